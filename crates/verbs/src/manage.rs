@@ -856,9 +856,12 @@ fn inspect(
     })
 }
 
-/// What a refusal of a data verb file suggests when nothing more precise fits.
-const WHAT_A_DATA_VERB_IS: &str =
-    "a data verb is a JSON file of schema `mur-verb/1` (see docs/verbs.md)";
+/// What a refusal of a data verb file suggests when nothing more precise fits: its
+/// fields, where the user of an installed mur reads them (no help describes the file;
+/// docs/verbs.md, which it pointed to, is in the repository alone).
+const WHAT_A_DATA_VERB_IS: &str = "a data verb is a JSON object of schema `mur-verb/1`: \
+     `schema`, `name`, `tool` and `summary`, and optionally `details`, `arguments`, \
+     `options`, `output` and `examples`";
 
 /// A data verb (`mur-verb/1`): read, checked, and described like a component.
 fn inspect_data(file: &Path) -> Result<Candidate, VerbError> {
@@ -1174,6 +1177,26 @@ mod tests {
              can give: an option's name starts with a letter or a digit and holds only \
              letters, digits, `-`, `_` and `.`"
         );
+    }
+
+    /// The data verb's hint names every field the file may have, as the refusal of an
+    /// unknown field lists them.
+    #[test]
+    fn a_data_verbs_hint_names_every_field_it_may_have() {
+        let invalid = DataVerb::from_bytes(br#"{"nosuchfield": 1}"#).expect_err("refused");
+        let (_, fields) = invalid
+            .why
+            .split_once("expected one of ")
+            .expect("the fields");
+        // Each between backticks: `schema`, `name`, …
+        let fields: Vec<&str> = fields.split('`').skip(1).step_by(2).collect();
+        assert!(fields.len() > 4, "{invalid}");
+        for field in fields {
+            assert!(
+                WHAT_A_DATA_VERB_IS.contains(&format!("`{field}`")),
+                "`{field}` missing"
+            );
+        }
     }
 
     /// A core module is what `cargo build --target wasm32-unknown-unknown` makes

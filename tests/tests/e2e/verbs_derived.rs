@@ -755,7 +755,7 @@ fn a_bad_data_verb_is_refused_saying_what_is_wrong() {
     let out = sandbox.devtools(&["verbs", "add", file.to_str().expect("utf-8")]);
     out.assert_code(1).assert_stderr_is(format!(
             "error: `{}` is not a data verb: unknown field `run`, expected one of `schema`, `name`, `tool`, `summary`, `details`, `arguments`, `options`, `output`, `examples` at line 1 column 78\n\
-             hint: a data verb is a JSON file of schema `mur-verb/1` (see docs/verbs.md)\n",
+             hint: a data verb is a JSON object of schema `mur-verb/1`: `schema`, `name`, `tool` and `summary`, and optionally `details`, `arguments`, `options`, `output` and `examples`\n",
             file.display()
         ));
     assert!(sandbox.devtools(&["verbs", "list", "--json"]).json() == serde_json::json!([]));

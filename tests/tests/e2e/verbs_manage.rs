@@ -611,8 +611,9 @@ fn a_batch_with_several_bad_files_names_every_one() {
             format!(
                 "error: 2 of the files given are refused: {}; `{}` is not a data verb: missing \
                  field `schema` at line 1 column 2; none of the 2 files given was added\n\
-                 hint: for `{}`: {what}; for `{}`: a data verb is a JSON file of schema \
-                 `mur-verb/1` (see docs/verbs.md)\n",
+                 hint: for `{}`: {what}; for `{}`: a data verb is a JSON object of schema \
+                 `mur-verb/1`: `schema`, `name`, `tool` and `summary`, and optionally \
+                 `details`, `arguments`, `options`, `output` and `examples`\n",
                 not_a_verb(
                     &junk,
                     "is not a WebAssembly component (no WebAssembly header)"
