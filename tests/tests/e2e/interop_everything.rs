@@ -372,15 +372,16 @@ fn a_tool_it_does_not_have_is_answered_with_the_one_likely_meant() {
 }
 
 /// A named verb whose tool the server lacks (the standard `state` against a server with
-/// no `state`) fails with the server's word, says where the session's tools are listed,
-/// and is recorded as the server's refusal, as `call` is.
+/// no `state`) is told so as `call` tells it (not "tool `state` failed" with the server's
+/// word), says where the session's tools are listed, and is recorded as the server's
+/// refusal, as `call` is.
 #[test]
 fn a_named_verb_whose_tool_it_lacks_is_refused_and_recorded_so() {
     let server = Everything::start();
     mur_e2e::plugins::install_standard(&server.sandbox);
     let out = server.devtools(&["state"]);
     out.assert_code(5).assert_stderr_is(format!(
-        "error: tool `state` failed: MCP error -32602: Tool state not found\n\
+        "error: the session has no tool `state`\n\
          hint: `mur devtools --endpoint {} catalog` lists the tools this session has, each as a verb\n",
         server.endpoint
     ));
