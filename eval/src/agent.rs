@@ -90,6 +90,22 @@ pub fn could_not_start(exit: Option<i32>) -> Option<String> {
     }
 }
 
+/// How a task's progress line (`mur-eval run`'s and a study's alike) begins its figures
+/// when the agent did not end well: its nonzero exit (126 and 127 said as
+/// [`could_not_start`] says them), then `timed out`, each followed by `; ` (empty for
+/// an agent that exited 0 in time). Every run FAIL with 0 calls reads as the surface's
+/// fault until one sees the agent exited 1 at once (an API key refused).
+pub fn ended_badly(exit: Option<i32>, timed_out: bool) -> String {
+    let exit = could_not_start(exit).or_else(|| match exit {
+        Some(code) if code != 0 => Some(format!("agent exit {code}")),
+        _ => None,
+    });
+    exit.into_iter()
+        .chain(timed_out.then(|| "timed out".to_owned()))
+        .map(|why| why + "; ")
+        .collect()
+}
+
 /// `command` with its placeholders replaced, each value shell-quoted.
 pub fn substitute(invocation: &Invocation) -> Result<String> {
     let path = |p: &Path| p.to_string_lossy().into_owned();

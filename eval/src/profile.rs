@@ -81,7 +81,7 @@ pub fn prepare(
     for dir in [&data_home, &cache_home] {
         create_dir(dir)?;
     }
-    let (mut dirs, warnings) = without_mur(profile, inherited);
+    let (mut dirs, warnings) = without_mur(profile, inherited, mur);
     if profile.gives_cli() {
         let bin = run_dir.join("bin");
         create_dir(&bin)?;
@@ -102,25 +102,37 @@ pub fn prepare(
 }
 
 /// The directories of `inherited` without those that hold a `mur`, and a warning per
-/// directory left out.
-fn without_mur(profile: Profile, inherited: Option<OsString>) -> (Vec<PathBuf>, Vec<String>) {
+/// directory left out whose `mur` is another than `mur`, the one under test: the one
+/// beside `mur-eval` (one install directory, `cargo install`'s or a build's) is left out
+/// in every run, as designed, and a warning each time would read as if something were
+/// wrong.
+fn without_mur(
+    profile: Profile,
+    inherited: Option<OsString>,
+    mur: &Path,
+) -> (Vec<PathBuf>, Vec<String>) {
     let inherited = inherited.unwrap_or_else(|| "/usr/bin:/bin".into());
+    let under_test = std::fs::canonicalize(mur).ok();
     let mut kept = Vec::new();
     let mut warnings = Vec::new();
     for dir in std::env::split_paths(&inherited) {
-        if dir.join("mur").is_file() {
-            let why = if profile.gives_cli() {
-                "the agent is given only the mur under test"
-            } else {
-                "the mcp profile keeps mur out of the agent's reach"
-            };
-            warnings.push(format!(
-                "`{}` left off the agent's PATH: it holds a `mur`, and {why}",
-                dir.display()
-            ));
-        } else {
+        let found = dir.join("mur");
+        if !found.is_file() {
             kept.push(dir);
+            continue;
         }
+        if under_test.is_some() && std::fs::canonicalize(&found).ok() == under_test {
+            continue;
+        }
+        let why = if profile.gives_cli() {
+            "the agent is given only the mur under test"
+        } else {
+            "the mcp profile keeps mur out of the agent's reach"
+        };
+        warnings.push(format!(
+            "`{}` left off the agent's PATH: it holds a `mur`, and {why}",
+            dir.display()
+        ));
     }
     (kept, warnings)
 }
@@ -226,14 +238,30 @@ mod tests {
             std::fs::create_dir(d).expect("dir");
         }
         std::fs::write(with.join("mur"), "").expect("file");
-        let inherited = std::env::join_paths([&with, &without]).expect("path");
-        let (kept, warnings) = without_mur(Profile::Mcp, Some(inherited));
-        assert_eq!(kept, [without]);
-        assert_eq!(warnings.len(), 1);
-        assert!(
-            warnings[0].contains("keeps mur out of the agent's reach"),
-            "{warnings:?}"
-        );
+        // The directory of the mur under test (beside mur-eval), named by a link too.
+        let tested = dir.path().join("tested");
+        std::fs::create_dir(&tested).expect("dir");
+        std::fs::write(tested.join("mur"), "").expect("file");
+        let linked = dir.path().join("linked");
+        std::os::unix::fs::symlink(&tested, &linked).expect("link");
+        let inherited = std::env::join_paths([&with, &tested, &without, &linked]).expect("path");
+        for profile in [Profile::Mcp, Profile::Cli] {
+            let (kept, warnings) =
+                without_mur(profile, Some(inherited.clone()), &tested.join("mur"));
+            assert_eq!(kept, [without.as_path()]);
+            let why = if profile == Profile::Mcp {
+                "the mcp profile keeps mur out of the agent's reach"
+            } else {
+                "the agent is given only the mur under test"
+            };
+            assert_eq!(
+                warnings,
+                [format!(
+                    "`{}` left off the agent's PATH: it holds a `mur`, and {why}",
+                    with.display()
+                )]
+            );
+        }
     }
 
     #[test]

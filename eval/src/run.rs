@@ -104,9 +104,10 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     Ok(report)
 }
 
-/// What a task's progress line says of it: `pass` or `FAIL` with its figures, or, for a
-/// task the harness could not run (no agent ran, so no figures), `ERROR, not run` and why
-/// — as a study's progress says it.
+/// What a task's progress line says of it: `pass` or `FAIL` with its figures (after how
+/// the agent ended, when not well: `FAIL (agent exit 1; 0 calls, …)`), or, for a task the
+/// harness could not run (no agent ran, so no figures), `ERROR, not run` and why — as a
+/// study's progress says it.
 fn outcome(record: &RunRecord) -> String {
     if let Some(error) = &record.error {
         return format!(
@@ -114,9 +115,7 @@ fn outcome(record: &RunRecord) -> String {
             error.lines().next().unwrap_or_default()
         );
     }
-    let start = agent::could_not_start(record.agent_exit)
-        .map(|why| format!("{why}; "))
-        .unwrap_or_default();
+    let start = agent::ended_badly(record.agent_exit, record.timed_out);
     format!(
         "{} ({start}{} call{}, {:.2} s)",
         if record.completed { "pass" } else { "FAIL" },

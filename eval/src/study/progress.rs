@@ -59,20 +59,7 @@ pub fn line(result: &RunResult) -> String {
         );
     }
     let verdict = if result.success { "pass" } else { "FAIL" };
-    // The exit code of an agent that failed is said: every run FAIL with 0 calls reads
-    // as the surface's fault until one sees the agent exited 1 at once.
-    let start = crate::agent::could_not_start(result.agent_exit)
-        .or_else(|| match result.agent_exit {
-            Some(exit) if exit != 0 => Some(format!("agent exit {exit}")),
-            _ => None,
-        })
-        .map(|why| format!("{why}; "))
-        .unwrap_or_default();
-    let start = if result.timed_out {
-        format!("{start}timed out; ")
-    } else {
-        start
-    };
+    let start = crate::agent::ended_badly(result.agent_exit, result.timed_out);
     format!(
         "{}: {verdict} ({start}{}, {}, {:.2} s)",
         result.id,

@@ -168,13 +168,38 @@ fn run_of<'a>(report: &'a Value, task: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{task} ran"))
 }
 
+/// The `--agent` of the README's `run --profile PROFILE` ("Agent evaluation"), with
+/// `$PWD` as a shell at the top of the checkout gives it: the reference agents are run as
+/// the README says (the agent runs in each task's `work/`, so a relative path is none).
+fn readme_agent(profile: &str) -> String {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
+    let section = readme
+        .split("\n## Agent evaluation\n")
+        .nth(1)
+        .expect("README's Agent evaluation");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("its sh block");
+    let command = block
+        .replace("\\\n", " ")
+        .lines()
+        .find(|line| line.contains(&format!("--profile {profile} ")))
+        .unwrap_or_else(|| panic!("no `--profile {profile}` in:\n{block}"))
+        .to_owned();
+    let agent = command
+        .split("--agent \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no --agent in `{command}`"));
+    agent.replace("$PWD", &repo_root().display().to_string())
+}
+
 #[test]
 fn the_scripted_cli_agent_completes_every_task_through_mur() {
     let sandbox = Sandbox::new();
-    let agent = format!(
-        "bash {}/{{task}}.sh",
-        repo_root().join("eval/agents/cli").display()
-    );
+    let agent = readme_agent("cli");
     let verbs = standard_dir().to_str().expect("utf-8 path").to_owned();
     let (output, report) = run(&sandbox, "cli", &agent, &["--verbs", &verbs]);
     assert_all_completed(&output, &report, "cli");
@@ -214,17 +239,13 @@ fn the_scripted_cli_agent_completes_every_task_through_mur() {
 
 #[test]
 fn the_scripted_mcp_agent_completes_every_task_through_the_sdk() {
-    let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
+    if python_or_skip("interop-modern-venv", "2", "requirements-modern.txt").is_none() {
         return;
-    };
+    }
     let sandbox = Sandbox::new();
-    let script = repo_root().join("eval/agents/mcp/agent.py");
-    // -B: no __pycache__ beside the agent.
-    let agent = format!(
-        "{} -B {} --config {{mcp_config}} --task {{task}}",
-        python.display(),
-        script.display()
-    );
+    // README's: `target/interop-modern-venv`'s python (the one found), `-B` (no
+    // __pycache__ beside the agent).
+    let agent = readme_agent("mcp");
     let (output, report) = run(&sandbox, "mcp", &agent, &[]);
     assert_all_completed(&output, &report, "mcp");
 }
@@ -273,16 +294,20 @@ fn workdir(report: &Value) -> PathBuf {
 
 #[test]
 fn each_profile_keeps_the_other_surface_out_of_reach() {
-    // A `mur` on the PATH mur-eval inherits: no profile lets the agent find it.
+    // A `mur` on the PATH mur-eval inherits: no profile lets the agent find it. The
+    // directory of the mur under test (beside mur-eval, the one install directory) is
+    // left off too, and said of only when its mur is another (`stray`'s, a copy).
     let sandbox = Sandbox::new();
     let stray = sandbox.dir("stray");
     std::fs::copy(mur_e2e::mur_bin(), stray.join("mur")).expect("copy");
-    let path = format!("{}:/usr/bin:/bin", stray.display());
+    let installed = eval_bin().parent().expect("mur-eval's directory");
+    let path = format!("{}:{}:/usr/bin:/bin", stray.display(), installed.display());
     let (mcp, _) = look_around(&sandbox, "mcp", &[], &path);
     mcp.assert_code(2).assert_stderr_contains(&format!(
         "warning: `{}` left off the agent's PATH: it holds a `mur`, and the mcp profile keeps mur out of the agent's reach",
         stray.display()
     ));
+    assert_eq!(mcp.stderr.matches("left off").count(), 1, "{mcp}");
     let work = workdir(&mcp.json());
     assert_eq!(
         std::fs::read_to_string(work.join("where.txt")).expect("ran"),
@@ -325,6 +350,7 @@ fn each_profile_keeps_the_other_surface_out_of_reach() {
         "warning: `{}` left off the agent's PATH: it holds a `mur`, and the agent is given only the mur under test",
         stray.display()
     ));
+    assert_eq!(both.stderr.matches("left off").count(), 1, "{both}");
     let work = workdir(&both.json());
     let found = std::fs::read_to_string(work.join("where.txt")).expect("ran");
     assert_eq!(found.trim(), out.join("bin/mur").to_str().expect("utf-8"));
@@ -417,6 +443,8 @@ fn an_agent_past_its_time_limit_is_stopped_and_the_task_not_completed() {
         "{only}"
     );
     assert_eq!(only["agentExit"], Value::Null, "ended by a signal: {only}");
+    // Said in the progress line as a study says it, not only in report.json.
+    output.assert_stderr_contains("[1/1] updates-off: FAIL (timed out; 0 calls, ");
     let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
     let said = std::fs::read_to_string(transcript.join("agent.stdout")).expect("kept");
     assert_eq!(said, "started\n");
@@ -436,6 +464,17 @@ fn an_agent_past_its_time_limit_is_stopped_and_the_task_not_completed() {
         !clients.is_empty() && clients.iter().all(|c| *c == harness),
         "{served}"
     );
+}
+
+/// An agent that exits nonzero (an API key refused) is said to in the progress line: a
+/// FAIL with 0 calls alone reads as the surface's fault.
+#[test]
+fn an_agent_that_exits_nonzero_is_said_to_in_the_progress_line() {
+    let sandbox = Sandbox::new();
+    let (output, report) = run(&sandbox, "mcp", "exit 3", &["--tasks", "count-to-three"]);
+    output.assert_code(2);
+    assert_eq!(report["runs"][0]["agentExit"], 3, "{report}");
+    output.assert_stderr_contains("[1/1] count-to-three: FAIL (agent exit 3; 0 calls, ");
 }
 
 #[test]
