@@ -249,6 +249,7 @@ impl StudyArgs {
             .then(crate::programs::capture)
             .transpose()?;
         // Last: a default directory is made as it is named.
+        let out_given = self.out.is_some();
         let out = match self.out {
             Some(out) => out,
             None => default_out("study")?,
@@ -257,6 +258,7 @@ impl StudyArgs {
             crate::study::provenance::Provenance::now(&crate::study::provenance::Given {
                 mur: &runner.mur,
                 sample: &runner.sample,
+                capture: capture.as_deref(),
                 task_dir: &tasks_from,
                 condition_dir: &conditions_from,
                 verbs: (!verbs.as_os_str().is_empty()).then_some(verbs.as_path()),
@@ -275,6 +277,7 @@ impl StudyArgs {
             agent_format: self.agent_format,
             jobs: self.jobs as usize,
             out,
+            out_given,
             seed: self.seed,
             verbs,
             runner,

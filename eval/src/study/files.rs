@@ -33,6 +33,7 @@ pub const OWN: [&str; 11] = [
     RESULTS,
     "runs",
     "conditions",
+    // Where an older mur-eval listed the tool schemas (now in the temporary directory).
     "schemas",
     "tools-list.json",
     "report.md",

@@ -201,7 +201,7 @@ impl Meta {
         self.matrices
             .iter()
             .map(|m| match &m.provenance {
-                Some(p) => format!("`{}` ({})", p.command_line(), p.sentence()),
+                Some(p) => format!("`{}`{} ({})", p.command_line(), p.in_dir(), p.sentence()),
                 None => {
                     let quoted = shlex::try_quote(&m.agent)
                         .map_or_else(|_| m.agent.clone(), |q| q.into_owned());
@@ -479,6 +479,7 @@ mod tests {
             command: ["/x/mur-eval", "study", "--jobs", "2"]
                 .map(str::to_owned)
                 .to_vec(),
+            cwd: Some("/home/me".into()),
             ..Provenance::of_nothing(2)
         });
         let meta = Meta::open(dir.path(), first.clone(), "o200k_base", Some(9)).expect("new");
@@ -493,6 +494,8 @@ mod tests {
             "\"jobs\": 2",
             "\"cpus\"",
             "\"murEval\"",
+            "\"cwd\": \"/home/me\"",
+            "\"mur-eval\": \"",
         ] {
             assert!(text.contains(field), "{field}: {text}");
         }
@@ -500,7 +503,7 @@ mod tests {
         let older = added(dir.path(), matrix(&["mcp"], &["b"], 2, "true"));
         let commands = older.commands();
         assert!(
-            commands[0].starts_with("`mur-eval study --jobs 2` (mur-eval "),
+            commands[0].starts_with("`mur-eval study --jobs 2` in `/home/me` (mur-eval "),
             "{commands:?}"
         );
         assert_eq!(

@@ -29,6 +29,8 @@ const REMOVE_TRIES: usize = 5;
 pub struct Live {
     out: PathBuf,
     root: PathBuf,
+    /// What a stop says to run to resume the study.
+    resume: String,
     /// Each run's directory in `out`, from when it is made until its result is recorded.
     /// Its lock is held by whatever makes the study's files, and by a stop's cleanup.
     begun: Mutex<BTreeSet<PathBuf>>,
@@ -39,8 +41,9 @@ pub struct Held(Arc<Live>);
 
 impl Live {
     /// Makes the study's temporary directory, named in `<out>/live-root` when `named` (a
-    /// study with runs to make), and registers its cleanup with [`crate::stop`].
-    pub fn make(out: &Path, named: bool) -> Result<Held> {
+    /// study with runs to make), and registers its cleanup with [`crate::stop`], which
+    /// says `resume` once done.
+    pub fn make(out: &Path, named: bool, resume: String) -> Result<Held> {
         let root = tempfile::Builder::new()
             .prefix(LIVE_ROOT_PREFIX)
             .tempdir()
@@ -49,6 +52,7 @@ impl Live {
         let live = Arc::new(Self {
             out: out.to_owned(),
             root,
+            resume,
             begun: Mutex::new(BTreeSet::new()),
         });
         // Held from here: a failure below removes the directory.
@@ -76,10 +80,7 @@ impl Live {
     /// to the line said on stderr.
     fn stopped(&self) -> String {
         self.clean();
-        format!(
-            "; run the same command again to resume the study in `{}`",
-            mur_core::text::escape_controls(&self.out.display().to_string())
-        )
+        format!("; {}", mur_core::text::escape_controls(&self.resume))
     }
 
     /// Removes the directories of the runs begun and not recorded (and the directories

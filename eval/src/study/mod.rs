@@ -112,7 +112,7 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
     // Where the runs are made, outside `out` (`one::run_one`), and the conditions' `mur`
     // and verbs, which the agents' environment names: no path an agent is given leads
     // to another run's files. Removed when the study ends, or a signal stops it.
-    let live = live::Live::make(&out, !pending.is_empty())?;
+    let live = live::Live::make(&out, !pending.is_empty(), resume_line(study, &out))?;
     let ran = pending.len();
     progress(&format!(
         "study: {} × {} × {}, seed {}; {} to run, {} recorded",
@@ -192,6 +192,23 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
         ran,
         report: Reread::of(meta, recorded),
     })
+}
+
+/// How a stop tells the user to resume the study in `out`: the same command again, when
+/// it named its `--out`; else that command with `--out` added, which the same command
+/// without it (a new directory, named by the time, and a fresh seed) would not do. No
+/// `--seed`: the study's is kept in `study.json` (once a run can be recorded; a study
+/// stopped before recorded nothing, and any seed will do).
+fn resume_line(study: &Study, out: &std::path::Path) -> String {
+    let dir = out.to_string_lossy();
+    if study.out_given {
+        return format!("run the same command again to resume the study in `{dir}`");
+    }
+    let quoted = shlex::try_quote(&dir).map_or_else(|_| dir.to_string(), Into::into);
+    format!(
+        "resume the study in `{dir}` with the same command and that `--out`: `{} --out {quoted}`",
+        study.provenance.command_line()
+    )
 }
 
 /// The study's lock file (`study.lock`), locked for as long as the study runs; a usage

@@ -20,6 +20,9 @@ pub struct Study {
     pub agent_format: Option<Format>,
     pub jobs: usize,
     pub out: PathBuf,
+    /// `--out` was given (else `out` is a new directory named by the time): what a stop
+    /// tells the user to run to resume the study.
+    pub out_given: bool,
     pub seed: Option<u64>,
     /// The standard named verbs (`verbs = "named"`).
     pub verbs: PathBuf,
@@ -101,6 +104,7 @@ mod tests {
             agent_format: None,
             jobs: 1,
             out: PathBuf::new(),
+            out_given: true,
             seed: None,
             verbs: PathBuf::new(),
             capture: None,

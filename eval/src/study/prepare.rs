@@ -26,7 +26,7 @@ pub struct Ready {
 
 /// Each condition a pending run needs: its `mur` and verbs installed once (cli), in
 /// `live_root` (outside the study's `out`, as the runs are), or the tool schemas its
-/// client will load (mcp), kept in `out`.
+/// client will load (mcp), listed in `live_root` and kept in `out`.
 pub fn prepare_conditions(
     study: &Study,
     out: &Path,
@@ -76,7 +76,7 @@ pub fn prepare_conditions(
         }
         let condition_schemas = if condition.surface.gives_mcp() {
             if schemas.is_none() {
-                schemas = Some(tool_schemas(study, out)?);
+                schemas = Some(tool_schemas(study, out, live_root)?);
             }
             schemas.clone()
         } else {
@@ -172,13 +172,16 @@ fn capture_mur(dir: &Path, capture: &Path, mur: &Path) -> Result<()> {
 }
 
 /// The `tools/list` result of a fresh `mur-sample`, as the JSON text an MCP client reads
-/// before its first call; kept in `tools-list.json` (and read from there on resume).
-fn tool_schemas(study: &Study, out: &Path) -> Result<String> {
+/// before its first call; kept in `out`'s `tools-list.json` (and read from there on
+/// resume). The session that lists them is made in `live_root`, removed with it: its
+/// files (a project, a lockfile, logs) are no part of the study a published `--out`
+/// carries.
+fn tool_schemas(study: &Study, out: &Path, live_root: &Path) -> Result<String> {
     let kept = out.join("tools-list.json");
     if let Ok(text) = std::fs::read_to_string(&kept) {
         return Ok(text);
     }
-    let dir = out.join("schemas");
+    let dir = live_root.join("schemas");
     let runtime = dir.join("run");
     crate::run::ensure_private(&runtime)?;
     let session = crate::session::Session::start(

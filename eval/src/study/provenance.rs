@@ -1,9 +1,12 @@
 //! How a study's command was run, recorded in `study.json` beside its matrix so that a
 //! published study can be made again and its figures read for what they are: the
 //! command line, the programs and their versions (a debug build's times are not a
-//! release build's), the machine (wall times on 2 loaded cores are not on 16), `--jobs`,
-//! the files the tasks and conditions were read from, and the names passed to the agent.
+//! release build's) and the sha256 of each (every build of one version prints the same
+//! version), the directory it ran in (what its relative paths are relative to), the
+//! machine (wall times on 2 loaded cores are not on 16), `--jobs`, the files the tasks and
+//! conditions were read from, and the names passed to the agent.
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -28,6 +31,15 @@ pub struct Provenance {
     /// The programs run, as found.
     pub mur: PathBuf,
     pub sample: PathBuf,
+    /// The sha256 of each program the command ran, by name (`mur-eval`, `mur`,
+    /// `mur-sample` and, for cli conditions, `mur-eval-capture`), or `unknown (why)`:
+    /// their versions tell no two builds apart. Empty in records of an older `mur-eval`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sha256: BTreeMap<String, String>,
+    /// The directory the command ran in, which its relative paths (`--out`, `--verbs`,
+    /// `--html`) are relative to (absent in records of an older `mur-eval`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<PathBuf>,
     /// The directories the tasks, the conditions and the standard verbs were read from.
     pub task_dir: PathBuf,
     pub condition_dir: PathBuf,
@@ -54,6 +66,8 @@ pub struct Provenance {
 pub struct Given<'a> {
     pub mur: &'a Path,
     pub sample: &'a Path,
+    /// `mur-eval-capture`, when a cli condition runs it.
+    pub capture: Option<&'a Path>,
     pub task_dir: &'a Path,
     pub condition_dir: &'a Path,
     pub verbs: Option<&'a Path>,
@@ -62,6 +76,25 @@ pub struct Given<'a> {
     pub html: Option<&'a Path>,
     /// The study's `--out`, which `html` is recorded relative to when it lies there.
     pub out: &'a Path,
+}
+
+#[cfg(test)]
+impl Given<'_> {
+    /// A command of no programs that can run, for tests.
+    fn of_nothing() -> Self {
+        Given {
+            mur: Path::new("/nonexistent/mur"),
+            sample: Path::new("/nonexistent/mur-sample"),
+            capture: None,
+            task_dir: Path::new("/t"),
+            condition_dir: Path::new("/c"),
+            verbs: None,
+            pass_env: &[],
+            jobs: 1,
+            html: None,
+            out: Path::new("/o"),
+        }
+    }
 }
 
 impl Provenance {
@@ -83,6 +116,8 @@ impl Provenance {
             sample_version: Some(version_of(given.sample, VERSION_WAIT)),
             mur: absolute(given.mur),
             sample: absolute(given.sample),
+            sha256: programs_sha256(given),
+            cwd: std::env::current_dir().ok(),
             task_dir: absolute(given.task_dir),
             condition_dir: absolute(given.condition_dir),
             verbs: given.verbs.map(absolute),
@@ -101,15 +136,8 @@ impl Provenance {
     #[cfg(test)]
     pub fn of_nothing(jobs: usize) -> Self {
         Provenance::now(&Given {
-            mur: Path::new("/nonexistent/mur"),
-            sample: Path::new("/nonexistent/mur-sample"),
-            task_dir: Path::new("/t"),
-            condition_dir: Path::new("/c"),
-            verbs: None,
-            pass_env: &[],
             jobs,
-            html: None,
-            out: Path::new("/o"),
+            ..Given::of_nothing()
         })
     }
 
@@ -130,15 +158,43 @@ impl Provenance {
             .join(" ")
     }
 
-    /// One sentence of what ran where: versions, build, machine, jobs.
+    /// Where the command ran, as the report says it after the command line: `` in
+    /// `DIR` `` (empty for a command an older `mur-eval` recorded without it).
+    pub fn in_dir(&self) -> String {
+        self.cwd
+            .as_ref()
+            .map(|dir| format!(" in `{}`", dir.display()))
+            .unwrap_or_default()
+    }
+
+    /// One sentence of what ran where: versions, build, the programs' sha256 (their first
+    /// 12 digits), machine, jobs.
     pub fn sentence(&self) -> String {
         let version = |v: &Option<String>, name: &str| match v {
             Some(v) if !v.starts_with("unknown (") => v.clone(),
             Some(why) => format!("{name} version {why}"),
             None => format!("{name} (version unknown)"),
         };
+        let sha256: Vec<String> = PROGRAMS
+            .iter()
+            .filter_map(|name| {
+                // Why a sum is unknown is study.json's to say: the versions say it too.
+                let sum = self.sha256.get(*name)?;
+                let short = if sum.starts_with("unknown (") {
+                    "unknown"
+                } else {
+                    sum.get(..12).unwrap_or(sum)
+                };
+                Some(format!("{name} {short}"))
+            })
+            .collect();
+        let sha256 = if sha256.is_empty() {
+            String::new()
+        } else {
+            format!("; sha256 {}", sha256.join(", "))
+        };
         format!(
-            "mur-eval {} ({} build), {}, {}; {} {}, {}; --jobs {}",
+            "mur-eval {} ({} build), {}, {}{sha256}; {} {}, {}; --jobs {}",
             self.mur_eval,
             self.build,
             version(&self.mur_version, "mur"),
@@ -149,6 +205,64 @@ impl Provenance {
             self.jobs
         )
     }
+}
+
+/// The programs whose sha256 a command records, in the order the report names them.
+const PROGRAMS: [&str; 4] = ["mur-eval", "mur", "mur-sample", "mur-eval-capture"];
+
+/// The sha256 of each program the command runs, by name: mur-eval itself, `mur`,
+/// `mur-sample` and (cli conditions) `mur-eval-capture`. Read side by side: a debug
+/// build's are tens of megabytes each.
+fn programs_sha256(given: &Given<'_>) -> BTreeMap<String, String> {
+    let me = std::env::current_exe();
+    let programs: Vec<(&str, std::result::Result<&Path, String>)> = vec![
+        (
+            PROGRAMS[0],
+            me.as_deref().map_err(|e| format!("cannot find it: {e}")),
+        ),
+        (PROGRAMS[1], Ok(given.mur)),
+        (PROGRAMS[2], Ok(given.sample)),
+    ]
+    .into_iter()
+    .chain(given.capture.map(|capture| (PROGRAMS[3], Ok(capture))))
+    .collect();
+    std::thread::scope(|scope| {
+        let reading: Vec<_> = programs
+            .into_iter()
+            .map(|(name, path)| (name, scope.spawn(move || sha256_of(path?))))
+            .collect();
+        reading
+            .into_iter()
+            .map(|(name, thread)| {
+                let sum = thread
+                    .join()
+                    .unwrap_or_else(|_| Err("its reader failed".to_owned()))
+                    .unwrap_or_else(|why| format!("unknown ({why})"));
+                (name.to_owned(), sum)
+            })
+            .collect()
+    })
+}
+
+/// The sha256 of the file at `path`, hex, read a piece at a time; why not.
+fn sha256_of(path: &Path) -> std::result::Result<String, String> {
+    use sha2::Digest as _;
+    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let mut hasher = sha2::Sha256::new();
+    let mut buffer = vec![0; 1 << 20];
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&buffer[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("cannot read it: {e}")),
+        }
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
 }
 
 /// How long `--version` may take: mur and mur-sample print and exit at once, so a
@@ -247,6 +361,58 @@ mod tests {
         };
         assert!(older.sentence().contains("mur (version unknown), "));
         assert!(provenance.sentence().ends_with("; --jobs 2"));
+    }
+
+    /// Every program the command runs is recorded by its sha256 (one it cannot read as
+    /// `unknown (why)`), and said in the report's sentence by its first 12 digits, after
+    /// the directory it ran in.
+    #[test]
+    fn each_program_run_is_recorded_by_its_sha256_and_the_directory_it_ran_in() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mur = dir.path().join("mur");
+        std::fs::write(&mur, "abc").expect("write");
+        let provenance = Provenance::now(&Given {
+            mur: &mur,
+            sample: Path::new("/nonexistent/mur-sample"),
+            capture: Some(&mur),
+            ..Given::of_nothing()
+        });
+        let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        let sums = &provenance.sha256;
+        assert_eq!(
+            (sums["mur"].as_str(), sums["mur-eval-capture"].as_str()),
+            (abc, abc)
+        );
+        assert_eq!(
+            sums["mur-sample"],
+            "unknown (cannot read it: No such file or directory (os error 2))"
+        );
+        let me = &sums["mur-eval"];
+        assert!(
+            me.len() == 64 && me.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{me}"
+        );
+        assert!(
+            provenance.sentence().contains(&format!(
+                "mur-sample version unknown (not run: No such file or directory (os error 2)); \
+                 sha256 mur-eval {}, mur ba7816bf8f01, mur-sample unknown, mur-eval-capture \
+                 ba7816bf8f01; ",
+                &me[..12]
+            )),
+            "{}",
+            provenance.sentence()
+        );
+        let here = std::env::current_dir().expect("a directory");
+        assert_eq!(provenance.cwd.as_deref(), Some(here.as_path()));
+        assert_eq!(provenance.in_dir(), format!(" in `{}`", here.display()));
+        // Recorded by an older mur-eval: neither is said.
+        let older = Provenance {
+            sha256: BTreeMap::new(),
+            cwd: None,
+            ..provenance
+        };
+        assert!(!older.sentence().contains("sha256"), "{}", older.sentence());
+        assert_eq!(older.in_dir(), "");
     }
 
     /// A `--mur` that ignores `--version` and runs on (a wrapper that starts serving),

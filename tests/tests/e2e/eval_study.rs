@@ -1471,15 +1471,7 @@ fn time_outs_are_counted_and_the_limit_recorded() {
 fn ctrl_c_stops_the_study_cleanly_and_the_same_command_resumes_it() {
     let (sandbox, out) = sandbox_and_study();
     let root = sandbox.root();
-    let (first, started, quick) = (root.join("first"), root.join("started"), root.join("quick"));
-    // The first run's agent ends at once; the second's waits, unless `quick` is there.
-    let agent = format!(
-        "if mkdir {f} 2>/dev/null || [ -e {q} ]; then exit 0; fi; \
-         echo started >> {s}; sleep 30; echo finished >> {s}",
-        f = first.display(),
-        q = quick.display(),
-        s = started.display()
-    );
+    let (agent, started, quick) = second_run_waits(root);
     let args = cli_derived("count-to-three", "2", &["--agent", &agent]);
     let mut study = Process::spawn(&mut study_command(&sandbox, &out, &args));
     let marker = wait_until_within("a run recorded and the next live", STUDY_LIMIT, || {
@@ -1548,6 +1540,99 @@ fn ctrl_c_stops_the_study_cleanly_and_the_same_command_resumes_it() {
     assert_eq!(all[0], *done);
     assert!(done_dir.join("record.json").is_file());
     assert_nothing_in_tmp(&sandbox);
+}
+
+/// An agent whose first run ends at once and whose second waits 30 s (writing `started`
+/// when it begins), unless `quick` is there: the agent, `started` and `quick`, in `root`.
+fn second_run_waits(root: &Path) -> (String, PathBuf, PathBuf) {
+    let (first, started, quick) = (root.join("first"), root.join("started"), root.join("quick"));
+    let agent = format!(
+        "if mkdir {f} 2>/dev/null || [ -e {q} ]; then exit 0; fi; \
+         echo started >> {s}; sleep 30; echo finished >> {s}",
+        f = first.display(),
+        q = quick.display(),
+        s = started.display()
+    );
+    (agent, started, quick)
+}
+
+/// A study run without `--out` (into a new `mur-eval-out/study-<time>`) and stopped by
+/// Ctrl-C says the command that resumes it, with that `--out`: the same command again
+/// would start another study, in another directory with another seed. That command, run
+/// as printed, makes only the run cut short. The tool schemas its MCP client loads are
+/// kept in the study's directory (`tools-list.json`, which the resume reads), the
+/// session that listed them is not (no `schemas/`).
+#[test]
+fn ctrl_c_of_a_study_without_out_says_the_command_that_resumes_it() {
+    let sandbox = Sandbox::new();
+    let cwd = sandbox.dir("cwd");
+    let (agent, started, quick) = second_run_waits(sandbox.root());
+    let mut command = sandbox.command(eval_bin());
+    command
+        .arg("study")
+        .args(matrix("mcp", "count-to-three", "2", &["--agent", &agent]))
+        .current_dir(&cwd)
+        .env("TMPDIR", sandbox.dir("tmp"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let studies = || -> Vec<PathBuf> {
+        std::fs::read_dir(cwd.join("mur-eval-out"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .collect()
+    };
+    let mut study = Process::spawn(&mut command);
+    let out = wait_until_within("a run recorded and the next started", STUDY_LIMIT, || {
+        if let Some(status) = study.try_wait() {
+            panic!("the study ended ({status}) before it was stopped");
+        }
+        let out = studies().pop()?;
+        (results(&out).len() == 1 && started.exists()).then_some(out)
+    });
+    study.signal("INT");
+    let output = study.wait_output();
+    output.assert_code(130);
+    let last = output.stderr.lines().last().unwrap_or_default();
+    let said = format!(
+        "mur-eval: stopped by SIGINT: the agents and sessions it started were stopped too; \
+         runs not finished were not recorded; resume the study in `{out}` with the same \
+         command and that `--out`: `",
+        out = out.display()
+    );
+    let resume = last
+        .strip_prefix(&said)
+        .and_then(|rest| rest.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("no resume line:\n{output}"));
+    assert!(
+        resume.starts_with(
+            "mur-eval study --conditions mcp --tasks count-to-three --repeats 2 --agent '"
+        ) && resume.ends_with(&format!("' --out {}", out.display())),
+        "{resume}"
+    );
+    assert!(out.join("tools-list.json").is_file());
+    assert!(!out.join("schemas").exists(), "a scratch session kept");
+
+    // The command said, as a person pastes it, in the same directory.
+    std::fs::write(&quick, "").expect("quick");
+    let mut again = sandbox.shell_command(resume);
+    again
+        .current_dir(&cwd)
+        .env(
+            "PATH",
+            sandbox.path_with(&[eval_bin().parent().expect("its dir")]),
+        )
+        .env("TMPDIR", sandbox.dir("tmp"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let resumed = run_within(&mut again, STUDY_LIMIT).0;
+    resumed
+        .assert_code(0)
+        .assert_stderr_contains("; 1 to run, 1 recorded");
+    assert_eq!(results(&out).len(), 2);
+    assert_eq!(studies(), [out.as_path()], "another study started");
+    assert!(!out.join("schemas").exists(), "a scratch session kept");
 }
 
 /// The `live` markers in `out`'s run directories (`runs/<condition>/<task>/<repeat>/live`).
@@ -1812,6 +1897,8 @@ fn failed_calls_and_refused_invocations_are_counted_in_every_figure() {
             (r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", "[TIME]"),
             (r"\((debug|release) build\)", "([BUILD] build)"),
             (r"; [a-z0-9_]+ [a-z0-9_]+, \d+ CPUs?;", "; [MACHINE];"),
+            // The first digits of the programs' sha256: this build's.
+            (r"\b[0-9a-f]{12}\b", "[SHA256]"),
         ],
     );
     // The MCP agent logged no transcript: its trace says the calls the session served
