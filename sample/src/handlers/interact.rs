@@ -253,9 +253,18 @@ fn into_view(app: &SampleApp, selector: &str) -> ToolResult {
         let tree = app.tree();
         let id = find_one(&tree, selector)?;
         let Some(viewer) = tree.ancestor_of_kind(id, Kind::ScrollViewer) else {
+            // Said as it is: `by` and `to` scroll a ScrollViewer, so they help only when
+            // the element is one.
+            let element = tree.element(id);
+            let why = match element.kind {
+                Kind::ScrollViewer => {
+                    ", it is one: scrolling it needs `by` (an offset) or `to` (an element inside it)"
+                }
+                _ => ", so nothing scrolls it into view",
+            };
             return Err(ToolError::new(format!(
-                "{} is not inside a ScrollViewer; give `by` or `to` to scroll it",
-                tree.element(id).label()
+                "{} is not inside a ScrollViewer{why}",
+                element.label()
             )));
         };
         format!("#{}", tree.element(viewer).id)

@@ -13,109 +13,171 @@ pub enum Meant {
     Id(String),
     /// The element with this id has the word as its text (`Add` is `#todo-add`'s).
     TextOf(String),
+    /// The element with this id has the word as its name, written `name` (`increment`
+    /// is `#btn-inc`'s, named `Increment`).
+    NameOf { id: String, name: String },
 }
 
 /// The element of `scope` that `word` likely names, when one is close: an id equal but
-/// for case, else the one id that has `word` (three letters or more) as whole
-/// dash-separated parts (`add` → `todo-add`, but none for `btn`, part of `btn-inc` and
-/// `btn-dec`), else the id [`mur_core::nearest`] finds (`btn-icn` → `btn-inc`), else the
-/// first element whose text is the word (three letters or more), ignoring case, or has
-/// it as a whole word (`warn` → `#log-7`, "007 warn …").
+/// for case, else the one element whose name is the word, ignoring case (`increment` →
+/// `#btn-inc`, named `Increment`), else the one id that has `word` (three letters or
+/// more) as whole dash-separated parts (`add` → `todo-add`, but none for `btn`, part of
+/// `btn-inc` and `btn-dec`), else the one id the word is a slip of ([`slip_of`]:
+/// `btn-icn` → `btn-inc`), else the one element whose text is the word (three letters
+/// or more), ignoring case, or has it as a whole word (`session-7` → `#log-7`, "007
+/// warn … session-7, …"). Where several fit, none is named: an agent that follows a
+/// hint acts on the element it names, so a guess is worse than no hint.
 pub fn meant(tree: &Tree, scope: &[NodeId], word: &str) -> Option<Meant> {
     let lower = word.to_lowercase();
-    let ids: Vec<&str> = scope
+    let with_id: Vec<NodeId> = scope
+        .iter()
+        .copied()
+        .filter(|&id| !tree.element(id).id.is_empty())
+        .collect();
+    let ids: Vec<&str> = with_id
         .iter()
         .map(|&id| tree.element(id).id.as_str())
-        .filter(|id| !id.is_empty())
         .collect();
+    if let Some(id) = ids.iter().find(|id| id.to_lowercase() == lower) {
+        return Some(Meant::Id((*id).to_owned()));
+    }
+    let named = only(
+        with_id
+            .iter()
+            .map(|&id| tree.element(id))
+            .filter(|element| element.name.to_lowercase() == lower),
+    );
+    if let Some(element) = named {
+        return Some(Meant::NameOf {
+            id: element.id.clone(),
+            name: element.name.clone(),
+        });
+    }
     if let Some(id) = by_id(&lower, &ids) {
         return Some(Meant::Id(id.to_owned()));
     }
-    by_text(tree, scope, &lower).map(|id| Meant::TextOf(tree.element(id).id.clone()))
+    by_text(tree, &with_id, &lower).map(|id| Meant::TextOf(tree.element(id).id.clone()))
 }
 
 /// An id of `ids` close to `lower`. A number in an id says which one of many it is
 /// (`todo-3`, `log-250`): an id for another number, or for none (`todo` for `todo-4`),
 /// is another element, however few edits away, and an agent that follows the hint acts
-/// on the wrong one (a todo typed before it appears would be told `#todo-1`). Nor is
-/// an id that is the word's leading parts (`todo` for `todo-x`): it holds the element
-/// meant, or names another.
+/// on the wrong one (a todo typed before it appears would be told `#todo-1`).
 fn by_id<'a>(lower: &str, ids: &[&'a str]) -> Option<&'a str> {
-    if let Some(id) = ids.iter().find(|id| id.to_lowercase() == lower) {
-        return Some(id);
-    }
     let numbers = numbers(lower);
-    let candidates: Vec<Lowered> = ids
+    let candidates: Vec<(String, &str)> = ids
         .iter()
-        .map(|&id| Lowered {
-            lower: id.to_lowercase(),
-            id,
-        })
-        .filter(|id| numbers == self::numbers(&id.lower) && !leads(&id.lower, lower))
+        .map(|&id| (id.to_lowercase(), id))
+        .filter(|(id, _)| numbers == self::numbers(id))
         .collect();
     if lower.chars().count() >= 3 {
         let part = format!("-{lower}-");
-        let holding: Vec<&Lowered> = candidates
+        let holding: Vec<&str> = candidates
             .iter()
-            .filter(|id| format!("-{}-", id.lower).contains(&part))
+            .filter(|(id, _)| format!("-{id}-").contains(&part))
+            .map(|(_, id)| *id)
             .collect();
         match holding[..] {
-            [one] => return Some(one.id),
+            [one] => return Some(one),
             [] => {}
             // Part of several ids: naming one would be a guess.
             _ => return None,
         }
     }
-    mur_core::nearest(lower, candidates).map(|id| id.id)
+    only(
+        candidates
+            .iter()
+            .filter(|(id, _)| slip_of(lower, id))
+            .map(|(_, id)| *id),
+    )
 }
 
-/// An id lowered for [`mur_core::nearest`], which compares words as they are.
-struct Lowered<'a> {
-    lower: String,
-    id: &'a str,
-}
-
-impl AsRef<str> for Lowered<'_> {
-    fn as_ref(&self) -> &str {
-        &self.lower
+/// Whether `typed` is `id` with a slip in it, part by part: the same dash- or
+/// underscore-separated parts, each the same, the same number (`007` for `7`) or a
+/// [`slip`] of it; or the same with a dash left out (`todoadd`). Not a typo's edits over
+/// the whole id, as [`mur_core::nearest`] allows: the parts an id shares with its
+/// neighbours (`btn-`) would use up the likeness, and the part that tells them apart
+/// could be replaced whole (`btn-add` was told `#btn-dec`, `tod-3` `#log-3`).
+fn slip_of(typed: &str, id: &str) -> bool {
+    let parts = |word: &str| -> Vec<String> { word.split(['-', '_']).map(str::to_owned).collect() };
+    let (typed, id) = (parts(typed), parts(id));
+    if typed.concat() == id.concat() {
+        return true;
     }
+    typed.len() == id.len()
+        && typed.iter().zip(&id).all(|(typed, part)| {
+            typed == part
+                || match (number(typed), number(part)) {
+                    (Some(typed), Some(part)) => typed == part,
+                    (None, None) => slip(typed, part),
+                    _ => false,
+                }
+        })
+}
+
+/// Whether the word `typed` is `word` with one slip ([`mur_core::is_typo_of`]) that
+/// leaves it recognisable: a letter left out, added or two swapped in a word of three
+/// letters or more (`tod`, `icn`), a letter changed only in one of five or more. One
+/// letter changed in a short word is as often another word (`last` and `list`, `add`
+/// and `and`), which names another element.
+fn slip(typed: &str, word: &str) -> bool {
+    let sorted = |word: &str| {
+        let mut letters: Vec<char> = word.chars().collect();
+        letters.sort_unstable();
+        letters
+    };
+    let length = typed.chars().count();
+    let changed = length == word.chars().count() && sorted(typed) != sorted(word);
+    length >= 3 && mur_core::is_typo_of(typed, word) && (!changed || length >= 5)
+}
+
+/// The one item of `found`, or none when there are none or several.
+fn only<T>(mut found: impl Iterator<Item = T>) -> Option<T> {
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// The numbers in `word`, as numbers (`log-007` has log-7's).
 fn numbers(word: &str) -> Vec<&str> {
     word.split(|c: char| !c.is_ascii_digit())
-        .filter(|run| !run.is_empty())
-        .map(|run| match run.trim_start_matches('0') {
-            "" => "0",
-            number => number,
-        })
+        .filter_map(number)
         .collect()
 }
 
-/// Whether `id` is `word`'s leading dash- or underscore-separated parts (`todo` of
-/// `todo-4`).
-fn leads(id: &str, word: &str) -> bool {
-    word.strip_prefix(id)
-        .is_some_and(|rest| rest.starts_with(['-', '_']))
+/// `part` as a number without leading zeros, if it is all digits (`007` is `7`).
+fn number(part: &str) -> Option<&str> {
+    if part.is_empty() || !part.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some(match part.trim_start_matches('0') {
+        "" => "0",
+        number => number,
+    })
 }
 
-/// The first element of `scope` with an id whose text is `lower`, else has it as a
-/// whole word: a word of three letters or more, as shorter ones are in many texts
-/// (`in`, `a`).
-fn by_text(tree: &Tree, scope: &[NodeId], lower: &str) -> Option<NodeId> {
+/// The one element of `with_id` whose text is `lower`, else the one with it as a whole
+/// word: a word of three letters or more, as shorter ones are in many texts (`in`,
+/// `a`). None where several have it (`served` is in most lines of the log): which one
+/// was meant, the word does not say.
+fn by_text(tree: &Tree, with_id: &[NodeId], lower: &str) -> Option<NodeId> {
     if lower.chars().count() < 3 {
         return None;
     }
     let text = |id: &NodeId| tree.element(*id).text.trim().to_lowercase();
-    let with_id = || {
-        scope
+    let whole: Vec<NodeId> = with_id
+        .iter()
+        .copied()
+        .filter(|id| text(id) == lower)
+        .collect();
+    if !whole.is_empty() {
+        return only(whole.into_iter());
+    }
+    only(
+        with_id
             .iter()
             .copied()
-            .filter(|id| !tree.element(*id).id.is_empty())
-    };
-    with_id()
-        .find(|id| text(id) == lower)
-        .or_else(|| with_id().find(|id| has_word(&text(id), lower)))
+            .filter(|id| has_word(&text(id), lower)),
+    )
 }
 
 /// Whether `word` is in `text` with no letter or digit either side of it.
@@ -144,6 +206,7 @@ pub fn no_match(tree: &Tree, scope: &[NodeId], selector: &str, where_: &str) -> 
             let text = &tree.element(tree.find_id(&meant).unwrap_or_default()).text;
             format!("{found}; `#{meant}` has the text \"{text}\"")
         }
+        Some(Meant::NameOf { id, name }) => format!("{found}; `#{id}` is named \"{name}\""),
         None => found,
     }
 }
@@ -171,12 +234,26 @@ mod tests {
         let scope: Vec<_> = tree.ids().collect();
         let id = |id: &str| Some(Meant::Id(id.into()));
         let text_of = |id: &str| Some(Meant::TextOf(id.into()));
+        let named = |id: &str, name: &str| {
+            Some(Meant::NameOf {
+                id: id.into(),
+                name: name.into(),
+            })
+        };
         for (word, expected) in [
             ("BTN-INC", id("btn-inc")),
             ("add", id("todo-add")),
             ("size", id("cache-size")),
-            ("btn-icn", id("btn-inc")),
             ("Add", id("todo-add")),
+            // A slip in a part: a letter changed, left out, added or two swapped.
+            ("btn-icn", id("btn-inc")),
+            ("todo-imput", id("todo-input")),
+            ("theme-forrest", id("theme-forest")),
+            ("todo-inptu", id("todo-input")),
+            ("theme-sunst", id("theme-sunset")),
+            ("tood-1", id("todo-1")),
+            // A dash left out.
+            ("todoadd", id("todo-add")),
             // The same number, in another form.
             ("tod-1", id("todo-1")),
             ("log-007", id("log-7")),
@@ -191,8 +268,41 @@ mod tests {
             ("log-1000", None),
             // Nor the element holding it.
             ("todo-x", None),
-            // `#main` is two letters off, yet nothing alike; a line of the log says it.
-            ("warn", text_of("log-7")),
+            // A part replaced is another element, however much of the id is the same:
+            // the part that tells the elements apart is the one that differs.
+            ("btn-minus", None),
+            ("btn-add", None),
+            ("btn-done", None),
+            ("about-title", None),
+            ("theme-list", None),
+            ("theme-select", None),
+            ("todo-alpha", None),
+            ("todo-bravo", None),
+            ("todo-new", None),
+            ("todo-field", None),
+            ("todo-items", None),
+            ("todo-count", None),
+            ("todo-clear", None),
+            ("todo-first", None),
+            ("todo-last", None),
+            // A letter changed in a short word is as often another word.
+            ("btn-ind", None),
+            ("todo-lost", None),
+            ("count-value", None),
+            ("counter-panel", None),
+            // `tod-3` has log-3's number, but `tod` is no slip of `log`.
+            ("tod-3", None),
+            // A word that is one element's name: the form that finds it by name.
+            ("Increment", named("btn-inc", "Increment")),
+            ("increment", named("btn-inc", "Increment")),
+            ("todos", named("todo-list", "Todos")),
+            ("plus", None),
+            // A word in one element's text: that element; in many, none of them (`warn`
+            // is in every seventh line of the log, `served` in the others).
+            ("session-7", text_of("log-7")),
+            ("warn", None),
+            ("served", None),
+            ("request", None),
             // Words too short to tell: in many texts.
             ("a", None),
             ("e", None),

@@ -147,6 +147,9 @@ impl Parser<'_> {
             Some(Meant::TextOf(id)) => {
                 format!("an element by its text is written `:text(\"{word}\")` (`#{id}` has it)")
             }
+            Some(Meant::NameOf { id, name }) => {
+                format!("an element by its name is written `[name=\"{name}\"]` (`#{id}` has it)")
+            }
             None => either,
         }
     }

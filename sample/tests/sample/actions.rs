@@ -218,9 +218,15 @@ fn scroll_moves_the_viewport_and_line_visibility_follows() {
 fn scroll_rejects_bad_requests() {
     let app = App::showing("settings");
     let message = app.err("scroll", json!({ "selector": "#log" }));
+    // `#log` is the ScrollViewer: with neither argument there is nothing around it to
+    // scroll.
     assert_eq!(
         message,
-        "`#log` is not inside a ScrollViewer; give `by` or `to` to scroll it"
+        "`#log` is not inside a ScrollViewer, it is one: scrolling it needs `by` (an offset) or `to` (an element inside it)"
+    );
+    assert_eq!(
+        app.err("scroll", json!({ "selector": "#dark-mode" })),
+        "`#dark-mode` is not inside a ScrollViewer, so nothing scrolls it into view"
     );
     let message = app.err(
         "scroll",
@@ -324,6 +330,13 @@ fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
             json!({ "selector": "zzz" }),
             " at character 1; an id is written `#zzz`, an element by its text `:text(\"zzz\")`",
         ),
+        // A word that is an element's name, not its id nor its text: the name form,
+        // as the element writes it (`#Increment` and `:text("Increment")` both fail).
+        (
+            "click",
+            json!({ "selector": "increment" }),
+            " at character 1; an element by its name is written `[name=\"Increment\"]` (`#btn-inc` has it)",
+        ),
     ];
     for (tool, args, end) in rows {
         let message = app.err(tool, args.clone());
@@ -336,6 +349,7 @@ fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
         "select",
         json!({ "selector": "#todo-list", "item": ":text(\"bravo\")" }),
     );
+    app.ok("state", json!({ "selector": "[name=\"Increment\"]" }));
     for (selector, message) in [
         (
             "#add",
@@ -359,11 +373,43 @@ fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
         ("#todo-3", "no element matches `#todo-3`"),
         ("#log-250", "no element matches `#log-250`"),
         ("#log-1000", "no element matches `#log-1000`"),
-        // `#main` is two letters off `#warn` but nothing like it; a line of the log
-        // has the word.
+        // A word in one element's text names it; `#main` is two letters off `#warn` but
+        // nothing like it.
         (
-            "#warn",
-            "no element matches `#warn`; `#log-7` has the text \"007 warn  cache miss for key session-7, refetching from origin\"",
+            "#session-7",
+            "no element matches `#session-7`; `#log-7` has the text \"007 warn  cache miss for key session-7, refetching from origin\"",
+        ),
+        // A word in many texts names none of them: `warn` is in every seventh line of
+        // the log, `served` in the others.
+        ("#warn", "no element matches `#warn`"),
+        ("#served", "no element matches `#served`"),
+        // A part replaced is another element, however much of the id is the same: an
+        // agent told `#btn-dec` for `#btn-add` would decrement the counter.
+        ("#btn-minus", "no element matches `#btn-minus`"),
+        ("#btn-add", "no element matches `#btn-add`"),
+        ("#about-title", "no element matches `#about-title`"),
+        ("#theme-list", "no element matches `#theme-list`"),
+        ("#todo-alpha", "no element matches `#todo-alpha`"),
+        ("#todo-new", "no element matches `#todo-new`"),
+        ("#todo-items", "no element matches `#todo-items`"),
+        ("#count-value", "no element matches `#count-value`"),
+        ("#tod-3", "no element matches `#tod-3`"),
+        // … while a slip in a part is that element, and a number written otherwise.
+        (
+            "#todo-imput",
+            "no element matches `#todo-imput`; did you mean `#todo-input`?",
+        ),
+        (
+            "#tod-1",
+            "no element matches `#tod-1`; did you mean `#todo-1`?",
+        ),
+        (
+            "#log-007",
+            "no element matches `#log-007`; did you mean `#log-7`?",
+        ),
+        (
+            "#Increment",
+            "no element matches `#Increment`; `#btn-inc` is named \"Increment\"",
         ),
         // Too short to be told by text: `mur sample` has an `a`, `#verbose` an `in`.
         ("#a", "no element matches `#a`"),
