@@ -253,10 +253,12 @@ fn no_call(tool: &Option<String>, args: &Option<Value>, pointer: &Option<String>
 /// `bytes`' sha256, in lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest as _;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&sha2::Sha256::digest(bytes))
+}
+
+/// `bytes` in lowercase hex, two digits a byte (a digest as it is written down).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn regex(pattern: String) -> std::result::Result<Expect, String> {

@@ -204,10 +204,10 @@ fn resume_line(study: &Study, out: &std::path::Path) -> String {
     if study.out_given {
         return format!("run the same command again to resume the study in `{dir}`");
     }
-    let quoted = shlex::try_quote(&dir).map_or_else(|_| dir.to_string(), Into::into);
     format!(
-        "resume the study in `{dir}` with the same command and that `--out`: `{} --out {quoted}`",
-        study.provenance.command_line()
+        "resume the study in `{dir}` with the same command and that `--out`: `{} --out {}`",
+        study.provenance.command_to_run_again(),
+        provenance::quoted(&dir)
     )
 }
 

@@ -141,19 +141,41 @@ impl Provenance {
         })
     }
 
-    /// The command line as a shell would take it again.
+    /// The command line as a shell would take it again, for a reader: the program by its
+    /// name (the path it was run by is this machine's).
     pub fn command_line(&self) -> String {
-        let mut words = self.command.iter();
-        // The program as its name: the path it was run by is this machine's.
-        let program = words
-            .next()
+        let program = self
+            .command
+            .first()
             .and_then(|p| Path::new(p).file_name())
             .map_or_else(
                 || "mur-eval".to_owned(),
                 |n| n.to_string_lossy().into_owned(),
             );
+        self.with_program(program)
+    }
+
+    /// The command line to paste, here or in another directory, to run the same program
+    /// again: by the path it was run by (`target/debug/mur-eval`), made absolute if it was
+    /// relative; by its name alone, as the shell found it on `PATH`, when it was run so.
+    /// Its name alone would run another `mur-eval` on `PATH`, or none.
+    pub fn command_to_run_again(&self) -> String {
+        let program = match self.command.first() {
+            None => "mur-eval".to_owned(),
+            Some(name) if !name.contains('/') => name.clone(),
+            Some(path) => match &self.cwd {
+                Some(cwd) => std::path::absolute(cwd.join(path)),
+                None => std::path::absolute(path),
+            }
+            .map_or_else(|_| path.clone(), |p| p.to_string_lossy().into_owned()),
+        };
+        self.with_program(quoted(&program))
+    }
+
+    /// `program`, then the command's words after its first, each quoted as a shell needs.
+    fn with_program(&self, program: String) -> String {
         std::iter::once(program)
-            .chain(words.map(|w| shlex::try_quote(w).map_or_else(|_| w.clone(), Into::into)))
+            .chain(self.command.iter().skip(1).map(|w| quoted(w)))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -247,22 +269,16 @@ fn programs_sha256(given: &Given<'_>) -> BTreeMap<String, String> {
 /// The sha256 of the file at `path`, hex, read a piece at a time; why not.
 fn sha256_of(path: &Path) -> std::result::Result<String, String> {
     use sha2::Digest as _;
-    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let cannot = |e: std::io::Error| format!("cannot read it: {e}");
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
     let mut hasher = sha2::Sha256::new();
-    let mut buffer = vec![0; 1 << 20];
-    loop {
-        match file.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(n) => hasher.update(&buffer[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(format!("cannot read it: {e}")),
-        }
-    }
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    std::io::copy(&mut file, &mut hasher).map_err(cannot)?;
+    Ok(crate::task::hex(&hasher.finalize()))
+}
+
+/// `word` as a shell reads it back (as typed when it cannot be: a NUL in it).
+pub fn quoted(word: &str) -> String {
+    shlex::try_quote(word).map_or_else(|_| word.to_owned(), Into::into)
 }
 
 /// How long `--version` may take: mur and mur-sample print and exit at once, so a
@@ -326,6 +342,38 @@ fn version_of(program: &Path, wait: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stopped study's resume line runs the program that was run: pasted in another
+    /// directory too, and not another `mur-eval` on `PATH`.
+    #[test]
+    fn the_command_to_run_again_runs_the_program_by_the_path_it_was_run_by() {
+        let run_by = |program: &str| {
+            Provenance {
+                command: [program, "study", "--agent", "bash a.sh {task}"]
+                    .map(str::to_owned)
+                    .to_vec(),
+                cwd: Some(PathBuf::from("/home/me/mur")),
+                ..Provenance::of_nothing(1)
+            }
+            .command_to_run_again()
+        };
+        let absolute = "/home/me/mur/target/debug/mur-eval study --agent 'bash a.sh {task}'";
+        assert_eq!(run_by("target/debug/mur-eval"), absolute);
+        assert_eq!(run_by("./target/debug/mur-eval"), absolute);
+        assert_eq!(
+            run_by("../bin/mur-eval"),
+            "/home/me/mur/../bin/mur-eval study --agent 'bash a.sh {task}'"
+        );
+        assert_eq!(
+            run_by("/opt/my tools/mur-eval"),
+            "'/opt/my tools/mur-eval' study --agent 'bash a.sh {task}'"
+        );
+        // Found on PATH: the same PATH finds it again.
+        assert_eq!(
+            run_by("mur-eval"),
+            "mur-eval study --agent 'bash a.sh {task}'"
+        );
+    }
 
     #[test]
     fn the_command_line_is_given_again_quoted_by_the_programs_name() {

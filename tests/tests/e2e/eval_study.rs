@@ -1559,17 +1559,22 @@ fn second_run_waits(root: &Path) -> (String, PathBuf, PathBuf) {
 /// A study run without `--out` (into a new `mur-eval-out/study-<time>`) and stopped by
 /// Ctrl-C says the command that resumes it, with that `--out`: the same command again
 /// would start another study, in another directory with another seed. That command, run
-/// as printed, makes only the run cut short. The tool schemas its MCP client loads are
-/// kept in the study's directory (`tools-list.json`, which the resume reads), the
-/// session that listed them is not (no `schemas/`).
+/// as printed, makes only the run cut short: also pasted in another directory, by a shell
+/// whose PATH has no `mur-eval`, when `mur-eval` was run by a relative path (README's
+/// `target/debug/mur-eval study …`). The tool schemas its MCP client loads are kept in
+/// the study's directory (`tools-list.json`, which the resume reads), the session that
+/// listed them is not (no `schemas/`).
 #[test]
 fn ctrl_c_of_a_study_without_out_says_the_command_that_resumes_it() {
     let sandbox = Sandbox::new();
     let cwd = sandbox.dir("cwd");
     let (agent, started, quick) = second_run_waits(sandbox.root());
-    let mut command = sandbox.command(eval_bin());
+    // mur-eval by a path relative to `cwd`, in a directory on no PATH.
+    std::os::unix::fs::symlink(eval_bin(), sandbox.dir("bin").join("mur-eval"))
+        .expect("a link to mur-eval");
+    let mut command = sandbox.shell_command(r#"exec ../bin/mur-eval study "$@""#);
     command
-        .arg("study")
+        .arg("bash")
         .args(matrix("mcp", "count-to-three", "2", &["--agent", &agent]))
         .current_dir(&cwd)
         .env("TMPDIR", sandbox.dir("tmp"))
@@ -1606,23 +1611,27 @@ fn ctrl_c_of_a_study_without_out_says_the_command_that_resumes_it() {
         .and_then(|rest| rest.strip_suffix('`'))
         .unwrap_or_else(|| panic!("no resume line:\n{output}"));
     assert!(
-        resume.starts_with(
-            "mur-eval study --conditions mcp --tasks count-to-three --repeats 2 --agent '"
-        ) && resume.ends_with(&format!("' --out {}", out.display())),
+        resume.starts_with(&format!(
+            "{}/../bin/mur-eval study --conditions mcp --tasks count-to-three --repeats 2 --agent '",
+            cwd.display()
+        )) && resume.ends_with(&format!("' --out {}", out.display())),
         "{resume}"
     );
     assert!(out.join("tools-list.json").is_file());
     assert!(!out.join("schemas").exists(), "a scratch session kept");
 
-    // The command said, as a person pastes it, in the same directory.
+    // The command said, as a person pastes it, in another directory, with no `mur-eval`
+    // on PATH that could stand in for the one that ran.
     std::fs::write(&quick, "").expect("quick");
+    let own = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
+    let without_mur_eval = std::env::join_paths(
+        std::env::split_paths(&own).filter(|dir| !dir.join("mur-eval").exists()),
+    )
+    .expect("PATH");
     let mut again = sandbox.shell_command(resume);
     again
-        .current_dir(&cwd)
-        .env(
-            "PATH",
-            sandbox.path_with(&[eval_bin().parent().expect("its dir")]),
-        )
+        .current_dir(sandbox.dir("elsewhere"))
+        .env("PATH", without_mur_eval)
         .env("TMPDIR", sandbox.dir("tmp"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
