@@ -124,6 +124,14 @@ pub fn revision(text: &str) -> Result<String, String> {
     }
 }
 
+/// The usage hint of `command`, built, as clap renders its usage with nothing typed:
+/// ``usage: mur devtools call [OPTIONS] [NAME] (`--help` shows more)``.
+pub fn usage_hint(command: &mut clap::Command) -> String {
+    let usage = command.render_usage().to_string();
+    let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).trim();
+    format!("usage: {usage} (`--help` shows more)")
+}
+
 /// `NO_COLOR` set to anything but the empty string turns every color off.
 pub fn color_disabled() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
@@ -207,7 +215,10 @@ pub struct Devtools {
 #[command(next_help_heading = "Host options")]
 pub struct HostArgs {
     /// Use this MCP endpoint as-is, without discovery
-    #[arg(long, global = true, value_name = "URL")]
+    // An empty one (`--endpoint=`) is missing, as an empty `--project=` is: it was
+    // refused only later, as "`--endpoint ` is not a URL".
+    #[arg(long, global = true, value_name = "URL",
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub endpoint: Option<String>,
     /// Pick the session of this project (its project file)
     #[arg(long, global = true, value_name = "PATH")]

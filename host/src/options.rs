@@ -83,32 +83,45 @@ pub fn extract_host_options(
             }
             continue;
         }
+        // The value typed with the option (`--answer=x`), else the next word unless it is
+        // an option itself: `click '#b' --project --pretty` was the session of project
+        // `./--pretty` (exit 4), where before the verb clap says the value is missing.
+        // A lone `-` is a value (a path of that name, as clap takes it), and so is a
+        // negative number where clap takes one (`--timeout -1`, refused as a bound).
+        // An empty one (`--project=`) is missing, as clap says it of a path.
         let mut value = |name: &str| -> Result<String> {
-            inline
-                .clone()
-                .or_else(|| words.next().cloned())
-                .ok_or_else(|| missing_value(name))
+            let next = |words: &mut std::slice::Iter<String>| {
+                let word = words.as_slice().first()?;
+                let option = word.starts_with('-')
+                    && word != "-"
+                    && !(negative_numbers(flag) && word.parse::<f64>().is_ok());
+                (!option).then(|| words.next().cloned()).flatten()
+            };
+            match &inline {
+                Some(text) => Some(text.clone()),
+                None => next(&mut words),
+            }
+            .filter(|text| !text.is_empty())
+            .ok_or_else(|| missing_value(name))
         };
         match flag {
             "--endpoint" => host.endpoint = Some(value("--endpoint <URL>")?),
             "--project" => host.project = Some(PathBuf::from(value("--project <PATH>")?)),
             "--auto-range" => {
-                let text = value("--auto-range <LO-HI>")?;
-                host.auto_range =
-                    Some(text.parse().map_err(|e| {
-                        Error::usage(format!("invalid value for `--auto-range`: {e}"))
-                    })?);
+                let name = "--auto-range <LO-HI>";
+                let text = value(name)?;
+                host.auto_range = Some(text.parse().map_err(|e| invalid(name, &text, e))?);
             }
             "--max-response" => {
-                let text = value("--max-response <BYTES>")?;
-                host.max_response = text.parse().map_err(|e| {
-                    Error::usage(format!("invalid value for `--max-response`: {e}"))
-                })?;
+                let name = "--max-response <BYTES>";
+                let text = value(name)?;
+                host.max_response = text.parse().map_err(|e| invalid(name, &text, e))?;
             }
             "--timeout" => {
-                let text = value("--timeout <MS>")?;
-                host.timeout = mur_core::settings::timeout_ms(&text)
-                    .map_err(|e| Error::usage(format!("invalid value for `--timeout`: {e}")))?;
+                let name = "--timeout <MS>";
+                let text = value(name)?;
+                host.timeout =
+                    mur_core::settings::timeout_ms(&text).map_err(|e| invalid(name, &text, e))?;
                 host.timeout_given = true;
             }
             "--auto" if inline.is_none() => host.auto = true,
@@ -129,18 +142,16 @@ pub fn extract_host_options(
                 )));
             }
             "--protocol" => {
-                let text = value("--protocol <REVISION>")?;
+                let name = "--protocol <REVISION>";
+                let text = value(name)?;
                 host.protocol =
-                    Some(crate::cli::revision(&text).map_err(|e| {
-                        Error::usage(format!("invalid value for `--protocol`: {e}"))
-                    })?);
+                    Some(crate::cli::revision(&text).map_err(|e| invalid(name, &text, e))?);
             }
             "--answer" => {
-                let text = value("--answer <KEY=VALUE>")?;
-                host.answer.push(
-                    crate::cli::answer(&text)
-                        .map_err(|e| Error::usage(format!("invalid value for `--answer`: {e}")))?,
-                );
+                let name = "--answer <KEY=VALUE>";
+                let text = value(name)?;
+                host.answer
+                    .push(crate::cli::answer(&text).map_err(|e| invalid(name, &text, e))?);
             }
             _ => rest.push(word.clone()),
         }
@@ -154,19 +165,40 @@ pub fn extract_host_options(
 /// the same usage hint, `mur devtools`'s (the verb's own options are the verb's to
 /// say, and its name is not known here).
 fn missing_value(name: &str) -> Error {
-    let error = Error::usage(format!(
-        "a value is required for `{name}` but none was supplied"
-    ));
     let mut mur = crate::cli::command();
     mur.build();
-    match mur.find_subcommand_mut("devtools") {
-        Some(devtools) => {
-            let usage = devtools.render_usage().to_string();
-            let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).trim();
-            error.with_hint(format!("usage: {usage} (`--help` shows more)"))
-        }
-        None => error,
-    }
+    let usage = mur
+        .find_subcommand_mut("devtools")
+        .map(crate::cli::usage_hint);
+    value_required(name, usage)
+}
+
+/// Option `option` (`--answer <KEY=VALUE>`) typed without a value, or an empty one: in
+/// clap's words, with the `usage` hint of the command it was typed to. Before a verb
+/// and after it alike, so that where a host option is typed does not change what is said.
+pub fn value_required(option: &str, usage: Option<String>) -> Error {
+    let error = Error::usage(format!(
+        "a value is required for `{option}` but none was supplied"
+    ));
+    usage.into_iter().fold(error, Error::with_hint)
+}
+
+/// Host option `name` given `text`, which its parser refused `why`: in clap's words
+/// before the verb (``invalid value `x` for `--answer <KEY=VALUE>`: …``), so that
+/// where the option is typed does not change what is said.
+fn invalid(name: &str, text: &str, why: impl std::fmt::Display) -> Error {
+    Error::usage(format!("invalid value `{text}` for `{name}`: {why}"))
+}
+
+/// Whether clap takes a negative number as the value of host option `flag` (`--timeout
+/// -1`), where a word starting with `-` is otherwise an option: read off the clap tree,
+/// so that after a verb's name is as before it.
+fn negative_numbers(flag: &str) -> bool {
+    use clap::Args as _;
+    let long = flag.trim_start_matches('-');
+    HostArgs::augment_args(clap::Command::new("mur"))
+        .get_arguments()
+        .any(|arg| arg.get_long() == Some(long) && arg.is_allow_negative_numbers_set())
 }
 
 /// A verb's `--help` text followed by a line saying that the host options work after
@@ -346,6 +378,43 @@ mod tests {
             let err = extract(line, &mut HostArgs::default(), None).expect_err(line);
             assert_eq!(err.exit_code(), 1, "{line}");
         }
+    }
+
+    /// An option is never a host option's value (`--project --pretty`), but a lone `-`
+    /// is, and a negative number where clap takes one (`--timeout -1`), as before the verb.
+    #[test]
+    fn an_option_is_no_value_but_a_lone_dash_and_a_negative_bound_are() {
+        for (line, name) in [
+            ("#x --project --pretty", "--project <PATH>"),
+            ("#x --answer -v", "--answer <KEY=VALUE>"),
+            ("#x --max-response -5", "--max-response <BYTES>"),
+            ("#x --endpoint=", "--endpoint <URL>"),
+        ] {
+            let refused = extract(line, &mut HostArgs::default(), None).expect_err(line);
+            assert_eq!(
+                refused.message(),
+                format!("a value is required for `{name}` but none was supplied"),
+                "{line}"
+            );
+        }
+        let mut host = HostArgs::default();
+        assert_eq!(
+            extract("#x --project -", &mut host, None).expect("valid"),
+            ["#x"]
+        );
+        assert_eq!(host.project, Some(PathBuf::from("-")));
+        let negative = extract(
+            "--timeout -1",
+            &mut HostArgs::default(),
+            Some(&VerbSpec::default()),
+        )
+        .expect_err("a negative bound");
+        assert!(
+            negative
+                .message()
+                .starts_with("invalid value `-1` for `--timeout <MS>`: "),
+            "{negative}"
+        );
     }
 
     #[test]

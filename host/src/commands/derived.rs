@@ -551,29 +551,46 @@ fn unknown_word(name: &str, unknown: &Unknown, devtools: &str, meant: Option<Str
             };
         }
     };
-    // The session was asked: `call NAME` would only be refused in turn. A word meant is
-    // said alone: the catalog (4 KB) would only list it among the rest.
-    let meant = meant.or_else(|| nearest_verb(name, listed));
-    Error::usage(message.to_string()).with_hint(meant.unwrap_or_else(|| {
-        format!(
-            "`{devtools} catalog` lists every verb: the installed ones, mur's own, and one per tool of the session",
-        )
-    }))
+    // The session was asked: `call NAME` would only be refused in turn.
+    let catalog = format!(
+        "`{devtools} catalog` lists every verb: the installed ones, mur's own, and one per tool of the session",
+    );
+    let error = Error::usage(message.to_string());
+    // What is sure of the word (the method `call` makes, the tools it would stand for)
+    // is said alone: the catalog (3 KB) would only list it among the rest.
+    if let Some(meant) = meant.or_else(|| sharing_tools(name, listed)) {
+        return error.with_hint(meant);
+    }
+    match nearest_word(name, listed) {
+        // A slip of the keyboard (`clik`, `clear-todo`) is said alone, as sure.
+        Some(word) if mur_core::is_typo_of(name, &word) => {
+            error.with_hint(format!("did you mean `{word}`?"))
+        }
+        // A guess further off keeps the catalog line after it (user audit AU9 4): the
+        // word is likely another verb's, and the one guessed may act, even destroy
+        // (`clear '#todo-input'` meant `type --clear`, and was offered `clear-todos`,
+        // which empties the list; `check` was offered `click`). An agent given one
+        // command follows it; given the catalog too, it has where to look first.
+        Some(word) => error
+            .with_hint(format!("did you mean `{word}`?"))
+            .with_hint(catalog),
+        None => error.with_hint(catalog),
+    }
 }
 
-/// What a word that names no verb likely meant, among mur's words and the verbs of
-/// the tools `listed`: the verbs of the tools it would stand for, or the nearest.
-fn nearest_verb(name: &str, listed: &[Value]) -> Option<String> {
+/// The verbs of the tools a word that names no verb would stand for, among the tools
+/// `listed`: each is a verb under its own name.
+fn sharing_tools(name: &str, listed: &[Value]) -> Option<String> {
     let shared = mur_verbs::derived::sharing(listed, name);
-    if !shared.is_empty() {
-        let each = shared.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>();
-        return Some(format!(
-            "`{name}` would stand for {} tools, so each is a verb under its own name: {}",
-            shared.len(),
-            each.join(", ")
-        ));
+    if shared.is_empty() {
+        return None;
     }
-    nearest_word(name, listed).map(|word| format!("did you mean `{word}`?"))
+    let each = shared.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>();
+    Some(format!(
+        "`{name}` would stand for {} tools, so each is a verb under its own name: {}",
+        shared.len(),
+        each.join(", ")
+    ))
 }
 
 /// The families of MCP's methods a client calls (`tools/list`, `resources/read`,

@@ -148,6 +148,9 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
         }
         Err(e) if asks_version(&e) => Err(version_of_mur(e)),
         Err(e) => {
+            if let Some(option) = given_empty(&e) {
+                return Err(crate::options::value_required(&option, usage_typed(&argv)));
+            }
             let tool = tool_under_a_commands_name(&argv, &e);
             let usage = usage_to_give(&argv, &e);
             let error = with_usage(without_devtools(&argv, e), usage);
@@ -310,6 +313,28 @@ fn with_usage(error: Error, usage: Option<String>) -> Error {
     }
 }
 
+/// The option a value parser of mur's refused an empty value of (`--answer=`,
+/// `--timeout=`): clap said it as `invalid value '' for …: `` is not KEY=VALUE`, its
+/// quotes left on nothing, where an empty path (`--project=`) is "a value is required":
+/// now each is.
+fn given_empty(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    match (
+        e.get(ContextKind::InvalidArg),
+        e.get(ContextKind::InvalidValue),
+    ) {
+        (Some(ContextValue::String(option)), Some(ContextValue::String(value)))
+            if value.is_empty() =>
+        {
+            Some(option.clone())
+        }
+        _ => None,
+    }
+}
+
 /// The usage hint of the command `argv` reaches (`usage: mur devtools call [OPTIONS]
 /// [NAME] (`--help` shows more)`), as clap renders it with nothing typed.
 fn usage_typed(argv: &[OsString]) -> Option<String> {
@@ -318,9 +343,7 @@ fn usage_typed(argv: &[OsString]) -> Option<String> {
     let command = path
         .iter()
         .try_fold(&mut tree, |command, name| command.find_subcommand_mut(name))?;
-    let usage = command.render_usage().to_string();
-    let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).trim();
-    Some(format!("usage: {usage} (`--help` shows more)"))
+    Some(cli::usage_hint(command))
 }
 
 /// `-V` or `--version` typed after a command: only `mur -V` takes it.

@@ -143,6 +143,12 @@ fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
             list,
         ),
         (&["devtools", "--endpoint"], "--endpoint <URL>", devtools),
+        // Empty: a value parser's refusal, said as the missing value it is.
+        (
+            &["devtools", "session", "list", "--timeout="],
+            "--timeout <MS>",
+            list,
+        ),
     ];
     let missing = [&sb, &standard]
         .into_iter()
@@ -156,6 +162,39 @@ fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
                 "error: a value is required for `{option}` but none was supplied\n\
                  hint: usage: {usage} (`--help` shows more)\n"
             ));
+    }
+    // Before the verb or after it, one refusal (review RV2 3, 4): after it, an option
+    // was taken as the value (`--project --pretty`: the session of project `./--pretty`,
+    // exit 4), an empty value was refused later in other words (`--project=`: "cannot
+    // resolve project path ``", `--endpoint=`: "`--endpoint ` is not a URL"), and
+    // clap's quotes were left on an empty one (`--answer=`: "invalid value '' for").
+    let required = |option: &str| {
+        format!(
+            "error: a value is required for `{option}` but none was supplied\n\
+             hint: usage: {devtools} (`--help` shows more)\n"
+        )
+    };
+    let not_key_value = "error: invalid value `x` for `--answer <KEY=VALUE>`: \
+                         `x` is not KEY=VALUE\n";
+    for (typed, stderr) in [
+        (&["--project", "--pretty"][..], required("--project <PATH>")),
+        (&["--answer", "--pretty"], required("--answer <KEY=VALUE>")),
+        (&["--endpoint", "-v"], required("--endpoint <URL>")),
+        (&["--project="], required("--project <PATH>")),
+        (&["--answer="], required("--answer <KEY=VALUE>")),
+        (&["--endpoint="], required("--endpoint <URL>")),
+        (&["--answer=x"], not_key_value.to_owned()),
+        (&["--answer", "x"], not_key_value.to_owned()),
+    ] {
+        let verb = ["click", "#btn-inc"];
+        let before = [&["devtools"][..], typed, &verb].concat();
+        let after = [&["devtools"][..], &verb, typed].concat();
+        for (sb, argv) in [(&sb, &before), (&sb, &after), (&standard, &after)] {
+            sb.mur(argv)
+                .assert_code(1)
+                .assert_stdout_is("")
+                .assert_stderr_is(&stderr);
+        }
     }
     for (argv, meant, usage) in [
         (
@@ -268,9 +307,10 @@ fn a_bad_timeout_is_a_usage_error() {
         );
     }
     let _app = sb.start_app();
+    // After a verb as before it (review RV2 4: "invalid value for `--timeout`: …").
     let derived = sb.mur(&["devtools", "export-todos", "--timeout", "0"]);
     derived.assert_code(1).assert_stderr_is(
-        "error: invalid value for `--timeout`: `0`: the bound must be at least 1 ms\n",
+        "error: invalid value `0` for `--timeout <MS>`: `0`: the bound must be at least 1 ms\n",
     );
 }
 

@@ -509,6 +509,17 @@ fn a_mistyped_verb_is_answered_with_the_word_it_is_nearest() {
     );
     // A word the typo is near is said alone: the catalog line (~105 B) followed it, which
     // would only list it among the rest (user audit AU8 15). With none near, the catalog.
+    // A guess that is no slip keeps the catalog after it (user audit AU9 4): `clear`
+    // was likely `type --clear`, and `clear-todos` empties the list.
+    sandbox
+        .devtools(&["clear", "#todo-input"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: unknown verb `clear`\n\
+             hint: did you mean `clear-todos`?\n\
+             hint: `mur devtools catalog` lists every verb: the installed ones, mur's own, and one per tool of the session\n",
+        );
     let far = sandbox.devtools(&["frobnicate"]);
     far.assert_code(1).assert_stderr_is(
         "error: unknown verb `frobnicate`\n\
@@ -1072,7 +1083,7 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
     );
     let zero = devtools(&["get_sum", "--timeout", "0"]);
     zero.assert_code(1)
-        .assert_stderr_starts_with("error: invalid value for `--timeout`");
+        .assert_stderr_starts_with("error: invalid value `0` for `--timeout <MS>`: ");
 }
 
 /// A server with one tool, `note`, of a text option and a JSON one, that answers each
