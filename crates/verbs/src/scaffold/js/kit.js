@@ -111,7 +111,8 @@ export function flag(name, help, { key = "", send = true } = {}) {
 /**
  * `--name VALUE`; `kind` says what the value is and how it is sent: `integer`
  * and `number` as numbers, `json` parsed, `output-path` (a file the verb writes,
- * `-` for stdout) and `milliseconds` never. `send: false` keeps a value out of
+ * `-` for stdout) and `milliseconds` never; `args.get(name)` gives it typed alike (a
+ * number for `integer`, `number` and `milliseconds`; see `Args`). `send: false` keeps a value out of
  * the arguments, for an `arguments` of your own to read. `word: true` takes it as a
  * lone word too (`state '#count'` for `state --selector '#count'`): only for a verb
  * without positionals, and only the word a usage error would otherwise answer with
@@ -474,10 +475,21 @@ function unreadable(value, depth = 1) {
   return undefined;
 }
 
+/**
+ * A checked `word` as `args.get(name)` gives it, the value the tool is sent: of kind
+ * `integer` or `number` a number, `milliseconds` a number; of any other kind the word as
+ * typed (`json` too: its text). Its text made `args.get("times") + 1` `"31"`, and an
+ * `arguments` passing `args.get("n")` on sent `"4"` where the default sent 4.
+ */
+function typed(param, word) {
+  if (param.kind === "integer" || param.kind === "number") return Number(word);
+  if (param.kind === "milliseconds") return millis(word);
+  return word;
+}
+
+/** A value of `Args` (`typed`) as the tool's arguments carry it: a `json` one parsed. */
 function sent(param, value) {
-  if (param.kind === "integer" || param.kind === "number") return Number(value);
-  if (param.kind === "json") return JSON.parse(value);
-  return value;
+  return param.kind === "json" ? JSON.parse(value) : value;
 }
 
 // What an unknown `--name` was likely meant as: the positional of that name
@@ -694,7 +706,10 @@ function beforeDashes(argv) {
 
 /**
  * Argv checked against a verb's params: `args.get("selector")`, `args.get("text")`
- * (undefined when not given), `args.get("clear")` (true when the flag was given).
+ * (undefined when not given), `args.get("clear")` (true when the flag was given). A
+ * value is of its kind's type, as it is sent: `integer` and `number` a number
+ * (`args.get("times")` is 3, not "3"), `milliseconds` a number; the other kinds give
+ * the text typed (`json` too: `JSON.parse` it).
  */
 export class Args {
   constructor(values, timeoutMs) {
@@ -829,8 +844,7 @@ export class Verb {
     } catch (error) {
       throw new VerbError(`the tool result or the output state is not JSON: ${error.message}`);
     }
-    const timeout = values.timeout === undefined ? undefined : millis(values.timeout);
-    let shaped = this.shape(value, new Args(values, timeout), pretty);
+    let shaped = this.shape(value, new Args(values, values.timeout), pretty);
     if (typeof shaped === "string" || shaped instanceof Uint8Array || shaped instanceof ArrayBuffer) {
       shaped = { stdout: shaped };
     }
@@ -933,7 +947,7 @@ export class Verb {
       }
       let value = eq < 0 ? argv[++i] : word.slice(eq + 1);
       if (value === undefined) throw new VerbError(`\`--${name}\` needs a value (${p.valueName || "VALUE"})`);
-      values[name] = check(p, `\`--${name}\``, value);
+      values[name] = typed(p, check(p, `\`--${name}\``, value));
       given.push([name, value]);
       if (name === TIMEOUT.name) timeoutMs = millis(value);
     }
@@ -957,7 +971,7 @@ export class Verb {
       }
       if (words.length === 0) throw new VerbError(`missing argument \`<${p.name}>\``);
       const word = words.shift();
-      values[p.name] = check(p, `\`<${p.name}>\``, word);
+      values[p.name] = typed(p, check(p, `\`<${p.name}>\``, word));
       positionals.push([p, word]);
     }
     const read = { values, timeoutMs, positionals, given: taken };
@@ -967,7 +981,7 @@ export class Verb {
       const option = meant(this, words[0], taken);
       if (option?.word) {
         const word = words.shift();
-        values[option.name] = word;
+        values[option.name] = typed(option, word);
         taken.push([option.name, word]);
       }
     }

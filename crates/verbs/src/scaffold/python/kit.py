@@ -216,7 +216,8 @@ def flag(name, help, key="", send=True):
 def option(name, value_name, help, kind="text", choices=(), key="", send=True, word=False):
     """`--name VALUE`; `kind` says what the value is and how it is sent:
     `integer`/`number` as numbers, `json` parsed, `output-path` (a file the verb
-    writes, `-` for stdout) and `milliseconds` never. `word=True` takes it as a
+    writes, `-` for stdout) and `milliseconds` never. `args[name]` gives it typed
+    alike (`integer` an int, `milliseconds` an int; see `Args`). `word=True` takes it as a
     lone word too (`state '#count'` for `state --selector '#count'`): only for a
     verb without positionals, and only the word a usage error would otherwise
     answer with "did you mean `--name WORD`?" (`tree '#x'`, but not `tree main`
@@ -460,7 +461,10 @@ class Output:
 
 class Args:
     """Argv checked against a verb's params: `args["selector"]`, `args["text"]`
-    (None when not given), `args["clear"]` (True when the flag was given)."""
+    (None when not given), `args["clear"]` (True when the flag was given). A value
+    is of its kind's type, as it is sent: `integer` an int (`args["times"]` is 3,
+    not "3"), `number` an int or a float, `milliseconds` an int; the other kinds
+    give the text typed (`json` too: `json.loads` it)."""
 
     def __init__(self, values, timeout_ms=None):
         self.values = dict(values)
@@ -595,8 +599,7 @@ class Verb:
             value = json.loads(result)
         except ValueError as error:
             raise Error(f"the tool result or the output state is not JSON: {error}") from None
-        timeout = values.get("timeout")
-        args = Args(values, None if timeout is None else _millis(timeout))
+        args = Args(values, values.get("timeout"))
         shaped = self.shape(value, args, pretty)
         if not isinstance(shaped, Output):
             shaped = Output(shaped)
@@ -701,7 +704,7 @@ class Verb:
                     raise Error(f"`--{name}` needs a value ({param.value_name or 'VALUE'})")
                 value = argv[at]
                 at += 1
-            values[name] = _checked(param, f"`--{name}`", value)
+            values[name] = _typed(param, _checked(param, f"`--{name}`", value))
             given.append((name, value))
             if name == TIMEOUT.name:
                 timeout_ms = _millis(value)
@@ -728,7 +731,7 @@ class Verb:
             if not words:
                 raise Error(f"missing argument `<{param.name}>`")
             word = words.pop(0)
-            values[param.name] = _checked(param, f"`<{param.name}>`", word)
+            values[param.name] = _typed(param, _checked(param, f"`<{param.name}>`", word))
             positionals.append((param, word))
         read = _Read(values, timeout_ms, positionals, given)
         # An option's lone word (`state '#count'`), never one that reads as an option
@@ -737,7 +740,7 @@ class Verb:
             meant = self._meant(words[0], given)
             if meant is not None and meant.word:
                 word = words.pop(0)
-                values[meant.name] = word
+                values[meant.name] = _typed(meant, word)
                 given.append((meant.name, word))
         if words:
             raise Error(self._unexpected(words, positionals, given))
@@ -1154,15 +1157,25 @@ def _beyond_a_float(value):
     return False
 
 
-def _sent_value(param, value):
+def _typed(param, word):
+    """A checked `word` as `args[name]` gives it, the value the tool is sent: of kind
+    `integer` an int, `number` an int or, written with a point or not whole (`2.0`,
+    `2e-1`), a float, `milliseconds` an int; of any other kind the word as typed
+    (`json` too: its text). Its text made `text * args["times"]` fail, and an
+    `arguments` passing `args["n"]` on sent `"3"` where the default sent 3."""
     if param.kind == "integer":
-        return int(value)
+        return int(word)
     if param.kind == "number":
-        number = float(value)
-        return int(number) if number.is_integer() and "." not in value else number
-    if param.kind == "json":
-        return json.loads(value)
-    return value
+        number = float(word)
+        return int(number) if number.is_integer() and "." not in word else number
+    if param.kind == "milliseconds":
+        return _millis(word)
+    return word
+
+
+def _sent_value(param, value):
+    """A value of `Args` (`_typed`) as the tool's arguments carry it: a `json` one parsed."""
+    return json.loads(value) if param.kind == "json" else value
 
 
 def _bytes(value, what):
