@@ -475,9 +475,11 @@ mod tests {
     fn a_selector_verb_is_as_short_as_the_standard_click_and_named_everywhere() {
         let files = files("bump-it", Lang::Rust);
         let lib = text(&files, "src/lib.rs");
+        // Its code: the comments say what to change, and are no part of its length.
         let verb: Vec<&str> = lib
             .lines()
             .take_while(|line| !line.starts_with("/// `cargo test`"))
+            .filter(|line| !line.trim_start().starts_with("//"))
             .collect();
         assert!(verb.len() <= 20, "the verb is {} lines:\n{lib}", verb.len());
         assert!(lib.contains("name: \"bump-it\"") && lib.contains("BumpItVerb"));
@@ -490,6 +492,84 @@ mod tests {
         assert!(text(&files, "Cargo.toml").contains("name = \"mur-verb-bump-it\""));
         assert!(text(&files, "README.md").contains("mur_verb_bump_it.wasm"));
         assert_eq!(text(&files, "wit/verb.wit"), VERB_WIT);
+    }
+
+    /// No template writes the verb's usage line: mur composes it from the name and the
+    /// params. The templates wrote `{name} <selector>`, which after a rename (`bump` to
+    /// `bump2`) or an added option `--help` printed as `Usage: mur devtools bump <selector>`.
+    #[test]
+    fn no_template_writes_the_usage_line_mur_composes_it() {
+        for (lang, path, declared) in [
+            (Lang::Rust, "src/lib.rs", "synopsis:"),
+            (Lang::Python, "app.py", "usage ="),
+            (Lang::JavaScript, "verb.js", "usage:"),
+        ] {
+            let source = text(&files("bump", lang), path);
+            let lines: Vec<&str> = source
+                .lines()
+                .map(str::trim)
+                .filter(|line| line.starts_with(declared))
+                .collect();
+            let empty = format!("{declared} \"\"");
+            assert!(
+                lines.len() == 1 && lines[0].trim_end_matches(',') == empty,
+                "{lang:?}: {lines:?}"
+            );
+            assert!(source.contains("mur composes the usage line"), "{lang:?}");
+        }
+    }
+
+    /// Every README says what to give a teammate (the one component the build writes) and
+    /// which `mur` it needs: the package of the `wit/verb.wit` it is built against.
+    #[test]
+    fn every_readme_says_what_to_share_and_the_interface_it_needs() {
+        let package = VERB_WIT
+            .lines()
+            .find_map(|line| line.strip_prefix("package "))
+            .and_then(|line| line.strip_suffix(';'))
+            .expect("the WIT package");
+        for lang in ALL {
+            let readme = text(&files("bump", lang), "README.md");
+            let sharing = readme
+                .split_once("\n## Sharing it\n")
+                .map(|(_, part)| part)
+                .unwrap_or_else(|| panic!("{lang:?}: no `## Sharing it`:\n{readme}"));
+            let file = format!(
+                "Give a teammate the one file `{}`",
+                component_file("bump", lang)
+            );
+            assert!(sharing.contains(&file), "{lang:?}: {sharing}");
+            assert!(
+                sharing.contains(&format!("`{package}`")),
+                "{lang:?}: {sharing}"
+            );
+        }
+    }
+
+    /// The Rust README's verb with an option and a `shape` is the kit's second doc
+    /// example word for word, which `cargo test --doc` in plugins/ builds and checks.
+    #[test]
+    fn the_rust_readme_s_verb_with_an_option_is_the_kit_s_tested_example() {
+        let readme = text(&files("bump", Lang::Rust), "README.md");
+        let shown = readme
+            .split("```rust\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .expect("a rust block in the README");
+        assert!(
+            shown.contains("Opt::value(") && shown.contains("fn shape("),
+            "{shown}"
+        );
+        let (_, lib) = rust::KIT_SOURCES
+            .iter()
+            .find(|(path, _)| *path == "lib.rs")
+            .expect("lib.rs");
+        let doc: String = lib
+            .lines()
+            .filter_map(|line| line.strip_prefix("//!"))
+            .map(|line| format!("{}\n", line.strip_prefix(' ').unwrap_or(line)))
+            .collect();
+        assert!(doc.contains(&format!("```\n{shown}")), "{shown}");
     }
 
     #[test]

@@ -29,6 +29,56 @@
 //!
 //! Everything but the last line is plain Rust, so a verb's parsing and shaping are unit
 //! tested natively through [`parse()`] and [`shape()`] (see [`testing`]).
+//!
+//! A verb with an option that takes a value, read by its own `shape` (the scaffold's
+//! README shows this very verb):
+//!
+//! ```
+//! use mur_verb_kit::{About, Args, Kind, Opt, Pos, Shaped, Spec, Value, Verb};
+//!
+//! pub struct ReadField;
+//!
+//! impl Verb for ReadField {
+//!     const ABOUT: About = About {
+//!         name: "read-field",
+//!         tool: "state",
+//!         summary: "Print one field of an element's state",
+//!         synopsis: "", // mur composes `read-field <selector> [--field NAME] [--timeout MS]`
+//!         details: "",
+//!         examples: &["mur devtools read-field '#count' --field visible"],
+//!     };
+//!     const SPEC: Spec = Spec {
+//!         positionals: &[Pos::selector("the element to read")],
+//!         // `Kind::Local`: checked, never sent; `Kind::Count` would be sent as a number,
+//!         // `Kind::Text` as a string, under the name in camelCase.
+//!         options: &[Opt::value("field", "NAME", Kind::Local, "the field to print (default: text)")],
+//!         exclusive: &[],
+//!     };
+//!
+//!     // `arguments` is the default: `{"selector": …}`.
+//!     fn shape(args: &Args, result: &Value, pretty: bool) -> Result<Shaped, String> {
+//!         let field = args.value("field").unwrap_or("text");
+//!         match mur_verb_kit::shape::payload(result).get(field) {
+//!             Some(value) => Ok(Shaped::json(value, pretty)),
+//!             // A failure of the verb's own (exit 6), in one lowercase line.
+//!             None => Err(format!("the state has no field `{field}`")),
+//!         }
+//!     }
+//! }
+//!
+//! mur_verb_kit::export_verb!(ReadField);
+//!
+//! // `cargo test` checks it natively (in a `#[cfg(test)] mod tests`):
+//! use mur_verb_kit::{json, testing};
+//! let sent = json!({"selector": "#count"});
+//! testing::assert_arguments::<ReadField>(&[(&["#count", "--field", "visible"], sent)]);
+//! let result = json!({"structuredContent": {"text": "2", "visible": true}});
+//! assert_eq!(testing::stdout::<ReadField>(&["#count"], &result, false), "\"2\"\n");
+//! let shown = testing::stdout::<ReadField>(&["#count", "--field", "visible"], &result, false);
+//! assert_eq!(shown, "true\n");
+//! let failed = testing::shaped::<ReadField>(&["#count", "--field", "nope"], &result, false);
+//! assert_eq!(failed, Err("the state has no field `nope`".to_owned()));
+//! ```
 
 pub mod argv;
 pub mod info;
