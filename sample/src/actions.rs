@@ -22,7 +22,7 @@ pub type ActionResult = Result<Effect, String>;
 pub fn ensure_usable(tree: &Tree, id: NodeId) -> Result<(), String> {
     let element = tree.element(id);
     if !element.visible {
-        return Err(hidden_message(tree, id));
+        return Err(not_visible(tree, id, &element.label()));
     }
     if !element.enabled {
         return Err(format!("{} is disabled", element.label()));
@@ -30,9 +30,10 @@ pub fn ensure_usable(tree: &Tree, id: NodeId) -> Result<(), String> {
     Ok(())
 }
 
-fn hidden_message(tree: &Tree, id: NodeId) -> String {
+/// "`subject` is not visible: …", saying what hides the (hidden) element `id` and the
+/// tool that shows it. `subject` is its label, or "It" where a hint names it just before.
+pub fn not_visible(tree: &Tree, id: NodeId, subject: &str) -> String {
     let element = tree.element(id);
-    let label = element.label();
     // A component's own panel (`#todo`) is hidden for the same reason as its children: it
     // is not the active one. Scrolling would not show it.
     let panel = match element.kind {
@@ -44,7 +45,7 @@ fn hidden_message(tree: &Tree, id: NodeId) -> String {
         hidden_panel.and_then(|panel| Component::from_name(&tree.element(panel).id))
     {
         return format!(
-            "{label} is not visible: component `{0}` is not active; switch to it first (tool `switchComponent`, component `{0}`)",
+            "{subject} is not visible: component `{0}` is not active; switch to it first (tool `switchComponent`, component `{0}`)",
             component.name()
         );
     }
@@ -56,7 +57,7 @@ fn hidden_message(tree: &Tree, id: NodeId) -> String {
         let container = tree.element(parent);
         if container.expanded == Some(false) {
             return format!(
-                "{label} is not visible: it is inside {}, which is collapsed; expand it first (tool `expand`, selector `#{}`)",
+                "{subject} is not visible: it is inside {}, which is collapsed; expand it first (tool `expand`, selector `#{}`)",
                 container.label(),
                 container.id
             );
@@ -66,19 +67,19 @@ fn hidden_message(tree: &Tree, id: NodeId) -> String {
         {
             return match container.kind {
                 Kind::ScrollViewer => format!(
-                    "{label} is not visible: it is scrolled out of view in {}; scroll it into view first (tool `scroll`, selector `#{}`)",
+                    "{subject} is not visible: it is scrolled out of view in {}; scroll it into view first (tool `scroll`, selector `#{}`)",
                     container.label(),
                     element.id
                 ),
                 _ => format!(
-                    "{label} is not visible: it lies outside the visible area of {}",
+                    "{subject} is not visible: it lies outside the visible area of {}",
                     container.label()
                 ),
             };
         }
         current = parent;
     }
-    format!("{label} is not visible")
+    format!("{subject} is not visible")
 }
 
 /// Click: what a mouse click on the element would do.

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use mur_server::ToolError;
 
-use super::selector;
+use super::selector::{self, Among, Purpose};
 use super::state::AppState;
 use super::tree::{NodeId, Tree};
 use super::view;
@@ -62,14 +62,21 @@ impl SampleApp {
     }
 }
 
-/// All elements matching `selector`, searched in one window or in all of them.
+/// All elements matching `selector`, searched in one window or in all of them, for
+/// `purpose` (which decides what a hint about a hidden element adds).
 pub fn find_all(
     tree: &Tree,
     selector: &str,
     window: Option<&str>,
+    purpose: Purpose,
 ) -> Result<Vec<NodeId>, ToolError> {
     let scope = scope(tree, window)?;
-    Ok(selector::parse_in(selector, Some((tree, &scope)))?.query(tree, &scope))
+    let among = Among {
+        tree,
+        scope: &scope,
+        purpose,
+    };
+    Ok(selector::parse_in(selector, Some(among))?.query(tree, &scope))
 }
 
 /// The elements of one window, or of all of them.
@@ -86,29 +93,39 @@ pub fn find_some(
     tree: &Tree,
     selector: &str,
     window: Option<&str>,
+    purpose: Purpose,
 ) -> Result<Vec<NodeId>, ToolError> {
-    let matches = find_all(tree, selector, window)?;
+    let matches = find_all(tree, selector, window, purpose)?;
     if matches.is_empty() {
         let scope = scope(tree, window)?;
-        return Err(ToolError::new(selector::no_match(
-            tree, &scope, selector, "",
-        )));
+        let among = Among {
+            tree,
+            scope: &scope,
+            purpose,
+        };
+        return Err(ToolError::new(selector::no_match(among, selector, "")));
     }
     Ok(matches)
 }
 
-/// The first element matching `selector` (document order), or an error naming the selector.
+/// The first element matching `selector` (document order), to act on, or an error naming
+/// the selector.
 pub fn find_one(tree: &Tree, selector: &str) -> Result<NodeId, ToolError> {
-    Ok(find_some(tree, selector, None)?[0])
+    Ok(find_some(tree, selector, None, Purpose::Act)?[0])
 }
 
-/// The first element below `container` matching `selector`.
+/// The first element below `container` matching `selector`, to act on.
 pub fn find_inside(tree: &Tree, container: NodeId, selector: &str) -> Result<NodeId, ToolError> {
     let scope: Vec<NodeId> = tree.subtree(container).into_iter().skip(1).collect();
-    let parsed = selector::parse_in(selector, Some((tree, &scope)))?;
+    let among = Among {
+        tree,
+        scope: &scope,
+        purpose: Purpose::Act,
+    };
+    let parsed = selector::parse_in(selector, Some(among))?;
     parsed.query(tree, &scope).first().copied().ok_or_else(|| {
         let inside = format!(" inside {}", tree.element(container).label());
-        ToolError::new(selector::no_match(tree, &scope, selector, &inside))
+        ToolError::new(selector::no_match(among, selector, &inside))
     })
 }
 

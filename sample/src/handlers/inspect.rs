@@ -8,6 +8,7 @@ use mur_server::{ToolHints, ToolOutput, ToolSet, ToolSpec};
 use super::registration::{NoArgs, SELECTOR_HELP, object_schema, register_sync, selector_property};
 use crate::app::{SampleApp, find_some, window_node};
 use crate::events::EVENTS;
+use crate::selector::Purpose;
 use crate::state::Component;
 use crate::tree::{NodeId, Tree};
 
@@ -127,7 +128,7 @@ fn register_tree(tools: &mut ToolSet, app: &SampleApp) {
 fn tree_roots(tree: &Tree, args: &TreeArgs) -> Result<Vec<NodeId>, String> {
     match (&args.selector, &args.window) {
         (Some(selector), window) => {
-            find_some(tree, selector, window.as_deref()).map_err(|err| err.message)
+            find_some(tree, selector, window.as_deref(), Purpose::Read).map_err(|err| err.message)
         }
         (None, Some(window)) => Ok(vec![window_node(tree, window).map_err(|err| err.message)?]),
         (None, None) => Ok(tree.windows().collect()),
@@ -176,7 +177,7 @@ fn register_state(tools: &mut ToolSet, app: &SampleApp) {
             return Ok(ToolOutput::Json(app.lock().to_json()));
         };
         let tree = app.tree();
-        let matches = find_some(&tree, &selector, None)?;
+        let matches = find_some(&tree, &selector, None, Purpose::Read)?;
         let id = matches[0];
         let mut map = tree.element(id).full_json();
         map.insert("window".into(), json!(tree.element(tree.window_of(id)).id));

@@ -11,6 +11,7 @@ use super::registration::{SELECTOR_HELP, object_schema, register, selector_prope
 use crate::actions::ensure_usable;
 use crate::app::{SampleApp, find_some, window_node};
 use crate::render;
+use crate::selector::Purpose;
 use crate::view;
 
 /// The longest `waitIdle` waits for background work before capturing anyway.
@@ -64,7 +65,7 @@ fn capture(app: &SampleApp, args: &ScreenshotArgs) -> ToolResult {
     let tree = view::build(&state);
     let (window, area) = match &args.selector {
         Some(selector) => {
-            let id = find_some(&tree, selector, args.window.as_deref())?[0];
+            let id = find_some(&tree, selector, args.window.as_deref(), Purpose::Act)?[0];
             if !tree.element(id).visible {
                 ensure_usable(&tree, id)?;
             }

@@ -11,7 +11,7 @@ use mur_server::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec
 use super::registration::{SELECTOR_HELP, object_schema, register, selector_property};
 use crate::app::{SampleApp, find_all};
 use crate::element::Element;
-use crate::selector;
+use crate::selector::{self, Purpose};
 
 const POLL: Duration = Duration::from_millis(20);
 const DEFAULT_TIMEOUT_MS: u64 = 5_000;
@@ -129,7 +129,7 @@ impl Condition {
     /// a count of 0), or `None` when the condition does not hold yet.
     fn check(&self, app: &SampleApp) -> (Option<Value>, Seen) {
         let tree = app.tree();
-        let matches = find_all(&tree, &self.selector, None).unwrap_or_default();
+        let matches = find_all(&tree, &self.selector, None, Purpose::Read).unwrap_or_default();
         let seen = Seen {
             count: matches.len(),
             first: matches.first().map(|&id| tree.element(id).clone()),

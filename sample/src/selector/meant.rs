@@ -2,6 +2,8 @@
 //! selector that matched nothing (`#add`) and of a bare word taken for a type (`Add`),
 //! so that the hint names an element that exists rather than a form that fails again.
 
+use super::{Among, Purpose};
+use crate::actions::not_visible;
 use crate::tree::{NodeId, Tree};
 
 /// An element of the tree a word likely names.
@@ -16,6 +18,15 @@ pub enum Meant {
     /// The element with this id has the word as its name, written `name` (`increment`
     /// is `#btn-inc`'s, named `Increment`).
     NameOf { id: String, name: String },
+}
+
+impl Meant {
+    /// The id of the element meant.
+    pub fn id(&self) -> &str {
+        match self {
+            Meant::Id(id) | Meant::TextOf(id) | Meant::NameOf { id, .. } => id,
+        }
+    }
 }
 
 /// The element of `scope` that `word` likely names, when one is close: an id equal but
@@ -191,7 +202,7 @@ fn has_word(text: &str, word: &str) -> bool {
 
 /// `no element matches …` and, when one is close, the element likely meant; `where_`
 /// says where it was looked for (`""`, ` inside `#todo-list``).
-pub fn no_match(tree: &Tree, scope: &[NodeId], selector: &str, where_: &str) -> String {
+pub fn no_match(among: Among, selector: &str, where_: &str) -> String {
     let found = format!("no element{where_} matches `{selector}`");
     let Some(id) = selector
         .trim()
@@ -200,15 +211,35 @@ pub fn no_match(tree: &Tree, scope: &[NodeId], selector: &str, where_: &str) -> 
     else {
         return found;
     };
-    match meant(tree, scope, id) {
-        Some(Meant::Id(meant)) => format!("{found}; did you mean `#{meant}`?"),
-        Some(Meant::TextOf(meant)) => {
-            let text = &tree.element(tree.find_id(&meant).unwrap_or_default()).text;
-            format!("{found}; `#{meant}` has the text \"{text}\"")
+    let tree = among.tree;
+    let Some(meant) = meant(tree, among.scope, id) else {
+        return found;
+    };
+    let hint = match &meant {
+        Meant::Id(meant) => format!("did you mean `#{meant}`?"),
+        Meant::TextOf(meant) => {
+            let text = &tree.element(tree.find_id(meant).unwrap_or_default()).text;
+            format!("`#{meant}` has the text \"{text}\"")
         }
-        Some(Meant::NameOf { id, name }) => format!("{found}; `#{id}` is named \"{name}\""),
-        None => found,
-    }
+        Meant::NameOf { id, name } => format!("`#{id}` is named \"{name}\""),
+    };
+    format!("{found}; {}", shown(among, &meant, hint))
+}
+
+/// `hint`, which names `meant`, followed for an action by what shows that element when
+/// it is hidden (`… It is not visible: component `todo` is not active; switch to it
+/// first …`): told only "did you mean `#todo-add`?", an agent acting on it would be told
+/// the rest by its next call.
+pub fn shown(among: Among, meant: &Meant, hint: String) -> String {
+    let tree = among.tree;
+    let hidden = tree
+        .find_id(meant.id())
+        .filter(|&id| among.purpose == Purpose::Act && !tree.element(id).visible);
+    let Some(id) = hidden else {
+        return hint;
+    };
+    let end = if hint.ends_with('?') { " " } else { ". " };
+    format!("{hint}{end}{}", not_visible(tree, id, "It"))
 }
 
 /// Whether `id` is all of an id selector (`#todo-add`), not the start of a longer one.

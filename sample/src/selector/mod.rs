@@ -25,6 +25,24 @@ pub use ast::{AttrOp, Combinator, Filter, Selector, Step};
 pub use meant::no_match;
 pub use parse::{parse, parse_in};
 
+/// What a tool does with the element a selector names. An action (or a screenshot of the
+/// element) needs it visible, so a hint that names a hidden element says what shows it; a
+/// read takes it hidden, and switching to show it would change the app for nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Act,
+    Read,
+}
+
+/// The elements of `tree` a selector is matched among, and what for: what the hints of
+/// a selector that names none are drawn from.
+#[derive(Clone, Copy)]
+pub struct Among<'a> {
+    pub tree: &'a Tree,
+    pub scope: &'a [NodeId],
+    pub purpose: Purpose,
+}
+
 impl Selector {
     /// Elements in `scope` (in document order) that match, in document order.
     pub fn query(&self, tree: &Tree, scope: &[NodeId]) -> Vec<NodeId> {

@@ -1,10 +1,10 @@
 //! Parses selector text into a [`Selector`], with errors that name the problem and where it is.
 
 use crate::element::Kind;
-use crate::tree::{NodeId, Tree};
 
+use super::Among;
 use super::ast::{ATTRIBUTES, AttrOp, Combinator, Filter, Selector, Step};
-use super::meant::{Meant, meant};
+use super::meant::{Meant, meant, shown};
 
 /// Parse `text`; errors read like `bad selector `#`: expected an id after `#` at character 2`.
 pub fn parse(text: &str) -> Result<Selector, String> {
@@ -13,7 +13,7 @@ pub fn parse(text: &str) -> Result<Selector, String> {
 
 /// [`parse`] for a selector to be matched among `scope`'s elements: a bare word that is
 /// no type is told as what it likely names there (an id, an element's text).
-pub fn parse_in(text: &str, scope: Option<(&Tree, &[NodeId])>) -> Result<Selector, String> {
+pub fn parse_in(text: &str, scope: Option<Among>) -> Result<Selector, String> {
     let mut parser = Parser {
         chars: text.chars().collect(),
         pos: 0,
@@ -38,7 +38,7 @@ type ParseError = (usize, String);
 struct Parser<'a> {
     chars: Vec<char>,
     pos: usize,
-    scope: Option<(&'a Tree, &'a [NodeId])>,
+    scope: Option<Among<'a>>,
     /// What the selector was likely meant as, said after where the problem is.
     hint: Option<String>,
 }
@@ -138,20 +138,23 @@ impl Parser<'_> {
     fn bare_word(&self, word: &str) -> String {
         let either =
             format!("an id is written `#{word}`, an element by its text `:text(\"{word}\")`");
-        let Some((tree, scope)) = self.scope else {
+        let Some(among) = self.scope else {
             return either;
         };
-        match meant(tree, scope, word) {
-            Some(Meant::Id(id)) if id == word => format!("an id is written `#{word}`"),
-            Some(Meant::Id(id)) => format!("did you mean the id `#{id}`?"),
-            Some(Meant::TextOf(id)) => {
+        let Some(meant) = meant(among.tree, among.scope, word) else {
+            return either;
+        };
+        let hint = match &meant {
+            Meant::Id(id) if id == word => format!("an id is written `#{word}`"),
+            Meant::Id(id) => format!("did you mean the id `#{id}`?"),
+            Meant::TextOf(id) => {
                 format!("an element by its text is written `:text(\"{word}\")` (`#{id}` has it)")
             }
-            Some(Meant::NameOf { id, name }) => {
+            Meant::NameOf { id, name } => {
                 format!("an element by its name is written `[name=\"{name}\"]` (`#{id}` has it)")
             }
-            None => either,
-        }
+        };
+        shown(among, &meant, hint)
     }
 
     fn id(&mut self) -> Result<Filter, ParseError> {

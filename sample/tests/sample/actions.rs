@@ -289,6 +289,94 @@ fn a_hidden_element_is_told_what_hides_it_and_which_tool_shows_it() {
     app.ok("click", json!({ "selector": "#log-150" }));
 }
 
+/// A hint that names an element an action cannot use yet says, in the same message, what
+/// shows it: an agent that follows it acts in one step, rather than being told "switch to
+/// it first" by the next call. A read (`state`, `tree`) takes a hidden element as it is,
+/// so its hint says nothing more: switching would change the app for nothing.
+#[test]
+fn a_hint_naming_a_hidden_element_says_what_shows_it() {
+    let app = App::new();
+    app.ok(
+        "fire",
+        json!({ "target": "todo.add", "args": { "text": "bravo" } }),
+    );
+    let todo = "It is not visible: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)";
+    let settings = "It is not visible: component `settings` is not active; switch to it first (tool `switchComponent`, component `settings`)";
+    let types = "(known: Window, Panel, Text, Button, TextBox, List, ListItem, Toggle, CheckBox, Expander, ScrollViewer) at character 1";
+    for (tool, args, message) in [
+        (
+            "click",
+            json!({ "selector": "#add" }),
+            format!("no element matches `#add`; did you mean `#todo-add`? {todo}"),
+        ),
+        (
+            "screenshot",
+            json!({ "selector": "#add" }),
+            format!("no element matches `#add`; did you mean `#todo-add`? {todo}"),
+        ),
+        (
+            "click",
+            json!({ "selector": "Add" }),
+            format!(
+                "bad selector `Add`: unknown element type `Add` {types}; did you mean the id `#todo-add`? {todo}"
+            ),
+        ),
+        (
+            "type",
+            json!({ "selector": "todo-input", "text": "x" }),
+            format!(
+                "bad selector `todo-input`: unknown element type `todo-input` {types}; an id is written `#todo-input`. {todo}"
+            ),
+        ),
+        (
+            "toggle",
+            json!({ "selector": "#bravo" }),
+            format!("no element matches `#bravo`; `#todo-1` has the text \"bravo\". {todo}"),
+        ),
+        (
+            "select",
+            json!({ "selector": "#todo-list", "item": "#bravo" }),
+            format!(
+                "no element inside `#todo-list` matches `#bravo`; `#todo-1` has the text \"bravo\". {todo}"
+            ),
+        ),
+        (
+            "expand",
+            json!({ "selector": "#advance" }),
+            format!("no element matches `#advance`; did you mean `#advanced`? {settings}"),
+        ),
+    ] {
+        assert_eq!(app.err(tool, args.clone()), message, "{tool} {args}");
+    }
+    // A read is told the element alone.
+    for tool in ["state", "tree"] {
+        assert_eq!(
+            app.err(tool, json!({ "selector": "#add" })),
+            "no element matches `#add`; did you mean `#todo-add`?"
+        );
+    }
+    // Followed, the hint is all it takes.
+    app.ok("switchComponent", json!({ "component": "todo" }));
+    app.ok("toggle", json!({ "selector": "#todo-1" }));
+    // The element's other component is named from wherever the agent is; and where the
+    // component shows but the element is hidden in it, the hint says what hides it there.
+    assert_eq!(
+        app.err("click", json!({ "selector": "increment" })),
+        format!(
+            "bad selector `increment`: unknown element type `increment` {types}; an element by its name is written `[name=\"Increment\"]` (`#btn-inc` has it). It is not visible: component `counter` is not active; switch to it first (tool `switchComponent`, component `counter`)"
+        )
+    );
+    app.ok("switchComponent", json!({ "component": "settings" }));
+    assert_eq!(
+        app.err("focus", json!({ "selector": "#cache-sze" })),
+        "no element matches `#cache-sze`; did you mean `#cache-size`? It is not visible: it is inside `#advanced`, which is collapsed; expand it first (tool `expand`, selector `#advanced`)"
+    );
+    assert_eq!(
+        app.err("click", json!({ "selector": "#log-0150" })),
+        "no element matches `#log-0150`; did you mean `#log-150`? It is not visible: it is scrolled out of view in `#log`; scroll it into view first (tool `scroll`, selector `#log-150`)"
+    );
+}
+
 #[test]
 fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
     let app = App::new();
@@ -333,7 +421,7 @@ fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
         // A word that is an element's name, not its id nor its text: the name form,
         // as the element writes it (`#Increment` and `:text("Increment")` both fail).
         (
-            "click",
+            "state",
             json!({ "selector": "increment" }),
             " at character 1; an element by its name is written `[name=\"Increment\"]` (`#btn-inc` has it)",
         ),
