@@ -794,8 +794,17 @@ pub enum VerbsCommand {
     /// Install verbs: components (`.wasm`, mur:verb/verb) or data verbs (`.json`, mur-verb/1)
     #[command(defer(sessionless))]
     #[command(
-        after_help = "Examples:\n  mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm\n  \
-                            mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
+        after_help = "A data verb is one JSON file, built by no compiler: it calls one tool with fixed arguments,\n\
+                      options set more, and it prints the result or one field of it. Saved as count.json and\n\
+                      added, this one is `mur devtools count [--selector S]`, the sample app's counter:\n  \
+                      {\"schema\": \"mur-verb/1\", \"name\": \"count\", \"tool\": \"state\",\n   \
+                      \"summary\": \"Print the counter's value\", \"arguments\": {\"selector\": \"#count\"},\n   \
+                      \"options\": [{\"field\": \"selector\", \"help\": \"read another element's text\"}],\n   \
+                      \"output\": \"/text\"}\n\
+                      Its fields: name, tool, summary, details, examples, arguments, options (each a field, type,\n\
+                      help, required, choices) and output (a JSON pointer into the result).\n\n\
+                      Examples:\n  mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm\n  \
+                      mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
     )]
     Add {
         /// Verb files to install: components (`.wasm`) or data verbs (`.json`), told apart by content

@@ -818,3 +818,34 @@ fn the_three_kits_read_milliseconds_as_mur_reads_its_timeout() {
         assert!(refused || out.code == 0, "{row}: {out}");
     }
 }
+
+/// The data verb `verbs add --help` shows, saved as it is printed in any directory,
+/// adds and runs as it says: the help named data verbs only by their schema, and its
+/// examples were files of a mur checkout.
+#[test]
+fn the_data_verb_verbs_add_help_shows_adds_and_runs_as_written() {
+    let sb = Sandbox::new();
+    let help = sb.devtools(&["verbs", "add", "--help"]);
+    help.assert_code(0);
+    let json: String = help
+        .stdout
+        .lines()
+        .skip_while(|line| !line.ends_with("the sample app's counter:"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("Its fields:"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(json.contains("\"schema\": \"mur-verb/1\""), "{help}");
+    let file = sb.dir("anywhere").join("count.json");
+    std::fs::write(&file, &json).expect("count.json");
+    let added = sb.devtools(&["verbs", "add", file.to_str().expect("utf-8 path")]);
+    added.assert_code(0);
+    assert_eq!(added.stdout, "added verb `count` (tool `state`)\n");
+    let _sample = sb.start_app();
+    let count = sb.devtools(&["count"]);
+    count.assert_code(0);
+    assert_eq!(count.stdout, "\"0\"\n");
+    let other = sb.devtools(&["count", "--selector", "#btn-inc"]);
+    other.assert_code(0);
+    assert_eq!(other.stdout, "\"+\"\n");
+}
