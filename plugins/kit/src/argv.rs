@@ -513,6 +513,24 @@ impl Args {
             .and_then(|(_, value)| value.as_deref())
     }
 
+    /// The value of the [`Kind::Count`] option or positional `name`, as the number it
+    /// is sent as (`--times 3` is `Some(3)`), if it was given: an [`arguments`](Self::arguments)
+    /// or `shape` of the verb's own reads it so, not as the text [`value`](Self::value)
+    /// gives, which a pass-through would send as the string `"3"`. `None` for a name of
+    /// another kind.
+    pub fn count(&self, name: &str) -> Option<u64> {
+        let positional = self.positionals.iter().find_map(|(pos, word)| {
+            (pos.name == name && pos.kind == Kind::Count).then_some(word.as_str())
+        });
+        let option = || {
+            self.given
+                .iter()
+                .find(|(opt, _)| opt.name == name && opt.kind == Kind::Count)
+                .and_then(|(_, value)| value.as_deref())
+        };
+        count(positional.or_else(option)?).ok()
+    }
+
     /// Whether flag `--name` was given.
     pub fn flag(&self, name: &str) -> bool {
         self.given.iter().any(|(opt, _)| opt.name == name)

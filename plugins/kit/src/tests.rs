@@ -221,6 +221,17 @@ fn a_positional_is_held_to_its_kind_and_sent_by_it() {
     let Ok(Parsed::Call(call)) = parse(&["fast", "3", "+900", r#" {"a": [1]} "#]) else {
         panic!("refused");
     };
+    // Read by a verb's own code as the number it is sent as, as the Python and
+    // JavaScript kits give it; `None` for another kind or a count not given.
+    let args = crate::argv::Args::from_state(&Kinds::SPEC, &call.state).expect("state");
+    assert_eq!((args.count("n"), args.count("mode")), (Some(3), None));
+    let with = |words: &[&str]| match crate::argv::Args::parse(&Sample::SPEC, &argv(words)) {
+        Ok(crate::argv::Request::Run(args)) => args,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(with(&["#x", "t", "--count", "+7"]).count("count"), Some(7));
+    assert_eq!(with(&["#x", "t"]).count("count"), None);
+    assert_eq!(with(&["#x", "t", "--window", "7"]).count("window"), None);
     assert_eq!(
         sent(&call),
         json!({"mode": "fast", "n": 3, "data": {"a": [1]}})
