@@ -124,6 +124,9 @@ pub struct DataVerb {
     arguments: Map<String, Value>,
     output: Option<String>,
     parser: Derived,
+    /// Its tool's hints (`read-only`, …) as a session last listed them, which its
+    /// help's tool line says as a component verb's does ([`Self::with_hints`]).
+    hints: Vec<String>,
 }
 
 impl DataVerb {
@@ -166,9 +169,12 @@ impl DataVerb {
             "inputSchema": {"type": "object", "properties": properties, "required": required},
         });
         let parser = Derived::from_tool(&tool).ok_or_else(|| Invalid::new("names no tool"))?;
+        // The tool line is added when help is rendered, with the hints a session
+        // listed since (none here): kept in the spec, the index's `usage_text` would
+        // add a second one to `verbs info` once the hints were learned.
         let spec = VerbSpec {
             synopsis: String::new(),
-            details: with_tool_line(&file.details, &file.tool, &[]),
+            details: file.details,
             examples: file.examples,
             ..parser.spec.clone()
         };
@@ -180,7 +186,17 @@ impl DataVerb {
             arguments: file.arguments,
             output: file.output.filter(|o| !o.is_empty()),
             parser,
+            hints: Vec::new(),
         })
+    }
+
+    /// The verb with its tool's hints as the index keeps them for its entry
+    /// ([`crate::index::Entry::hints`]), which its help says.
+    pub fn with_hints(self, hints: &[String]) -> Self {
+        Self {
+            hints: hints.to_vec(),
+            ..self
+        }
     }
 
     /// The tool's arguments for `argv`: the file's fixed arguments, `--args`
@@ -199,8 +215,11 @@ impl DataVerb {
     /// `--help`: its usage, and what its options take, as a derived verb's says
     /// ([`Derived::notes`]): the parser is a derived verb's.
     pub fn help(&self) -> String {
-        self.spec
-            .render_with(&self.name, &self.summary, &self.parser.notes())
+        let spec = VerbSpec {
+            details: with_tool_line(&self.spec.details, &self.tool, &self.hints),
+            ..self.spec.clone()
+        };
+        spec.render_with(&self.name, &self.summary, &self.parser.notes())
     }
 
     /// What to print of the tool's answer (its payload): the `output` pointer,
@@ -214,6 +233,31 @@ impl DataVerb {
                 .ok_or_else(|| format!("the `{}` result has nothing at `{pointer}`", self.tool)),
         }
     }
+}
+
+/// The types an option may have.
+const TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "json"];
+
+/// The type a mistyped one was likely meant as: one near it by the one rule
+/// ([`mur_core::nearest`]: `int`, `bool`, `strng`), or the one a programming
+/// language's word for it stands for (`float`, `list`, `object`), as the Python
+/// kit answers `kind="int"`.
+fn meant_type(typed: &str) -> Option<&'static str> {
+    const SAID_ELSEWHERE: [(&str, &str); 6] = [
+        ("float", "number"),
+        ("double", "number"),
+        ("list", "array"),
+        ("object", "json"),
+        ("dict", "json"),
+        ("any", "json"),
+    ];
+    let typed = typed.to_ascii_lowercase();
+    SAID_ELSEWHERE
+        .iter()
+        .find(|(said, _)| *said == typed)
+        .map(|(_, meant)| *meant)
+        .or_else(|| TYPES.into_iter().find(|ty| *ty == typed))
+        .or_else(|| mur_core::nearest(&typed, TYPES))
 }
 
 /// The JSON Schema of an option, as a tool's `inputSchema` would give it: an
@@ -236,10 +280,15 @@ fn property(option: &OptionField) -> Result<Value, Invalid> {
         "array" => json!({"type": "array", "items": {"type": "string"}}),
         "json" => json!({}),
         other => {
-            return Err(Invalid::new(format!(
-                "gives option `{}` the type `{other}`; one of string, integer, number, boolean, array, json",
-                option.field
-            )));
+            let invalid = Invalid::new(format!(
+                "gives option `{}` the type `{other}`; one of {}",
+                option.field,
+                TYPES.join(", ")
+            ));
+            return Err(match meant_type(other) {
+                Some(meant) => invalid.hint(format!("did you mean `{meant}`?")),
+                None => invalid,
+            });
         }
     };
     check_choices(option)?;
@@ -336,14 +385,20 @@ mod tests {
             verb.pick(&json!({})),
             Err("the `state` result has nothing at `/text`".to_owned())
         );
-        let help = verb.spec.render(&verb.name, &verb.summary);
+        let help = verb.help();
         assert!(
             help.starts_with("Usage: mur devtools count [--selector S] [--args JSON]\n\nPrint the counter's value\n\nTool `state`.\n"),
             "{help}"
         );
         assert!(
-            help.ends_with("Examples:\n  mur devtools count\n"),
+            help.contains("\nExamples:\n  mur devtools count\n\n"),
             "{help}"
+        );
+        // The hints a session listed for its tool, as a component verb's help says them.
+        let hinted = verb.with_hints(&["read-only".to_owned(), "idempotent".to_owned()]);
+        assert!(
+            hinted.help().starts_with("Usage: mur devtools count [--selector S] [--args JSON]\n\nPrint the counter's value\n\nTool `state`: read-only, idempotent.\n\nOptions:\n"),
+            "{}", hinted.help()
         );
     }
 
@@ -370,6 +425,30 @@ mod tests {
             assert_eq!(
                 DataVerb::from_bytes(text.as_bytes()).err(),
                 Some(Invalid::new(message)),
+                "{text}"
+            );
+        }
+        // A type near one, or a language's word for one, is answered with it.
+        for (typed, meant) in [
+            ("int", "integer"),
+            ("Integer", "integer"),
+            ("bool", "boolean"),
+            ("strng", "string"),
+            ("float", "number"),
+            ("list", "array"),
+            ("object", "json"),
+        ] {
+            let text = format!(
+                r#"{{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s", "options": [{{"field": "a", "type": "{typed}"}}]}}"#
+            );
+            assert_eq!(
+                DataVerb::from_bytes(text.as_bytes()).err(),
+                Some(
+                    Invalid::new(format!(
+                        "gives option `a` the type `{typed}`; one of string, integer, number, boolean, array, json"
+                    ))
+                    .hint(format!("did you mean `{meant}`?"))
+                ),
                 "{text}"
             );
         }

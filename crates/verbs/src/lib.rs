@@ -181,7 +181,7 @@ impl VerbHost {
         let bytes = bounded::read_capped(&path, bounded::Links::Refuse, data::MAX_BYTES)
             .map_err(|r| broken(r.to_string()))?;
         data::DataVerb::from_bytes(&bytes)
-            .map(Some)
+            .map(|verb| Some(verb.with_hints(&entry.hints)))
             .map_err(|invalid| broken(invalid.why))
     }
 

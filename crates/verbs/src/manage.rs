@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::bindings::VERSIONS;
 use super::bounded::{self, Links, Refusal};
-use super::cache::CodeCache;
+use super::cache::{CodeCache, hex};
 use super::data::{self, DataVerb};
 use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
@@ -15,6 +15,7 @@ use super::name_section;
 use super::names::{self, INDEX_NAME, Unusable, valid_verb_name};
 use super::runtime::{Runtime, sha256_hex};
 use super::spec::{ToolWait, VerbSpec};
+use sha2::{Digest as _, Sha256};
 
 /// What `verbs add` did with one verb.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +38,10 @@ pub enum Added {
     },
     /// The same bytes were installed already; nothing changed.
     Unchanged { name: String },
+    /// The same bytes were installed already, but the verb's file in mur's
+    /// directory was not them (`why`: it `was missing`, `cannot be read: …`):
+    /// every call failed (exit 7), and the file is now copied in again.
+    Repaired { name: String, why: String },
 }
 
 /// The installed verbs, in the index's order.
@@ -233,6 +238,14 @@ fn at_work(cache: &Path) -> Option<std::fs::File> {
     })
 }
 
+/// A verb installed from the same bytes as a file given, whose own file is to be
+/// copied in again ([`Added::Repaired`]).
+struct Repair {
+    name: String,
+    why: String,
+    bytes: Vec<u8>,
+}
+
 /// A component that passed every check, ready to be copied in.
 struct Candidate {
     info: Described,
@@ -287,7 +300,13 @@ pub fn add_observed(
     .map_err(|e| nothing_added(e, files.len()))
     .and_then(|judged| {
         learn_waits(&mut index, judged.waits)?;
-        install_all(&mut index, dirs, judged.candidates, judged.said)
+        install_all(
+            &mut index,
+            dirs,
+            judged.candidates,
+            judged.repairs,
+            judged.said,
+        )
     });
     drop(compiler);
     collect_orphans(dirs);
@@ -329,18 +348,22 @@ fn install_all(
     index: &mut Index,
     dirs: &VerbDirs,
     candidates: Vec<Candidate>,
+    repairs: Vec<Repair>,
     mut outcomes: Vec<Added>,
 ) -> Result<Vec<Added>, VerbError> {
     std::fs::create_dir_all(&dirs.verbs).map_err(|e| io_error("create", &dirs.verbs, e))?;
     // A verb's file is copied in before its entry is saved: until then the sweep,
     // which removes files no entry names, must wait (a data verb compiles nothing,
     // so no [`Compiler`] holds the lock for it). Best effort, as the sweep is.
-    let _installing = match candidates.is_empty() {
+    let _installing = match candidates.is_empty() && repairs.is_empty() {
         true => None,
         false => std::fs::create_dir_all(&dirs.cache)
             .ok()
             .and_then(|()| at_work(&dirs.cache)),
     };
+    for repair in repairs {
+        outcomes.push(reinstall(index, repair)?);
+    }
     for candidate in candidates {
         outcomes.push(install(index, dirs, candidate)?);
     }
@@ -351,6 +374,8 @@ fn install_all(
 struct Batch {
     /// The verbs to install.
     candidates: Vec<Candidate>,
+    /// The verbs installed from the same bytes, whose own file is not them.
+    repairs: Vec<Repair>,
     /// What was said of the others.
     said: Vec<Added>,
     /// What the verbs found unchanged declare of a tool that waits ([`learn_waits`]).
@@ -373,6 +398,7 @@ fn judge_all(
     compiling: &dyn Fn(&Path, usize),
 ) -> Result<Batch, VerbError> {
     let mut candidates: Vec<Candidate> = Vec::new();
+    let mut repairs: Vec<Repair> = Vec::new();
     let mut outcomes = Vec::new();
     let mut unchanged_waits = Vec::new();
     // The verb, the sha256 and the path of every file judged so far.
@@ -408,10 +434,19 @@ fn judge_all(
                 sha256,
                 verdict,
                 waits,
+                bytes,
             } => {
-                if verdict == Verdict::Unchanged {
+                if matches!(verdict, Verdict::Unchanged | Verdict::Repair(_)) {
                     unchanged_waits.extend(waits.map(|waits| (name.clone(), waits)));
-                    outcomes.push(Added::Unchanged { name: name.clone() });
+                }
+                match verdict {
+                    Verdict::Unchanged => outcomes.push(Added::Unchanged { name: name.clone() }),
+                    Verdict::Repair(why) => repairs.push(Repair {
+                        name: name.clone(),
+                        why,
+                        bytes,
+                    }),
+                    _ => {}
                 }
                 seen.push((name, sha256, file));
                 continue;
@@ -436,6 +471,15 @@ fn judge_all(
         seen.push((candidate.info.name.clone(), candidate.sha256.clone(), file));
         match verdict {
             Verdict::Install => candidates.push(candidate),
+            Verdict::Repair(why) => {
+                let waits = candidate.info.spec.and_then(|spec| spec.waits);
+                unchanged_waits.extend(waits.map(|waits| (candidate.info.name.clone(), waits)));
+                repairs.push(Repair {
+                    name: candidate.info.name,
+                    why,
+                    bytes: candidate.bytes,
+                });
+            }
             Verdict::Unchanged => {
                 let waits = candidate.info.spec.and_then(|spec| spec.waits);
                 unchanged_waits.extend(waits.map(|waits| (candidate.info.name.clone(), waits)));
@@ -453,6 +497,7 @@ fn judge_all(
     match clashes.as_slice() {
         [] => Ok(Batch {
             candidates,
+            repairs,
             said: outcomes,
             waits: unchanged_waits,
         }),
@@ -588,8 +633,11 @@ enum Judged {
         name: String,
         sha256: String,
         verdict: Verdict,
-        /// Unchanged: what its `mur:verb-waits` section declares ([`learn_waits`]).
+        /// Unchanged or to repair: what its `mur:verb-waits` section declares
+        /// ([`learn_waits`]).
         waits: Option<ToolWait>,
+        /// The file's bytes, which a repair copies in.
+        bytes: Vec<u8>,
     },
 }
 
@@ -599,6 +647,9 @@ enum Verdict {
     Install,
     /// Installed already from identical bytes.
     Unchanged,
+    /// Installed already from identical bytes, but its own file is not them:
+    /// what is wrong with it ([`installed_fault`]).
+    Repair(String),
     /// Another verb of this name is installed, and `--force` was not given.
     Clash(Clash),
     /// The same bytes as an earlier file of this batch.
@@ -625,11 +676,15 @@ fn judge_component(
     let declared = declared_name(file, said.name)?;
     if let Some(name) = declared.as_deref() {
         let verdict = judge(name, &sha256)?;
-        if matches!(verdict, Verdict::Unchanged | Verdict::Again) {
-            // Read without a compile, as the name was: a section that cannot be read
-            // declares nothing, as when a call reads it again.
+        if matches!(
+            verdict,
+            Verdict::Unchanged | Verdict::Repair(_) | Verdict::Again
+        ) {
+            // Read without a compile, as the name was (a repair copies in the bytes
+            // the entry already describes): a section that cannot be read declares
+            // nothing, as when a call reads it again.
             let waits = match verdict {
-                Verdict::Unchanged => said.waits.unwrap_or_else(|why| {
+                Verdict::Unchanged | Verdict::Repair(_) => said.waits.unwrap_or_else(|why| {
                     tracing::debug!("`{}` declares no wait: {why}", file.display());
                     None
                 }),
@@ -640,6 +695,7 @@ fn judge_component(
                 sha256,
                 verdict,
                 waits,
+                bytes,
             });
         }
     }
@@ -679,12 +735,23 @@ fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
             ),
             CORE_MODULE_FIX,
         ),
+        // Not WebAssembly at all: likely a verb's source (`app.py`), or a data verb
+        // by another name; the hint names both kinds and says a kit project is built.
+        Refusal::NotComponent("no WebAssembly header") => VerbError::refused(
+            format!("`{}` is not a usable verb: it {refusal}", file.display()),
+            format!("{WHAT_A_VERB_IS}, or a data verb (`.json`, mur-verb/1); {BUILD_FIRST}"),
+        ),
         refusal => VerbError::refused(
             format!("`{}` is not a usable verb: it {refusal}", file.display()),
             WHAT_A_VERB_IS,
         ),
     })
 }
+
+/// What a file that is no WebAssembly at all suggests after what a verb is: a
+/// project `verbs new` made is its source, built into the verb by its README's command.
+const BUILD_FIRST: &str =
+    "a project `mur devtools verbs new` made is built first, by the command its README.md gives";
 
 /// The name a component declares in its `mur:verb-name` section, if any
 /// ([`name_section::Said`]).
@@ -970,10 +1037,15 @@ fn oversized(info: &Described) -> Option<String> {
 /// Whether to install verb `name` from `file`, whose bytes hash to `sha256`:
 /// a clash with an installed verb unless forced, saying where that one came
 /// from (an earlier build of this very path, in the edit-build-add loop); skip
-/// a verb that is already installed from identical bytes.
+/// a verb that is already installed from identical bytes, unless its own file
+/// is not them: then it is copied in again, `--force` or not (the error a call
+/// gives then says to add it again).
 fn admit(index: &Index, name: &str, sha256: &str, force: bool, file: &Path) -> Verdict {
     match index.get(name) {
-        Some(existing) if existing.sha256 == sha256 => Verdict::Unchanged,
+        Some(existing) if existing.sha256 == sha256 => match installed_fault(index, existing) {
+            Some(why) => Verdict::Repair(why),
+            None => Verdict::Unchanged,
+        },
         Some(existing) if !force => {
             let from = match existing.source.as_deref() {
                 Some(source) if Path::new(source) == canonical(file) => {
@@ -999,6 +1071,45 @@ fn admit(index: &Index, name: &str, sha256: &str, force: bool, file: &Path) -> V
         }
         _ => Verdict::Install,
     }
+}
+
+/// What is wrong with an installed verb's own file, if anything: gone, not a
+/// regular file, unreadable, or not the bytes its entry hashed. Read as a call
+/// reads it (a link in mur's directory is refused), hashed as it streams by.
+fn installed_fault(index: &Index, entry: &Entry) -> Option<String> {
+    let path = index.file_path(entry);
+    let file = match bounded::Regular::open(&path, Links::Refuse) {
+        Ok(file) => file,
+        Err(refusal) if refusal.is_not_found() => return Some("was missing".to_owned()),
+        Err(refusal) => return Some(refusal.to_string()),
+    };
+    let mut hasher = Sha256::new();
+    match std::io::copy(&mut file.into_file(), &mut hasher) {
+        Err(e) => Some(Refusal::Io(e).to_string()),
+        Ok(_) if hex(&hasher.finalize()) != entry.sha256 => {
+            Some("held other bytes than were installed".to_owned())
+        }
+        Ok(_) => None,
+    }
+}
+
+/// Copy a verb's bytes in again over its damaged file, keeping its entry (the
+/// same bytes: the same `info`, hints and compiled code) but the file's stamp.
+fn reinstall(index: &mut Index, repair: Repair) -> Result<Added, VerbError> {
+    let Repair { name, why, bytes } = repair;
+    let Some(entry) = index.get(&name).cloned() else {
+        return Err(VerbError::UnknownVerb(name));
+    };
+    let path = index.file_path(&entry);
+    write_atomic(&path, &bytes)?;
+    let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
+    index.put(Entry {
+        size,
+        mtime_ns,
+        ..entry
+    });
+    index.save()?;
+    Ok(Added::Repaired { name, why })
 }
 
 /// Copy the component in atomically and record it in the index.

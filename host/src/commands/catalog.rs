@@ -45,10 +45,12 @@ struct Offered {
     instructions: Option<String>,
 }
 
-pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
+/// `refresh` (`--refresh`): the session's tool list is read afresh, not from the
+/// cache ([`tools`]).
+pub async fn catalog(settings: &Settings, as_json: bool, refresh: bool) -> Result<()> {
     // A verb index mur cannot read is its own failure (exit 7), not an empty list.
     let installed = VerbHost::open()?.entries().to_vec();
-    let offered = offered(settings, true).await?;
+    let offered = offered(settings, true, refresh).await?;
     let items = items(&installed, offered.as_ref());
     let instructions = offered.as_ref().and_then(|o| o.instructions.clone());
     let call_only = call_only(&installed, offered.as_ref());
@@ -123,9 +125,9 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
 
 /// `mur devtools verbs list --all`: installed verbs and the session's derived
 /// ones (when a session answers), with their kinds.
-pub async fn installed_and_derived(settings: &Settings) -> Result<()> {
+pub async fn installed_and_derived(settings: &Settings, refresh: bool) -> Result<()> {
     let installed = VerbHost::open()?.entries().to_vec();
-    let offered = offered(settings, false).await?;
+    let offered = offered(settings, false, refresh).await?;
     let rows: Vec<Vec<String>> = items(&installed, offered.as_ref())
         .into_iter()
         .filter(|i| i.kind != "host")
@@ -142,9 +144,9 @@ pub async fn installed_and_derived(settings: &Settings) -> Result<()> {
 }
 
 /// `mur devtools parity`: exit 0 only when every tool has a named verb.
-pub async fn parity(settings: &Settings, as_json: bool) -> Result<()> {
+pub async fn parity(settings: &Settings, as_json: bool, refresh: bool) -> Result<()> {
     let session = Session::resolve(settings).await?;
-    let tools = ToolList::open(&session).all(&session, settings).await?;
+    let tools = tools(&session, settings, refresh).await?;
     // A verb index mur cannot read is its own failure (exit 7), not an empty list.
     let installed = VerbHost::open()?.entries().to_vec();
     let mut rows = Vec::new();
@@ -289,6 +291,17 @@ fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> {
         .collect()
 }
 
+/// The session's tools: the cached list, or with `refresh` (`--refresh`) a fresh
+/// one, which is cached and teaches the installed verbs their tools' hints, as a
+/// derived verb's `--refresh` does.
+async fn tools(session: &Session, settings: &Settings, refresh: bool) -> Result<Vec<Value>> {
+    let list = ToolList::open(session);
+    match refresh {
+        true => list.fresh(session, settings).await,
+        false => list.all(session, settings).await,
+    }
+}
+
 /// The session's tools, or `None` when no session answers (the catalog then
 /// lists what is installed, and says so with `"session": null`); stderr says why,
 /// so that a list without derived verbs is never taken for all there is. A session
@@ -298,10 +311,14 @@ fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> {
 /// listing the sessions and how to choose one; a refusal (exit 1) left an agent with
 /// no catalog at all, not even mur's own commands.
 /// `with_instructions`: the server's instructions are read too ([`instructions`]).
-async fn offered(settings: &Settings, with_instructions: bool) -> Result<Option<Offered>> {
+async fn offered(
+    settings: &Settings,
+    with_instructions: bool,
+    refresh: bool,
+) -> Result<Option<Offered>> {
     let found = async {
         let session = Session::resolve(settings).await?;
-        let tools = ToolList::open(&session).all(&session, settings).await?;
+        let tools = tools(&session, settings, refresh).await?;
         let instructions = match with_instructions {
             true => instructions(&session, settings).await,
             false => None,

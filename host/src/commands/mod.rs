@@ -38,8 +38,12 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     match verb {
         Verb::Usage(cmd) => usage::run(&cmd, host.pretty, Duration::from_millis(host.timeout)),
         Verb::Guide { all } => guide::run(all),
-        Verb::Catalog { json } => invoke::block_on(catalog::catalog(&started(&host), json))?,
-        Verb::Parity { json } => invoke::block_on(catalog::parity(&started(&host), json))?,
+        Verb::Catalog { json } => {
+            invoke::block_on(catalog::catalog(&started(&host), json, host.refresh))?
+        }
+        Verb::Parity { json } => {
+            invoke::block_on(catalog::parity(&started(&host), json, host.refresh))?
+        }
         Verb::Session(cmd) => {
             let settings = started(&host);
             invoke::block_on(session::run(&cmd, &settings))?

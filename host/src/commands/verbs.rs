@@ -27,7 +27,10 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
     match cmd {
         VerbsCommand::List { all: true, .. } => {
             let settings = crate::options::started(host);
-            crate::invoke::block_on(super::catalog::installed_and_derived(&settings))?
+            crate::invoke::block_on(super::catalog::installed_and_derived(
+                &settings,
+                host.refresh,
+            ))?
         }
         VerbsCommand::List { json, .. } => list(&dirs, *json, host.pretty),
         VerbsCommand::Add { files, force } => {
@@ -276,6 +279,9 @@ fn added_lines(added: &[Added]) -> String {
             Added::Unchanged { name } => {
                 format!("verb `{name}` is already installed (unchanged)\n")
             }
+            Added::Repaired { name, why } => {
+                format!("repaired verb `{name}`: its installed file {why}\n")
+            }
         })
         .collect()
 }
@@ -295,7 +301,7 @@ fn renamed(added: &[Added]) -> Vec<String> {
                 .iter()
                 .map(|old| (old, name.as_str()))
                 .collect(),
-            Added::Unchanged { .. } => Vec::new(),
+            Added::Unchanged { .. } | Added::Repaired { .. } => Vec::new(),
         })
         .map(|(old, name)| {
             format!(

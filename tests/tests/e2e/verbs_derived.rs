@@ -718,13 +718,15 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
          Examples:\n  \
          mur devtools count\n  \
          mur devtools count --selector '#todo-input'\n";
+    // Its tool's hints, learned from the tool list `click` read, as a component verb's
+    // help says them (it said only ``Tool `state`.``).
     let help = sandbox.devtools(&["count", "--help"]);
     assert_eq!(
         help.stdout,
         format!(
             "{usage}Print the counter's value\n\
              \n\
-             Tool `state`.\n\
+             Tool `state`: read-only, idempotent.\n\
              \n\
              {list}\
              \n\

@@ -39,6 +39,9 @@ fn add_refused(sandbox: &Sandbox, file: &std::path::Path) -> Output {
 
 const WHAT_A_VERB_IS: &str = "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0)\n";
 
+/// The hint for a file that is no WebAssembly at all.
+const NOT_WASM: &str = "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0), or a data verb (`.json`, mur-verb/1); a project `mur devtools verbs new` made is built first, by the command its README.md gives\n";
+
 fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
@@ -273,7 +276,7 @@ fn a_huge_file_is_judged_by_its_first_bytes_and_its_size_never_read_whole() {
     assert_eq!(
         out.stderr,
         format!(
-            "error: `{}` is not a usable verb: it is not a WebAssembly component (no WebAssembly header)\n{WHAT_A_VERB_IS}",
+            "error: `{}` is not a usable verb: it is not a WebAssembly component (no WebAssembly header)\n{NOT_WASM}",
             path(&junk)
         ),
         "{out}"
@@ -559,7 +562,7 @@ fn a_refused_batch_says_that_nothing_was_added() {
             "",
             format!(
                 "error: `{}` is not a usable verb: it is not a WebAssembly component (no WebAssembly header); \
-                 none of the 2 files given was added\n{WHAT_A_VERB_IS}",
+                 none of the 2 files given was added\n{NOT_WASM}",
                 path(&junk)
             )
         )
@@ -587,7 +590,7 @@ fn a_batch_with_several_bad_files_names_every_one() {
             "",
             format!(
                 "error: 2 of the files given are refused: {}; {}; none of the 3 files given \
-                 was added\n{WHAT_A_VERB_IS}",
+                 was added\n{NOT_WASM}",
                 not_a_verb(
                     &junk,
                     "is not a WebAssembly component (no WebAssembly header)"
@@ -602,7 +605,7 @@ fn a_batch_with_several_bad_files_names_every_one() {
     // Hints that differ, each for its file.
     let data = sandbox.file("bad.json", "{}");
     let out = try_add(&sandbox, &[junk.clone(), data.clone()], &[]);
-    let what = WHAT_A_VERB_IS.trim_start_matches("hint: ").trim_end();
+    let what = NOT_WASM.trim_start_matches("hint: ").trim_end();
     assert_eq!(
         (out.code, out.stdout.as_str(), out.stderr.clone()),
         (
@@ -1289,4 +1292,138 @@ fn a_verb_replaced_behind_the_index_keeps_its_declared_wait() {
     for _ in 0..2 {
         wait_lowered_to_1333(&sandbox);
     }
+}
+
+/// An installed verb whose file is gone or is other bytes fails every call (exit 7),
+/// the hint saying to add it again; `verbs add` of its file, `--force` or not, copies it
+/// in again and says so. It said "already installed (unchanged)" and repaired nothing
+/// (the index's hash matched the file given; the installed one was never looked at),
+/// so only a remove and an add mended it. A data verb (`.json`) alike.
+#[test]
+fn adding_a_verb_again_repairs_its_missing_or_damaged_file() {
+    let sandbox = sandbox_with(&[guest("ping")]);
+    let label = sandbox.file(
+        "label.json",
+        r#"{"schema": "mur-verb/1", "name": "label", "tool": "state", "summary": "s"}"#,
+    );
+    add(&sandbox, std::slice::from_ref(&label));
+    let dir = verb_dir(&sandbox);
+    let missing = "cannot be read: No such file or directory (os error 2)";
+    for (verb, source, file, what, damaged, hint) in [
+        (
+            "ping",
+            guest("ping"),
+            "ping.wasm",
+            "verb",
+            "is not a WebAssembly component (no WebAssembly header)",
+            "reinstall it with `mur devtools verbs add --force <ping.wasm>`, or remove it with \
+             `mur devtools verbs remove ping`",
+        ),
+        (
+            "label",
+            label.clone(),
+            "label.json",
+            "data verb",
+            "is not a data verb: expected value at line 1 column 1",
+            "reinstall it with `mur devtools verbs add --force <label.json>`",
+        ),
+    ] {
+        let installed = dir.join(file);
+        for (garbage, fault, why, force) in [
+            (false, missing, "was missing", &[][..]),
+            (
+                true,
+                damaged,
+                "held other bytes than were installed",
+                &["--force"][..],
+            ),
+        ] {
+            match garbage {
+                false => std::fs::remove_file(&installed).expect("remove the installed file"),
+                true => std::fs::write(&installed, "garbage").expect("damage it"),
+            }
+            sandbox
+                .devtools(&[verb])
+                .assert_code(7)
+                .assert_stdout_is("")
+                .assert_stderr_is(format!(
+                    "error: {what} `{verb}` is installed but its file `{}` {fault}\nhint: {hint}\n",
+                    path(&installed)
+                ));
+            try_add(&sandbox, std::slice::from_ref(&source), force)
+                .assert_code(0)
+                .assert_stderr_is("")
+                .assert_stdout_is(format!(
+                    "repaired verb `{verb}`: its installed file {why}\n"
+                ));
+            assert_eq!(
+                std::fs::read(&installed).expect("the installed file"),
+                std::fs::read(&source).expect("the file added"),
+            );
+            // Callable again: it gets as far as looking for a session (exit 4).
+            sandbox
+                .devtools(&[verb])
+                .assert_code(4)
+                .assert_stderr_starts_with("error: no running devtools session found\n");
+            try_add(&sandbox, std::slice::from_ref(&source), &[])
+                .assert_code(0)
+                .assert_stdout_is(format!("verb `{verb}` is already installed (unchanged)\n"));
+        }
+    }
+}
+
+/// A verb added after the session's tool list was cached learns its tool's hints from
+/// `--refresh catalog`, which read the cache all the same; and a data verb's help says
+/// them as a component verb's does (it said only ``Tool `state`.``).
+#[test]
+fn refresh_catalog_teaches_added_verbs_their_tools_hints_a_data_verbs_help_included() {
+    let sandbox = Sandbox::new();
+    let _app = sandbox.start_app();
+    sandbox.devtools(&["catalog"]).assert_code(0);
+    let label = data_verb(&sandbox, "label.json", "label", "[]");
+    add(&sandbox, &[standard("state"), label]);
+    let hints = "Tool `state`: read-only, idempotent.";
+    sandbox.devtools(&["catalog"]).assert_code(0);
+    let state = sandbox.devtools(&["state", "--help"]);
+    assert!(!state.stdout.contains(hints), "{state}");
+    sandbox.devtools(&["--refresh", "catalog"]).assert_code(0);
+    let state = sandbox.devtools(&["state", "--help"]);
+    state.assert_code(0);
+    assert!(state.stdout.contains(&format!("\n\n{hints}\n")), "{state}");
+    sandbox
+        .devtools(&["label", "--help"])
+        .assert_code(0)
+        .assert_stdout_starts_with(
+            format!("Usage: mur devtools label [--args JSON]\n\ns\n\n{hints}\n").as_str(),
+        );
+}
+
+/// A file that is no WebAssembly at all (a verb's source, here) is told what `verbs
+/// add` takes, data verbs too, and that a project `verbs new` made is built first: the
+/// hint named only components. A data verb's type mistyped is told the type meant.
+#[test]
+fn a_source_file_or_a_mistyped_data_verb_type_is_told_what_was_meant() {
+    let sandbox = Sandbox::new();
+    let source = sandbox.file("app.py", "import kit\n");
+    try_add(&sandbox, std::slice::from_ref(&source), &[])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` is not a usable verb: it is not a WebAssembly component (no WebAssembly header)\n{NOT_WASM}",
+            path(&source)
+        ));
+    let typed = data_verb(
+        &sandbox,
+        "n.json",
+        "n",
+        r#"[{"field": "n", "type": "int"}]"#,
+    );
+    try_add(&sandbox, std::slice::from_ref(&typed), &[])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` gives option `n` the type `int`; one of string, integer, number, \
+             boolean, array, json\nhint: did you mean `integer`?\n",
+            path(&typed)
+        ));
 }
