@@ -272,13 +272,40 @@ async fn find(
         }
     }
     .await;
-    // `-q` hides notes, as everywhere.
-    if !settings.quiet && !told.get() {
-        for found in ended_sessions {
-            report.note(lockfiles::ended_note(found));
+    if told.get() {
+        return found;
+    }
+    match found {
+        // The session meant crashed and another project's answers: said whatever `-q`
+        // says, naming the one used (the output alone read as the crashed app's).
+        Ok(resolved) => {
+            if let (Some(project), Some((pid, _))) = (&resolved.project, resolved.process) {
+                for ended in ended_sessions {
+                    report.notice(format!(
+                        "{}; the session of `{project}` (pid {pid}) is used instead",
+                        lockfiles::ended_note(ended)
+                    ));
+                }
+            }
+            Ok(resolved)
+        }
+        // "No session" says how the one meant ended, as with `--project`: a hint, which
+        // `-q` keeps (the next command no longer knows it).
+        Err(e) if e.kind() == mur_core::Kind::NoSession => {
+            Err(ended_sessions.iter().rev().fold(e, |e, ended| {
+                e.with_first_hint(lockfiles::ended_note(ended))
+            }))
+        }
+        Err(e) => {
+            // `-q` hides notes, as everywhere.
+            if !settings.quiet {
+                for ended in ended_sessions {
+                    report.note(lockfiles::ended_note(ended));
+                }
+            }
+            Err(e)
         }
     }
-    found
 }
 
 impl From<Candidate> for Resolved {
@@ -323,15 +350,11 @@ async fn with_other_projects(
 
 /// What the lockfile of `project`'s session says, when the session ended without
 /// withdrawing it (crashed, killed; the lockfile goes on this call's way): which
-/// process it was and when it started, so "start the app" reads as "again". A session
+/// process it was, so "start the app" reads as "again". A session
 /// that exited cleanly withdrew its lockfile and left nothing to tell.
 fn ended(survey: &Survey, project: &ProjectFilter) -> Option<String> {
     let found = survey.stale.iter().find(|f| project.matches_lockfile(f))?;
-    Some(format!(
-        "this project's session (pid {}, started {}) has ended without withdrawing its \
-         lockfile: it crashed or was killed",
-        found.lock.pid, found.lock.started_at
-    ))
+    Some(lockfiles::ended_words("this project's session", found))
 }
 
 /// "No session" is wrong when a session's process runs but did not answer
@@ -365,9 +388,11 @@ fn no_session_hint(e: Error, registry: &mur_lockfile::Registry, scanned: bool) -
     if e.kind() != mur_core::Kind::NoSession || scanned || !e.hints().is_empty() {
         return e;
     }
+    // One line (it was two, 330 bytes, under every exit 4): the guide says how to start
+    // a session, a stdio server's `bridge` among them.
     e.with_hint(format!(
-        "start the app with its devtools session enabled, or a stdio MCP server with `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in {}",
+        "start the app with its devtools session enabled (`mur devtools guide` says how), \
+         or reach one with `--endpoint URL` or `--auto`; a session announces itself in {}",
         registry.searched()
     ))
-    .with_hint("a session started elsewhere can be reached with `--endpoint URL`, or found with `--auto`")
 }

@@ -124,10 +124,17 @@ pub fn unresponsive_message(found: &Found, reason: &str) -> String {
 
 /// What to say of a session whose lockfile a reader removed ([`Survey::ended`]).
 pub fn ended_note(found: &Found) -> String {
+    ended_words(&format!("the session of `{}`", found.lock.project), found)
+}
+
+/// That the session `found`, `who` (its project, or "this project's session" under an
+/// error naming it), ended without withdrawing its lockfile: one wording for the note,
+/// the hint and the warning alike (they were two), naming its process, so "no session"
+/// reads as "no longer", not "never started".
+pub fn ended_words(who: &str, found: &Found) -> String {
     format!(
-        "the session of `{}` (pid {}) has ended without withdrawing its lockfile (it crashed \
-         or was killed); mur removed the lockfile",
-        found.lock.project, found.lock.pid
+        "{who} (pid {}) has ended without withdrawing its lockfile: it crashed or was killed",
+        found.lock.pid
     )
 }
 

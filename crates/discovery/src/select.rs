@@ -144,21 +144,33 @@ pub fn with_other_projects(
         return not_running(e);
     }
     others.sort_by(|a, b| a.project.cmp(&b.project));
-    let listed = e.with_list(rows(&others));
-    let exists = ran || Path::new(&project.canonical).exists();
+    let typed = Path::new(&project.canonical);
+    let exists = ran || typed.exists();
     let choose = "these sessions are of other projects: choose one with `--project PATH`";
-    match nearest(&project.canonical, exists, &others) {
-        // Not "of other projects": one of them is the project likely meant.
-        Some(c) => {
-            let meant = listed.with_hint(format!(
-                "did you mean `--project {}`?",
+    let or_another = |e: Error| match others.len() {
+        1 => e,
+        _ => e.with_hint("or choose another of those listed with `--project PATH`"),
+    };
+    let nearest = nearest(&project.canonical, exists, &others);
+    // A folder with a session's project in it: "no live session for project `…/app2`"
+    // read as false (one runs in it); the error says what is wrong with the words.
+    if let Some(c) = nearest.filter(|_| !ran && typed.is_dir()) {
+        return or_another(
+            Error::no_session(format!(
+                "`{}` is a folder; a project is named by its file: `--project {}`",
+                project.canonical,
                 mur_core::shell_word(&c.project)
-            ));
-            match others.len() {
-                1 => meant,
-                _ => meant.with_hint("or choose another of those listed with `--project PATH`"),
-            }
-        }
+            ))
+            .with_list(rows(&others)),
+        );
+    }
+    let listed = e.with_list(rows(&others));
+    match nearest {
+        // Not "of other projects": one of them is the project likely meant.
+        Some(c) => or_another(listed.with_hint(format!(
+            "did you mean `--project {}`?",
+            mur_core::shell_word(&c.project)
+        ))),
         None if exists => {
             not_running(listed).with_hint("the sessions listed are of other projects, not this one")
         }
@@ -170,27 +182,31 @@ pub fn with_other_projects(
 /// out: in the directory typed, the nearest below it (`--project App` for
 /// `App/App.csproj`); and when nothing is at `typed` (`exists` false: a slip), of the
 /// same file name in a place plausibly meant ([`near_in_place`]: `App.csproj` typed
-/// beside a directory of its own), else beside the file typed (`App/App.cproj` for
-/// `App/App.csproj`). A file that exists is a project of its own, whatever its name;
-/// a file name alone is no sign (`/nonexistent/App.csproj` is none for
-/// `/home/me/work/App.csproj`). Two alike are no answer.
+/// beside a directory of its own), else in a folder of the name typed (`--project app2`
+/// typed in `app/`, for `app2/App.csproj`), else beside the file typed and of a name a
+/// slip away (`App/App.cproj` or `App/App.sln` for `App/App.csproj`). A file that exists
+/// is a project of its own, whatever its name; a file name alone is no sign
+/// (`/nonexistent/App.csproj` is none for `/home/me/work/App.csproj`), nor is being
+/// beside it (`app/app2` is none for `app/App.csproj`: the hint sent an agent to drive
+/// another app). Two alike are no answer.
 fn nearest<'a>(typed: &str, exists: bool, others: &[&'a Candidate]) -> Option<&'a Candidate> {
     let typed = Path::new(typed);
     let only = |found: Vec<&'a Candidate>| match found[..] {
         [one] => Some(one),
         _ => None,
     };
-    let same_name = others
-        .iter()
-        .copied()
-        .filter(|c| {
-            let live = Path::new(&c.project);
-            !exists
-                && typed.file_name().is_some()
-                && live.file_name() == typed.file_name()
-                && near_in_place(typed, live)
-        })
-        .collect();
+    let slip = |keep: &dyn Fn(&Path, &std::ffi::OsStr) -> bool| -> Vec<&'a Candidate> {
+        match typed.file_name() {
+            Some(name) if !exists => others
+                .iter()
+                .copied()
+                .filter(|c| keep(Path::new(&c.project), name))
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let same_name =
+        slip(&|live, name| live.file_name() == Some(name) && near_in_place(typed, live));
     if let Some(c) = only(same_name) {
         return Some(c);
     }
@@ -210,13 +226,18 @@ fn nearest<'a>(typed: &str, exists: bool, others: &[&'a Candidate]) -> Option<&'
                 .collect(),
         );
     }
-    let beside = others
-        .iter()
-        .copied()
-        .filter(|c| {
-            !exists && typed.parent().is_some() && Path::new(&c.project).parent() == typed.parent()
-        })
-        .collect();
+    let in_folder = slip(&|live, name| live.parent().and_then(Path::file_name) == Some(name));
+    if let Some(c) = only(in_folder) {
+        return Some(c);
+    }
+    let beside = slip(&|live, name| {
+        let (Some(file), Some(stem)) = (live.file_name(), live.file_stem()) else {
+            return false;
+        };
+        live.parent() == typed.parent()
+            && (typed.file_stem() == Some(stem)
+                || mur_core::is_typo_of(&name.to_string_lossy(), &file.to_string_lossy()))
+    });
     only(beside)
 }
 
@@ -489,7 +510,14 @@ mod tests {
         assert_eq!(meant("/w/b"), Some("/w/b/Other.csproj"));
         assert_eq!(meant("/w"), None);
         assert_eq!(meant("/w/a/App.sln"), Some("/w/a/App.csproj"));
+        assert_eq!(meant("/w/a/App.cproj"), Some("/w/a/App.csproj"));
         assert_eq!(meant("/nowhere/X.csproj"), None);
+        // Beside a project is no sign of it: `app2` typed in `a/` is not `a`'s project
+        // (user audit AU11 2), but that of a folder of the name typed, when one is.
+        assert_eq!(meant("/w/a/b"), Some("/w/b/Other.csproj"));
+        assert_eq!(meant("/w/a/app2"), None);
+        assert_eq!(meant("/w/a/Oth.csproj"), None);
+        assert_eq!(meant("/elsewhere/x"), Some("/w/b/deep/x/Deep.csproj"));
     }
 
     /// A path that exists is the project meant, not a slip for another of its name or

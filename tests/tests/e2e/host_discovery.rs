@@ -230,8 +230,9 @@ fn a_file_name_alone_is_no_sign_of_the_project_meant() {
     ));
 }
 
-/// `--project` naming the directory a session's project file is in: that project is
-/// the likely one meant.
+/// `--project` naming the directory a session's project file is in: the error says a
+/// project is named by its file, and which (user audit AU11 7: "no live devtools session
+/// for project `…/a`" read as false, one runs in it).
 #[test]
 fn a_project_directory_without_a_session_names_the_project_in_it() {
     let sb = Sandbox::new();
@@ -240,7 +241,41 @@ fn a_project_directory_without_a_session_names_the_project_in_it() {
     let dir = sb.dir("a");
     let out = call_version_for(&sb, &dir);
     out.assert_code(4).assert_stdout_is("");
-    out.assert_stderr_is(other_projects(&sb.canonical_project(&dir), &[&a, &b], &a));
+    out.assert_stderr_is(format!(
+        "error: `{}` is a folder; a project is named by its file: `--project {}`\n{}\
+         hint: or choose another of those listed with `--project PATH`\n",
+        sb.canonical_project(&dir),
+        a.lock.project,
+        session_rows(&[&a, &b]),
+    ));
+}
+
+/// `--project app2` typed in the folder `app` beside `app2` (a relative path from the
+/// wrong folder), both apps running: the did-you-mean names `app2`'s project, the
+/// folder typed, not `app`'s beside the path typed (user audit AU11 2: an agent that
+/// followed it drove the other app); `--project ../app2` (the folder) is told its file.
+#[test]
+fn a_project_typed_from_the_wrong_folder_is_pointed_at_the_folder_typed_not_beside_it() {
+    let sb = Sandbox::new();
+    let app = sb.start_sample(&sb.project("app"));
+    let app2 = sb.start_sample(&sb.project("app2"));
+    let from_app = |typed: &str| {
+        let mut command = sb.mur_command(&["devtools", "--project", typed, "call", "version"]);
+        mur_e2e::run(command.current_dir(sb.dir("app")))
+    };
+    let out = from_app("app2");
+    out.assert_code(4).assert_stdout_is("");
+    let typed = sb.canonical_project(&sb.root().join("app/app2"));
+    out.assert_stderr_is(other_projects(&typed, &[&app, &app2], &app2));
+    let out = from_app("../app2");
+    out.assert_code(4).assert_stdout_is("");
+    out.assert_stderr_is(format!(
+        "error: `{}` is a folder; a project is named by its file: `--project {}`\n{}\
+         hint: or choose another of those listed with `--project PATH`\n",
+        sb.canonical_project(&sb.dir("app2")),
+        app2.lock.project,
+        session_rows(&[&app, &app2]),
+    ));
 }
 
 /// A session that holds its project's slot and never announces itself: discovery waits
@@ -273,60 +308,87 @@ fn project_without_a_session_exits_4() {
     out.assert_stderr_contains("no live devtools session for project");
 }
 
-/// What a reader says of the session of `project` (pid `pid`) whose lockfile it removed.
-pub(crate) fn ended_note(project: &str, pid: u32) -> String {
+/// The hint under every "no session" (one line: it was two, 330 bytes, repeated under
+/// every exit 4 of user audit AU11's transcript), `searched` the directories searched.
+fn start_the_app(searched: &str) -> String {
     format!(
-        "note: the session of `{project}` (pid {pid}) has ended without withdrawing its \
-         lockfile (it crashed or was killed); mur removed the lockfile\n"
+        "hint: start the app with its devtools session enabled (`mur devtools guide` says \
+         how), or reach one with `--endpoint URL` or `--auto`; a session announces itself in \
+         {searched}\n"
     )
 }
 
+/// What a reader says of the session of `project` (pid `pid`) whose lockfile it removed,
+/// after `prefix` (`note`, `hint`, `warning`).
+fn ended(prefix: &str, project: &str, pid: u32) -> String {
+    format!(
+        "{prefix}: the session of `{project}` (pid {pid}) has ended without withdrawing its \
+         lockfile: it crashed or was killed"
+    )
+}
+
+/// The `note:` a reader gives of the session of `project` (pid `pid`) whose lockfile it
+/// removed.
+pub(crate) fn ended_note(project: &str, pid: u32) -> String {
+    format!("{}\n", ended("note", project, pid))
+}
+
 /// A stale lockfile is skipped and removed on the way; the session it names, one the
-/// call could have gone to, is said to have ended, once (and not at all with `-q`).
+/// call could have gone to, is said to have ended, once, naming the session used
+/// instead, and `-q` keeps the line (user audit AU11 1: `-q` hid the only sign, and the
+/// output read as the crashed app's).
 #[test]
 fn a_stale_lockfile_is_skipped_and_removed_on_the_way() {
     let sb = Sandbox::new();
     let sample = sb.start_sample(&sb.project("live"));
     let pid = dead_pid();
-    let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
-    let out = sb.mur(&["devtools", "call", "version"]);
-    out.assert_code(0).assert_answered_by(sample.pid());
-    out.assert_stderr_is(ended_note("/gone/App.csproj", pid));
-    assert!(!stale.exists(), "the stale lockfile was removed");
-    sb.mur(&["devtools", "call", "version"])
-        .assert_quiet_success();
-    let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
-    sb.mur(&["devtools", "-q", "call", "version"])
-        .assert_quiet_success();
-    assert!(!stale.exists(), "the stale lockfile was removed");
+    for quiet in [&[][..], &["-q"]] {
+        let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
+        let out = sb.mur(&[&["devtools"][..], quiet, &["call", "version"]].concat());
+        out.assert_code(0).assert_answered_by(sample.pid());
+        out.assert_stderr_is(format!(
+            "{}; the session of `{}` (pid {}) is used instead\n",
+            ended("warning", "/gone/App.csproj", pid),
+            sample.lock.project,
+            sample.pid()
+        ));
+        assert!(!stale.exists(), "the stale lockfile was removed");
+        sb.mur(&["devtools", "call", "version"])
+            .assert_quiet_success();
+    }
 }
 
 /// An app killed (`kill -9`) left its lockfile: the call after it says the session
-/// ended, once, before "no session" (which read as if no app had ever run); one of
+/// ended, once, in the first hint under "no session" (which read as if no app had ever
+/// run); one of
 /// another project than `--project`'s goes without a word, as it was no candidate.
 #[test]
 fn an_app_killed_is_said_to_have_ended_not_never_to_have_run() {
     let sb = Sandbox::new();
-    let a = sb.start_sample(&sb.project("a"));
-    let (project, pid) = (a.lock.project.clone(), a.pid());
-    a.kill();
-    // A lookup that says nothing (tab completion) leaves the lockfile to the command
-    // that says it removed it.
-    sb.complete("bash", &["devtools", ""]).assert_code(0);
-    let out = sb.mur(&["devtools", "call", "version"]);
-    out.assert_code(4).assert_stdout_is("");
     let no_session = format!(
-        "error: no running devtools session found\n\
-         hint: start the app with its devtools session enabled, or a stdio MCP server with \
-         `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in {}\n\
-         hint: a session started elsewhere can be reached with `--endpoint URL`, or found with \
-         `--auto`\n",
-        sb.registry().searched(),
+        "error: no running devtools session found\n{}",
+        start_the_app(&sb.registry().searched()),
     );
-    out.assert_stderr_is(format!("{}{no_session}", ended_note(&project, pid)));
-    sb.mur(&["devtools", "call", "version"])
-        .assert_code(4)
-        .assert_stderr_is(&no_session);
+    // Said in a hint before the others, which `-q` keeps (user audit AU11 1: a note,
+    // which it hid, was the only sign of the crash).
+    for quiet in [&[][..], &["-q"]] {
+        let a = sb.start_sample(&sb.project("a"));
+        let (project, pid) = (a.lock.project.clone(), a.pid());
+        a.kill();
+        // A lookup that says nothing (tab completion) leaves the lockfile to the command
+        // that says it removed it.
+        sb.complete("bash", &["devtools", ""]).assert_code(0);
+        let out = sb.mur(&[&["devtools"][..], quiet, &["call", "version"]].concat());
+        out.assert_code(4).assert_stdout_is("");
+        let (error, hints) = no_session.split_once('\n').expect("two lines");
+        out.assert_stderr_is(format!(
+            "{error}\n{}\n{hints}",
+            ended("hint", &project, pid)
+        ));
+        sb.mur(&["devtools", "call", "version"])
+            .assert_code(4)
+            .assert_stderr_is(&no_session);
+    }
 
     let a = sb.start_sample(&sb.project("a"));
     let b = sb.start_sample(&sb.project("b"));
@@ -1144,13 +1206,10 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
         format!(
             "stopped by a signal (`bridge stop`, Ctrl+C); start it again: `mur devtools bridge \
              --project {canonical} -- {} --stdio --project {}`\n\
-             hint: start the app with its devtools session enabled, or a stdio MCP server with \
-             `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in \
-             {searched}\n\
-             hint: a session started elsewhere can be reached with `--endpoint URL`, or found \
-             with `--auto`\n",
+             {}",
             mur_e2e::sample_bin().display(),
-            sb.canonical_project(&sb.project("inner"))
+            sb.canonical_project(&sb.project("inner")),
+            start_the_app(&searched),
         ),
         "{out}"
     );
@@ -1352,13 +1411,9 @@ fn a_shared_directory_others_can_write_to_or_another_user_made_is_refused_with_a
         format!(
             "warning: refusing lockfile directory `{}`: {why}\n\
              error: no running devtools session found\n\
-             hint: start the app with its devtools session enabled, or a stdio MCP server with \
-             `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in \
-             `{}`\n\
-             hint: a session started elsewhere can be reached with `--endpoint URL`, or found \
-             with `--auto`\n",
+             {}",
             shared.dir().display(),
-            sb.lockfile_dir().display()
+            start_the_app(&format!("`{}`", sb.lockfile_dir().display()))
         )
     };
     scrubbed.chmod_shared(0o777);
@@ -1399,14 +1454,10 @@ fn a_shared_directory_others_can_write_to_or_another_user_made_is_refused_with_a
 /// of them (R1 M1: an agent followed it into another project's app).
 fn not_running(sb: &Sandbox, typed: &str, others: &[&mur_e2e::Session], ended: &str) -> String {
     format!(
-        "error: no live devtools session for project `{typed}`\n{}{ended}\
-         hint: start the app with its devtools session enabled, or a stdio MCP server with \
-         `mur devtools bridge --project PATH -- COMMAND…`; a session announces itself in {}\n\
-         hint: a session started elsewhere can be reached with `--endpoint URL`, or found with \
-         `--auto`\n\
+        "error: no live devtools session for project `{typed}`\n{}{ended}{}\
          hint: the sessions listed are of other projects, not this one\n",
         session_rows(others),
-        sb.registry().searched(),
+        start_the_app(&sb.registry().searched()),
     )
 }
 
@@ -1430,13 +1481,13 @@ fn a_project_whose_app_exited_is_told_to_start_it_not_pointed_at_another_of_its_
     // Killed: `--project typed` (relative to the sandbox) is told the session ended, and how.
     let killed = |project: &std::path::Path, typed: &str| {
         let app = sb.start_sample(project);
-        let (pid, started) = (app.pid(), app.lock.started_at.clone());
+        let pid = app.pid();
         app.kill();
         let out = sb.mur(&["devtools", "--project", typed, "call", "version"]);
         out.assert_code(4).assert_stdout_is("");
         let ended = format!(
-            "hint: this project's session (pid {pid}, started {started}) has ended without \
-             withdrawing its lockfile: it crashed or was killed\n"
+            "hint: this project's session (pid {pid}) has ended without withdrawing its \
+             lockfile: it crashed or was killed\n"
         );
         let canonical = sb.canonical_project(project);
         out.assert_stderr_is(not_running(&sb, &canonical, &[&a], &ended));
