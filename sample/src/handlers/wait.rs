@@ -11,7 +11,8 @@ use mur_server::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec
 use super::registration::{SELECTOR_HELP, object_schema, register, selector_property};
 use crate::app::{SampleApp, find_all};
 use crate::element::Element;
-use crate::selector::{self, Purpose};
+use crate::selector::{self, Among, Purpose};
+use crate::tree::{NodeId, Tree};
 
 const POLL: Duration = Duration::from_millis(20);
 const DEFAULT_TIMEOUT_MS: u64 = 5_000;
@@ -65,10 +66,11 @@ async fn wait_for(app: &SampleApp, args: WaitArgs) -> ToolResult {
             "`timeoutMs` is at most {MAX_TIMEOUT_MS} (10 minutes), got {timeout_ms}"
         )));
     }
-    let condition = Condition::new(args)?;
+    let condition = Condition::new(args, &app.tree())?;
     let start = Instant::now();
     loop {
-        let (satisfied, seen) = condition.check(app);
+        let tree = app.tree();
+        let (satisfied, seen) = condition.check(&tree);
         if let Some(element) = satisfied {
             let elapsed = start.elapsed().as_millis() as u64;
             return Ok(ToolOutput::Json(
@@ -80,7 +82,7 @@ async fn wait_for(app: &SampleApp, args: WaitArgs) -> ToolResult {
                 "timed out after {timeout_ms} ms waiting for `{}` to {}; last seen: {}",
                 condition.selector,
                 condition.describe(),
-                seen.describe(&condition.selector)
+                seen.describe(&tree, &condition.selector)
             )));
         }
         tokio::time::sleep(POLL).await;
@@ -94,9 +96,20 @@ struct Seen {
 }
 
 impl Seen {
-    fn describe(&self, selector: &str) -> String {
+    /// What was seen in `tree`, the last look; when nothing matched, with the element
+    /// likely meant (`#todo-imput` for `#todo-input`), as a tool that finds none says.
+    fn describe(&self, tree: &Tree, selector: &str) -> String {
         let Some(first) = &self.first else {
-            return format!("no element matched `{selector}`");
+            let scope: Vec<NodeId> = tree.ids().collect();
+            let among = Among {
+                tree,
+                scope: &scope,
+                purpose: Purpose::Read,
+            };
+            let likely = selector::likely(among, selector)
+                .map(|hint| format!("; {hint}"))
+                .unwrap_or_default();
+            return format!("no element matched `{selector}`{likely}");
         };
         let visibility = if first.visible { "visible" } else { "hidden" };
         let matched = if self.count == 1 {
@@ -113,8 +126,10 @@ impl Seen {
 }
 
 impl Condition {
-    fn new(args: WaitArgs) -> Result<Self, ToolError> {
-        selector::parse(&args.selector)?;
+    /// Checked against `tree`, the elements when the wait starts: a bare word is no
+    /// selector whatever appears later, and is told what it names there, as in any tool.
+    fn new(args: WaitArgs, tree: &Tree) -> Result<Self, ToolError> {
+        find_all(tree, &args.selector, None, Purpose::Read)?;
         let pattern = args.text_matches.as_deref().map(compile).transpose()?;
         Ok(Self {
             selector: args.selector,
@@ -127,9 +142,8 @@ impl Condition {
 
     /// Returns the first element meeting the condition (`Value::Null` when waiting for
     /// a count of 0), or `None` when the condition does not hold yet.
-    fn check(&self, app: &SampleApp) -> (Option<Value>, Seen) {
-        let tree = app.tree();
-        let matches = find_all(&tree, &self.selector, None, Purpose::Read).unwrap_or_default();
+    fn check(&self, tree: &Tree) -> (Option<Value>, Seen) {
+        let matches = find_all(tree, &self.selector, None, Purpose::Read).unwrap_or_default();
         let seen = Seen {
             count: matches.len(),
             first: matches.first().map(|&id| tree.element(id).clone()),

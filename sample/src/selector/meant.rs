@@ -204,17 +204,21 @@ fn has_word(text: &str, word: &str) -> bool {
 /// says where it was looked for (`""`, ` inside `#todo-list``).
 pub fn no_match(among: Among, selector: &str, where_: &str) -> String {
     let found = format!("no element{where_} matches `{selector}`");
-    let Some(id) = selector
+    match likely(among, selector) {
+        Some(hint) => format!("{found}; {hint}"),
+        None => found,
+    }
+}
+
+/// The element an id selector that matches nothing likely meant (`did you mean
+/// `#todo-add`?`), when one is close.
+pub fn likely(among: Among, selector: &str) -> Option<String> {
+    let id = selector
         .trim()
         .strip_prefix('#')
-        .filter(|id| is_plain_id(id))
-    else {
-        return found;
-    };
+        .filter(|id| is_plain_id(id))?;
     let tree = among.tree;
-    let Some(meant) = meant(tree, among.scope, id) else {
-        return found;
-    };
+    let meant = meant(tree, among.scope, id)?;
     let hint = match &meant {
         Meant::Id(meant) => format!("did you mean `#{meant}`?"),
         Meant::TextOf(meant) => {
@@ -223,7 +227,7 @@ pub fn no_match(among: Among, selector: &str, where_: &str) -> String {
         }
         Meant::NameOf { id, name } => format!("`#{id}` is named \"{name}\""),
     };
-    format!("{found}; {}", shown(among, &meant, hint))
+    Some(shown(among, &meant, hint))
 }
 
 /// `hint`, which names `meant`, followed for an action by what shows that element when

@@ -22,8 +22,10 @@ use super::element::Element;
 use super::tree::{NodeId, Tree};
 
 pub use ast::{AttrOp, Combinator, Filter, Selector, Step};
-pub use meant::no_match;
-pub use parse::{parse, parse_in};
+pub use meant::{likely, no_match};
+pub use parse::parse_in;
+#[cfg(test)]
+pub use parse::parse;
 
 /// What a tool does with the element a selector names. An action (or a screenshot of the
 /// element) needs it visible, so a hint that names a hidden element says what shows it; a

@@ -73,6 +73,34 @@ fn wait_for_times_out_saying_what_it_last_saw() {
     }
 }
 
+/// A bare word is told what it names, as the same word is in any other tool: a wait
+/// parses its selector before its first look, and did so without the elements, so
+/// `todo-list` was told both forms (`#todo-list` and `:text("todo-list")`), one failing.
+/// A wait that runs out having matched nothing names the element likely meant.
+#[test]
+fn wait_for_tells_a_word_and_a_slip_what_they_likely_name() {
+    let app = App::showing("todo");
+    let types = "(known: Window, Panel, Text, Button, TextBox, List, ListItem, Toggle, CheckBox, Expander, ScrollViewer) at character 1";
+    for (word, hint) in [
+        ("todo-list", "an id is written `#todo-list`"),
+        ("Add", "did you mean the id `#todo-add`?"),
+    ] {
+        let message = app.err("waitFor", json!({ "selector": word, "timeoutMs": 0 }));
+        assert_eq!(
+            message,
+            format!("bad selector `{word}`: unknown element type `{word}` {types}; {hint}")
+        );
+        assert_eq!(app.err("click", json!({ "selector": word })), message);
+    }
+    assert_eq!(
+        app.err(
+            "waitFor",
+            json!({ "selector": "#todo-imput", "timeoutMs": 0 })
+        ),
+        "timed out after 0 ms waiting for `#todo-imput` to exist; last seen: no element matched `#todo-imput`; did you mean `#todo-input`?"
+    );
+}
+
 #[test]
 fn wait_for_rejects_bad_input_at_once() {
     let app = App::new();
