@@ -122,41 +122,48 @@ impl Parser<'_> {
     fn kind(&mut self) -> Result<Filter, ParseError> {
         let start = self.pos;
         let name = self.identifier();
-        let known = Kind::ALL.map(Kind::name).join(", ");
-        let kind = Kind::from_name(&name);
-        if kind.is_none() {
-            self.hint = Some(self.bare_word(&name));
+        if let Some(kind) = Kind::from_name(&name) {
+            return Ok(Filter::Kind(kind));
         }
-        kind.map(Filter::Kind).ok_or((
-            start,
-            format!("unknown element type `{name}` (known: {known})"),
-        ))
+        let problem = format!("unknown element type `{name}`");
+        if let Some(hint) = self.bare_word(&name) {
+            // The hint says what the word is: the list of types would be noise.
+            self.hint = Some(hint);
+            return Err((start, problem));
+        }
+        self.hint = Some(format!(
+            "an id is written `#{name}`, an element by its text `:text(\"{name}\")`"
+        ));
+        let known = Kind::ALL.map(Kind::name).join(", ");
+        Err((start, format!("{problem} (known: {known})")))
     }
 
-    /// What a bare word that is no type was likely meant as: an id whose `#` was left off
-    /// (or eaten by a shell), or an element's text (`Add` for the button that says it).
-    /// Told as what it names among the elements searched when known, so that the form
-    /// suggested matches.
-    fn bare_word(&self, word: &str) -> String {
-        let either =
-            format!("an id is written `#{word}`, an element by its text `:text(\"{word}\")`");
-        let Some(among) = self.scope else {
-            return either;
-        };
-        let Some(meant) = meant(among.tree, among.scope, word) else {
-            return either;
-        };
-        let hint = match &meant {
-            Meant::Id(id) if id == word => format!("an id is written `#{word}`"),
-            Meant::Id(id) => format!("did you mean the id `#{id}`?"),
-            Meant::TextOf(id) => {
-                format!("an element by its text is written `:text(\"{word}\")` (`#{id}` has it)")
-            }
-            Meant::NameOf { id, name } => {
-                format!("an element by its name is written `[name=\"{name}\"]` (`#{id}` has it)")
-            }
-        };
-        shown(among, &meant, hint)
+    /// What a bare word that is no type was likely meant as, when it can be told: an id
+    /// whose `#` was left off (or eaten by a shell), an element's text (`Add` for the
+    /// button that says it) or name, told as what it names among the elements searched
+    /// so that the form suggested matches; else a type mistyped (`Buton`).
+    fn bare_word(&self, word: &str) -> Option<String> {
+        let element = self.scope.and_then(|among| {
+            let meant = meant(among.tree, among.scope, word)?;
+            let hint = match &meant {
+                Meant::Id(id) if id == word => format!("an id is written `#{word}`"),
+                Meant::Id(id) => format!("did you mean the id `#{id}`?"),
+                Meant::TextOf(id) => format!(
+                    "an element by its text is written `:text(\"{word}\")` (`#{id}` has it)"
+                ),
+                Meant::NameOf { id, name } => format!(
+                    "an element by its name is written `[name=\"{name}\"]` (`#{id}` has it)"
+                ),
+            };
+            Some(shown(among, &meant, hint))
+        });
+        let lower = word.to_lowercase();
+        element.or_else(|| {
+            Kind::ALL
+                .into_iter()
+                .find(|kind| mur_core::is_typo_of(&lower, &kind.name().to_lowercase()))
+                .map(|kind| format!("did you mean the type `{}`?", kind.name()))
+        })
     }
 
     fn id(&mut self) -> Result<Filter, ParseError> {
@@ -407,12 +414,9 @@ mod tests {
         for (selector, message) in cases {
             assert_eq!(parse(selector).expect_err(selector), message);
         }
-        let unknown = parse("Buton").expect_err("unknown type");
-        assert!(
-            unknown.starts_with(
-                "bad selector `Buton`: unknown element type `Buton` (known: Window, Panel"
-            ),
-            "{unknown}"
+        assert_eq!(
+            parse("Buton").expect_err("a type mistyped"),
+            "bad selector `Buton`: unknown element type `Buton` at character 1; did you mean the type `Button`?"
         );
         let bare = parse("btn-inc").expect_err("an id without its #");
         assert!(

@@ -257,6 +257,23 @@ fn bad_selectors_and_arguments_are_explained() {
         message,
         "bad arguments for `click`: missing field `selector`"
     );
+    // A type mistyped is told the type; a word that is nothing near, both forms and the
+    // types. Where the hint names what the word is, the list of types is left out.
+    assert_eq!(
+        app.err("click", json!({ "selector": "Buton" })),
+        "bad selector `Buton`: unknown element type `Buton` at character 1; did you mean the type `Button`?"
+    );
+    assert_eq!(
+        app.err(
+            "state",
+            json!({ "selector": "#todo-list listitem:nth(0) > Txt" })
+        ),
+        "bad selector `#todo-list listitem:nth(0) > Txt`: unknown element type `Txt` at character 30; did you mean the type `Text`?"
+    );
+    assert_eq!(
+        app.err("click", json!({ "selector": "zzz" })),
+        "bad selector `zzz`: unknown element type `zzz` (known: Window, Panel, Text, Button, TextBox, List, ListItem, Toggle, CheckBox, Expander, ScrollViewer) at character 1; an id is written `#zzz`, an element by its text `:text(\"zzz\")`"
+    );
     let message = app.err("click", json!({ "selector": "#btn-inc", "force": true }));
     assert!(
         message.starts_with("bad arguments for `click`: unknown field `force`"),
@@ -302,7 +319,6 @@ fn a_hint_naming_a_hidden_element_says_what_shows_it() {
     );
     let todo = "It is not visible: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)";
     let settings = "It is not visible: component `settings` is not active; switch to it first (tool `switchComponent`, component `settings`)";
-    let types = "(known: Window, Panel, Text, Button, TextBox, List, ListItem, Toggle, CheckBox, Expander, ScrollViewer) at character 1";
     for (tool, args, message) in [
         (
             "click",
@@ -318,14 +334,14 @@ fn a_hint_naming_a_hidden_element_says_what_shows_it() {
             "click",
             json!({ "selector": "Add" }),
             format!(
-                "bad selector `Add`: unknown element type `Add` {types}; did you mean the id `#todo-add`? {todo}"
+                "bad selector `Add`: unknown element type `Add` at character 1; did you mean the id `#todo-add`? {todo}"
             ),
         ),
         (
             "type",
             json!({ "selector": "todo-input", "text": "x" }),
             format!(
-                "bad selector `todo-input`: unknown element type `todo-input` {types}; an id is written `#todo-input`. {todo}"
+                "bad selector `todo-input`: unknown element type `todo-input` at character 1; an id is written `#todo-input`. {todo}"
             ),
         ),
         (
@@ -363,7 +379,7 @@ fn a_hint_naming_a_hidden_element_says_what_shows_it() {
     assert_eq!(
         app.err("click", json!({ "selector": "increment" })),
         format!(
-            "bad selector `increment`: unknown element type `increment` {types}; an element by its name is written `[name=\"Increment\"]` (`#btn-inc` has it). It is not visible: component `counter` is not active; switch to it first (tool `switchComponent`, component `counter`)"
+            "bad selector `increment`: unknown element type `increment` at character 1; an element by its name is written `[name=\"Increment\"]` (`#btn-inc` has it). It is not visible: component `counter` is not active; switch to it first (tool `switchComponent`, component `counter`)"
         )
     );
     app.ok("switchComponent", json!({ "component": "settings" }));
