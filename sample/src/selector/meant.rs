@@ -2,7 +2,7 @@
 //! selector that matched nothing (`#add`) and of a bare word taken for a type (`Add`),
 //! so that the hint names an element that exists rather than a form that fails again.
 
-use super::{Among, Purpose};
+use super::among::{Among, Purpose};
 use crate::actions::not_visible;
 use crate::tree::{NodeId, Tree};
 

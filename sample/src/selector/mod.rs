@@ -12,6 +12,7 @@
 //! Filters in one step apply left to right, so `ListItem:text("a"):nth(1)` is the second
 //! item containing "a", while `ListItem:nth(1):text("a")` is the second item if it has "a".
 
+mod among;
 mod ast;
 mod meant;
 mod parse;
@@ -21,29 +22,12 @@ use std::collections::HashSet;
 use super::element::Element;
 use super::tree::{NodeId, Tree};
 
+pub use among::{Among, Purpose};
 pub use ast::{AttrOp, Combinator, Filter, Selector, Step};
 pub use meant::{likely, no_match};
-pub use parse::parse_in;
 #[cfg(test)]
 pub use parse::parse;
-
-/// What a tool does with the element a selector names. An action (or a screenshot of the
-/// element) needs it visible, so a hint that names a hidden element says what shows it; a
-/// read takes it hidden, and switching to show it would change the app for nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Purpose {
-    Act,
-    Read,
-}
-
-/// The elements of `tree` a selector is matched among, and what for: what the hints of
-/// a selector that names none are drawn from.
-#[derive(Clone, Copy)]
-pub struct Among<'a> {
-    pub tree: &'a Tree,
-    pub scope: &'a [NodeId],
-    pub purpose: Purpose,
-}
+pub use parse::parse_in;
 
 impl Selector {
     /// Elements in `scope` (in document order) that match, in document order.

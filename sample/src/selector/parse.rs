@@ -2,7 +2,7 @@
 
 use crate::element::Kind;
 
-use super::Among;
+use super::among::Among;
 use super::ast::{ATTRIBUTES, AttrOp, Combinator, Filter, Selector, Step};
 use super::meant::{Meant, meant, shown};
 
