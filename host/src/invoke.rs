@@ -546,13 +546,6 @@ impl Session {
     }
 }
 
-/// Resolves the session and calls `method`; a successful result, or the failure.
-pub async fn invoke(settings: &Settings, method: &str, params: Option<&Value>) -> Result<Value> {
-    let session = Session::resolve(settings).await?;
-    let reply = session.call_unlisted(settings, method, params).await?;
-    settle(reply, settings, method, params)
-}
-
 /// `arguments` of a verb whose tool waits on a bound of its own (`spec.waits`: which
 /// argument sets it, and the tool's default), that bound lowered when it is longer
 /// than the call's `--timeout` leaves it: a tool that gives up in time answers what it
@@ -777,20 +770,33 @@ pub(crate) fn as_typed(e: Error, verb: &str, tool: &str) -> Error {
     let said = format!("tool `{tool}` failed");
     match e.message().strip_prefix(&said) {
         Some(rest) if verb != tool && e.kind() == mur_core::Kind::ToolFailed => {
-            let message = format!("{} failed{rest}", tool_as_typed(verb, tool));
+            let message = format!("{} failed{rest}", tool_as_typed(verb, tool, Said::Failed));
             reworded(e, message)
         }
         _ => e,
     }
 }
 
-/// Tool `tool`, for a message, as the user typed verb `verb`: "`wait` (tool `waitFor`)"
-/// where the verb is called otherwise (the tool's name alone read as if another command
-/// had run), else "tool `state`".
-fn tool_as_typed(verb: &str, tool: &str) -> String {
-    match verb == tool {
-        true => format!("tool `{tool}`"),
-        false => format!("`{verb}` (tool `{tool}`)"),
+/// What a message says of a tool named as the user typed its verb ([`tool_as_typed`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Said {
+    /// It ran and failed: "`wait` (tool `waitFor`) failed: …".
+    Failed,
+    /// The session lacks it: "the session has no tool `waitFor`, which `wait` calls".
+    Lacking,
+}
+
+/// Tool `tool`, for a message, as the user typed verb `verb`: "tool `state`" where the
+/// verb is named as its tool (naming it twice read "… `state`, which `state` calls"),
+/// else with the verb, as `said` ([`Said`]): the tool's name alone read as if another
+/// command had run.
+pub(crate) fn tool_as_typed(verb: &str, tool: &str, said: Said) -> String {
+    if verb == tool {
+        return format!("tool `{tool}`");
+    }
+    match said {
+        Said::Failed => format!("`{verb}` (tool `{tool}`)"),
+        Said::Lacking => format!("tool `{tool}`, which `{verb}` calls"),
     }
 }
 
@@ -798,7 +804,9 @@ fn tool_as_typed(verb: &str, tool: &str) -> String {
 /// `call`'s tool, a derived verb's `tools/list` and any other method as they are.
 fn what_is_called_as_typed(method: &str, params: Option<&Value>) -> String {
     match (params.and_then(|p| p["name"].as_str()), usage::verb_typed()) {
-        (Some(tool), Some(verb)) if method == "tools/call" => tool_as_typed(&verb, tool),
+        (Some(tool), Some(verb)) if method == "tools/call" => {
+            tool_as_typed(&verb, tool, Said::Failed)
+        }
         _ => what_is_called(method, params),
     }
 }
@@ -828,18 +836,6 @@ pub(crate) fn rebuilt(e: &Error, message: String, hints: Vec<String>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A future's whole size is held wherever it goes (each frame it passes
-    /// through, page by page), however little of it a call uses: the HTTP
-    /// call's state lives in a box of its own, not inside the call's future.
-    #[test]
-    fn a_calls_future_holds_the_http_call_boxed() {
-        let settings = crate::options::settings(&crate::cli::HostArgs::unset());
-        let params = json!({ "name": "state", "arguments": {} });
-        let future = invoke(&settings, "tools/call", Some(&params));
-        let size = std::mem::size_of_val(&future);
-        assert!(size < 4096, "the call's future is {size} bytes");
-    }
 
     /// tokio builds a signal driver into every runtime of a binary whose tokio
     /// has the `signal` or `process` feature (a socket pair, ~65 signal slots,

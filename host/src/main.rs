@@ -8,6 +8,7 @@ mod media;
 mod options;
 mod output;
 mod signals;
+mod tool_call;
 mod tools;
 mod usage;
 

@@ -10,8 +10,8 @@ use crate::cli::CallArgs;
 use crate::invoke::{Session, settle};
 use crate::media;
 use crate::output;
+use crate::tool_call::{self, Failed};
 use crate::tools::ToolList;
-use mur_client::tool_result::missing_tool;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     if !args.stray.is_empty() {
@@ -67,12 +67,17 @@ async fn method_call(
         .call_unlisted(settings, method, params)
         .await
         .map_err(|e| super::derived::too_large(e, params))?;
-    let missing = missing_tool(&reply, method, params);
     let refused = slashed && method != "tools/call" && matches!(reply, Reply::Error(_));
-    match (settle(reply, settings, method, params), missing) {
-        (Err(e), Some(tool)) => Err(nearest_tool(e, tool, &session, settings).await),
-        (Err(e), None) if refused => Err(slashed_tool(e, method, params, &session, settings).await),
-        (answer, _) => answer,
+    match tool_call::settled(reply, &session, settings, method, params, None).await {
+        Ok(result) => Ok(result),
+        Err(Failed {
+            error,
+            lacking: Some((tool, tools)),
+        }) => Err(nearest_tool(error, &tool, &tools)),
+        Err(Failed { error, .. }) if refused => {
+            Err(slashed_tool(error, method, params, &session, settings).await)
+        }
+        Err(Failed { error, .. }) => Err(error),
     }
 }
 
@@ -114,12 +119,11 @@ async fn slashed_tool(
 }
 
 /// `e`, the server's word that it has no tool `name`, with the tool most likely meant
-/// when the session has one close to it: the one whose verb is called `name`
-/// (`call switch-component`: `switchComponent`), else the nearest name; said as
-/// [`lacking_tool`] says it.
-async fn nearest_tool(e: Error, name: &str, session: &Session, settings: &Settings) -> Error {
-    let (e, tools) = lacking_tool(e, name, name, session, settings).await;
-    let answers = Derived::pick(&tools, name);
+/// when the session's `tools` (read afresh on it: [`tool_call::settled`]) have one close
+/// to it: the one whose verb is called `name` (`call switch-component`:
+/// `switchComponent`), else the nearest name.
+fn nearest_tool(e: Error, name: &str, tools: &[Value]) -> Error {
+    let answers = Derived::pick(tools, name);
     let names = tools.iter().filter_map(|tool| tool["name"].as_str());
     let meant = match &answers {
         Some((verb, _)) => Some(verb.tool.as_str()),
@@ -129,33 +133,6 @@ async fn nearest_tool(e: Error, name: &str, session: &Session, settings: &Settin
         Some(tool) if tool != name => e.with_first_hint(format!("did you mean `{tool}`?")),
         _ => e,
     }
-}
-
-/// `e`, the server's word that it has no tool `tool`, which `verb` calls (`call`'s NAME
-/// is the tool itself), and the session's tool list, read afresh: the call just failed,
-/// and nothing else is spent on the way to a success. Where the list lacks the tool too,
-/// `e` says so — "the session has no tool `waitFor`, which `wait` calls", or "the session
-/// has no tool `state`" where the verb is named as its tool — not "tool `waitFor` failed:
-/// …", which read as if it had run. A list that cannot be read leaves `e` as it was (and
-/// is empty).
-pub(super) async fn lacking_tool(
-    e: Error,
-    tool: &str,
-    verb: &str,
-    session: &Session,
-    settings: &Settings,
-) -> (Error, Vec<Value>) {
-    let Ok(tools) = ToolList::open(session).fresh(session, settings).await else {
-        return (e, Vec::new());
-    };
-    if tools.iter().any(|listed| listed["name"] == tool) {
-        return (e, tools);
-    }
-    let message = match verb == tool {
-        true => format!("the session has no tool `{tool}`"),
-        false => format!("the session has no tool `{tool}`, which `{verb}` calls"),
-    };
-    (crate::invoke::reworded(e, message), tools)
 }
 
 /// MCP's liveness check up to the 2025-11-25 revision.

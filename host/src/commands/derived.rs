@@ -16,10 +16,11 @@ use mur_verbs::{VerbError, VerbHost, VerbSpec};
 use serde_json::{Map, Value, json};
 
 use crate::cli::HostArgs;
-use crate::invoke::{self, Session, block_on};
+use crate::invoke::{Session, block_on};
 use crate::media;
 use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
+use crate::tool_call;
 use crate::tools::{ToolList, pick};
 use crate::usage::{self, Phase};
 
@@ -55,8 +56,7 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
         return Ok(());
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
-    let result = block_on(invoke::invoke(&settings, "tools/call", Some(&params)))?
-        .map_err(|e| invoke::as_typed(e, &verb.name, &verb.tool))?;
+    let result = block_on(tool_call::call(&settings, &params, &verb.name))??;
     let picked = verb.pick(&payload(&result)).map_err(|message| {
         Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name)).with_hint(format!(
             "the `{}` call itself already ran; `{}` shows its whole result",
@@ -169,8 +169,15 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         // reads it afresh.
         tools.forget();
     }
-    let result = invoke::settle(reply, settings, "tools/call", Some(&params))
-        .map_err(|e| invoke::as_typed(e, &verb.name, &verb.tool))?;
+    let result = tool_call::settled(
+        reply,
+        &session,
+        settings,
+        "tools/call",
+        Some(&params),
+        Some(&verb.name),
+    )
+    .await?;
     if let Some(target) = target {
         // Printed as without `--out`, saying where the media went.
         let written = Save::Written(out.as_deref().unwrap_or_default());

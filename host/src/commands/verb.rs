@@ -8,11 +8,11 @@ use mur_verbs::{ParseOutcome, VerbError, VerbHost};
 use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
-use crate::invoke::{self, Session, block_on, settle};
+use crate::invoke::{self, block_on};
 use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
+use crate::tool_call;
 use crate::usage::{self, Phase};
-use mur_client::tool_result::missing_tool;
 use mur_usage::Kind;
 
 /// Runs plugin verb `name` with `argv` as typed after its name, `host` holding
@@ -72,12 +72,8 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     settings.verb_timeout(plan.timeout_ms, host.timeout_given);
     let (arguments, lowered) = invoke::within_bound(arguments, name, verbs.spec(name), &settings);
     let params = json!({ "name": tool, "arguments": arguments });
-    let result = block_on(call_tool(&settings, &params, name, &tool))?.map_err(|e| {
-        let e = invoke::as_typed(
-            bound_given_after(e, plan.timeout_ms, &settings),
-            name,
-            &tool,
-        );
+    let result = block_on(tool_call::call(&settings, &params, name))?.map_err(|e| {
+        let e = bound_given_after(e, plan.timeout_ms, &settings);
         match &lowered {
             Some(lowered) => lowered.told(e),
             None => e,
@@ -104,24 +100,6 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     output::stdout(&shaped.stdout)?;
     output::notes(&shaped.notes, settings.quiet);
     Ok(())
-}
-
-/// Tool `tool` called for verb `verb` with `params`, settled. A tool the server says it
-/// does not have is said as `call` says it, naming the verb typed
-/// ([`super::call::lacking_tool`]).
-async fn call_tool(settings: &Settings, params: &Value, verb: &str, tool: &str) -> Result<Value> {
-    let session = Session::resolve(settings).await?;
-    let reply = session
-        .call_unlisted(settings, "tools/call", Some(params))
-        .await?;
-    let missing = missing_tool(&reply, "tools/call", Some(params)).is_some();
-    match settle(reply, settings, "tools/call", Some(params)) {
-        Err(e) if missing => {
-            let (e, _) = super::call::lacking_tool(e, tool, verb, &session, settings).await;
-            Err(e)
-        }
-        answer => answer,
-    }
 }
 
 /// A call out of time whose bound was the verb's own `--timeout MS` (after its name):

@@ -310,31 +310,52 @@ fn a_tool_the_session_does_not_have_is_answered_with_the_one_likely_meant() {
     assert_eq!(unknown("frobnicate"), said("frobnicate", None));
 }
 
-/// A named verb whose tool the session lacks (the standard `state` and `wait` against a
-/// server of other tools) is told as `call nosuchtool` is, naming the verb typed and its
-/// tool: it read ``tool `state` failed: Tool state not found``, as if the tool had run.
-/// A verb named as its tool is not named twice (it read "… `state`, which `state` calls").
+/// A verb whose tool the session lacks is told as `call nosuchtool` is, naming the verb
+/// typed and its tool: a named verb (the standard `state` and `wait` against a server of
+/// other tools), a data verb (docs/examples/count.json, of `state`) and a derived verb
+/// made from a cached list the server no longer matches. It read ``tool `state` failed:
+/// Tool state not found``, as if the tool had run (data and derived verbs until the call
+/// path said it for every verb: `` `count` (tool `state`) failed: … ``). A verb named as
+/// its tool is not named twice (it read "… `state`, which `state` calls").
 #[test]
 fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     let sb = mur_e2e::plugins::standard_sandbox();
-    let server = Stub::with_tools(
-        json!([{ "name": "echo", "inputSchema": { "type": "object" } }]),
-        |params| {
-            let name = params["name"].as_str().unwrap_or_default();
-            Err(json!({ "code": -32602, "message": format!("Tool {name} not found") }))
-        },
-    );
+    let count = mur_e2e::plugins::repo_root().join("docs/examples/count.json");
+    sb.devtools(&["verbs", "add", count.to_str().expect("utf-8")])
+        .assert_code(0);
+    let listed = |name: &str| json!([{ "name": name, "inputSchema": { "type": "object" } }]);
+    let tools = std::sync::Arc::new(std::sync::Mutex::new(listed("sayHello")));
+    let now = tools.clone();
+    let server = Stub::with_tool_list(tools.clone(), move |params| {
+        let name = params["name"].as_str().unwrap_or_default();
+        let list = now.lock().expect("tool list").clone();
+        match list[0]["name"] == name {
+            true => Ok(json!({ "content": [{ "type": "text", "text": "hello" }] })),
+            false => Err(json!({ "code": -32602, "message": format!("Tool {name} not found") })),
+        }
+    });
     let endpoint = server.endpoint();
+    // `say-hello` is derived from the list as it was, and cached; then the server has
+    // another tool, which the cached list does not know.
+    sb.devtools(&["--endpoint", &endpoint, "say-hello"])
+        .assert_code(0);
+    *tools.lock().expect("tool list") = listed("echo");
     let catalog = format!(
         "hint: `mur devtools --endpoint {endpoint} catalog` lists the tools this session has, \
          each as a verb\n"
     );
+    // `say-hello` first: each lacking tool reads the list afresh, into the cache.
     for (argv, said) in [
-        (&["state"][..], "the session has no tool `state`"),
+        (
+            &["say-hello"][..],
+            "the session has no tool `sayHello`, which `say-hello` calls",
+        ),
+        (&["state"], "the session has no tool `state`"),
         (
             &["wait", "#x"],
             "the session has no tool `waitFor`, which `wait` calls",
         ),
+        (&["count"], "the session has no tool `state`, which `count` calls"),
     ] {
         let out = sb.devtools(&[&["--endpoint", &endpoint][..], argv].concat());
         out.assert_code(5)

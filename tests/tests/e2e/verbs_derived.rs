@@ -1514,11 +1514,14 @@ fn a_tool_that_failed_keeps_the_tool_list_and_one_the_server_lacks_drops_it() {
     // A tool that ran and failed says nothing of the list, whatever its words.
     let again = lookup("x");
     assert!(from_cache(&again), "{again}");
-    // The server has no such tool any more: the next call reads the list afresh.
+    // The server has no such tool any more: the list is read afresh then, to tell
+    // whether the session lacks it (it lists it still), and the next call goes by it.
     let gone = lookup("gone");
     assert!(from_cache(&gone), "{gone}");
+    let listed = |out: &Output| out.stderr.contains("/mcp tools/list (");
+    assert!(listed(&gone), "{gone}");
     let after = lookup("x");
-    assert!(!from_cache(&after), "{after}");
+    assert!(from_cache(&after) && !listed(&after), "{after}");
 }
 
 /// A tool whose verb name is a host command's (`session`, `help`) or an installed

@@ -1,0 +1,127 @@
+//! A tool called by name, its failure said in the words the user typed: for a named,
+//! data or derived verb (`wait`, which calls `waitFor`) or for `call NAME` (the tool
+//! itself). A tool the server says it lacks, and the session's tool list (read afresh)
+//! lacks too, is "the session has no tool `waitFor`, which `wait` calls"; any other
+//! failure of the tool "`wait` (tool `waitFor`) failed: …" ([`invoke::as_typed`]). Part
+//! of the call path, below the commands: it calls through [`crate::invoke`] and reads the
+//! list through [`crate::tools`], which neither can do for the other.
+
+use mur_client::Reply;
+use mur_client::tool_result::missing_tool;
+use mur_core::{Error, Result, Settings};
+use serde_json::Value;
+
+use crate::invoke::{self, Said, Session};
+use crate::tools::ToolList;
+
+/// Resolves the session and calls tool `params["name"]` for verb `verb`: its result, or
+/// its failure said as typed ([`settled`]).
+pub async fn call(settings: &Settings, params: &Value, verb: &str) -> Result<Value> {
+    let session = Session::resolve(settings).await?;
+    // One await holds the session: a local held across two cannot share its room in
+    // the future with discovery's (3.9 KB), and the call's future grew by its size.
+    call_on(&session, settings, params, verb).await
+}
+
+/// [`call`] once the session is found.
+async fn call_on(
+    session: &Session,
+    settings: &Settings,
+    params: &Value,
+    verb: &str,
+) -> Result<Value> {
+    let reply = session
+        .call_unlisted(settings, "tools/call", Some(params))
+        .await
+        // A question refused for want of an answer fails the call here, settled.
+        .map_err(|e| invoke::as_typed(e, verb, params["name"].as_str().unwrap_or_default()))?;
+    Ok(settled(
+        reply,
+        session,
+        settings,
+        "tools/call",
+        Some(params),
+        Some(verb),
+    )
+    .await?)
+}
+
+/// A call that failed ([`settled`]).
+pub struct Failed {
+    pub error: Error,
+    /// The tool the server said it lacks and the session's tool list, read afresh to
+    /// see (empty when it could not be read); `None` for any other failure.
+    pub lacking: Option<(String, Vec<Value>)>,
+}
+
+impl From<Failed> for Error {
+    fn from(failed: Failed) -> Self {
+        failed.error
+    }
+}
+
+/// `reply` to `method` with `params` ([`invoke::settle`]), a failed tool said as verb
+/// `verb` calls it (none: `call`'s NAME, the tool itself; or a method). A tool the server
+/// says it lacks costs one `tools/list`, read only on this failure: where the list lacks
+/// it too, the error says so, not "tool `waitFor` failed: …", which read as if it ran.
+pub async fn settled(
+    reply: Reply,
+    session: &Session,
+    settings: &Settings,
+    method: &str,
+    params: Option<&Value>,
+    verb: Option<&str>,
+) -> std::result::Result<Value, Failed> {
+    let missing = missing_tool(&reply, method, params).map(str::to_owned);
+    let error = match invoke::settle(reply, settings, method, params) {
+        Ok(result) => return Ok(result),
+        Err(error) => error,
+    };
+    let Some(tool) = missing else {
+        let tool = params.and_then(|p| p["name"].as_str());
+        let error = match (verb, tool) {
+            (Some(verb), Some(tool)) => invoke::as_typed(error, verb, tool),
+            _ => error,
+        };
+        return Err(Failed {
+            error,
+            lacking: None,
+        });
+    };
+    let Ok(tools) = ToolList::open(session).fresh(session, settings).await else {
+        return Err(Failed {
+            error,
+            lacking: Some((tool, Vec::new())),
+        });
+    };
+    // Where the list lacks it too: "the session has no tool `waitFor`, which `wait`
+    // calls", or "… no tool `state`" where the verb is named as its tool.
+    let error = match tools.iter().any(|listed| listed["name"] == tool.as_str()) {
+        true => error,
+        false => {
+            let named = invoke::tool_as_typed(verb.unwrap_or(&tool), &tool, Said::Lacking);
+            invoke::reworded(error, format!("the session has no {named}"))
+        }
+    };
+    Err(Failed {
+        error,
+        lacking: Some((tool, tools)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A future's whole size is held wherever it goes (each frame it passes
+    /// through, page by page), however little of it a call uses: the HTTP
+    /// call's state lives in a box of its own, not inside the call's future.
+    #[test]
+    fn a_calls_future_holds_the_http_call_boxed() {
+        let settings = crate::options::settings(&crate::cli::HostArgs::unset());
+        let params = serde_json::json!({ "name": "state", "arguments": {} });
+        let future = call(&settings, &params, "state");
+        let size = std::mem::size_of_val(&future);
+        assert!(size < 4096, "the call's future is {size} bytes");
+    }
+}
