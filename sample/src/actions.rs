@@ -33,6 +33,16 @@ pub fn ensure_usable(tree: &Tree, id: NodeId) -> Result<(), String> {
 /// "`subject` is not visible: …", saying what hides the (hidden) element `id` and the
 /// tool that shows it. `subject` is its label, or "It" where a hint names it just before.
 pub fn not_visible(tree: &Tree, id: NodeId, subject: &str) -> String {
+    match why_hidden(tree, id) {
+        Some(why) => format!("{subject} is not visible: {why}"),
+        None => format!("{subject} is not visible"),
+    }
+}
+
+/// What hides the (hidden) element `id` and the tool that shows it (`component `todo` is
+/// not active; switch to it first (tool `switchComponent`, …)`), when a person could
+/// tell.
+pub fn why_hidden(tree: &Tree, id: NodeId) -> Option<String> {
     let element = tree.element(id);
     // A component's own panel (`#todo`) is hidden for the same reason as its children: it
     // is not the active one. Scrolling would not show it.
@@ -44,10 +54,10 @@ pub fn not_visible(tree: &Tree, id: NodeId, subject: &str) -> String {
     if let Some(component) =
         hidden_panel.and_then(|panel| Component::from_name(&tree.element(panel).id))
     {
-        return format!(
-            "{subject} is not visible: component `{0}` is not active; switch to it first (tool `switchComponent`, component `{0}`)",
+        return Some(format!(
+            "component `{0}` is not active; switch to it first (tool `switchComponent`, component `{0}`)",
             component.name()
-        );
+        ));
     }
     // Otherwise the nearest reason above it that a person would undo: an expander closed
     // over it, or a viewport it lies outside of. The tools are named, not a client's
@@ -56,30 +66,27 @@ pub fn not_visible(tree: &Tree, id: NodeId, subject: &str) -> String {
     while let Some(parent) = tree.node(current).parent {
         let container = tree.element(parent);
         if container.expanded == Some(false) {
-            return format!(
-                "{subject} is not visible: it is inside {}, which is collapsed; expand it first (tool `expand`, selector `#{}`)",
+            return Some(format!(
+                "it is inside {}, which is collapsed; expand it first (tool `expand`, selector `#{}`)",
                 container.label(),
                 container.id
-            );
+            ));
         }
         if container.kind.clips_children()
             && !container.bounds.intersects(&tree.element(current).bounds)
         {
-            return match container.kind {
+            return Some(match container.kind {
                 Kind::ScrollViewer => format!(
-                    "{subject} is not visible: it is scrolled out of view in {}; scroll it into view first (tool `scroll`, selector `#{}`)",
+                    "it is scrolled out of view in {}; scroll it into view first (tool `scroll`, selector `#{}`)",
                     container.label(),
                     element.id
                 ),
-                _ => format!(
-                    "{subject} is not visible: it lies outside the visible area of {}",
-                    container.label()
-                ),
-            };
+                _ => format!("it lies outside the visible area of {}", container.label()),
+            });
         }
         current = parent;
     }
-    format!("{subject} is not visible")
+    None
 }
 
 /// Click: what a mouse click on the element would do.

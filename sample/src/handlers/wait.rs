@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use mur_server::{ToolError, ToolHints, ToolOutput, ToolResult, ToolSet, ToolSpec};
 
 use super::registration::{SELECTOR_HELP, object_schema, register, selector_property};
+use crate::actions::why_hidden;
 use crate::app::{SampleApp, find_all};
 use crate::element::Element;
 use crate::selector::{self, Among, Purpose};
@@ -82,7 +83,7 @@ async fn wait_for(app: &SampleApp, args: WaitArgs) -> ToolResult {
                 "timed out after {timeout_ms} ms waiting for `{}` to {}; last seen: {}",
                 condition.selector,
                 condition.describe(),
-                seen.describe(&tree, &condition.selector)
+                seen.describe(&tree, &condition)
             )));
         }
         tokio::time::sleep(POLL).await;
@@ -92,14 +93,15 @@ async fn wait_for(app: &SampleApp, args: WaitArgs) -> ToolResult {
 /// What the last poll found, for the timeout message.
 struct Seen {
     count: usize,
-    first: Option<Element>,
+    first: Option<NodeId>,
 }
 
 impl Seen {
     /// What was seen in `tree`, the last look; when nothing matched, with the element
     /// likely meant (`#todo-imput` for `#todo-input`), as a tool that finds none says.
-    fn describe(&self, tree: &Tree, selector: &str) -> String {
-        let Some(first) = &self.first else {
+    fn describe(&self, tree: &Tree, condition: &Condition) -> String {
+        let selector = &condition.selector;
+        let Some(id) = self.first else {
             let scope: Vec<NodeId> = tree.ids().collect();
             let among = Among {
                 tree,
@@ -111,7 +113,14 @@ impl Seen {
                 .unwrap_or_default();
             return format!("no element matched `{selector}`{likely}");
         };
-        let visibility = if first.visible { "visible" } else { "hidden" };
+        let first = tree.element(id);
+        // Waited for to show, a hidden element is told what shows it: nothing will, unless
+        // the agent does what it says.
+        let visibility = match (first.visible, why_hidden(tree, id)) {
+            (true, _) => "visible".to_owned(),
+            (false, Some(why)) if condition.visible == Some(true) => format!("hidden: {why}"),
+            (false, _) => "hidden".to_owned(),
+        };
         let matched = if self.count == 1 {
             "1 element matched".to_owned()
         } else {
@@ -146,7 +155,7 @@ impl Condition {
         let matches = find_all(tree, &self.selector, None, Purpose::Read).unwrap_or_default();
         let seen = Seen {
             count: matches.len(),
-            first: matches.first().map(|&id| tree.element(id).clone()),
+            first: matches.first().copied(),
         };
         let meeting: Vec<&Element> = matches
             .iter()

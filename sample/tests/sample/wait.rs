@@ -68,6 +68,17 @@ fn wait_for_times_out_saying_what_it_last_saw() {
             json!({ "selector": "#nothing", "timeoutMs": 50 }),
             "timed out after 50 ms waiting for `#nothing` to exist; last seen: no element matched `#nothing`",
         ),
+        // Waited for to show, an element hidden is told what hides it and what shows it:
+        // nothing will, unless the agent switches.
+        (
+            json!({ "selector": "#todo-input", "visible": true, "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `#todo-input` to be visible; last seen: 1 element matched; the first, `#todo-input`, has text `` and is hidden: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)",
+        ),
+        // Waited for anything else, hidden is all it is.
+        (
+            json!({ "selector": "#todo-input", "text": "x", "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `#todo-input` to have text `x`; last seen: 1 element matched; the first, `#todo-input`, has text `` and is hidden",
+        ),
     ] {
         assert_eq!(app.err("waitFor", args), message);
     }
