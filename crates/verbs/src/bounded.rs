@@ -166,8 +166,16 @@ impl Regular {
         }
         self.file.rewind().map_err(Refusal::Io)?;
         // One that grew while read has no size known: it overflowed the cap.
-        read_stream(&mut self.file, cap)
+        read_sized(&mut self.file, size, cap)
     }
+}
+
+/// At most `cap` bytes of a reader whose size is known (a regular file's, from its
+/// metadata): room for it all is made first, so a file is read in one `read` and a
+/// second that finds its end. Without it, a read starts at 32 bytes and doubles (a
+/// verb's index entry of ~1 KB took seven reads on every call).
+fn read_sized(reader: impl io::Read, size: u64, cap: u64) -> Result<Vec<u8>, Refusal> {
+    read_into(reader, cap, usize::try_from(size).unwrap_or(0))
 }
 
 /// A file of at most `cap` bytes, read through [`Regular`].
@@ -285,7 +293,12 @@ fn read_pipe(file: &File, cap: u64, patience: Duration) -> Result<Vec<u8>, Refus
 /// At most `cap` bytes of a stream (stdin, a pipe): [`Refusal::Overflowed`] when it
 /// holds more, found by reading one byte past the cap and no further.
 pub fn read_stream(reader: impl io::Read, cap: u64) -> Result<Vec<u8>, Refusal> {
-    let mut bytes = Vec::new();
+    read_into(reader, cap, 0)
+}
+
+/// [`read_stream`] into a buffer made with room for `expected` bytes.
+fn read_into(reader: impl io::Read, cap: u64, expected: usize) -> Result<Vec<u8>, Refusal> {
+    let mut bytes = Vec::with_capacity(expected);
     reader
         .take(cap + 1)
         .read_to_end(&mut bytes)
@@ -506,5 +519,40 @@ mod tests {
             read_capped(&link, Links::Follow, 10).expect("followed"),
             b"x"
         );
+    }
+
+    /// A reader that counts the `read` calls made of it.
+    struct Counted<'a> {
+        bytes: &'a [u8],
+        reads: usize,
+    }
+
+    impl io::Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.reads += 1;
+            self.bytes.read(buf)
+        }
+    }
+
+    #[test]
+    fn a_file_of_known_size_is_read_in_one_read_and_one_that_finds_its_end() {
+        let entry = vec![b'x'; 1236];
+        let mut counted = Counted {
+            bytes: &entry,
+            reads: 0,
+        };
+        let read = read_sized(&mut counted, 1236, 1 << 20).expect("read");
+        assert_eq!(read, entry);
+        assert_eq!(counted.reads, 2);
+
+        // Grown past the cap since its size was taken: refused at the cap, as before.
+        let mut grown = Counted {
+            bytes: &entry,
+            reads: 0,
+        };
+        assert!(matches!(
+            read_sized(&mut grown, 10, 100),
+            Err(Refusal::Overflowed { cap: 100 })
+        ));
     }
 }
