@@ -237,7 +237,11 @@ pub struct HostArgs {
           value_parser = mur_core::settings::timeout_ms, allow_negative_numbers = true)]
     pub timeout: u64,
     /// Largest response body mur reads, in bytes (`K`, `M`, `G`: KiB, MiB, GiB)
-    #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_RESPONSE)]
+    // A negative number is its value, refused as no byte count, as `--timeout -5` is:
+    // taken for an option, it was "unexpected argument `-5`" before a verb and "a value
+    // is required" after it (options::negative_numbers reads this off the tree).
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_RESPONSE,
+          allow_negative_numbers = true)]
     pub max_response: ByteSize,
     /// Indent JSON output; print tables for people
     #[arg(long, global = true)]

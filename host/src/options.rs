@@ -381,13 +381,13 @@ mod tests {
     }
 
     /// An option is never a host option's value (`--project --pretty`), but a lone `-`
-    /// is, and a negative number where clap takes one (`--timeout -1`), as before the verb.
+    /// is, and a negative number where clap takes one (`--timeout -1`, `--max-response
+    /// -5`), as before the verb.
     #[test]
     fn an_option_is_no_value_but_a_lone_dash_and_a_negative_bound_are() {
         for (line, name) in [
             ("#x --project --pretty", "--project <PATH>"),
             ("#x --answer -v", "--answer <KEY=VALUE>"),
-            ("#x --max-response -5", "--max-response <BYTES>"),
             ("#x --endpoint=", "--endpoint <URL>"),
         ] {
             let refused = extract(line, &mut HostArgs::default(), None).expect_err(line);
@@ -403,18 +403,20 @@ mod tests {
             ["#x"]
         );
         assert_eq!(host.project, Some(PathBuf::from("-")));
-        let negative = extract(
-            "--timeout -1",
-            &mut HostArgs::default(),
-            Some(&VerbSpec::default()),
-        )
-        .expect_err("a negative bound");
-        assert!(
-            negative
-                .message()
-                .starts_with("invalid value `-1` for `--timeout <MS>`: "),
-            "{negative}"
-        );
+        for (line, name) in [
+            ("--timeout -1", "--timeout <MS>"),
+            ("--max-response -5", "--max-response <BYTES>"),
+        ] {
+            let negative = extract(line, &mut HostArgs::default(), Some(&VerbSpec::default()))
+                .expect_err("a negative number");
+            let number = line.split(' ').nth(1).unwrap_or_default();
+            assert!(
+                negative
+                    .message()
+                    .starts_with(&format!("invalid value `{number}` for `{name}`: ")),
+                "{negative}"
+            );
+        }
     }
 
     #[test]

@@ -220,6 +220,37 @@ fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
     }
 }
 
+/// A negative number given to a numeric host option is its value, refused as no bound
+/// and no byte count, in the same words before the verb and after it (a derived `tree`,
+/// and the installed one, which has a `--timeout` of its own): `--max-response -5` said
+/// "unexpected argument `-5` found" before the verb and "a value is required for
+/// `--max-response <BYTES>`" after it.
+#[test]
+fn a_negative_number_for_a_numeric_host_option_is_refused_alike_before_and_after_the_verb() {
+    let sb = Sandbox::new();
+    let standard = mur_e2e::plugins::standard_sandbox();
+    let max_response = "invalid value `-5` for `--max-response <BYTES>`: `-5`: expected a \
+                        number of bytes, optionally with a K, M or G suffix (e.g. `128M`)";
+    let timeout = "invalid value `-5` for `--timeout <MS>`: `-5` is not a whole number of \
+                   milliseconds (e.g. `5000`)";
+    let before = |option| vec!["devtools", option, "-5", "tree"];
+    let after = |option| vec!["devtools", "tree", option, "-5"];
+    for (sb, argv, said) in [
+        (&sb, before("--max-response"), max_response),
+        (&sb, after("--max-response"), max_response),
+        (&standard, before("--max-response"), max_response),
+        (&standard, after("--max-response"), max_response),
+        (&sb, before("--timeout"), timeout),
+        (&sb, after("--timeout"), timeout),
+        (&standard, before("--timeout"), timeout),
+    ] {
+        sb.mur(&argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!("error: {said}\n"));
+    }
+}
+
 /// `-V` is `mur`'s alone, as `cargo -V`'s and `git --version`'s are: listed in every
 /// command's help it read as that command's version (`mur devtools version` is the
 /// app's). After a command it is refused, saying where each version is.
