@@ -25,9 +25,25 @@ pub fn ensure_usable(tree: &Tree, id: NodeId) -> Result<(), String> {
         return Err(not_visible(tree, id, &element.label()));
     }
     if !element.enabled {
-        return Err(format!("{} is disabled", element.label()));
+        return Err(format!(
+            "{} is disabled{}",
+            element.label(),
+            why_disabled(element)
+        ));
     }
     Ok(())
+}
+
+/// What enables a disabled element, where an agent would otherwise have to find out: the
+/// add button is disabled while the input is empty (`view/todo.rs`). Decrement, disabled
+/// at 0, says no more: the count beside it says why.
+fn why_disabled(element: &Element) -> &'static str {
+    match element.binding {
+        Binding::Command(Command::AddTodo) => {
+            ": `#todo-input` is empty; type the todo first (tool `type`, selector `#todo-input`)"
+        }
+        _ => "",
+    }
 }
 
 /// "`subject` is not visible: …", saying what hides the (hidden) element `id` and the

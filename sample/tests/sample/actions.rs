@@ -27,6 +27,19 @@ fn decrement_is_disabled_at_zero() {
     assert_eq!(app.prop("#count", "text"), "0");
 }
 
+/// A disabled button says what enables it, where something does: `#todo-add` adds what
+/// was typed, and told only "is disabled" an agent had to find out the input was empty.
+#[test]
+fn add_is_disabled_until_a_todo_is_typed_and_says_so() {
+    let app = App::showing("todo");
+    assert_eq!(
+        app.err("click", json!({ "selector": "#todo-add" })),
+        "`#todo-add` is disabled: `#todo-input` is empty; type the todo first (tool `type`, selector `#todo-input`)"
+    );
+    app.ok("type", json!({ "selector": "#todo-input", "text": "milk" }));
+    app.ok("click", json!({ "selector": "#todo-add" }));
+}
+
 #[test]
 fn elements_of_a_hidden_component_cannot_be_used() {
     let app = App::new();
