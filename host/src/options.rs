@@ -62,11 +62,14 @@ fn is_verbosity_cluster(word: &str) -> bool {
 /// does not declare an option of that name, never as the value of one of the
 /// verb's options, and never after `--`. `spec` is what the verb declared; a
 /// `mur:verb@0.1.0` verb declares nothing, and then every host option but
-/// `--timeout` (which every such verb took as its own) is taken.
+/// `--timeout` (which every such verb took as its own) is taken. `verb`, the verb's
+/// name when it is known, gives a host option typed without its value the verb's usage
+/// as hint ([`verb_usage`]), else `mur devtools`'s.
 pub fn extract_host_options(
     argv: &[String],
     host: &mut HostArgs,
     spec: Option<&VerbSpec>,
+    verb: Option<&str>,
 ) -> Result<Vec<String>> {
     let mut rest = Vec::with_capacity(argv.len());
     let (options, end) = mur_core::until_end_of_options(argv);
@@ -102,7 +105,7 @@ pub fn extract_host_options(
                 None => next(&mut words),
             }
             .filter(|text| !text.is_empty())
-            .ok_or_else(|| missing_value(name))
+            .ok_or_else(|| missing_value(name, verb.map(|verb| verb_usage(verb, spec))))
         };
         match flag {
             "--endpoint" => host.endpoint = Some(value("--endpoint <URL>")?),
@@ -162,15 +165,29 @@ pub fn extract_host_options(
 
 /// Host option `name` (`--answer <KEY=VALUE>`) typed after a verb's name without its
 /// value: refused as clap refuses it before the verb (`mur devtools --answer`), with
-/// the same usage hint, `mur devtools`'s (the verb's own options are the verb's to
-/// say, and its name is not known here).
-fn missing_value(name: &str) -> Error {
-    let mut mur = crate::cli::command();
-    mur.build();
-    let usage = mur
-        .find_subcommand_mut("devtools")
-        .map(crate::cli::usage_hint);
+/// the `usage` hint of the verb, as its `--help` starts (a mistyped option of the verb
+/// shows the same line), or where the verb is not known here `mur devtools`'s.
+fn missing_value(name: &str, usage: Option<String>) -> Error {
+    let usage = usage.or_else(|| {
+        let mut mur = crate::cli::command();
+        mur.build();
+        mur.find_subcommand_mut("devtools")
+            .map(crate::cli::usage_hint)
+    });
     value_required(name, usage)
+}
+
+/// The usage hint of verb `verb` (``usage: mur devtools tree [<selector>] … (`--help`
+/// shows more)``): the usage line its `--help` starts with, from what it declared;
+/// `mur devtools VERB [OPTIONS]` where it declared nothing to read (a derived verb,
+/// whose tool is not read yet; a `mur:verb@0.1.0` verb).
+fn verb_usage(verb: &str, spec: Option<&VerbSpec>) -> String {
+    let declared = spec
+        .filter(|spec| **spec != VerbSpec::default())
+        .map(|spec| spec.render_brief(verb))
+        .and_then(|brief| Some(brief.lines().next()?.strip_prefix("Usage: ")?.to_owned()));
+    let usage = declared.unwrap_or_else(|| format!("mur devtools {verb} [OPTIONS]"));
+    format!("usage: {usage} (`--help` shows more)")
 }
 
 /// Option `option` (`--answer <KEY=VALUE>`) typed without a value, or an empty one: in
@@ -263,7 +280,7 @@ mod tests {
 
     /// [`extract_host_options`] on the words of `line`.
     fn extract(line: &str, host: &mut HostArgs, spec: Option<&VerbSpec>) -> Result<Vec<String>> {
-        extract_host_options(&words(line), host, spec)
+        extract_host_options(&words(line), host, spec, None)
     }
 
     /// A derived verb renames a property that is one of these (`--arg-timeout`), as

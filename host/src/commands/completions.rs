@@ -128,7 +128,8 @@ fn host_args(words: &[OsString], current: usize) -> crate::cli::HostArgs {
     if chosen_twice(&typed) {
         return host;
     }
-    match crate::options::extract_host_options(&typed, &mut host, Some(&VerbSpec::default())) {
+    match crate::options::extract_host_options(&typed, &mut host, Some(&VerbSpec::default()), None)
+    {
         Ok(_) => host,
         Err(_) => crate::cli::HostArgs::default(),
     }

@@ -28,7 +28,7 @@ use crate::usage::{self, Phase};
 pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // Host options are taken wherever they appear: the verb's own options
     // are known only once the tool list is read, after discovery needed them.
-    let argv = extract_host_options(argv, &mut host, Some(&VerbSpec::default()))?;
+    let argv = extract_host_options(argv, &mut host, Some(&VerbSpec::default()), Some(name))?;
     // First: `--timeout` bounds reading values from pipes too.
     let settings = started(&host);
     // Every `@FILE` and stdin is read now, before the session is asked anything: read
@@ -42,7 +42,7 @@ pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
 
 /// Runs installed data verb `verb` with `argv`.
 pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<()> {
-    let argv = extract_host_options(argv, &mut host, Some(&verb.spec))?;
+    let argv = extract_host_options(argv, &mut host, Some(&verb.spec), Some(&verb.name))?;
     usage::value_options(&verb.spec, None);
     let settings = started(&host);
     let Some(arguments) = arguments(

@@ -233,6 +233,7 @@ fn host_options_and_the_rest(argv: &[OsString]) -> Option<(cli::HostArgs, Vec<St
         &words,
         &mut host,
         Some(&mur_verbs::VerbSpec::default()),
+        None,
     )
     .ok()?;
     Some((host, rest))

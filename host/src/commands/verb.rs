@@ -40,7 +40,7 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
         // Not installed: a tool of the session, as a derived verb.
         return super::derived::run(name, argv, host);
     };
-    let argv = extract_host_options(argv, &mut host, verbs.spec(name))?;
+    let argv = extract_host_options(argv, &mut host, verbs.spec(name), Some(name))?;
     let mut settings = started(&host);
     // A verb whose compiled code is not cached is compiled before its `parse`
     // (before the call, outside `--timeout`): tens of seconds for a big one.

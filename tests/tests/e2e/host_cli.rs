@@ -115,14 +115,21 @@ fn a_group_without_its_command_is_refused_in_one_line() {
 /// option, with its did-you-mean and the command's usage, not clap's usage with the
 /// option meant in it (`mur devtools --project <PATH> <COMMAND>`, read as if it were
 /// required). A host option typed after a verb without its value is refused as before
-/// it (it had clap's first words alone, and no usage), a verb installed
-/// (`standard_sandbox`) or derived from a tool.
+/// it (it had clap's first words alone, and no usage), with the verb's usage as hint (it
+/// had `mur devtools`'s), a verb installed (`standard_sandbox`) or derived from a tool.
 #[test]
 fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
     let sb = Sandbox::new();
     let devtools = "mur devtools [OPTIONS] <COMMAND>";
     let list = "mur devtools session list [OPTIONS]";
     let standard = mur_e2e::plugins::standard_sandbox();
+    // After a verb, the verb's usage, as its `--help` starts: an installed verb's
+    // declared line, a derived one's (its tool not read yet) `NAME [OPTIONS]`. It was
+    // `mur devtools`'s.
+    let click = |sb: &Sandbox| match std::ptr::eq(sb, &standard) {
+        true => "mur devtools click <selector>",
+        false => "mur devtools click [OPTIONS]",
+    };
     let after_a_verb = [
         (
             &["devtools", "click", "--answer"][..],
@@ -152,7 +159,15 @@ fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
     ];
     let missing = [&sb, &standard]
         .into_iter()
-        .flat_map(|sb| after_a_verb.map(|(argv, option)| (sb, argv, option, devtools)))
+        .flat_map(|sb| {
+            after_a_verb.map(|(argv, option)| {
+                let usage = match argv[1] {
+                    "click" => click(sb),
+                    _ => "mur devtools get-text [OPTIONS]",
+                };
+                (sb, argv, option, usage)
+            })
+        })
         .chain(before_or_to_a_command.map(|(argv, option, usage)| (&sb, argv, option, usage)));
     for (sb, argv, option, usage) in missing {
         sb.mur(argv)
@@ -168,32 +183,40 @@ fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
     // exit 4), an empty value was refused later in other words (`--project=`: "cannot
     // resolve project path ``", `--endpoint=`: "`--endpoint ` is not a URL"), and
     // clap's quotes were left on an empty one (`--answer=`: "invalid value '' for").
-    let required = |option: &str| {
-        format!(
-            "error: a value is required for `{option}` but none was supplied\n\
-             hint: usage: {devtools} (`--help` shows more)\n"
-        )
+    let required = |option: &'static str| {
+        move |usage: &str| {
+            format!(
+                "error: a value is required for `{option}` but none was supplied\n\
+                 hint: usage: {usage} (`--help` shows more)\n"
+            )
+        }
     };
-    let not_key_value = "error: invalid value `x` for `--answer <KEY=VALUE>`: \
-                         `x` is not KEY=VALUE\n";
-    for (typed, stderr) in [
-        (&["--project", "--pretty"][..], required("--project <PATH>")),
-        (&["--answer", "--pretty"], required("--answer <KEY=VALUE>")),
-        (&["--endpoint", "-v"], required("--endpoint <URL>")),
-        (&["--project="], required("--project <PATH>")),
-        (&["--answer="], required("--answer <KEY=VALUE>")),
-        (&["--endpoint="], required("--endpoint <URL>")),
-        (&["--answer=x"], not_key_value.to_owned()),
-        (&["--answer", "x"], not_key_value.to_owned()),
-    ] {
+    let not_key_value = |_: &str| {
+        "error: invalid value `x` for `--answer <KEY=VALUE>`: `x` is not KEY=VALUE\n".to_owned()
+    };
+    let cases: [(&[&str], &dyn Fn(&str) -> String); 8] = [
+        (&["--project", "--pretty"], &required("--project <PATH>")),
+        (&["--answer", "--pretty"], &required("--answer <KEY=VALUE>")),
+        (&["--endpoint", "-v"], &required("--endpoint <URL>")),
+        (&["--project="], &required("--project <PATH>")),
+        (&["--answer="], &required("--answer <KEY=VALUE>")),
+        (&["--endpoint="], &required("--endpoint <URL>")),
+        (&["--answer=x"], &not_key_value),
+        (&["--answer", "x"], &not_key_value),
+    ];
+    for (typed, stderr) in cases {
         let verb = ["click", "#btn-inc"];
         let before = [&["devtools"][..], typed, &verb].concat();
         let after = [&["devtools"][..], &verb, typed].concat();
-        for (sb, argv) in [(&sb, &before), (&sb, &after), (&standard, &after)] {
+        for (sb, argv, usage) in [
+            (&sb, &before, devtools),
+            (&sb, &after, click(&sb)),
+            (&standard, &after, click(&standard)),
+        ] {
             sb.mur(argv)
                 .assert_code(1)
                 .assert_stdout_is("")
-                .assert_stderr_is(&stderr);
+                .assert_stderr_is(stderr(usage));
         }
     }
     for (argv, meant, usage) in [
