@@ -715,11 +715,14 @@ fn judge_component(
 const WHAT_A_VERB_IS: &str = "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0)";
 
 /// How a core module is made a component: for a Rust verb built for
-/// `wasm32-unknown-unknown`, the component linker every toolchain ships, as
-/// docs/verbs.md ("Without WASI, faster") says.
-const CORE_MODULE_FIX: &str = "built for wasm32-unknown-unknown, a verb needs the component linker: \
-     add `.cargo/config.toml` with `[target.wasm32-unknown-unknown]` `linker = \"wasm-component-ld\"` \
-     and build again (docs/verbs.md, \"Without WASI, faster\"); or wrap the module with \
+/// `wasm32-unknown-unknown`, the component linker every toolchain ships (docs/verbs.md,
+/// "Without WASI, faster", which an installed mur does not have: the hint says it
+/// whole), or the target a `verbs new` project's README builds for, or wasm-tools.
+const CORE_MODULE_FIX: &str = "built for wasm32-unknown-unknown, a verb needs the component \
+     linker every Rust toolchain ships: add `.cargo/config.toml` holding \
+     `[target.wasm32-unknown-unknown]` and `linker = \"wasm-component-ld\"`, and build again; \
+     or build for wasm32-wasip2, as a `mur devtools verbs new` project's README does \
+     (`cargo build --release --target wasm32-wasip2`); or wrap the module with \
      `wasm-tools component new`";
 
 /// Read a file the user named (a link to a build output is fine), judged
@@ -1311,7 +1314,8 @@ mod tests {
     }
 
     /// A core module is what `cargo build --target wasm32-unknown-unknown` makes
-    /// without the component linker: the fix named is the one docs/verbs.md gives.
+    /// without the component linker: the hint says the fix whole, naming nothing an
+    /// installed mur lacks (it named docs/verbs.md).
     #[test]
     fn a_core_module_is_refused_naming_the_component_linker() {
         let tmp = tempfile::tempdir().expect("tempdir");
@@ -1325,11 +1329,16 @@ mod tests {
                 file.display()
             )
         );
-        let hint = err.hint().expect("a hint");
-        assert!(
-            hint.contains("linker = \"wasm-component-ld\"")
-                && hint.contains("Without WASI, faster"),
-            "{hint}"
+        assert_eq!(
+            err.hint().as_deref(),
+            Some(
+                "built for wasm32-unknown-unknown, a verb needs the component linker every \
+                 Rust toolchain ships: add `.cargo/config.toml` holding \
+                 `[target.wasm32-unknown-unknown]` and `linker = \"wasm-component-ld\"`, and \
+                 build again; or build for wasm32-wasip2, as a `mur devtools verbs new` \
+                 project's README does (`cargo build --release --target wasm32-wasip2`); or \
+                 wrap the module with `wasm-tools component new`"
+            )
         );
     }
 }
