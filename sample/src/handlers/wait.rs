@@ -75,7 +75,7 @@ async fn wait_for(app: &SampleApp, args: WaitArgs) -> ToolResult {
         if let Some(element) = satisfied {
             let elapsed = start.elapsed().as_millis() as u64;
             return Ok(ToolOutput::Json(
-                json!({ "matched": true, "count": seen.count, "element": element, "elapsedMs": elapsed }),
+                json!({ "matched": true, "count": seen.matches.len(), "element": element, "elapsedMs": elapsed }),
             ));
         }
         if start.elapsed() >= Duration::from_millis(timeout_ms) {
@@ -92,16 +92,21 @@ async fn wait_for(app: &SampleApp, args: WaitArgs) -> ToolResult {
 
 /// What the last poll found, for the timeout message.
 struct Seen {
-    count: usize,
-    first: Option<NodeId>,
+    /// The elements the selector matched.
+    matches: Vec<NodeId>,
+    /// How many of them met the conditions besides the count.
+    meeting: usize,
 }
 
 impl Seen {
-    /// What was seen in `tree`, the last look; when nothing matched, with the element
-    /// likely meant (`#todo-imput` for `#todo-input`), as a tool that finds none says.
+    /// What was seen in `tree`, the last look, told by what the condition looked at: how
+    /// many matched and met the rest for a count, else the first's text and visibility,
+    /// as far as they were waited for (a hidden todo is no cause of a count's running
+    /// out). When nothing matched, with the element likely meant (`#todo-imput` for
+    /// `#todo-input`), as a tool that finds none says.
     fn describe(&self, tree: &Tree, condition: &Condition) -> String {
         let selector = &condition.selector;
-        let Some(id) = self.first else {
+        let Some(&first) = self.matches.first() else {
             let scope: Vec<NodeId> = tree.ids().collect();
             let among = Among {
                 tree,
@@ -113,23 +118,49 @@ impl Seen {
                 .unwrap_or_default();
             return format!("no element matched `{selector}`{likely}");
         };
-        let first = tree.element(id);
-        // Waited for to show, a hidden element is told what shows it: nothing will, unless
-        // the agent does what it says.
-        let visibility = match (first.visible, why_hidden(tree, id)) {
-            (true, _) => "visible".to_owned(),
-            (false, Some(why)) if condition.visible == Some(true) => format!("hidden: {why}"),
-            (false, _) => "hidden".to_owned(),
+        let matched = match self.matches.len() {
+            1 => "1 element matched".to_owned(),
+            count => format!("{count} elements matched"),
         };
-        let matched = if self.count == 1 {
-            "1 element matched".to_owned()
-        } else {
-            format!("{} elements matched", self.count)
+        // Waited for to show, a hidden element is told what hides it and the tool that
+        // shows it: nothing will, unless the agent does what it says.
+        let told_hidden = |id: NodeId| {
+            (condition.visible == Some(true))
+                .then(|| why_hidden(tree, id))
+                .flatten()
         };
+        if let Some(wanted) = condition.count {
+            let rest = condition.besides_count("with", "");
+            let met = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(", {} of them {}", self.meeting, rest.join(" and "))
+            };
+            let hidden = self
+                .matches
+                .iter()
+                .filter(|&&id| !tree.element(id).visible)
+                .find_map(|&id| told_hidden(id).map(|why| (id, why)))
+                .map(|(id, why)| format!("; {} is hidden: {why}", tree.element(id).label()))
+                .unwrap_or_default();
+            return format!("{matched}{met}, not {wanted}{hidden}");
+        }
+        let element = tree.element(first);
+        let mut looked = Vec::new();
+        if condition.text.is_some() || condition.pattern.is_some() {
+            looked.push(format!("has text `{}`", element.text));
+        }
+        if condition.visible.is_some() {
+            looked.push(match (element.visible, told_hidden(first)) {
+                (true, _) => "is visible".to_owned(),
+                (false, Some(why)) => format!("is hidden: {why}"),
+                (false, None) => "is hidden".to_owned(),
+            });
+        }
         format!(
-            "{matched}; the first, {}, has text `{}` and is {visibility}",
-            first.label(),
-            first.text
+            "{matched}; the first, {}, {}",
+            element.label(),
+            looked.join(" and ")
         )
     }
 }
@@ -153,10 +184,6 @@ impl Condition {
     /// a count of 0), or `None` when the condition does not hold yet.
     fn check(&self, tree: &Tree) -> (Option<Value>, Seen) {
         let matches = find_all(tree, &self.selector, None, Purpose::Read).unwrap_or_default();
-        let seen = Seen {
-            count: matches.len(),
-            first: matches.first().copied(),
-        };
         let meeting: Vec<&Element> = matches
             .iter()
             .map(|&id| tree.element(id))
@@ -169,6 +196,10 @@ impl Condition {
         let first = meeting
             .first()
             .map_or(Value::Null, |element| Value::Object(element.full_json()));
+        let seen = Seen {
+            meeting: meeting.len(),
+            matches,
+        };
         (holds.then_some(first), seen)
     }
 
@@ -184,20 +215,7 @@ impl Condition {
     }
 
     fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(text) = &self.text {
-            parts.push(format!("have text `{text}`"));
-        }
-        if let Some(pattern) = &self.pattern {
-            parts.push(format!("have text matching `{pattern}`"));
-        }
-        if let Some(visible) = self.visible {
-            parts.push(if visible {
-                "be visible".to_owned()
-            } else {
-                "be hidden".to_owned()
-            });
-        }
+        let mut parts = self.besides_count("have", "be ");
         if let Some(count) = self.count {
             parts.push(format!("match exactly {count} element(s)"));
         }
@@ -205,6 +223,26 @@ impl Condition {
             parts.push("exist".to_owned());
         }
         parts.join(" and ")
+    }
+
+    /// The conditions besides the count, `has` and `is` saying them of the elements
+    /// (`have text `x``, `be visible`), or of those meeting them (`with text `x``,
+    /// `visible`): what a count counts.
+    fn besides_count(&self, has: &str, is: &str) -> Vec<String> {
+        let mut parts = Vec::new();
+        if let Some(text) = &self.text {
+            parts.push(format!("{has} text `{text}`"));
+        }
+        if let Some(pattern) = &self.pattern {
+            parts.push(format!("{has} text matching `{pattern}`"));
+        }
+        if let Some(visible) = self.visible {
+            parts.push(format!(
+                "{is}{}",
+                if visible { "visible" } else { "hidden" }
+            ));
+        }
+        parts
     }
 }
 

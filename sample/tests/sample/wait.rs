@@ -55,14 +55,23 @@ fn wait_for_count_regex_and_visibility() {
     assert_eq!(gone["element"], serde_json::Value::Null);
 }
 
+/// Each wait says of what it last saw what its condition looked at: a text wait the
+/// first element's text, a visibility wait whether it is shown (and, waited for to show,
+/// what hides it), a count wait how many matched and met the rest, against the count.
 #[test]
 fn wait_for_times_out_saying_what_it_last_saw() {
     let app = App::new();
     app.ok("click", json!({ "selector": "#btn-inc" }));
+    for text in ["buy milk", "walk dog"] {
+        app.ok(
+            "fire",
+            json!({ "target": "todo.add", "args": { "text": text } }),
+        );
+    }
     for (args, message) in [
         (
             json!({ "selector": "#count", "text": "5", "timeoutMs": 100 }),
-            "timed out after 100 ms waiting for `#count` to have text `5`; last seen: 1 element matched; the first, `#count`, has text `1` and is visible",
+            "timed out after 100 ms waiting for `#count` to have text `5`; last seen: 1 element matched; the first, `#count`, has text `1`",
         ),
         (
             json!({ "selector": "#nothing", "timeoutMs": 50 }),
@@ -72,12 +81,38 @@ fn wait_for_times_out_saying_what_it_last_saw() {
         // nothing will, unless the agent switches.
         (
             json!({ "selector": "#todo-input", "visible": true, "timeoutMs": 0 }),
-            "timed out after 0 ms waiting for `#todo-input` to be visible; last seen: 1 element matched; the first, `#todo-input`, has text `` and is hidden: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)",
+            "timed out after 0 ms waiting for `#todo-input` to be visible; last seen: 1 element matched; the first, `#todo-input`, is hidden: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)",
         ),
-        // Waited for anything else, hidden is all it is.
+        (
+            json!({ "selector": "#todo-input", "text": "x", "visible": true, "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `#todo-input` to have text `x` and be visible; last seen: 1 element matched; the first, `#todo-input`, has text `` and is hidden: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)",
+        ),
+        (
+            json!({ "selector": "#btn-inc", "visible": false, "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `#btn-inc` to be hidden; last seen: 1 element matched; the first, `#btn-inc`, is visible",
+        ),
+        // Waited for text, whether it is shown is not what the wait looked at.
         (
             json!({ "selector": "#todo-input", "text": "x", "timeoutMs": 0 }),
-            "timed out after 0 ms waiting for `#todo-input` to have text `x`; last seen: 1 element matched; the first, `#todo-input`, has text `` and is hidden",
+            "timed out after 0 ms waiting for `#todo-input` to have text `x`; last seen: 1 element matched; the first, `#todo-input`, has text ``",
+        ),
+        // Waited for a count, how many matched (and met the rest) is: hidden todos count.
+        (
+            json!({ "selector": "#todo-list > ListItem", "count": 5, "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `#todo-list > ListItem` to match exactly 5 element(s); last seen: 2 elements matched, not 5",
+        ),
+        (
+            json!({ "selector": "#todo-list > ListItem", "text": "buy milk", "count": 2, "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `#todo-list > ListItem` to have text `buy milk` and match exactly 2 element(s); last seen: 2 elements matched, 1 of them with text `buy milk`, not 2",
+        ),
+        (
+            json!({ "selector": "#todo-list > ListItem", "textMatches": "^w", "count": 0, "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `#todo-list > ListItem` to have text matching `^w` and match exactly 0 element(s); last seen: 2 elements matched, 1 of them with text matching `^w`, not 0",
+        ),
+        // Waited for a count of shown elements, the first hidden one is told what shows it.
+        (
+            json!({ "selector": "#todo-list > ListItem", "visible": true, "count": 2, "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `#todo-list > ListItem` to be visible and match exactly 2 element(s); last seen: 2 elements matched, 0 of them visible, not 2; `#todo-1` is hidden: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)",
         ),
     ] {
         assert_eq!(app.err("waitFor", args), message);
