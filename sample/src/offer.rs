@@ -103,12 +103,7 @@ fn walkthrough(
 ) -> Result<PromptOutput, ToolError> {
     let state = app.lock();
     let component = match args.get("component") {
-        Some(name) => Component::from_name(name).ok_or_else(|| {
-            ToolError::invalid(format!(
-                "no component `{name}` (components: {})",
-                Component::known_names()
-            ))
-        })?,
+        Some(name) => Component::named(name).map_err(ToolError::invalid)?,
         None => state.active,
     };
     let tree = view::build(&state);

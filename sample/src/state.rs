@@ -36,8 +36,23 @@ impl Component {
             .find(|c| c.name().eq_ignore_ascii_case(name))
     }
 
-    pub fn known_names() -> String {
-        Component::ALL.map(Component::name).join(", ")
+    /// The component `name` names, or what to say of it: the one meant when it is a slip
+    /// of a name ([`mur_core::is_typo_of`], ignoring case, as a mistyped element type is
+    /// told), else the list of components.
+    pub fn named(name: &str) -> Result<Component, String> {
+        Component::from_name(name).ok_or_else(|| {
+            let lower = name.to_lowercase();
+            match Component::ALL
+                .into_iter()
+                .find(|c| mur_core::is_typo_of(&lower, c.name()))
+            {
+                Some(meant) => format!("no component `{name}`; did you mean `{}`?", meant.name()),
+                None => format!(
+                    "no component `{name}` (components: {})",
+                    Component::ALL.map(Component::name).join(", ")
+                ),
+            }
+        })
     }
 }
 

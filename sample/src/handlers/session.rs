@@ -31,7 +31,7 @@ fn register_switch(tools: &mut ToolSet, app: &SampleApp) {
     let description = "Show another component in the main window (counter, todo or settings); the others are hidden.";
     let spec = ToolSpec::new("switchComponent", description, schema, ToolHints::ACTION);
     register_sync(tools, app, spec, |app, args: SwitchArgs, _| {
-        let component = component_named(&args.component)?;
+        let component = Component::named(&args.component)?;
         let mut state = app.lock();
         let previous = state.active;
         state.switch_to(component);
@@ -39,15 +39,6 @@ fn register_switch(tools: &mut ToolSet, app: &SampleApp) {
             json!({ "active": component.name(), "previous": previous.name() }),
         ))
     });
-}
-
-fn component_named(name: &str) -> Result<Component, String> {
-    Component::from_name(name).ok_or_else(|| {
-        format!(
-            "no component `{name}` (components: {})",
-            Component::known_names()
-        )
-    })
 }
 
 #[derive(Deserialize)]
@@ -99,7 +90,11 @@ fn register_reload(tools: &mut ToolSet, app: &SampleApp) {
         app,
         spec,
         |_, args: ReloadArgs, control| -> ToolResult {
-            let component = args.component.as_deref().map(component_named).transpose()?;
+            let component = args
+                .component
+                .as_deref()
+                .map(Component::named)
+                .transpose()?;
             control.request_reload();
             Ok(ToolOutput::Json(
                 json!({ "reloading": true, "component": component.map(Component::name), "pid": std::process::id() }),

@@ -210,4 +210,9 @@ fn the_walkthrough_prompt_names_the_controls_of_a_component() {
     );
     let unknown = get(json!({ "component": "garden" }));
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let slip = get(json!({ "component": "setings" }));
+    assert_eq!(
+        slip["error"]["message"], "no component `setings`; did you mean `settings`?",
+        "{slip}"
+    );
 }

@@ -261,6 +261,21 @@ fn switch_component_changes_what_the_main_window_shows() {
         message,
         "no component `editor` (components: counter, todo, settings)"
     );
+    // A slip is told the component meant, as a mistyped element type or id is; the
+    // list is left out, as there.
+    for (typed, meant) in [
+        ("setings", "settings"),
+        ("Todos", "todo"),
+        ("conuter", "counter"),
+    ] {
+        let told = format!("no component `{typed}`; did you mean `{meant}`?");
+        assert_eq!(
+            app.err("switchComponent", json!({ "component": typed })),
+            told
+        );
+        assert_eq!(app.err("reload", json!({ "component": typed })), told);
+    }
+    assert!(!app.control.reload_requested());
 }
 
 #[test]
