@@ -335,6 +335,40 @@ fn is_stale(output: &Path, inputs: &[PathBuf]) -> bool {
 /// its bytes and its modification time.
 type Snapshot = Vec<(PathBuf, Vec<u8>, std::time::SystemTime)>;
 
+/// The standard set installed once per test process: what `verbs add` said, and
+/// the files it left.
+struct Installed {
+    said: Output,
+    snapshot: Snapshot,
+}
+
+/// `mur devtools -v verbs add` of the 19 standard verbs into a fresh sandbox, run
+/// once per test process (it compiles every one); [`install_standard`] copies what it
+/// installed, and a test reads what it said (its `-v` lines) here rather than compile
+/// the set again.
+fn installed() -> &'static Installed {
+    static INSTALLED: OnceLock<Installed> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let scratch = Sandbox::new();
+        let files = standard_files();
+        let mut args = vec!["-v", "verbs", "add"];
+        args.extend(files.iter().map(|f| f.to_str().expect("utf-8 path")));
+        let said = scratch.devtools(&args);
+        said.assert_code(0);
+        let mut snapshot = Snapshot::new();
+        for dir in [verb_dir(&scratch), cache_dir(&scratch)] {
+            take(&scratch, &dir, &mut snapshot);
+        }
+        Installed { said, snapshot }
+    })
+}
+
+/// What the one `mur devtools -v verbs add` of the standard set said (exit code,
+/// stdout, stderr with its `DEBUG` lines), in a fresh sandbox.
+pub fn standard_add_output() -> &'static Output {
+    &installed().said
+}
+
 /// Installs the 19 standard verbs into `sandbox`, compiled code included.
 ///
 /// `verbs add` compiles every component (about 10 s for the set in a debug
@@ -343,16 +377,7 @@ type Snapshot = Vec<(PathBuf, Vec<u8>, std::time::SystemTime)>;
 /// times kept so that `mur` takes the copies for the files it indexed and
 /// serves calls from the cache.
 pub fn install_standard(sandbox: &Sandbox) {
-    static SNAPSHOT: OnceLock<Snapshot> = OnceLock::new();
-    let snapshot = SNAPSHOT.get_or_init(|| {
-        let scratch = Sandbox::new();
-        add(&scratch, &standard_files());
-        let mut snapshot = Snapshot::new();
-        for dir in [verb_dir(&scratch), cache_dir(&scratch)] {
-            take(&scratch, &dir, &mut snapshot);
-        }
-        snapshot
-    });
+    let snapshot = &installed().snapshot;
     for dir in [verb_dir(sandbox), cache_dir(sandbox)] {
         private_dir(&dir);
     }
