@@ -194,7 +194,9 @@ fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
     let not_key_value = |_: &str| {
         "error: invalid value `x` for `--answer <KEY=VALUE>`: `x` is not KEY=VALUE\n".to_owned()
     };
-    let cases: [(&[&str], &dyn Fn(&str) -> String); 8] = [
+    // What is typed, and the stderr expected given the usage line of the command typed.
+    type Case<'a> = (&'a [&'a str], &'a dyn Fn(&str) -> String);
+    let cases: [Case; 8] = [
         (&["--project", "--pretty"], &required("--project <PATH>")),
         (&["--answer", "--pretty"], &required("--answer <KEY=VALUE>")),
         (&["--endpoint", "-v"], &required("--endpoint <URL>")),
