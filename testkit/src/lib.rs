@@ -12,6 +12,7 @@
 //!   that would otherwise hang.
 //! - [`stub`]: tiny loopback HTTP servers for what a real session cannot play;
 //!   [`mcp`]: MCP requests written out by hand.
+//! - [`values`]: reading the JSON and text that tools and `mur` print, for assertions.
 
 pub mod artifacts;
 pub mod mcp;

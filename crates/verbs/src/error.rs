@@ -1,4 +1,5 @@
-//! The one error type of the verb runtime and registry, and its exit codes.
+//! The one error type of the verb runtime and registry, each variant with its [`mur_core::Kind`]
+//! (mur-core maps kinds to exit codes).
 
 use std::fmt;
 
