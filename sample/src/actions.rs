@@ -28,22 +28,26 @@ pub fn ensure_usable(tree: &Tree, id: NodeId) -> Result<(), String> {
         return Err(format!(
             "{} is disabled{}",
             element.label(),
-            why_disabled(element)
+            why_disabled(tree, element)
         ));
     }
     Ok(())
 }
 
 /// What enables a disabled element, where an agent would otherwise have to find out: the
-/// add button is disabled while the input is empty (`view/todo.rs`). Decrement, disabled
-/// at 0, says no more: the count beside it says why.
-fn why_disabled(element: &Element) -> &'static str {
-    match element.binding {
-        Binding::Command(Command::AddTodo) => {
-            ": `#todo-input` is empty; type the todo first (tool `type`, selector `#todo-input`)"
-        }
-        _ => "",
-    }
+/// add button is disabled while the input, trimmed, is empty (`view/todo.rs`), so what
+/// the input holds is read, not assumed: spaces alone are no todo either. Decrement,
+/// disabled at 0, says no more: the count beside it says why.
+fn why_disabled(tree: &Tree, element: &Element) -> String {
+    let Binding::Command(Command::AddTodo) = element.binding else {
+        return String::new();
+    };
+    let input = tree.find_id("todo-input").map(|id| &tree.element(id).text);
+    let holds = match input {
+        Some(text) if !text.is_empty() => "holds only whitespace",
+        _ => "is empty",
+    };
+    format!(": `#todo-input` {holds}; type the todo first (tool `type`, selector `#todo-input`)")
 }
 
 /// "`subject` is not visible: …", saying what hides the (hidden) element `id` and the

@@ -36,6 +36,12 @@ fn add_is_disabled_until_a_todo_is_typed_and_says_so() {
         app.err("click", json!({ "selector": "#todo-add" })),
         "`#todo-add` is disabled: `#todo-input` is empty; type the todo first (tool `type`, selector `#todo-input`)"
     );
+    // Spaces alone are no todo: the button stays disabled, and is told so as it is.
+    app.ok("type", json!({ "selector": "#todo-input", "text": "  " }));
+    assert_eq!(
+        app.err("click", json!({ "selector": "#todo-add" })),
+        "`#todo-add` is disabled: `#todo-input` holds only whitespace; type the todo first (tool `type`, selector `#todo-input`)"
+    );
     app.ok("type", json!({ "selector": "#todo-input", "text": "milk" }));
     app.ok("click", json!({ "selector": "#todo-add" }));
 }
