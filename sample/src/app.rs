@@ -114,13 +114,14 @@ pub fn find_one(tree: &Tree, selector: &str) -> Result<NodeId, ToolError> {
     Ok(find_some(tree, selector, None, Purpose::Act)?[0])
 }
 
-/// The first element below `container` matching `selector`, to act on.
+/// The first element below `container` matching `selector`, for a tool that acts on the
+/// container (see [`Purpose::Within`]).
 pub fn find_inside(tree: &Tree, container: NodeId, selector: &str) -> Result<NodeId, ToolError> {
     let scope: Vec<NodeId> = tree.subtree(container).into_iter().skip(1).collect();
     let among = Among {
         tree,
         scope: &scope,
-        purpose: Purpose::Act,
+        purpose: Purpose::Within(container),
     };
     let parsed = selector::parse_in(selector, Some(among))?;
     parsed.query(tree, &scope).first().copied().ok_or_else(|| {

@@ -10,6 +10,11 @@ use crate::tree::{NodeId, Tree};
 pub enum Purpose {
     Act,
     Read,
+    /// An element looked for inside this container, which the tool acts on: `select`'s
+    /// item, `scroll`'s `to`. The tool needs the container visible, not the element (a
+    /// scroll brings it into view), so a hint says what shows the container when it is
+    /// hidden, and nothing of the element's own visibility.
+    Within(NodeId),
 }
 
 /// The elements of `tree` a selector is matched among, and what for: what the hints of

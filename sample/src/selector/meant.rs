@@ -233,17 +233,26 @@ pub fn likely(among: Among, selector: &str) -> Option<String> {
 /// `hint`, which names `meant`, followed for an action by what shows that element when
 /// it is hidden (`… It is not visible: component `todo` is not active; switch to it
 /// first …`): told only "did you mean `#todo-add`?", an agent acting on it would be told
-/// the rest by its next call.
+/// the rest by its next call. Looked for inside a container ([`Purpose::Within`]), what
+/// the next call would refuse is the container, so it is the one told.
 pub fn shown(among: Among, meant: &Meant, hint: String) -> String {
     let tree = among.tree;
-    let hidden = tree
-        .find_id(meant.id())
-        .filter(|&id| among.purpose == Purpose::Act && !tree.element(id).visible);
-    let Some(id) = hidden else {
+    let hidden = match among.purpose {
+        Purpose::Act => tree
+            .find_id(meant.id())
+            .filter(|&id| !tree.element(id).visible)
+            .map(|id| not_visible(tree, id, "It")),
+        Purpose::Within(container) => {
+            let element = tree.element(container);
+            (!element.visible).then(|| not_visible(tree, container, &element.label()))
+        }
+        Purpose::Read => None,
+    };
+    let Some(hidden) = hidden else {
         return hint;
     };
     let end = if hint.ends_with('?') { " " } else { ". " };
-    format!("{hint}{end}{}", not_visible(tree, id, "It"))
+    format!("{hint}{end}{hidden}")
 }
 
 /// Whether `id` is all of an id selector (`#todo-add`), not the start of a longer one.

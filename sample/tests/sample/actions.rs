@@ -371,9 +371,8 @@ fn a_hint_naming_a_hidden_element_says_what_shows_it() {
         (
             "select",
             json!({ "selector": "#todo-list", "item": "#bravo" }),
-            format!(
-                "no element inside `#todo-list` matches `#bravo`; `#todo-1` has the text \"bravo\". {todo}"
-            ),
+            // The item need not be visible; the list must, and it is the one told.
+            "no element inside `#todo-list` matches `#bravo`; `#todo-1` has the text \"bravo\". `#todo-list` is not visible: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)".to_owned(),
         ),
         (
             "expand",
@@ -409,6 +408,36 @@ fn a_hint_naming_a_hidden_element_says_what_shows_it() {
     assert_eq!(
         app.err("click", json!({ "selector": "#log-0150" })),
         "no element matches `#log-0150`; did you mean `#log-150`? It is not visible: it is scrolled out of view in `#log`; scroll it into view first (tool `scroll`, selector `#log-150`)"
+    );
+}
+
+/// `scroll`'s `to` and `select`'s item are looked for inside the element the tool acts
+/// on, and need not be visible themselves (a scroll brings its target into view): a hint
+/// naming one says nothing of its visibility, only, where it is hidden, what shows the
+/// container the tool needs.
+#[test]
+fn a_hint_inside_a_container_says_what_shows_the_container_not_the_element() {
+    let app = App::showing("settings");
+    for to in ["#log-0150", "log-150"] {
+        let message = app.err("scroll", json!({ "selector": "#log", "to": to }));
+        let expected = if to.starts_with('#') {
+            format!("no element inside `#log` matches `{to}`; did you mean `#log-150`?")
+        } else {
+            format!(
+                "bad selector `{to}`: unknown element type `{to}` at character 1; an id is written `#{to}`"
+            )
+        };
+        assert_eq!(message, expected, "to {to}");
+    }
+    // Followed, the hint is all it takes: the scroll brings the hidden line into view.
+    assert_eq!(app.prop("#log-150", "visible"), false);
+    app.ok("scroll", json!({ "selector": "#log", "to": "#log-150" }));
+    assert_eq!(app.prop("#log-150", "visible"), true);
+    // With the viewer's component not shown, the viewer is what the scroll would refuse.
+    app.ok("switchComponent", json!({ "component": "counter" }));
+    assert_eq!(
+        app.err("scroll", json!({ "selector": "#log", "to": "#log-0180" })),
+        "no element inside `#log` matches `#log-0180`; did you mean `#log-180`? `#log` is not visible: component `settings` is not active; switch to it first (tool `switchComponent`, component `settings`)"
     );
 }
 
