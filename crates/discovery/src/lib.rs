@@ -80,11 +80,20 @@ pub async fn resolve(
             .as_deref()
             .map(ProjectFilter::new)
             .transpose()?;
+        // The sessions found to have ended, in this look and the ones before: the look
+        // that removes a crashed session's lockfile may find no session while another is
+        // on its way, and the look that finds it has no lockfile left to tell it by
+        // (mur answered from another project with nothing said).
+        let mut ended = Vec::new();
         loop {
             // One look, in the directories searched as it starts (a directory made since
             // the last look is searched in this one).
             let registry = registry();
-            let found = find(&registry, settings, project.as_ref(), http, report, command).await;
+            let meant = project.as_ref();
+            let found = find(
+                &registry, settings, meant, &mut ended, http, report, command,
+            )
+            .await;
             match found {
                 Err(e) if e.kind() == mur_core::Kind::NoSession => {
                     let stopped = |e: Error| match &project {
@@ -95,7 +104,7 @@ pub async fn resolve(
                         return Err(stopped(e));
                     }
                     if tokio::time::Instant::now() >= deadline {
-                        return Err(stopped(stuck_starting(&e)));
+                        return Err(stopped(stuck_starting(&e, project.as_ref(), &ended)));
                     }
                     tracing::debug!("a session is on its way (its slot is held): waiting for it");
                     tokio::time::sleep(STARTING_POLL).await;
@@ -166,14 +175,21 @@ const STARTING_POLL: std::time::Duration = std::time::Duration::from_millis(50);
 /// No session announced itself while one held its project's slot for all of
 /// [`STARTING_WAIT`]: `e` (no session) with that alone to say, not the hints for when
 /// none runs, which contradicted it: "start the app" (one is starting, and a second
-/// would be refused), `--endpoint` or `--auto`, the sessions of other projects.
-fn stuck_starting(e: &Error) -> Error {
-    Error::no_session(e.message()).with_hint(format!(
+/// would be refused), `--endpoint` or `--auto`, the sessions of other projects; but
+/// how the sessions meant ended (`ended`), first, as the look that found them said.
+fn stuck_starting(e: &Error, project: Option<&ProjectFilter>, ended: &[Found]) -> Error {
+    let stuck = Error::no_session(e.message()).with_hint(format!(
         "a session holds its project's slot but has not announced itself within {} s: it is \
          starting, or stuck starting; run the command again once it has (`mur devtools \
          session list` shows the sessions that have)",
         STARTING_WAIT.as_secs()
-    ))
+    ));
+    ended.iter().rev().fold(stuck, |e, found| {
+        e.with_first_hint(match project {
+            Some(_) => lockfiles::ended_words(THIS_PROJECT, found),
+            None => lockfiles::ended_note(found),
+        })
+    })
 }
 
 /// Whether a session is on its way: a slot held (by a starting session, or handed
@@ -206,6 +222,7 @@ async fn find(
     registry: &mur_lockfile::Registry,
     settings: &Settings,
     project: Option<&ProjectFilter>,
+    ended_before: &mut Vec<Found>,
     http: &mur_http::Http,
     report: &mut dyn Report,
     command: &dyn Fn() -> Vec<String>,
@@ -221,7 +238,9 @@ async fn find(
         true => survey.collect_garbage(registry, report),
         false => Vec::new(),
     };
-    let ended_sessions = survey.ended(&removed, wanted);
+    // Said of this look's result, with those an earlier look removed ([`resolve`]).
+    ended_before.extend(survey.ended(&removed, wanted).into_iter().cloned());
+    let ended_sessions = &*ended_before;
     survey.report_impostors(report);
     let candidates: Vec<Candidate> = survey.live.iter().map(Candidate::from_lockfile).collect();
     let silent: Vec<(Candidate, String)> = survey
@@ -252,14 +271,14 @@ async fn find(
             }
             (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match project {
                 Some(project) => {
-                    let not_running = |e: Error| match ended(&survey, project) {
+                    let not_running = |e: Error| match ended(&survey, ended_sessions, project) {
                         Some(ended) if e.hints().is_empty() => {
                             told.set(true);
                             no_session_hint(e, registry, false).with_first_hint(ended)
                         }
                         _ => no_session_hint(e, registry, false),
                     };
-                    let ran = ended(&survey, project).is_some();
+                    let ran = ended(&survey, ended_sessions, project).is_some();
                     with_other_projects(e, project, ran, registry, http, not_running).await
                 }
                 None => no_session_hint(e, registry, false),
@@ -351,11 +370,16 @@ async fn with_other_projects(
 /// What the lockfile of `project`'s session says, when the session ended without
 /// withdrawing it (crashed, killed; the lockfile goes on this call's way): which
 /// process it was, so "start the app" reads as "again". A session
-/// that exited cleanly withdrew its lockfile and left nothing to tell.
-fn ended(survey: &Survey, project: &ProjectFilter) -> Option<String> {
-    let found = survey.stale.iter().find(|f| project.matches_lockfile(f))?;
-    Some(lockfiles::ended_words("this project's session", found))
+/// that exited cleanly withdrew its lockfile and left nothing to tell. An earlier look
+/// may have removed it (`removed`: a session of the project was on its way then).
+fn ended(survey: &Survey, removed: &[Found], project: &ProjectFilter) -> Option<String> {
+    let mut stale = survey.stale.iter().chain(removed);
+    let found = stale.find(|f| project.matches_lockfile(f))?;
+    Some(lockfiles::ended_words(THIS_PROJECT, found))
 }
+
+/// Who a session of `--project`'s project is, in the words under the error naming it.
+const THIS_PROJECT: &str = "this project's session";
 
 /// "No session" is wrong when a session's process runs but did not answer
 /// the probe (stopped at a breakpoint, out of file descriptors): that is a

@@ -154,7 +154,10 @@ pub fn with_other_projects(
     let nearest = nearest(&project.canonical, exists, &others);
     // A folder with a session's project in it: "no live session for project `…/app2`"
     // read as false (one runs in it); the error says what is wrong with the words.
-    if let Some(c) = nearest.filter(|_| !ran && typed.is_dir()) {
+    // Only the project directly in it is the folder's (reviewer RV1 F3: `/repo` holding a
+    // stopped `App.csproj` was told "named by its file" of a live `tools/H/H.csproj`).
+    let in_it = |c: &&Candidate| Path::new(&c.project).parent() == Some(typed);
+    if let Some(c) = nearest.filter(|c| !ran && typed.is_dir() && in_it(c)) {
         return or_another(
             Error::no_session(format!(
                 "`{}` is a folder; a project is named by its file: `--project {}`",
@@ -182,13 +185,14 @@ pub fn with_other_projects(
 /// out: in the directory typed, the nearest below it (`--project App` for
 /// `App/App.csproj`); and when nothing is at `typed` (`exists` false: a slip), of the
 /// same file name in a place plausibly meant ([`near_in_place`]: `App.csproj` typed
-/// beside a directory of its own), else in a folder of the name typed (`--project app2`
-/// typed in `app/`, for `app2/App.csproj`), else beside the file typed and of a name a
-/// slip away (`App/App.cproj` or `App/App.sln` for `App/App.csproj`). A file that exists
-/// is a project of its own, whatever its name; a file name alone is no sign
-/// (`/nonexistent/App.csproj` is none for `/home/me/work/App.csproj`), nor is being
-/// beside it (`app/app2` is none for `app/App.csproj`: the hint sent an agent to drive
-/// another app). Two alike are no answer.
+/// beside a directory of its own), else in a folder of the name typed beside the path
+/// typed or a folder it is in (`--project app2` typed in `app/`, for `app2/App.csproj`),
+/// else beside the file typed and of a name a slip away (`App/App.cproj` or
+/// `App/App.sln` for `App/App.csproj`). A file that exists is a project of its own,
+/// whatever its name; a file or folder name alone is no sign (`/nonexistent/App.csproj`
+/// is none for `/home/me/work/App.csproj`, `/elsewhere/src` none for `/w/src/X.csproj`),
+/// nor is being beside it (`app/app2` is none for `app/App.csproj`: the hint sent an
+/// agent to drive another app). Two alike are no answer.
 fn nearest<'a>(typed: &str, exists: bool, others: &[&'a Candidate]) -> Option<&'a Candidate> {
     let typed = Path::new(typed);
     let only = |found: Vec<&'a Candidate>| match found[..] {
@@ -226,7 +230,15 @@ fn nearest<'a>(typed: &str, exists: bool, others: &[&'a Candidate]) -> Option<&'
                 .collect(),
         );
     }
-    let in_folder = slip(&|live, name| live.parent().and_then(Path::file_name) == Some(name));
+    // Near the path typed, not anywhere on disk: the folder is beside it or beside a
+    // folder it is in (a folder at `/` would be beside every path).
+    let in_folder = slip(&|live, name| {
+        let Some(dir) = live.parent().filter(|dir| dir.file_name() == Some(name)) else {
+            return false;
+        };
+        dir.parent()
+            .is_some_and(|up| up.parent().is_some() && typed.starts_with(up))
+    });
     if let Some(c) = only(in_folder) {
         return Some(c);
     }
@@ -517,7 +529,10 @@ mod tests {
         assert_eq!(meant("/w/a/b"), Some("/w/b/Other.csproj"));
         assert_eq!(meant("/w/a/app2"), None);
         assert_eq!(meant("/w/a/Oth.csproj"), None);
-        assert_eq!(meant("/elsewhere/x"), Some("/w/b/deep/x/Deep.csproj"));
+        assert_eq!(meant("/w/b/deep/src/x"), Some("/w/b/deep/x/Deep.csproj"));
+        // A folder's name alone, far from the path typed, is no sign (reviewer RV1 F2).
+        assert_eq!(meant("/elsewhere/x"), None);
+        assert_eq!(meant("/w/x"), None);
     }
 
     /// A path that exists is the project meant, not a slip for another of its name or

@@ -248,6 +248,16 @@ fn a_project_directory_without_a_session_names_the_project_in_it() {
         a.lock.project,
         session_rows(&[&a, &b]),
     ));
+    // A folder holding a project of its own, stopped, and a live one deeper down: that
+    // one is no file naming the folder's project, only the one likely meant (reviewer
+    // RV1 F3: "`…/repo` is a folder; a project is named by its file: `--project
+    // …/repo/tools/H/H.csproj`").
+    sb.project("repo");
+    let h = sb.start_sample(&sb.file("repo/tools/H/H.csproj", ""));
+    let repo = sb.canonical_project(&sb.dir("repo"));
+    let out = call_version_for(&sb, &sb.dir("repo"));
+    out.assert_code(4).assert_stdout_is("");
+    out.assert_stderr_is(other_projects(&repo, &[&a, &b, &h], &h));
 }
 
 /// `--project app2` typed in the folder `app` beside `app2` (a relative path from the
@@ -296,6 +306,63 @@ fn a_session_stuck_starting_is_said_alone() {
          is starting, or stuck starting; run the command again once it has (`mur devtools \
          session list` shows the sessions that have)\n",
         sb.canonical_project(&project)
+    ));
+}
+
+/// A crashed session's lockfile removed by a look that found no session while another
+/// was on its way (its slot held): what the look after says, whether that session then
+/// announces itself (the warning naming it, as without the wait) or never does (the
+/// crash said above the stuck-starting hint). Reviewer RV1 F1: the second look had no
+/// lockfile left to tell the crash by, and mur answered from another project with an
+/// empty stderr, or dropped the crash from the error.
+#[test]
+fn a_crash_is_said_though_a_session_was_on_its_way() {
+    let sb = Sandbox::new();
+    let project = sb.project("a");
+    sb.registry().ensure_dir().expect("lockfile directory");
+    let pid = dead_pid();
+    let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
+    let slot = || {
+        mur_lockfile::SlotLock::try_acquire(&sb.lockfile_path(&project))
+            .expect("lock")
+            .expect("a free slot")
+    };
+    let held = slot();
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4).assert_stdout_is("");
+    out.assert_stderr_is(format!(
+        "error: no running devtools session found\n{}\n\
+         hint: a session holds its project's slot but has not announced itself within 5 s: it \
+         is starting, or stuck starting; run the command again once it has (`mur devtools \
+         session list` shows the sessions that have)\n",
+        ended("hint", "/gone/App.csproj", pid)
+    ));
+    assert!(!stale.exists(), "the stale lockfile was removed");
+    drop(held);
+
+    // The session on its way announces itself once the call has removed the lockfile: the
+    // slot is handed to it, never free in between (a free slot is "no session").
+    let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
+    let held = slot();
+    let mut call = sb.mur_command(&["devtools", "call", "version"]);
+    let call = mur_e2e::Process::spawn(
+        call.stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped()),
+    );
+    mur_e2e::wait_until("the stale lockfile removed", || {
+        (!stale.exists()).then_some(())
+    });
+    let mut sample = sb.session_command(&sb.artifacts().sample, &project, &[]);
+    held.hand_to(&mut sample);
+    let session = sb.start(sample, &project);
+    drop(held);
+    let out = call.wait_output();
+    out.assert_code(0).assert_answered_by(session.pid());
+    out.assert_stderr_is(format!(
+        "{}; the session of `{}` (pid {}) is used instead\n",
+        ended("warning", "/gone/App.csproj", pid),
+        session.lock.project,
+        session.pid()
     ));
 }
 
