@@ -136,13 +136,23 @@ impl Seen {
             } else {
                 format!(", {} of them {}", self.meeting, rest.join(" and "))
             };
-            let hidden = self
+            // What hides them is told only when showing them is what the count lacks:
+            // none that would count is shown (so showing them hides none that do) and
+            // one thing hides them all. Else the step would mislead: a switch away from
+            // the shown ones, or to one of several places.
+            let mut causes = self
                 .matches
                 .iter()
-                .filter(|&&id| !tree.element(id).visible)
-                .find_map(|&id| told_hidden(id).map(|why| (id, why)))
-                .map(|(id, why)| format!("; {} is hidden: {why}", tree.element(id).label()))
-                .unwrap_or_default();
+                .filter(|&&id| condition.fits_text(tree.element(id)))
+                .map(|&id| told_hidden(id).map(|why| (id, why)));
+            let hidden = match (self.meeting, causes.next().flatten()) {
+                (0, Some((id, why)))
+                    if causes.all(|other| other.is_some_and(|(_, w)| w == why)) =>
+                {
+                    format!("; {} is hidden: {why}", tree.element(id).label())
+                }
+                _ => String::new(),
+            };
             return format!("{matched}{met}, not {wanted}{hidden}");
         }
         let element = tree.element(first);
@@ -204,14 +214,19 @@ impl Condition {
     }
 
     fn accepts(&self, element: &Element) -> bool {
+        self.fits_text(element)
+            && self
+                .visible
+                .is_none_or(|visible| element.visible == visible)
+    }
+
+    /// Whether `element` meets the text conditions, all but its visibility.
+    fn fits_text(&self, element: &Element) -> bool {
         self.text.as_ref().is_none_or(|text| element.text == *text)
             && self
                 .pattern
                 .as_ref()
                 .is_none_or(|pattern| pattern.is_match(&element.text))
-            && self
-                .visible
-                .is_none_or(|visible| element.visible == visible)
     }
 
     fn describe(&self) -> String {

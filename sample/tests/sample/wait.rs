@@ -9,6 +9,16 @@ fn app_with_typed_todo(text: &str) -> App {
     app
 }
 
+/// Adds `buy milk` and `walk dog`, as `#todo-1` and `#todo-2`.
+fn add_two_todos(app: &App) {
+    for text in ["buy milk", "walk dog"] {
+        app.ok(
+            "fire",
+            json!({ "target": "todo.add", "args": { "text": text } }),
+        );
+    }
+}
+
 #[test]
 fn a_todo_added_by_click_appears_later_and_wait_for_sees_it() {
     let app = app_with_typed_todo("buy milk");
@@ -62,12 +72,7 @@ fn wait_for_count_regex_and_visibility() {
 fn wait_for_times_out_saying_what_it_last_saw() {
     let app = App::new();
     app.ok("click", json!({ "selector": "#btn-inc" }));
-    for text in ["buy milk", "walk dog"] {
-        app.ok(
-            "fire",
-            json!({ "target": "todo.add", "args": { "text": text } }),
-        );
-    }
+    add_two_todos(&app);
     for (args, message) in [
         (
             json!({ "selector": "#count", "text": "5", "timeoutMs": 100 }),
@@ -114,8 +119,37 @@ fn wait_for_times_out_saying_what_it_last_saw() {
             json!({ "selector": "#todo-list > ListItem", "visible": true, "count": 2, "timeoutMs": 0 }),
             "timed out after 0 ms waiting for `#todo-list > ListItem` to be visible and match exactly 2 element(s); last seen: 2 elements matched, 0 of them visible, not 2; `#todo-1` is hidden: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)",
         ),
+        // Only those that would count are looked at: the one todo with that text.
+        (
+            json!({ "selector": "ListItem", "text": "buy milk", "visible": true, "count": 1, "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `ListItem` to have text `buy milk` and be visible and match exactly 1 element(s); last seen: 5 elements matched, 0 of them with text `buy milk` and visible, not 1; `#todo-1` is hidden: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)",
+        ),
+        // Hidden in two components, no one switch shows them: none is named.
+        (
+            json!({ "selector": "ListItem", "visible": true, "count": 2, "timeoutMs": 0 }),
+            "timed out after 0 ms waiting for `ListItem` to be visible and match exactly 2 element(s); last seen: 5 elements matched, 0 of them visible, not 2",
+        ),
     ] {
         assert_eq!(app.err("waitFor", args), message);
+    }
+}
+
+/// With some shown, showing a hidden one is no step toward a count of shown ones: the
+/// hidden theme items were named, and switching to them left the shown todos.
+#[test]
+fn a_count_wait_with_some_shown_names_no_hidden_one() {
+    let app = App::showing("todo");
+    add_two_todos(&app);
+    for count in [1, 3] {
+        assert_eq!(
+            app.err(
+                "waitFor",
+                json!({ "selector": "ListItem", "visible": true, "count": count, "timeoutMs": 0 }),
+            ),
+            format!(
+                "timed out after 0 ms waiting for `ListItem` to be visible and match exactly {count} element(s); last seen: 5 elements matched, 2 of them visible, not {count}"
+            )
+        );
     }
 }
 
