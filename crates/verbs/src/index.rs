@@ -83,7 +83,11 @@ impl Entry {
     pub fn usage_text(&self) -> String {
         match &self.spec {
             Some(spec) if !self.hints.is_empty() => VerbSpec {
-                details: with_tool_line(&spec.details, &self.tool, &self.hints),
+                details: with_tool_line(
+                    without_tool_line(&spec.details, &self.tool),
+                    &self.tool,
+                    &self.hints,
+                ),
                 ..spec.clone()
             }
             .render(&self.name, &self.summary),
@@ -91,6 +95,14 @@ impl Entry {
             None => self.usage.clone(),
         }
     }
+}
+
+/// `details` without the tool line (``Tool `state`.``) a data verb's spec ends with
+/// when a `mur` before the hints were learned installed it: the line with the hints
+/// takes its place, not a second one after it in `verbs info`.
+fn without_tool_line<'a>(details: &'a str, tool: &str) -> &'a str {
+    let line = with_tool_line("", tool, &[]);
+    details.trim_end().strip_suffix(&line).unwrap_or(details)
 }
 
 /// An entry file: `{"schema": "mur-verbs/2", "verb": {…}}`.
@@ -478,6 +490,30 @@ mod tests {
             r#"{"name":"tap","tool":"tap-tool","summary":"","usage":"","interface":"0.2.0","file":"tap.wasm","sha256":"00","size":1,"mtimeNs":2,"addedAt":""}"#
         );
         assert_eq!(serde_json::from_str::<Entry>(&line).expect("back"), entry);
+    }
+
+    /// A data verb an older `mur` installed keeps ``Tool `state`.`` in its stored spec:
+    /// once its tool's hints are learned, its help says the tool once, with them
+    /// (reviewer RV1 F4: `verbs info count` said both lines).
+    #[test]
+    fn a_stored_tool_line_gives_way_to_the_one_with_the_hints() {
+        let spec = VerbSpec {
+            synopsis: "count".into(),
+            details: "Print the counter's value\n\nTool `state`.".into(),
+            ..VerbSpec::default()
+        };
+        let stored = Entry {
+            tool: "state".into(),
+            summary: "The counter".into(),
+            spec: Some(spec),
+            hints: vec!["read-only".into(), "idempotent".into()],
+            ..entry("count")
+        };
+        assert_eq!(
+            stored.usage_text(),
+            "Usage: mur devtools count\n\nThe counter\n\nPrint the counter's value\n\n\
+             Tool `state`: read-only, idempotent.\n\nOptions:\n  -h, --help  print this help\n"
+        );
     }
 
     fn names(index: &Index) -> Vec<&str> {
