@@ -230,7 +230,13 @@ pub struct HostArgs {
     #[arg(long, global = true)]
     pub auto_full: bool,
     /// Like --auto, scanning this port range
-    #[arg(long, global = true, value_name = "LO-HI")]
+    // `-5` is its value, refused as no range, as `--max-response -5` is refused.
+    #[arg(
+        long,
+        global = true,
+        value_name = "LO-HI",
+        allow_negative_numbers = true
+    )]
     pub auto_range: Option<PortRange>,
     /// Bound on the whole call, in milliseconds
     #[arg(long, global = true, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS,

@@ -127,9 +127,14 @@ impl FromStr for PortRange {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
+        // `-5` (a negative number, taken as the value) splits into an empty low port:
+        // "`` is no port" said nothing of what was typed.
+        let expected =
+            || format!("`{s}`: expected `LO-HI`, two ports from 1 to 65535 (e.g. `40000-41000`)");
         let (a, b) = s
             .split_once('-')
-            .ok_or("expected `LO-HI`, e.g. `40000-41000`")?;
+            .filter(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty())
+            .ok_or_else(expected)?;
         let port = |p: &str| {
             p.trim()
                 .parse::<u16>()
@@ -260,7 +265,15 @@ mod tests {
             "90000-5".parse::<PortRange>(),
             Err("`90000` is no port: a port is a whole number from 1 to 65535".to_owned())
         );
-        assert!("80".parse::<PortRange>().is_err());
+        // No low port, no high one, no dash (`--auto-range -5` takes `-5` as its value).
+        for typed in ["-5", "80", "40000-", " - "] {
+            assert_eq!(
+                typed.parse::<PortRange>(),
+                Err(format!(
+                    "`{typed}`: expected `LO-HI`, two ports from 1 to 65535 (e.g. `40000-41000`)"
+                ))
+            );
+        }
         let eph = PortRange::ephemeral();
         assert!(eph.first >= 1024 && eph.first <= eph.last);
     }

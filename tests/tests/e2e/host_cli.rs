@@ -258,6 +258,10 @@ fn a_negative_number_for_a_numeric_host_option_is_refused_alike_before_and_after
                         number of bytes, optionally with a K, M or G suffix (e.g. `128M`)";
     let timeout = "invalid value `-5` for `--timeout <MS>`: `-5` is not a whole number of \
                    milliseconds (e.g. `5000`)";
+    // `-5` was "unexpected argument `-5` found" before the verb, "a value is required"
+    // after it, and taken as the range's value "`` is no port".
+    let auto_range = "invalid value `-5` for `--auto-range <LO-HI>`: `-5`: expected `LO-HI`, \
+                      two ports from 1 to 65535 (e.g. `40000-41000`)";
     let before = |option| vec!["devtools", option, "-5", "tree"];
     let after = |option| vec!["devtools", "tree", option, "-5"];
     for (sb, argv, said) in [
@@ -268,6 +272,10 @@ fn a_negative_number_for_a_numeric_host_option_is_refused_alike_before_and_after
         (&sb, before("--timeout"), timeout),
         (&sb, after("--timeout"), timeout),
         (&standard, before("--timeout"), timeout),
+        (&sb, before("--auto-range"), auto_range),
+        (&sb, after("--auto-range"), auto_range),
+        (&standard, before("--auto-range"), auto_range),
+        (&standard, after("--auto-range"), auto_range),
     ] {
         sb.mur(&argv)
             .assert_code(1)
