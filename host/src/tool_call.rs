@@ -9,6 +9,7 @@
 use mur_client::Reply;
 use mur_client::tool_result::missing_tool;
 use mur_core::{Error, Result, Settings};
+use mur_verbs::derived::Derived;
 use serde_json::Value;
 
 use crate::invoke::{self, Said, Session};
@@ -35,7 +36,7 @@ async fn call_on(
         .await
         // A question refused for want of an answer fails the call here, settled.
         .map_err(|e| invoke::as_typed(e, verb, params["name"].as_str().unwrap_or_default()))?;
-    Ok(settled(
+    settled(
         reply,
         session,
         settings,
@@ -43,21 +44,7 @@ async fn call_on(
         Some(params),
         Some(verb),
     )
-    .await?)
-}
-
-/// A call that failed ([`settled`]).
-pub struct Failed {
-    pub error: Error,
-    /// The tool the server said it lacks and the session's tool list, read afresh to
-    /// see (empty when it could not be read); `None` for any other failure.
-    pub lacking: Option<(String, Vec<Value>)>,
-}
-
-impl From<Failed> for Error {
-    fn from(failed: Failed) -> Self {
-        failed.error
-    }
+    .await
 }
 
 /// `reply` to `method` with `params` ([`invoke::settle`]), a failed tool said as verb
@@ -71,7 +58,7 @@ pub async fn settled(
     method: &str,
     params: Option<&Value>,
     verb: Option<&str>,
-) -> std::result::Result<Value, Failed> {
+) -> Result<Value> {
     let missing = missing_tool(&reply, method, params).map(str::to_owned);
     let error = match invoke::settle(reply, settings, method, params) {
         Ok(result) => return Ok(result),
@@ -83,30 +70,39 @@ pub async fn settled(
             (Some(verb), Some(tool)) => invoke::as_typed(error, verb, tool),
             _ => error,
         };
-        return Err(Failed {
-            error,
-            lacking: None,
-        });
+        return Err(error);
     };
     let Ok(tools) = ToolList::open(session).fresh(session, settings).await else {
-        return Err(Failed {
-            error,
-            lacking: Some((tool, Vec::new())),
-        });
+        return Err(error);
     };
     // Where the list lacks it too: "the session has no tool `waitFor`, which `wait`
-    // calls", or "… no tool `state`" where the verb is named as its tool.
+    // calls", or "… no tool `state`" where the verb is named as its tool; with the tool
+    // likely meant, for every verb kind as for `call` (a data verb's `"tool": "stat"`).
     let error = match tools.iter().any(|listed| listed["name"] == tool.as_str()) {
         true => error,
         false => {
             let named = invoke::tool_as_typed(verb.unwrap_or(&tool), &tool, Said::Lacking);
-            invoke::reworded(error, format!("the session has no {named}"))
+            let error = invoke::reworded(error, format!("the session has no {named}"));
+            nearest_tool(error, &tool, &tools)
         }
     };
-    Err(Failed {
-        error,
-        lacking: Some((tool, tools)),
-    })
+    Err(error)
+}
+
+/// `e`, the server's word that it has no tool `name`, with the tool most likely meant
+/// when the session's `tools` (read afresh) have one close to it: the one whose verb is
+/// called `name` (`call switch-component`: `switchComponent`), else the nearest name.
+fn nearest_tool(e: Error, name: &str, tools: &[Value]) -> Error {
+    let answers = Derived::pick(tools, name);
+    let names = tools.iter().filter_map(|tool| tool["name"].as_str());
+    let meant = match &answers {
+        Some((verb, _)) => Some(verb.tool.as_str()),
+        None => mur_core::nearest(name, names),
+    };
+    match meant {
+        Some(tool) if tool != name => e.with_first_hint(format!("did you mean `{tool}`?")),
+        _ => e,
+    }
 }
 
 #[cfg(test)]

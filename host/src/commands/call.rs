@@ -10,7 +10,7 @@ use crate::cli::CallArgs;
 use crate::invoke::{Session, settle};
 use crate::media;
 use crate::output;
-use crate::tool_call::{self, Failed};
+use crate::tool_call;
 use crate::tools::ToolList;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
@@ -52,8 +52,8 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     }
 }
 
-/// `method` with `params`, settled; a tool the server says it does not have gets the
-/// one likely meant as a hint ([`nearest_tool`]), and a method refused that was typed
+/// `method` with `params`, settled (a tool the server says it does not have gets the
+/// one likely meant as a hint: [`tool_call::settled`]); a method refused that was typed
 /// as `call NAME` (`slashed`: NAME has a `/`) and is a tool's name, how to call that
 /// tool ([`slashed_tool`]).
 async fn method_call(
@@ -70,14 +70,8 @@ async fn method_call(
     let refused = slashed && method != "tools/call" && matches!(reply, Reply::Error(_));
     match tool_call::settled(reply, &session, settings, method, params, None).await {
         Ok(result) => Ok(result),
-        Err(Failed {
-            error,
-            lacking: Some((tool, tools)),
-        }) => Err(nearest_tool(error, &tool, &tools)),
-        Err(Failed { error, .. }) if refused => {
-            Err(slashed_tool(error, method, params, &session, settings).await)
-        }
-        Err(Failed { error, .. }) => Err(error),
+        Err(error) if refused => Err(slashed_tool(error, method, params, &session, settings).await),
+        Err(error) => Err(error),
     }
 }
 
@@ -116,23 +110,6 @@ async fn slashed_tool(
         .chain(e.hints().iter().filter(|h| **h != unserved).cloned())
         .collect();
     crate::invoke::rebuilt(&e, e.message().to_owned(), hints)
-}
-
-/// `e`, the server's word that it has no tool `name`, with the tool most likely meant
-/// when the session's `tools` (read afresh on it: [`tool_call::settled`]) have one close
-/// to it: the one whose verb is called `name` (`call switch-component`:
-/// `switchComponent`), else the nearest name.
-fn nearest_tool(e: Error, name: &str, tools: &[Value]) -> Error {
-    let answers = Derived::pick(tools, name);
-    let names = tools.iter().filter_map(|tool| tool["name"].as_str());
-    let meant = match &answers {
-        Some((verb, _)) => Some(verb.tool.as_str()),
-        None => mur_core::nearest(name, names),
-    };
-    match meant {
-        Some(tool) if tool != name => e.with_first_hint(format!("did you mean `{tool}`?")),
-        _ => e,
-    }
 }
 
 /// MCP's liveness check up to the 2025-11-25 revision.

@@ -363,6 +363,24 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
         // The server's answer on stdout, as for any failed call.
         assert_eq!(out.json()["error"]["code"], -32602, "{out}");
     }
+    // A tool one slip from the session's is the one meant, for a data verb as for
+    // `call` (it said only that the session has no tool `stat`).
+    *tools.lock().expect("tool list") = listed("state");
+    let typo = sb.root().join("typo.json");
+    let spec = json!({ "schema": "mur-verb/1", "name": "typo", "tool": "stat", "summary": "x" });
+    std::fs::write(&typo, spec.to_string()).expect("write typo.json");
+    sb.devtools(&["verbs", "add", typo.to_str().expect("utf-8")])
+        .assert_code(0);
+    for (argv, said) in [
+        (&["typo"][..], "the session has no tool `stat`, which `typo` calls"),
+        (&["call", "stat"], "the session has no tool `stat`"),
+    ] {
+        sb.devtools(&[&["--endpoint", &endpoint][..], argv].concat())
+            .assert_code(5)
+            .assert_stderr_is(format!(
+                "error: {said}\nhint: did you mean `state`?\n{catalog}"
+            ));
+    }
 }
 
 #[test]
