@@ -102,6 +102,20 @@ pub const ANSWERED_ELSEWHERE: &str = "mur/answeredElsewhere";
 /// bound is its own option, words it for its own command instead.
 pub const SLOW_TOOL_HINT: &str =
     "a slow tool may need a longer `--timeout MS` before the verb name";
+/// `bound` in milliseconds as a message says it: whole (`300`), or with its fraction
+/// (`451.5`), which a verb's own `--timeout 301` gives (half as long again): its whole
+/// milliseconds said "within 451 ms" above a hint naming 301 and half as long again.
+fn milliseconds(bound: Duration) -> String {
+    let micros = bound.as_micros();
+    match micros % 1000 {
+        0 => format!("{}", micros / 1000),
+        part => {
+            let fraction = format!("{part:03}");
+            format!("{}.{}", micros / 1000, fraction.trim_end_matches('0'))
+        }
+    }
+}
+
 /// The logger of the log messages a bridge (`mur devtools bridge`) sends of its
 /// own: a warning of one says what the bridge saw go wrong during the call (a line
 /// of the server's it could match to no request), quoted under a call out of time.
@@ -455,7 +469,7 @@ impl<'a> Client<'a> {
     /// what a bridge warned of comes first among the hints (its answer may
     /// have gone astray, which no longer timeout mends).
     fn timed_out(&self, unfinished: Option<(String, String)>) -> Error {
-        let ms = self.budget.as_millis();
+        let ms = milliseconds(self.budget);
         let message = match unfinished {
             Some((id, status)) => format!(
                 "task {} at `{}` was still `{}` after {ms} ms",
@@ -1257,6 +1271,19 @@ mod tests {
             question_notes(&reply(json!({ ANSWERED_SHARED: 1, ANSWERED_ELSEWHERE: 2 }))),
             [
                 "note: this call answered a question of the server that another call in flight \
+    /// A bound is said as it was applied, its half millisecond too.
+    #[test]
+    fn a_bound_is_said_in_milliseconds_with_its_fraction() {
+        for (micros, said) in [
+            (300_000, "300"),
+            (451_500, "451.5"),
+            (1_500, "1.5"),
+            (1_250, "1.25"),
+        ] {
+            assert_eq!(milliseconds(Duration::from_micros(micros)), said);
+        }
+    }
+
                  on its bridge may have asked (stdio does not say which call asks); if so, that \
                  call went on with this call's answers",
                 "note: another call on this bridge answered 2 questions of the server asked while \

@@ -497,17 +497,32 @@ fn a_verbs_own_timeout_is_the_bound_its_hint_names() {
     let endpoint = hung.endpoint();
     let at = |words: &[&str]| sb.mur(&[&["devtools", "--endpoint", &endpoint][..], words].concat());
     // The server read the request and never answered (no tool list cached).
-    let sent = "hint: the request was sent, so tool `state` may have run: check the app's state \
-                before running it again (the session is not known to mark it read-only or \
-                idempotent)\n";
-    // The call has half as long again (2 s at most) for the answer to come back.
-    at(&["state", "--timeout", "300"])
-        .assert_code(2)
-        .assert_stderr_is(format!(
-            "error: `{endpoint}` did not answer within 450 ms\n{sent}\
-         hint: the bound was the verb's own `--timeout 300` (after its name) and half as long \
-         again (at most 2 s more) for the answer to arrive: a slow tool may need a longer one\n"
+    let sent_to = |tool: &str| {
+        format!(
+            "hint: the request was sent, so tool `{tool}` may have run: check the app's state \
+             before running it again (the session is not known to mark it read-only or \
+             idempotent)\n"
+        )
+    };
+    let sent = sent_to("state");
+    // The call has half as long again (2 s at most) for the answer to come back: the
+    // error says the bound applied, half a millisecond too (`--timeout 301` said "within
+    // 451 ms", which neither 301 nor half as long again is); a verb without a wait of its
+    // own (`state`) and one with (`wait`, whose `--timeout` is its tool's wait too).
+    for (words, ms, tool) in [
+        (&["state", "--timeout", "300"][..], "450", "state"),
+        (&["state", "--timeout", "301"], "451.5", "state"),
+        (&["wait", "#x", "--timeout", "301"], "451.5", "waitFor"),
+    ] {
+        let own = words[words.len() - 1];
+        at(words).assert_code(2).assert_stderr_is(format!(
+            "error: `{endpoint}` did not answer within {ms} ms\n{}\
+             hint: the bound was the verb's own `--timeout {own}` (after its name) and half as \
+             long again (at most 2 s more) for the answer to arrive: a slow tool may need a \
+             longer one\n",
+            sent_to(tool)
         ));
+    }
     // A bound before the name only lengthened by the verb's: the host's stood.
     at(&["--timeout", "1000", "state", "--timeout", "300"])
         .assert_code(2)
