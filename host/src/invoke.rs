@@ -361,6 +361,10 @@ impl Session {
                     (Some(sent), Some(tool)) => e.with_first_hint(self.run_again(sent, tool)),
                     _ => e,
                 };
+                let e = match client.closed() {
+                    true => self.closed_during(e, &what_is_called_as_typed(method, params)),
+                    false => e,
+                };
                 return Err(self.after_failure(e).await);
             }
         };
@@ -374,6 +378,18 @@ impl Session {
                 .map_err(|e| e.with_hint(hint)),
             None => Ok(reply),
         }
+    }
+
+    /// `e`, the session closing the connection before it answered, said of the call
+    /// `what` as typed, as an interrupt's line says it ("… during the call to `wait`
+    /// (tool `waitFor`) …"): it was "`http://127.0.0.1:41883/mcp`: request failed:
+    /// connection closed before message completed", a URL and the HTTP stack's words,
+    /// naming no verb (user audit AU11 6). The endpoint goes last among the hints.
+    fn closed_during(&self, e: Error, what: &str) -> Error {
+        let message = format!(
+            "the session closed the connection during the call to {what}, before answering"
+        );
+        reworded(e, message).with_hint(format!("the session was at `{}`", self.endpoint))
     }
 
     /// `e`, a call that broke off or went unanswered, with what became of the

@@ -450,6 +450,13 @@ impl<'a> Client<'a> {
             .then(|| self.delivery.sent())
     }
 
+    /// Whether the call failed because the server closed the connection before its
+    /// answer began (its process stopped or reloaded): the caller, who knows what was
+    /// called as the user typed it, says so in those words, not the HTTP stack's.
+    pub fn closed(&self) -> bool {
+        self.delivery.was_closed()
+    }
+
     /// How far the call's request went (a caller that stopped the call says whether
     /// the server had it).
     pub fn sent(&self) -> mur_http::Sent {
@@ -1264,13 +1271,6 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn a_bridges_word_on_shared_questions_is_a_note_each() {
-        let reply = |meta: Value| Reply::Result(json!({ "content": [], "_meta": meta }));
-        assert_eq!(
-            question_notes(&reply(json!({ ANSWERED_SHARED: 1, ANSWERED_ELSEWHERE: 2 }))),
-            [
-                "note: this call answered a question of the server that another call in flight \
     /// A bound is said as it was applied, its half millisecond too.
     #[test]
     fn a_bound_is_said_in_milliseconds_with_its_fraction() {
@@ -1284,6 +1284,13 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_bridges_word_on_shared_questions_is_a_note_each() {
+        let reply = |meta: Value| Reply::Result(json!({ "content": [], "_meta": meta }));
+        assert_eq!(
+            question_notes(&reply(json!({ ANSWERED_SHARED: 1, ANSWERED_ELSEWHERE: 2 }))),
+            [
+                "note: this call answered a question of the server that another call in flight \
                  on its bridge may have asked (stdio does not say which call asks); if so, that \
                  call went on with this call's answers",
                 "note: another call on this bridge answered 2 questions of the server asked while \

@@ -31,6 +31,8 @@ pub struct Delivery(Arc<Mutex<Handed>>);
 struct Handed {
     /// Bytes of an earlier tracked request were written.
     written: bool,
+    /// The server closed the connection before answering a tracked request.
+    closed: bool,
     /// The last tracked request handed to a connection: that connection's
     /// count of bytes written, and the count when the request was handed to it.
     last: Option<(Written, u64)>,
@@ -59,6 +61,19 @@ impl Delivery {
     pub fn refused(&self) {
         if let Ok(mut handed) = self.0.lock() {
             handed.last = None;
+        }
+    }
+
+    /// Whether the server closed the connection before answering a tracked request
+    /// ([`crate::SendError::is_closed`]): a session that stopped during the call.
+    pub fn was_closed(&self) -> bool {
+        self.0.lock().is_ok_and(|handed| handed.closed)
+    }
+
+    /// The server closed the connection before answering a tracked request.
+    pub(crate) fn closed(&self) {
+        if let Ok(mut handed) = self.0.lock() {
+            handed.closed = true;
         }
     }
 

@@ -54,7 +54,14 @@ impl Http {
     /// frees the connection for the next request). Not bounded in time:
     /// callers bound the whole exchange.
     pub async fn send(&self, request: Request) -> Result<reqwest::Response, SendError> {
-        send::send(&self.idle, request).await
+        let delivery = request.delivery.clone();
+        let sent = send::send(&self.idle, request).await;
+        if let (Err(e), Some(delivery)) = (&sent, delivery)
+            && e.is_closed()
+        {
+            delivery.closed();
+        }
+        sent
     }
 
     /// The reqwest client, for what needs one (the OAuth flow): built on the

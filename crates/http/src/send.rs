@@ -62,6 +62,22 @@ impl SendError {
         matches!(self, Self::Lookup(_) | Self::Connect(..))
     }
 
+    /// Whether the server closed the connection before its answer began (a session
+    /// that stopped during the call, its socket closed with it).
+    pub fn is_closed(&self) -> bool {
+        let reset = |e: &hyper::Error| {
+            let mut cause = std::error::Error::source(e);
+            while let Some(next) = cause {
+                if let Some(io) = next.downcast_ref::<io::Error>() {
+                    return io.kind() == io::ErrorKind::ConnectionReset;
+                }
+                cause = next.source();
+            }
+            false
+        };
+        matches!(self, Self::Http(e) if e.is_incomplete_message() || reset(e))
+    }
+
     /// Whether the connection was refused: nothing listens at the address.
     pub fn is_refused(&self) -> bool {
         matches!(self, Self::Connect(_, e) if e.kind() == io::ErrorKind::ConnectionRefused)

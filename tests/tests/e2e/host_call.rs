@@ -1676,7 +1676,8 @@ fn a_call_cut_off_by_the_session_stopping_or_exiting_says_what_became_of_it() {
     let sb = Sandbox::new();
     let sample = sb.start_sample(&sb.project("app"));
     let pid = sample.pid();
-    let (mur, stderr) = in_flight(&sb, "stopped", "3000");
+    let call = ["call", "waitFor", "--args", r##"{"selector": "#never", "timeoutMs": 20000}"##];
+    let (mur, stderr) = in_flight(&sb, "stopped", &[&["--timeout", "3000"][..], &call].concat());
     sample.signal("STOP");
     let status = mur.wait_status();
     sample.signal("CONT");
@@ -1690,35 +1691,42 @@ fn a_call_cut_off_by_the_session_stopping_or_exiting_says_what_became_of_it() {
         "{said}"
     );
 
-    let (mur, stderr) = in_flight(&sb, "killed", "20000");
+    // Killed during a verb's call: the call as typed, as an interrupt's line names it
+    // (it was "`http://…/mcp`: request failed: connection closed before message
+    // completed", the HTTP stack's words, no verb); the endpoint in the last hint.
+    mur_e2e::plugins::install_standard(&sb);
+    let (mur, stderr) = in_flight(&sb, "killed", &["wait", "#never", "--timeout", "20000"]);
+    let endpoint = sample.endpoint().to_owned();
     sample.kill();
     let status = mur.wait_status();
-    let said = std::fs::read_to_string(&stderr).expect("stderr");
+    let said = unverbose(&std::fs::read_to_string(&stderr).expect("stderr"));
     assert_eq!(status.code(), Some(2), "{said}");
-    assert!(
-        said.contains(&format!(
-            "\nhint: the session's process (pid {pid}) is gone: it exited or restarted during \
-             the call (a reload, a crash); `mur devtools session list` shows the sessions now\n"
-        )),
-        "{said}"
+    assert_eq!(
+        said,
+        format!(
+            "error: the session closed the connection during the call to `wait` (tool \
+             `waitFor`), before answering\n\
+             hint: the session's process (pid {pid}) is gone: it exited or restarted during \
+             the call (a reload, a crash); `mur devtools session list` shows the sessions now\n\
+             hint: the session was at `{endpoint}`\n"
+        )
     );
 }
 
-/// `mur -v devtools --timeout TIMEOUT call waitFor` of an element that never comes,
-/// once `-v` has said it sent the call (the session is stopped, killed or reloaded
-/// after that); and the file its stderr goes to.
-fn in_flight(sb: &Sandbox, name: &str, timeout: &str) -> (mur_e2e::Process, std::path::PathBuf) {
+/// `-v`'s stderr without its own lines (`DEBUG …`, `server log …`).
+fn unverbose(said: &str) -> String {
+    said.lines()
+        .filter(|line| !line.starts_with("DEBUG ") && !line.starts_with("server log "))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+/// `mur -v devtools WORDS…` waiting for an element that never comes, once `-v` has
+/// said it sent the call (the session is stopped, killed or reloaded after that); and
+/// the file its stderr goes to.
+fn in_flight(sb: &Sandbox, name: &str, words: &[&str]) -> (mur_e2e::Process, std::path::PathBuf) {
     let stderr = sb.root().join(format!("{name}.err"));
-    let mut command = sb.mur_command(&[
-        "-v",
-        "devtools",
-        "--timeout",
-        timeout,
-        "call",
-        "waitFor",
-        "--args",
-        r##"{"selector": "#never", "timeoutMs": 20000}"##,
-    ]);
+    let mut command = sb.mur_command(&[&["-v", "devtools"][..], words].concat());
     command.stderr(std::fs::File::create(&stderr).expect("stderr file"));
     let mut mur = mur_e2e::Process::spawn(&mut command);
     let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
@@ -1997,24 +2005,22 @@ fn a_call_cut_off_by_a_reload_says_the_session_reloaded_and_to_run_it_again() {
     let pid = sample.pid();
     let successors = mur_e2e::Successors::new(&sb, pid);
     // Once it is sent, the reload is asked for.
-    let (mur, stderr) = in_flight(&sb, "reload", "30000");
+    let call = ["call", "waitFor", "--args", r##"{"selector": "#never", "timeoutMs": 20000}"##];
+    let (mur, stderr) = in_flight(&sb, "reload", &[&["--timeout", "30000"][..], &call].concat());
     sb.mur(&["devtools", "call", "reload"]).assert_code(0);
     let status = mur.wait_status();
     let successor = successors.wait();
     let said = std::fs::read_to_string(&stderr).expect("stderr");
     assert_eq!(status.code(), Some(2), "{said}");
     let endpoint = sample.endpoint();
-    let said: String = said
-        .lines()
-        .filter(|line| !line.starts_with("DEBUG "))
-        .map(|line| format!("{line}\n"))
-        .collect();
     assert_eq!(
-        said,
+        unverbose(&said),
         format!(
-            "error: `{endpoint}`: request failed: connection closed before message completed\n\
+            "error: the session closed the connection during the call to tool `waitFor`, \
+             before answering\n\
              hint: the session reloaded during the call (pid {pid}, now pid {successor}), which \
-             cut it off: run the command again\n"
+             cut it off: run the command again\n\
+             hint: the session was at `{endpoint}`\n"
         )
     );
 }
