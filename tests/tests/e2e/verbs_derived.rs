@@ -708,6 +708,11 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
     );
     // The help, and a usage error's list (the help but its prose), wrapped alike.
     let usage = "Usage: mur devtools count [--selector S] [--args JSON]\n\n";
+    // `verbs add --help` shows this verb by that usage (reviewer RV1 F7c: it left out
+    // `[--args JSON]`).
+    let shown = usage.trim_end().trim_start_matches("Usage: ");
+    let add_help = sandbox.devtools(&["verbs", "add", "--help"]).stdout;
+    assert!(add_help.contains(&format!("counter, `{shown}`:\n")), "{add_help}");
     let list = "Options:\n  \
          --selector S  read another element's text (default: #count)\n  \
          --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
