@@ -703,8 +703,15 @@ fn a_call_out_of_time_after_progress_says_it_was_still_running() {
 fn a_server_that_hangs_up_mid_call_exits_2() {
     let sb = Sandbox::new();
     let gone = Stub::hang_up();
-    let out = call_fails(&sb, &gone.endpoint(), &[], 2, ": ");
-    assert_eq!(out.stdout, "");
+    let endpoint = gone.endpoint();
+    // Said of the call, as an interrupt's line says it; the endpoint in a hint.
+    sb.call_version_at(&endpoint, &[])
+        .assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: the session closed the connection during the call to tool `version`, \
+             before answering\nhint: the session was at `{endpoint}`\n"
+        ));
 }
 
 #[test]
