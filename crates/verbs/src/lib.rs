@@ -180,9 +180,13 @@ impl VerbHost {
         };
         let bytes = bounded::read_capped(&path, bounded::Links::Refuse, data::MAX_BYTES)
             .map_err(|r| broken(r.to_string()))?;
-        data::DataVerb::from_bytes(&bytes)
-            .map(|verb| Some(verb.with_hints(&entry.hints)))
-            .map_err(|invalid| broken(invalid.why))
+        let data = data::DataVerb::from_bytes(&bytes).map_err(|invalid| broken(invalid.why))?;
+        // Another data verb's file copied over this one's is not this verb, as a
+        // component naming itself another is not ([`runtime::Runtime::adopt`]).
+        if data.name != verb {
+            return Err(broken(format!("holds data verb `{}`", data.name)));
+        }
+        Ok(Some(data.with_hints(&entry.hints)))
     }
 
     /// Remember each installed verb's tool hints from a session's tool list
@@ -410,9 +414,12 @@ impl VerbHost {
         let mut instance = timings::measure(Phase::Instantiate, || {
             Instance::new(&runtime.engine, &loaded.component, verb)
         })?;
-        if let Some(bytes) = loaded.changed {
-            // A file replaced behind the index may declare another tool or usage.
-            manage::refresh_entry(&mut self.index, verb, instance.info()?, &bytes);
+        if let Some(changed) = loaded.changed {
+            // A file replaced behind the index may declare another tool or usage;
+            // it is this verb only if it names itself so.
+            let info = instance.info()?;
+            runtime.adopt(&self.index, verb, &info.name, &changed)?;
+            manage::refresh_entry(&mut self.index, verb, info, &changed);
         }
         Ok(instance)
     }

@@ -13,7 +13,7 @@ use super::index::{Entry, Index, appended, stamp, write_atomic};
 use super::instance::{Described, Instance};
 use super::name_section;
 use super::names::{self, INDEX_NAME, Unusable, valid_verb_name};
-use super::runtime::{Runtime, sha256_hex};
+use super::runtime::{Changed, Runtime, sha256_hex};
 use super::spec::{ToolWait, VerbSpec};
 use sha2::{Digest as _, Sha256};
 
@@ -1084,15 +1084,28 @@ fn installed_fault(index: &Index, entry: &Entry) -> Option<String> {
     let file = match bounded::Regular::open(&path, Links::Refuse) {
         Ok(file) => file,
         Err(refusal) if refusal.is_not_found() => return Some("was missing".to_owned()),
-        Err(refusal) => return Some(refusal.to_string()),
+        Err(refusal) => return Some(in_the_past(&refusal)),
     };
     let mut hasher = Sha256::new();
     match std::io::copy(&mut file.into_file(), &mut hasher) {
-        Err(e) => Some(Refusal::Io(e).to_string()),
+        Err(e) => Some(in_the_past(&Refusal::Io(e))),
         Ok(_) if hex(&hasher.finalize()) != entry.sha256 => {
             Some("held other bytes than were installed".to_owned())
         }
         Ok(_) => None,
+    }
+}
+
+/// What was wrong with an installed file, said once it is repaired: "its installed
+/// file was a symbolic link, …", "could not be read: …" ([`Refusal`] says it of now).
+fn in_the_past(refusal: &Refusal) -> String {
+    let now = refusal.to_string();
+    if let Some(rest) = now.strip_prefix("is ") {
+        format!("was {rest}")
+    } else if let Some(rest) = now.strip_prefix("cannot ") {
+        format!("could not {rest}")
+    } else {
+        now
     }
 }
 
@@ -1190,34 +1203,48 @@ fn canonical(file: &Path) -> PathBuf {
         .unwrap_or_else(|_| file.to_owned())
 }
 
-/// Update an entry's declared tool, summary and usage after its file changed
-/// (unless they are too long for the index: then the entry keeps the old ones),
-/// and what the file's `mur:verb-waits` section declares, which `info` does not
-/// hold: read from `bytes`, the file's as compiled, as `verbs add` reads it
+/// Record a verb's changed file, a build of the same verb ([`Runtime::adopt`]): its
+/// sha256 and stamp, its declared tool, summary and usage (unless they are too long
+/// for the index: then the entry keeps the old ones), and what its `mur:verb-waits`
+/// section declares, which `info` does not hold: read from its bytes as compiled, as
+/// `verbs add` reads it
 /// ([`name_section::read`]). A section that cannot be read declares nothing.
-pub(super) fn refresh_entry(index: &mut Index, verb: &str, mut info: Described, bytes: &[u8]) {
-    if let Some(why) = oversized(&info) {
-        tracing::debug!("not refreshing verb `{verb}` in the index: it declares {why}");
+pub(super) fn refresh_entry(index: &mut Index, verb: &str, mut info: Described, changed: &Changed) {
+    let Some(entry) = index.get(verb).cloned() else {
         return;
-    }
-    if let Some(entry) = index.get(verb).cloned() {
-        let waits = name_section::read(bytes).waits;
-        if let Some(spec) = info.spec.as_mut() {
-            spec.waits = waits.unwrap_or_else(|why| {
-                tracing::debug!("verb `{verb}` declares no wait: {why}");
-                None
+    };
+    let (size, mtime_ns) = changed.stamp;
+    let entry = Entry {
+        sha256: changed.sha256.clone(),
+        size,
+        mtime_ns,
+        ..entry
+    };
+    match oversized(&info) {
+        Some(why) => {
+            tracing::debug!("not refreshing verb `{verb}` in the index: it declares {why}");
+            index.put(entry);
+        }
+        None => {
+            let waits = name_section::read(&changed.bytes).waits;
+            if let Some(spec) = info.spec.as_mut() {
+                spec.waits = waits.unwrap_or_else(|why| {
+                    tracing::debug!("verb `{verb}` declares no wait: {why}");
+                    None
+                });
+            }
+            index.put(Entry {
+                tool: info.tool,
+                summary: info.summary,
+                usage: info.usage,
+                interface: info.interface.to_owned(),
+                spec: info.spec,
+                ..entry
             });
         }
-        index.put(Entry {
-            tool: info.tool,
-            summary: info.summary,
-            usage: info.usage,
-            interface: info.interface.to_owned(),
-            spec: info.spec,
-            ..entry
-        });
-        let _ = index.save();
     }
+    // Best effort: a read-only verb directory only costs a rehash next time.
+    let _ = index.save();
 }
 
 /// The verbs of `names` are not installed: one is named as `verbs info` names it,

@@ -33,10 +33,23 @@ pub struct Runtime {
 /// A verb's code, and whether its file had changed since the index saw it.
 pub struct Loaded {
     pub component: Component,
-    /// The file's bytes, when they changed since the index saw them: what they declare
-    /// beside the code is read from them ([`crate::manage::refresh_entry`]), not from
-    /// the file again.
-    pub changed: Option<Vec<u8>>,
+    /// The file, when its bytes changed since the index saw them: not yet recorded
+    /// ([`Changed`]).
+    pub changed: Option<Changed>,
+}
+
+/// A verb's file whose bytes are not those the index recorded. The index takes them
+/// only once they are seen to be a build of the same verb ([`Runtime::adopt`]): a
+/// rebuild copied over the installed file is that verb, another verb's file is not.
+pub struct Changed {
+    /// What they declare beside the code is read from them
+    /// ([`crate::manage::refresh_entry`]), not from the file again.
+    pub bytes: Vec<u8>,
+    pub sha256: String,
+    /// The file's (size, mtime) as it was read.
+    pub stamp: (u64, u128),
+    /// The sha256 the index had, whose compiled code goes once the new bytes are taken.
+    was: String,
 }
 
 impl Runtime {
@@ -125,15 +138,14 @@ impl Runtime {
         let sha256 = sha256_hex(&bytes);
         let changed = sha256 != entry.sha256;
         if changed {
+            // Not recorded yet: until it is seen to be this verb, the entry keeps
+            // the bytes `verbs add` of the verb's own file repairs it with.
             tracing::debug!("verb `{name}` changed on disk since it was installed");
-            self.cache.forget(&entry.sha256);
-        }
-        if changed || on_disk != (entry.size, entry.mtime_ns) {
+        } else if on_disk != (entry.size, entry.mtime_ns) {
             index.put(Entry {
-                sha256: sha256.clone(),
                 size: on_disk.0,
                 mtime_ns: on_disk.1,
-                ..entry
+                ..entry.clone()
             });
             // Best effort: a read-only verb directory only costs a rehash next time.
             let _ = index.save();
@@ -142,8 +154,41 @@ impl Runtime {
         let component = self.compile(name, &bytes, &sha256)?;
         Ok(Loaded {
             component,
-            changed: changed.then_some(bytes),
+            changed: changed.then_some(Changed {
+                bytes,
+                sha256,
+                stamp: on_disk,
+                was: entry.sha256,
+            }),
         })
+    }
+
+    /// Take a changed file as verb `name`, which it names itself (`its_name`, from its
+    /// `info`): a rebuild of the verb copied over the installed file, the edit-build
+    /// loop. The old bytes' compiled code goes; the caller records the new ones
+    /// ([`crate::manage::refresh_entry`]). A file that names itself another verb (one
+    /// verb's file copied over another's) is refused, the index left as it was: taken,
+    /// it ran under this verb's name and the index renamed its tool, and `verbs add`
+    /// of the right file then saw an "earlier build" instead of repairing it.
+    pub fn adopt(
+        &self,
+        index: &Index,
+        name: &str,
+        its_name: &str,
+        changed: &Changed,
+    ) -> Result<(), VerbError> {
+        if its_name != name {
+            // Its code was compiled under bytes no entry names: not kept.
+            self.cache.forget(&changed.sha256);
+            let path = index.get(name).map(|entry| index.file_path(entry));
+            return Err(unusable_file(
+                name,
+                path.as_deref().unwrap_or(Path::new(name)),
+                format!("holds verb `{its_name}`"),
+            ));
+        }
+        self.cache.forget(&changed.was);
+        Ok(())
     }
 }
 
@@ -199,11 +244,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// The installed file of a verb is gone or is no verb: a fault in mur's own
-/// verb directory (exit 7), with the two ways out.
-fn unusable_file(name: &str, path: &Path, refusal: Refusal) -> VerbError {
+/// verb directory (exit 7), with the two ways out. `why` is a [`Refusal`], or that
+/// it holds another verb.
+fn unusable_file(name: &str, path: &Path, why: impl std::fmt::Display) -> VerbError {
     VerbError::internal_with_hint(
         format!(
-            "verb `{name}` is installed but its file `{}` {refusal}",
+            "verb `{name}` is installed but its file `{}` {why}",
             path.display()
         ),
         format!(

@@ -109,23 +109,32 @@ fn a_file_modified_behind_the_index_is_recompiled() {
     );
 }
 
+/// Another verb's file copied over ping's is neither served from ping's cached code
+/// nor taken as ping: it is refused (exit 7) and the index keeps ping, which `verbs
+/// add` of ping's file then repairs (e2e verbs_manage). It ran liar's code as ping
+/// (exit 6), and the index took liar's summary and tool.
 #[test]
 fn a_file_replaced_behind_the_index_is_never_served_stale() {
     let sandbox = sandbox_with(&[guest("ping")]);
     ping(&sandbox);
     std::fs::copy(guest("liar"), installed_ping(&sandbox)).expect("replace ping with liar");
 
-    let out = sandbox.mur(&["devtools", "ping", "text"]);
-    out.assert_code(6);
-    out.assert_stderr_starts_with(
-        "error: verb `ping` returned tool arguments that are not valid JSON",
-    );
+    sandbox
+        .mur(&["devtools", "ping", "text"])
+        .assert_code(7)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: verb `ping` is installed but its file `{}` holds verb `liar`\n\
+             hint: reinstall it with `mur devtools verbs add --force <ping.wasm>`, or remove it \
+             with `mur devtools verbs remove ping`\n",
+            installed_ping(&sandbox).display()
+        ));
     let info = sandbox
         .mur(&["devtools", "verbs", "info", "ping", "--json"])
         .json();
     assert_eq!(
-        info["summary"], "Return malformed arguments (test guest)",
-        "the index follows the new file"
+        info["summary"], "Answer pong with the session's version (test verb)",
+        "the index keeps ping"
     );
 }
 

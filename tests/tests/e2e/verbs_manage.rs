@@ -1329,18 +1329,33 @@ fn adding_a_verb_again_repairs_its_missing_or_damaged_file() {
         ),
     ] {
         let installed = dir.join(file);
-        for (garbage, fault, why, force) in [
-            (false, missing, "was missing", &[][..]),
+        let link = "is a symbolic link, which mur does not follow here";
+        for (damage, fault, why, force) in [
+            (Damage::Removed, missing, "was missing", &[][..]),
             (
-                true,
+                Damage::Garbage,
                 damaged,
                 "held other bytes than were installed",
                 &["--force"][..],
             ),
+            // Said once repaired: it was a link ("is a symbolic link" read as if
+            // it still were).
+            (
+                Damage::Linked,
+                link,
+                "was a symbolic link, which mur does not follow here",
+                &[][..],
+            ),
         ] {
-            match garbage {
-                false => std::fs::remove_file(&installed).expect("remove the installed file"),
-                true => std::fs::write(&installed, "garbage").expect("damage it"),
+            match damage {
+                Damage::Removed => {
+                    std::fs::remove_file(&installed).expect("remove the installed file")
+                }
+                Damage::Garbage => std::fs::write(&installed, "garbage").expect("damage it"),
+                Damage::Linked => {
+                    std::fs::remove_file(&installed).expect("remove the installed file");
+                    std::os::unix::fs::symlink(&source, &installed).expect("link it");
+                }
             }
             sandbox
                 .devtools(&[verb])
@@ -1369,6 +1384,86 @@ fn adding_a_verb_again_repairs_its_missing_or_damaged_file() {
                 .assert_code(0)
                 .assert_stdout_is(format!("verb `{verb}` is already installed (unchanged)\n"));
         }
+    }
+}
+
+/// How [`adding_a_verb_again_repairs_its_missing_or_damaged_file`] spoils a verb's file.
+enum Damage {
+    Removed,
+    Garbage,
+    Linked,
+}
+
+/// Another verb's file copied over an installed one is not taken as that verb: each
+/// call fails (exit 7) naming the verb it holds, the hint saying to add it again, and
+/// `verbs add` of the verb's own file repairs it. `click` ran tree's code, the index
+/// then said tool `tree` (the next `click` printed a tree), and `verbs add` of click
+/// called it "an earlier build of this file" and repaired nothing. A rebuild of the
+/// same verb copied over it (the edit-build loop) is still taken. Data verbs alike.
+#[test]
+fn another_verbs_file_copied_over_an_installed_one_is_refused_until_repaired() {
+    let sandbox = sandbox_with(&[standard("click"), standard("tree")]);
+    let label = data_verb(&sandbox, "label.json", "label", "[]");
+    let other = data_verb(&sandbox, "other.json", "other", "[]");
+    add(&sandbox, &[label.clone(), other.clone()]);
+    let dir = verb_dir(&sandbox);
+    for (what, verb, args, own, stranger, file, holds, hint) in [
+        (
+            "verb",
+            "click",
+            &["#btn-inc"][..],
+            standard("click"),
+            standard("tree"),
+            "click.wasm",
+            "verb `tree`",
+            "reinstall it with `mur devtools verbs add --force <click.wasm>`, or remove it \
+             with `mur devtools verbs remove click`",
+        ),
+        (
+            "data verb",
+            "label",
+            &[][..],
+            label.clone(),
+            other.clone(),
+            "label.json",
+            "data verb `other`",
+            "reinstall it with `mur devtools verbs add --force <label.json>`",
+        ),
+    ] {
+        let installed = dir.join(file);
+        let call = [&[verb][..], args].concat();
+        std::fs::copy(&stranger, &installed).expect("copy another verb over it");
+        // Twice: the first call left the index as it was.
+        for _ in 0..2 {
+            sandbox
+                .devtools(&call)
+                .assert_code(7)
+                .assert_stdout_is("")
+                .assert_stderr_is(format!(
+                    "error: {what} `{verb}` is installed but its file `{}` holds {holds}\nhint: {hint}\n",
+                    path(&installed)
+                ));
+        }
+        try_add(&sandbox, std::slice::from_ref(&own), &[])
+            .assert_code(0)
+            .assert_stderr_is("")
+            .assert_stdout_is(format!(
+                "repaired verb `{verb}`: its installed file held other bytes than were installed\n"
+            ));
+        sandbox
+            .devtools(&call)
+            .assert_code(4)
+            .assert_stderr_starts_with("error: no running devtools session found\n");
+    }
+    // A rebuild of click copied over it is click: taken, as before.
+    let click = std::fs::read(standard("click")).expect("the standard click");
+    let rebuilt = mur_e2e::plugins::with_custom_section(&click, "rebuilt");
+    std::fs::write(dir.join("click.wasm"), rebuilt).expect("replace click");
+    for _ in 0..2 {
+        sandbox
+            .devtools(&["click", "#btn-inc"])
+            .assert_code(4)
+            .assert_stderr_starts_with("error: no running devtools session found\n");
     }
 }
 
