@@ -358,12 +358,7 @@ fn a_crash_is_said_though_a_session_was_on_its_way() {
     drop(held);
     let out = call.wait_output();
     out.assert_code(0).assert_answered_by(session.pid());
-    out.assert_stderr_is(format!(
-        "{}; the session of `{}` (pid {}) is used instead\n",
-        ended("warning", "/gone/App.csproj", pid),
-        session.lock.project,
-        session.pid()
-    ));
+    out.assert_stderr_is(used_instead(pid, &session));
 }
 
 #[test]
@@ -394,10 +389,48 @@ fn ended(prefix: &str, project: &str, pid: u32) -> String {
     )
 }
 
+/// The warning a call answered by `session` gives of the session of `/gone/App.csproj`
+/// (pid `pid`), whose lockfile it removed.
+fn used_instead(pid: u32, session: &mur_e2e::Session) -> String {
+    format!(
+        "{}; the session of `{}` (pid {}) is used instead\n",
+        ended("warning", "/gone/App.csproj", pid),
+        session.lock.project,
+        session.pid()
+    )
+}
+
 /// The `note:` a reader gives of the session of `project` (pid `pid`) whose lockfile it
 /// removed.
 pub(crate) fn ended_note(project: &str, pid: u32) -> String {
     format!("{}\n", ended("note", project, pid))
+}
+
+/// The agents' guide quotes the lines a crash gets as these tests check mur prints them,
+/// up to "has ended" (reviewer RV1 F7d: it left out the exit-0 warning, and quoted the
+/// hint under `--project`'s error in other words).
+#[test]
+fn the_guide_quotes_a_crashs_lines_as_mur_prints_them() {
+    let guide = mur_e2e::plugins::repo_root().join("docs/agents.md");
+    let guide = std::fs::read_to_string(guide).expect("the guide");
+    let flat = guide.split_whitespace().collect::<Vec<_>>().join(" ");
+    let up_to_ended = |line: &str| {
+        let (said, _) = line.split_once(" without").expect("has ended without …");
+        format!("{}…", said.replace("(pid 0)", "(pid N)"))
+    };
+    for quoted in [
+        up_to_ended(&ended("hint", "…", 0)),
+        up_to_ended("hint: this project's session (pid 0) has ended without …"),
+        format!(
+            "{}; the session of `B` (pid M) is used instead",
+            up_to_ended(&ended("warning", "A", 0))
+        ),
+    ] {
+        assert!(
+            flat.contains(&quoted),
+            "docs/agents.md quotes no `{quoted}`"
+        );
+    }
 }
 
 /// A stale lockfile is skipped and removed on the way; the session it names, one the
@@ -413,12 +446,7 @@ fn a_stale_lockfile_is_skipped_and_removed_on_the_way() {
         let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
         let out = sb.mur(&[&["devtools"][..], quiet, &["call", "version"]].concat());
         out.assert_code(0).assert_answered_by(sample.pid());
-        out.assert_stderr_is(format!(
-            "{}; the session of `{}` (pid {}) is used instead\n",
-            ended("warning", "/gone/App.csproj", pid),
-            sample.lock.project,
-            sample.pid()
-        ));
+        out.assert_stderr_is(used_instead(pid, &sample));
         assert!(!stale.exists(), "the stale lockfile was removed");
         sb.mur(&["devtools", "call", "version"])
             .assert_quiet_success();

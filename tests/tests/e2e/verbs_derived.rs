@@ -712,7 +712,10 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
     // `[--args JSON]`).
     let shown = usage.trim_end().trim_start_matches("Usage: ");
     let add_help = sandbox.devtools(&["verbs", "add", "--help"]).stdout;
-    assert!(add_help.contains(&format!("counter, `{shown}`:\n")), "{add_help}");
+    assert!(
+        add_help.contains(&format!("counter, `{shown}`:\n")),
+        "{add_help}"
+    );
     let list = "Options:\n  \
          --selector S  read another element's text (default: #count)\n  \
          --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
