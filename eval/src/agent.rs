@@ -261,7 +261,7 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
             )),
             Drained { dropped, .. } => notes.push(format!(
                 "`{name}` was cut at {}: the {dropped} bytes the agent printed past it were not kept",
-                crate::bounded::size(invocation.output_cap)
+                mur_core::settings::human_bytes(invocation.output_cap)
             )),
         }
     }

@@ -46,16 +46,6 @@ pub fn read_or_none(path: &Path, cap: u64) -> Result<Option<Bytes>, String> {
     Ok(Some(Bytes { bytes, cut }))
 }
 
-/// `cap` bytes in words (`64 MiB`; `1000 bytes` below 1 MiB, which `0 MiB` would
-/// misstate).
-pub fn size(cap: u64) -> String {
-    if cap < 1 << 20 {
-        format!("{cap} bytes")
-    } else {
-        format!("{} MiB", cap >> 20)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

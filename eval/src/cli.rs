@@ -99,7 +99,8 @@ pub struct StudyArgs {
     /// condition's own `agent_format`
     #[arg(long, value_name = "FORMAT", value_enum)]
     pub agent_format: Option<crate::adapters::Format>,
-    /// Also write the report as one self-contained HTML page
+    /// Also write the report as one self-contained HTML page (`-`: print it on stdout in
+    /// place of the markdown report, which report.md holds)
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Where the condition files are [default: eval/conditions of the source tree
@@ -115,7 +116,8 @@ pub struct ReportArgs {
     /// The study's directory (its results.jsonl and study.json)
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
-    /// Also write the report as one self-contained HTML page
+    /// Also write the report as one self-contained HTML page (`-`: print it on stdout in
+    /// place of the markdown report, which report.md holds)
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Put the per-condition table into FILE between its `<!-- study-baseline -->` and

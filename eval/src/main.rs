@@ -71,6 +71,7 @@ fn main() -> ExitCode {
 fn execute(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Run(args) => {
+            stop::says(stop::RUNS_STOPPED);
             output::warn(&args.runner.unset_pass_env());
             let json = args.json;
             let plan = args.plan()?;
@@ -88,8 +89,14 @@ fn execute(cli: Cli) -> Result<u8> {
                 NOT_COMPLETED
             })
         }
-        Command::Study(args) => {
+        Command::Study(mut args) => {
+            stop::says(stop::RUNS_STOPPED);
             output::warn(&args.runner.unset_pass_env());
+            // A page on stdout is printed, not recorded as one to write again.
+            let on_stdout = page_on_stdout(args.html.as_deref())?;
+            if on_stdout {
+                args.html = None;
+            }
             let html = args.html.clone();
             let study = args.study()?;
             // A page inside the study's directory is written once the study made it.
@@ -103,7 +110,7 @@ fn execute(cli: Cli) -> Result<u8> {
             let rows = report.rows();
             let markdown = report.write_reports(&rows, &outcome.out)?;
             if let Some(path) = &html {
-                study::write(path, &report.page(&rows))?;
+                study::write_page(path, &report.page(&rows))?;
             }
             for line in report.write_earlier_pages(&rows, html.as_deref(), &outcome.out) {
                 output::line(&escape_controls(&line));
@@ -116,7 +123,11 @@ fn execute(cli: Cli) -> Result<u8> {
             ));
             let errors = report.errors();
             unmade("study", errors);
-            output::print(&markdown)?;
+            output::print(&if on_stdout {
+                report.page(&rows)
+            } else {
+                markdown
+            })?;
             Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
         }
         Command::Conditions(args) => {
@@ -135,16 +146,19 @@ fn execute(cli: Cli) -> Result<u8> {
             Ok(0)
         }
         Command::Report(args) => {
-            check_html(args.html.as_deref())?;
-            if let Some(html) = &args.html {
+            stop::says(stop::REPORT_STOPPED);
+            let on_stdout = page_on_stdout(args.html.as_deref())?;
+            let html = args.html.as_deref().filter(|_| !on_stdout);
+            check_html(html)?;
+            if let Some(html) = html {
                 not_the_record(html, &args.dir)?;
             }
             let report = study::Reread::from(&args.dir)?;
             output::warn(&report.warnings);
             let rows = report.rows();
             let markdown = report.write_reports(&rows, &args.dir)?;
-            if let Some(path) = &args.html {
-                study::write(path, &report.page(&rows))?;
+            if let Some(path) = html {
+                study::write_page(path, &report.page(&rows))?;
             }
             if let Some(path) = &args.readme {
                 report.write_readme(&rows, path, &args.dir)?;
@@ -153,7 +167,11 @@ fn execute(cli: Cli) -> Result<u8> {
             // not make is printed and written, but `report && publish` stops there.
             let errors = report.errors();
             unmade("report", errors);
-            output::print(&markdown)?;
+            output::print(&if on_stdout {
+                report.page(&rows)
+            } else {
+                markdown
+            })?;
             Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
         }
         Command::Tasks(args) => {
@@ -176,6 +194,25 @@ fn execute(cli: Cli) -> Result<u8> {
             Ok(0)
         }
     }
+}
+
+/// Whether `--html` names stdout (`-`, `/dev/stdout`, the file stdout goes to): the page
+/// is then printed in place of the markdown report, which `report.md` still holds —
+/// written to that name, page and report overwrote each other. A usage error when
+/// stdout is a terminal, as mur says it for `usage report --html -`.
+fn page_on_stdout(html: Option<&std::path::Path>) -> Result<bool> {
+    if !html.is_some_and(study::page_on_stdout) {
+        return Ok(false);
+    }
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        return Err(Error::usage(
+            "`--html -` writes the report's page (HTML) to stdout, which is a terminal",
+        )
+        .with_hint(
+            "pipe it (`| w3m -T text/html`, `> report.html`) or write a file: `--html FILE`",
+        ));
+    }
+    Ok(true)
 }
 
 /// A page that could not be written is said now, before any run, in the user's terms

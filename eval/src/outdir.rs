@@ -74,8 +74,7 @@ pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<std::fs::File>
     let text = serde_json::to_string_pretty(&wrote)
         .map_err(|e| Error::internal(format!("cannot serialize `{FILE}`: {e}")))?;
     let path = out.join(FILE);
-    std::fs::write(&path, text + "\n")
-        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
+    crate::study::write_record(&path, (text + "\n").as_bytes())?;
     Ok(lock)
 }
 

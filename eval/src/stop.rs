@@ -26,6 +26,25 @@ static SIGNALLED: AtomicBool = AtomicBool::new(false);
 /// What the command running now cleans up as it stops ([`on_stop`]).
 static ON_STOP: Mutex<Option<Cleanup>> = Mutex::new(None);
 
+/// What the command running now says of its stop after `stopped by SIGTERM` ([`says`]).
+static SAYS: Mutex<&str> = Mutex::new("");
+
+/// What `run` and `study`, which start agents and sessions, say as a signal stops them.
+pub const RUNS_STOPPED: &str =
+    ": the agents and sessions it started were stopped too; runs not finished were not recorded";
+
+/// What `report`, which starts nothing, says as a signal stops it.
+pub const REPORT_STOPPED: &str =
+    ": it runs no agents; the study's results.jsonl and study.json were left as they were";
+
+/// The command running now says `what` (`: …`) after `stopped by SIGTERM`: said of a
+/// command that ran nothing, the runs' line told of runs there were none of.
+pub fn says(what: &'static str) {
+    if let Ok(mut says) = SAYS.lock() {
+        *says = what;
+    }
+}
+
 /// A cleanup done when a signal stops mur-eval; what it returns is added to the line
 /// said (`; …`, or nothing).
 pub type Cleanup = Box<dyn FnOnce() -> String + Send>;
@@ -74,10 +93,10 @@ pub fn on_signals() {
         let said = cleanup.map(|cleanup| cleanup()).unwrap_or_default();
         // Said, not silent: an operator back at the terminal (or reading a log) learns
         // why it ended. Dropped when stderr is gone with the terminal.
+        let what = SAYS.lock().map_or("", |s| *s);
         let _ = writeln!(
             std::io::stderr().lock(),
-            "mur-eval: stopped by {}: the agents and sessions it started were stopped too; \
-             runs not finished were not recorded{said}",
+            "mur-eval: stopped by {}{what}{said}",
             signal.as_str()
         );
         std::process::exit(128 + signal as i32);

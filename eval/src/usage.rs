@@ -24,7 +24,7 @@ pub fn read(path: &Path) -> Result<Vec<Record>, String> {
             return Err(format!(
                 "`{}` is larger than {}",
                 path.display(),
-                crate::bounded::size(LOG_CAP)
+                mur_core::settings::human_bytes(LOG_CAP)
             ));
         }
         Ok(_) => {}

@@ -155,8 +155,8 @@ fn read_lines<T: for<'de> Deserialize<'de>>(
             let note = read.cut.then(|| {
                 format!(
                     "`{name}` is larger than {}: only its first {} were read",
-                    crate::bounded::size(LINES_CAP),
-                    crate::bounded::size(LINES_CAP)
+                    mur_core::settings::human_bytes(LINES_CAP),
+                    mur_core::settings::human_bytes(LINES_CAP)
                 )
             });
             (read.bytes, note)

@@ -157,8 +157,7 @@ impl Meta {
         let path = out.join("study.json");
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::internal(format!("cannot serialize the study: {e}")))?;
-        std::fs::write(&path, text + "\n")
-            .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
+        super::files::write_record(&path, (text + "\n").as_bytes())
     }
 
     /// Each condition's agent commands, as the commands that asked for it named them,

@@ -132,8 +132,8 @@ pub fn run_one(
                 if read.cut {
                     result.notes.push(format!(
                         "`agent.stdout` is larger than {}: only its first {} were read",
-                        crate::bounded::size(STDOUT_CAP),
-                        crate::bounded::size(STDOUT_CAP)
+                        mur_core::settings::human_bytes(STDOUT_CAP),
+                        mur_core::settings::human_bytes(STDOUT_CAP)
                     ));
                 }
                 String::from_utf8_lossy(&read.bytes).into_owned()

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use mur_core::{Error, Result};
 
-use super::files::{RESULTS, write};
+use super::files::{RESULTS, write_page};
 use super::journal::{self, Journal, Meta};
 use super::paths::resolved;
 use super::publish::{TITLE, title, write_reports};
@@ -149,7 +149,7 @@ impl Reread {
                 Ok(file) if !is_study_page(&file) => said.push(format!(
                     "warning: {earlier}, is no longer a study's page: left as it is"
                 )),
-                _ => said.push(match write(&page, &self.page(rows)) {
+                _ => said.push(match write_page(&page, &self.page(rows)) {
                     Ok(()) => format!("study: {earlier}, written anew"),
                     Err(e) => {
                         format!("warning: {e}: {earlier} shows fewer runs than report.md")
@@ -191,6 +191,6 @@ impl Reread {
             report::legend()
         );
         let updated = format!("{}{block}{}", &text[..begin], &text[end + END.len()..]);
-        write(path, &updated)
+        write_page(path, &updated)
     }
 }

@@ -575,6 +575,11 @@ fn study_command(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Command {
 
 /// `mur-eval report OUT EXTRA…`, run to its end.
 fn report_of(sandbox: &Sandbox, out: &Path, extra: &[&std::ffi::OsStr]) -> Output {
+    run_within(&mut report_command(sandbox, out, extra), STUDY_LIMIT).0
+}
+
+/// `mur-eval report OUT EXTRA…` in `sandbox`, its output piped.
+fn report_command(sandbox: &Sandbox, out: &Path, extra: &[&std::ffi::OsStr]) -> Command {
     let mut command = sandbox.command(eval_bin());
     command
         .arg("report")
@@ -582,7 +587,13 @@ fn report_of(sandbox: &Sandbox, out: &Path, extra: &[&std::ffi::OsStr]) -> Outpu
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    run_within(&mut command, STUDY_LIMIT).0
+    command
+}
+
+/// A FIFO made at `path`.
+fn fifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(made.success());
 }
 
 /// [`study_command`], to the end.
@@ -1077,6 +1088,100 @@ fn a_page_that_would_overwrite_the_studys_record_is_refused() {
         std::fs::read_to_string(page)
             .expect("the page")
             .starts_with("<!DOCTYPE html>")
+    );
+}
+
+/// Bound on a command that must end at once (a report refusing a FIFO): against a
+/// hang, not a performance expectation.
+const AT_ONCE: Duration = Duration::from_secs(120);
+
+#[test]
+fn a_page_goes_where_mur_puts_one_and_the_studys_record_is_replaced_whole() {
+    // `--html -` prints the page in place of the markdown report (report.md holds
+    // that); nothing named `-` is written, nor recorded as a page to write again.
+    let (sandbox, out, output) =
+        derived_study("count-to-three", "1", &["--agent", "true", "--html", "-"]);
+    output
+        .assert_code(0)
+        .assert_stdout_starts_with("<!DOCTYPE html>");
+    assert!(output.stdout.ends_with("</html>\n"), "{}", output.stdout);
+    assert!(!sandbox.root().join("-").exists());
+    let meta = read_json(&out.join("study.json"));
+    assert_eq!(
+        meta["matrices"][0]["provenance"].get("html"),
+        None,
+        "{meta}"
+    );
+    // The same of `report`: its page on stdout is the one it writes to a file.
+    let file = sandbox.root().join("page.html");
+    let markdown = report_of(&sandbox, &out, &["--html".as_ref(), file.as_os_str()]);
+    markdown
+        .assert_code(0)
+        .assert_stdout_is(std::fs::read_to_string(out.join("report.md")).expect("report.md"));
+    let page = std::fs::read_to_string(&file).expect("the page");
+    report_of(&sandbox, &out, &["--html".as_ref(), "-".as_ref()])
+        .assert_code(0)
+        .assert_stderr_is("")
+        .assert_stdout_is(&page);
+    assert!(!sandbox.root().join("-").exists());
+    // A name for its own stdout is `-`: the page whole, not the report written over it.
+    let redirected = sandbox.root().join("redirected.html");
+    let stdout = std::fs::File::create(&redirected).expect("create");
+    let html = ["--html".as_ref(), "/dev/stdout".as_ref()];
+    let mut command = report_command(&sandbox, &out, &html);
+    run_within(command.stdout(stdout), AT_ONCE)
+        .0
+        .assert_code(0)
+        .assert_stderr_is("");
+    assert_eq!(std::fs::read_to_string(&redirected).expect("read"), page);
+    // A FIFO no one reads is refused at once, in mur's words (a plain write waited for a
+    // reader for ever).
+    let page_fifo = sandbox.root().join("page.fifo");
+    fifo(&page_fifo);
+    let html = ["--html".as_ref(), page_fifo.as_os_str()];
+    run_within(&mut report_command(&sandbox, &out, &html), AT_ONCE)
+        .0
+        .assert_code(7)
+        .assert_stderr_is(format!(
+            "error: cannot write `{}`: it is a FIFO no one is reading\n",
+            page_fifo.display()
+        ));
+    // A resume rewrites study.json: into a new file renamed over it, so that a full disk
+    // leaves the old record, never a truncated one. A link to the old one keeps it whole.
+    let kept = sandbox.root().join("kept-study.json");
+    std::fs::hard_link(out.join("study.json"), &kept).expect("link");
+    study_into(
+        &sandbox,
+        &out,
+        &cli_derived("count-to-three", "1", &["--agent", "true"]),
+    )
+    .assert_code(0);
+    assert_eq!(read_json(&kept), meta);
+    use std::os::unix::fs::MetadataExt as _;
+    let inode = |path: &Path| std::fs::metadata(path).expect("metadata").ino();
+    assert_ne!(inode(&kept), inode(&out.join("study.json")));
+}
+
+#[test]
+fn report_stopped_by_sigterm_says_it_ran_nothing() {
+    let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
+    output.assert_code(0);
+    // Held reading a `--readme` FIFO no one writes, after it wrote report.md anew.
+    std::fs::remove_file(out.join("report.md")).expect("remove");
+    let readme = sandbox.root().join("readme.fifo");
+    fifo(&readme);
+    let report = Process::spawn(&mut report_command(
+        &sandbox,
+        &out,
+        &["--readme".as_ref(), readme.as_os_str()],
+    ));
+    wait_until_within("report.md written", AT_ONCE, || {
+        out.join("report.md").exists().then_some(())
+    });
+    report.signal("TERM");
+    report.wait_output().assert_code(143).assert_stderr_is(
+        "mur-eval: stopped by SIGTERM: it runs no agents; the study's results.jsonl and \
+         study.json were left as they were\n",
     );
 }
 
