@@ -64,22 +64,24 @@ pub async fn settled(
         Ok(result) => return Ok(result),
         Err(error) => error,
     };
+    let tool = params.and_then(|p| p["name"].as_str());
+    // A failure that is not a tool lacking, or one the list cannot confirm (unread, or
+    // still listing it): the tool's error, said as the verb typed calls it.
+    let as_typed = |error| match (verb, tool) {
+        (Some(verb), Some(tool)) => invoke::as_typed(error, verb, tool),
+        _ => error,
+    };
     let Some(tool) = missing else {
-        let tool = params.and_then(|p| p["name"].as_str());
-        let error = match (verb, tool) {
-            (Some(verb), Some(tool)) => invoke::as_typed(error, verb, tool),
-            _ => error,
-        };
-        return Err(error);
+        return Err(as_typed(error));
     };
     let Ok(tools) = ToolList::open(session).fresh(session, settings).await else {
-        return Err(error);
+        return Err(as_typed(error));
     };
     // Where the list lacks it too: "the session has no tool `waitFor`, which `wait`
     // calls", or "… no tool `state`" where the verb is named as its tool; with the tool
     // likely meant, for every verb kind as for `call` (a data verb's `"tool": "stat"`).
     let error = match tools.iter().any(|listed| listed["name"] == tool.as_str()) {
-        true => error,
+        true => as_typed(error),
         false => {
             let named = invoke::tool_as_typed(verb.unwrap_or(&tool), &tool, Said::Lacking);
             let error = invoke::reworded(error, format!("the session has no {named}"));

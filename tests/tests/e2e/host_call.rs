@@ -383,6 +383,39 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     }
 }
 
+/// A server that says "Unknown tool" of a tool it still lists (or whose list cannot be
+/// read) keeps its own error, said as the verb typed calls the tool (RV2 F4: it said
+/// "tool `waitFor` failed" of `wait`, the verb typed lost).
+#[test]
+fn a_tool_the_server_calls_unknown_but_lists_is_said_as_the_verb_typed_calls_it() {
+    let sb = mur_e2e::plugins::standard_sandbox();
+    let unknown = |params: &serde_json::Value| {
+        let name = params["name"].as_str().unwrap_or_default();
+        json!({ "code": -32602, "message": format!("Unknown tool: {name}") })
+    };
+    let listed = json!([{ "name": "waitFor", "inputSchema": { "type": "object" } }]);
+    let lists = Stub::with_tools(listed, move |params| Err(unknown(params)));
+    // Its list refused: nothing confirms the tool is gone.
+    let unlisted = Stub::serve(move |req| {
+        let body = req.json();
+        let answer = match body["method"].as_str() {
+            Some("tools/call") => unknown(&body["params"]),
+            _ => json!({ "code": -32603, "message": "no list today" }),
+        };
+        Reply::json(200, &json!({ "jsonrpc": "2.0", "id": body["id"], "error": answer }))
+    });
+    for server in [&lists, &unlisted] {
+        let endpoint = server.endpoint();
+        sb.devtools(&["--endpoint", &endpoint, "wait", "#x"])
+            .assert_code(5)
+            .assert_stderr_is(format!(
+                "error: `wait` (tool `waitFor`) failed: Unknown tool: waitFor (JSON-RPC error \
+                 -32602)\nhint: `mur devtools --endpoint {endpoint} catalog` lists the tools \
+                 this session has, each as a verb\n"
+            ));
+    }
+}
+
 #[test]
 fn arguments_written_after_the_tool_name_are_refused_with_the_way_to_pass_them() {
     let (sb, _app) = Sandbox::with_app();
