@@ -184,12 +184,12 @@ fn devtools_after_help(plugin_verbs: &[(String, String, &str)]) -> String {
          (`waitFor` is `wait-for`), or reached with `mur devtools call NAME` where a command or a \
          verb has that name: `mur devtools catalog` lists them all.\n",
     );
-    text.push_str(
-        "\nHost options (--endpoint, --project, --auto*, --timeout, --max-response, --pretty, -v, -q, \
-         --answer, --protocol, --refresh) \
+    text.push_str(&format!(
+        "\nHost options ({}) \
          go before the verb. After a plugin verb's name one is taken only where the verb declares \
          no option of that name, never as the value of the verb's own option, and never after `--`.\n\n",
-    );
+        host_option_names()
+    ));
     text + &String::from(examples(&[
         "mur devtools session list --pretty",
         "mur devtools click '#btn-inc'",
@@ -239,15 +239,18 @@ pub struct HostArgs {
     )]
     pub auto_range: Option<PortRange>,
     /// Bound on the whole call, in milliseconds
+    // Any word is its value, `-5s` as `-5`, refused as no number of milliseconds: as a
+    // negative number alone, `-5s` was "unexpected argument `-5`" before a verb and "a
+    // value is required" after it ([`HOST_OPTIONS`] says the same of it).
     #[arg(long, global = true, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS,
-          value_parser = mur_core::settings::timeout_ms, allow_negative_numbers = true)]
+          value_parser = mur_core::settings::timeout_ms, allow_hyphen_values = true)]
     pub timeout: u64,
     /// Largest response body mur reads, in bytes (`K`, `M`, `G`: KiB, MiB, GiB)
-    // A negative number is its value, refused as no byte count, as `--timeout -5` is:
-    // taken for an option, it was "unexpected argument `-5`" before a verb and "a value
-    // is required" after it (options::negative_numbers reads this off the tree).
+    // Any word is its value, refused as no byte count, as `--timeout`'s: `-5K`, taken
+    // for an option, was "unexpected argument `-5`" before a verb and "a value is
+    // required" after it ([`HOST_OPTIONS`] says the same of it).
     #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_RESPONSE,
-          allow_negative_numbers = true)]
+          allow_hyphen_values = true)]
     pub max_response: ByteSize,
     /// Indent JSON output; print tables for people
     #[arg(long, global = true)]
@@ -264,7 +267,7 @@ pub struct HostArgs {
     /// Speak only this MCP revision (2026-07-28, or 2025-11-25 for the initialize session form)
     #[arg(long, global = true, value_name = "REVISION", value_parser = revision)]
     pub protocol: Option<String>,
-    /// Read the session's tool list afresh instead of from the cache (derived verbs)
+    /// Read the session's tool list afresh instead of from the cache (derived verbs, catalog, parity, verbs list --all)
     #[arg(long, global = true)]
     pub refresh: bool,
     /// Whether `--timeout` was typed for the host (else a verb's own sets the bound).
@@ -281,6 +284,112 @@ impl HostArgs {
             ..Self::default()
         }
     }
+}
+
+/// One host option as clap's [`HostArgs`] declares it: what taking it after a verb's
+/// name needs to know. [`HOST_OPTIONS`] lists them all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostOption {
+    /// `timeout` for `--timeout`.
+    pub long: &'static str,
+    /// `v` for `-v`.
+    pub short: Option<char>,
+    /// The name of its value (`MS`); `None` for a flag.
+    pub value: Option<&'static str>,
+    /// Which words starting with `-` clap takes as its value.
+    pub dashed: Dashed,
+}
+
+/// Which words starting with `-` clap takes as a host option's value (a lone `-`
+/// always is one, a path of that name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dashed {
+    /// None: `--project --pretty` is `--project` without its value.
+    No,
+    /// A negative number, by clap's rule (`allow_negative_numbers`).
+    Numbers,
+    /// Any (`allow_hyphen_values`): `--max-response -5K` is refused as no byte count.
+    Any,
+}
+
+/// The host options, in `HostArgs`'s order: a table, not read off clap's tree, because a
+/// verb's call builds no clap tree (`cli::plain_verb_call`) and these are looked up for
+/// each of its words (`options::extract_host_options`). `options::tests::the_table_is_clap_s`
+/// holds it to `HostArgs`, and `options::tests::every_host_option_is_taken_after_a_verb_as_before_it`
+/// holds `options::set` to clap's parse: a host option added to `HostArgs` alone fails both.
+pub const HOST_OPTIONS: [HostOption; 13] = {
+    const fn valued(long: &'static str, value: &'static str, dashed: Dashed) -> HostOption {
+        HostOption {
+            long,
+            short: None,
+            value: Some(value),
+            dashed,
+        }
+    }
+    const fn flag(long: &'static str, short: Option<char>) -> HostOption {
+        HostOption {
+            long,
+            short,
+            value: None,
+            dashed: Dashed::No,
+        }
+    }
+    [
+        valued("endpoint", "URL", Dashed::No),
+        valued("project", "PATH", Dashed::No),
+        flag("auto", None),
+        flag("auto-full", None),
+        valued("auto-range", "LO-HI", Dashed::No),
+        valued("timeout", "MS", Dashed::Any),
+        valued("max-response", "BYTES", Dashed::Any),
+        flag("pretty", None),
+        flag("verbose", Some('v')),
+        flag("quiet", Some('q')),
+        valued("answer", "KEY=VALUE", Dashed::No),
+        valued("protocol", "REVISION", Dashed::No),
+        flag("refresh", None),
+    ]
+};
+
+impl HostOption {
+    /// The host option named `--long`.
+    pub fn named(word: &str) -> Option<&'static HostOption> {
+        let long = word.strip_prefix("--")?;
+        HOST_OPTIONS.iter().find(|option| option.long == long)
+    }
+
+    /// As clap names it in an error: `--timeout <MS>`, `--pretty`.
+    pub fn usage(&self) -> String {
+        match self.value {
+            Some(value) => format!("--{} <{value}>", self.long),
+            None => format!("--{}", self.long),
+        }
+    }
+}
+
+/// The host options in one line, as `mur devtools --help` names them: `-v` by its
+/// short name, and `--auto*` for `--auto` and the options named after it
+/// (`--auto-full`, `--auto-range`).
+pub fn host_option_names() -> String {
+    let mut names: Vec<String> = Vec::new();
+    for option in &HOST_OPTIONS {
+        let widened = option
+            .long
+            .split_once('-')
+            .and_then(|(stem, _)| HostOption::named(&format!("--{stem}")));
+        if widened.is_some() {
+            continue;
+        }
+        let widens = HOST_OPTIONS
+            .iter()
+            .any(|other| other.long.starts_with(&format!("{}-", option.long)));
+        names.push(match (option.short, widens) {
+            (Some(short), _) => format!("-{short}"),
+            (None, true) => format!("--{}*", option.long),
+            (None, false) => format!("--{}", option.long),
+        });
+    }
+    names.join(", ")
 }
 
 /// A subcommand whose arguments clap builds only when it is the one typed

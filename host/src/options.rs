@@ -9,7 +9,7 @@ use mur_core::{Error, Result};
 
 use mur_verbs::{Param, ValueKind, VerbSpec};
 
-use crate::cli::HostArgs;
+use crate::cli::{Dashed, HOST_OPTIONS, HostArgs, HostOption};
 
 /// [`settings`], with `-v` diagnostics turned on first when asked for: what
 /// every command starts from.
@@ -49,11 +49,78 @@ pub fn settings(args: &HostArgs) -> Settings {
     }
 }
 
-/// `-v`, `-q`, or both in one word (`-vq`, `-qv`): the host's own short flags, each
-/// once, as clap takes them before the verb (`-qq` is refused there, so here it is
-/// left to the verb, which refuses it too).
-fn is_verbosity_cluster(word: &str) -> bool {
-    matches!(word, "-v" | "-q" | "-vq" | "-qv")
+/// Whether `word`, after host option `option`, is its value rather than another option:
+/// as clap takes it before the verb.
+fn takes(option: &HostOption, word: &str) -> bool {
+    !word.starts_with('-')
+        || word == "-"
+        || match option.dashed {
+            Dashed::No => false,
+            Dashed::Numbers => is_negative_number(word),
+            Dashed::Any => true,
+        }
+}
+
+/// Whether clap reads `word` as a negative number where an option allows one: asked of
+/// clap itself, so that the rule is one before a verb's name and after it (`-inf` and
+/// `-1e` are no numbers to clap, though Rust parses `-inf` as one).
+fn is_negative_number(word: &str) -> bool {
+    clap::Command::new("n")
+        .no_binary_name(true)
+        .arg(clap::Arg::new("n").allow_negative_numbers(true))
+        .try_get_matches_from([word])
+        .is_ok()
+}
+
+/// The host's flags with a short name (`-v`, `-q`), alone or several in one word
+/// (`-vq`), each once, as clap takes them before the verb (`-qq` is refused there, so
+/// here it is left to the verb, which refuses it too).
+fn short_flags(word: &str) -> Option<Vec<&'static HostOption>> {
+    let shorts = word.strip_prefix('-').filter(|s| !s.is_empty())?;
+    let mut flags: Vec<&'static HostOption> = Vec::new();
+    for c in shorts.chars() {
+        let flag = HOST_OPTIONS
+            .iter()
+            .find(|o| o.short == Some(c) && o.value.is_none())?;
+        if flags.contains(&flag) {
+            return None;
+        }
+        flags.push(flag);
+    }
+    Some(flags)
+}
+
+/// Whether `word` is the host's short flags (`-v`, `-vq`), as clap takes them.
+pub fn is_short_flags(word: &str) -> bool {
+    short_flags(word).is_some()
+}
+
+/// Sets host option `option` on `host`, given `text` (nothing for a flag), with the
+/// value parser clap uses for it before the verb. The one place outside `HostArgs` that
+/// names its fields; `tests::every_host_option_is_taken_after_a_verb_as_before_it`
+/// holds it to clap's parse.
+fn set(host: &mut HostArgs, option: &HostOption, text: &str) -> std::result::Result<(), String> {
+    let text = text.to_owned();
+    match option.long {
+        "endpoint" => host.endpoint = Some(text),
+        "project" => host.project = Some(PathBuf::from(text)),
+        "auto" => host.auto = true,
+        "auto-full" => host.auto_full = true,
+        "auto-range" => host.auto_range = Some(text.parse()?),
+        "timeout" => {
+            host.timeout = mur_core::settings::timeout_ms(&text)?;
+            host.timeout_given = true;
+        }
+        "max-response" => host.max_response = text.parse()?,
+        "pretty" => host.pretty = true,
+        "verbose" => host.verbose = true,
+        "quiet" => host.quiet = true,
+        "answer" => host.answer.push(crate::cli::answer(&text)?),
+        "protocol" => host.protocol = Some(crate::cli::revision(&text)?),
+        "refresh" => host.refresh = true,
+        long => return Err(format!("host option `--{long}` is not known here")),
+    }
+    Ok(())
 }
 
 /// Removes host options from a plugin verb's argv, applying them to `host`.
@@ -86,78 +153,43 @@ pub fn extract_host_options(
             }
             continue;
         }
-        // The value typed with the option (`--answer=x`), else the next word unless it is
-        // an option itself: `click '#b' --project --pretty` was the session of project
-        // `./--pretty` (exit 4), where before the verb clap says the value is missing.
-        // A lone `-` is a value (a path of that name, as clap takes it), and so is a
-        // negative number where clap takes one (`--timeout -1`, refused as a bound).
-        // An empty one (`--project=`) is missing, as clap says it of a path.
-        let mut value = |name: &str| -> Result<String> {
-            let next = |words: &mut std::slice::Iter<String>| {
-                let word = words.as_slice().first()?;
-                let option = word.starts_with('-')
-                    && word != "-"
-                    && !(negative_numbers(flag) && word.parse::<f64>().is_ok());
-                (!option).then(|| words.next().cloned()).flatten()
-            };
-            match &inline {
-                Some(text) => Some(text.clone()),
-                None => next(&mut words),
+        if inline.is_none()
+            && let Some(flags) = short_flags(flag)
+        {
+            for flag in flags {
+                set(host, flag, "").map_err(Error::internal)?;
             }
-            .filter(|text| !text.is_empty())
-            .ok_or_else(|| missing_value(name, verb.map(|verb| verb_usage(verb, spec))))
+            continue;
+        }
+        let Some(option) = HostOption::named(flag) else {
+            rest.push(word.clone());
+            continue;
         };
-        match flag {
-            "--endpoint" => host.endpoint = Some(value("--endpoint <URL>")?),
-            "--project" => host.project = Some(PathBuf::from(value("--project <PATH>")?)),
-            "--auto-range" => {
-                let name = "--auto-range <LO-HI>";
-                let text = value(name)?;
-                host.auto_range = Some(text.parse().map_err(|e| invalid(name, &text, e))?);
-            }
-            "--max-response" => {
-                let name = "--max-response <BYTES>";
-                let text = value(name)?;
-                host.max_response = text.parse().map_err(|e| invalid(name, &text, e))?;
-            }
-            "--timeout" => {
-                let name = "--timeout <MS>";
-                let text = value(name)?;
-                host.timeout =
-                    mur_core::settings::timeout_ms(&text).map_err(|e| invalid(name, &text, e))?;
-                host.timeout_given = true;
-            }
-            "--auto" if inline.is_none() => host.auto = true,
-            "--auto-full" if inline.is_none() => host.auto_full = true,
-            "--pretty" if inline.is_none() => host.pretty = true,
-            "--refresh" if inline.is_none() => host.refresh = true,
-            "--verbose" if inline.is_none() => host.verbose = true,
-            "--quiet" if inline.is_none() => host.quiet = true,
-            // `-v`, `-q` and their clusters (`-vq`), as clap takes them before the verb.
-            short if is_verbosity_cluster(short) => {
-                host.verbose |= short.contains('v');
-                host.quiet |= short.contains('q');
-            }
-            "--auto" | "--auto-full" | "--pretty" | "--refresh" | "--verbose" | "--quiet" => {
+        let name = option.usage();
+        if option.value.is_none() {
+            if let Some(value) = inline {
                 return Err(Error::usage(format!(
-                    "`{flag}` takes no value, got `{}`",
-                    inline.unwrap_or_default()
+                    "`{flag}` takes no value, got `{value}`"
                 )));
             }
-            "--protocol" => {
-                let name = "--protocol <REVISION>";
-                let text = value(name)?;
-                host.protocol =
-                    Some(crate::cli::revision(&text).map_err(|e| invalid(name, &text, e))?);
-            }
-            "--answer" => {
-                let name = "--answer <KEY=VALUE>";
-                let text = value(name)?;
-                host.answer
-                    .push(crate::cli::answer(&text).map_err(|e| invalid(name, &text, e))?);
-            }
-            _ => rest.push(word.clone()),
+            set(host, option, "").map_err(Error::internal)?;
+            continue;
         }
+        // The value typed with the option (`--answer=x`), else the next word where clap
+        // takes it as one ([`takes`]): `click '#b' --project --pretty` was the
+        // session of project `./--pretty` (exit 4), where before the verb clap says the
+        // value is missing. An empty one (`--project=`) is missing, as clap says it of a path.
+        let text = match inline {
+            Some(text) => Some(text),
+            None => words
+                .as_slice()
+                .first()
+                .filter(|next| takes(option, next))
+                .and_then(|_| words.next().cloned()),
+        }
+        .filter(|text| !text.is_empty())
+        .ok_or_else(|| missing_value(&name, verb.map(|verb| verb_usage(verb, spec))))?;
+        set(host, option, &text).map_err(|why| invalid(&name, &text, why))?;
     }
     rest.extend_from_slice(end);
     Ok(rest)
@@ -205,17 +237,6 @@ pub fn value_required(option: &str, usage: Option<String>) -> Error {
 /// where the option is typed does not change what is said.
 fn invalid(name: &str, text: &str, why: impl std::fmt::Display) -> Error {
     Error::usage(format!("invalid value `{text}` for `{name}`: {why}"))
-}
-
-/// Whether clap takes a negative number as the value of host option `flag` (`--timeout
-/// -1`), where a word starting with `-` is otherwise an option: read off the clap tree,
-/// so that after a verb's name is as before it.
-fn negative_numbers(flag: &str) -> bool {
-    use clap::Args as _;
-    let long = flag.trim_start_matches('-');
-    HostArgs::augment_args(clap::Command::new("mur"))
-        .get_arguments()
-        .any(|arg| arg.get_long() == Some(long) && arg.is_allow_negative_numbers_set())
 }
 
 /// A verb's `--help` text followed by a line saying that the host options work after
@@ -281,6 +302,104 @@ mod tests {
     /// [`extract_host_options`] on the words of `line`.
     fn extract(line: &str, host: &mut HostArgs, spec: Option<&VerbSpec>) -> Result<Vec<String>> {
         extract_host_options(&words(line), host, spec, None)
+    }
+
+    /// [`HOST_OPTIONS`] is what `HostArgs` declares: each option's long and short
+    /// name, its value's name, and which dashed words clap takes as its value.
+    #[test]
+    fn the_table_is_clap_s() {
+        use clap::Args as _;
+        let host = HostArgs::augment_args(clap::Command::new("mur"));
+        let clap: Vec<_> = host
+            .get_arguments()
+            .map(|arg| {
+                let value = arg.get_action().takes_values().then(|| {
+                    let names = arg.get_value_names().unwrap_or_default();
+                    names.first().map(ToString::to_string).unwrap_or_default()
+                });
+                let dashed = match (
+                    arg.is_allow_hyphen_values_set(),
+                    arg.is_allow_negative_numbers_set(),
+                ) {
+                    (true, _) => Dashed::Any,
+                    (false, true) => Dashed::Numbers,
+                    (false, false) => Dashed::No,
+                };
+                let long = arg.get_long().unwrap_or_default().to_owned();
+                (long, arg.get_short(), value, dashed)
+            })
+            .collect();
+        let table: Vec<_> = HOST_OPTIONS
+            .iter()
+            .map(|o| {
+                (
+                    o.long.to_owned(),
+                    o.short,
+                    o.value.map(str::to_owned),
+                    o.dashed,
+                )
+            })
+            .collect();
+        assert_eq!(table, clap);
+    }
+
+    /// Each host option typed after a verb's name sets what it sets before it, as clap
+    /// parses it there: one added to `HostArgs` and not to [`set`] was given to the verb.
+    #[test]
+    fn every_host_option_is_taken_after_a_verb_as_before_it() {
+        use clap::FromArgMatches as _;
+        // A value each valued option takes.
+        let sample = |long: &str| match long {
+            "endpoint" => "http://127.0.0.1:1/mcp",
+            "project" => "App.csproj",
+            "auto-range" => "40000-41000",
+            "timeout" => "5",
+            "max-response" => "1K",
+            "answer" => "k=v",
+            "protocol" => mur_client::REVISIONS[0],
+            other => panic!("give host option `--{other}` a value to try here"),
+        };
+        for option in &HOST_OPTIONS {
+            let long = format!("--{}", option.long);
+            let mut typed = vec![long.as_str()];
+            typed.extend(option.value.map(|_| sample(option.long)));
+            let line: Vec<&str> = ["mur", "devtools"].iter().chain(&typed).copied().collect();
+            let matches = crate::cli::command()
+                .try_get_matches_from(line.iter().chain(&["tree"]))
+                .unwrap_or_else(|e| panic!("{line:?}: {e}"));
+            let mut before = crate::cli::Cli::from_arg_matches(&matches)
+                .expect("parsed")
+                .host;
+            before.timeout_given =
+                matches.value_source("timeout") == Some(clap::parser::ValueSource::CommandLine);
+            let mut after = HostArgs::unset();
+            let argv: Vec<String> = ["#x"].iter().chain(&typed).map(|w| w.to_string()).collect();
+            let rest = extract_host_options(&argv, &mut after, Some(&VerbSpec::default()), None)
+                .expect("taken");
+            assert_eq!(rest, ["#x"], "{long}");
+            assert_eq!(format!("{after:?}"), format!("{before:?}"), "{long}");
+            if let Some(short) = option.short {
+                let mut short_after = HostArgs::unset();
+                extract(&format!("#x -{short}"), &mut short_after, None).expect("taken");
+                assert_eq!(
+                    format!("{short_after:?}"),
+                    format!("{before:?}"),
+                    "-{short}"
+                );
+            }
+        }
+    }
+
+    /// A negative number is what clap reads as one: `-inf` and `-5K` are not (Rust
+    /// parses `-inf` as a number, which took it as `--auto-range`'s value after a verb).
+    #[test]
+    fn a_negative_number_is_clap_s() {
+        for number in ["-5", "-1.5", "-1e3"] {
+            assert!(is_negative_number(number), "{number}");
+        }
+        for word in ["-inf", "-5K", "-1e", "-v"] {
+            assert!(!is_negative_number(word), "{word}");
+        }
     }
 
     /// A derived verb renames a property that is one of these (`--arg-timeout`), as
@@ -420,9 +539,14 @@ mod tests {
             ["#x"]
         );
         assert_eq!(host.project, Some(PathBuf::from("-")));
+        // Any word is `--timeout`'s and `--max-response`'s value, as clap takes it before
+        // the verb: `-5K` was "a value is required" here, "unexpected argument `-5`" there.
         for (line, name) in [
             ("--timeout -1", "--timeout <MS>"),
+            ("--timeout -5s", "--timeout <MS>"),
             ("--max-response -5", "--max-response <BYTES>"),
+            ("--max-response -5K", "--max-response <BYTES>"),
+            ("--max-response -inf", "--max-response <BYTES>"),
         ] {
             let negative = extract(line, &mut HostArgs::default(), Some(&VerbSpec::default()))
                 .expect_err("a negative number");

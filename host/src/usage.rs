@@ -171,47 +171,24 @@ pub fn command_value_options(names: &[&str]) {
     with(|i| i.value_options = Some(names));
 }
 
-/// Host options that take a value, wherever they are typed.
-const HOST_VALUE_OPTIONS: [&str; 9] = [
-    "--args",
-    "--method",
-    "--endpoint",
-    "--project",
-    "--auto-range",
-    "--timeout",
-    "--max-response",
-    "--protocol",
-    "--answer",
-];
-
-/// Host options that take no value: after one, a verb whose options are not known
-/// has its next word counted as a positional, not as that option's value.
-const HOST_FLAGS: [&str; 8] = [
-    "--auto",
-    "--auto-full",
-    "--pretty",
-    "--verbose",
-    "-v",
-    "--quiet",
-    "-q",
-    "--refresh",
-];
+/// `call`'s options that take a value, wherever they are typed (`call --args`).
+const CALL_VALUE_OPTIONS: [&str; 2] = ["--args", "--method"];
 
 /// Whether option `name` takes the next word as its value: `None` when nothing says
 /// (a verb's own option, its spec not known); `mur_usage::argv_shape` then takes a
 /// next word that is no option as its value.
 fn takes_value(name: &str, value_options: Option<&[String]>) -> Option<bool> {
-    if HOST_VALUE_OPTIONS.contains(&name) {
+    // The host options, from the one table of them (`-vq` as clap takes it).
+    let host = crate::cli::HostOption::named(name);
+    if CALL_VALUE_OPTIONS.contains(&name) || host.is_some_and(|o| o.value.is_some()) {
         return Some(true);
     }
-    // `-vq`, as clap takes it.
-    let host_flags = name.len() > 1
-        && name
-            .strip_prefix('-')
-            .is_some_and(|s| s.chars().all(|c| c == 'v' || c == 'q'));
+    // After a host flag, a verb whose options are not known has its next word counted
+    // as a positional, not as that option's value.
+    let host_flag = host.is_some() || crate::options::is_short_flags(name);
     match value_options {
         Some(names) => Some(names.iter().any(|v| v == name)),
-        None if host_flags || HOST_FLAGS.contains(&name) => Some(false),
+        None if host_flag => Some(false),
         None => None,
     }
 }

@@ -139,16 +139,6 @@ fn host_args(words: &[OsString], current: usize) -> crate::cli::HostArgs {
 /// run refuses ("cannot be used multiple times"): the line chooses no session then
 /// (completion took the last, so offered what the run would never reach).
 fn chosen_twice(typed: &[String]) -> bool {
-    // The host options that take a value as the next word.
-    const VALUED: [&str; 7] = [
-        "endpoint",
-        "project",
-        "auto-range",
-        "timeout",
-        "max-response",
-        "protocol",
-        "answer",
-    ];
     let mut seen: Vec<&str> = Vec::new();
     let mut words = typed.iter().skip_while(|w| *w != "devtools").skip(1);
     while let Some(word) = words.next() {
@@ -166,7 +156,10 @@ fn chosen_twice(typed: &[String]) -> bool {
             }
             seen.push(name);
         }
-        if !inline && VALUED.contains(&name) {
+        // A host option that takes a value takes the next word (`--timeout 5`).
+        let valued = crate::cli::HostOption::named(word.split('=').next().unwrap_or(word))
+            .is_some_and(|option| option.value.is_some());
+        if !inline && valued {
             words.next();
         }
     }
@@ -509,6 +502,31 @@ fn with_values(arg: clap::Arg, kind: ValueKind, choices: &[String]) -> clap::Arg
 mod tests {
     use super::*;
     use mur_verbs::Param;
+
+    /// `--project` given twice is seen past every host option that takes a value, its
+    /// value skipped (`--timeout 5`, not a verb named `5`), and only before the verb.
+    #[test]
+    fn a_session_chosen_twice_is_seen_past_every_valued_host_option() {
+        let twice =
+            |line: &str| chosen_twice(&line.split(' ').map(str::to_owned).collect::<Vec<_>>());
+        for option in crate::cli::HOST_OPTIONS
+            .iter()
+            .filter(|o| o.value.is_some())
+        {
+            let long = option.long;
+            assert!(
+                twice(&format!("devtools --{long} V --project a --project b x")),
+                "{long}"
+            );
+            assert!(
+                twice(&format!("devtools --{long}=V --project a --project b x")),
+                "{long}"
+            );
+        }
+        assert!(twice("devtools --pretty --endpoint a --endpoint=b x"));
+        assert!(!twice("devtools --project a x --project b"));
+        assert!(!twice("devtools --project a --endpoint b x"));
+    }
 
     fn entry(name: &str, spec: Option<VerbSpec>) -> Completable {
         Completable {

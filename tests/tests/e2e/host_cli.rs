@@ -284,6 +284,52 @@ fn a_negative_number_for_a_numeric_host_option_is_refused_alike_before_and_after
     }
 }
 
+/// Any word after `--max-response` or `--timeout` is its value, refused in the same line
+/// before the verb and after it (RV2 F5): `-5K`, the form the error suggests with a
+/// minus typed, was "unexpected argument `-5` found" before the verb (the word cut
+/// short) and "a value is required" after it; `-inf`, a number to Rust and no number to
+/// clap, was "unexpected argument `-i`" before and "invalid value `-inf`" after.
+#[test]
+fn any_dashed_word_after_a_numeric_host_option_is_its_value_before_and_after_the_verb() {
+    let sb = Sandbox::new();
+    let standard = mur_e2e::plugins::standard_sandbox();
+    let bytes = |typed: &str| {
+        format!(
+            "error: invalid value `{typed}` for `--max-response <BYTES>`: `{typed}`: expected a \
+             number of bytes, optionally with a K, M or G suffix (e.g. `128M`)\n"
+        )
+    };
+    let ms = |typed: &str| {
+        format!(
+            "error: invalid value `{typed}` for `--timeout <MS>`: `{typed}` is not a whole \
+             number of milliseconds (e.g. `5000`)\n"
+        )
+    };
+    let cases = [
+        ("--max-response", "-5K", bytes("-5K")),
+        ("--max-response", "-inf", bytes("-inf")),
+        ("--timeout", "-5s", ms("-5s")),
+        ("--timeout", "--pretty", ms("--pretty")),
+    ];
+    for (option, typed, said) in &cases {
+        // A derived `tree`, and the installed one, whose own `--timeout` takes the word
+        // after its name.
+        for sb in [&sb, &standard] {
+            let after = !(std::ptr::eq(sb, &standard) && *option == "--timeout");
+            let argvs = [
+                Some(["devtools", option, typed, "tree"]),
+                after.then_some(["devtools", "tree", option, typed]),
+            ];
+            for argv in argvs.into_iter().flatten() {
+                sb.mur(&argv)
+                    .assert_code(1)
+                    .assert_stdout_is("")
+                    .assert_stderr_is(said);
+            }
+        }
+    }
+}
+
 /// `-V` is `mur`'s alone, as `cargo -V`'s and `git --version`'s are: listed in every
 /// command's help it read as that command's version (`mur devtools version` is the
 /// app's). After a command it is refused, saying where each version is.
