@@ -339,7 +339,7 @@ pub const HOST_OPTIONS: [HostOption; 13] = {
         valued("project", "PATH", Dashed::No),
         flag("auto", None),
         flag("auto-full", None),
-        valued("auto-range", "LO-HI", Dashed::No),
+        valued("auto-range", "LO-HI", Dashed::Numbers),
         valued("timeout", "MS", Dashed::Any),
         valued("max-response", "BYTES", Dashed::Any),
         flag("pretty", None),
