@@ -175,7 +175,12 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         settings,
         "tools/call",
         Some(&params),
-        Some(&verb.name),
+        // Typed as its tool's name (`sayHello`), it is said so: the user never typed
+        // the name derived from it (`say-hello`).
+        Some(match name == verb.tool {
+            true => name,
+            false => &verb.name,
+        }),
     )
     .await?;
     if let Some(target) = target {

@@ -344,6 +344,15 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
         "hint: `mur devtools --endpoint {endpoint} catalog` lists the tools this session has, \
          each as a verb\n"
     );
+    // Typed as its tool's name, the verb is named as typed (RV2 F8: "… `sayHello`, which
+    // `say-hello` calls", a word never typed); then `say-hello` is cached again.
+    sb.devtools(&["--endpoint", &endpoint, "sayHello"])
+        .assert_code(5)
+        .assert_stderr_is(format!("error: the session has no tool `sayHello`\n{catalog}"));
+    *tools.lock().expect("tool list") = listed("sayHello");
+    sb.devtools(&["--endpoint", &endpoint, "--refresh", "say-hello"])
+        .assert_code(0);
+    *tools.lock().expect("tool list") = listed("echo");
     // `say-hello` first: each lacking tool reads the list afresh, into the cache.
     for (argv, said) in [
         (
