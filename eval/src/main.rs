@@ -38,6 +38,7 @@ mod task;
 mod tokens;
 mod trace;
 mod usage;
+mod write;
 
 use std::process::ExitCode;
 
@@ -110,7 +111,7 @@ fn execute(cli: Cli) -> Result<u8> {
             let rows = report.rows();
             let markdown = report.write_reports(&rows, &outcome.out)?;
             if let Some(path) = &html {
-                study::write_page(path, &report.page(&rows))?;
+                write::page(path, &report.page(&rows))?;
             }
             for line in report.write_earlier_pages(&rows, html.as_deref(), &outcome.out) {
                 output::line(&escape_controls(&line));
@@ -158,7 +159,7 @@ fn execute(cli: Cli) -> Result<u8> {
             let rows = report.rows();
             let markdown = report.write_reports(&rows, &args.dir)?;
             if let Some(path) = html {
-                study::write_page(path, &report.page(&rows))?;
+                write::page(path, &report.page(&rows))?;
             }
             if let Some(path) = &args.readme {
                 report.write_readme(&rows, path, &args.dir)?;
@@ -201,7 +202,7 @@ fn execute(cli: Cli) -> Result<u8> {
 /// written to that name, page and report overwrote each other. A usage error when
 /// stdout is a terminal, as mur says it for `usage report --html -`.
 fn page_on_stdout(html: Option<&std::path::Path>) -> Result<bool> {
-    if !html.is_some_and(study::page_on_stdout) {
+    if !html.is_some_and(write::page_on_stdout) {
         return Ok(false);
     }
     if std::io::IsTerminal::is_terminal(&std::io::stdout()) {

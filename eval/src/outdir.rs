@@ -74,7 +74,7 @@ pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<std::fs::File>
     let text = serde_json::to_string_pretty(&wrote)
         .map_err(|e| Error::internal(format!("cannot serialize `{FILE}`: {e}")))?;
     let path = out.join(FILE);
-    crate::study::write_record(&path, (text + "\n").as_bytes())?;
+    crate::write::record(&path, (text + "\n").as_bytes())?;
     Ok(lock)
 }
 

@@ -260,7 +260,7 @@ fn count_calls(plan: &Plan, dir: &Path, before: usize, record: &mut RunRecord) -
         .filter_map(|r| serde_json::to_string(r).ok())
         .map(|line| line + "\n")
         .collect();
-    crate::study::write_record(&dir.join("calls.jsonl"), lines.as_bytes())?;
+    crate::write::record(&dir.join("calls.jsonl"), lines.as_bytes())?;
     if plan.profile.gives_cli() {
         let log = dir.join("state/mur/usage/usage.jsonl");
         let records = usage::read(&log).map_err(Error::internal)?;
@@ -409,5 +409,5 @@ fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<()> {
     let mut text = serde_json::to_string_pretty(value)
         .map_err(|e| Error::internal(format!("cannot serialize `{}`: {e}", path.display())))?;
     text.push('\n');
-    crate::study::write_record(path, text.as_bytes())
+    crate::write::record(path, text.as_bytes())
 }

@@ -157,7 +157,7 @@ impl Meta {
         let path = out.join("study.json");
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::internal(format!("cannot serialize the study: {e}")))?;
-        super::files::write_record(&path, (text + "\n").as_bytes())
+        crate::write::record(&path, (text + "\n").as_bytes())
     }
 
     /// Each condition's agent commands, as the commands that asked for it named them,

@@ -32,7 +32,7 @@ use crate::checker::Checker;
 use crate::profile;
 use crate::tokens::ENCODING;
 use files::LOCK;
-pub use files::{META, OWN, RESULTS, page_on_stdout, write_page, write_record};
+pub use files::{META, OWN, RESULTS};
 use journal::{Matrix, Meta};
 pub use paths::resolved;
 pub use plan::Study;

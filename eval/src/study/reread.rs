@@ -6,12 +6,13 @@ use std::path::Path;
 
 use mur_core::{Error, Result};
 
-use super::files::{RESULTS, write_page};
+use super::files::RESULTS;
 use super::journal::{self, Journal, Meta};
 use super::paths::resolved;
 use super::publish::{TITLE, title, write_reports};
 use super::report;
 use super::result::RunResult;
+use crate::write::page as write_page;
 
 /// A study's report from what it recorded: read back from its directory alone
 /// (`mur-eval report DIR`), or at the study's end from what it just read.

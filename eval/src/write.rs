@@ -1,0 +1,38 @@
+//! How mur-eval writes a file: a page the user names (`--html`, `--readme`) as mur
+//! writes one, and its own records (`study.json`, a run's `record.json`) whole or not at
+//! all — both through mur-lockfile's writers, the project's one place for them.
+
+use std::path::Path;
+use std::time::Duration;
+
+use mur_core::{Error, Result};
+
+/// How long a page waits for a FIFO's reader that opened it and takes nothing: mur's
+/// own `--timeout` default, which bounds `mur devtools usage report --html` the same way.
+const PAGE_PATIENCE: Duration = Duration::from_secs(10);
+
+/// Writes the page a user named with `--html` as mur writes one: whole or not at all
+/// for a file, a FIFO no one reads refused at once (a plain write waited for a reader
+/// for ever), a terminal refused ([`mur_lockfile::write_named`]).
+pub fn page(path: &Path, text: &str) -> Result<()> {
+    mur_lockfile::write_named(path, text.as_bytes(), PAGE_PATIENCE).map_err(|e| unwritten(path, &e))
+}
+
+/// Writes a record of mur-eval's own (`study.json`, a run's `record.json`) so that a
+/// reader finds the old one or the new, never a part: rewritten on every resume, a
+/// truncating write on a full disk lost the study's seed and matrix.
+pub fn record(path: &Path, bytes: &[u8]) -> Result<()> {
+    mur_lockfile::write_atomic(path, bytes).map_err(|e| unwritten(path, &e))
+}
+
+/// The error of a file that could not be written, naming it (mur's words).
+pub fn unwritten(path: &Path, e: &std::io::Error) -> Error {
+    Error::internal(format!("cannot write `{}`: {e}", path.display()))
+}
+
+/// Whether the page `--html` names is stdout: `-`, or a name for mur-eval's own stdout
+/// (`/dev/stdout`, the file stdout is redirected to), whose bytes the report printed
+/// there would overwrite — as `mur devtools usage report --html` takes them.
+pub fn page_on_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-" || mur_lockfile::is_stdout(path)
+}
