@@ -20,9 +20,11 @@ pub fn page(path: &Path, text: &str) -> Result<()> {
 
 /// Writes a record of mur-eval's own (`study.json`, a run's `record.json`) so that a
 /// reader finds the old one or the new, never a part: rewritten on every resume, a
-/// truncating write on a full disk lost the study's seed and matrix.
+/// truncating write on a full disk lost the study's seed and matrix. Not through
+/// `write_atomic`, whose files are private (0600) as mur's state is: a study is made to
+/// be published, so a new record gets the user's umask and a rewritten one keeps its bits.
 pub fn record(path: &Path, bytes: &[u8]) -> Result<()> {
-    mur_lockfile::write_atomic(path, bytes).map_err(|e| unwritten(path, &e))
+    mur_lockfile::write_named(path, bytes, PAGE_PATIENCE).map_err(|e| unwritten(path, &e))
 }
 
 /// The error of a file that could not be written, naming it (mur's words).

@@ -1160,6 +1160,16 @@ fn a_page_goes_where_mur_puts_one_and_the_studys_record_is_replaced_whole() {
     use std::os::unix::fs::MetadataExt as _;
     let inode = |path: &Path| std::fs::metadata(path).expect("metadata").ino();
     assert_ne!(inode(&kept), inode(&out.join("study.json")));
+    // A study is made to be published: its records get the user's umask, as report.md
+    // does, not the owner-only bits of mur's own state (write_atomic's 0600).
+    let mode = |path: &Path| std::fs::metadata(path).expect("metadata").mode() & 0o777;
+    for record in ["study.json", "report.md"] {
+        assert_eq!(
+            mode(&out.join(record)),
+            mode(&out.join("results.jsonl")),
+            "{record}"
+        );
+    }
 }
 
 #[test]
