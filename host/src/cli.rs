@@ -230,13 +230,10 @@ pub struct HostArgs {
     #[arg(long, global = true)]
     pub auto_full: bool,
     /// Like --auto, scanning this port range
-    // `-5` is its value, refused as no range, as `--max-response -5` is refused.
-    #[arg(
-        long,
-        global = true,
-        value_name = "LO-HI",
-        allow_negative_numbers = true
-    )]
+    // Any word is its value, refused as no range, as `--max-response`'s: `-5` (b7befa7)
+    // and `-inf` or `-5x` alike, where clap's negative-number rule took `-5` and not
+    // `-inf`, which it read as `-i`.
+    #[arg(long, global = true, value_name = "LO-HI", allow_hyphen_values = true)]
     pub auto_range: Option<PortRange>,
     /// Bound on the whole call, in milliseconds
     // Any word is its value, `-5s` as `-5`, refused as no number of milliseconds: as a
@@ -296,20 +293,10 @@ pub struct HostOption {
     pub short: Option<char>,
     /// The name of its value (`MS`); `None` for a flag.
     pub value: Option<&'static str>,
-    /// Which words starting with `-` clap takes as its value.
-    pub dashed: Dashed,
-}
-
-/// Which words starting with `-` clap takes as a host option's value (a lone `-`
-/// always is one, a path of that name).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dashed {
-    /// None: `--project --pretty` is `--project` without its value.
-    No,
-    /// A negative number, by clap's rule (`allow_negative_numbers`).
-    Numbers,
-    /// Any (`allow_hyphen_values`): `--max-response -5K` is refused as no byte count.
-    Any,
+    /// Whether any word is its value, one starting with `-` too (clap's
+    /// `allow_hyphen_values`): `--max-response -5K` is refused as no byte count, not
+    /// taken for an option. A lone `-` is every option's value (a path of that name).
+    pub any_value: bool,
 }
 
 /// The host options, in `HostArgs`'s order: a table, not read off clap's tree, because a
@@ -318,12 +305,12 @@ pub enum Dashed {
 /// holds it to `HostArgs`, and `options::tests::every_host_option_is_taken_after_a_verb_as_before_it`
 /// holds `options::set` to clap's parse: a host option added to `HostArgs` alone fails both.
 pub const HOST_OPTIONS: [HostOption; 13] = {
-    const fn valued(long: &'static str, value: &'static str, dashed: Dashed) -> HostOption {
+    const fn valued(long: &'static str, value: &'static str, any_value: bool) -> HostOption {
         HostOption {
             long,
             short: None,
             value: Some(value),
-            dashed,
+            any_value,
         }
     }
     const fn flag(long: &'static str, short: Option<char>) -> HostOption {
@@ -331,22 +318,22 @@ pub const HOST_OPTIONS: [HostOption; 13] = {
             long,
             short,
             value: None,
-            dashed: Dashed::No,
+            any_value: false,
         }
     }
     [
-        valued("endpoint", "URL", Dashed::No),
-        valued("project", "PATH", Dashed::No),
+        valued("endpoint", "URL", false),
+        valued("project", "PATH", false),
         flag("auto", None),
         flag("auto-full", None),
-        valued("auto-range", "LO-HI", Dashed::Numbers),
-        valued("timeout", "MS", Dashed::Any),
-        valued("max-response", "BYTES", Dashed::Any),
+        valued("auto-range", "LO-HI", true),
+        valued("timeout", "MS", true),
+        valued("max-response", "BYTES", true),
         flag("pretty", None),
         flag("verbose", Some('v')),
         flag("quiet", Some('q')),
-        valued("answer", "KEY=VALUE", Dashed::No),
-        valued("protocol", "REVISION", Dashed::No),
+        valued("answer", "KEY=VALUE", false),
+        valued("protocol", "REVISION", false),
         flag("refresh", None),
     ]
 };

@@ -9,7 +9,7 @@ use mur_core::{Error, Result};
 
 use mur_verbs::{Param, ValueKind, VerbSpec};
 
-use crate::cli::{Dashed, HOST_OPTIONS, HostArgs, HostOption};
+use crate::cli::{HOST_OPTIONS, HostArgs, HostOption};
 
 /// [`settings`], with `-v` diagnostics turned on first when asked for: what
 /// every command starts from.
@@ -52,24 +52,7 @@ pub fn settings(args: &HostArgs) -> Settings {
 /// Whether `word`, after host option `option`, is its value rather than another option:
 /// as clap takes it before the verb.
 fn takes(option: &HostOption, word: &str) -> bool {
-    !word.starts_with('-')
-        || word == "-"
-        || match option.dashed {
-            Dashed::No => false,
-            Dashed::Numbers => is_negative_number(word),
-            Dashed::Any => true,
-        }
-}
-
-/// Whether clap reads `word` as a negative number where an option allows one: asked of
-/// clap itself, so that the rule is one before a verb's name and after it (`-inf` and
-/// `-1e` are no numbers to clap, though Rust parses `-inf` as one).
-fn is_negative_number(word: &str) -> bool {
-    clap::Command::new("n")
-        .no_binary_name(true)
-        .arg(clap::Arg::new("n").allow_negative_numbers(true))
-        .try_get_matches_from([word])
-        .is_ok()
+    !word.starts_with('-') || word == "-" || option.any_value
 }
 
 /// The host's flags with a short name (`-v`, `-q`), alone or several in one word
@@ -305,7 +288,7 @@ mod tests {
     }
 
     /// [`HOST_OPTIONS`] is what `HostArgs` declares: each option's long and short
-    /// name, its value's name, and which dashed words clap takes as its value.
+    /// name, its value's name, and whether any word, dashed too, is its value.
     #[test]
     fn the_table_is_clap_s() {
         use clap::Args as _;
@@ -317,16 +300,15 @@ mod tests {
                     let names = arg.get_value_names().unwrap_or_default();
                     names.first().map(ToString::to_string).unwrap_or_default()
                 });
-                let dashed = match (
-                    arg.is_allow_hyphen_values_set(),
-                    arg.is_allow_negative_numbers_set(),
-                ) {
-                    (true, _) => Dashed::Any,
-                    (false, true) => Dashed::Numbers,
-                    (false, false) => Dashed::No,
-                };
+                // After a verb's name a dashed word is a value where any word is: clap's
+                // rule for negative numbers alone (`-5`, not `-inf`) has no twin there.
+                assert!(
+                    !arg.is_allow_negative_numbers_set(),
+                    "{arg}: allow_hyphen_values"
+                );
+                let any_value = arg.is_allow_hyphen_values_set();
                 let long = arg.get_long().unwrap_or_default().to_owned();
-                (long, arg.get_short(), value, dashed)
+                (long, arg.get_short(), value, any_value)
             })
             .collect();
         let table: Vec<_> = HOST_OPTIONS
@@ -336,7 +318,7 @@ mod tests {
                     o.long.to_owned(),
                     o.short,
                     o.value.map(str::to_owned),
-                    o.dashed,
+                    o.any_value,
                 )
             })
             .collect();
@@ -387,18 +369,6 @@ mod tests {
                     "-{short}"
                 );
             }
-        }
-    }
-
-    /// A negative number is what clap reads as one: `-inf` and `-5K` are not (Rust
-    /// parses `-inf` as a number, which took it as `--auto-range`'s value after a verb).
-    #[test]
-    fn a_negative_number_is_clap_s() {
-        for number in ["-5", "-1.5", "-1e3"] {
-            assert!(is_negative_number(number), "{number}");
-        }
-        for word in ["-inf", "-5K", "-1e", "-v"] {
-            assert!(!is_negative_number(word), "{word}");
         }
     }
 
@@ -547,6 +517,7 @@ mod tests {
             ("--max-response -5", "--max-response <BYTES>"),
             ("--max-response -5K", "--max-response <BYTES>"),
             ("--max-response -inf", "--max-response <BYTES>"),
+            ("--auto-range -inf", "--auto-range <LO-HI>"),
         ] {
             let negative = extract(line, &mut HostArgs::default(), Some(&VerbSpec::default()))
                 .expect_err("a negative number");

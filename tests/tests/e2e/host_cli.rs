@@ -284,11 +284,12 @@ fn a_negative_number_for_a_numeric_host_option_is_refused_alike_before_and_after
     }
 }
 
-/// Any word after `--max-response` or `--timeout` is its value, refused in the same line
-/// before the verb and after it (RV2 F5): `-5K`, the form the error suggests with a
-/// minus typed, was "unexpected argument `-5` found" before the verb (the word cut
-/// short) and "a value is required" after it; `-inf`, a number to Rust and no number to
-/// clap, was "unexpected argument `-i`" before and "invalid value `-inf`" after.
+/// Any word after `--max-response`, `--timeout` or `--auto-range` is its value, refused
+/// in the same line before the verb and after it (RV2 F5): `-5K`, the form the error
+/// suggests with a minus typed, was "unexpected argument `-5` found" before the verb
+/// (the word cut short) and "a value is required" after it; `-inf`, a number to Rust and
+/// no number to clap, was "unexpected argument `-i`" before and "invalid value `-inf`"
+/// (`--max-response`) or "a value is required" (`--auto-range`) after.
 #[test]
 fn any_dashed_word_after_a_numeric_host_option_is_its_value_before_and_after_the_verb() {
     let sb = Sandbox::new();
@@ -310,6 +311,13 @@ fn any_dashed_word_after_a_numeric_host_option_is_its_value_before_and_after_the
         ("--max-response", "-inf", bytes("-inf")),
         ("--timeout", "-5s", ms("-5s")),
         ("--timeout", "--pretty", ms("--pretty")),
+        (
+            "--auto-range",
+            "-inf",
+            "error: invalid value `-inf` for `--auto-range <LO-HI>`: `-inf`: expected `LO-HI`, \
+             two ports from 1 to 65535 (e.g. `40000-41000`)\n"
+                .to_owned(),
+        ),
     ];
     for (option, typed, said) in &cases {
         // A derived `tree`, and the installed one, whose own `--timeout` takes the word
