@@ -30,7 +30,7 @@ pub struct LastStop {
 /// The last stop of the bridge whose lockfile would be `lockfile`, if its log (the
 /// user's own, private) ends with one: none while a bridge runs or starts there, nor
 /// when the log is gone, another's or unreadable.
-pub fn last_stop(lockfile: &Path) -> Option<LastStop> {
+fn last_stop(lockfile: &Path) -> Option<LastStop> {
     let log = BridgeFiles::beside(lockfile).log;
     let tail = read_tail(&log)?;
     let (at, why, command) = parse(&tail)?;
@@ -49,9 +49,7 @@ pub fn last_stop(lockfile: &Path) -> Option<LastStop> {
 /// `lockfiles`, the project's lockfile path in each directory discovery searched. The
 /// newest stop among them is the project's last.
 pub fn with_last_stop(e: Error, lockfiles: &[PathBuf]) -> Error {
-    // RFC 3339 times to the second, all in UTC: in order as text.
-    let newest = lockfiles.iter().filter_map(|lockfile| last_stop(lockfile));
-    let Some(stop) = newest.max_by(|a, b| a.at.cmp(&b.at)) else {
+    let Some(stop) = newest_stop(lockfiles) else {
         return e;
     };
     e.with_first_hint(format!(
@@ -60,6 +58,15 @@ pub fn with_last_stop(e: Error, lockfiles: &[PathBuf]) -> Error {
         stop.why,
         stop.again()
     ))
+}
+
+/// The last stop of a project's bridge: the newest among the bridges whose lockfiles
+/// would be `lockfiles`, the project's lockfile path in each directory discovery
+/// searches (a bridge started again may have announced itself in another).
+pub fn newest_stop(lockfiles: &[PathBuf]) -> Option<LastStop> {
+    // RFC 3339 times to the second, all in UTC: in order as text.
+    let stops = lockfiles.iter().filter_map(|lockfile| last_stop(lockfile));
+    stops.max_by(|a, b| a.at.cmp(&b.at))
 }
 
 impl LastStop {

@@ -73,6 +73,12 @@ pub struct Sidecar {
     /// for none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
+    /// The command that starts this bridge again with the options it was started
+    /// with ([`crate::Options::again`]): what a proxy in front of it offers once it
+    /// is gone without its log saying so (killed). Absent in a sidecar of an older
+    /// bridge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub again: Option<String>,
 }
 
 impl Sidecar {
@@ -170,6 +176,7 @@ mod tests {
             usage_log: None,
             project: None,
             secret: secret.map(str::to_owned),
+            again: None,
         };
         sidecar.write(&files.sidecar).expect("write");
         (lockfile, files, lock, sidecar)

@@ -55,6 +55,27 @@ impl Options {
         argv.extend(self.command.iter().cloned());
         argv
     }
+
+    /// [`Options::command_line`] as a shell reads it back, `mur` first: the command
+    /// that starts the bridge again as it was started, which a stopped bridge's log
+    /// ends with and its sidecar keeps.
+    pub fn again(&self) -> String {
+        format!("mur {}", shell_line(&words(&self.command_line())))
+    }
+}
+
+/// `words` as one line a shell reads back as them.
+pub(crate) fn shell_line(words: &[String]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| mur_core::shell_word(w)).collect();
+    quoted.join(" ")
+}
+
+/// A command's words as text (what is no UTF-8 replaced).
+pub(crate) fn words(command: &[OsString]) -> Vec<String> {
+    command
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// `--idle DURATION`, in the syntax of every duration mur takes

@@ -22,7 +22,7 @@ use crate::{
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
     log::{Log, OwnLines},
-    options::Options,
+    options::{Options, shell_line, words},
     relay::Relay,
     signals::StopSignal,
 };
@@ -81,7 +81,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         ))
     })?;
     // Its last line most of all, which says why it stopped to whoever finds its
-    // session gone (`last_stop`).
+    // session gone (`newest_stop`).
     own_lines.to(&log);
     // In the background the bridge's own messages reach the log through its
     // stderr, not through `log`: the log is kept bounded for them too.
@@ -95,7 +95,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             }
         }
     });
-    // The command as a shell reads it back: `last_stop` gives it to whoever finds
+    // The command as a shell reads it back: `newest_stop` gives it to whoever finds
     // the bridge gone, to start it again.
     tracing::info!(
         "bridge for `{}` starting `{}`",
@@ -111,6 +111,13 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     };
     let claimed = claimed.admitting_only(&secret);
     let relay = Relay::new();
+    // As the project is named in its lockfile; the same words end its log (its last
+    // line) and are in its sidecar (for a proxy that finds it gone without that line).
+    let again = Options {
+        project: claimed.project().into(),
+        ..options.clone()
+    }
+    .again();
     let sidecar = Sidecar {
         schema: SIDECAR_SCHEMA.to_owned(),
         pid: claimed.pid(),
@@ -120,6 +127,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         usage_log,
         project: Some(claimed.project().to_owned()),
         secret: Some(secret),
+        again: Some(again.clone()),
     };
     // Before the server starts: while it does, the sidecar (with the held
     // slot) is how `bridge stop` finds a bridge that has no lockfile yet.
@@ -159,7 +167,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     ));
     let idle = options.idle;
     // Why it stopped, for its last line (`bridge stopped: …`), which tells whoever
-    // later finds no session why and how to start it again ([`crate::last_stop`]).
+    // later finds no session why and how to start it again ([`crate::newest_stop`]).
     let why = Arc::new(std::sync::OnceLock::<String>::new());
     let stop = {
         let relay = relay.clone();
@@ -193,7 +201,6 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             relay.fail_all("the bridge was stopped before the stdio server answered");
         }
     };
-    let project = claimed.project().to_owned();
     let served = claimed
         .serve(
             http::routes(bridge),
@@ -218,32 +225,21 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         Ok(()) => why.get().map_or(STOPPED_ON_SIGNAL, String::as_str),
         Err(e) => e.message(),
     };
-    let again = (Options {
-        project: project.into(),
-        ..options.clone()
-    })
-    .command_line();
-    tracing::info!("{STOPPED}{why}{AGAIN}mur {}`", shell_line(&words(&again)));
+    tracing::info!("{STOPPED}{why}{AGAIN}{again}`");
     served
 }
 
 /// What a bridge's last line of its log begins with, then why it stopped:
-/// [`crate::last_stop`] reads the line back by it.
+/// [`crate::newest_stop`] reads the line back by it.
 pub(crate) const STOPPED: &str = "bridge stopped: ";
 
 /// Between why a bridge stopped and the command that starts it again, on its last
-/// line: [`crate::last_stop`] reads the line back by it.
+/// line: [`crate::newest_stop`] reads the line back by it.
 pub(crate) const AGAIN: &str = "; to start it again: `";
 
 /// Why a bridge stopped when nothing of its own ended it: a signal, which
 /// `mur-server`'s handlers took once it served.
 const STOPPED_ON_SIGNAL: &str = "stopped by a signal (`bridge stop`, Ctrl+C)";
-
-/// `words` as one line a shell reads back as them.
-fn shell_line(words: &[String]) -> String {
-    let quoted: Vec<String> = words.iter().map(|w| mur_core::shell_word(w)).collect();
-    quoted.join(" ")
-}
 
 /// What the supervisor needs to start the server again.
 struct Supervised {
@@ -460,7 +456,7 @@ fn restarted_line(at: &str) -> String {
 }
 
 /// The end of the line between two bridges' lines of the log ([`restarted_line`]):
-/// [`crate::last_stop`] reads the last bridge's lines from after it.
+/// [`crate::newest_stop`] reads the last bridge's lines from after it.
 pub(crate) const STARTS: &str =
     ": a bridge for this project starts; the lines above are the last one's -----";
 
@@ -475,13 +471,6 @@ fn new_secret() -> Result<String> {
         ))
     })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-fn words(command: &[OsString]) -> Vec<String> {
-    command
-        .iter()
-        .map(|w| w.to_string_lossy().into_owned())
-        .collect()
 }
 
 /// A session-side failure as mur reports it: another session for `project`

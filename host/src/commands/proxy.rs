@@ -66,11 +66,9 @@ struct Discovered {
 struct Pinned {
     /// Its canonical path.
     project: String,
-    /// The bridge that was its session, if it was one: the lockfile it was found by
-    /// (its log, which says why it stopped, is beside it, in whichever directory it
-    /// announced itself) and its sidecar (which goes with it: what it ran is known
-    /// only while it runs).
-    bridge: Option<Bridge>,
+    /// The bridge that was its session, if it was one: its sidecar (which goes with
+    /// it: how it was started is known only while it runs).
+    bridge: Option<mur_bridge::Sidecar>,
 }
 
 impl Upstream for Discovered {
@@ -139,9 +137,7 @@ impl Discovered {
             Session::resolve(settings)
                 .await
                 .map_err(|e| match (e.kind(), &pinned.bridge) {
-                    (Kind::NoSession, Some((lockfile, bridge))) => {
-                        bridge_gone(&pinned.project, lockfile, bridge)
-                    }
+                    (Kind::NoSession, Some(bridge)) => bridge_gone(&pinned.project, bridge),
                     (Kind::NoSession, None) => pinned_gone(&pinned.project),
                     _ => e,
                 })?;
@@ -157,54 +153,47 @@ impl Discovered {
     }
 }
 
-/// A bridge: the lockfile it was found by, and its sidecar.
-type Bridge = (std::path::PathBuf, mur_bridge::Sidecar);
-
 /// The bridge that is `session`, if it is one (its lockfile has a sidecar
-/// naming its process).
-fn bridge_of(session: &Session) -> Option<Bridge> {
+/// naming its process): its sidecar.
+fn bridge_of(session: &Session) -> Option<mur_bridge::Sidecar> {
     let path = session.lockfile.as_deref()?;
     match mur_discovery::registry().read(path) {
-        mur_lockfile::ReadOutcome::Valid(lock) => {
-            Some((path.to_owned(), mur_bridge::bridge_of(path, &lock)?))
-        }
+        mur_lockfile::ReadOutcome::Valid(lock) => mur_bridge::bridge_of(path, &lock),
         _ => None,
     }
 }
 
-/// The pinned `project`'s session was a bridge (found by `lockfile`), and it runs no
-/// more: when, why and the command that starts it again (its options too), as its
-/// log's last line says; else what stops a bridge, and its server's command.
-fn bridge_gone(project: &str, lockfile: &std::path::Path, bridge: &mur_bridge::Sidecar) -> Error {
-    if let Some(stop) = mur_bridge::last_stop(lockfile) {
-        return Error::no_session(format!(
-            "the bridge of project `{project}`, whose server this proxy forwards to, \
-             stopped at {}: {}",
-            stop.at, stop.why
-        ))
-        .with_hint(format!(
-            "{}; the proxy forwards to it once it runs",
-            stop.again()
-        ));
+/// The pinned `project`'s session was a bridge, and it runs no more: when, why and
+/// the command that starts it again (its options too), as the last stop among its
+/// logs says (in every directory discovery searches, as for any command that finds no
+/// session); else, killed without a word, the command it was started with, as its
+/// sidecar kept it.
+fn bridge_gone(project: &str, bridge: &mur_bridge::Sidecar) -> Error {
+    let forwards =
+        format!("the bridge of project `{project}`, whose server this proxy forwards to");
+    let lockfiles = mur_discovery::registry().paths_for(project);
+    if let Some(stop) = mur_bridge::newest_stop(&lockfiles) {
+        return Error::no_session(format!("{forwards}, stopped at {}: {}", stop.at, stop.why))
+            .with_hint(format!(
+                "{}; the proxy forwards to it once it runs",
+                stop.again()
+            ));
     }
-    let command: Vec<String> = bridge
-        .command
-        .iter()
-        .map(|word| mur_core::shell_word(word))
-        .collect();
+    let again = match &bridge.again {
+        Some(again) => format!("start it again as it was started: `{again}`"),
+        // A bridge of an older mur kept only its server's command.
+        None => format!(
+            "start it again with the options it had: `mur devtools bridge --project {} … -- COMMAND…`, \
+             its server's command as its log names it",
+            mur_core::shell_word(project)
+        ),
+    };
     Error::no_session(format!(
-        "the bridge of project `{project}`, whose server this proxy forwards to, has stopped: \
-         a bridge stops after its `--idle` time without a request ({} unless given), on \
-         `bridge stop`, or when its server keeps failing; its log says which: `{}`",
-        mur_bridge::DEFAULT_IDLE,
+        "{forwards}, has stopped without a word in its log (it was killed, or its log is \
+         gone): `{}`",
         bridge.log.display()
     ))
-    .with_hint(format!(
-        "start it again: `mur devtools bridge --project {} -- {}` (with `--idle 1d` it waits \
-         a day for a request); the proxy forwards to it once it runs",
-        mur_core::shell_word(project),
-        command.join(" ")
-    ))
+    .with_hint(format!("{again}; the proxy forwards to it once it runs"))
 }
 
 /// No session of the pinned `project` runs (now).

@@ -244,9 +244,16 @@ fn a_request_past_the_sessions_cap_is_answered_too_large_in_one_line() {
         ],
     );
     out.assert_code(0);
+    // The size said is the request's as sent (the text in its envelope).
+    let said = format!("`{}` refused the request of ", sample.lock.endpoint);
+    let message = answer(&out, 2)["error"]["message"].clone();
+    let sent: usize = (message.as_str().and_then(|m| m.strip_prefix(&said)))
+        .and_then(|rest| rest.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(sent > 4 << 20, "{out}");
     let refused = json!({ "code": -32603, "message": format!(
-        "`{}` refused the request as larger than it takes (HTTP 413; a session of mur's takes at most 4 MiB in one)",
-        sample.lock.endpoint
+        "{said}{sent} bytes as larger than it takes (HTTP 413; a session of mur's takes at \
+         most 4 MiB, 4194304 bytes, in one)"
     ) });
     for id in 2..=4 {
         assert_eq!(answer(&out, id)["error"], refused, "{out}");
@@ -555,11 +562,15 @@ struct Live {
 impl Live {
     /// `mur devtools ARGS…` (`proxy`, with its options), stdin open.
     fn start(sb: &Sandbox, args: &[&str]) -> Self {
+        Self::of(sb, sb.mur_command(&[&["devtools"][..], args].concat()))
+    }
+
+    /// `command` (of `sb`, `mur devtools proxy` in an environment of its own), stdin open.
+    fn of(sb: &Sandbox, mut command: std::process::Command) -> Self {
         let stdout = sb.root().join(format!(
             "proxy-{}.out",
             sb.root().read_dir().map_or(0, Iterator::count)
         ));
-        let mut command = sb.mur_command(&[&["devtools"][..], args].concat());
         command
             .stdout(std::fs::File::create(&stdout).expect("stdout file"))
             .stderr(Stdio::piped());
@@ -801,6 +812,16 @@ fn a_cancelled_request_is_cancelled_at_the_server_and_the_proxy_ends_with_stdin(
     assert_eq!(answered, [json!(1), json!(3)], "{out}");
 }
 
+/// What the proxy's error `answer` says after "the bridge of project `CANONICAL`, whose
+/// server this proxy forwards to, stopped at TIME: " (checked): why, and its hint.
+fn after_the_bridges_stop(answer: &Value, canonical: &str) -> String {
+    let message = answer["error"]["message"].as_str().expect("an error");
+    let prefix = format!(
+        "the bridge of project `{canonical}`, whose server this proxy forwards to, stopped at "
+    );
+    mur_e2e::after_stop_time(message, &prefix).to_owned()
+}
+
 /// A proxy in front of a bridge that stopped after its idle time says when and why that
 /// bridge stopped and the command that starts it again, with the options it had (it
 /// said "no live devtools session" and listed every other project's; then it guessed
@@ -823,13 +844,8 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
     proxy.send(&tool_call(3, "count", json!({})));
     let canonical = sb.canonical_project(&project);
     let script = sb.root().join("idle.py");
-    let answer = proxy.answer(3);
-    let message = answer["error"]["message"].as_str().expect("an error");
-    let prefix = format!(
-        "the bridge of project `{canonical}`, whose server this proxy forwards to, stopped at "
-    );
     assert_eq!(
-        mur_e2e::after_stop_time(message, &prefix),
+        after_the_bridges_stop(&proxy.answer(3), &canonical),
         format!(
             "no request for 2s\n\
              hint: start it again: `mur devtools bridge --project {canonical} --idle 2s -- python3 -u {}`; \
@@ -840,6 +856,90 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
     let (_, _, _again) = cancellable_bridge(&sb, "idle", &[]);
     proxy.send(&tool_call(4, "count", json!({})));
     assert!(proxy.answer(4)["result"].is_object());
+    proxy.end().assert_code(0);
+}
+
+/// A proxy in front of a bridge killed without a word in its log offers the command
+/// that bridge was started with, its options too (it offered `mur devtools bridge
+/// --project P -- CMD`, built by hand, leaving `--idle` and `--max-message` out).
+#[test]
+fn when_its_bridge_is_killed_the_proxy_offers_the_command_it_was_started_with() {
+    let options = ["--idle", "1d", "--max-message", "2M"];
+    let (sb, project) = (Sandbox::new(), "killed");
+    let (project, line, bridge) = cancellable_bridge(&sb, project, &options);
+    let mut proxy = Live::start(&sb, &["proxy"]);
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy.send(&tool_call(2, "count", json!({})));
+    assert!(proxy.answer(2)["result"].is_object());
+    drop(bridge);
+    let pid = line["pid"].as_u64().expect("pid") as u32;
+    mur_e2e::wait_until("the killed bridge to be gone", || {
+        let fate = mur_lockfile::liveness::fate(pid, None);
+        (fate == mur_lockfile::liveness::Fate::Gone).then_some(())
+    });
+    proxy.send(&tool_call(3, "count", json!({})));
+    let canonical = sb.canonical_project(&project);
+    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    assert_eq!(
+        proxy.answer(3)["error"]["message"],
+        format!(
+            "the bridge of project `{canonical}`, whose server this proxy forwards to, has \
+             stopped without a word in its log (it was killed, or its log is gone): `{}`\n\
+             hint: start it again as it was started: `mur devtools bridge --project {canonical} \
+             --idle 24h --max-message 2097152 -- python3 -u {}`; the proxy forwards to it once \
+             it runs",
+            log.display(),
+            sb.root().join("killed.py").display()
+        )
+    );
+    proxy.end().assert_code(0);
+}
+
+/// The proxy reads its bridge's last stop where any command does, among the logs in
+/// every lockfile directory: started again without `XDG_RUNTIME_DIR` (announced in
+/// `${TMPDIR}/reactor-devtools-<uid>`) with other options and stopped, the bridge's
+/// newest stop is the one told, its options too (it read the log beside the lockfile it
+/// had found, and told the older stop, without them).
+#[test]
+fn the_proxy_tells_its_bridges_newest_stop_from_whichever_directory() {
+    let sb = Sandbox::new();
+    let scrubbed = crate::host_discovery::NoRuntimeVar::new(&sb);
+    let (project, _, _first) = cancellable_bridge(&sb, "moved", &[]);
+    let project_arg = project.to_str().expect("utf-8");
+    let mut proxy_command = scrubbed.env(sb.mur_command(&["devtools", "proxy"]));
+    proxy_command.env("XDG_RUNTIME_DIR", sb.runtime_dir());
+    let mut proxy = Live::of(&sb, proxy_command);
+    proxy.send(&initialize());
+    proxy.answer(1);
+    let stop = ["devtools", "--project", project_arg, "bridge", "stop"];
+    sb.mur(&stop).assert_code(0);
+    let script = sb.root().join("moved.py");
+    let mut again = scrubbed.env(sb.mur_command(&["devtools", "bridge", "--project"]));
+    again
+        .arg(&project)
+        .args(["--idle", "5m", "--", "python3", "-u"])
+        .arg(&script);
+    let started = mur_e2e::run(&mut again);
+    started.assert_code(0);
+    let _second = mur_e2e::Adopted(started.json()["pid"].as_u64().expect("pid") as u32);
+    // Stop times are to the second: the second stop is in a later one than the first.
+    let first_stopped = mur_lockfile::now_rfc3339();
+    mur_e2e::wait_until("the next second", || {
+        (mur_lockfile::now_rfc3339()[..19] > first_stopped[..19]).then_some(())
+    });
+    scrubbed.mur(&stop).assert_code(0);
+    proxy.send(&tool_call(2, "count", json!({})));
+    let canonical = sb.canonical_project(&project);
+    assert_eq!(
+        after_the_bridges_stop(&proxy.answer(2), &canonical),
+        format!(
+            "stopped by a signal (`bridge stop`, Ctrl+C)\n\
+             hint: start it again: `mur devtools bridge --project {canonical} --idle 5m -- \
+             python3 -u {}`; the proxy forwards to it once it runs",
+            script.display()
+        )
+    );
     proxy.end().assert_code(0);
 }
 
