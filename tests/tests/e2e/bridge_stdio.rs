@@ -163,12 +163,14 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
         bridge.line
     );
     // The probe answers with the bridge's pid, as any session's does.
-    let probe: Value = reqwest::blocking::get(&lock.endpoint)
+    let probe: Value = mur_e2e::mcp::client()
+        .get(&lock.endpoint)
+        .send()
         .and_then(|r| r.json())
         .expect("probe");
     assert_eq!(probe["pid"], lock.pid);
     // The same Host/Origin rules as every session: a rebinding page is refused.
-    let foreign = reqwest::blocking::Client::new()
+    let foreign = mur_e2e::mcp::client()
         .post(&lock.endpoint)
         .header("Host", "evil.example")
         .header("Content-Type", "application/json")
@@ -1072,7 +1074,7 @@ fn a_bridge_runs_nothing_for_a_client_without_its_secret() {
         ("DELETE", vec![]),
     ];
     for (method, headers) in refusals {
-        let mut request = reqwest::blocking::Client::new()
+        let mut request = mur_e2e::mcp::client()
             .request(method.parse().expect("a method"), &endpoint)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
@@ -1089,7 +1091,9 @@ fn a_bridge_runs_nothing_for_a_client_without_its_secret() {
         );
     }
     // The probe needs none: it is how a lockfile is told live.
-    let probe: Value = reqwest::blocking::get(&endpoint)
+    let probe: Value = mur_e2e::mcp::client()
+        .get(&endpoint)
+        .send()
         .and_then(|r| r.json())
         .expect("probe");
     assert_eq!(probe["pid"], bridge.line["pid"]);
@@ -1532,7 +1536,7 @@ fn a_client_that_stops_reading_loses_notifications_past_a_bound_but_gets_its_ans
 
 /// POSTs `message` to `bridge` as another client of its user's would (with its secret).
 fn post_json(bridge: &Bridge<'_>, message: &Value) {
-    reqwest::blocking::Client::new()
+    mur_e2e::mcp::client()
         .post(bridge.endpoint())
         .header("Authorization", bridge.authorization())
         .header("Content-Type", "application/json")
