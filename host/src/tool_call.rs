@@ -35,7 +35,8 @@ async fn call_on(
         .call_unlisted(settings, "tools/call", Some(params))
         .await
         // A question refused for want of an answer fails the call here, settled.
-        .map_err(|e| invoke::as_typed(e, verb, params["name"].as_str().unwrap_or_default()))?;
+        .map_err(|e| invoke::as_typed(e, verb, params["name"].as_str().unwrap_or_default()))
+        .map_err(|e| too_large(e, Some(params)))?;
     settled(
         reply,
         session,
@@ -89,6 +90,27 @@ pub async fn settled(
         }
     };
     Err(error)
+}
+
+/// What a session takes in one request: mur's sessions refuse a larger body.
+const SESSION_BODY_BYTES: usize = mur_lockfile::endpoint::MAX_REQUEST_BYTES;
+
+/// `error`, with a hint saying why when the request it failed was larger than a session
+/// takes: a session refuses it (HTTP 413, or it closes the connection while the body is
+/// still being sent: a server not mur's, whose sessions read it whole first), which
+/// alone reads as a transport fault. Values read from files are bounded at 4 MiB, but escaped as JSON (a `"` is two bytes, a control
+/// character six) the request may still outgrow it.
+pub(crate) fn too_large(error: Error, params: Option<&Value>) -> Error {
+    let bytes = params.map_or(0, |params| params.to_string().len());
+    // A session's 413 is a usage error that says the request's size and the cap itself.
+    if bytes <= SESSION_BODY_BYTES || error.kind() == mur_core::Kind::Usage {
+        return error;
+    }
+    // First: the endpoint a closed connection names goes last.
+    error.with_first_hint(format!(
+        "the request's params were {bytes} bytes as JSON, and a session takes at most 4 MiB \
+         ({SESSION_BODY_BYTES} bytes) in one request"
+    ))
 }
 
 /// `e`, the server's word that it has no tool `name`, with the tool most likely meant

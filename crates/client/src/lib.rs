@@ -682,11 +682,13 @@ impl<'a> Client<'a> {
                 self.endpoint,
                 named(method, sent.as_deref())
             );
+            let body = body.to_string();
+            let sent_bytes = body.len();
             let response = self
                 .send(
                     Request::post(self.endpoint)
                         .headers(headers)
-                        .body(body.to_string())
+                        .body(body)
                         .tracked(&self.delivery),
                 )
                 .await?;
@@ -698,7 +700,7 @@ impl<'a> Client<'a> {
                 version,
             );
             let answer = self.read(response, id, &answer_headers).await?;
-            match classify(status, answer, self.endpoint)? {
+            match classify(status, answer, self.endpoint, sent_bytes)? {
                 Step::Done(Reply::Result(asked)) if asked["resultType"] == "input_required" => {
                     let questions = asked["inputRequests"].as_object().map_or(0, Map::len);
                     self.admit(1, questions, || format!("`{method}`"))?;
@@ -1131,16 +1133,20 @@ enum Step {
 
 /// Decides what a modern POST's answer means: our reply (even on 4xx, as
 /// modern servers send errors with 400/404); a legacy server (400 or 404
-/// without a reply to us); or a malformed answer (exit 2).
-fn classify(status: StatusCode, answer: Answer, endpoint: &str) -> Result<Step> {
+/// without a reply to us); or a malformed answer (exit 2). `sent` is the request's
+/// size in bytes.
+fn classify(status: StatusCode, answer: Answer, endpoint: &str, sent: usize) -> Result<Step> {
     match answer {
         Answer::Reply(reply) => Ok(Step::Done(reply)),
         // A session's cap on a request's body (4 MiB), said as such: its own words
-        // ("Invalid Request") read as a fault of mur's.
+        // ("Invalid Request") read as a fault of mur's. The request is the caller's
+        // input, too large as mur itself refuses a value read past 4 MiB (exit 1): as a
+        // transport fault (exit 2) a script retried it unchanged.
         Answer::Other { .. } if status == StatusCode::PAYLOAD_TOO_LARGE => {
-            Err(Error::transport(format!(
-                "`{endpoint}` refused the request as larger than it takes (HTTP 413; a session \
-                 of mur's takes at most 4 MiB in one)"
+            Err(Error::usage(format!(
+                "`{endpoint}` refused the request of {sent} bytes as larger than it takes \
+                 (HTTP 413; a session of mur's takes at most 4 MiB, {MAX} bytes, in one)",
+                MAX = mur_lockfile::endpoint::MAX_REQUEST_BYTES
             )))
         }
         Answer::Other { .. }
@@ -1540,7 +1546,7 @@ mod tests {
     fn a_modern_error_on_404_is_the_reply_not_a_legacy_hint() {
         let reply = Reply::Error(json!({ "code": -32601, "message": "Method not found" }));
         let step =
-            classify(StatusCode::NOT_FOUND, Answer::Reply(reply.clone()), "e").expect("reply");
+            classify(StatusCode::NOT_FOUND, Answer::Reply(reply.clone()), "e", 0).expect("reply");
         assert!(matches!(step, Step::Done(r) if r == reply));
     }
 
@@ -1554,7 +1560,7 @@ mod tests {
             instead: None,
         };
         assert!(matches!(
-            classify(StatusCode::BAD_REQUEST, other, "e"),
+            classify(StatusCode::BAD_REQUEST, other, "e", 0),
             Ok(Step::Legacy)
         ));
     }
@@ -1568,7 +1574,7 @@ mod tests {
             resume: None,
             instead: None,
         };
-        let err = classify(StatusCode::INTERNAL_SERVER_ERROR, other, "e")
+        let err = classify(StatusCode::INTERNAL_SERVER_ERROR, other, "e", 0)
             .err()
             .expect("error");
         assert_eq!(err.exit_code(), 2);

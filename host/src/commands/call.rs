@@ -66,7 +66,7 @@ async fn method_call(
     let reply = session
         .call_unlisted(settings, method, params)
         .await
-        .map_err(|e| super::derived::too_large(e, params))?;
+        .map_err(|e| tool_call::too_large(e, params))?;
     let refused = slashed && method != "tools/call" && matches!(reply, Reply::Error(_));
     match tool_call::settled(reply, &session, settings, method, params, None).await {
         Ok(result) => Ok(result),

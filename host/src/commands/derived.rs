@@ -161,7 +161,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     let reply = session
         .call_tool(settings, "tools/call", Some(&params), Some(&tool))
         .await
-        .map_err(|e| too_large(e, Some(&params)))?;
+        .map_err(|e| tool_call::too_large(e, Some(&params)))?;
     let stale = tool_result::missing_tool(&reply, "tools/call", Some(&params)).is_some()
         || tool_result::arguments_refused(&reply);
     if stale {
@@ -210,25 +210,6 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         settings.quiet,
     );
     Ok(())
-}
-
-/// What a session takes in one request: mur's sessions refuse a larger body.
-const SESSION_BODY_BYTES: usize = mur_lockfile::endpoint::MAX_REQUEST_BYTES;
-
-/// `error`, with a hint saying why when the request it failed was larger than a session
-/// takes: a session refuses it (HTTP 413, or it closes the connection while the body is
-/// still being sent: a server not mur's, whose sessions read it whole first), which alone reads as a transport fault. Values read
-/// from files are bounded at 4 MiB, but escaped as JSON (a `"` is two bytes, a control
-/// character six) the request may still outgrow it.
-pub(crate) fn too_large(error: Error, params: Option<&Value>) -> Error {
-    let bytes = params.map_or(0, |params| params.to_string().len());
-    if bytes <= SESSION_BODY_BYTES {
-        return error;
-    }
-    error.with_hint(format!(
-        "the request's params were {bytes} bytes as JSON, and a session takes at most 4 MiB \
-         ({SESSION_BODY_BYTES} bytes) in one request"
-    ))
 }
 
 /// What a derived verb prints of a tool's result, and what it leaves out.

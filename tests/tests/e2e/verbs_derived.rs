@@ -2137,13 +2137,50 @@ fn values_read_from_files_are_read_once_and_bounded_in_all() {
 /// error says why rather than reading as a transport fault alone.
 #[test]
 fn a_request_larger_than_a_session_takes_says_so() {
-    let (sb, _app) = Sandbox::with_app();
+    let (sb, app) = Sandbox::with_app();
     let quotes = sb.file("quotes.txt", "\"".repeat(3 << 20));
     let out = sb.devtools(&["state", "--selector", &format!("@{}", quotes.display())]);
-    out.assert_code(2).assert_stderr_contains(
-        "hint: the request's params were 6291500 bytes as JSON, and a session takes at most \
-         4 MiB (4194304 bytes) in one request\n",
-    );
+    // Refused with a 413: the caller's input (exit 1), its size said; the request is
+    // the params and the JSON-RPC envelope around them.
+    let endpoint = &app.lock.endpoint;
+    let said = format!("error: `{endpoint}` refused the request of ");
+    let sent: usize = (out.stderr.strip_prefix(&said))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(sent > 6291500, "{out}");
+    out.assert_code(1).assert_stderr_is(format!(
+        "{said}{sent} bytes as larger than it takes (HTTP 413; a session of mur's takes at \
+         most 4 MiB, 4194304 bytes, in one)\n"
+    ));
+    // A server that closes the connection instead (not mur's): the hint says why, for a
+    // named or data verb as for a derived one (RV3 4: only derived verbs and `call` did).
+    let sb = mur_e2e::plugins::standard_sandbox();
+    let count = mur_e2e::plugins::repo_root().join("docs/examples/count.json");
+    sb.devtools(&["verbs", "add", count.to_str().expect("utf-8")])
+        .assert_code(0);
+    // Just under the 4 MiB mur reads from a file, the request is over what a session takes.
+    let value = "x".repeat((4 << 20) - 20);
+    let big = sb.file("big.json", &json!({ "v": value }).to_string());
+    let big = format!("@{}", big.display());
+    let quotes = sb.file("quotes.txt", "\"".repeat(3 << 20));
+    let quotes = format!("@{}", quotes.display());
+    let server = Stub::hang_up();
+    let endpoint = server.endpoint();
+    let fire = ["fire", "counter.set", "--args", &big];
+    let count = ["count", "--selector", &quotes];
+    for (argv, what, bytes) in [
+        (&fire[..], "tool `fire`", 4194352),
+        (&count, "`count` (tool `state`)", 6291500),
+    ] {
+        let out = sb.devtools(&[&["--endpoint", &endpoint][..], argv].concat());
+        out.assert_code(2).assert_stderr_is(format!(
+            "error: the session closed the connection during the call to {what}, before \
+             answering\nhint: the request's params were {bytes} bytes as JSON, and a session \
+             takes at most 4 MiB (4194304 bytes) in one request\nhint: the session was at \
+             `{endpoint}`\n"
+        ));
+    }
 }
 
 /// A tool named in 5,000 characters (a hostile server's) no longer pads every row of a
