@@ -27,8 +27,11 @@ use crate::usage::{self, Phase};
 /// Runs derived verb `name` (not an installed verb) with `argv`.
 pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // Host options are taken wherever they appear: the verb's own options
-    // are known only once the tool list is read, after discovery needed them.
-    let argv = extract_host_options(argv, &mut host, Some(&VerbSpec::default()), Some(name))?;
+    // are known only once the tool list is read, after discovery needed them. One
+    // refused (`--project` without its value) gets `mur devtools`'s usage: no verb of
+    // this name is known before that list (`clcik` would be shown a usage of its own,
+    // as if it existed).
+    let argv = extract_host_options(argv, &mut host, Some(&VerbSpec::default()), None)?;
     // First: `--timeout` bounds reading values from pipes too.
     let settings = started(&host);
     // Every `@FILE` and stdin is read now, before the session is asked anything: read
