@@ -348,7 +348,9 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     // `say-hello` calls", a word never typed); then `say-hello` is cached again.
     sb.devtools(&["--endpoint", &endpoint, "sayHello"])
         .assert_code(5)
-        .assert_stderr_is(format!("error: the session has no tool `sayHello`\n{catalog}"));
+        .assert_stderr_is(format!(
+            "error: the session has no tool `sayHello`\n{catalog}"
+        ));
     *tools.lock().expect("tool list") = listed("sayHello");
     sb.devtools(&["--endpoint", &endpoint, "--refresh", "say-hello"])
         .assert_code(0);
@@ -364,7 +366,10 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
             &["wait", "#x"],
             "the session has no tool `waitFor`, which `wait` calls",
         ),
-        (&["count"], "the session has no tool `state`, which `count` calls"),
+        (
+            &["count"],
+            "the session has no tool `state`, which `count` calls",
+        ),
     ] {
         let out = sb.devtools(&[&["--endpoint", &endpoint][..], argv].concat());
         out.assert_code(5)
@@ -381,7 +386,10 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     sb.devtools(&["verbs", "add", typo.to_str().expect("utf-8")])
         .assert_code(0);
     for (argv, said) in [
-        (&["typo"][..], "the session has no tool `stat`, which `typo` calls"),
+        (
+            &["typo"][..],
+            "the session has no tool `stat`, which `typo` calls",
+        ),
         (&["call", "stat"], "the session has no tool `stat`"),
     ] {
         sb.devtools(&[&["--endpoint", &endpoint][..], argv].concat())
@@ -411,7 +419,10 @@ fn a_tool_the_server_calls_unknown_but_lists_is_said_as_the_verb_typed_calls_it(
             Some("tools/call") => unknown(&body["params"]),
             _ => json!({ "code": -32603, "message": "no list today" }),
         };
-        Reply::json(200, &json!({ "jsonrpc": "2.0", "id": body["id"], "error": answer }))
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": body["id"], "error": answer }),
+        )
     });
     for server in [&lists, &unlisted] {
         let endpoint = server.endpoint();
@@ -1725,8 +1736,17 @@ fn a_call_cut_off_by_the_session_stopping_or_exiting_says_what_became_of_it() {
     let sb = Sandbox::new();
     let sample = sb.start_sample(&sb.project("app"));
     let pid = sample.pid();
-    let call = ["call", "waitFor", "--args", r##"{"selector": "#never", "timeoutMs": 20000}"##];
-    let (mur, stderr) = in_flight(&sb, "stopped", &[&["--timeout", "3000"][..], &call].concat());
+    let call = [
+        "call",
+        "waitFor",
+        "--args",
+        r##"{"selector": "#never", "timeoutMs": 20000}"##,
+    ];
+    let (mur, stderr) = in_flight(
+        &sb,
+        "stopped",
+        &[&["--timeout", "3000"][..], &call].concat(),
+    );
     sample.signal("STOP");
     let status = mur.wait_status();
     sample.signal("CONT");
@@ -2057,8 +2077,17 @@ fn a_call_cut_off_by_a_reload_says_the_session_reloaded_and_to_run_it_again() {
     let pid = sample.pid();
     let successors = mur_e2e::Successors::new(&sb, pid);
     // Once it is sent, the reload is asked for.
-    let call = ["call", "waitFor", "--args", r##"{"selector": "#never", "timeoutMs": 20000}"##];
-    let (mur, stderr) = in_flight(&sb, "reload", &[&["--timeout", "30000"][..], &call].concat());
+    let call = [
+        "call",
+        "waitFor",
+        "--args",
+        r##"{"selector": "#never", "timeoutMs": 20000}"##,
+    ];
+    let (mur, stderr) = in_flight(
+        &sb,
+        "reload",
+        &[&["--timeout", "30000"][..], &call].concat(),
+    );
     sb.mur(&["devtools", "call", "reload"]).assert_code(0);
     let status = mur.wait_status();
     let successor = successors.wait();
