@@ -2161,7 +2161,7 @@ fn a_request_larger_than_a_session_takes_says_so() {
         .assert_code(0);
     // Just under the 4 MiB mur reads from a file, the request is over what a session takes.
     let value = "x".repeat((4 << 20) - 20);
-    let big = sb.file("big.json", &json!({ "v": value }).to_string());
+    let big = sb.file("big.json", json!({ "v": value }).to_string());
     let big = format!("@{}", big.display());
     let quotes = sb.file("quotes.txt", "\"".repeat(3 << 20));
     let quotes = format!("@{}", quotes.display());
