@@ -16,6 +16,7 @@ use super::cache::{CodeCache, hex};
 use super::error::VerbError;
 use super::index::{Entry, Index, stamp, stamp_of};
 use super::instance::chain;
+use super::name_section;
 use super::timings::{self, Phase};
 
 /// Engines and cache: everything that outlives one verb call.
@@ -141,6 +142,14 @@ impl Runtime {
             // Not recorded yet: until it is seen to be this verb, the entry keeps
             // the bytes `verbs add` of the verb's own file repairs it with.
             tracing::debug!("verb `{name}` changed on disk since it was installed");
+            // One naming itself another verb in its section is refused as `verbs add`
+            // judges it, before the compile: nothing records a refusal, so a compile
+            // here was paid on every call (tens of seconds for a JavaScript verb).
+            if let Ok(Some(its_name)) = name_section::read(&bytes).name
+                && its_name != name
+            {
+                return Err(holds_another(index, name, &its_name));
+            }
         } else if on_disk != (entry.size, entry.mtime_ns) {
             index.put(Entry {
                 size: on_disk.0,
@@ -178,14 +187,12 @@ impl Runtime {
         changed: &Changed,
     ) -> Result<(), VerbError> {
         if its_name != name {
-            // Its code was compiled under bytes no entry names: not kept.
-            self.cache.forget(&changed.sha256);
-            let path = index.get(name).map(|entry| index.file_path(entry));
-            return Err(unusable_file(
-                name,
-                path.as_deref().unwrap_or(Path::new(name)),
-                format!("holds verb `{its_name}`"),
-            ));
+            // Its code is not kept, unless these are another installed verb's bytes
+            // (its file copied over this one's): that verb's cached code is this.
+            if !index.verbs.iter().any(|e| e.sha256 == changed.sha256) {
+                self.cache.forget(&changed.sha256);
+            }
+            return Err(holds_another(index, name, its_name));
         }
         self.cache.forget(&changed.was);
         Ok(())
@@ -241,6 +248,16 @@ fn log_imports(engine: &Engine, name: &str, component: &Component) {
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
+}
+
+/// The installed file of verb `name` names itself verb `its_name` ([`Runtime::adopt`]).
+fn holds_another(index: &Index, name: &str, its_name: &str) -> VerbError {
+    let path = index.get(name).map(|entry| index.file_path(entry));
+    unusable_file(
+        name,
+        path.as_deref().unwrap_or(Path::new(name)),
+        format!("holds verb `{its_name}`"),
+    )
 }
 
 /// The installed file of a verb is gone or is no verb: a fault in mur's own

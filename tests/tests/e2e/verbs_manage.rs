@@ -1399,7 +1399,9 @@ enum Damage {
 /// `verbs add` of the verb's own file repairs it. `click` ran tree's code, the index
 /// then said tool `tree` (the next `click` printed a tree), and `verbs add` of click
 /// called it "an earlier build of this file" and repaired nothing. A rebuild of the
-/// same verb copied over it (the edit-build loop) is still taken. Data verbs alike.
+/// same verb copied over it (the edit-build loop) is still taken. Data verbs alike. A
+/// component is refused by the name its section declares, before a compile (each
+/// refused `click` compiled tree's bytes, then deleted tree's cached code).
 #[test]
 fn another_verbs_file_copied_over_an_installed_one_is_refused_until_repaired() {
     let sandbox = sandbox_with(&[standard("click"), standard("tree")]);
@@ -1443,6 +1445,17 @@ fn another_verbs_file_copied_over_an_installed_one_is_refused_until_repaired() {
                     "error: {what} `{verb}` is installed but its file `{}` holds {holds}\nhint: {hint}\n",
                     path(&installed)
                 ));
+        }
+        if what == "verb" {
+            // Refused by its section, before a compile; and the stranger's bytes are
+            // tree's, whose compiled code stays.
+            let refused = sandbox.devtools(&["-v", "click", "#btn-inc"]);
+            refused.assert_code(7);
+            assert!(!refused.stderr.contains("compiling verb"), "{refused}");
+            let tree = sandbox.devtools(&["-v", "tree"]);
+            tree.assert_code(4);
+            tree.assert_stderr_contains("loaded verb `tree` from cache");
+            assert!(!tree.stderr.contains("compiling verb"), "{tree}");
         }
         try_add(&sandbox, std::slice::from_ref(&own), &[])
             .assert_code(0)
