@@ -296,9 +296,11 @@ impl Client<'_> {
             self.endpoint,
             super::named(method, params)
         );
+        let body = body.to_string();
+        let sent = body.len();
         let mut post = Request::post(self.endpoint)
             .headers(session.headers())
-            .body(body.to_string());
+            .body(body);
         // The call itself, not a task's polls after it was answered.
         if tracked {
             post = post.tracked(&self.delivery);
@@ -328,6 +330,9 @@ impl Client<'_> {
                 "`{}` {instead} (to `{method}`)",
                 self.endpoint
             ))),
+            Answer::Other { .. } if status == reqwest::StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(super::refused_as_too_large(self.endpoint, sent))
+            }
             Answer::Other { text, .. } => Err(Error::transport(format!(
                 "`{}` answered HTTP {status} and no response to `{method}`{}",
                 self.endpoint,

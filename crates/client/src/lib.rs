@@ -1131,6 +1131,18 @@ enum Step {
     Legacy,
 }
 
+/// A session's cap on a request's body (4 MiB), said as such, on either protocol's
+/// path: its own words ("Invalid Request") read as a fault of mur's. The request of
+/// `sent` bytes is the caller's input, too large as mur itself refuses a value read
+/// past 4 MiB (exit 1): as a transport fault (exit 2) a script retried it unchanged.
+fn refused_as_too_large(endpoint: &str, sent: usize) -> Error {
+    Error::usage(format!(
+        "`{endpoint}` refused the request of {sent} bytes as larger than it takes \
+         (HTTP 413; a session of mur's takes at most 4 MiB, {MAX} bytes, in one)",
+        MAX = mur_lockfile::endpoint::MAX_REQUEST_BYTES
+    ))
+}
+
 /// Decides what a modern POST's answer means: our reply (even on 4xx, as
 /// modern servers send errors with 400/404); a legacy server (400 or 404
 /// without a reply to us); or a malformed answer (exit 2). `sent` is the request's
@@ -1138,16 +1150,8 @@ enum Step {
 fn classify(status: StatusCode, answer: Answer, endpoint: &str, sent: usize) -> Result<Step> {
     match answer {
         Answer::Reply(reply) => Ok(Step::Done(reply)),
-        // A session's cap on a request's body (4 MiB), said as such: its own words
-        // ("Invalid Request") read as a fault of mur's. The request is the caller's
-        // input, too large as mur itself refuses a value read past 4 MiB (exit 1): as a
-        // transport fault (exit 2) a script retried it unchanged.
         Answer::Other { .. } if status == StatusCode::PAYLOAD_TOO_LARGE => {
-            Err(Error::usage(format!(
-                "`{endpoint}` refused the request of {sent} bytes as larger than it takes \
-                 (HTTP 413; a session of mur's takes at most 4 MiB, {MAX} bytes, in one)",
-                MAX = mur_lockfile::endpoint::MAX_REQUEST_BYTES
-            )))
+            Err(refused_as_too_large(endpoint, sent))
         }
         Answer::Other { .. }
             if matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND) =>

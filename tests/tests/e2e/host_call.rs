@@ -2048,13 +2048,14 @@ fn a_screenshot_write_cut_short_leaves_the_old_file_whole() {
 #[test]
 fn a_request_refused_as_too_large_is_said_so() {
     let sb = Sandbox::new();
-    let server = Stub::serve(|_| {
+    fn refused(_: &stub::Request) -> Reply {
         Reply::json(
             413,
             &json!({ "jsonrpc": "2.0", "id": null,
                      "error": { "code": -32600, "message": "Invalid Request" } }),
         )
-    });
+    }
+    let server = Stub::serve(refused);
     let endpoint = server.endpoint();
     let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "ping"]);
     // The caller's input, too large: exit 1, as mur itself refuses a value past 4 MiB
@@ -2063,6 +2064,29 @@ fn a_request_refused_as_too_large_is_said_so() {
     out.assert_code(1).assert_stderr_is(format!(
         "error: `{endpoint}` refused the request of {sent} bytes as larger than it takes \
          (HTTP 413; a session of mur's takes at most 4 MiB, 4194304 bytes, in one)\n"
+    ));
+    // The same in a 2025-11-25 session (RV4 2: "answered HTTP 413 Payload Too Large and
+    // no response to `ping`: {…}", exit 2), sized as the call sent in the session.
+    let server = legacy_server(refused);
+    let endpoint = server.endpoint();
+    let out = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "--protocol",
+        "2025-11-25",
+        "call",
+        "ping",
+    ]);
+    let requests = server.requests();
+    let call = requests
+        .iter()
+        .find(|r| r.json()["method"] == "ping")
+        .expect("the call in the session");
+    out.assert_code(1).assert_stderr_is(format!(
+        "error: `{endpoint}` refused the request of {} bytes as larger than it takes \
+         (HTTP 413; a session of mur's takes at most 4 MiB, 4194304 bytes, in one)\n",
+        call.body.len()
     ));
 }
 
