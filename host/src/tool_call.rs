@@ -37,15 +37,26 @@ async fn call_on(
         // A question refused for want of an answer fails the call here, settled.
         .map_err(|e| invoke::as_typed(e, verb, params["name"].as_str().unwrap_or_default()))
         .map_err(|e| too_large(e, Some(params)))?;
-    settled(
+    settled_as(
         reply,
         session,
         settings,
         "tools/call",
         Some(params),
         Some(verb),
+        Reach::ThroughCall,
     )
     .await
+}
+
+/// How the user can call a tool the verb typed does not: by its name where a tool's
+/// name is what is typed (`call NAME`, and a derived verb, its tool's name or derived
+/// from it); through `call` alone where a named or data verb names its tool itself
+/// (`wait` calls `waitFor` whatever is typed).
+#[derive(Clone, Copy)]
+enum Reach {
+    Typed,
+    ThroughCall,
 }
 
 /// `reply` to `method` with `params` ([`invoke::settle`]), a failed tool said as verb
@@ -59,6 +70,19 @@ pub async fn settled(
     method: &str,
     params: Option<&Value>,
     verb: Option<&str>,
+) -> Result<Value> {
+    settled_as(reply, session, settings, method, params, verb, Reach::Typed).await
+}
+
+/// [`settled`], the tool likely meant said as `reach` calls it.
+async fn settled_as(
+    reply: Reply,
+    session: &Session,
+    settings: &Settings,
+    method: &str,
+    params: Option<&Value>,
+    verb: Option<&str>,
+    reach: Reach,
 ) -> Result<Value> {
     let missing = missing_tool(&reply, method, params).map(str::to_owned);
     let error = match invoke::settle(reply, settings, method, params) {
@@ -86,7 +110,7 @@ pub async fn settled(
         false => {
             let named = invoke::tool_as_typed(verb.unwrap_or(&tool), &tool, Said::Lacking);
             let error = invoke::reworded(error, format!("the session has no {named}"));
-            nearest_tool(error, &tool, &tools)
+            nearest_tool(error, &tool, &tools, reach, settings)
         }
     };
     Err(error)
@@ -116,7 +140,9 @@ pub(crate) fn too_large(error: Error, params: Option<&Value>) -> Error {
 /// `e`, the server's word that it has no tool `name`, with the tool most likely meant
 /// when the session's `tools` (read afresh) have one close to it: the one whose verb is
 /// called `name` (`call switch-component`: `switchComponent`), else the nearest name.
-fn nearest_tool(e: Error, name: &str, tools: &[Value]) -> Error {
+/// Said as `reach` calls it: the tool's name alone read to a named verb as a word to
+/// type into it (`wait`: "did you mean `waitfor`?"), which only `call` acts on.
+fn nearest_tool(e: Error, name: &str, tools: &[Value], reach: Reach, settings: &Settings) -> Error {
     let answers = Derived::pick(tools, name);
     let names = tools.iter().filter_map(|tool| tool["name"].as_str());
     let meant = match &answers {
@@ -124,7 +150,14 @@ fn nearest_tool(e: Error, name: &str, tools: &[Value]) -> Error {
         None => mur_core::nearest(name, names),
     };
     match meant {
-        Some(tool) if tool != name => e.with_first_hint(format!("did you mean `{tool}`?")),
+        Some(tool) if tool != name => e.with_first_hint(match reach {
+            Reach::Typed => format!("did you mean `{tool}`?"),
+            Reach::ThroughCall => format!(
+                "did you mean `{} call {}`?",
+                settings.devtools_command(),
+                mur_core::shell_word(tool)
+            ),
+        }),
         _ => e,
     }
 }

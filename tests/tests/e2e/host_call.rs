@@ -385,19 +385,36 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     std::fs::write(&typo, spec.to_string()).expect("write typo.json");
     sb.devtools(&["verbs", "add", typo.to_str().expect("utf-8")])
         .assert_code(0);
-    for (argv, said) in [
+    // A named or data verb calls the tool its spec names, whatever is typed: the tool
+    // meant is said as the command that calls it (RV4 7: "did you mean `state`?" read
+    // as a word to type into `typo`).
+    let meant = |tool: &str| format!("`mur devtools --endpoint {endpoint} call {tool}`");
+    for (argv, said, meant) in [
         (
             &["typo"][..],
             "the session has no tool `stat`, which `typo` calls",
+            meant("state"),
         ),
-        (&["call", "stat"], "the session has no tool `stat`"),
+        (
+            &["call", "stat"],
+            "the session has no tool `stat`",
+            "`state`".to_owned(),
+        ),
     ] {
         sb.devtools(&[&["--endpoint", &endpoint][..], argv].concat())
             .assert_code(5)
             .assert_stderr_is(format!(
-                "error: {said}\nhint: did you mean `state`?\n{catalog}"
+                "error: {said}\nhint: did you mean {meant}?\n{catalog}"
             ));
     }
+    *tools.lock().expect("tool list") = listed("waitfor");
+    sb.devtools(&["--endpoint", &endpoint, "wait", "#x"])
+        .assert_code(5)
+        .assert_stderr_is(format!(
+            "error: the session has no tool `waitFor`, which `wait` calls\n\
+             hint: did you mean {}?\n{catalog}",
+            meant("waitfor")
+        ));
 }
 
 /// A server that says "Unknown tool" of a tool it still lists (or whose list cannot be
