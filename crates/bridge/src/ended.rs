@@ -69,6 +69,14 @@ pub fn newest_stop(lockfiles: &[PathBuf]) -> Option<LastStop> {
     stops.max_by(|a, b| a.at.cmp(&b.at))
 }
 
+/// The last stop of a project's bridge ([`newest_stop`]) if it is not older than the
+/// bridge that started at `started_at` (RFC 3339): a bridge killed without a word
+/// leaves no stop of its own, and an older one's, in another directory, is not why it
+/// is gone.
+pub fn stop_since(lockfiles: &[PathBuf], started_at: &str) -> Option<LastStop> {
+    newest_stop(lockfiles).filter(|stop| stop.at >= to_the_second(started_at))
+}
+
 impl LastStop {
     /// What to do: "start it again: `mur devtools bridge …`", else where its log is.
     pub fn again(&self) -> String {

@@ -166,13 +166,13 @@ fn bridge_of(session: &Session) -> Option<mur_bridge::Sidecar> {
 /// The pinned `project`'s session was a bridge, and it runs no more: when, why and
 /// the command that starts it again (its options too), as the last stop among its
 /// logs says (in every directory discovery searches, as for any command that finds no
-/// session); else, killed without a word, the command it was started with, as its
-/// sidecar kept it.
+/// session) if it is not older than that bridge; else, killed without a word, the
+/// command it was started with, as its sidecar kept it.
 fn bridge_gone(project: &str, bridge: &mur_bridge::Sidecar) -> Error {
     let forwards =
         format!("the bridge of project `{project}`, whose server this proxy forwards to");
     let lockfiles = mur_discovery::registry().paths_for(project);
-    if let Some(stop) = mur_bridge::newest_stop(&lockfiles) {
+    if let Some(stop) = mur_bridge::stop_since(&lockfiles, &bridge.started_at) {
         return Error::no_session(format!("{forwards}, stopped at {}: {}", stop.at, stop.why))
             .with_hint(format!(
                 "{}; the proxy forwards to it once it runs",

@@ -859,6 +859,17 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
     proxy.end().assert_code(0);
 }
 
+/// The proxy's error for its bridge of `canonical` killed without a word in `log`,
+/// started with `options` (its own, then `-- COMMAND…`).
+fn killed_said(canonical: &str, log: &str, options: &str) -> String {
+    format!(
+        "the bridge of project `{canonical}`, whose server this proxy forwards to, has \
+         stopped without a word in its log (it was killed, or its log is gone): `{log}`\n\
+         hint: start it again as it was started: `mur devtools bridge --project {canonical} \
+         {options}`; the proxy forwards to it once it runs"
+    )
+}
+
 /// A proxy in front of a bridge killed without a word in its log offers the command
 /// that bridge was started with, its options too (it offered `mur devtools bridge
 /// --project P -- CMD`, built by hand, leaving `--idle` and `--max-message` out).
@@ -866,34 +877,80 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
 fn when_its_bridge_is_killed_the_proxy_offers_the_command_it_was_started_with() {
     let options = ["--idle", "1d", "--max-message", "2M"];
     let (sb, project) = (Sandbox::new(), "killed");
-    let (project, line, bridge) = cancellable_bridge(&sb, project, &options);
+    let (project, _, bridge) = cancellable_bridge(&sb, project, &options);
     let mut proxy = Live::start(&sb, &["proxy"]);
     proxy.send(&initialize());
     proxy.answer(1);
     proxy.send(&tool_call(2, "count", json!({})));
     assert!(proxy.answer(2)["result"].is_object());
-    drop(bridge);
+    killed(bridge);
+    proxy.send(&tool_call(3, "count", json!({})));
+    let canonical = sb.canonical_project(&project);
+    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    let script = sb.root().join("killed.py");
+    assert_eq!(
+        proxy.answer(3)["error"]["message"],
+        killed_said(
+            &canonical,
+            &log.display().to_string(),
+            &format!(
+                "--idle 24h --max-message 2097152 -- python3 -u {}",
+                script.display()
+            )
+        )
+    );
+    proxy.end().assert_code(0);
+}
+
+/// A proxy, initialized, that reads both lockfile directories: the sandbox's
+/// `XDG_RUNTIME_DIR` and `scrubbed`'s `${TMPDIR}/reactor-devtools-<uid>`.
+fn proxy_of_both(sb: &Sandbox, scrubbed: &crate::host_discovery::NoRuntimeVar) -> Live {
+    let mut proxy_command = scrubbed.env(sb.mur_command(&["devtools", "proxy"]));
+    proxy_command.env("XDG_RUNTIME_DIR", sb.runtime_dir());
+    let mut proxy = Live::of(sb, proxy_command);
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy
+}
+
+/// The bridge of `project` over `script` (`--idle idle`) started without
+/// `XDG_RUNTIME_DIR`, as `scrubbed` runs it: its start line, and its pid (killed on
+/// the way out).
+fn started_elsewhere(
+    sb: &Sandbox,
+    scrubbed: &crate::host_discovery::NoRuntimeVar,
+    project: &Path,
+    idle: &str,
+    script: &Path,
+) -> (Value, mur_e2e::Adopted) {
+    let mut again = scrubbed.env(sb.mur_command(&["devtools", "bridge", "--project"]));
+    again
+        .arg(project)
+        .args(["--idle", idle, "--", "python3", "-u"])
+        .arg(script);
+    let started = mur_e2e::run(&mut again);
+    started.assert_code(0);
+    let line = started.json();
     let pid = line["pid"].as_u64().expect("pid") as u32;
+    (line, mur_e2e::Adopted(pid))
+}
+
+/// Kills `bridge` (SIGKILL: no word in its log) and returns once it is gone.
+fn killed(bridge: mur_e2e::Adopted) {
+    let pid = bridge.0;
+    drop(bridge);
     mur_e2e::wait_until("the killed bridge to be gone", || {
         let fate = mur_lockfile::liveness::fate(pid, None);
         (fate == mur_lockfile::liveness::Fate::Gone).then_some(())
     });
-    proxy.send(&tool_call(3, "count", json!({})));
-    let canonical = sb.canonical_project(&project);
-    let log = sb.lockfile_path(&project).with_extension("bridge.log");
-    assert_eq!(
-        proxy.answer(3)["error"]["message"],
-        format!(
-            "the bridge of project `{canonical}`, whose server this proxy forwards to, has \
-             stopped without a word in its log (it was killed, or its log is gone): `{}`\n\
-             hint: start it again as it was started: `mur devtools bridge --project {canonical} \
-             --idle 24h --max-message 2097152 -- python3 -u {}`; the proxy forwards to it once \
-             it runs",
-            log.display(),
-            sb.root().join("killed.py").display()
-        )
-    );
-    proxy.end().assert_code(0);
+}
+
+/// Returns in the next second: stop and start times are to the second.
+fn until_the_next_second() {
+    let now = mur_lockfile::now_rfc3339();
+    mur_e2e::wait_until("the next second", || {
+        (mur_lockfile::now_rfc3339()[..19] > now[..19]).then_some(())
+    });
 }
 
 /// The proxy reads its bridge's last stop where any command does, among the logs in
@@ -907,27 +964,13 @@ fn the_proxy_tells_its_bridges_newest_stop_from_whichever_directory() {
     let scrubbed = crate::host_discovery::NoRuntimeVar::new(&sb);
     let (project, _, _first) = cancellable_bridge(&sb, "moved", &[]);
     let project_arg = project.to_str().expect("utf-8");
-    let mut proxy_command = scrubbed.env(sb.mur_command(&["devtools", "proxy"]));
-    proxy_command.env("XDG_RUNTIME_DIR", sb.runtime_dir());
-    let mut proxy = Live::of(&sb, proxy_command);
-    proxy.send(&initialize());
-    proxy.answer(1);
+    let mut proxy = proxy_of_both(&sb, &scrubbed);
     let stop = ["devtools", "--project", project_arg, "bridge", "stop"];
     sb.mur(&stop).assert_code(0);
     let script = sb.root().join("moved.py");
-    let mut again = scrubbed.env(sb.mur_command(&["devtools", "bridge", "--project"]));
-    again
-        .arg(&project)
-        .args(["--idle", "5m", "--", "python3", "-u"])
-        .arg(&script);
-    let started = mur_e2e::run(&mut again);
-    started.assert_code(0);
-    let _second = mur_e2e::Adopted(started.json()["pid"].as_u64().expect("pid") as u32);
+    let (_, _second) = started_elsewhere(&sb, &scrubbed, &project, "5m", &script);
     // Stop times are to the second: the second stop is in a later one than the first.
-    let first_stopped = mur_lockfile::now_rfc3339();
-    mur_e2e::wait_until("the next second", || {
-        (mur_lockfile::now_rfc3339()[..19] > first_stopped[..19]).then_some(())
-    });
+    until_the_next_second();
     scrubbed.mur(&stop).assert_code(0);
     proxy.send(&tool_call(2, "count", json!({})));
     let canonical = sb.canonical_project(&project);
@@ -938,6 +981,40 @@ fn the_proxy_tells_its_bridges_newest_stop_from_whichever_directory() {
              hint: start it again: `mur devtools bridge --project {canonical} --idle 5m -- \
              python3 -u {}`; the proxy forwards to it once it runs",
             script.display()
+        )
+    );
+    proxy.end().assert_code(0);
+}
+
+/// A bridge started again in another lockfile directory, after a clean stop in the
+/// first, and then killed, is said to be killed, with its own command: the older
+/// bridge's stop, the only one in the logs, is not why it is gone (the proxy told that
+/// stop, its time and its command, RV4 MED 1).
+#[test]
+fn a_bridge_killed_after_an_older_one_stopped_elsewhere_is_said_killed() {
+    let sb = Sandbox::new();
+    let scrubbed = crate::host_discovery::NoRuntimeVar::new(&sb);
+    let (project, _, _first) = cancellable_bridge(&sb, "again", &["--idle", "5m"]);
+    let project_arg = project.to_str().expect("utf-8");
+    let mut proxy = proxy_of_both(&sb, &scrubbed);
+    sb.mur(&["devtools", "--project", project_arg, "bridge", "stop"])
+        .assert_code(0);
+    // Times are to the second: the second bridge starts in a later one than the stop.
+    until_the_next_second();
+    let script = sb.root().join("again.py");
+    let (line, second) = started_elsewhere(&sb, &scrubbed, &project, "1d", &script);
+    // The proxy's call goes to the second bridge, which it now forwards to.
+    proxy.send(&tool_call(2, "count", json!({})));
+    assert!(proxy.answer(2)["result"].is_object());
+    killed(second);
+    proxy.send(&tool_call(3, "count", json!({})));
+    let canonical = sb.canonical_project(&project);
+    assert_eq!(
+        proxy.answer(3)["error"]["message"],
+        killed_said(
+            &canonical,
+            line["log"].as_str().expect("its log"),
+            &format!("--idle 24h -- python3 -u {}", script.display())
         )
     );
     proxy.end().assert_code(0);
