@@ -240,6 +240,9 @@ async fn find(
     };
     // Said of this look's result, with those an earlier look removed ([`resolve`]).
     ended_before.extend(survey.ended(&removed, wanted).into_iter().cloned());
+    // An earlier look's crashed session whose project runs again in this one is no
+    // news, as it is in one look (the restart is the session used, not "instead").
+    ended_before.retain(|found| !survey.runs_project_of(found));
     let ended_sessions = &*ended_before;
     survey.report_impostors(report);
     let candidates: Vec<Candidate> = survey.live.iter().map(Candidate::from_lockfile).collect();

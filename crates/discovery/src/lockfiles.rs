@@ -200,15 +200,17 @@ impl Survey {
         removed: &[&'a Found],
         meant: impl Fn(&Found) -> bool,
     ) -> Vec<&'a Found> {
-        let running = |found: &Found| {
-            let of_it = |other: &Found| other.lock.project == found.lock.project;
-            self.live.iter().any(of_it) || self.unresponsive.iter().any(|(f, _)| of_it(f))
-        };
         removed
             .iter()
             .copied()
-            .filter(|found| meant(found) && !running(found))
+            .filter(|found| meant(found) && !self.runs_project_of(found))
             .collect()
+    }
+
+    /// Whether a session of `found`'s project runs (it answered, or runs unanswering).
+    pub fn runs_project_of(&self, found: &Found) -> bool {
+        let of_it = |other: &Found| other.lock.project == found.lock.project;
+        self.live.iter().any(of_it) || self.unresponsive.iter().any(|(f, _)| of_it(f))
     }
 
     /// Says which sessions run but did not answer (always worth knowing).

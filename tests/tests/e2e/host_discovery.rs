@@ -322,11 +322,7 @@ fn a_crash_is_said_though_a_session_was_on_its_way() {
     sb.registry().ensure_dir().expect("lockfile directory");
     let pid = dead_pid();
     let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
-    let slot = || {
-        mur_lockfile::SlotLock::try_acquire(&sb.lockfile_path(&project))
-            .expect("lock")
-            .expect("a free slot")
-    };
+    let slot = || held_slot(&sb, &project);
     let held = slot();
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4).assert_stdout_is("");
@@ -344,6 +340,25 @@ fn a_crash_is_said_though_a_session_was_on_its_way() {
     // slot is handed to it, never free in between (a free slot is "no session").
     let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
     let held = slot();
+    let call = calling_once_removed(&sb, &stale);
+    let mut sample = sb.session_command(&sb.artifacts().sample, &project, &[]);
+    held.hand_to(&mut sample);
+    let session = sb.start(sample, &project);
+    drop(held);
+    let out = call.wait_output();
+    out.assert_code(0).assert_answered_by(session.pid());
+    out.assert_stderr_is(used_instead(pid, &session));
+}
+
+/// The slot of `project`'s session, held as by a session on its way.
+fn held_slot(sb: &Sandbox, project: &Path) -> mur_lockfile::SlotLock {
+    mur_lockfile::SlotLock::try_acquire(&sb.lockfile_path(project))
+        .expect("lock")
+        .expect("a free slot")
+}
+
+/// `mur devtools call version` running, once it has removed the `stale` lockfile.
+fn calling_once_removed(sb: &Sandbox, stale: &Path) -> mur_e2e::Process {
     let mut call = sb.mur_command(&["devtools", "call", "version"]);
     let call = mur_e2e::Process::spawn(
         call.stdout(std::process::Stdio::piped())
@@ -352,13 +367,27 @@ fn a_crash_is_said_though_a_session_was_on_its_way() {
     mur_e2e::wait_until("the stale lockfile removed", || {
         (!stale.exists()).then_some(())
     });
-    let mut sample = sb.session_command(&sb.artifacts().sample, &project, &[]);
-    held.hand_to(&mut sample);
-    let session = sb.start(sample, &project);
-    drop(held);
+    call
+}
+
+/// A crashed session whose lockfile one look removed, and whose project's restart the
+/// next look finds, is no news, as in a single look: the restart answers without a
+/// word (it warned "the session of `A` (pid 1) has ended …; the session of `A` (pid 2)
+/// is used instead", of one project, RV4 LOW 5).
+#[test]
+fn a_crashed_session_whose_restart_answers_a_later_look_is_not_told() {
+    let sb = Sandbox::new();
+    let project = sb.project("a");
+    let canonical = sb.canonical_project(&project);
+    let pid = dead_pid();
+    let stale = sb.plant_http_lockfile(&canonical, pid, free_port());
+    // Another project's session on its way keeps the call looking.
+    let _held = held_slot(&sb, &sb.project("b"));
+    let call = calling_once_removed(&sb, &stale);
+    let session = sb.start_sample(&project);
     let out = call.wait_output();
     out.assert_code(0).assert_answered_by(session.pid());
-    out.assert_stderr_is(used_instead(pid, &session));
+    out.assert_stderr_is("");
 }
 
 #[test]
