@@ -297,6 +297,9 @@ pub struct HostOption {
     /// `allow_hyphen_values`): `--max-response -5K` is refused as no byte count, not
     /// taken for an option. A lone `-` is every option's value (a path of that name).
     pub any_value: bool,
+    /// Whether it may be typed again (clap's `Append`: `--answer`); clap refuses any
+    /// other one twice, and so does `options::extract_host_options` after a verb's name.
+    pub repeatable: bool,
 }
 
 /// The host options, in `HostArgs`'s order: a table, not read off clap's tree, because a
@@ -311,6 +314,7 @@ pub const HOST_OPTIONS: [HostOption; 13] = {
             short: None,
             value: Some(value),
             any_value,
+            repeatable: false,
         }
     }
     const fn flag(long: &'static str, short: Option<char>) -> HostOption {
@@ -319,6 +323,7 @@ pub const HOST_OPTIONS: [HostOption; 13] = {
             short,
             value: None,
             any_value: false,
+            repeatable: false,
         }
     }
     [
@@ -332,7 +337,10 @@ pub const HOST_OPTIONS: [HostOption; 13] = {
         flag("pretty", None),
         flag("verbose", Some('v')),
         flag("quiet", Some('q')),
-        valued("answer", "KEY=VALUE", false),
+        HostOption {
+            repeatable: true,
+            ..valued("answer", "KEY=VALUE", false)
+        },
         valued("protocol", "REVISION", false),
         flag("refresh", None),
     ]

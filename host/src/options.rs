@@ -106,6 +106,46 @@ fn set(host: &mut HostArgs, option: &HostOption, text: &str) -> std::result::Res
     Ok(())
 }
 
+/// Whether host option `option` is set on `host` already: typed before the verb's name,
+/// or earlier after it. `--max-response` typed as its default is not told from one not
+/// typed (`HostArgs` does not record it).
+fn given(host: &HostArgs, option: &HostOption) -> bool {
+    match option.long {
+        "endpoint" => host.endpoint.is_some(),
+        "project" => host.project.is_some(),
+        "auto" => host.auto,
+        "auto-full" => host.auto_full,
+        "auto-range" => host.auto_range.is_some(),
+        "timeout" => host.timeout_given,
+        "max-response" => host.max_response != HostArgs::default().max_response,
+        "pretty" => host.pretty,
+        "verbose" => host.verbose,
+        "quiet" => host.quiet,
+        "protocol" => host.protocol.is_some(),
+        "refresh" => host.refresh,
+        _ => false,
+    }
+}
+
+/// [`set`], refusing a host option given already that clap takes once, in clap's words
+/// before the verb: `--project a tree --project b` was the session of `b`, `a` dropped,
+/// where `--project a --project b tree` is refused.
+fn set_once(host: &mut HostArgs, option: &HostOption, text: &str) -> Result<()> {
+    if !option.repeatable && given(host, option) {
+        return Err(Error::usage(format!(
+            "the argument `{}` cannot be used multiple times",
+            option.usage()
+        )));
+    }
+    set(host, option, text).map_err(|why| {
+        if option.value.is_none() {
+            Error::internal(why)
+        } else {
+            invalid(&option.usage(), text, why)
+        }
+    })
+}
+
 /// Removes host options from a plugin verb's argv, applying them to `host`.
 ///
 /// The rule: after a verb's name, a host option is taken only where the verb
@@ -140,7 +180,7 @@ pub fn extract_host_options(
             && let Some(flags) = short_flags(flag)
         {
             for flag in flags {
-                set(host, flag, "").map_err(Error::internal)?;
+                set_once(host, flag, "")?;
             }
             continue;
         }
@@ -155,7 +195,7 @@ pub fn extract_host_options(
                     "`{flag}` takes no value, got `{value}`"
                 )));
             }
-            set(host, option, "").map_err(Error::internal)?;
+            set_once(host, option, "")?;
             continue;
         }
         // The value typed with the option (`--answer=x`), else the next word where clap
@@ -172,7 +212,7 @@ pub fn extract_host_options(
         }
         .filter(|text| !text.is_empty())
         .ok_or_else(|| missing_value(&name, verb.map(|verb| verb_usage(verb, spec))))?;
-        set(host, option, &text).map_err(|why| invalid(&name, &text, why))?;
+        set_once(host, option, &text)?;
     }
     rest.extend_from_slice(end);
     Ok(rest)
@@ -288,7 +328,8 @@ mod tests {
     }
 
     /// [`HOST_OPTIONS`] is what `HostArgs` declares: each option's long and short
-    /// name, its value's name, and whether any word, dashed too, is its value.
+    /// name, its value's name, whether any word, dashed too, is its value, and whether
+    /// it may be typed twice.
     #[test]
     fn the_table_is_clap_s() {
         use clap::Args as _;
@@ -308,7 +349,11 @@ mod tests {
                 );
                 let any_value = arg.is_allow_hyphen_values_set();
                 let long = arg.get_long().unwrap_or_default().to_owned();
-                (long, arg.get_short(), value, any_value)
+                let repeatable = matches!(
+                    arg.get_action(),
+                    clap::ArgAction::Append | clap::ArgAction::Count
+                );
+                (long, arg.get_short(), value, any_value, repeatable)
             })
             .collect();
         let table: Vec<_> = HOST_OPTIONS
@@ -319,6 +364,7 @@ mod tests {
                     o.short,
                     o.value.map(str::to_owned),
                     o.any_value,
+                    o.repeatable,
                 )
             })
             .collect();
@@ -529,6 +575,42 @@ mod tests {
                 "{negative}"
             );
         }
+    }
+
+    /// A host option clap takes once is refused typed again after the verb's name, in
+    /// clap's words, whether the first was before the verb or after it; `--answer` repeats.
+    #[test]
+    fn a_host_option_given_twice_is_refused_as_clap_refuses_it() {
+        let before = HostArgs {
+            project: Some("a".into()),
+            ..HostArgs::unset()
+        };
+        for (line, mut host, name) in [
+            ("#x --project b", before, "--project <PATH>"),
+            (
+                "#x --endpoint u --endpoint=w",
+                HostArgs::unset(),
+                "--endpoint <URL>",
+            ),
+            (
+                "#x --max-response 1K --max-response 2K",
+                HostArgs::unset(),
+                "--max-response <BYTES>",
+            ),
+            ("#x -v --verbose", HostArgs::unset(), "--verbose"),
+            ("#x --pretty --pretty", HostArgs::unset(), "--pretty"),
+        ] {
+            let refused = extract(line, &mut host, None).expect_err(line);
+            assert_eq!(
+                refused.message(),
+                format!("the argument `{name}` cannot be used multiple times"),
+                "{line}"
+            );
+            assert_eq!(refused.exit_code(), 1, "{line}");
+        }
+        let mut host = HostArgs::unset();
+        extract("#x --answer a=1 --answer b=2", &mut host, None).expect("repeatable");
+        assert_eq!(host.answer.len(), 2);
     }
 
     #[test]

@@ -776,3 +776,57 @@ fn a_commands_refused_options_name_the_sessions_tool_of_that_name() {
         assert!(!out.stderr.contains("--args '{…}'"), "{argv:?}:\n{out}");
     }
 }
+
+/// A host option clap takes once is refused typed again after the verb's name, as it is
+/// before it, whether the first was typed before the verb or after it: `--project a tree
+/// --project b` was the session of `b` (exit 4), `a` silently dropped. An installed
+/// verb, a data verb and a word no verb has alike; `--answer` repeats anywhere.
+#[test]
+fn a_host_option_typed_twice_around_a_verb_is_refused_as_before_it() {
+    let standard = mur_e2e::plugins::standard_sandbox();
+    for line in [
+        &["devtools", "--project", "a", "--project", "b", "tree"][..],
+        &["devtools", "--project", "a", "tree", "--project", "b"],
+        &["devtools", "tree", "--project=a", "--project", "b"],
+        &["devtools", "--project", "a", "clcik", "--project", "b"],
+    ] {
+        standard
+            .mur(line)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(
+                "error: the argument `--project <PATH>` cannot be used multiple times\n",
+            );
+    }
+    for (line, name) in [
+        (
+            &["devtools", "--endpoint", "x", "state", "--endpoint", "y"][..],
+            "--endpoint <URL>",
+        ),
+        (
+            &[
+                "devtools",
+                "--max-response",
+                "1K",
+                "state",
+                "--max-response",
+                "2K",
+            ],
+            "--max-response <BYTES>",
+        ),
+        (&["devtools", "-v", "tree", "--verbose"], "--verbose"),
+        (&["devtools", "tree", "--pretty", "--pretty"], "--pretty"),
+    ] {
+        standard
+            .mur(line)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: the argument `{name}` cannot be used multiple times\n"
+            ));
+    }
+    standard
+        .mur(&["devtools", "--answer", "a=1", "tree", "--answer", "b=2"])
+        .assert_code(4)
+        .assert_stderr_starts_with("error: no running devtools session found\n");
+}
