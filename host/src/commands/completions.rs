@@ -594,7 +594,7 @@ mod tests {
                 "--project",
                 "b"
             ]),
-            Some("b".into())
+            None
         );
     }
 
