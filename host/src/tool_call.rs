@@ -37,7 +37,7 @@ async fn call_on(
         // A question refused for want of an answer fails the call here, settled.
         .map_err(|e| invoke::as_typed(e, verb, params["name"].as_str().unwrap_or_default()))
         .map_err(|e| too_large(e, Some(params)))?;
-    settled_as(
+    settled(
         reply,
         session,
         settings,
@@ -54,28 +54,17 @@ async fn call_on(
 /// from it); through `call` alone where a named or data verb names its tool itself
 /// (`wait` calls `waitFor` whatever is typed).
 #[derive(Clone, Copy)]
-enum Reach {
+pub enum Reach {
     Typed,
     ThroughCall,
 }
 
 /// `reply` to `method` with `params` ([`invoke::settle`]), a failed tool said as verb
-/// `verb` calls it (none: `call`'s NAME, the tool itself; or a method). A tool the server
-/// says it lacks costs one `tools/list`, read only on this failure: where the list lacks
-/// it too, the error says so, not "tool `waitFor` failed: …", which read as if it ran.
+/// `verb` calls it (none: `call`'s NAME, the tool itself; or a method), and the tool
+/// likely meant as `reach` calls it. A tool the server says it lacks costs one
+/// `tools/list`, read only on this failure: where the list lacks it too, the error says
+/// so, not "tool `waitFor` failed: …", which read as if it ran.
 pub async fn settled(
-    reply: Reply,
-    session: &Session,
-    settings: &Settings,
-    method: &str,
-    params: Option<&Value>,
-    verb: Option<&str>,
-) -> Result<Value> {
-    settled_as(reply, session, settings, method, params, verb, Reach::Typed).await
-}
-
-/// [`settled`], the tool likely meant said as `reach` calls it.
-async fn settled_as(
     reply: Reply,
     session: &Session,
     settings: &Settings,

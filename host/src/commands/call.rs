@@ -10,7 +10,7 @@ use crate::cli::CallArgs;
 use crate::invoke::{Session, settle};
 use crate::media;
 use crate::output;
-use crate::tool_call;
+use crate::tool_call::{self, Reach};
 use crate::tools::ToolList;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
@@ -68,7 +68,17 @@ async fn method_call(
         .await
         .map_err(|e| tool_call::too_large(e, params))?;
     let refused = slashed && method != "tools/call" && matches!(reply, Reply::Error(_));
-    match tool_call::settled(reply, &session, settings, method, params, None).await {
+    match tool_call::settled(
+        reply,
+        &session,
+        settings,
+        method,
+        params,
+        None,
+        Reach::Typed,
+    )
+    .await
+    {
         Ok(result) => Ok(result),
         Err(error) if refused => Err(slashed_tool(error, method, params, &session, settings).await),
         Err(error) => Err(error),

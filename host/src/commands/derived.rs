@@ -20,7 +20,7 @@ use crate::invoke::{Session, block_on};
 use crate::media;
 use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
-use crate::tool_call;
+use crate::tool_call::{self, Reach};
 use crate::tools::{ToolList, pick};
 use crate::usage::{self, Phase};
 
@@ -180,10 +180,8 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         Some(&params),
         // Typed as its tool's name (`sayHello`), it is said so: the user never typed
         // the name derived from it (`say-hello`).
-        Some(match name == verb.tool {
-            true => name,
-            false => &verb.name,
-        }),
+        Some(if name == verb.tool { name } else { &verb.name }),
+        Reach::Typed,
     )
     .await?;
     if let Some(target) = target {
