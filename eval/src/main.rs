@@ -122,14 +122,7 @@ fn execute(cli: Cli) -> Result<u8> {
                 report.runs(),
                 escape_controls(&outcome.out.join(study::RESULTS).display().to_string())
             ));
-            let errors = report.errors();
-            unmade("study", errors);
-            output::print(&if on_stdout {
-                report.page(&rows)
-            } else {
-                markdown
-            })?;
-            Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
+            made("study", report, &rows, markdown, on_stdout)
         }
         Command::Conditions(args) => {
             let mut text = String::new();
@@ -164,16 +157,7 @@ fn execute(cli: Cli) -> Result<u8> {
             if let Some(path) = &args.readme {
                 report.write_readme(&rows, path, &args.dir)?;
             }
-            // As the study that recorded them: a report missing runs the harness could
-            // not make is printed and written, but `report && publish` stops there.
-            let errors = report.errors();
-            unmade("report", errors);
-            output::print(&if on_stdout {
-                report.page(&rows)
-            } else {
-                markdown
-            })?;
-            Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
+            made("report", &report, &rows, markdown, on_stdout)
         }
         Command::Tasks(args) => {
             let tasks = task::load_dir(&cli::task_dir(args.task_dir)?)?;
@@ -278,13 +262,29 @@ fn inside(path: &std::path::Path, dir: &std::path::Path) -> bool {
 
 /// The runs of a study the harness could not make, said on stderr by `command` (none:
 /// nothing said).
-fn unmade(command: &str, errors: usize) {
+/// What `study` and `report` end with: the runs the harness could not make said, the page
+/// printed where `--html` named stdout, else the markdown report, and the exit code. A
+/// report missing such runs is printed and written, but `report && publish` stops there.
+fn made(
+    command: &str,
+    report: &study::Reread,
+    rows: &study::report::Rows<'_>,
+    markdown: String,
+    on_stdout: bool,
+) -> Result<u8> {
+    let errors = report.errors();
     if errors > 0 {
         output::line(&format!(
             "{command}: {} the harness could not make (the report counts them apart; each result's `error` says why)",
             study::report::plural(errors, "run")
         ));
     }
+    output::print(&if on_stdout {
+        report.page(rows)
+    } else {
+        markdown
+    })?;
+    Ok(if errors > 0 { HARNESS_FAILED } else { 0 })
 }
 
 fn pretty(value: &impl serde::Serialize) -> Result<String> {

@@ -1746,6 +1746,15 @@ fn a_verbs_output_path_as_stdout_on_a_terminal_is_refused_before_the_call() {
     assert!(piped.stdout.ends_with("PNG"), "{piped}");
 }
 
+/// A call that stays in flight until the session answers it or goes: a wait for an
+/// element that never comes, bounded well past the test.
+const WAIT_IN_FLIGHT: [&str; 4] = [
+    "call",
+    "waitFor",
+    "--args",
+    r##"{"selector": "#never", "timeoutMs": 20000}"##,
+];
+
 /// A call cut off because the session's process stopped (a debugger, SIGSTOP) or exited
 /// (a reload, a crash) says so, naming the pid, beside the transport error (exit 2).
 #[test]
@@ -1753,16 +1762,10 @@ fn a_call_cut_off_by_the_session_stopping_or_exiting_says_what_became_of_it() {
     let sb = Sandbox::new();
     let sample = sb.start_sample(&sb.project("app"));
     let pid = sample.pid();
-    let call = [
-        "call",
-        "waitFor",
-        "--args",
-        r##"{"selector": "#never", "timeoutMs": 20000}"##,
-    ];
     let (mur, stderr) = in_flight(
         &sb,
         "stopped",
-        &[&["--timeout", "3000"][..], &call].concat(),
+        &[&["--timeout", "3000"][..], &WAIT_IN_FLIGHT].concat(),
     );
     sample.signal("STOP");
     let status = mur.wait_status();
@@ -2118,16 +2121,10 @@ fn a_call_cut_off_by_a_reload_says_the_session_reloaded_and_to_run_it_again() {
     let pid = sample.pid();
     let successors = mur_e2e::Successors::new(&sb, pid);
     // Once it is sent, the reload is asked for.
-    let call = [
-        "call",
-        "waitFor",
-        "--args",
-        r##"{"selector": "#never", "timeoutMs": 20000}"##,
-    ];
     let (mur, stderr) = in_flight(
         &sb,
         "reload",
-        &[&["--timeout", "30000"][..], &call].concat(),
+        &[&["--timeout", "30000"][..], &WAIT_IN_FLIGHT].concat(),
     );
     sb.mur(&["devtools", "call", "reload"]).assert_code(0);
     let status = mur.wait_status();
