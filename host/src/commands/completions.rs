@@ -125,45 +125,11 @@ fn host_args(words: &[OsString], current: usize) -> crate::cli::HostArgs {
         .filter_map(|(_, word)| word.to_str().map(str::to_owned))
         .collect();
     let mut host = crate::cli::HostArgs::default();
-    if chosen_twice(&typed) {
-        return host;
-    }
     match crate::options::extract_host_options(&typed, &mut host, Some(&VerbSpec::default()), None)
     {
         Ok(_) => host,
         Err(_) => crate::cli::HostArgs::default(),
     }
-}
-
-/// Whether `--project` or `--endpoint` is given twice before the verb's name, which a
-/// run refuses ("cannot be used multiple times"): the line chooses no session then
-/// (completion took the last, so offered what the run would never reach).
-fn chosen_twice(typed: &[String]) -> bool {
-    let mut seen: Vec<&str> = Vec::new();
-    let mut words = typed.iter().skip_while(|w| *w != "devtools").skip(1);
-    while let Some(word) = words.next() {
-        // The first word that is no option is the verb's name.
-        let Some(option) = word.strip_prefix("--") else {
-            break;
-        };
-        let (name, inline) = match option.split_once('=') {
-            Some((name, _)) => (name, true),
-            None => (option, false),
-        };
-        if matches!(name, "project" | "endpoint") {
-            if seen.contains(&name) {
-                return true;
-            }
-            seen.push(name);
-        }
-        // A host option that takes a value takes the next word (`--timeout 5`).
-        let valued = crate::cli::HostOption::named(word.split('=').next().unwrap_or(word))
-            .is_some_and(|option| option.value.is_some());
-        if !inline && valued {
-            words.next();
-        }
-    }
-    false
 }
 
 /// The tools of the session the `host` options choose, found by discovery (quietly,
@@ -502,31 +468,6 @@ fn with_values(arg: clap::Arg, kind: ValueKind, choices: &[String]) -> clap::Arg
 mod tests {
     use super::*;
     use mur_verbs::Param;
-
-    /// `--project` given twice is seen past every host option that takes a value, its
-    /// value skipped (`--timeout 5`, not a verb named `5`), and only before the verb.
-    #[test]
-    fn a_session_chosen_twice_is_seen_past_every_valued_host_option() {
-        let twice =
-            |line: &str| chosen_twice(&line.split(' ').map(str::to_owned).collect::<Vec<_>>());
-        for option in crate::cli::HOST_OPTIONS
-            .iter()
-            .filter(|o| o.value.is_some())
-        {
-            let long = option.long;
-            assert!(
-                twice(&format!("devtools --{long} V --project a --project b x")),
-                "{long}"
-            );
-            assert!(
-                twice(&format!("devtools --{long}=V --project a --project b x")),
-                "{long}"
-            );
-        }
-        assert!(twice("devtools --pretty --endpoint a --endpoint=b x"));
-        assert!(!twice("devtools --project a x --project b"));
-        assert!(!twice("devtools --project a --endpoint b x"));
-    }
 
     fn entry(name: &str, spec: Option<VerbSpec>) -> Completable {
         Completable {
