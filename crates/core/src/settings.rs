@@ -128,9 +128,11 @@ impl FromStr for PortRange {
 
     fn from_str(s: &str) -> Result<Self, String> {
         // `-5` (a negative number, taken as the value) splits into an empty low port:
-        // "`` is no port" said nothing of what was typed.
+        // "`` is no port" said nothing of what was typed. The text itself is not
+        // repeated: every caller (clap, the host options after a verb) says
+        // "invalid value `-5` for `--auto-range <LO-HI>`:" before this.
         let expected =
-            || format!("`{s}`: expected `LO-HI`, two ports from 1 to 65535 (e.g. `40000-41000`)");
+            || "expected `LO-HI`, two ports from 1 to 65535 (e.g. `40000-41000`)".to_owned();
         let (a, b) = s
             .split_once('-')
             .filter(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty())
@@ -150,10 +152,11 @@ impl FromStr for PortRange {
 
 /// `--timeout MS`, wherever it is typed: a whole number of milliseconds, at
 /// least 1. A bound of 0 ms could only fail, and would fail as a timeout (exit
-/// 2) when the mistake is the command's (exit 1).
+/// 2) when the mistake is the command's (exit 1). Its callers name the text
+/// ("invalid value `0` for `--timeout <MS>`:"), so a message does not begin with it.
 pub fn timeout_ms(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
-        Ok(0) => Err(format!("`{text}`: the bound must be at least 1 ms")),
+        Ok(0) => Err("the bound must be at least 1 ms".to_owned()),
         Ok(ms) => Ok(ms),
         Err(_) => Err(format!(
             "`{text}` is not a whole number of milliseconds (e.g. `5000`)"
@@ -199,19 +202,20 @@ impl FromStr for ByteSize {
             "m" | "mib" => 20,
             "g" | "gib" => 30,
             _ => {
-                return Err(format!(
-                    "`{s}`: expected a number of bytes, optionally with a K, M or G suffix (e.g. `128M`)"
-                ));
+                return Err(
+                    "expected a number of bytes, optionally with a K, M or G suffix (e.g. `128M`)"
+                        .to_owned(),
+                );
             }
         };
         let number: u64 = number
             .parse()
-            .map_err(|_| format!("`{s}`: expected a number of bytes, e.g. `128M`"))?;
+            .map_err(|_| "expected a number of bytes, e.g. `128M`".to_owned())?;
         let bytes = number
             .checked_mul(1 << shift)
             .ok_or_else(|| format!("`{s}` is too large"))?;
         if bytes == 0 {
-            return Err(format!("`{s}`: the limit must be at least one byte"));
+            return Err("the limit must be at least one byte".to_owned());
         }
         Ok(Self(bytes))
     }
@@ -269,9 +273,7 @@ mod tests {
         for typed in ["-5", "80", "40000-", " - "] {
             assert_eq!(
                 typed.parse::<PortRange>(),
-                Err(format!(
-                    "`{typed}`: expected `LO-HI`, two ports from 1 to 65535 (e.g. `40000-41000`)"
-                ))
+                Err("expected `LO-HI`, two ports from 1 to 65535 (e.g. `40000-41000`)".to_owned())
             );
         }
         let eph = PortRange::ephemeral();
@@ -284,7 +286,7 @@ mod tests {
         assert_eq!(timeout_ms("1"), Ok(1));
         assert_eq!(
             timeout_ms("0"),
-            Err("`0`: the bound must be at least 1 ms".to_owned())
+            Err("the bound must be at least 1 ms".to_owned())
         );
         for bad in ["-1", "1.5", "5s", "", "99999999999999999999"] {
             assert_eq!(
@@ -308,6 +310,17 @@ mod tests {
         for bad in ["", "M", "0", "0K", "1.5M", "12T", "-1", "99999999999999G"] {
             assert!(parse(bad).is_err(), "{bad:?} accepted");
         }
+        // The caller names the text ("invalid value `-5K` for `--max-response <BYTES>`:").
+        let suffix = "expected a number of bytes, optionally with a K, M or G suffix (e.g. `128M`)";
+        assert_eq!(parse("-5K"), Err(suffix.to_owned()));
+        assert_eq!(
+            parse("M"),
+            Err("expected a number of bytes, e.g. `128M`".to_owned())
+        );
+        assert_eq!(
+            parse("0K"),
+            Err("the limit must be at least one byte".to_owned())
+        );
         assert_eq!(ByteSize(64 << 20).to_string(), "64M");
         assert_eq!(ByteSize(1536 << 10).to_string(), "1536K");
         assert_eq!(ByteSize(1000).to_string(), "1000");
