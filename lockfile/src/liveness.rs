@@ -51,7 +51,7 @@ pub enum ProcessState {
 /// flags and start time) and two clock reads for the boot time; elsewhere one `sysinfo` snapshot refreshing
 /// only these pids. Either way a thousand stale lockfiles cost one look per
 /// pid, never a scan of every process.
-pub fn process_states(pids: &[(u32, Option<i64>)]) -> Vec<ProcessState> {
+fn process_states(pids: &[(u32, Option<i64>)]) -> Vec<ProcessState> {
     let mut seen: Vec<(u32, ProcessStart)> = Vec::new();
     pids.iter()
         .map(|&(pid, started_at)| {
@@ -393,7 +393,7 @@ pub async fn check(client: &Http, lock: &Lockfile) -> Liveness {
 
 /// Judge many lockfiles: one look at each distinct pid, then the HTTP probes of the
 /// sessions' processes concurrently. Verdicts come back in the order of `locks`.
-pub async fn check_all(client: &Http, locks: &[&Lockfile]) -> Vec<Liveness> {
+async fn check_all(client: &Http, locks: &[&Lockfile]) -> Vec<Liveness> {
     // Every lockfile is probed, so every verdict is there.
     let probed: Vec<(&Lockfile, bool)> = locks.iter().map(|lock| (*lock, true)).collect();
     check_wanted(client, &probed)

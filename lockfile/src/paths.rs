@@ -54,7 +54,7 @@ pub fn lockfile_dir_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Pa
 /// from a desktop file, `docker exec`) that finds no login's runtime directory, or looks
 /// for none (a mur-server from before it did, an app on another library of the contract).
 /// One there but not trusted is not searched, and [`Searched::refused`] says why.
-pub fn lockfile_dirs_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Searched {
+fn lockfile_dirs_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Searched {
     let Layout { write, also } = layout(env, uid);
     let mut searched = Searched {
         dirs: vec![write],

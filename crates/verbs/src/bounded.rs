@@ -159,7 +159,7 @@ impl Regular {
     /// The whole file, if it is at most `cap` bytes. A file over the cap is
     /// refused from its size alone, unread; one that grows past the cap while
     /// being read is refused at the cap.
-    pub fn read_all(mut self, cap: u64) -> Result<Vec<u8>, Refusal> {
+    fn read_all(mut self, cap: u64) -> Result<Vec<u8>, Refusal> {
         let size = self.meta.len();
         if size > cap {
             return Err(Refusal::TooBig { size, cap });
@@ -292,7 +292,7 @@ fn read_pipe(file: &File, cap: u64, patience: Duration) -> Result<Vec<u8>, Refus
 
 /// At most `cap` bytes of a stream (stdin, a pipe): [`Refusal::Overflowed`] when it
 /// holds more, found by reading one byte past the cap and no further.
-pub fn read_stream(reader: impl io::Read, cap: u64) -> Result<Vec<u8>, Refusal> {
+fn read_stream(reader: impl io::Read, cap: u64) -> Result<Vec<u8>, Refusal> {
     read_into(reader, cap, 0)
 }
 
