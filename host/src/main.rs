@@ -1,16 +1,21 @@
 //! `mur`: parse argv, run the command, print the error, return the exit code.
 
 mod cli;
+mod command_tree;
 mod commands;
+mod compiling;
 mod interrupt;
 mod invoke;
+mod judging;
 mod media;
 mod options;
 mod output;
+mod session_tools;
 mod signals;
 mod tool_call;
 mod tools;
 mod usage;
+mod verb_list;
 
 use std::process::ExitCode;
 

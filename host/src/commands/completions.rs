@@ -11,17 +11,13 @@ use std::ffi::OsString;
 
 use clap_complete::env::Shells;
 
-use crate::cli;
 use crate::output;
+use crate::{cli, command_tree};
 use mur_core::{Error, Result};
 use std::time::Duration;
 
-use mur_core::Settings;
 use mur_verbs::derived::Derived;
 use mur_verbs::{ValueKind, VerbHost, VerbSpec, usable_name};
-
-use crate::invoke::Session;
-use crate::tools::ToolList;
 
 /// The environment variable the completion script sets when it asks.
 const VAR: &str = "COMPLETE";
@@ -60,7 +56,7 @@ fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
     let mut verbs = installed();
     let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
     let current = current_word(shell, &words);
-    let tools = session_tools(&host_args(&words, current), SESSION_WAIT);
+    let tools = crate::session_tools::quietly(&host_args(&words, current), SESSION_WAIT);
     verbs.extend(derived(&tools, &verbs));
     let mut cmd = tree(&verbs, &names, &tools);
     let drop = given_once(&cmd, &words, current);
@@ -132,25 +128,6 @@ fn host_args(words: &[OsString], current: usize) -> crate::cli::HostArgs {
     }
 }
 
-/// The tools of the session the `host` options choose, found by discovery (quietly,
-/// within `wait`), from its cached tool list when warm; none without a session, or
-/// with several and none chosen.
-pub(super) fn session_tools(host: &crate::cli::HostArgs, wait: Duration) -> Vec<serde_json::Value> {
-    let settings = Settings {
-        timeout: wait,
-        ..crate::options::settings(host)
-    };
-    let tools = crate::invoke::block_on(async {
-        let session =
-            Session::resolve_reporting(&settings, &mut mur_discovery::Silent, &Vec::new).await?;
-        ToolList::open(&session).all(&session, &settings).await
-    });
-    match tools {
-        Ok(Ok(tools)) => tools,
-        _ => Vec::new(),
-    }
-}
-
 /// The verbs derived from the session's `tools` that no installed verb hides, by
 /// its name or by calling the same tool (`wait` hides `wait-for`): the verbs
 /// `catalog` lists.
@@ -188,7 +165,10 @@ fn with_verbs(cmd: clap::Command, verbs: &[Completable]) -> clap::Command {
 /// The completion-only tree: every verb with its params, `verbs remove` and `info`
 /// taking the `installed` names, `call` the session's tools.
 fn tree(verbs: &[Completable], installed: &[String], tools: &[serde_json::Value]) -> clap::Command {
-    let cmd = with_installed_names(built(with_verbs(cli::command(), verbs)), installed);
+    let cmd = with_installed_names(
+        command_tree::built(with_verbs(cli::command(), verbs)),
+        installed,
+    );
     with_tool_names(cmd, tools)
 }
 
@@ -242,7 +222,7 @@ fn given_once(cmd: &clap::Command, words: &[OsString], current: usize) -> HashSe
         .filter(|(at, _)| *at != current)
         .map(|(_, word)| word.clone())
         .collect();
-    let (path, given) = given_options(cmd, &typed);
+    let (path, given) = command_tree::given_options(cmd, &typed);
     let mut completed = cmd;
     for name in &path {
         match completed.find_subcommand(name) {
@@ -275,74 +255,6 @@ fn given_once(cmd: &clap::Command, words: &[OsString], current: usize) -> HashSe
                 .collect::<Vec<_>>()
         })
         .collect()
-}
-
-/// An option given on the command line: the depth of the (sub)command it was given
-/// to, its id, and whether it is global (so given to every subcommand below too).
-type Given = (usize, clap::Id, bool);
-
-/// The subcommands `words` (the binary's name first) walk into, and the options they
-/// give on the way, read as clap_complete reads them: a long option (`--name`,
-/// `--name=value`) or a cluster of short ones (`-vq`), the next word its value when it
-/// takes one; no option after `--`.
-pub(super) fn given_options(cmd: &clap::Command, words: &[OsString]) -> (Vec<String>, Vec<Given>) {
-    let mut current = cmd;
-    let mut path = Vec::new();
-    let mut given = Vec::new();
-    let mut words = words.iter().skip(1).map(|w| w.to_str());
-    while let Some(word) = words.next() {
-        let Some(word) = word else { continue };
-        let depth = path.len();
-        if word == "--" {
-            break;
-        } else if let Some(long) = word.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((name, _)) => (name, true),
-                None => (long, false),
-            };
-            let named = |a: &&clap::Arg| {
-                a.get_long_and_visible_aliases()
-                    .is_some_and(|longs| longs.contains(&name))
-            };
-            if let Some(arg) = current.get_arguments().find(named) {
-                if takes_value(arg) && !inline {
-                    words.next();
-                }
-                given.push((depth, arg.get_id().clone(), arg.is_global_set()));
-            }
-        } else if let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
-            for (at, short) in shorts.char_indices() {
-                let named = |a: &&clap::Arg| {
-                    a.get_short_and_visible_aliases()
-                        .is_some_and(|s| s.contains(&short))
-                };
-                let Some(arg) = current.get_arguments().find(named) else {
-                    break;
-                };
-                given.push((depth, arg.get_id().clone(), arg.is_global_set()));
-                if takes_value(arg) {
-                    if at + short.len_utf8() == shorts.len() {
-                        words.next();
-                    }
-                    break;
-                }
-            }
-        } else if let Some(sub) = current.find_subcommand(word) {
-            path.push(sub.get_name().to_owned());
-            current = sub;
-        }
-    }
-    (path, given)
-}
-
-fn takes_value(arg: &clap::Arg) -> bool {
-    arg.get_num_args().is_some_and(|n| n.takes_values())
-}
-
-/// `cmd` built: every subcommand defined (some are defined only when built).
-pub(super) fn built(mut cmd: clap::Command) -> clap::Command {
-    cmd.build();
-    cmd
 }
 
 /// The built tree with `verbs remove` and `verbs info` completing the names
@@ -568,7 +480,7 @@ mod tests {
             ..VerbSpec::default()
         };
         let verbs = [entry("jot", Some(spec))];
-        let cmd = built(with_verbs(cli::command(), &verbs));
+        let cmd = command_tree::built(with_verbs(cli::command(), &verbs));
         cmd.clone().debug_assert();
         // The verb's usable option and help, then the host's options.
         let options = completed(cmd.clone(), &["mur", "devtools", "jot", "x", "--"]);
@@ -743,7 +655,7 @@ mod tests {
             serde_json::json!({ "name": "clickElement", "inputSchema": { "type": "object" } }),
             serde_json::json!({ "name": "clear-todos", "inputSchema": { "type": "object" } }),
         ];
-        let cmd = with_tool_names(built(cli::command()), &tools);
+        let cmd = with_tool_names(command_tree::built(cli::command()), &tools);
         let names = completed(cmd, &["mur", "devtools", "call", "cl"]);
         assert_eq!(names, ["clickElement", "clear-todos"]);
     }

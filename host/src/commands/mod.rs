@@ -1,4 +1,5 @@
-//! From argv to a finished command: parse, pick the command, run it.
+//! From argv to a finished command: parse (a refusal said in mur's words, with the
+//! usage or the `call` meant), pick the command, start its usage record, run it.
 
 mod bridge;
 mod call;
@@ -6,6 +7,7 @@ mod catalog;
 mod completions;
 mod derived;
 mod guide;
+mod parity;
 mod proxy;
 mod session;
 mod usage;
@@ -44,7 +46,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
         }
         Verb::Parity { json } => {
             let settings = started(&host);
-            on_runtime(|| catalog::parity(&settings, json, host.refresh))
+            on_runtime(|| parity::run(&settings, json, host.refresh))
         }
         Verb::Session(cmd) => {
             let settings = started(&host);
@@ -262,7 +264,7 @@ fn sessions_tool_named(host: &cli::HostArgs, command: &str) -> Option<Option<Str
     if !cli::host_verbs().iter().any(|verb| verb == command) {
         return Some(None);
     }
-    let tools = completions::session_tools(host, TOOL_LOOKUP_WAIT);
+    let tools = crate::session_tools::quietly(host, TOOL_LOOKUP_WAIT);
     if tools.is_empty() {
         return None;
     }
@@ -358,8 +360,8 @@ fn given_empty(e: &clap::Error) -> Option<String> {
 /// The usage hint of the command `argv` reaches (`usage: mur devtools call [OPTIONS]
 /// [NAME] (`--help` shows more)`), as clap renders it with nothing typed.
 fn usage_typed(argv: &[OsString]) -> Option<String> {
-    let mut tree = completions::built(cli::command());
-    let (path, _) = completions::given_options(&tree, argv);
+    let mut tree = crate::command_tree::built(cli::command());
+    let (path, _) = crate::command_tree::given_options(&tree, argv);
     let command = path
         .iter()
         .try_fold(&mut tree, |command, name| command.find_subcommand_mut(name))?;

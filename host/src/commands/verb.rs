@@ -45,7 +45,7 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // A verb whose compiled code is not cached is compiled before its `parse`
     // (before the call, outside `--timeout`): tens of seconds for a big one.
     if !settings.quiet {
-        verbs.on_compile(super::verbs::say_compiling_verb);
+        verbs.on_compile(crate::compiling::say_verb);
     }
     let parsed = usage::measure(Phase::Parse, || verbs.parse(name, &argv))?;
     let (arguments, plan) = match parsed {

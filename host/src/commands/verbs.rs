@@ -1,13 +1,14 @@
-//! `mur devtools verbs list|add|remove|info|new`: the verb store, printed.
+//! `mur devtools verbs list|add|remove|info|new|prune`: the verb store, printed, and the
+//! verbs the usage logs judge losers removed.
 
 use std::path::Path;
 
-use mur_core::{Error, Result};
+use mur_core::{Error, Result, Settings};
 use mur_verbs::manage::{self, Added};
-use mur_verbs::{VerbDirs, scaffold};
+use mur_verbs::{VerbDirs, VerbHost, scaffold};
 
 use crate::cli::{self, VerbsCommand};
-use crate::output;
+use crate::{judging, output, verb_list};
 
 /// How long `verbs info` and `verbs add` look for a session to speak of: longer than
 /// completion's half second (a typed command can wait, and a loaded machine would
@@ -27,15 +28,12 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
     match cmd {
         VerbsCommand::List { all: true, .. } => {
             let settings = crate::options::started(host);
-            crate::invoke::block_on(super::catalog::installed_and_derived(
-                &settings,
-                host.refresh,
-            ))?
+            crate::invoke::block_on(list_all(&settings, host.refresh))?
         }
         VerbsCommand::List { json, .. } => list(&dirs, *json, host.pretty),
         VerbsCommand::Add { files, force } => {
             let quiet = host.quiet;
-            let say = |file: &Path, bytes: usize| say_compiling(file, bytes, quiet);
+            let say = |file: &Path, bytes: usize| crate::compiling::say(file, bytes, quiet);
             let host_verbs = cli::host_verbs();
             let added = manage::add_observed(&dirs, files, *force, &host_verbs, &say)?;
             output::text(&added_lines(&added))?;
@@ -65,7 +63,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             yes,
             while_off,
             dry_run: _,
-        } => super::usage::prune(
+        } => prune(
             *unused_for,
             mur_usage::LoserRule {
                 max_usage_error_rate: *max_usage_error_rate,
@@ -101,6 +99,107 @@ fn list(dirs: &VerbDirs, json: bool, pretty: bool) -> Result<()> {
         .map(|e| vec![e.name.clone(), e.tool.clone(), e.summary.clone()])
         .collect();
     output::stdout(output::table(&["NAME", "TOOL", "SUMMARY"], &rows).as_bytes())
+}
+
+/// `mur devtools verbs list --all`: installed verbs and the session's derived
+/// ones (when a session answers), with their kinds.
+async fn list_all(settings: &Settings, refresh: bool) -> Result<()> {
+    let installed = VerbHost::open()?.entries().to_vec();
+    let offered = verb_list::offered(settings, false, refresh).await?;
+    let rows: Vec<Vec<String>> = verb_list::items(&installed, offered.as_ref())
+        .into_iter()
+        .filter(|i| i.kind != "host")
+        .map(|i| {
+            vec![
+                i.name,
+                i.kind.to_owned(),
+                i.tool.unwrap_or_default(),
+                i.summary,
+            ]
+        })
+        .collect();
+    output::stdout(output::table(&["NAME", "KIND", "TOOL", "SUMMARY"], &rows).as_bytes())
+}
+
+/// `verbs prune`: the losers of `usage report --unused-for UNUSED_FOR` over the
+/// same logs, `server_logs` among them (the same criteria, so the same list), removed with `yes`, else listed as the
+/// commands that would remove them. While recording is off, calls made since
+/// are in no record: no verb is judged unused (stderr says why, as for any
+/// window a time recording was off overlaps), and `yes` is refused unless
+/// `while_off` insists.
+fn prune(
+    unused_for: std::time::Duration,
+    rule: mur_usage::LoserRule,
+    agent: Option<String>,
+    server_logs: &[std::path::PathBuf],
+    yes: bool,
+    while_off: bool,
+) -> Result<()> {
+    let dir = judging::usage_dir()?;
+    if !dir.enabled() && yes && !while_off {
+        return Err(Error::usage(
+            "usage recording is off: the calls since it went off are in no record, so nothing is removed",
+        )
+        .with_hint(
+            "`mur devtools usage on` turns it on (prune once calls are recorded again), \
+             or `--while-off` removes them all the same",
+        ));
+    }
+    // The verb index, read once: the verbs judged, and where each came from.
+    let verbs = VerbHost::open()?;
+    let entries = verbs.entries();
+    let criteria = judging::criteria(&dir, None, unused_for, agent, rule, entries);
+    // One read serves both the report and whether the log reaches back past
+    // the window: only then can a verb be called unused over all of it. The
+    // sessions' logs too, as the report reads them: their records of mur's calls
+    // name the verb, and save it.
+    // And the logs named (`--server-log`), as the report takes them: the same
+    // records, so the same losers.
+    let (records, skipped, _) = judging::read(&dir, server_logs, true)?;
+    let report = mur_usage::report(&records, skipped, &criteria);
+    judging::skipped_notice(&report);
+    judging::not_covered_notice(&report, criteria.agent.as_deref(), true, false);
+    // The verbs too recent to be judged unused, as the report says under its losers.
+    if let (true, Some(why)) = (report.window_covered, report.unused_not_judged()) {
+        output::diagnostic(&why);
+    }
+    let losers = &report.losers;
+    if losers.is_empty() {
+        output::diagnostic("no verb to prune");
+        return Ok(());
+    }
+    let dirs = VerbDirs::from_env()?;
+    let mut out = String::new();
+    // Where each came from, as `verbs add` was given it: the file that brings it back.
+    let sources: std::collections::HashMap<&str, &str> = entries
+        .iter()
+        .filter_map(|e| Some((e.name.as_str(), e.source.as_deref()?)))
+        .collect();
+    if yes {
+        let names: Vec<String> = losers.iter().map(|l| l.verb.clone()).collect();
+        manage::remove_all(&dirs, &names)?;
+    }
+    for loser in losers {
+        if yes {
+            let from = sources
+                .get(loser.verb.as_str())
+                .map(|source| format!("; it was from {}", output::line(source)))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "removed verb `{}` ({}{from})\n",
+                loser.verb, loser.reason
+            ));
+        } else {
+            out.push_str(&format!("{}    # {}\n", loser.command, loser.reason));
+        }
+    }
+    output::stdout(out.as_bytes())?;
+    if !yes {
+        output::diagnostic(
+            "a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one back)",
+        );
+    }
+    Ok(())
 }
 
 fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) -> Result<()> {
@@ -159,7 +258,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) ->
 /// installed" alone sent the user looking for a verb to install. `None` without such a
 /// session: the refusal stays as it was.
 fn derived_instead(dirs: &VerbDirs, name: &str, host: &crate::cli::HostArgs) -> Option<Error> {
-    let tools = super::completions::session_tools(host, SESSION_WAIT);
+    let tools = crate::session_tools::quietly(host, SESSION_WAIT);
     let (verb, _) = crate::tools::pick(&tools, name)?;
     let installed = manage::list(dirs).unwrap_or_default();
     let host_verbs = cli::host_verbs();
@@ -197,41 +296,6 @@ fn waits_text(waits: &mur_verbs::spec::ToolWait) -> String {
         "the tool waits on `{}` ({} ms when not sent), lowered to end within the call's `--timeout`",
         waits.argument, waits.default_ms
     )
-}
-
-/// A component this big (a Python or JavaScript verb carries its interpreter:
-/// 12–20 MB) takes tens of seconds to compile, once: said on stderr, so the wait
-/// is not mistaken for a hang (`-q` hides it, as progress). A Rust verb (a few
-/// hundred KB) compiles in a second.
-const SLOW_COMPILE_BYTES: usize = 4 << 20;
-
-fn say_compiling(file: &Path, bytes: usize, quiet: bool) {
-    let what = format!("`{}`", file.display());
-    if let Some(note) = compile_note(&what, bytes, quiet, "") {
-        output::diagnostic(&note);
-    }
-}
-
-/// [`say_compiling`] for a verb about to run, whose compiled code is not cached
-/// (a new `mur` compiles each verb again; a cleared cache; a changed file): said
-/// as `verbs add` says it, with where the wait falls.
-pub(super) fn say_compiling_verb(verb: &str, bytes: usize) {
-    let what = format!("verb `{verb}`");
-    let when = " (before its call: `--timeout` bounds the call alone)";
-    if let Some(note) = compile_note(&what, bytes, false, when) {
-        output::diagnostic(&note);
-    }
-}
-
-/// What [`say_compiling`] says of compiling `what` (`bytes` long), if anything,
-/// ending with `when`.
-fn compile_note(what: &str, bytes: usize, quiet: bool, when: &str) -> Option<String> {
-    (bytes >= SLOW_COMPILE_BYTES && !quiet).then(|| {
-        format!(
-            "note: compiling {what} ({}) for this machine, once: this takes tens of seconds{when}",
-            mur_core::settings::human_bytes(bytes as u64)
-        )
-    })
 }
 
 /// The size of a verb's cached native code; none is cached before its first
@@ -360,7 +424,7 @@ fn stands_for(
     if news.is_empty() {
         return Vec::new();
     }
-    let tools = super::completions::session_tools(host, SESSION_WAIT);
+    let tools = crate::session_tools::quietly(host, SESSION_WAIT);
     news.into_iter()
         .map(|(name, tool, derived)| tool_note(name, tool, &derived, &tools))
         .collect()
@@ -397,24 +461,4 @@ fn tool_note(name: &str, tool: &str, derived: &str, tools: &[serde_json::Value])
 fn to_json(value: &impl serde::Serialize) -> Result<serde_json::Value> {
     serde_json::to_value(value)
         .map_err(|e| mur_core::Error::internal(format!("cannot print the index: {e}")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A big component's compile is said (a note, as progress is), unless `-q`; a
-    /// small one's, which takes a second, is not.
-    #[test]
-    fn only_a_big_components_compile_is_said_and_q_hides_it() {
-        let file = "`shout.wasm`";
-        assert_eq!(
-            compile_note(file, 12 << 20, false, "").as_deref(),
-            Some(
-                "note: compiling `shout.wasm` (12 MiB) for this machine, once: this takes tens of seconds"
-            )
-        );
-        assert_eq!(compile_note(file, 12 << 20, true, ""), None);
-        assert_eq!(compile_note(file, 200 << 10, false, ""), None);
-    }
 }

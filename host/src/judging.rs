@@ -1,0 +1,270 @@
+//! The usage logs read and the verbs judged by them, alike for `usage report` and
+//! `verbs prune` so that both name the same losers: which logs (mur's own, those named
+//! with `--server-log`, the sessions' own), the criteria, and what stderr says of what
+//! the logs do not cover.
+
+use std::path::PathBuf;
+
+use mur_core::{Error, Result};
+use mur_usage::{
+    Criteria, Installed, Kind, LogReader, LogsRead, LoserRule, ReadFiles, Report, Since, UsageDir,
+    UsageLog,
+};
+use mur_verbs::Entry;
+
+use crate::output;
+
+/// The CLI's usage directory (its log and whether recording is on); an error without
+/// a home directory, whose hint says how to name one.
+pub fn usage_dir() -> Result<UsageDir> {
+    UsageDir::from_env().ok_or_else(|| {
+        Error::internal("cannot find a home directory for the usage log")
+            .with_hint("set `XDG_STATE_HOME` (or `HOME`)")
+    })
+}
+
+/// The installed verbs (`entries`, the verb index's), as the report judges them.
+fn installed(entries: &[Entry]) -> Vec<Installed> {
+    entries
+        .iter()
+        .map(|e| Installed {
+            name: e.name.clone(),
+            kind: if e.interface == mur_verbs::data::INTERFACE {
+                Kind::Data
+            } else {
+                Kind::Plugin
+            },
+            tool: e.tool.clone(),
+            sha256: Some(e.sha256.clone()),
+            // An entry of an older mur may have none: added long ago, for all we know.
+            added_at: (!e.added_at.is_empty()).then(|| e.added_at.clone()),
+        })
+        .collect()
+}
+
+/// What `usage report` and `verbs prune` judge by, built alike so that they name
+/// the same losers: every verdict (unused, refused too often, failing too often) over
+/// the last `unused_for`, or over `--since`'s window when the report is given one; the
+/// verbs judged are those of `entries`, the verb index's.
+pub fn criteria(
+    dir: &UsageDir,
+    since: Option<std::time::Duration>,
+    unused_for: std::time::Duration,
+    agent: Option<String>,
+    rule: LoserRule,
+    entries: &[Entry],
+) -> Criteria {
+    Criteria {
+        since: since.map(Since::ago),
+        unused_since: match since {
+            Some(_) => None,
+            None => Some(Since::ago(unused_for)),
+        },
+        agent,
+        rule,
+        installed: installed(entries),
+        off_periods: dir.off_periods(),
+    }
+}
+
+/// Which logs a report read: how many of the sessions' own in each directory they are
+/// kept in ([`mur_usage::sessions_dir`], then `usage/` in each lockfile directory
+/// searched, [`mur_usage::lockfile_sessions_dir`] first), where it read any; every
+/// log, each by the one path it was read by (the report's `logsRead`); and every
+/// file it read, which no page it writes may replace.
+#[derive(Debug, Default)]
+pub struct Read {
+    pub session_logs: Vec<(usize, PathBuf)>,
+    pub logs: LogsRead,
+    pub files: ReadFiles,
+}
+
+/// `path` as a report names a log it read: absolute, so a saved report or page says
+/// which file wherever it is read (`--server-log runs/1/calls.jsonl` was relative to a
+/// directory the page does not name).
+fn named_path(path: &std::path::Path) -> String {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    path.to_string_lossy().into_owned()
+}
+
+/// The records of the CLI's log, the `server` logs and (`sessions`) the sessions'
+/// own logs, and how many lines were not records (for [`skipped_notice`]). mur's own log
+/// that cannot be read is mur's failure (exit 7); a `--server-log` that cannot, the
+/// caller's word (exit 1): each log's error carries its class. A log of the sessions'
+/// that is not the user's own regular file, or cannot be read, is skipped with a
+/// warning: no one named it. Each file is read once: a `--server-log` given twice,
+/// or naming mur's own log (or a file of it), adds nothing the second time, and
+/// stderr says so; a session's log named with `--server-log` too is read once,
+/// silently.
+pub fn read(
+    dir: &UsageDir,
+    server: &[PathBuf],
+    sessions: bool,
+) -> Result<(Vec<mur_usage::Record>, usize, Read)> {
+    let own = dir.log();
+    let own_files = own.files();
+    let mut reader = LogReader::default();
+    let mut read = Read::default();
+    if !own_files.is_empty() {
+        read.logs.mur = Some(named_path(own.path()));
+        reader.read(&[own]).map_err(crate::usage::error)?;
+    }
+    for path in server {
+        let before = reader.read.len();
+        reader
+            .read(&[UsageLog::named(path.clone())])
+            .map_err(crate::usage::error)?;
+        // One read already (given twice, mur's own) is said below, and named once.
+        if reader.read.len() > before {
+            read.logs.server_logs.push(named_path(path));
+        }
+    }
+    for (path, first) in &reader.repeated {
+        let what = match (
+            own_files.contains(first),
+            path.as_os_str() == first.as_os_str(),
+        ) {
+            (true, true) => "is mur's own usage log, read already".to_owned(),
+            (true, false) => format!("is mur's own usage log `{}`, read already", first.display()),
+            (false, true) => "is given more than once".to_owned(),
+            (false, false) => format!("is `{}`, read already", first.display()),
+        };
+        output::notice(&format!(
+            "`{}` {what}: its records are counted once",
+            path.display()
+        ));
+    }
+    if sessions {
+        // Where sessions record now, and where sessions without a home and an older
+        // mur's record: `usage/` in their lockfile directory (until a logout or reboot
+        // empties it), in each directory a reader searches, as a session started
+        // without `XDG_RUNTIME_DIR` announced itself (and recorded) in
+        // `${TMPDIR:-/tmp}/reactor-devtools-<uid>`.
+        let lockfiles = mur_lockfile::Registry::for_readers();
+        for why in lockfiles.refused() {
+            output::notice(&format!("the sessions' usage logs are not read: {why}"));
+        }
+        let in_lockfile_dirs: Vec<(PathBuf, Option<&std::path::Path>)> = lockfiles
+            .dirs()
+            .map(|lockfile_dir| (lockfile_dir.join("usage"), Some(lockfile_dir)))
+            .collect();
+        let now = mur_usage::sessions_dir();
+        let now = (!in_lockfile_dirs.iter().any(|(dir, _)| *dir == now)).then_some((now, None));
+        for (dir, lockfile_dir) in now.into_iter().chain(in_lockfile_dirs) {
+            let logs = read_sessions(&mut reader, &dir, lockfile_dir);
+            if !logs.is_empty() {
+                read.session_logs.push((logs.len(), dir));
+                read.logs.sessions.extend(logs);
+            }
+        }
+    }
+    let LogReader {
+        records,
+        skipped,
+        read: files,
+        ..
+    } = reader;
+    read.files = files;
+    Ok((records, skipped, read))
+}
+
+/// Says on stderr how many lines of the logs were not records, if any.
+pub fn skipped_notice(report: &Report) {
+    if report.skipped_lines > 0 {
+        output::notice(&format!(
+            "{} line(s) of the usage logs are not records and were skipped",
+            report.skipped_lines
+        ));
+    }
+}
+
+/// Reads the sessions' own logs in `dir` into `reader`, each one not read already;
+/// returns the logs it read ([`named_path`]). One that is not the user's own regular
+/// file, or cannot be read, is skipped with a warning; so is `dir` in a lockfile
+/// directory (`lockfile_dir`) that is not the user's own and private.
+fn read_sessions(
+    reader: &mut LogReader,
+    dir: &std::path::Path,
+    lockfile_dir: Option<&std::path::Path>,
+) -> Vec<String> {
+    // In a lockfile directory, whose trust every session announced there relies on:
+    // each is judged by itself.
+    if dir.exists()
+        && let Some(lockfile_dir) = lockfile_dir
+        && let Err(why) = mur_lockfile::Registry::at(lockfile_dir.to_owned()).check_dir_trusted()
+    {
+        output::notice(&format!("the sessions' usage logs are not read: {why}"));
+        return Vec::new();
+    }
+    let (logs, refused) = mur_usage::session_logs(dir);
+    for why in refused {
+        output::notice(&format!("a session's usage log is skipped: {why}"));
+    }
+    let mut read = Vec::new();
+    for log in logs {
+        let (repeated, files) = (reader.repeated.len(), reader.read.len());
+        match reader.read(std::slice::from_ref(&log)) {
+            Ok(()) if reader.read.len() > files => read.push(named_path(log.path())),
+            // Named with `--server-log` too: read once, as that, nothing to say.
+            Ok(()) => {}
+            Err(e) => output::notice(&format!("a session's usage log is skipped: {e}")),
+        }
+        reader.repeated.truncate(repeated);
+    }
+    read
+}
+
+/// Says on stderr when the log (of `agent`) holds no record of `agent` at all, and
+/// when recording was off in the window; and, for `verbs prune` (not `in_report`), as
+/// a `note:`, when it is too young to call any verb unused (when there are verbs to
+/// `judge`: named ones installed). A report says that last under its losers, once:
+/// it is every new user's state for a month, no warning. Each is said whatever else
+/// is: a time recording was off hides no misspelled `--agent`.
+pub fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, in_report: bool) {
+    let unknown_agent = agent.is_some_and(|agent| !report.agents.iter().any(|a| a == agent));
+    if report.window_covered || !(judging || unknown_agent) {
+        return;
+    }
+    if let (Some(off), Some(why)) = (&report.recording_off, report.unused_not_judged()) {
+        output::notice(&why);
+        if off.to.is_none() {
+            output::diagnostic("hint: `mur devtools usage on` turns it on");
+        }
+    }
+    if !unknown_agent && (in_report || report.reaches_back) {
+        return;
+    }
+    let reach = match (agent, &report.unused_since) {
+        (Some(agent), _) if !report.agents.iter().any(|a| a == agent) => {
+            // A log of many agents is named by its first few.
+            let known = match report.agents.as_slice() {
+                [] => "none".to_owned(),
+                names if names.len() > 8 => {
+                    format!("{}, … {} in all", one_line_each(&names[..8]), names.len())
+                }
+                names => one_line_each(names),
+            };
+            let agent = output::line(agent);
+            format!("holds no record of agent `{agent}` (its agents: {known})")
+        }
+        (Some(agent), Some(since)) => format!(
+            "does not go back to {since} for agent `{}`",
+            output::line(agent)
+        ),
+        (None, Some(since)) => format!("does not go back to {since}"),
+        (_, None) => "holds no record of mur's".to_owned(),
+    };
+    let line = format!("the usage log {reach}: no verb is judged unused over that window");
+    if unknown_agent {
+        output::notice(&line);
+    } else {
+        output::diagnostic(&format!("note: {line}"));
+    }
+}
+
+/// `names` (a log's, whoever wrote it) joined by commas, each one bounded line:
+/// a newline in one must not start a line that reads as mur's own `error:`.
+pub fn one_line_each(names: &[String]) -> String {
+    let names: Vec<String> = names.iter().map(|n| output::one_line(n)).collect();
+    names.join(", ")
+}
