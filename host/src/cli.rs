@@ -270,6 +270,10 @@ pub struct HostArgs {
     /// Whether `--timeout` was typed for the host (else a verb's own sets the bound).
     #[arg(skip)]
     pub timeout_given: bool,
+    /// Whether `--max-response` was typed: typed as its default, it is told from none
+    /// by this alone, and typed again after the verb's name it is refused all the same.
+    #[arg(skip)]
+    pub max_response_given: bool,
 }
 
 impl HostArgs {
@@ -280,6 +284,15 @@ impl HostArgs {
             max_response: DEFAULT_MAX_RESPONSE,
             ..Self::default()
         }
+    }
+
+    /// Records which of the host options that have a default were typed before the
+    /// verb (`matches`, clap's parse): clap gives their value either way. Global, so
+    /// the top level knows whether any level was given one.
+    pub fn note_typed(&mut self, matches: &clap::ArgMatches) {
+        let typed = |id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        self.timeout_given = typed("timeout");
+        self.max_response_given = typed("max_response");
     }
 }
 

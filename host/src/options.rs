@@ -94,7 +94,10 @@ fn set(host: &mut HostArgs, option: &HostOption, text: &str) -> std::result::Res
             host.timeout = mur_core::settings::timeout_ms(&text)?;
             host.timeout_given = true;
         }
-        "max-response" => host.max_response = text.parse()?,
+        "max-response" => {
+            host.max_response = text.parse()?;
+            host.max_response_given = true;
+        }
         "pretty" => host.pretty = true,
         "verbose" => host.verbose = true,
         "quiet" => host.quiet = true,
@@ -107,8 +110,8 @@ fn set(host: &mut HostArgs, option: &HostOption, text: &str) -> std::result::Res
 }
 
 /// Whether host option `option` is set on `host` already: typed before the verb's name,
-/// or earlier after it. `--max-response` typed as its default is not told from one not
-/// typed (`HostArgs` does not record it).
+/// or earlier after it, whatever its value (`--timeout` and `--max-response` typed as
+/// their defaults too: `HostArgs` records that they were typed).
 fn given(host: &HostArgs, option: &HostOption) -> bool {
     match option.long {
         "endpoint" => host.endpoint.is_some(),
@@ -117,7 +120,7 @@ fn given(host: &HostArgs, option: &HostOption) -> bool {
         "auto-full" => host.auto_full,
         "auto-range" => host.auto_range.is_some(),
         "timeout" => host.timeout_given,
-        "max-response" => host.max_response != HostArgs::default().max_response,
+        "max-response" => host.max_response_given,
         "pretty" => host.pretty,
         "verbose" => host.verbose,
         "quiet" => host.quiet,
@@ -371,13 +374,9 @@ mod tests {
         assert_eq!(table, clap);
     }
 
-    /// Each host option typed after a verb's name sets what it sets before it, as clap
-    /// parses it there: one added to `HostArgs` and not to [`set`] was given to the verb.
-    #[test]
-    fn every_host_option_is_taken_after_a_verb_as_before_it() {
-        use clap::FromArgMatches as _;
-        // A value each valued option takes.
-        let sample = |long: &str| match long {
+    /// A value host option `--{long}` takes.
+    fn sample(long: &str) -> &'static str {
+        match long {
             "endpoint" => "http://127.0.0.1:1/mcp",
             "project" => "App.csproj",
             "auto-range" => "40000-41000",
@@ -386,20 +385,33 @@ mod tests {
             "answer" => "k=v",
             "protocol" => mur_client::REVISIONS[0],
             other => panic!("give host option `--{other}` a value to try here"),
-        };
+        }
+    }
+
+    /// The host options clap takes from `line` (after `mur devtools`, then `tree`), as
+    /// a run gets them: which options with a default were typed too.
+    fn parsed_before_a_verb(line: &[&str]) -> HostArgs {
+        use clap::FromArgMatches as _;
+        let argv = ["mur", "devtools"].iter().chain(line).chain(&["tree"]);
+        let matches = crate::cli::command()
+            .try_get_matches_from(argv)
+            .unwrap_or_else(|e| panic!("{line:?}: {e}"));
+        let mut host = crate::cli::Cli::from_arg_matches(&matches)
+            .expect("parsed")
+            .host;
+        host.note_typed(&matches);
+        host
+    }
+
+    /// Each host option typed after a verb's name sets what it sets before it, as clap
+    /// parses it there: one added to `HostArgs` and not to [`set`] was given to the verb.
+    #[test]
+    fn every_host_option_is_taken_after_a_verb_as_before_it() {
         for option in &HOST_OPTIONS {
             let long = format!("--{}", option.long);
             let mut typed = vec![long.as_str()];
             typed.extend(option.value.map(|_| sample(option.long)));
-            let line: Vec<&str> = ["mur", "devtools"].iter().chain(&typed).copied().collect();
-            let matches = crate::cli::command()
-                .try_get_matches_from(line.iter().chain(&["tree"]))
-                .unwrap_or_else(|e| panic!("{line:?}: {e}"));
-            let mut before = crate::cli::Cli::from_arg_matches(&matches)
-                .expect("parsed")
-                .host;
-            before.timeout_given =
-                matches.value_source("timeout") == Some(clap::parser::ValueSource::CommandLine);
+            let before = parsed_before_a_verb(&typed);
             let mut after = HostArgs::unset();
             let argv: Vec<String> = ["#x"].iter().chain(&typed).map(|w| w.to_string()).collect();
             let rest = extract_host_options(&argv, &mut after, Some(&VerbSpec::default()), None)
@@ -611,6 +623,43 @@ mod tests {
         let mut host = HostArgs::unset();
         extract("#x --answer a=1 --answer b=2", &mut host, None).expect("repeatable");
         assert_eq!(host.answer.len(), 2);
+    }
+
+    /// Every host option but `--answer`, typed before the verb's name (as its default
+    /// where it has one: `--max-response 64M`, `--timeout 10000`) and again after it,
+    /// is refused whatever the values: `--max-response` typed as its default was not
+    /// told from none, and a second one was taken.
+    #[test]
+    fn every_host_option_typed_before_the_verb_and_after_it_is_refused_but_answer() {
+        use clap::Args as _;
+        let clap = HostArgs::augment_args(clap::Command::new("mur"));
+        for option in &HOST_OPTIONS {
+            let arg = clap
+                .get_arguments()
+                .find(|arg| arg.get_long() == Some(option.long))
+                .expect("the table is clap's");
+            let default = arg.get_default_values().first().and_then(|v| v.to_str());
+            let long = format!("--{}", option.long);
+            let value = option.value.map(|_| default.unwrap_or(sample(option.long)));
+            let first: Vec<&str> = std::iter::once(long.as_str()).chain(value).collect();
+            let mut host = parsed_before_a_verb(&first);
+            let again = match option.value {
+                Some(_) => format!("#x {long} {}", sample(option.long)),
+                None => format!("#x {long}"),
+            };
+            let taken = extract(&again, &mut host, Some(&VerbSpec::default()));
+            match option.repeatable {
+                true => assert_eq!(taken.expect(&again), ["#x"]),
+                false => assert_eq!(
+                    taken.expect_err(&again).message(),
+                    format!(
+                        "the argument `{}` cannot be used multiple times",
+                        option.usage()
+                    ),
+                    "{first:?} then {again}"
+                ),
+            }
+        }
     }
 
     #[test]

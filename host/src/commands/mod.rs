@@ -153,9 +153,7 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
     match cli::command().try_get_matches_from(argv.clone()) {
         Ok(matches) => {
             let mut cli = Cli::from_arg_matches(&matches)?;
-            // Global, so the top level knows whether any level was given it.
-            cli.host.timeout_given =
-                matches.value_source("timeout") == Some(clap::parser::ValueSource::CommandLine);
+            cli.host.note_typed(&matches);
             Ok(cli)
         }
         Err(e) if wants_help(&e) => Err(with_plugin_verbs()

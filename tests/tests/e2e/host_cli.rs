@@ -780,7 +780,9 @@ fn a_commands_refused_options_name_the_sessions_tool_of_that_name() {
 /// A host option clap takes once is refused typed again after the verb's name, as it is
 /// before it, whether the first was typed before the verb or after it: `--project a tree
 /// --project b` was the session of `b` (exit 4), `a` silently dropped. An installed
-/// verb, a data verb and a word no verb has alike; `--answer` repeats anywhere.
+/// verb, a data verb and a word no verb has alike; each kind of option (a value, a value
+/// typed as its default, a flag, a short flag); `--answer` repeats anywhere. `--max-response
+/// 64M`, its default, typed before the verb was not told from none, and a second taken.
 #[test]
 fn a_host_option_typed_twice_around_a_verb_is_refused_as_before_it() {
     let standard = mur_e2e::plugins::standard_sandbox();
@@ -813,6 +815,22 @@ fn a_host_option_typed_twice_around_a_verb_is_refused_as_before_it() {
                 "2K",
             ],
             "--max-response <BYTES>",
+        ),
+        (
+            &[
+                "devtools",
+                "--max-response",
+                "64M",
+                "state",
+                "--max-response",
+                "1K",
+            ],
+            "--max-response <BYTES>",
+        ),
+        (
+            // `state` declares a `--timeout` of its own: a word no verb has does not.
+            &["devtools", "--timeout", "10000", "clcik", "--timeout", "5"],
+            "--timeout <MS>",
         ),
         (&["devtools", "-v", "tree", "--verbose"], "--verbose"),
         (&["devtools", "tree", "--pretty", "--pretty"], "--pretty"),
