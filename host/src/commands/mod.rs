@@ -167,7 +167,7 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
         }
         Err(e) if asks_version(&e) => Err(version_of_mur(e)),
         Err(e) => {
-            if let Some(option) = given_empty(&e) {
+            if let Some(option) = given_empty(&e, &argv) {
                 return Err(crate::options::value_required(&option, usage_typed(&argv)));
             }
             let tool = tool_under_a_commands_name(&argv, &e);
@@ -336,23 +336,23 @@ fn with_usage(error: Error, usage: Option<String>) -> Error {
 /// The option a value parser of mur's refused an empty value of (`--answer=`,
 /// `--timeout=`): clap said it as `invalid value '' for …: `` is not KEY=VALUE`, its
 /// quotes left on nothing, where an empty path (`--project=`) is "a value is required":
-/// now each is.
-fn given_empty(e: &clap::Error) -> Option<String> {
+/// now each is. So is `--` typed after an option that takes any word (`--max-response
+/// --`): clap gives it as the value, where after a verb's name it ends the options, the
+/// value missing (`argv` tells it from `--max-response=--`, a value either way).
+fn given_empty(e: &clap::Error, argv: &[OsString]) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     if e.kind() != ErrorKind::ValueValidation {
         return None;
     }
-    match (
+    let (Some(ContextValue::String(option)), Some(ContextValue::String(value))) = (
         e.get(ContextKind::InvalidArg),
         e.get(ContextKind::InvalidValue),
-    ) {
-        (Some(ContextValue::String(option)), Some(ContextValue::String(value)))
-            if value.is_empty() =>
-        {
-            Some(option.clone())
-        }
-        _ => None,
-    }
+    ) else {
+        return None;
+    };
+    let long = option.split(' ').next().unwrap_or_default();
+    let ended = || value == "--" && argv.windows(2).any(|w| w[0] == long && w[1] == "--");
+    (value.is_empty() || ended()).then(|| option.clone())
 }
 
 /// The usage hint of the command `argv` reaches (`usage: mur devtools call [OPTIONS]

@@ -287,6 +287,46 @@ fn a_negative_number_for_a_numeric_host_option_is_refused_alike_before_and_after
     }
 }
 
+/// `--` after `--max-response`, `--timeout` or `--auto-range`, which take any other word
+/// as their value, is a missing value in one line wherever it is typed: before the verb
+/// clap took it as the value ("invalid value `--` for `--max-response <BYTES>`: expected
+/// a number of bytes, …"), where after the verb's name it ends the options ("a value is
+/// required …"). Typed as one word (`--max-response=--`) it is a value, refused alike.
+#[test]
+fn a_double_dash_after_a_numeric_host_option_is_a_missing_value_wherever_it_is_typed() {
+    let sb = Sandbox::new();
+    for (long, option) in [
+        ("--max-response", "--max-response <BYTES>"),
+        ("--timeout", "--timeout <MS>"),
+        ("--auto-range", "--auto-range <LO-HI>"),
+    ] {
+        for argv in [
+            [long, "--", "devtools", "tree"],
+            ["devtools", long, "--", "tree"],
+            ["devtools", "tree", long, "--"],
+        ] {
+            sb.mur(&argv)
+                .assert_code(1)
+                .assert_stdout_is("")
+                .assert_stderr_is(format!(
+                    "error: a value is required for `{option}` but none was supplied\n\
+                     hint: usage: mur devtools [OPTIONS] <COMMAND> (`--help` shows more)\n"
+                ));
+        }
+    }
+    let inline = "error: invalid value `--` for `--max-response <BYTES>`: expected a number of \
+                  bytes, optionally with a K, M or G suffix (e.g. `128M`)\n";
+    for argv in [
+        ["devtools", "--max-response=--", "tree"],
+        ["devtools", "tree", "--max-response=--"],
+    ] {
+        sb.mur(&argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(inline);
+    }
+}
+
 /// Any word after `--max-response`, `--timeout` or `--auto-range` is its value, refused
 /// in the same line before the verb and after it (RV2 F5): `-5K`, the form the error
 /// suggests with a minus typed, was "unexpected argument `-5` found" before the verb
