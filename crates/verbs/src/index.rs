@@ -188,6 +188,18 @@ impl Index {
         self.verbs.iter().find(|e| e.name == name)
     }
 
+    /// The installed verb other than `name` whose bytes hash to `sha256`, from every
+    /// entry in the directory: an index loaded for one verb ([`Index::load_only`])
+    /// holds no other. `None` where there is none, or the entries cannot be read.
+    pub fn other_with(&self, name: &str, sha256: &str) -> Option<String> {
+        let whole = Self::load(&self.dir).ok()?;
+        let other = whole
+            .verbs
+            .into_iter()
+            .find(|e| e.sha256 == sha256 && e.name != name);
+        other.map(|entry| entry.name)
+    }
+
     /// Add or replace the entry with this name, keeping the list sorted.
     pub fn put(&mut self, entry: Entry) {
         self.verbs.retain(|e| e.name != entry.name);

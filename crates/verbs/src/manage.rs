@@ -658,7 +658,9 @@ enum Verdict {
 
 /// A component, judged by the name it declares (see [`name_section`]) before it
 /// is compiled with `compiler` (made on first use), then compiled and read; one
-/// that declares none is only compiled and read. `judge` is [`verdict`] for
+/// that declares none is only compiled and read: its name is said only by its
+/// `info`, which runs only compiled. One that exports no verb's functions is refused
+/// before either. `judge` is [`verdict`] for
 /// this file and batch. One that clashes is compiled and read too: what its
 /// `info` declares may refuse it, which is said before the clash (its `--force`
 /// would not get past it).
@@ -671,7 +673,16 @@ fn judge_component(
 ) -> Result<Judged, VerbError> {
     let bytes = read_candidate(file)?;
     let said = name_section::read(&bytes);
+    let no_verb = said.no_verb();
     known_version(file, said.interface)?;
+    // No verb at all: known from its exports, so refused before a compile, which
+    // paid seconds (tens for a large component) and a cache entry to say so later.
+    if let Some(why) = no_verb {
+        return Err(VerbError::refused(
+            format!("`{}` is not a usable verb: it {why}", file.display()),
+            WHAT_A_VERB_IS,
+        ));
+    }
     let sha256 = sha256_hex(&bytes);
     let declared = declared_name(file, said.name)?;
     if let Some(name) = declared.as_deref() {

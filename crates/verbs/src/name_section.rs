@@ -1,14 +1,15 @@
 //! What a verb component says of itself before it is compiled: the name it
-//! declares in its `mur:verb-name` custom section, and the version of
-//! `mur:verb` it was built against. `verbs add` judges both before spending
-//! seconds (and, for a Python or JavaScript verb, tens of MB of cache) on a
-//! compile. The kits write the section (the Rust kit's `export_verb!`, the
-//! Python and JavaScript build scripts); a component without it (a 0.1 verb, one
-//! built by other tools) is judged by its `info` after compiling instead. A
+//! declares in its `mur:verb-name` custom section, the version of `mur:verb` it
+//! was built against, and whether it exports a verb's functions at all. `verbs add`
+//! (and a call of a verb whose file changed) judges these before spending seconds
+//! (and, for a Python or JavaScript verb, tens of MB of cache) on a compile. The
+//! kits write the section (the Rust kit's `export_verb!`, the Python and JavaScript
+//! build scripts); a component without it (a 0.1 verb, one built by other tools) is
+//! judged by its `info` after compiling instead: its name is said only there. A
 //! `mur:verb-waits` section says which argument bounds its tool's own wait
 //! ([`ToolWait`]), kept in the verb index with the verb's spec.
 
-use wasmparser::{Parser, Payload};
+use wasmparser::{ComponentExternalKind, Encoding, Parser, Payload};
 
 use crate::spec::ToolWait;
 
@@ -28,6 +29,36 @@ pub(crate) struct Said {
     /// What it declares of a tool that waits on a bound of its own (section
     /// [`ToolWait::SECTION`], which the kits write for a verb that declares one).
     pub waits: Result<Option<ToolWait>, String>,
+    /// Of [`VERB_FUNCTIONS`], those it does not export: a component lacking one is no
+    /// verb of any `mur:verb` version, known without a compile ([`Said::no_verb`]).
+    /// Empty where it exports all three, and where it does not parse to its end (the
+    /// compile explains what is wrong with it).
+    pub lacks: Vec<&'static str>,
+}
+
+/// The functions every `mur:verb` world (0.1.0, 0.2.0, 0.3.0) exports at the
+/// component's top level.
+pub(crate) const VERB_FUNCTIONS: [&str; 3] = ["info", "parse", "shape"];
+
+impl Said {
+    /// Why the component is no verb, where [`Said::lacks`] says so: "exports no
+    /// `shape` function (…)", after "it" or after a file's name.
+    pub fn no_verb(&self) -> Option<String> {
+        let (last, rest) = self.lacks.split_last()?;
+        let named = |name: &&str| format!("`{name}`");
+        let list = match rest {
+            [] => named(last),
+            rest => format!(
+                "{} or {}",
+                rest.iter().map(named).collect::<Vec<_>>().join(", "),
+                named(last)
+            ),
+        };
+        Some(format!(
+            "exports no {list} function, where a verb (of any mur:verb version) exports \
+             `info`, `parse` and `shape`"
+        ))
+    }
 }
 
 /// What the component in `bytes` says of itself ([`Said`]). Several sections of one
@@ -37,7 +68,9 @@ pub(crate) fn read(bytes: &[u8]) -> Said {
     let mut interface = None;
     let mut name = Ok(None);
     let mut waits = Ok(None);
+    let mut exports = TopExports::default();
     for payload in Parser::new(0).parse_all(bytes) {
+        exports.see(&payload);
         match payload {
             Ok(Payload::ComponentImportSection(imports)) if interface.is_none() => {
                 interface = imports.into_iter().flatten().find_map(|import| {
@@ -67,6 +100,57 @@ pub(crate) fn read(bytes: &[u8]) -> Said {
             .transpose()
         }),
         waits: waits.and_then(|data| data.map_or(Ok(None), ToolWait::from_section)),
+        lacks: exports.lacks(),
+    }
+}
+
+/// The functions a component exports at its top level (not those of the components
+/// and modules nested in it), seen payload by payload, and whether the walk reached
+/// the component's end: only then is one not seen known not to be there.
+#[derive(Default)]
+struct TopExports {
+    /// How deep in nested modules and components the walk is.
+    depth: usize,
+    /// The outermost is a component (not a core module).
+    component: bool,
+    functions: Vec<String>,
+    whole: bool,
+}
+
+impl TopExports {
+    fn see(&mut self, payload: &wasmparser::Result<Payload>) {
+        match payload {
+            Ok(Payload::Version { encoding, .. }) if self.depth == 0 => {
+                self.component = *encoding == Encoding::Component;
+            }
+            Ok(Payload::ModuleSection { .. } | Payload::ComponentSection { .. }) => {
+                self.depth += 1;
+            }
+            Ok(Payload::End(_)) => match self.depth.checked_sub(1) {
+                Some(depth) => self.depth = depth,
+                None => self.whole = true,
+            },
+            Ok(Payload::ComponentExportSection(exports)) if self.depth == 0 => {
+                let functions = exports.clone().into_iter().flatten();
+                self.functions.extend(
+                    functions
+                        .filter(|export| export.kind == ComponentExternalKind::Func)
+                        .map(|export| export.name.name.to_owned()),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// Of [`VERB_FUNCTIONS`], those not exported, where the whole component was read.
+    fn lacks(&self) -> Vec<&'static str> {
+        if !(self.whole && self.component) {
+            return Vec::new();
+        }
+        VERB_FUNCTIONS
+            .into_iter()
+            .filter(|function| !self.functions.iter().any(|f| f == function))
+            .collect()
     }
 }
 
@@ -162,5 +246,34 @@ mod tests {
     #[test]
     fn junk_has_no_name() {
         assert_eq!(read(b"junk").name, Ok(None));
+    }
+
+    /// A component that exports none of a verb's functions is known as no verb; junk,
+    /// or a component cut short, is left to the compile.
+    #[test]
+    fn a_component_without_a_verbs_functions_is_no_verb() {
+        let empty = read(EMPTY_COMPONENT);
+        assert_eq!(empty.lacks, VERB_FUNCTIONS);
+        assert_eq!(
+            empty.no_verb().as_deref(),
+            Some(
+                "exports no `info`, `parse` or `shape` function, where a verb (of any \
+                 mur:verb version) exports `info`, `parse` and `shape`"
+            )
+        );
+        let shape = Said {
+            lacks: vec!["shape"],
+            ..read(EMPTY_COMPONENT)
+        };
+        assert!(
+            shape
+                .no_verb()
+                .is_some_and(|why| why.starts_with("exports no `shape` function, where"))
+        );
+        for unknown in [&b"junk"[..], &EMPTY_COMPONENT[..6], b"\0asm\x01\0\0\0"] {
+            let said = read(unknown);
+            assert_eq!(said.lacks, Vec::<&str>::new(), "{unknown:?}");
+            assert_eq!(said.no_verb(), None);
+        }
     }
 }

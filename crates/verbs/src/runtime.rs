@@ -142,14 +142,7 @@ impl Runtime {
             // Not recorded yet: until it is seen to be this verb, the entry keeps
             // the bytes `verbs add` of the verb's own file repairs it with.
             tracing::debug!("verb `{name}` changed on disk since it was installed");
-            // One naming itself another verb in its section is refused as `verbs add`
-            // judges it, before the compile: nothing records a refusal, so a compile
-            // here was paid on every call (tens of seconds for a JavaScript verb).
-            if let Ok(Some(its_name)) = name_section::read(&bytes).name
-                && its_name != name
-            {
-                return Err(holds_another(index, name, &its_name));
-            }
+            refused_uncompiled(index, name, &path, &bytes, &sha256)?;
         } else if on_disk != (entry.size, entry.mtime_ns) {
             index.put(Entry {
                 size: on_disk.0,
@@ -187,11 +180,10 @@ impl Runtime {
         changed: &Changed,
     ) -> Result<(), VerbError> {
         if its_name != name {
-            // Its code is not kept, unless these are another installed verb's bytes
-            // (its file copied over this one's): that verb's cached code is this.
-            if !index.verbs.iter().any(|e| e.sha256 == changed.sha256) {
-                self.cache.forget(&changed.sha256);
-            }
+            // Its code is not kept: these are no installed verb's bytes, whose file
+            // copied over this one's is refused uncompiled ([`refused_uncompiled`]),
+            // its cached code left alone.
+            self.cache.forget(&changed.sha256);
             return Err(holds_another(index, name, its_name));
         }
         self.cache.forget(&changed.was);
@@ -248,6 +240,37 @@ fn log_imports(engine: &Engine, name: &str, component: &Component) {
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
+}
+
+/// The changed file of verb `name` (`bytes`, hashing to `sha256`), refused where what it
+/// is can be known without a compile: nothing records a refusal, so a compile was paid
+/// on every call (tens of seconds for a JavaScript verb), and left a cache entry where
+/// the file is no verb. It holds another verb where its section names one, as `verbs
+/// add` judges it, or where its bytes are another installed verb's (its file copied
+/// over this one's: a 0.1 verb, or one built by other tools, has no section); it is no
+/// verb where it does not export a verb's functions. Any other is compiled to be
+/// judged: a component without the section names its verb only in its `info`, which
+/// runs only compiled ([`Runtime::adopt`]).
+fn refused_uncompiled(
+    index: &Index,
+    name: &str,
+    path: &Path,
+    bytes: &[u8],
+    sha256: &str,
+) -> Result<(), VerbError> {
+    let said = name_section::read(bytes);
+    if let Ok(Some(its_name)) = &said.name
+        && its_name != name
+    {
+        return Err(holds_another(index, name, its_name));
+    }
+    if let Some(why) = said.no_verb() {
+        return Err(unusable_file(name, path, why));
+    }
+    match index.other_with(name, sha256) {
+        Some(other) => Err(holds_another(index, name, &other)),
+        None => Ok(()),
+    }
 }
 
 /// The installed file of verb `name` names itself verb `its_name` ([`Runtime::adopt`]).

@@ -1480,6 +1480,68 @@ fn another_verbs_file_copied_over_an_installed_one_is_refused_until_repaired() {
     }
 }
 
+/// What is known of a component without compiling it is judged before the compile,
+/// for a file without a `mur:verb-name` section too (the test guests have none). One
+/// that exports none of a verb's functions is refused by `verbs add` in words saying so
+/// (it was compiled, then "does not implement `mur:verb/verb@0.3.0`: …"), and copied
+/// over an installed verb's file it is that file's fault, exit 7, leaving no compiled
+/// code behind (each call compiled it and kept its code). Another installed verb's file
+/// copied over one's is refused as holding that verb, uncompiled, and that verb's
+/// compiled code kept (each call compiled it, then deleted it: `ping` compiled again).
+#[test]
+fn a_component_known_to_be_no_verb_or_another_verb_is_refused_before_a_compile() {
+    const EMPTY_COMPONENT: &[u8] = b"\0asm\x0d\0\x01\0";
+    let no_verb = "exports no `info`, `parse` or `shape` function, where a verb (of any \
+                   mur:verb version) exports `info`, `parse` and `shape`";
+    let sandbox = sandbox_with(&[guest("ping"), guest("nap")]);
+    let empty = sandbox.file("empty.wasm", EMPTY_COMPONENT);
+    try_add(&sandbox, std::slice::from_ref(&empty), &[])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` is not a usable verb: it {no_verb}\n{WHAT_A_VERB_IS}",
+            path(&empty)
+        ));
+    let verbose = sandbox.mur(&["devtools", "-v", "verbs", "add", path(&empty)]);
+    verbose.assert_code(1);
+    assert!(!verbose.stderr.contains("compiling verb"), "{verbose}");
+
+    let compiled = mur_e2e::plugins::cache_entries(&sandbox);
+    let nap = verb_dir(&sandbox).join("nap.wasm");
+    let hint = "hint: reinstall it with `mur devtools verbs add --force <nap.wasm>`, or remove \
+                it with `mur devtools verbs remove nap`\n";
+    std::fs::write(&nap, EMPTY_COMPONENT).expect("the empty component over nap");
+    for _ in 0..2 {
+        sandbox
+            .devtools(&["nap"])
+            .assert_code(7)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: verb `nap` is installed but its file `{}` {no_verb}\n{hint}",
+                path(&nap)
+            ));
+    }
+    assert_eq!(mur_e2e::plugins::cache_entries(&sandbox), compiled);
+
+    std::fs::copy(guest("ping"), &nap).expect("ping's file over nap's");
+    sandbox
+        .devtools(&["nap"])
+        .assert_code(7)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: verb `nap` is installed but its file `{}` holds verb `ping`\n{hint}",
+            path(&nap)
+        ));
+    let refused = sandbox.devtools(&["-v", "nap"]);
+    refused.assert_code(7);
+    assert!(!refused.stderr.contains("compiling verb"), "{refused}");
+    let ping = sandbox.devtools(&["-v", "ping"]);
+    ping.assert_code(4);
+    ping.assert_stderr_contains("loaded verb `ping` from cache");
+    assert!(!ping.stderr.contains("compiling verb"), "{ping}");
+    assert_eq!(mur_e2e::plugins::cache_entries(&sandbox), compiled);
+}
+
 /// A verb added after the session's tool list was cached learns its tool's hints from
 /// `--refresh catalog`, which read the cache all the same; and a data verb's help says
 /// them as a component verb's does (it said only ``Tool `state`.``).
