@@ -146,7 +146,7 @@ mod tests {
 2026-11-29T11:23:28.983780Z  INFO bridge for `/p/d.toml` starting `python 'my server.py'`
 Processing request of type CallToolRequest
 2026-11-29T11:23:38.806766Z ERROR the server exited (exit status: 3); it was restarted 5 times within a minute, so the bridge gives up
-2026-11-29T11:23:38.810867Z  INFO bridge stopped: its server kept exiting (restarted 5 times within a minute); to start it again: `mur devtools bridge --project /p/d.toml --usage -- python 'my server.py'`
+2026-11-29T11:23:38.810867Z  INFO bridge stopped: its server kept exiting (restarted 5 times within a minute); to start it again: `cd '/home/u/my tools' && mur devtools bridge --project /p/d.toml --usage -- python 'my server.py'`
 ";
 
     #[test]
@@ -157,7 +157,8 @@ Processing request of type CallToolRequest
                 "2026-11-29T11:23:38Z".to_owned(),
                 "its server kept exiting (restarted 5 times within a minute)".to_owned(),
                 Some(
-                    "mur devtools bridge --project /p/d.toml --usage -- python 'my server.py'"
+                    "cd '/home/u/my tools' && mur devtools bridge --project /p/d.toml --usage -- \
+                     python 'my server.py'"
                         .to_owned()
                 ),
             ))
@@ -188,7 +189,8 @@ Processing request of type CallToolRequest
             crate::serve::STARTS
         );
         assert_eq!(parse(&silent), None);
-        // Its own stop is read, not the one before.
+        // Its own stop is read, not the one before; a bridge of an older mur names
+        // no directory to start it again from.
         let idle = format!(
             "{silent}2026-11-29T11:31:00.5Z  INFO bridge stopped: no request for 1s; to start it again: `mur devtools bridge --project /p/d.toml --idle 1s -- python x.py`\n"
         );

@@ -74,9 +74,9 @@ pub struct Sidecar {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
     /// The command that starts this bridge again with the options it was started
-    /// with ([`crate::Options::again`]): what a proxy in front of it offers once it
-    /// is gone without its log saying so (killed). Absent in a sidecar of an older
-    /// bridge.
+    /// with, from the directory it ran in ([`crate::Options::again`]): what a proxy
+    /// in front of it offers once it is gone without its log saying so (killed).
+    /// Absent in a sidecar of an older bridge (one of an older mur yet has no `cd`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub again: Option<String>,
 }

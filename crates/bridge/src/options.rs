@@ -1,8 +1,12 @@
 //! What a bridge runs and how (`Options`), its idle time's syntax, and the command
 //! line that starts it so: the background bridge's own, and the one a stopped
-//! bridge's log offers to start it again with.
+//! bridge's log offers to start it again with, from the directory it ran in.
 
-use std::{ffi::OsString, path::PathBuf, time::Duration};
+use std::{
+    ffi::OsString,
+    path::{Path, PathBuf},
+    time::Duration,
+};
 
 use mur_server::UsageLogging;
 
@@ -56,11 +60,21 @@ impl Options {
         argv
     }
 
-    /// [`Options::command_line`] as a shell reads it back, `mur` first: the command
-    /// that starts the bridge again as it was started, which a stopped bridge's log
-    /// ends with and its sidecar keeps.
-    pub fn again(&self) -> String {
-        format!("mur {}", shell_line(&words(&self.command_line())))
+    /// [`Options::command_line`] as a shell reads it back, `mur` first, after a `cd`
+    /// to `dir`, the directory the bridge ran in (and so its server), when it is
+    /// known: the command that starts the bridge again as it was started, pasted
+    /// anywhere — a server named by a relative path (`python server.py`, `node
+    /// dist/index.js`) is found only from there. A stopped bridge's log ends with
+    /// it and its sidecar keeps it.
+    pub fn again(&self, dir: Option<&Path>) -> String {
+        let mur = format!("mur {}", shell_line(&words(&self.command_line())));
+        match dir {
+            Some(dir) => format!(
+                "cd {} && {mur}",
+                mur_core::shell_word(&dir.to_string_lossy())
+            ),
+            None => mur,
+        }
     }
 }
 
@@ -126,6 +140,23 @@ mod tests {
             parse_idle(&format!("{}ms", MAX_IDLE.as_millis())),
             Ok(MAX_IDLE)
         );
+    }
+
+    #[test]
+    fn the_command_that_starts_a_bridge_again_goes_where_it_ran_first() {
+        let options = Options {
+            project: "/p/App.csproj".into(),
+            idle: parse_idle(DEFAULT_IDLE).expect("the default"),
+            command: vec!["python".into(), "my server.py".into()],
+            usage: UsageLogging::Off,
+            max_message: MAX_MESSAGE_BYTES,
+        };
+        let mur = "mur devtools bridge --project /p/App.csproj -- python 'my server.py'";
+        assert_eq!(
+            options.again(Some(Path::new("/home/u/my tools"))),
+            format!("cd '/home/u/my tools' && {mur}")
+        );
+        assert_eq!(options.again(None), mur);
     }
 
     #[test]

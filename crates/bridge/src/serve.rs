@@ -111,13 +111,14 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     };
     let claimed = claimed.admitting_only(&secret);
     let relay = Relay::new();
-    // As the project is named in its lockfile; the same words end its log (its last
+    // As the project is named in its lockfile, from where the server runs (this
+    // process's directory, which it inherits); the same words end its log (its last
     // line) and are in its sidecar (for a proxy that finds it gone without that line).
     let again = Options {
         project: claimed.project().into(),
         ..options.clone()
     }
-    .again();
+    .again(std::env::current_dir().ok().as_deref());
     let sidecar = Sidecar {
         schema: SIDECAR_SCHEMA.to_owned(),
         pid: claimed.pid(),

@@ -666,6 +666,76 @@ fn idle_stop_command<'o>(out: &'o Output, idle: &str) -> &'o str {
         .unwrap_or_else(|| panic!("{said}"))
 }
 
+/// The command a stopped bridge's project offers to start it again works pasted from
+/// anywhere: it goes first to the directory the bridge ran its server in, where a
+/// server named by a relative path (`python server.py`, here `sh server.sh`) is found.
+/// Without the `cd`, pasted from the sandbox's root, `sh` found no `server.sh` and the
+/// start failed (exit 2).
+#[test]
+fn the_command_that_starts_a_bridge_again_runs_its_server_where_it_ran() {
+    let sb = Sandbox::new();
+    let dir = sb.dir("my server");
+    let words: Vec<String> = everything()
+        .iter()
+        .map(|w| mur_core::shell_word(&w.to_string_lossy()))
+        .collect();
+    std::fs::write(
+        dir.join("server.sh"),
+        format!("exec {} \"$@\"\n", words.join(" ")),
+    )
+    .expect("server.sh");
+    let project = sb.project("relative");
+    let mut cmd = sb.mur_command(&["devtools", "bridge", "--project"]);
+    cmd.arg(&project)
+        .args(["--", "sh", "server.sh"])
+        .current_dir(&dir);
+    let out = mur_e2e::run(&mut cmd);
+    out.assert_code(0);
+    let line = out.json();
+    let bridge = Bridge {
+        sb: &sb,
+        project,
+        _pid: Adopted(line["pid"].as_u64().expect("pid") as u32),
+        line,
+    };
+    let project = bridge.project.clone();
+    bridge.stop();
+    let out = sb.mur(&[
+        "devtools",
+        "--project",
+        project.to_str().expect("utf-8"),
+        "echo",
+        "--message",
+        "again",
+    ]);
+    out.assert_code(4);
+    let hint = out.stderr_after("hint: this project's bridge stopped at ");
+    let said = mur_e2e::after_stop_time(hint, "");
+    let dir = std::fs::canonicalize(&dir).expect("the server's directory");
+    let command = format!(
+        "cd '{}' && mur devtools bridge --project {} -- sh server.sh",
+        dir.display(),
+        sb.canonical_project(&project)
+    );
+    assert_eq!(
+        said,
+        format!("stopped by a signal (`bridge stop`, Ctrl+C); start it again: `{command}`")
+    );
+    let line = mur_e2e::run(&mut sb.shell_command(&command));
+    line.assert_code(0);
+    let again = Bridge {
+        sb: &sb,
+        project,
+        _pid: Adopted(line.json()["pid"].as_u64().expect("pid") as u32),
+        line: line.json(),
+    };
+    again
+        .mur(&["echo", "--message", "again"])
+        .assert_code(0)
+        .assert_stdout_contains("Echo: again");
+    again.stop();
+}
+
 /// The project's next call names the stop of the last bridge, one run in the
 /// foreground too: its own lines (its start, its stop and the command that starts it
 /// again) go to the log as well as to its terminal, and the hint reads the log only
