@@ -169,7 +169,8 @@ pub struct RunnerArgs {
     #[arg(long, value_name = "PATH")]
     pub sample: Option<PathBuf>,
     /// The verb components (`*.wasm`) to install: the cli profile's, or the standard
-    /// named verbs of `verbs = "named"` [default: your installed verbs,
+    /// named verbs of `verbs = "named"`; compiled once, kept in `--out`'s
+    /// `compiled-verbs` for every run [default: your installed verbs,
     /// `$XDG_DATA_HOME/mur/verbs`]
     #[arg(long, value_name = "DIR")]
     pub verbs: Option<PathBuf>,

@@ -20,6 +20,7 @@ mod agent;
 mod bounded;
 mod checker;
 mod cli;
+mod compiled;
 mod condition;
 mod counterbalance;
 mod group;
@@ -37,6 +38,7 @@ mod study;
 mod task;
 mod tokens;
 mod trace;
+mod tree;
 mod usage;
 mod write;
 

@@ -1,8 +1,9 @@
 //! The output directory of `mur-eval run`: a new or empty directory, or one an earlier
 //! run wrote. An earlier run's is cleared, before anything is written, of what that run
 //! wrote there — the entries its `mur-eval-run.json` lists (each task's directory, with
-//! what its agent left in `work/`, the installed verbs, `report.json`) — so a run's
-//! figures come from that run alone; anything else in the directory is left as it was.
+//! what its agent left in `work/`, `report.json`) — so a run's figures come from that
+//! run alone; anything else in the directory is left as it was, the verbs installed and
+//! compiled for the runs (`compiled-verbs`) among it.
 //! A directory that holds anything but no earlier run is refused: mur-eval never
 //! deletes what it did not write.
 //!
@@ -30,10 +31,10 @@ pub const LOCK: &str = "mur-eval-run.lock";
 const SCHEMA: &str = "mur-eval-run-out/1";
 
 /// What a run writes at the top of its output directory besides its tasks' directories
-/// and this record: the agent's `mur` (`bin`), the verbs installed for it and their
-/// compiled code (`data`, `cache`, with `home` and `state` for the installation), and
-/// the report.
-const SHARED: [&str; 6] = ["bin", "data", "cache", "home", "state", "report.json"];
+/// and this record: the agent's `mur` (`bin`) and the report. Not the verbs installed
+/// for the agent (`compiled-verbs`, [`crate::compiled`]): kept for the next run into the
+/// directory, which then compiles nothing again.
+const SHARED: [&str; 2] = ["bin", "report.json"];
 
 /// The record: the entries of the output directory the run wrote (each one name).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,7 +200,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = dir.path().join("out");
         claim(&out, &[task("a"), task("b")], SAMPLE.as_ref()).expect("a new directory");
-        for d in ["a/work", "b", "bin", "data"] {
+        for d in ["a/work", "b", "bin", crate::compiled::STORE] {
             std::fs::create_dir_all(out.join(d)).expect("dir");
         }
         std::fs::write(out.join("a/work/left.txt"), "x").expect("write");
@@ -214,7 +215,17 @@ mod tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         left.sort();
-        assert_eq!(left, ["mine", "mur-eval-run.json", LOCK, "notes.txt"]);
+        // The verbs installed for the runs are kept for this one: compiled once.
+        assert_eq!(
+            left,
+            [
+                crate::compiled::STORE,
+                "mine",
+                "mur-eval-run.json",
+                LOCK,
+                "notes.txt"
+            ]
+        );
         let record: Wrote =
             serde_json::from_str(&std::fs::read_to_string(out.join(FILE)).expect("record"))
                 .expect("json");

@@ -7,11 +7,12 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use mur_core::{Error, Result};
 use serde::Serialize;
 use serde_json::json;
+
+use crate::compiled::{self, Installed};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -57,10 +58,9 @@ pub const MCP_SERVER: &str = "mur-sample";
 pub struct Prepared {
     /// The agent's `PATH`.
     pub path: OsString,
-    /// `XDG_DATA_HOME` and `XDG_CACHE_HOME` shared by the run's tasks: the installed
-    /// verbs and their compiled code (CLI profile; empty for MCP).
-    pub data_home: PathBuf,
-    pub cache_home: PathBuf,
+    /// The verbs installed for the profile (CLI, with verbs to install), which each run
+    /// copies as its own `XDG_DATA_HOME` and `XDG_CACHE_HOME`.
+    pub verbs: Option<Installed>,
     /// What was left out of reach, for stderr.
     pub warnings: Vec<String>,
 }
@@ -68,35 +68,31 @@ pub struct Prepared {
 /// Prepares `profile` in `run_dir`: the agent's `PATH` from `inherited`, and (CLI) a
 /// `bin/mur` pointing at `mur` with the verbs of each directory of `verbs` installed for
 /// it, in order, a later one's replacing verbs of the same names (none: only derived
-/// verbs and `call`).
+/// verbs and `call`), compiled once in `store` ([`compiled::install`], which tells
+/// `installing` of each directory it compiles).
 pub fn prepare(
     profile: Profile,
     run_dir: &Path,
     inherited: Option<OsString>,
     mur: &Path,
     verbs: &[&Path],
+    store: &Path,
+    installing: &mut dyn FnMut(&Path),
 ) -> Result<Prepared> {
-    let data_home = run_dir.join("data");
-    let cache_home = run_dir.join("cache");
-    for dir in [&data_home, &cache_home] {
-        create_dir(dir)?;
-    }
     let (mut dirs, warnings) = without_mur(profile, inherited, mur);
+    let mut installed = None;
     if profile.gives_cli() {
         let bin = run_dir.join("bin");
         create_dir(&bin)?;
         link(mur, &bin.join("mur"))?;
-        for (index, dir) in verbs.iter().enumerate() {
-            install_verbs(mur, dir, index > 0, &data_home, &cache_home, run_dir)?;
-        }
+        installed = compiled::install(store, mur, verbs, installing)?;
         dirs.insert(0, bin);
     }
     let path = std::env::join_paths(&dirs)
         .map_err(|e| Error::usage(format!("cannot build the agent's PATH: {e}")))?;
     Ok(Prepared {
         path,
-        data_home,
-        cache_home,
+        verbs: installed,
         warnings,
     })
 }
@@ -141,63 +137,6 @@ fn without_mur(
 /// `mcpServers` shape most MCP clients read.
 pub fn mcp_config(endpoint: &str, server: &str) -> serde_json::Value {
     json!({ "mcpServers": { server: { "type": "http", "url": endpoint } } })
-}
-
-/// The verb files in `dir` — components (`*.wasm`) and data verbs (`*.json`) — sorted.
-fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let hint = "build the standard verbs (`bash plugins/build.sh`) and pass \
-                `--verbs plugins/target/wasm32-unknown-unknown/release`, or install them (`bash scripts/setup.sh`); \
-                the cli-compact condition's verbs are built by `bash plugins/compact/build.sh`";
-    let kind = "verb files (`*.wasm`, `*.json`)";
-    crate::listing::files(dir, "verb", kind, &["wasm", "json"]).map_err(|e| e.with_hint(hint))
-}
-
-/// `mur devtools verbs add` of every verb in `verbs` (with `--force` when `replace`),
-/// into the run's own data and cache directories: compiled once per run, shared by its
-/// tasks.
-fn install_verbs(
-    mur: &Path,
-    verbs: &Path,
-    replace: bool,
-    data_home: &Path,
-    cache_home: &Path,
-    run_dir: &Path,
-) -> Result<()> {
-    let files = verb_files(verbs)?;
-    create_dir(&run_dir.join("home"))?;
-    let output = verbs_command(mur, run_dir, data_home, cache_home)
-        .arg("add")
-        .args(replace.then_some("--force"))
-        .args(&files)
-        .output()
-        .map_err(|e| Error::internal(format!("cannot run `{}`: {e}", mur.display())))?;
-    if !output.status.success() {
-        return Err(Error::internal(format!(
-            "`mur devtools verbs add` of the verbs in `{}` failed ({}): {}",
-            verbs.display(),
-            output.status,
-            String::from_utf8_lossy(&output.stderr).trim()
-        )));
-    }
-    Ok(())
-}
-
-/// `mur devtools verbs` as the harness runs it on a run's verbs (`add` them, `list`
-/// them): in `run_dir`'s home and state, with the run's data and cache directories, and
-/// nothing else of the harness's environment. One place, so that what is listed is what
-/// was installed.
-pub fn verbs_command(mur: &Path, run_dir: &Path, data_home: &Path, cache_home: &Path) -> Command {
-    let mut command = Command::new(mur);
-    crate::stop::unblocked(&mut command)
-        .args(["devtools", "verbs"])
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("HOME", run_dir.join("home"))
-        .env("XDG_DATA_HOME", data_home)
-        .env("XDG_CACHE_HOME", cache_home)
-        .env("XDG_STATE_HOME", run_dir.join("state"))
-        .stdin(Stdio::null());
-    command
 }
 
 pub fn create_dir(dir: &Path) -> Result<()> {
@@ -273,6 +212,8 @@ mod tests {
             Some("/usr/bin:/bin".into()),
             Path::new("/nonexistent/mur"),
             &[Path::new("/nonexistent/verbs")],
+            &dir.path().join(compiled::STORE),
+            &mut |_| {},
         )
         .expect("nothing to install");
         for entry in std::env::split_paths(&prepared.path) {

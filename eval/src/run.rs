@@ -68,12 +68,15 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     let out = absolute(&plan.out)?;
     // Held until the run ends: a second run into this directory is refused.
     let _in_use = outdir::claim(&out, &plan.tasks, &plan.runner.sample)?;
+    let store = out.join(crate::compiled::STORE);
     let prepared = profile::prepare(
         plan.profile,
         &out,
         std::env::var_os("PATH"),
         &plan.runner.mur,
         &[&plan.verbs],
+        &store,
+        &mut |dir| progress(&crate::compiled::installing(dir, &store)),
     )?;
     for warning in &prepared.warnings {
         progress(&format!("warning: {warning}"));
@@ -157,8 +160,18 @@ pub fn run_task(harness: &Harness, task: &Task, dir: &Path) -> RunRecord {
         record.error = Some(error.message().to_owned());
         record.completed = false;
     }
+    // The verbs copied in for the agent are the installation's, not what it did: tens
+    // of MB of compiled code a run, which `--out` would keep and a study publish.
+    for copied in [DATA, CACHE] {
+        let _ = std::fs::remove_dir_all(dir.join(copied));
+    }
     record
 }
+
+/// The task's own `XDG_DATA_HOME` and `XDG_CACHE_HOME`, in its directory while it runs:
+/// a copy of the verbs installed for it (CLI), else empty.
+const DATA: &str = "data";
+const CACHE: &str = "cache";
 
 fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -> Result<()> {
     let Harness {
@@ -178,6 +191,13 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
         profile::create_dir(d)?;
     }
     ensure_private(&runtime)?;
+    let (data, cache) = (dir.join(DATA), dir.join(CACHE));
+    match &prepared.verbs {
+        Some(installed) => installed.copy_to(&data, &cache)?,
+        None => [&data, &cache]
+            .into_iter()
+            .try_for_each(|d| profile::create_dir(d))?,
+    }
     for (name, text) in &extras.files {
         write(&work.join(name), text.as_bytes())?;
     }
@@ -270,8 +290,8 @@ fn count_calls(plan: &Plan, dir: &Path, before: usize, record: &mut RunRecord) -
 }
 
 /// The agent's whole environment: the profile's `PATH`, a home and XDG directories of
-/// the task's own (the run's, for the installed verbs), what the task is, and the
-/// variables `--pass-env` names.
+/// the task's own (its copy of the installed verbs among them), what the task is, and
+/// the variables `--pass-env` names.
 fn agent_env(
     plan: &Plan,
     prepared: &Prepared,
@@ -289,8 +309,8 @@ fn agent_env(
         // and the agent must find the run's session alone.
         ("TMPDIR".into(), dir.join("tmp").into()),
         ("XDG_STATE_HOME".into(), dir.join("state").into()),
-        ("XDG_DATA_HOME".into(), prepared.data_home.clone().into()),
-        ("XDG_CACHE_HOME".into(), prepared.cache_home.clone().into()),
+        ("XDG_DATA_HOME".into(), dir.join(DATA).into()),
+        ("XDG_CACHE_HOME".into(), dir.join(CACHE).into()),
         ("MUR_EVAL_TASK".into(), task.id.clone().into()),
         ("MUR_EVAL_PROFILE".into(), plan.profile.name().into()),
         ("MUR_EVAL_PROMPT_FILE".into(), dir.join("prompt.md").into()),

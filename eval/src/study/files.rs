@@ -26,12 +26,14 @@ pub const LIVE_ROOT: &str = "live-root";
 /// Everything a study writes at the top of its output directory. A study that failed
 /// before it could record `study.json` (a condition whose verbs would not install) has
 /// left some of these, its lock among them: the corrected command takes the directory.
-pub const OWN: [&str; 11] = [
+pub const OWN: [&str; 12] = [
     LOCK,
     LIVE_ROOT,
     META,
     RESULTS,
     "runs",
+    // The verbs installed for its runs, compiled once.
+    crate::compiled::STORE,
     "conditions",
     // Where an older mur-eval listed the tool schemas (now in the temporary directory).
     "schemas",

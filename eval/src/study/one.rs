@@ -311,7 +311,7 @@ fn move_in(live: &Live, made: tempfile::TempDir, dir: &Path) -> Result<(), Strin
     let _ = std::fs::remove_file(dir.join(LIVE_FILE));
     let moving = made.keep();
     let moved = std::fs::rename(&moving, dir).or_else(|_| {
-        copy_tree(&moving, dir)?;
+        crate::tree::copy(&moving, dir)?;
         std::fs::remove_dir_all(&moving)
     });
     moved.map_err(|e| {
@@ -321,25 +321,6 @@ fn move_in(live: &Live, made: tempfile::TempDir, dir: &Path) -> Result<(), Strin
             dir.display()
         )
     })
-}
-
-/// `from`'s regular files, directories and links copied into `to`; anything else the
-/// agent may have left (a FIFO, a socket) is not: a FIFO would hold the copy.
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let (source, target) = (entry.path(), to.join(entry.file_name()));
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            copy_tree(&source, &target)?;
-        } else if kind.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&source)?, &target)?;
-        } else if kind.is_file() {
-            std::fs::copy(&source, &target)?;
-        }
-    }
-    Ok(())
 }
 
 /// Stops what a run killed mid-way left running: in its directory `dir`, and in the one

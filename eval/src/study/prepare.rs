@@ -1,5 +1,6 @@
 //! Each condition a study runs, made ready once: its `mur` (behind `mur-eval-capture`)
-//! and verbs installed (cli), the tool schemas its MCP client loads (mcp), and the plan
+//! and verbs installed (cli; compiled once for the study, in `<out>/compiled-verbs`,
+//! and copied into each run), the tool schemas its MCP client loads (mcp), and the plan
 //! the run machinery of `mur-eval run` takes.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -10,6 +11,7 @@ use mur_core::{Error, Result};
 use super::files::write;
 use super::plan::{Planned, Study};
 use crate::checker::Checker;
+use crate::compiled::{Installed, STORE, installing, verbs_command};
 use crate::condition::{Condition, VerbSet};
 use crate::profile::{self, Prepared};
 use crate::run::Plan;
@@ -24,9 +26,10 @@ pub struct Ready {
     pub verbs: Option<BTreeMap<String, String>>,
 }
 
-/// Each condition a pending run needs: its `mur` and verbs installed once (cli), in
-/// `live_root` (outside the study's `out`, as the runs are), or the tool schemas its
-/// client will load (mcp), listed in `live_root` and kept in `out`.
+/// Each condition a pending run needs: its `mur` in `live_root` (outside the study's
+/// `out`, as the runs are) and its verbs installed in `out`'s `compiled-verbs`, which
+/// its agents' environment never names (cli), or the tool schemas its client will load
+/// (mcp), listed in `live_root` and kept in `out`.
 pub fn prepare_conditions(
     study: &Study,
     out: &Path,
@@ -54,12 +57,15 @@ pub fn prepare_conditions(
             .into_iter()
             .chain(condition.verbs_over.as_deref())
             .collect();
+        let store = out.join(STORE);
         let prepared = profile::prepare(
             condition.surface,
             &dir,
             std::env::var_os("PATH"),
             &study.runner.mur,
             &dirs,
+            &store,
+            &mut |verbs| progress(&format!("study: {}", installing(verbs, &store))),
         )?;
         // Once per study: each cli condition leaves the same directory off its PATH.
         for warning in &prepared.warnings {
@@ -82,8 +88,10 @@ pub fn prepare_conditions(
         } else {
             None
         };
-        let installed =
-            (!dirs.is_empty()).then(|| installed_verbs(&study.runner.mur, &dir, &prepared));
+        let installed = prepared
+            .verbs
+            .as_ref()
+            .map(|verbs| installed_verbs(&study.runner.mur, verbs));
         let plan = Plan {
             profile: condition.surface,
             agent: substitute(&study.agent, condition)?,
@@ -103,9 +111,9 @@ pub fn prepare_conditions(
 }
 
 /// The verbs installed for the condition, name → sha256, as `mur devtools verbs list
-/// --json` lists them in its data directory (`dir`'s; empty when it cannot say).
-fn installed_verbs(mur: &Path, dir: &Path, prepared: &Prepared) -> BTreeMap<String, String> {
-    let listed = crate::profile::verbs_command(mur, dir, &prepared.data_home, &prepared.cache_home)
+/// --json` lists them in the installation its runs copy (empty when it cannot say).
+fn installed_verbs(mur: &Path, installed: &Installed) -> BTreeMap<String, String> {
+    let listed = verbs_command(mur, installed.dir(), &installed.data(), &installed.cache())
         .args(["list", "--json"])
         .stderr(std::process::Stdio::null())
         .output();

@@ -511,6 +511,16 @@ fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
     );
     first.assert_code(2);
     assert_eq!(report["summary"]["refusedInvocations"], 2, "{first}");
+    // The verbs were compiled once for both tasks, and are kept for the next run.
+    let installing = format!(
+        "installing the verbs in `{verbs}` (compiled once for every run, kept in `{}`)",
+        out.join("compiled-verbs").display()
+    );
+    assert_eq!(
+        first.stderr_lines("installing"),
+        [installing.as_str()],
+        "{first}"
+    );
     let mine = out.join("notes.txt");
     std::fs::write(&mine, "the user's own\n").expect("write");
 
@@ -522,6 +532,8 @@ fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
         &["--tasks", "count-to-three", "--verbs", &verbs],
     );
     second.assert_code(2);
+    // Into the same directory: nothing compiled again.
+    assert!(second.stderr_lines("installing").is_empty(), "{second}");
     let only = &report["runs"][0];
     assert_eq!(
         only["invocations"],

@@ -731,6 +731,69 @@ fn binary_output_the_agent_sent_to_a_file_is_no_context() {
     assert_eq!(recorded["agent"], "sh", "{recorded}");
 }
 
+/// A study's verbs are installed and compiled once, in `<out>/compiled-verbs`, for every
+/// condition and later command installing the same ones, and each run gets a copy of its
+/// own: the first run's agent removes `click` once it has clicked, and every later run
+/// of its condition still clicks, its `mur -v` mapping the code compiled before any run.
+#[test]
+fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
+    let (sandbox, out) = sandbox_and_study();
+    let verbs = sandbox.dir("verbs");
+    std::fs::copy(plugins::standard("click"), verbs.join("click.wasm")).expect("copy");
+    let verbs = verbs.to_str().expect("utf-8").to_owned();
+    let agent = format!(
+        "for _ in 1 2 3; do mur -v devtools click '#btn-inc' > /dev/null; done; \
+         if mkdir {} 2>/dev/null; then mur devtools verbs remove click; fi",
+        sandbox.root().join("first").display()
+    );
+    let extra = ["--jobs", "1", "--verbs", &verbs, "--agent", &agent];
+    let first = study_into(
+        &sandbox,
+        &out,
+        &matrix("cli-named,both", "count-to-three", "2", &extra),
+    );
+    first.assert_code(0);
+    let installing = format!(
+        "study: installing the verbs in `{verbs}` (compiled once for every run, kept in `{}`)",
+        out.join("compiled-verbs").display()
+    );
+    assert_eq!(
+        first.stderr_lines("study: installing"),
+        [installing.as_str()],
+        "{first}"
+    );
+    assert!(
+        sandbox.root().join("first").is_dir(),
+        "no agent removed click"
+    );
+    let each_clicked_with_code_compiled_before = |expected: usize| {
+        let runs = results(&out);
+        assert_eq!(runs.len(), expected);
+        for run in &runs {
+            assert_eq!(run["success"], true, "{run}");
+            let dir = Path::new(run["transcript"].as_str().expect("transcript"));
+            let said = std::fs::read_to_string(dir.join("agent.stderr")).expect("agent.stderr");
+            assert!(
+                said.matches("loaded verb `click` from cache").count() >= 3,
+                "{said}"
+            );
+            assert!(!said.contains("compiling verb"), "{said}");
+            // The run's copy is gone with it: compiled code is no part of what it did.
+            assert!(!dir.join("data").exists() && !dir.join("cache").exists());
+        }
+    };
+    each_clicked_with_code_compiled_before(4);
+    // A later command into the study (a third repeat) compiles nothing.
+    let more = study_into(
+        &sandbox,
+        &out,
+        &matrix("cli-named,both", "count-to-three", "3", &extra),
+    );
+    more.assert_code(0);
+    assert!(more.stderr_lines("study: installing").is_empty(), "{more}");
+    each_clicked_with_code_compiled_before(6);
+}
+
 /// The first line of the JSON Lines file at `path`.
 fn read_json_line(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
