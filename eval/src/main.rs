@@ -149,6 +149,13 @@ fn execute(cli: Cli) -> Result<u8> {
             if let Some(html) = html {
                 not_the_record(html, &args.dir)?;
             }
+            // Read first: a README that cannot take the table is said before anything
+            // is written, and a FIFO is refused at once, never waited on.
+            let readme = args
+                .readme
+                .as_deref()
+                .map(study::Readme::read)
+                .transpose()?;
             let report = study::Reread::from(&args.dir)?;
             output::warn(&report.warnings);
             let rows = report.rows();
@@ -156,8 +163,8 @@ fn execute(cli: Cli) -> Result<u8> {
             if let Some(path) = html {
                 write::page(path, &report.page(&rows))?;
             }
-            if let Some(path) = &args.readme {
-                report.write_readme(&rows, path, &args.dir)?;
+            if let Some(readme) = &readme {
+                report.write_readme(&rows, readme, &args.dir)?;
             }
             made("report", &report, &rows, markdown, on_stdout)
         }

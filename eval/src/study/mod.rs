@@ -38,7 +38,7 @@ pub use paths::resolved;
 pub use plan::Study;
 use plan::{Planned, id, order, run_dir};
 use progress::Bar;
-pub use reread::Reread;
+pub use reread::{Readme, Reread};
 
 /// What a finished study recorded, for its reports.
 pub struct Outcome {

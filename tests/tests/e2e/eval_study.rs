@@ -1235,19 +1235,42 @@ fn a_page_goes_where_mur_puts_one_and_the_studys_record_is_replaced_whole() {
     }
 }
 
+/// `--readme` naming a FIFO no one writes is refused at once, exit 1, before anything is
+/// written: `report` read it first (to put the table between its lines) and waited for a
+/// writer for ever. (The time limit guards against that hang; it is not what is checked.)
 #[test]
-fn report_stopped_by_sigterm_says_it_ran_nothing() {
+fn a_readme_that_is_a_fifo_is_refused_at_once_and_nothing_written() {
     let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
     output.assert_code(0);
-    // Held reading a `--readme` FIFO no one writes, after it wrote report.md anew.
     std::fs::remove_file(out.join("report.md")).expect("remove");
     let readme = sandbox.root().join("readme.fifo");
     fifo(&readme);
-    let report = Process::spawn(&mut report_command(
-        &sandbox,
-        &out,
-        &["--readme".as_ref(), readme.as_os_str()],
-    ));
+    let args = ["--readme".as_ref(), readme.as_os_str()];
+    run_within(&mut report_command(&sandbox, &out, &args), AT_ONCE)
+        .0
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: cannot read `{}`: it is a FIFO, not a regular file\n\
+             hint: `--readme` names a file holding `<!-- study-baseline -->` and \
+             `<!-- /study-baseline -->` lines, read to put the table between them\n",
+            readme.display()
+        ));
+    assert!(
+        !out.join("report.md").exists(),
+        "written before the README was refused"
+    );
+}
+
+#[test]
+fn report_stopped_by_sigterm_says_it_ran_nothing() {
+    // An agent command longer than a pipe holds, which the report names: `report`,
+    // printing it to a stdout no one reads yet (`| less` before a key is pressed), is
+    // held there once it wrote report.md anew.
+    let agent = format!("true # {}", "x".repeat(80 << 10));
+    let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", &agent]);
+    output.assert_code(0);
+    std::fs::remove_file(out.join("report.md")).expect("remove");
+    let report = Process::spawn(&mut report_command(&sandbox, &out, &[]));
     wait_until_within("report.md written", AT_ONCE, || {
         out.join("report.md").exists().then_some(())
     });
