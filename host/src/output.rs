@@ -13,7 +13,6 @@
 //! a newline in one must not start a line that reads as mur's own `error:`.
 
 use std::cell::RefCell;
-use std::ffi::OsStr;
 use std::io::{self, BufRead as _, IsTerminal as _, Write as _};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -594,21 +593,6 @@ fn clipped(text: &str, max: usize) -> String {
     out
 }
 
-/// A file name as a shell reads it back: as it is, byte for byte, when it
-/// holds no [`unprintable`] character and is UTF-8; otherwise quoted as bash's
-/// `$'…'` with `\xHH` escapes, so it can be pasted into a shell and names
-/// the same file (never lossy, never raw control bytes on a terminal).
-pub fn shell_word(name: &OsStr) -> Vec<u8> {
-    let bytes = name.as_encoded_bytes();
-    let plain = name
-        .to_str()
-        .is_some_and(|text| !text.chars().any(unprintable));
-    if plain {
-        return bytes.to_vec();
-    }
-    mur_core::text::ansi_c_quoted(bytes).into_bytes()
-}
-
 /// The most characters of one cell of a table: a word typed ten thousand
 /// times, or a tool named by a hostile server, is cut, not printed whole.
 const CELL_CHARS: usize = 1_000;
@@ -836,22 +820,5 @@ mod tests {
         );
         // Right-to-left text itself is words, not a command: kept.
         assert_eq!(line("שלום مرحبا"), "שלום مرحبا");
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn shell_words_quote_only_what_needs_it() {
-        use std::os::unix::ffi::OsStrExt;
-        let word =
-            |bytes: &[u8]| String::from_utf8(shell_word(OsStr::from_bytes(bytes))).expect("ascii");
-        assert_eq!(word(b"/tmp/r/ab.json"), "/tmp/r/ab.json");
-        assert_eq!(
-            word(b"/tmp/r/\xff\x1b'.json"),
-            "$'/tmp/r/\\xff\\x1b\\'.json'"
-        );
-        assert_eq!(
-            word("/tmp/r/a\u{202e}b".as_bytes()),
-            "$'/tmp/r/a\\xe2\\x80\\xaeb'"
-        );
     }
 }

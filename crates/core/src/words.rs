@@ -50,9 +50,20 @@ pub fn shell_word(word: &str) -> String {
     }
 }
 
+/// A file name as a shell reads it back, naming the same file: [`shell_word`] when it
+/// is text with no [`unprintable`](crate::text::unprintable) character (so a name with
+/// a space is quoted: pasted bare it is two words), else bash's `$'…'` with `\xHH`
+/// escapes (never lossy, never raw control bytes on a terminal).
+pub fn shell_name(name: &std::ffi::OsStr) -> String {
+    match name.to_str() {
+        Some(text) if !text.chars().any(crate::text::unprintable) => shell_word(text),
+        _ => crate::text::ansi_c_quoted(name.as_encoded_bytes()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{nearest, shell_word, until_end_of_options};
+    use super::{nearest, shell_name, shell_word, until_end_of_options};
 
     #[test]
     fn a_typo_is_one_slip_away() {
@@ -76,6 +87,26 @@ mod tests {
         assert_eq!(shell_word("it's"), r"'it'\''s'");
         assert_eq!(shell_word(""), "''");
         assert_eq!(shell_word(r#"{"a": 1}"#), r#"'{"a": 1}'"#);
+    }
+
+    /// A file name is bare when a shell reads it back as it is, single-quoted when it
+    /// holds what a shell splits or expands (a space), and `$'…'` when it is no text or
+    /// holds what a terminal would act on.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_name_is_quoted_as_a_shell_reads_it_back() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = |bytes: &[u8]| shell_name(std::ffi::OsStr::from_bytes(bytes));
+        assert_eq!(name(b"/tmp/r/ab.json"), "/tmp/r/ab.json");
+        assert_eq!(name(b"/tmp/my runs/ab.json"), "'/tmp/my runs/ab.json'");
+        assert_eq!(
+            name(b"/tmp/r/\xff\x1b'.json"),
+            "$'/tmp/r/\\xff\\x1b\\'.json'"
+        );
+        assert_eq!(
+            name("/tmp/r/a\u{202e}b".as_bytes()),
+            "$'/tmp/r/a\\xe2\\x80\\xaeb'"
+        );
     }
 
     #[test]

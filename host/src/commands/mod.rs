@@ -426,7 +426,7 @@ fn not_text(argv: &[OsString]) -> Result<()> {
     match argv.iter().skip(1).find(|word| word.to_str().is_none()) {
         Some(word) => Err(Error::usage(format!(
             "`{}` is not UTF-8 text: mur takes its arguments as text",
-            String::from_utf8_lossy(&crate::output::shell_word(word))
+            mur_core::shell_name(word)
         ))),
         None => Ok(()),
     }

@@ -282,7 +282,7 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
             .copied()
             .chain(left.iter().map(PathBuf::as_path))
         {
-            names.extend(output::shell_word(path.as_os_str()));
+            names.extend(mur_core::shell_name(path.as_os_str()).into_bytes());
             names.push(b'\n');
         }
         output::stdout(&names)?;

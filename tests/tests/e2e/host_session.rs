@@ -238,6 +238,9 @@ fn clean_dry_run_prints_names_a_shell_can_read_back() {
         .lockfile_dir()
         .join(std::ffi::OsStr::from_bytes(b"st\xffale.json"));
     std::fs::copy(&plain, &odd).expect("copy");
+    // A space too: printed bare, the name pasted was two words (helper B, session 46).
+    let spaced = sb.lockfile_dir().join("st ale.json");
+    std::fs::copy(&plain, &spaced).expect("copy");
     let out = sb.mur(&["devtools", "session", "clean", "--dry-run"]);
     out.assert_code(0);
     let dir = sb.lockfile_dir().display().to_string();
@@ -247,17 +250,20 @@ fn clean_dry_run_prints_names_a_shell_can_read_back() {
         lines,
         [
             format!("$'{dir}/st\\xffale.json'"),
+            format!("'{dir}/st ale.json'"),
             plain.display().to_string()
         ]
     );
-    assert_eq!(out.stderr, "would remove 2 stale entries\n");
-    // What a shell makes of the quoted word is the file's real name.
-    let echoed = std::process::Command::new("bash")
-        .arg("-c")
-        .arg(format!("printf %s {}", lines[0]))
-        .output()
-        .expect("bash");
-    assert_eq!(echoed.stdout, odd.as_os_str().as_bytes());
+    assert_eq!(out.stderr, "would remove 3 stale entries\n");
+    // What a shell makes of each quoted word is the file's real name.
+    for (word, file) in [(lines[0], &odd), (lines[1], &spaced)] {
+        let echoed = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!("printf %s {word}"))
+            .output()
+            .expect("bash");
+        assert_eq!(echoed.stdout, file.as_os_str().as_bytes());
+    }
 }
 
 #[test]

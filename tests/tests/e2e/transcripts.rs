@@ -59,22 +59,12 @@ fn output(mut cmd: Command) -> Output {
     mur_e2e::run(&mut cmd)
 }
 
-/// A word as a shell needs it typed: bare when safe, else single-quoted.
-fn shell_word(word: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "_./:=@,+-%".contains(c);
-    if !word.is_empty() && word.chars().all(safe) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
 /// One command and what it did, as a transcript section.
 fn section(program: &str, args: &[&str], out: &Output) -> String {
     let mut text = format!("$ {program}");
     for arg in args {
         text.push(' ');
-        text.push_str(&shell_word(arg));
+        text.push_str(&mur_core::shell_word(arg));
     }
     text.push_str(&format!("\n--- exit {}\n", out.code));
     for (name, stream) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
@@ -1022,7 +1012,4 @@ fn the_readers_find_sections_and_blocks() {
     );
     assert_eq!(expected_exit(&blocks[0].script), 5);
     assert_eq!(expected_exit("mur x"), 0);
-    assert_eq!(shell_word("#btn-inc"), "'#btn-inc'");
-    assert_eq!(shell_word("it's"), r"'it'\''s'");
-    assert_eq!(shell_word("--out"), "--out");
 }
