@@ -214,11 +214,7 @@ impl Session {
         params: Option<&Value>,
         tool: Option<&Value>,
     ) -> Result<Reply> {
-        let reply = self.send(settings, method, params, tool, Caller::Mur).await;
-        match tool {
-            Some(_) => reply.map_err(|e| bound_anywhere(e, settings)),
-            None => reply,
-        }
+        self.send(settings, method, params, tool, Caller::Mur).await
     }
 
     /// [`Session::call`] of a tool whose `tools/list` entry nobody read (a named
@@ -748,21 +744,6 @@ fn tool_error_message(result: &Value, method: &str, params: Option<&Value>) -> S
     }
 }
 
-/// `e`, a derived verb's call out of time, whose hint names the bound it had: a
-/// derived verb has no `--timeout` of its own, so mur's is taken before or after
-/// its name, and "before the verb name" (an installed verb's own is after it) was
-/// no help to one who typed it after.
-fn bound_anywhere(e: Error, settings: &Settings) -> Error {
-    e.replacing_hint(
-        mur_client::SLOW_TOOL_HINT,
-        format!(
-            "a slow tool may need a longer `--timeout MS` than {} (mur's bound, before or \
-             after a derived verb's name)",
-            settings.timeout.as_millis()
-        ),
-    )
-}
-
 /// Whether nothing listens at `endpoint` any more (a connection refused), asked of a
 /// session whose call broke off while its process still shows as running.
 fn refuses_connections(endpoint: &str) -> bool {
@@ -843,6 +824,9 @@ pub(crate) fn rebuilt(e: &Error, message: String, hints: Vec<String>) -> Error {
     }
     if e.is_about_session() {
         error = error.about_session();
+    }
+    if e.is_out_of_bound() {
+        error = error.out_of_bound();
     }
     hints
         .into_iter()

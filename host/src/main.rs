@@ -34,7 +34,10 @@ static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 
 fn main() -> ExitCode {
     usage::start_clock();
-    let outcome = commands::run(std::env::args_os().collect());
+    let outcome = commands::run(std::env::args_os().collect())
+        // A call out of its bound that no command told how to lengthen it (`catalog`, a
+        // verb without a bound of its own): mur's `--timeout`, before the verb's name.
+        .map_err(|e| tool_call::lengthen(e, tool_call::Bound::BeforeVerb));
     let exit = match &outcome {
         Ok(()) => 0,
         Err(e) => {

@@ -105,6 +105,66 @@ pub async fn settled(
     Err(error)
 }
 
+/// Where the bound of a call was given, which the hint of a call out of it names
+/// ([`lengthen`]): the client that ran out marks its error ([`Error::out_of_bound`])
+/// and says nothing of where, which only the command knows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bound {
+    /// mur's `--timeout` before the verb's name: any command without a bound of its own.
+    BeforeVerb,
+    /// A named verb's own `--timeout MS` after its name, which set the bound ([`Bound::named`]).
+    VerbOwn(u32),
+    /// A derived verb's: mur's `--timeout` of this long, typed before or after its name
+    /// (a derived verb has none of its own).
+    Derived(std::time::Duration),
+    /// `call`'s, before `call` (no verb: "before the verb name" sent one looking for a
+    /// verb's name).
+    Call,
+}
+
+impl Bound {
+    /// The bound of a named verb's call under `settings` (its own `--timeout` applied):
+    /// its own `--timeout own` (after its name) when that set it, else mur's before the
+    /// name, which a verb's own only lengthens when it is shorter.
+    pub fn named(own: Option<u32>, settings: &Settings) -> Self {
+        let Some(ms) = own else {
+            return Self::BeforeVerb;
+        };
+        let mut alone = settings.clone();
+        alone.verb_timeout(Some(ms), false);
+        match alone.timeout == settings.timeout {
+            true => Self::VerbOwn(ms),
+            false => Self::BeforeVerb,
+        }
+    }
+
+    /// How to lengthen this bound, as a hint says it.
+    fn hint(self) -> String {
+        match self {
+            Self::BeforeVerb => {
+                "a slow tool may need a longer `--timeout MS` before the verb name".to_owned()
+            }
+            Self::VerbOwn(ms) => format!(
+                "the bound was the verb's own `--timeout {ms}` (after its name) and half as long \
+                 again (at most 2 s more) for the answer to arrive: a slow tool may need a longer one"
+            ),
+            Self::Derived(bound) => format!(
+                "a slow tool may need a longer `--timeout MS` than {} (mur's bound, before or \
+                 after a derived verb's name)",
+                bound.as_millis()
+            ),
+            Self::Call => "a slow tool may need a longer `--timeout MS` before `call`".to_owned(),
+        }
+    }
+}
+
+/// `e`, a call out of its bound, with the hint saying how to lengthen it as `bound` was
+/// given: the first caller that knows says it, last among the hints; any other error,
+/// or one told already, as it is.
+pub fn lengthen(e: Error, bound: Bound) -> Error {
+    e.with_bound_hint(|| bound.hint())
+}
+
 /// What a session takes in one request: mur's sessions refuse a larger body.
 const SESSION_BODY_BYTES: usize = mur_lockfile::endpoint::MAX_REQUEST_BYTES;
 
@@ -154,6 +214,53 @@ fn nearest_tool(e: Error, name: &str, tools: &[Value], reach: Reach, settings: &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A named verb's own `--timeout` is the bound its hint names only when it set it:
+    /// a longer one typed before the name stood.
+    #[test]
+    fn a_named_verbs_own_timeout_is_its_bound_only_when_it_set_it() {
+        let host = |ms: u64, given: bool| {
+            let mut settings = crate::options::settings(&crate::cli::HostArgs::unset());
+            settings.timeout = std::time::Duration::from_millis(ms);
+            settings.verb_timeout(Some(300), given);
+            settings
+        };
+        assert_eq!(
+            Bound::named(Some(300), &host(10_000, false)),
+            Bound::VerbOwn(300)
+        );
+        assert_eq!(
+            Bound::named(Some(300), &host(200, true)),
+            Bound::VerbOwn(300)
+        );
+        assert_eq!(
+            Bound::named(Some(300), &host(1000, true)),
+            Bound::BeforeVerb
+        );
+        assert_eq!(Bound::named(None, &host(1000, true)), Bound::BeforeVerb);
+    }
+
+    /// A call out of its bound is told once, by the first caller that knows where the
+    /// bound was given; the default that every command ends with then adds nothing.
+    #[test]
+    fn a_call_out_of_its_bound_is_told_once_how_to_lengthen_it() {
+        let out = || Error::transport("`x` did not answer within 300 ms").out_of_bound();
+        let told = lengthen(lengthen(out(), Bound::Call), Bound::BeforeVerb);
+        assert_eq!(
+            told.hints(),
+            ["a slow tool may need a longer `--timeout MS` before `call`"]
+        );
+        let derived = Bound::Derived(std::time::Duration::from_millis(300));
+        assert_eq!(
+            lengthen(out(), derived).hints(),
+            [
+                "a slow tool may need a longer `--timeout MS` than 300 (mur's bound, before or \
+              after a derived verb's name)"
+            ]
+        );
+        let refused = lengthen(Error::transport("refused"), Bound::Call);
+        assert!(refused.hints().is_empty());
+    }
 
     /// A future's whole size is held wherever it goes (each frame it passes
     /// through, page by page), however little of it a call uses: the HTTP

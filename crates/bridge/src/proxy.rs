@@ -756,15 +756,19 @@ const SLOW_TOOL_HINT: &str = "a slow tool may need a longer bound: start the pro
 
 /// An error's message, its list (the sessions to choose from) and its `hint:`
 /// lines, as mur prints them: the agent behind the proxy reads the fix too
-/// (`choose one with `--project PATH``), worded for the proxy ([`SLOW_TOOL_HINT`]).
+/// (`choose one with `--project PATH``); a request out of its bound is told the
+/// proxy's ([`SLOW_TOOL_HINT`]), last.
 fn with_hints(e: &mur_core::Error) -> String {
-    let hint = |hint: &String| match hint.as_str() {
-        mur_client::SLOW_TOOL_HINT => SLOW_TOOL_HINT.to_owned(),
-        hint => hint.to_owned(),
-    };
+    let bound = e.is_out_of_bound().then_some(SLOW_TOOL_HINT);
     std::iter::once(e.message().to_owned())
         .chain(e.list().iter().map(|row| format!("  {row}")))
-        .chain(e.hints().iter().map(|h| format!("hint: {}", hint(h))))
+        .chain(
+            e.hints()
+                .iter()
+                .map(String::as_str)
+                .chain(bound)
+                .map(|h| format!("hint: {h}")),
+        )
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -783,6 +787,24 @@ mod tests {
     use mur_testkit::Captured;
 
     impl ClientOutput for Captured {}
+
+    /// A request out of its bound is told the proxy's bound, after what the bridge said;
+    /// no other error is.
+    #[test]
+    fn a_request_out_of_its_bound_is_told_the_proxys_bound_last() {
+        let out = mur_core::Error::transport("`x` did not answer within 300 ms")
+            .out_of_bound()
+            .with_first_hint("the bridge said: an answer to id 9");
+        assert_eq!(
+            with_hints(&out),
+            format!(
+                "`x` did not answer within 300 ms\nhint: the bridge said: an answer to id 9\n\
+                 hint: {SLOW_TOOL_HINT}"
+            )
+        );
+        let refused = mur_core::Error::transport("refused").with_hint("start it");
+        assert_eq!(with_hints(&refused), "refused\nhint: start it");
+    }
 
     #[test]
     fn initialize_takes_the_sessions_capabilities_and_the_clients_version() {

@@ -98,10 +98,6 @@ pub const ANSWERED_SHARED: &str = "mur/answeredShared";
 /// was in flight that another request's client answered, which this request may have
 /// asked: its result may carry another call's answers ([`question_notes`]).
 pub const ANSWERED_ELSEWHERE: &str = "mur/answeredElsewhere";
-/// The hint under a call out of time, for a command line; the stdio proxy, whose
-/// bound is its own option, words it for its own command instead.
-pub const SLOW_TOOL_HINT: &str =
-    "a slow tool may need a longer `--timeout MS` before the verb name";
 /// `bound` in milliseconds as a message says it: whole (`300`), or with its fraction
 /// (`451.5`), which a verb's own `--timeout 301` gives (half as long again): its whole
 /// milliseconds said "within 451 ms" above a hint naming 301 and half as long again.
@@ -490,7 +486,8 @@ impl<'a> Client<'a> {
             ),
             None => format!("`{}` did not answer within {ms} ms", self.endpoint),
         };
-        let error = Error::transport(message).with_hint(SLOW_TOOL_HINT);
+        // How to lengthen the bound is the caller's to say: it knows where it was given.
+        let error = Error::transport(message).out_of_bound();
         match self.bridge_said.lock().ok().and_then(|said| said.clone()) {
             Some(said) => error.with_first_hint(format!("the bridge said: {said}")),
             None => error,

@@ -82,6 +82,7 @@ pub struct Error {
     message: String,
     hints: Vec<String>,
     about_session: bool,
+    out_of_bound: bool,
     /// What few errors carry, boxed: an `Error` is the `Err` of every
     /// `Result` on a call's path, and small is cheap to move.
     more: Option<Box<More>>,
@@ -118,6 +119,7 @@ impl Error {
             message: message.into(),
             hints: Vec::new(),
             about_session: false,
+            out_of_bound: false,
             more: None,
         }
     }
@@ -190,6 +192,32 @@ impl Error {
 
     pub fn is_about_session(&self) -> bool {
         self.about_session
+    }
+
+    /// Marks a call that ran out of its bound (`--timeout`), with no hint yet of how to
+    /// lengthen it: where the bound was given, and so what to lengthen, only the caller
+    /// knows (before a verb's name, after it, the proxy's own option), and it says so
+    /// in its own words ([`Error::with_bound_hint`]). The library that ran out says none.
+    pub fn out_of_bound(mut self) -> Self {
+        self.out_of_bound = true;
+        self
+    }
+
+    /// Whether a call ran out of its bound and no hint says yet how to lengthen it.
+    pub fn is_out_of_bound(&self) -> bool {
+        self.out_of_bound
+    }
+
+    /// A call out of its bound ([`Error::out_of_bound`]) with `hint`, how to lengthen
+    /// it, as its last `hint:` line, said once: the first caller that knows where the
+    /// bound was given words it, and the error is no longer marked. Any other error is
+    /// returned as it is.
+    pub fn with_bound_hint(mut self, hint: impl FnOnce() -> String) -> Self {
+        if self.out_of_bound {
+            self.out_of_bound = false;
+            self.hints.push(hint());
+        }
+        self
     }
 
     pub fn stdout(&self) -> Option<&[u8]> {
@@ -529,6 +557,31 @@ mod tests {
         let help = refused(&["mur", "--help"]);
         assert!(help.clap_error().is_some());
         assert_eq!((help.kind(), help.exit_code()), (Kind::Help, 0));
+    }
+
+    /// The hint of a call out of its bound is said once, by the first caller that knows
+    /// where the bound was given, after the hints already there; no other error gets it.
+    #[test]
+    fn a_call_out_of_its_bound_is_told_how_to_lengthen_it_once() {
+        let e = Error::transport("`x` did not answer within 300 ms")
+            .with_hint("the bridge said: …")
+            .out_of_bound()
+            .with_first_hint("the request was sent");
+        assert!(e.is_out_of_bound());
+        let e = e
+            .with_bound_hint(|| "a longer `--timeout MS` before `call`".to_owned())
+            .with_bound_hint(|| "a longer `--timeout MS` before the verb name".to_owned());
+        assert!(!e.is_out_of_bound());
+        assert_eq!(
+            e.hints(),
+            [
+                "the request was sent",
+                "the bridge said: …",
+                "a longer `--timeout MS` before `call`"
+            ]
+        );
+        let other = Error::transport("refused").with_bound_hint(|| "never".to_owned());
+        assert!(other.hints().is_empty());
     }
 
     #[test]

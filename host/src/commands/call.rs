@@ -10,7 +10,7 @@ use crate::cli::CallArgs;
 use crate::invoke::{Session, settle};
 use crate::media;
 use crate::output;
-use crate::tool_call::{self, Reach};
+use crate::tool_call::{self, Bound, Reach};
 use crate::tools::ToolList;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
@@ -39,13 +39,7 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
             method_call(settings, &method, params.as_ref(), slashed).await
         }
     };
-    // `call` is no verb: "before the verb name" sent one looking for a verb's name.
-    let result = result.map_err(|e| {
-        e.replacing_hint(
-            mur_client::SLOW_TOOL_HINT,
-            "a slow tool may need a longer `--timeout MS` before `call`",
-        )
-    })?;
+    let result = result.map_err(|e| tool_call::lengthen(e, Bound::Call))?;
     match target {
         Some(target) => media::save(result, &target, settings),
         None => output::json(&result, settings.pretty),

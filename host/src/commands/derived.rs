@@ -20,7 +20,7 @@ use crate::invoke::{Session, block_on};
 use crate::media;
 use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
-use crate::tool_call::{self, Reach};
+use crate::tool_call::{self, Bound, Reach};
 use crate::tools::{ToolList, pick};
 use crate::usage::{self, Phase};
 
@@ -164,6 +164,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     let reply = session
         .call_tool(settings, "tools/call", Some(&params), Some(&tool))
         .await
+        .map_err(|e| tool_call::lengthen(e, Bound::Derived(settings.timeout)))
         .map_err(|e| tool_call::too_large(e, Some(&params)))?;
     let stale = tool_result::missing_tool(&reply, "tools/call", Some(&params)).is_some()
         || tool_result::arguments_refused(&reply);

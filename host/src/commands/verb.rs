@@ -11,7 +11,7 @@ use crate::cli::HostArgs;
 use crate::invoke::{self, block_on};
 use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
-use crate::tool_call;
+use crate::tool_call::{self, Bound};
 use crate::usage::{self, Phase};
 use mur_usage::Kind;
 
@@ -73,7 +73,7 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let (arguments, lowered) = invoke::within_bound(arguments, name, verbs.spec(name), &settings);
     let params = json!({ "name": tool, "arguments": arguments });
     let result = block_on(tool_call::call(&settings, &params, name))?.map_err(|e| {
-        let e = bound_given_after(e, plan.timeout_ms, &settings);
+        let e = tool_call::lengthen(e, Bound::named(plan.timeout_ms, &settings));
         match &lowered {
             Some(lowered) => lowered.told(e),
             None => e,
@@ -100,27 +100,6 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     output::stdout(&shaped.stdout)?;
     output::notes(&shaped.notes, settings.quiet);
     Ok(())
-}
-
-/// A call out of time whose bound was the verb's own `--timeout MS` (after its name):
-/// the hint names that one, not the host's before the name, which it overrode. Not
-/// when the host's (`settings.timeout`, before the name) was longer: that one stood.
-fn bound_given_after(e: Error, verb_ms: Option<u32>, settings: &Settings) -> Error {
-    let Some(ms) = verb_ms else {
-        return e;
-    };
-    let mut own = settings.clone();
-    own.verb_timeout(Some(ms), false);
-    if own.timeout != settings.timeout {
-        return e;
-    }
-    e.replacing_hint(
-        mur_client::SLOW_TOOL_HINT,
-        format!(
-            "the bound was the verb's own `--timeout {ms}` (after its name) and half as long \
-             again (at most 2 s more) for the answer to arrive: a slow tool may need a longer one"
-        ),
-    )
 }
 
 /// Tells the usage record what `name` is: an installed verb's tool, file
