@@ -11,12 +11,11 @@ use mur_client::tool_result::{is_error, missing_tool, result_text};
 use mur_client::{Client, Reply};
 use mur_core::{Error, Kind, Result, Settings};
 use mur_lockfile::liveness::Fate;
-use mur_verbs::VerbDirs;
 use mur_verbs::spec::VerbSpec;
-use mur_verbs::tools::ToolCache;
 use serde_json::{Value, json};
 
 use crate::output;
+use crate::tool_cache::CachedTools;
 use crate::usage;
 
 /// The most `tools/list` pages read; a server paging forever is cut off.
@@ -487,7 +486,7 @@ impl Session {
             mur_http::Sent::Yes => "was sent",
         };
         let listed = self
-            .cached_tools()
+            .cached_list()
             .and_then(|tools| tools.into_iter().find(|t| t["name"] == tool));
         let marked = |hint: &str| {
             listed
@@ -515,19 +514,21 @@ impl Session {
         )
     }
 
+    /// The session's entry in the tool cache: this process's at this endpoint.
+    pub fn cached_tools(&self) -> CachedTools {
+        CachedTools::of(&self.endpoint, self.identity.as_deref())
+    }
+
     /// The session's tool list as cached, if it is.
-    fn cached_tools(&self) -> Option<Vec<Value>> {
-        let key = ToolCache::key(&self.endpoint, self.identity.as_deref());
-        VerbDirs::from_env()
-            .ok()
-            .and_then(|dirs| ToolCache::open(&dirs).load(&key))
+    fn cached_list(&self) -> Option<Vec<Value>> {
+        self.cached_tools().load()
     }
 
     /// Tool `name`'s entry if it runs only as a task: from the cached tool list
     /// when that has the tool, else from a fresh `tools/list`.
     async fn task_only(&self, settings: &Settings, name: &str) -> Option<Value> {
         let cached = self
-            .cached_tools()
+            .cached_list()
             .filter(|tools| tools.iter().any(|tool| tool["name"] == name));
         let tools = match cached {
             Some(tools) => tools,

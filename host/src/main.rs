@@ -12,6 +12,7 @@ mod options;
 mod output;
 mod session_tools;
 mod signals;
+mod tool_cache;
 mod tool_call;
 mod tools;
 mod usage;

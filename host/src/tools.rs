@@ -1,26 +1,25 @@
-//! The session's tool list, through the per-session cache: what a derived verb is made
-//! from, what `call`, `catalog` and completion list. Part of the call path, below the
-//! commands that use it.
+//! The session's tool list, through the per-session cache ([`crate::tool_cache`]): what
+//! a derived verb is made from, what `call`, `catalog` and completion list. Part of the
+//! call path, below the commands that use it.
 
 use mur_core::{Result, Settings};
+use mur_verbs::VerbHost;
 use mur_verbs::derived::Derived;
-use mur_verbs::tools::ToolCache;
-use mur_verbs::{VerbDirs, VerbHost};
 use serde_json::Value;
 
 use crate::invoke::Session;
+use crate::tool_cache::CachedTools;
 
 /// The session's tool list, through the cache.
 pub struct ToolList {
-    cache: Option<ToolCache>,
-    key: String,
+    cached: CachedTools,
 }
 
 impl ToolList {
     pub fn open(session: &Session) -> Self {
-        let cache = VerbDirs::from_env().ok().map(|dirs| ToolCache::open(&dirs));
-        let key = ToolCache::key(&session.endpoint, session.identity.as_deref());
-        Self { cache, key }
+        Self {
+            cached: session.cached_tools(),
+        }
     }
 
     /// The verb derived from the tool named `name` (or whose kebab-case name
@@ -35,11 +34,7 @@ impl ToolList {
         name: &str,
         refresh: bool,
     ) -> Result<std::result::Result<(Derived, Value, bool), Vec<Value>>> {
-        let cached = self
-            .cache
-            .as_ref()
-            .filter(|_| !refresh)
-            .and_then(|c| c.load(&self.key));
+        let cached = (!refresh).then(|| self.cached.load()).flatten();
         if let Some(tools) = &cached
             && let Some(verb) = pick(tools, name)
         {
@@ -54,7 +49,7 @@ impl ToolList {
 
     /// Every tool: the cached list, else a fresh one (then cached).
     pub async fn all(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
-        if let Some(tools) = self.cache.as_ref().and_then(|c| c.load(&self.key)) {
+        if let Some(tools) = self.cached.load() {
             return Ok(tools);
         }
         self.fresh(session, settings).await
@@ -63,9 +58,7 @@ impl ToolList {
     /// A fresh list: cached, and the installed verbs' hints learned from it.
     pub async fn fresh(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
         let tools = session.list_tools(settings).await?;
-        if let Some(cache) = &self.cache {
-            cache.store(&self.key, &tools);
-        }
+        self.cached.store(&tools);
         if let Ok(mut verbs) = VerbHost::open() {
             verbs.learn_hints(&tools);
         }
@@ -73,9 +66,7 @@ impl ToolList {
     }
 
     pub fn forget(&self) {
-        if let Some(cache) = &self.cache {
-            cache.forget(&self.key);
-        }
+        self.cached.forget();
     }
 }
 
