@@ -123,6 +123,12 @@ const DISCOVER: &str = "server/discover";
 /// JSON-RPC "method not found".
 const METHOD_NOT_FOUND: i64 = -32601;
 
+/// Whether `call NAME` sends NAME as a method, not as a tool's name ([`request`]): a
+/// NAME with a `/`, and `ping`. A tool of such a name is called with `call tools/call`.
+pub(crate) fn sent_as_method(name: &str) -> bool {
+    name == PING || name.contains('/')
+}
+
 /// Words after the name: `call` takes the arguments (a tool's, a method's params)
 /// only in `--args`. When they are the JSON object meant, or options a verb would
 /// take (`--selector '#count'`), the hint is the command with them as `--args`;
@@ -132,7 +138,7 @@ fn stray_words(name: &str, words: &[String], devtools: &str) -> Error {
     let error = Error::usage(format!(
         "unexpected argument `{word}`: `call` takes the arguments in `--args`, as JSON"
     ));
-    let is_method = name == PING || name.contains('/');
+    let is_method = sent_as_method(name);
     let object = match words {
         [only] => serde_json::from_str::<Value>(only)
             .ok()
@@ -304,11 +310,7 @@ const METHOD_PARAMS: &str = r##"'{"uri":"app://log"}'"##;
 /// The `--args` a hint shows for what `args` calls: a tool's arguments, or a
 /// method's params (a tool's example for `resources/read` misled).
 fn args_example(args: &CallArgs) -> &'static str {
-    let method = args.method.is_some()
-        || args
-            .name
-            .as_deref()
-            .is_some_and(|name| name == PING || name.contains('/'));
+    let method = args.method.is_some() || args.name.as_deref().is_some_and(sent_as_method);
     if method { METHOD_PARAMS } else { TOOL_ARGS }
 }
 

@@ -243,13 +243,14 @@ impl Shown {
             // Each block as `left_out` judges it beside the structured content (a text
             // that repeats it is no news), but a medium the structured content holds
             // too (server-filesystem's `read_media_file` returns its image both ways)
-            // was printed there.
+            // was printed there, and so was a text that is one of its items.
             let left_out = blocks
                 .iter()
                 .filter(|block| {
                     let alone = json!({ "content": [block], "structuredContent": structured });
                     !left_out(&alone).is_empty()
                         && !media_data(block).is_some_and(|data| holds(structured, data))
+                        && !is_part_of(block, structured)
                 })
                 .map(kind)
                 .collect();
@@ -341,6 +342,34 @@ fn holds(value: &Value, text: &str) -> bool {
     }
 }
 
+/// Whether text block `block` is an item or a value of `structured`, or of the one
+/// value it wraps (the Python SDK's `{"result": …}`): its JSON, or its text as a string.
+/// FastMCP 1.x returns a list as one text block per item beside `{"result": [items]}`;
+/// each one was printed there, and a note on every list said otherwise.
+fn is_part_of(block: &Value, structured: &Value) -> bool {
+    let Some(text) = block["text"].as_str().filter(|_| block["type"] == "text") else {
+        return false;
+    };
+    let parsed = serde_json::from_str::<Value>(text).ok();
+    let wrapped = structured
+        .as_object()
+        .filter(|object| object.len() == 1)
+        .and_then(|object| object.values().next());
+    parts(structured)
+        .into_iter()
+        .chain(wrapped.map(parts).unwrap_or_default())
+        .any(|part| part.as_str() == Some(text) || parsed.as_ref() == Some(part))
+}
+
+/// The items of an array, the values of an object; nothing of a scalar.
+fn parts(value: &Value) -> Vec<&Value> {
+    match value {
+        Value::Array(items) => items.iter().collect(),
+        Value::Object(object) => object.values().collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Where a derived verb's result's media can be written, for the note.
 #[derive(Clone, Copy)]
 enum Save<'a> {
@@ -411,9 +440,10 @@ const MAX_HINT_ARGUMENTS: usize = 200;
 /// ready to paste: `mur devtools call get-sum --args '{"a":1,"b":2}'`, from the same
 /// session ([`Settings::devtools_command`]), with the `--answer`s given: a tool that
 /// asked a question asks it again, and without them the call would end unanswered.
+/// A tool whose name `call` sends as a method (`inventory/list`, `ping`) is called
+/// through `tools/call`, its name and arguments the params, as `call --help` says.
 fn call_command(settings: &Settings, tool: &str, arguments: &Map<String, Value>) -> String {
     let devtools = settings.devtools_command();
-    let tool = mur_core::shell_word(tool);
     let answers: String = settings
         .answers
         .iter()
@@ -424,11 +454,23 @@ fn call_command(settings: &Settings, tool: &str, arguments: &Map<String, Value>)
             )
         })
         .collect();
+    let json = Value::Object(arguments.clone()).to_string();
+    let long = json.len() > MAX_HINT_ARGUMENTS;
+    if super::call::sent_as_method(tool) {
+        let arguments = if long { "JSON" } else { json.as_str() };
+        // Written by hand: the name first, as a reader looks for it.
+        let params = format!(
+            r#"{{"name":{},"arguments":{arguments}}}"#,
+            Value::from(tool)
+        );
+        let params = mur_core::shell_word(&params);
+        return format!("{devtools} call tools/call --args {params}{answers}");
+    }
+    let tool = mur_core::shell_word(tool);
     if arguments.is_empty() {
         return format!("{devtools} call {tool}{answers}");
     }
-    let json = Value::Object(arguments.clone()).to_string();
-    if json.len() > MAX_HINT_ARGUMENTS {
+    if long {
         return format!("{devtools} call {tool} --args JSON{answers}");
     }
     format!(
@@ -697,6 +739,82 @@ mod tests {
         assert_eq!(
             call_command(&answered, "ask", &Map::new()),
             "mur devtools call ask --answer 'name=Ada Lovelace' --answer check=yes"
+        );
+    }
+
+    /// `call inventory/list` and `call ping` send a method (`call --help`): a tool of
+    /// such a name is called through `tools/call`, its name and arguments the params.
+    #[test]
+    fn the_call_of_a_tool_named_like_a_method_goes_through_tools_call() {
+        let args = |value: Value| value.as_object().cloned().unwrap_or_default();
+        let settings = settings();
+        assert_eq!(
+            call_command(&settings, "inventory/list", &Map::new()),
+            r#"mur devtools call tools/call --args '{"name":"inventory/list","arguments":{}}'"#
+        );
+        assert_eq!(
+            call_command(&settings, "ping", &args(json!({"note": "it's"}))),
+            r#"mur devtools call tools/call --args '{"name":"ping","arguments":{"note":"it'\''s"}}'"#
+        );
+        let long = "x".repeat(MAX_HINT_ARGUMENTS);
+        assert_eq!(
+            call_command(&settings, "a/b", &args(json!({ "message": long }))),
+            r#"mur devtools call tools/call --args '{"name":"a/b","arguments":JSON}'"#
+        );
+        assert_eq!(
+            call_command(&settings, "pinged", &Map::new()),
+            "mur devtools call pinged",
+            "only `ping` itself is a method"
+        );
+    }
+
+    /// FastMCP 1.x returns a list as one text block per item beside `{"result": […]}`:
+    /// each was printed there, and no note says otherwise; a block that carries more
+    /// (a warning beside the items) still gets one.
+    #[test]
+    fn text_blocks_that_are_the_structured_contents_items_get_no_note() {
+        let text = |t: &str| json!({ "type": "text", "text": t });
+        let note = |content: Value, structured: Value| {
+            let result = json!({ "content": content, "structuredContent": structured });
+            let shown = Shown::of(&result);
+            unprinted(&result, &shown, &settings(), "t", &Map::new(), Save::Call).join("\n")
+        };
+        let items = json!({ "result": [{ "sku": "A1", "count": 3 }, { "sku": "B2", "count": 0 }] });
+        let listed = json!([
+            text("{\n  \"sku\": \"A1\",\n  \"count\": 3\n}"),
+            text("{\"count\": 0, \"sku\": \"B2\"}"),
+        ]);
+        assert_eq!(note(listed, items.clone()), "");
+        assert_eq!(
+            note(
+                json!([text("a"), text("b")]),
+                json!({ "result": ["a", "b"] })
+            ),
+            ""
+        );
+        assert_eq!(
+            note(json!([text("3")]), json!({ "sku": "A1", "count": 3 })),
+            ""
+        );
+        assert_eq!(
+            note(
+                json!([
+                    text("{\"sku\": \"A1\", \"count\": 3}"),
+                    text("B2 is out of stock")
+                ]),
+                items
+            ),
+            "note: the result has 1 more content block (text) than the structured content \
+             printed; `mur devtools call t` prints the whole result"
+        );
+        assert_eq!(
+            note(
+                json!([text("{\"sku\": \"C3\"}")]),
+                json!({ "result": [{ "sku": "C3", "count": 1 }] })
+            ),
+            "note: the result has 1 more content block (text) than the structured content \
+             printed; `mur devtools call t` prints the whole result",
+            "a part of an item is no item"
         );
     }
 

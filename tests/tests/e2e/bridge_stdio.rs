@@ -25,22 +25,22 @@ use crate::{interop_python, node};
 
 /// A bridge started in a sandbox: its project, its session line, and its pid
 /// (killed on drop if the test did not stop it).
-struct Bridge<'a> {
+pub(crate) struct Bridge<'a> {
     sb: &'a Sandbox,
-    project: PathBuf,
-    line: Value,
+    pub(crate) project: PathBuf,
+    pub(crate) line: Value,
     _pid: Adopted,
 }
 
 impl<'a> Bridge<'a> {
     /// The endpoint its start line announced.
-    fn endpoint(&self) -> String {
+    pub(crate) fn endpoint(&self) -> String {
         self.line["endpoint"].as_str().expect("endpoint").to_owned()
     }
 
     /// `mur devtools bridge --project <sandbox>/<name>/App.csproj [extra…] -- command…`,
     /// which must succeed.
-    fn start(sb: &'a Sandbox, name: &str, extra: &[&str], command: &[OsString]) -> Self {
+    pub(crate) fn start(sb: &'a Sandbox, name: &str, extra: &[&str], command: &[OsString]) -> Self {
         let project = sb.project(name);
         let out = start(sb, &project, extra, command);
         out.assert_code(0);
@@ -64,7 +64,7 @@ impl<'a> Bridge<'a> {
     }
 
     /// `mur devtools --project <this project> ARGS…`.
-    fn mur(&self, args: &[&str]) -> Output {
+    pub(crate) fn mur(&self, args: &[&str]) -> Output {
         self.sb
             .mur(&[&["devtools", "--project", self.project_arg()], args].concat())
     }
@@ -86,7 +86,7 @@ impl<'a> Bridge<'a> {
     }
 
     /// `bridge stop`, which must succeed and leave no lockfile.
-    fn stop(self) {
+    pub(crate) fn stop(self) {
         let out = self.mur(&["bridge", "stop"]);
         out.assert_code(0).assert_stderr_is(format!(
             "stopped the bridge of `{}` (pid {})\n",

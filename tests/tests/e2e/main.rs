@@ -24,6 +24,7 @@ mod host_discovery;
 mod host_progress;
 mod host_session;
 mod hostile_server;
+mod interop_derived;
 mod interop_everything;
 mod interop_python;
 mod layering;

@@ -1,0 +1,91 @@
+//! What a derived verb prints of a third party's tool, and what its notes and hints
+//! tell: `tests/interop/inventory_server.py` (FastMCP, the Python MCP SDK's 1.x line)
+//! behind `mur devtools bridge`, beside `tests/interop/stdio_server.py` as a second
+//! session. Its list is printed as its structured content with no note (FastMCP sends
+//! each record again as a text block); a note on a block the structured content lacks
+//! names a `call` that works for a tool whose name has a `/` (which `call NAME` sends as
+//! a method); and with two sessions, the command repeated for one names the session
+//! whose tool list has the verb.
+//!
+//! The SDK comes from `target/interop-venv` ([`interop_python::python_or_skip`]): without
+//! it the tests are skipped with the reason, except under CI.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use mur_e2e::Sandbox;
+
+use crate::bridge_stdio::Bridge;
+use crate::interop_python;
+
+/// `tests/interop/<script>` on the SDK's 1.x line; `None` (after saying why) without it.
+fn python_server(script: &str) -> Option<Vec<OsString>> {
+    let python = interop_python::python_or_skip("interop-venv", "1", "requirements.txt")?;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("interop")
+        .join(script);
+    Some(vec![python.into(), "-B".into(), script.into()])
+}
+
+/// The inventory server bridged as the project `<sandbox>/edge/App.csproj`.
+fn inventory(sb: &Sandbox) -> Option<Bridge<'_>> {
+    let server = python_server("inventory_server.py")?;
+    Some(Bridge::start(sb, "edge", &[], &server))
+}
+
+/// `command`, as a person pastes it from a hint, in the sandbox (this `mur` on `PATH`).
+fn pasted(sb: &Sandbox, command: &str) -> mur_e2e::Output {
+    mur_e2e::run(&mut sb.shell_command(command))
+}
+
+/// FastMCP returns a list as one text block per record beside `{"result": [records]}`:
+/// the records are printed once, as the structured content, and no note says that two
+/// blocks were left out (they were printed there).
+#[test]
+fn a_fastmcp_list_prints_its_structured_content_without_a_note() {
+    let sb = Sandbox::new();
+    let Some(bridge) = inventory(&sb) else {
+        return;
+    };
+    bridge
+        .mur(&["inventory-list"])
+        .assert_code(0)
+        .assert_stdout_is(
+            "{\"result\":[{\"count\":3,\"sku\":\"A1\"},{\"count\":0,\"sku\":\"B2\"}]}\n",
+        )
+        .assert_stderr_is("");
+    bridge.stop();
+}
+
+/// A block the structured content lacks (the advice beside the record) is noted, with
+/// the command that prints the whole result. The tool is `inventory/check`, which
+/// `call inventory/check` would send as a method (exit 5): the command calls it through
+/// `tools/call`, and pasted it prints the whole result.
+#[test]
+fn the_note_under_a_slashed_tool_names_a_call_that_prints_the_whole_result() {
+    let sb = Sandbox::new();
+    let Some(bridge) = inventory(&sb) else {
+        return;
+    };
+    let project = sb.canonical_project(&bridge.project);
+    let call = format!(
+        "mur devtools --project {project} call tools/call --args \
+         '{{\"name\":\"inventory/check\",\"arguments\":{{\"sku\":\"B2\"}}}}'"
+    );
+    bridge
+        .mur(&["inventory-check", "--sku", "B2"])
+        .assert_code(0)
+        .assert_stdout_is("{\"count\":0,\"sku\":\"B2\"}\n")
+        .assert_stderr_is(format!(
+            "note: the result has 1 more content block (text) than the structured content \
+             printed; `{call}` prints the whole result\n"
+        ));
+    let whole = pasted(&sb, &call);
+    whole.assert_code(0).assert_stderr_is("");
+    assert_eq!(
+        whole.json()["content"][1]["text"],
+        "B2 is out of stock; reorder 5",
+        "{whole}"
+    );
+    bridge.stop();
+}
