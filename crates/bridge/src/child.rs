@@ -23,7 +23,7 @@ use tokio::{
 };
 
 use crate::lines::{Line, read_line};
-use crate::log::{Log, pump};
+use crate::log::{Log, Tail, pump};
 use crate::process::Process;
 use crate::relay::{Relay, Writer};
 
@@ -103,8 +103,17 @@ impl Server {
             .map_err(|e| Error::internal(format!("cannot attach to the server: {e}")))?;
         let (writer, lines) = mpsc::unbounded_channel();
         let (broke, mut broken) = mpsc::channel(1);
+        // What it writes to its stdout that is not JSON, for a start that fails: the
+        // cause, when the command is no MCP stdio server (an HTTP server's "listening").
+        let not_json = Arc::new(Tail::new());
         tokio::spawn(write_lines(stdin, lines));
-        tokio::spawn(read_messages(stdout, relay.clone(), broke, max_message));
+        tokio::spawn({
+            let (relay, not_json) = (relay.clone(), not_json.clone());
+            async move {
+                read_messages(stdout, relay, broke, max_message, &not_json).await;
+                not_json.end();
+            }
+        });
         // Stopped by the bridge's user: not the server's failure to explain.
         let mut stopped_first = false;
         let initialized = tokio::select! {
@@ -137,18 +146,16 @@ impl Server {
                 Err(e)
             }
             Err(e) => {
-                // Ended first, so its stderr closes and its last words are in.
+                // Ended first, so its output closes and its last words are in.
                 let _ = process.end(TERM_GRACE).await;
-                let said = match &tail {
-                    Some(tail) => tail.lines(STDERR_WAIT).await,
-                    None => Vec::new(),
+                let stderr = async {
+                    match &tail {
+                        Some(tail) => tail.lines(STDERR_WAIT).await,
+                        None => Vec::new(),
+                    }
                 };
-                let e = said.iter().fold(e, |e, line| {
-                    e.with_hint(format!(
-                        "stderr: {}",
-                        mur_core::text::escaped(line, mur_core::text::unprintable)
-                    ))
-                });
+                let (wrote, said) = tokio::join!(not_json.lines(STDERR_WAIT), stderr);
+                let e = with_last_words(e, &wrote, &said);
                 Err(e.with_hint(format!("its stderr is in `{}`", log.display())))
             }
         }
@@ -230,6 +237,29 @@ async fn exit_or_why(
     }
 }
 
+/// `e`, a start that failed, with what the server wrote that says why: the lines of
+/// its stdout that are not JSON first (`wrote`: no MCP stdio server writes them, so
+/// they name the cause, where the bridge waited for an answer), then the last lines
+/// of its stderr (`said`), each escaped.
+fn with_last_words(e: Error, wrote: &[String], said: &[String]) -> Error {
+    let line = |stream: &str, line: &String| {
+        let line = mur_core::text::escaped(line, mur_core::text::unprintable);
+        format!("{stream}: {line}")
+    };
+    let e = match wrote {
+        [] => e,
+        _ => e.with_hint(
+            "it wrote to its stdout what is not JSON, where an MCP stdio server writes only its \
+             JSON-RPC messages: is the command one?",
+        ),
+    };
+    let e = wrote
+        .iter()
+        .fold(e, |e, wrote| e.with_hint(line("stdout", wrote)));
+    said.iter()
+        .fold(e, |e, said| e.with_hint(line("stderr", said)))
+}
+
 /// The message for a server that exited before it answered `initialize`.
 fn exited_early(status: std::io::Result<ExitStatus>) -> Error {
     let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
@@ -284,7 +314,8 @@ async fn write_lines(mut stdin: pipe::Sender, mut lines: mpsc::UnboundedReceiver
 }
 
 /// Hands every line of the server's stdout to the relay; a line that is not
-/// JSON (a banner printed to stdout by mistake) goes to the log, clipped. A
+/// JSON (a banner printed to stdout by mistake) goes to the log, clipped, and to
+/// `not_json`. A
 /// line past `max_message` bytes ends the reading: `broken` says why, naming
 /// the limit as the bridge's and how to raise it (mur's own `--max-response`
 /// bounds what a call reads of an answer, not what the bridge reads). So
@@ -295,6 +326,7 @@ async fn read_messages(
     relay: Relay,
     broken: mpsc::Sender<Unreadable>,
     max_message: u64,
+    not_json: &Tail,
 ) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
@@ -347,7 +379,10 @@ async fn read_messages(
                         );
                         relay.route(answer, line.len());
                     }
-                    None => relay.unmatched(&unreadable_line(text, &error), text),
+                    None => {
+                        not_json.push(text);
+                        relay.unmatched(&unreadable_line(text, &error), text);
+                    }
                 },
             }
         }

@@ -293,7 +293,9 @@ const TAIL_CHARS: usize = 300;
 
 /// The last lines of one start's stderr (blank ones skipped, each clipped),
 /// for the message of a start that fails: what the server said on its way
-/// out (npm's 404 for a mistyped package) without opening the log.
+/// out (npm's 404 for a mistyped package) without opening the log. Also what
+/// it wrote to its stdout that is not JSON (`crate::child`): a server that
+/// is no MCP stdio server (an HTTP server) says so there.
 pub(crate) struct Tail {
     lines: Mutex<std::collections::VecDeque<String>>,
     /// Set once the server's stderr is closed: every line of it is in.
@@ -301,14 +303,14 @@ pub(crate) struct Tail {
 }
 
 impl Tail {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             lines: Mutex::new(std::collections::VecDeque::new()),
             ended: tokio::sync::watch::Sender::new(false),
         }
     }
 
-    fn push(&self, line: &str) {
+    pub(crate) fn push(&self, line: &str) {
         if line.trim().is_empty() {
             return;
         }
@@ -322,6 +324,11 @@ impl Tail {
             }
             lines.push_back(line);
         }
+    }
+
+    /// Every line is in: its stream is closed.
+    pub(crate) fn end(&self) {
+        self.ended.send_replace(true);
     }
 
     /// The lines, once the stderr is closed or `limit` has passed (whoever
@@ -374,7 +381,7 @@ pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) -> Arc<Tail
             log.write_line(&line);
             kept.push(&text);
         }
-        kept.ended.send_replace(true);
+        kept.end();
     };
     if let Err(e) = std::thread::Builder::new()
         .name("server-stderr".into())

@@ -2255,6 +2255,41 @@ fn a_server_that_exits_before_initialize_is_quoted_from_its_stderr() {
     assert!(sb.read_lockfile(&project).is_none());
 }
 
+/// A command that is no MCP stdio server (an HTTP server bridged by mistake) writes
+/// to its stdout what is not JSON: a start that fails quotes it first, as the cause,
+/// where it quoted only the stderr (here a warning that says nothing of it) and the
+/// log alone had the stdout. Blank lines are skipped, as on stderr.
+#[test]
+fn a_start_that_fails_quotes_what_the_server_wrote_to_its_stdout_that_is_not_json() {
+    let sb = Sandbox::new();
+    let project = sb.project("http");
+    let script = "echo 'Listening on http://127.0.0.1:3000'; echo; echo hello; \
+                  echo 'warning: no config file' >&2; exit 3";
+    let out = start(
+        &sb,
+        &project,
+        &[],
+        &["sh".into(), "-c".into(), script.into()],
+    );
+    out.assert_code(2);
+    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    assert_eq!(
+        after_waiting(&out.stderr, &log),
+        format!(
+            "error: the server exited (exit status: 3) before it answered `initialize`\n\
+             hint: it wrote to its stdout what is not JSON, where an MCP stdio server writes \
+             only its JSON-RPC messages: is the command one?\n\
+             hint: stdout: Listening on http://127.0.0.1:3000\n\
+             hint: stdout: hello\n\
+             hint: stderr: warning: no config file\n\
+             hint: its stderr is in `{}`\n",
+            log.display()
+        ),
+        "{out}"
+    );
+    assert!(sb.read_lockfile(&project).is_none());
+}
+
 /// In the foreground the server's stderr is shown among the bridge's messages,
 /// for someone watching a server start; in the background it is in the log once.
 #[test]
