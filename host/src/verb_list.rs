@@ -70,7 +70,7 @@ pub fn reach(tool: &str, verb: Option<String>, installed: &[Entry]) -> Reach {
 
 /// Whether `word` is a host command's (`help` too) or an installed verb's:
 /// then it runs that, never a derived verb of that name.
-fn taken(word: &str, installed: &[Entry]) -> bool {
+pub fn taken(word: &str, installed: &[Entry]) -> bool {
     cli::host_verbs().iter().any(|h| h == word) || installed.iter().any(|e| e.name == word)
 }
 

@@ -261,11 +261,8 @@ fn derived_instead(dirs: &VerbDirs, name: &str, host: &crate::cli::HostArgs) -> 
     let tools = crate::session_tools::quietly(host, SESSION_WAIT);
     let (verb, _) = crate::tools::pick(&tools, name)?;
     let installed = manage::list(dirs).unwrap_or_default();
-    let host_verbs = cli::host_verbs();
     // A word a host command or another tool's installed verb answers runs that instead.
-    let taken = |word: &str| {
-        host_verbs.iter().any(|h| h == word) || installed.iter().any(|e| e.name == word)
-    };
+    let taken = |word: &str| verb_list::taken(word, &installed);
     let tool = &verb.tool;
     let reached = match [verb.name.as_str(), name].into_iter().find(|w| !taken(w)) {
         Some(word) => format!("is reached by its derived verb: `mur devtools {word} --help`"),
