@@ -32,7 +32,7 @@ pub use process::{
     wait_until_within,
 };
 pub use sandbox::{
-    Sample, Sandbox, Session, Successors, another_session_line, session_rows,
+    Sample, Sandbox, Session, Successors, Withdrawn, another_session_line, session_rows,
     several_sessions_error,
 };
 pub use stub::Stub;

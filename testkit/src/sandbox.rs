@@ -446,6 +446,41 @@ impl Session {
     pub fn log(&self) -> String {
         read(&self.log)
     }
+
+    /// Takes its lockfile out of the lockfile directory while it runs on, holding its
+    /// slot: to a reader it is a session on its way (a reload's successor, a restart,
+    /// before it announces itself) until [`Withdrawn::announce`] puts the file back, at
+    /// the moment the test picks. A session started at that moment instead would have
+    /// to announce itself within discovery's wait for one on its way (5 s), which a
+    /// loaded machine does not promise.
+    pub fn withdraw(&self) -> Withdrawn {
+        let name = self.lockfile.file_name().expect("a lockfile name");
+        let dir = self.lockfile.parent().expect("the lockfile directory");
+        // Beside the lockfile directory, out of every reader's sight.
+        let aside = dir
+            .parent()
+            .expect("the lockfile directory's parent")
+            .join(name)
+            .with_extension("json.withdrawn");
+        std::fs::rename(&self.lockfile, &aside).expect("withdraw the lockfile");
+        Withdrawn {
+            aside,
+            lockfile: self.lockfile.clone(),
+        }
+    }
+}
+
+/// A running session's lockfile taken out of sight ([`Session::withdraw`]).
+pub struct Withdrawn {
+    aside: PathBuf,
+    lockfile: PathBuf,
+}
+
+impl Withdrawn {
+    /// Puts the lockfile back, whole at once (a rename): the session is announced again.
+    pub fn announce(self) {
+        std::fs::rename(&self.aside, &self.lockfile).expect("announce the lockfile again");
+    }
 }
 
 /// What a session prints on stderr, whole, before it exits 3, when another session for

@@ -829,7 +829,7 @@ fn after_the_bridges_stop(answer: &Value, canonical: &str) -> String {
 #[test]
 fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
     let sb = Sandbox::new();
-    let (project, _, _bridge) = cancellable_bridge(&sb, "idle", &["--idle", "2s"]);
+    let (project, _, bridge) = cancellable_bridge(&sb, "idle", &["--idle", "2s"]);
     let mut proxy = Live::start(&sb, &["proxy"]);
     proxy.send(&initialize());
     assert_eq!(
@@ -838,9 +838,15 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
     );
     proxy.send(&tool_call(2, "count", json!({})));
     assert!(proxy.answer(2)["result"].is_object());
-    mur_e2e::wait_until("the bridge to stop, idle", || {
-        sb.read_lockfile(&project).is_none().then_some(())
-    });
+    // Gone, not only its lockfile: a bridge stopping holds its slot until its server has
+    // ended and its log says why, and a request meanwhile waits for it, but only for
+    // discovery's 5 s (past them, its log said nothing yet: "killed").
+    until_gone(bridge.0, "the bridge to stop, idle");
+    assert_eq!(
+        sb.read_lockfile(&project),
+        None,
+        "its lockfile is withdrawn"
+    );
     proxy.send(&tool_call(3, "count", json!({})));
     let canonical = sb.canonical_project(&project);
     let script = sb.root().join("idle.py");
@@ -939,7 +945,13 @@ fn started_elsewhere(
 fn killed(bridge: mur_e2e::Adopted) {
     let pid = bridge.0;
     drop(bridge);
-    mur_e2e::wait_until("the killed bridge to be gone", || {
+    until_gone(pid, "the killed bridge to be gone");
+}
+
+/// Returns once the process `pid` is gone (`what` names the wait), and with it the
+/// project's slot it held.
+fn until_gone(pid: u32, what: &str) {
+    mur_e2e::wait_until(what, || {
         let fate = mur_lockfile::liveness::fate(pid, None);
         (fate == mur_lockfile::liveness::Fate::Gone).then_some(())
     });

@@ -82,18 +82,18 @@ fn project_picks_one_of_several_sessions() {
 fn a_stopped_session_beside_a_live_one_is_not_passed_over_and_project_does_not_wait_for_it() {
     let (sb, [a, b]) = Sandbox::with_apps(["a", "b"]);
     b.signal("STOP");
+    let port = b.lock.port;
+    // `b` is not probed when `--project` names `a`, so not waited for: no connection
+    // waits in its listener's queue, where a probe's would (it was told by a bound of
+    // 1000 ms, shorter than the probe's 1.5 s, which a loaded machine could miss).
+    let picked = sb.mur(&["devtools", "--project", &a.lock.project, "call", "version"]);
+    assert_eq!(unaccepted(port), 0, "`--project a` reached the stopped `b`");
     let out = sb.mur(&["devtools", "call", "version"]);
-    // The probe of `b` is not waited for when `--project` names `a`: within a
-    // bound shorter than the probe's 1.5 s.
-    let picked = sb.mur(&[
-        "devtools",
-        "--timeout",
-        "1000",
-        "--project",
-        a.lock.project.as_str(),
-        "call",
-        "version",
-    ]);
+    assert_ne!(
+        unaccepted(port),
+        0,
+        "the call with no `--project` probed `b`"
+    );
     b.signal("CONT");
     out.assert_code(1).assert_stdout_is("");
     let width = a.lock.project.len().max(b.lock.project.len());
@@ -117,6 +117,22 @@ fn a_stopped_session_beside_a_live_one_is_not_passed_over_and_project_does_not_w
         )
     );
     picked.assert_answered_by(a.pid());
+}
+
+/// How many connections wait unaccepted in the queue of the loopback listener on
+/// `port` (a stopped session accepts none): `/proc/net/tcp`'s receive queue of a
+/// listening socket is its accept queue.
+fn unaccepted(port: u16) -> usize {
+    let table = std::fs::read_to_string("/proc/net/tcp").expect("/proc/net/tcp");
+    let local = format!("0100007F:{port:04X}");
+    let listening = table.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        (fields.get(1) == Some(&local.as_str()) && fields.get(3) == Some(&"0A"))
+            .then(|| fields[4].to_owned())
+    });
+    let queues = listening.unwrap_or_else(|| panic!("no listener on 127.0.0.1:{port}"));
+    let (_, received) = queues.split_once(':').expect("tx_queue:rx_queue");
+    usize::from_str_radix(received, 16).expect("a hex count")
 }
 
 #[test]
@@ -322,8 +338,7 @@ fn a_crash_is_said_though_a_session_was_on_its_way() {
     sb.registry().ensure_dir().expect("lockfile directory");
     let pid = dead_pid();
     let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
-    let slot = || held_slot(&sb, &project);
-    let held = slot();
+    let held = held_slot(&sb, &project);
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4).assert_stdout_is("");
     out.assert_stderr_is(format!(
@@ -336,15 +351,16 @@ fn a_crash_is_said_though_a_session_was_on_its_way() {
     assert!(!stale.exists(), "the stale lockfile was removed");
     drop(held);
 
-    // The session on its way announces itself once the call has removed the lockfile: the
-    // slot is handed to it, never free in between (a free slot is "no session").
+    // The session on its way announces itself once the call has removed the lockfile, its
+    // slot held throughout (a free slot is "no session"). It runs before the call starts,
+    // its lockfile withdrawn, so it is announced the moment the lockfile is gone: one
+    // started then had to announce itself within discovery's 5 s, however loaded the
+    // machine.
+    let session = sb.start_sample(&project);
+    let withdrawn = session.withdraw();
     let stale = sb.plant_http_lockfile("/gone/App.csproj", pid, free_port());
-    let held = slot();
     let call = calling_once_removed(&sb, &stale);
-    let mut sample = sb.session_command(&sb.artifacts().sample, &project, &[]);
-    held.hand_to(&mut sample);
-    let session = sb.start(sample, &project);
-    drop(held);
+    withdrawn.announce();
     let out = call.wait_output();
     out.assert_code(0).assert_answered_by(session.pid());
     out.assert_stderr_is(used_instead(pid, &session));
@@ -373,18 +389,23 @@ fn calling_once_removed(sb: &Sandbox, stale: &Path) -> mur_e2e::Process {
 /// A crashed session whose lockfile one look removed, and whose project's restart the
 /// next look finds, is no news, as in a single look: the restart answers without a
 /// word (it warned "the session of `A` (pid 1) has ended …; the session of `A` (pid 2)
-/// is used instead", of one project, RV4 LOW 5).
+/// is used instead", of one project, RV4 LOW 5). The crashed one had announced itself
+/// in `${TMPDIR}/reactor-devtools-<uid>` (started without `XDG_RUNTIME_DIR`), the restart
+/// where sessions write now: a slot each, so the restart runs and holds its own from
+/// before the call, its lockfile withdrawn until the call has removed the crashed one's
+/// (a restart started then had to announce itself within discovery's 5 s).
 #[test]
 fn a_crashed_session_whose_restart_answers_a_later_look_is_not_told() {
     let sb = Sandbox::new();
     let project = sb.project("a");
     let canonical = sb.canonical_project(&project);
-    let pid = dead_pid();
-    let stale = sb.plant_http_lockfile(&canonical, pid, free_port());
-    // Another project's session on its way keeps the call looking.
-    let _held = held_slot(&sb, &sb.project("b"));
-    let call = calling_once_removed(&sb, &stale);
     let session = sb.start_sample(&project);
+    let withdrawn = session.withdraw();
+    let crashed = mur_lockfile::Lockfile::http(free_port(), dead_pid(), canonical, "t".into());
+    let shared = NoRuntimeVar::new(&sb).shared();
+    let stale = shared.write(&crashed).expect("a stale lockfile");
+    let call = calling_once_removed(&sb, &stale);
+    withdrawn.announce();
     let out = call.wait_output();
     out.assert_code(0).assert_answered_by(session.pid());
     out.assert_stderr_is("");
