@@ -282,7 +282,7 @@ async fn find(
                         _ => no_session_hint(e, registry, false),
                     };
                     let ran = ended(&survey, ended_sessions, project).is_some();
-                    with_other_projects(e, project, ran, registry, http, not_running).await
+                    with_other_projects(e, project, ran, registry, http, command, not_running).await
                 }
                 None => no_session_hint(e, registry, false),
             }),
@@ -354,20 +354,22 @@ impl From<Candidate> for Resolved {
 
 /// `e`, no session of `project`, with the live sessions of other projects (only the
 /// project's was probed; the error path probes the rest), or `not_running`'s hints
-/// ([`select::with_other_projects`]).
+/// ([`select::with_other_projects`]); `command` is said again when several in a folder
+/// typed are to choose from.
 async fn with_other_projects(
     e: Error,
     project: &ProjectFilter,
     ran: bool,
     registry: &mur_lockfile::Registry,
     http: &mur_http::Http,
+    command: &dyn Fn() -> Vec<String>,
     not_running: impl FnOnce(Error) -> Error,
 ) -> Error {
     let live = match lockfiles::survey_wanted(registry, http, |_| true, &mut Silent).await {
         Ok(all) => all.live.iter().map(Candidate::from_lockfile).collect(),
         Err(_) => Vec::new(),
     };
-    select::with_other_projects(e, project, ran, &live, not_running)
+    select::with_other_projects(e, project, ran, &live, command, not_running)
 }
 
 /// What the lockfile of `project`'s session says, when the session ended without

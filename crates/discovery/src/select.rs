@@ -127,13 +127,15 @@ fn none_found(project: Option<&ProjectFilter>) -> Error {
 /// project's session there sent an agent to drive another app. So is a path whose
 /// session ran (`ran`: its lockfile was just found, its process gone), though no file
 /// is there (a bridge's project, the README's `/tmp/demo/App.csproj`): a note said it
-/// ended, and "did you mean" another app contradicted it. `not_running(e)` alone when
-/// no other session runs.
+/// ended, and "did you mean" another app contradicted it. A folder with the projects of
+/// several sessions in it, none nearer than the others, is ambiguous ([`folder_of_several`]).
+/// `not_running(e)` alone when no other session runs.
 pub fn with_other_projects(
     e: Error,
     project: &ProjectFilter,
     ran: bool,
     live: &[Candidate],
+    command: &dyn Fn() -> Vec<String>,
     not_running: impl FnOnce(Error) -> Error,
 ) -> Error {
     let mut others: Vec<&Candidate> = live
@@ -152,6 +154,20 @@ pub fn with_other_projects(
         _ => e.with_hint("or choose another of those listed with `--project PATH`"),
     };
     let nearest = nearest(&project.canonical, exists, &others);
+    // Two or more as near (`a/App.csproj`, `b/App.csproj` in the folder typed): "no live
+    // session for `…/w`, start the app; the sessions listed are of other projects" read
+    // as false twice over, and sent agents to start a third app.
+    let in_folder: Vec<&Candidate> = match nearest {
+        None if !ran && typed.is_dir() => others
+            .iter()
+            .copied()
+            .filter(|c| Path::new(&c.project).starts_with(typed))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if in_folder.len() > 1 {
+        return folder_of_several(&project.canonical, &in_folder, command);
+    }
     // A folder with a session's project in it: "no live session for project `…/app2`"
     // read as false (one runs in it); the error says what is wrong with the words.
     // Only the project directly in it is the folder's (reviewer RV1 F3: `/repo` holding a
@@ -335,27 +351,12 @@ fn ambiguous(
         .max()
         .unwrap_or(0);
     let rows: Vec<(&Candidate, String)> = rows.collect();
-    let choose = "choose one with `--project PATH` or `--endpoint URL`";
-    let command = command();
-    let choose = match rows.first() {
-        Some((first, _)) if !command.is_empty() => {
-            // Two sessions of one project (one announced where another writer of the
-            // contract does, [`mur_lockfile::paths::lockfile_dirs`]): `--project` picks
-            // neither, the endpoint does.
-            let shared = rows.iter().filter(|(c, _)| c.project == first.project);
-            let picked = match shared.count() {
-                1 => ["--project", first.project.as_str()],
-                _ => ["--endpoint", first.endpoint.as_str()],
-            };
-            let words = ["mur", "devtools"]
-                .into_iter()
-                .chain(picked)
-                .chain(command.iter().map(String::as_str));
-            let again: Vec<String> = words.map(mur_core::shell_word).collect();
-            format!("{choose}; for the first: `{}`", again.join(" "))
-        }
-        _ => choose.to_owned(),
-    };
+    let listed: Vec<&Candidate> = rows.iter().map(|(c, _)| *c).collect();
+    let choose = with_the_first(
+        "choose one with `--project PATH` or `--endpoint URL`",
+        &listed,
+        command,
+    );
     let list = rows
         .into_iter()
         .map(|(c, note)| {
@@ -376,6 +377,76 @@ fn ambiguous(
         )),
         None => error,
     }
+}
+
+/// `--project FOLDER` with the projects of several sessions in it, none nearer than the
+/// others (`sessions`, at any depth below it): which one is meant is not known, as with
+/// several sessions and no `--project` (exit 1, the sessions listed to choose from, the
+/// command again for the first), not "no session" (exit 4: start the app).
+fn folder_of_several(
+    folder: &str,
+    sessions: &[&Candidate],
+    command: &dyn Fn() -> Vec<String>,
+) -> Error {
+    let mut sessions = sessions.to_vec();
+    sessions.sort_by(|a, b| a.project.cmp(&b.project));
+    Error::usage(format!(
+        "`{folder}` is a folder with the projects of {} live devtools sessions in it; which \
+         one is meant?",
+        sessions.len()
+    ))
+    .with_list(rows(&sessions))
+    .with_hint(with_the_first(
+        "a project is named by its file: choose one with `--project PATH`",
+        &sessions,
+        &|| without_project(command()),
+    ))
+    .about_session()
+}
+
+/// `command` without the `--project` it was typed with (`--project P`, `--project=P`;
+/// none after `--`, which are a server's words): the command again names the project
+/// chosen instead, and the host refuses an option given twice.
+fn without_project(command: Vec<String>) -> Vec<String> {
+    let (options, end) = mur_core::until_end_of_options(&command);
+    let mut kept = Vec::with_capacity(command.len());
+    let mut words = options.iter();
+    while let Some(word) = words.next() {
+        if word == "--project" {
+            words.next();
+        } else if !word.starts_with("--project=") {
+            kept.push(word.clone());
+        }
+    }
+    kept.extend(end.iter().cloned());
+    kept
+}
+
+/// `choose`, then `command` again (the words after `mur devtools`) to paste, with
+/// `--project` of the first of `listed`, or its `--endpoint` when another listed is of
+/// its project too (one announced where another writer of the contract does,
+/// [`mur_lockfile::paths::lockfile_dirs`]: `--project` picks neither); `choose` alone
+/// when the command is not known.
+fn with_the_first(
+    choose: &str,
+    listed: &[&Candidate],
+    command: &dyn Fn() -> Vec<String>,
+) -> String {
+    let command = command();
+    let Some(first) = listed.first().filter(|_| !command.is_empty()) else {
+        return choose.to_owned();
+    };
+    let shared = listed.iter().filter(|c| c.project == first.project);
+    let picked = match shared.count() {
+        1 => ["--project", first.project.as_str()],
+        _ => ["--endpoint", first.endpoint.as_str()],
+    };
+    let words = ["mur", "devtools"]
+        .into_iter()
+        .chain(picked)
+        .chain(command.iter().map(String::as_str));
+    let again: Vec<String> = words.map(mur_core::shell_word).collect();
+    format!("{choose}; for the first: `{}`", again.join(" "))
 }
 
 #[cfg(test)]
@@ -548,6 +619,80 @@ mod tests {
         assert_eq!(meant("/w/c/App.csproj"), None);
         assert_eq!(meant("/w/a/App.sln"), None);
         assert_eq!(meant("/w/a"), Some("/w/a/App.csproj"));
+    }
+
+    /// `--project FOLDER` with two projects as near in it (and one deeper, and one
+    /// elsewhere): which one is meant is asked, those in the folder listed (exit 1), as
+    /// with several sessions and no `--project`; not "no session, start the app".
+    #[test]
+    fn a_folder_with_several_projects_as_near_in_it_asks_which_one_is_meant() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let filter = ProjectFilter::new(dir.path()).expect("filter");
+        let folder = filter.canonical().to_owned();
+        let all = [
+            candidate(&format!("{folder}/b/App.csproj"), 2, Transport::Http),
+            candidate("/elsewhere/X.csproj", 3, Transport::Http),
+            candidate(&format!("{folder}/a/App.csproj"), 1, Transport::Http),
+            candidate(&format!("{folder}/a/x/y/Deep.csproj"), 4, Transport::Http),
+        ];
+        let none = || Error::no_session(format!("no live devtools session for `{folder}`"));
+        // The command again names the project chosen, not the folder typed too.
+        let command = || {
+            [
+                "--project=.",
+                "--pretty",
+                "state",
+                "--project",
+                "w",
+                "--",
+                "--project",
+            ]
+            .map(String::from)
+            .to_vec()
+        };
+        let err = with_other_projects(none(), &filter, false, &all, &command, |e| e);
+        assert_eq!(err.exit_code(), 1);
+        assert!(err.is_about_session());
+        assert_eq!(
+            err.message(),
+            format!(
+                "`{folder}` is a folder with the projects of 3 live devtools sessions in it; \
+                 which one is meant?"
+            )
+        );
+        let width = format!("{folder}/a/x/y/Deep.csproj").len();
+        let row = |project: &str, port: u16| {
+            format!(
+                "{:width$}  http://127.0.0.1:{port}/mcp  (pid 1)",
+                format!("{folder}/{project}")
+            )
+        };
+        assert_eq!(
+            err.list(),
+            [
+                row("a/App.csproj", 1),
+                row("a/x/y/Deep.csproj", 4),
+                row("b/App.csproj", 2)
+            ]
+        );
+        assert_eq!(
+            err.hints(),
+            [format!(
+                "a project is named by its file: choose one with `--project PATH`; for the \
+                 first: `mur devtools --project {folder}/a/App.csproj --pretty state -- \
+                 --project`"
+            )]
+        );
+        // A session of the folder itself just ended: it is the one meant, not running.
+        let ran = with_other_projects(none(), &filter, true, &all, &command, |e| e);
+        assert_eq!(ran.exit_code(), 4);
+        // One nearest is the one likely meant, as before.
+        let one = with_other_projects(none(), &filter, false, &all[1..], &command, |e| e);
+        assert_eq!(one.exit_code(), 4);
+        assert_eq!(
+            one.hints()[0],
+            format!("did you mean `--project {folder}/a/App.csproj`?")
+        );
     }
 
     #[test]

@@ -276,6 +276,43 @@ fn a_project_directory_without_a_session_names_the_project_in_it() {
     out.assert_stderr_is(other_projects(&repo, &[&a, &b, &h], &h));
 }
 
+/// A folder holding two live projects at the same depth (`w/a/App.csproj`,
+/// `w/b/App.csproj`), another project's session running elsewhere. Run in that folder,
+/// a call with no `--project` is ambiguous as anywhere (exit 1, every session listed:
+/// the folder a command runs in picks none). `--project .` (the folder) names neither:
+/// which one is meant is asked (exit 1), the two in it listed, the command again with the
+/// first one's file, which answers pasted. It said "no live devtools session for project
+/// `…/w`", "start the app" and "the sessions listed are of other projects, not this
+/// one" (exit 4), which sent an agent to start a third app.
+#[test]
+fn a_folder_with_two_live_projects_at_one_depth_asks_which_one_is_meant() {
+    let sb = Sandbox::new();
+    let a = sb.start_sample(&sb.project("w/a"));
+    let b = sb.start_sample(&sb.project("w/b"));
+    let other = sb.start_sample(&sb.project("other"));
+    let in_folder = |args: &[&str]| {
+        let mut command = sb.mur_command(args);
+        mur_e2e::run(command.current_dir(sb.dir("w")))
+    };
+    let out = in_folder(&["devtools", "call", "version"]);
+    out.assert_code(1).assert_stdout_is("");
+    out.assert_stderr_is(several_sessions_error(&[&other, &a, &b], "call version"));
+
+    let out = in_folder(&["devtools", "--project", ".", "call", "version"]);
+    out.assert_code(1).assert_stdout_is("");
+    out.assert_stderr_is(format!(
+        "error: `{}` is a folder with the projects of 2 live devtools sessions in it; which \
+         one is meant?\n{}\
+         hint: a project is named by its file: choose one with `--project PATH`; for the \
+         first: `mur devtools --project {} call version`\n",
+        sb.canonical_project(&sb.dir("w")),
+        session_rows(&[&a, &b]),
+        a.lock.project,
+    ));
+    in_folder(&["devtools", "--project", &a.lock.project, "call", "version"])
+        .assert_answered_by(a.pid());
+}
+
 /// `--project app2` typed in the folder `app` beside `app2` (a relative path from the
 /// wrong folder), both apps running: the did-you-mean names `app2`'s project, the
 /// folder typed, not `app`'s beside the path typed (user audit AU11 2: an agent that
