@@ -976,11 +976,13 @@ fn a_verbs_own_timeout_bounds_the_call_shorter_too_unless_the_host_was_given_one
 #[test]
 fn a_verb_may_wait_longer_than_the_host_timeout() {
     let (sb, _app) = mur_e2e::plugins::standard_session();
-    // The host's 200 ms bound is lengthened by the verb's own 800 ms (`wait --timeout`).
-    let out = sb.devtools(&["--timeout", "200", "wait", "#nope", "--timeout", "800"]);
+    // The host's 200 ms bound is lengthened by the verb's own 4000 ms (`wait --timeout`),
+    // to 6000 ms: the session's own answer comes first with 2 s to spare (800 ms left
+    // 400 ms, less discovery, which a loaded machine could take).
+    let out = sb.devtools(&["--timeout", "200", "wait", "#nope", "--timeout", "4000"]);
     out.assert_code(5);
     out.assert_stderr_starts_with(
-        "error: `wait` (tool `waitFor`) failed: timed out after 800 ms waiting for `#nope` to exist",
+        "error: `wait` (tool `waitFor`) failed: timed out after 4000 ms waiting for `#nope` to exist",
     );
 }
 
@@ -1386,9 +1388,10 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
     assert_eq!(
         mur_e2e::after_stop_time(&out.stderr, &stopped),
         format!(
-            "stopped by a signal (`bridge stop`, Ctrl+C); start it again: `mur devtools bridge \
+            "stopped by a signal (`bridge stop`, Ctrl+C); start it again: `{}mur devtools bridge \
              --project {canonical} -- {} --stdio --project {}`\n\
              {}",
+            crate::bridge_stdio::from_the_root(&sb),
             mur_e2e::sample_bin().display(),
             sb.canonical_project(&sb.project("inner")),
             start_the_app(&searched),
@@ -1504,8 +1507,9 @@ fn a_proxy_whose_bridge_announced_without_the_variable_stopped_says_when_and_why
         mur_e2e::after_stop_time(message, &prefix),
         format!(
             "stopped by a signal (`bridge stop`, Ctrl+C)\n\
-             hint: start it again: `mur devtools bridge --project {canonical} -- {} --stdio \
+             hint: start it again: `{}mur devtools bridge --project {canonical} -- {} --stdio \
              --project {}`; the proxy forwards to it once it runs",
+            crate::bridge_stdio::from_the_root(&sb),
             mur_e2e::sample_bin().display(),
             sb.canonical_project(&sb.project("inner"))
         )
