@@ -10,6 +10,7 @@ use std::path::Path;
 
 use mur_client::tool_result::{self, left_out, payload};
 use mur_core::{Error, Kind, Result, Settings};
+use mur_discovery::Candidate;
 use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
 use mur_verbs::{VerbError, VerbHost, VerbSpec};
@@ -20,6 +21,7 @@ use crate::invoke::{Session, block_on};
 use crate::media;
 use crate::options::{extract_host_options, started, with_host_options};
 use crate::output;
+use crate::tool_cache::CachedTools;
 use crate::tool_call::{self, Bound, Reach};
 use crate::tools::{ToolList, pick};
 use crate::usage::{self, Phase};
@@ -530,10 +532,13 @@ async fn lookup(
             )));
         }
         // Which session is meant is not known. A word near a verb or command of mur's is
-        // most likely a typo, said first, as with one session or none.
+        // most likely a typo, said first, as with one session or none; unless the tool
+        // lists as last read tell which of the sessions has a tool of that name, the one
+        // then named to run the command again.
         Err(e) if e.kind() == Kind::Usage => {
+            let listed = listed(name, &e, settings).await;
             let near = nearest_word(name, &[]).filter(|near| mur_core::is_typo_of(name, near));
-            if let Some(near) = near {
+            if let Some(near) = near.filter(|_| listed.having.is_empty()) {
                 return Ok(Err(Unknown::Unread {
                     why: "several devtools sessions are running: a tool of that name is looked \
                           up in the one chosen with `--project` or `--endpoint`"
@@ -544,7 +549,7 @@ async fn lookup(
             // Else the word may well be a tool of the session meant: the session is what
             // to choose. Not known to be a verb: recorded on `cli/unknown`.
             usage::kind(mur_usage::Kind::Unknown);
-            return Err(e.with_first_hint(format!(
+            return Err(naming_one_having(e, name, &listed).with_first_hint(format!(
                 "`{name}` is not an installed verb; a tool's verb is looked up in the session chosen"
             )));
         }
@@ -562,6 +567,104 @@ async fn lookup(
         }),
         Err(listed) => Err(Unknown::Listed(listed)),
     })
+}
+
+/// The sessions listed in an error that names several, none chosen, and which of them
+/// have a tool a word answers to by their tool lists as last read (cached).
+#[derive(Default)]
+struct Listed {
+    all: Vec<Candidate>,
+    /// By project.
+    having: Vec<Candidate>,
+}
+
+/// The sessions listed in `e` (several, none chosen), and those whose cached tool list
+/// has a tool `name` answers to. None when the lockfiles cannot be read again within
+/// the `--timeout`.
+async fn listed(name: &str, e: &Error, settings: &Settings) -> Listed {
+    let http = mur_http::Http::new();
+    let registry = mur_discovery::registry();
+    let mut silent = mur_discovery::Silent;
+    let survey = mur_discovery::survey(&registry, &http, &mut silent);
+    let Ok(survey) = mur_discovery::within(settings.timeout, "reading the sessions", survey).await
+    else {
+        return Listed::default();
+    };
+    // A row of the list names each session's endpoint between two spaces.
+    let all: Vec<Candidate> = survey
+        .live
+        .iter()
+        .map(Candidate::from_lockfile)
+        .filter(|c| c.transport == mur_lockfile::Transport::Http)
+        .filter(|c| {
+            let endpoint = format!("  {}  ", c.endpoint);
+            e.list().iter().any(|row| row.contains(&endpoint))
+        })
+        .collect();
+    let mut having: Vec<Candidate> = all
+        .iter()
+        .filter(|c| {
+            let resolved = mur_discovery::Resolved::from((*c).clone());
+            CachedTools::of(&resolved.endpoint, resolved.identity.as_deref())
+                .load()
+                .is_some_and(|tools| pick(&tools, name).is_some())
+        })
+        .cloned()
+        .collect();
+    having.sort_by(|a, b| a.project.cmp(&b.project));
+    Listed { all, having }
+}
+
+/// Discovery's hint that repeats the command for the first session listed
+/// ("…; for the first: `mur devtools --project P stocktake`"), repeating it instead
+/// for the first that has the tool `name`, and saying so: the first listed may lack
+/// it, and the command pasted failed "unknown verb". `e` as it is when none is known
+/// to have it, or the hint is not found.
+fn naming_one_having(e: Error, name: &str, listed: &Listed) -> Error {
+    const FIRST: &str = "; for the first: `";
+    let Some(chosen) = listed.having.first() else {
+        return e;
+    };
+    let again = e.hints().iter().enumerate().find_map(|(at, hint)| {
+        let (choose, command) = hint.split_once(FIRST)?;
+        let command = command.strip_suffix('`')?;
+        // The words after the session discovery chose: those of the command line typed.
+        let rest = listed.all.iter().find_map(|c| {
+            [
+                format!(
+                    "mur devtools --project {} ",
+                    mur_core::shell_word(&c.project)
+                ),
+                format!(
+                    "mur devtools --endpoint {} ",
+                    mur_core::shell_word(&c.endpoint)
+                ),
+            ]
+            .into_iter()
+            .find_map(|chose| command.strip_prefix(&chose).map(str::to_owned))
+        })?;
+        Some((at, choose.to_owned(), rest))
+    });
+    let Some((at, choose, rest)) = again else {
+        return e;
+    };
+    // As discovery does: `--project` picks neither of two sessions of one project.
+    let shared = listed.all.iter().filter(|c| c.project == chosen.project);
+    let picked = match shared.count() {
+        1 => ["--project", &chosen.project],
+        _ => ["--endpoint", &chosen.endpoint],
+    };
+    let which = match listed.having.len() {
+        1 => format!(
+            "of `{}`'s session, by its tool list as last read",
+            chosen.project
+        ),
+        n => format!("of {n} of them, by their tool lists as last read; for the first"),
+    };
+    let picked = picked.map(mur_core::shell_word).join(" ");
+    let mut hints = e.hints().to_vec();
+    hints[at] = format!("{choose}; `{name}` is a tool {which}: `mur devtools {picked} {rest}`");
+    crate::invoke::rebuilt(&e, e.message().to_owned(), hints)
 }
 
 /// `name` is no installed verb, host command, or tool of the session: the error says
@@ -765,6 +868,62 @@ mod tests {
             call_command(&settings, "pinged", &Map::new()),
             "mur devtools call pinged",
             "only `ping` itself is a method"
+        );
+    }
+
+    /// Among several sessions, the command repeated names the first that has the tool, by
+    /// project (by endpoint when another listed is of its project too), the words typed
+    /// after it as discovery quoted them; a hint of other words is left as it was.
+    #[test]
+    fn the_command_repeated_names_a_session_that_has_the_tool() {
+        let candidate = |project: &str, port: u16| Candidate {
+            endpoint: format!("http://127.0.0.1:{port}/mcp"),
+            project: project.to_owned(),
+            pid: u32::from(port),
+            transport: mur_lockfile::Transport::Http,
+            build_tag: String::new(),
+            started_at: String::new(),
+            lockfile: None,
+        };
+        let (a, b, b2) = (
+            candidate("/a", 1),
+            candidate("/my b", 2),
+            candidate("/my b", 3),
+        );
+        let error = |hint: &str| Error::usage("2 live devtools sessions found").with_hint(hint);
+        let choose = "choose one with `--project PATH` or `--endpoint URL`";
+        let typed = format!("{choose}; for the first: `mur devtools --project /a take --n 'x y'`");
+        let listed = Listed {
+            all: vec![a.clone(), b.clone()],
+            having: vec![b.clone()],
+        };
+        assert_eq!(
+            naming_one_having(error(&typed), "take", &listed).hints(),
+            [format!(
+                "{choose}; `take` is a tool of `/my b`'s session, by its tool list as last \
+                 read: `mur devtools --project '/my b' take --n 'x y'`"
+            )]
+        );
+        let shared = Listed {
+            all: vec![a, b.clone(), b2.clone()],
+            having: vec![b, b2],
+        };
+        assert_eq!(
+            naming_one_having(error(&typed), "take", &shared).hints(),
+            [format!(
+                "{choose}; `take` is a tool of 2 of them, by their tool lists as last read; \
+                 for the first: `mur devtools --endpoint http://127.0.0.1:2/mcp take --n 'x y'`"
+            )]
+        );
+        let other = error("start the app");
+        assert_eq!(
+            naming_one_having(other, "take", &shared).hints(),
+            ["start the app"]
+        );
+        let none = Listed::default();
+        assert_eq!(
+            naming_one_having(error(&typed), "take", &none).hints(),
+            [typed]
         );
     }
 

@@ -89,3 +89,64 @@ fn the_note_under_a_slashed_tool_names_a_call_that_prints_the_whole_result() {
     );
     bridge.stop();
 }
+
+/// Two sessions, none chosen: the command repeated to paste names the session whose
+/// tool list (as last read) has the verb, and says so, where "for the first" named a
+/// session without it and the command pasted failed "unknown verb". A word no tool
+/// list has keeps discovery's own hint.
+#[test]
+fn among_two_sessions_the_command_repeated_names_the_one_with_the_tool() {
+    let sb = Sandbox::new();
+    let (Some(edge), Some(counter)) = (inventory(&sb), python_server("stdio_server.py")) else {
+        return;
+    };
+    // `counter` sorts first: discovery's "for the first" names it.
+    let counter = Bridge::start(&sb, "counter", &[], &counter);
+    // Each session's tool list is read (and cached) by a verb of its own.
+    edge.mur(&["inventory-list"]).assert_code(0);
+    counter.mur(&["count"]).assert_code(0);
+
+    let (first, second) = (
+        sb.canonical_project(&counter.project),
+        sb.canonical_project(&edge.project),
+    );
+    let rows = format!(
+        "  {first}  {}  (pid {})\n  {second:width$}  {}  (pid {})\n",
+        counter.endpoint(),
+        counter.line["pid"],
+        edge.endpoint(),
+        edge.line["pid"],
+        width = first.len(),
+    );
+    let error = |word: &str, hint: &str| {
+        format!(
+            "error: 2 live devtools sessions found; which one is meant?\n{rows}\
+             hint: `{word}` is not an installed verb; a tool's verb is looked up in the \
+             session chosen\n\
+             hint: choose one with `--project PATH` or `--endpoint URL`; {hint}\n"
+        )
+    };
+    let again = format!("mur devtools --project {second} stocktake");
+    sb.mur(&["devtools", "stocktake"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(error(
+            "stocktake",
+            &format!(
+                "`stocktake` is a tool of `{second}`'s session, by its tool list as last \
+                 read: `{again}`"
+            ),
+        ));
+    pasted(&sb, &again)
+        .assert_code(0)
+        .assert_stdout_is("{\"result\":\"counted 2 records\"}\n");
+
+    sb.mur(&["devtools", "restock"])
+        .assert_code(1)
+        .assert_stderr_is(error(
+            "restock",
+            &format!("for the first: `mur devtools --project {first} restock`"),
+        ));
+    edge.stop();
+    counter.stop();
+}
