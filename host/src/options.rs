@@ -12,11 +12,10 @@ use mur_verbs::{Param, ValueKind, VerbSpec};
 use crate::cli::{HOST_OPTIONS, HostArgs, HostOption};
 
 /// [`settings`], with `-v` diagnostics turned on first when asked for: what
-/// every command starts from.
+/// every command starts from. Its `timeout` bounds the whole command: what reads a
+/// value from a pipe is given it too.
 pub fn started(args: &HostArgs) -> Settings {
     let settings = settings(args);
-    // `--timeout` bounds the whole command: reading a value from a pipe too.
-    mur_verbs::derived::read_values_within(settings.timeout);
     if settings.verbose {
         crate::output::start_verbose_log(!crate::cli::color_disabled());
     }

@@ -21,6 +21,8 @@
 //! checked by the same parser ([`crate::derived`]), typed by the options'
 //! `type`s as a tool's `inputSchema` would type them.
 
+use std::time::Duration;
+
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -200,9 +202,10 @@ impl DataVerb {
     }
 
     /// The tool's arguments for `argv`: the file's fixed arguments, `--args`
-    /// over them, then each option given.
-    pub fn parse(&self, argv: &[String]) -> Result<Request, String> {
-        Ok(match self.parser.parse(argv)? {
+    /// over them, then each option given. `within` bounds reading a value from a pipe
+    /// ([`Derived::parse`]).
+    pub fn parse(&self, argv: &[String], within: Duration) -> Result<Request, String> {
+        Ok(match self.parser.parse(argv, within)? {
             Request::Help => Request::Help,
             Request::Call(given) => {
                 let mut arguments = self.arguments.clone();
@@ -343,6 +346,7 @@ fn check_choices(option: &OptionField) -> Result<(), Invalid> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::derived::WITHIN;
 
     const COUNT: &str = r##"{
         "schema": "mur-verb/1",
@@ -363,7 +367,7 @@ mod tests {
     fn fixed_arguments_options_over_them_and_the_output_pick() {
         let verb = DataVerb::from_bytes(COUNT.as_bytes()).expect("a data verb");
         assert_eq!(
-            verb.parse(&argv(&[])),
+            verb.parse(&argv(&[]), WITHIN),
             Ok(Request::Call(
                 json!({"selector": "#count"})
                     .as_object()
@@ -372,7 +376,7 @@ mod tests {
             ))
         );
         assert_eq!(
-            verb.parse(&argv(&["--selector", "#other"])),
+            verb.parse(&argv(&["--selector", "#other"]), WITHIN),
             Ok(Request::Call(
                 json!({"selector": "#other"})
                     .as_object()
@@ -546,7 +550,7 @@ mod tests {
         }
         let verb = with_options(r#"[{"field": "mode", "choices": ["1", "2"]}]"#).expect("ok");
         assert_eq!(
-            verb.parse(&argv(&["--mode", "1"])),
+            verb.parse(&argv(&["--mode", "1"]), WITHIN),
             Ok(Request::Call(
                 json!({"mode": "1"}).as_object().expect("o").clone()
             ))
@@ -562,13 +566,13 @@ mod tests {
         let names: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["arg-help", "arg-timeout", "args"]);
         assert_eq!(
-            verb.parse(&argv(&["--arg-timeout", "5"])),
+            verb.parse(&argv(&["--arg-timeout", "5"]), WITHIN),
             Ok(Request::Call(
                 json!({"timeout": 5}).as_object().expect("o").clone()
             ))
         );
         assert_eq!(
-            verb.parse(&argv(&["--timeout", "5"])),
+            verb.parse(&argv(&["--timeout", "5"]), WITHIN),
             Err("unknown option `--timeout`; did you mean `--arg-timeout`?".to_owned())
         );
     }

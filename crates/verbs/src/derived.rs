@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, LazyLock, Mutex};
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
@@ -332,8 +333,8 @@ impl<'a> Source<'a> {
     /// [`MAX_VALUE_BYTES`]; a regular file or a pipe, never a device), once a process
     /// ([`read_once`]), so a verb's argv read again (against a fresh tool list) gets
     /// the same value, and one read before the session was asked ([`prefetch`]) is
-    /// not read again.
-    pub fn read(self, option: &str) -> Result<Text<'a>, String> {
+    /// not read again. `within` bounds reading a pipe ([`read_once`]).
+    pub fn read(self, option: &str, within: Duration) -> Result<Text<'a>, String> {
         let origin = match self {
             Self::Typed(text) => return Ok(Text::Typed(text)),
             Self::Stdin => Origin::Stdin,
@@ -344,7 +345,7 @@ impl<'a> Source<'a> {
             }
             Self::File(path) => Origin::File(path.to_owned()),
         };
-        read_once(&origin).map(Text::Read).map_err(|failure| {
+        read_once(&origin, within).map(Text::Read).map_err(|failure| {
             let told = match &origin {
                 Origin::Stdin => format!("`--{option}`: stdin {}", failure.why),
                 Origin::File(path) => format!("`--{option}`: `{path}` {}", failure.why),
@@ -397,25 +398,6 @@ impl Text<'_> {
     }
 }
 
-/// How long reading a value from a pipe (`@-`, `--args -`, `@FIFO`) may take: the
-/// command's `--timeout` ([`read_values_within`]), else 10 s. A FIFO nobody writes to,
-/// or a pipe its writer never closes (an agent's harness that leaves mur's stdin open),
-/// is then refused rather than waited on for ever.
-static PATIENCE: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
-
-/// Bounds reading values from pipes by `timeout` (the command's `--timeout`), for
-/// the rest of the process.
-pub fn read_values_within(timeout: std::time::Duration) {
-    let _ = PATIENCE.set(timeout);
-}
-
-fn patience() -> std::time::Duration {
-    PATIENCE
-        .get()
-        .copied()
-        .unwrap_or(std::time::Duration::from_secs(10))
-}
-
 /// Where a value is read from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Origin {
@@ -433,8 +415,11 @@ struct Failure {
 /// The text at `origin`, read at most once a process and kept: stdin and a pipe can
 /// be read only once, and a command that parses its argv twice (a stale cached tool
 /// list) must send what it read the first time (it sent `""` the second). Bounded by
-/// [`MAX_VALUE_BYTES`].
-fn read_once(origin: &Origin) -> Result<Arc<str>, Failure> {
+/// [`MAX_VALUE_BYTES`], and by `within` where it is a pipe (`@-`, `--args -`, `@FIFO`):
+/// the command's `--timeout`. A FIFO nobody writes to, or a pipe its writer never
+/// closes (an agent's harness that leaves mur's stdin open), is then refused rather
+/// than waited on for ever.
+fn read_once(origin: &Origin, within: Duration) -> Result<Arc<str>, Failure> {
     type Reads = HashMap<Origin, Result<Arc<str>, Failure>>;
     static READS: LazyLock<Mutex<Reads>> = LazyLock::new(Mutex::default);
     let mut reads = READS
@@ -444,10 +429,8 @@ fn read_once(origin: &Origin) -> Result<Arc<str>, Failure> {
         return read.clone();
     }
     let bytes = match origin {
-        Origin::Stdin => super::bounded::read_stdin(MAX_VALUE_BYTES, patience()),
-        Origin::File(path) => {
-            super::bounded::read_value(Path::new(path), MAX_VALUE_BYTES, patience())
-        }
+        Origin::Stdin => super::bounded::read_stdin(MAX_VALUE_BYTES, within),
+        Origin::File(path) => super::bounded::read_value(Path::new(path), MAX_VALUE_BYTES, within),
     };
     let read = match bytes {
         Ok(bytes) => String::from_utf8(bytes)
@@ -478,8 +461,8 @@ fn read_once(origin: &Origin) -> Result<Arc<str>, Failure> {
 /// not be read is said, naming the option, only if the parse uses it; reading stops
 /// once [`MAX_VALUE_BYTES`] are read. Nothing is read when argv asks for help: the
 /// parse answers it unread ([`Derived::parse`]), and reads for itself the rare value
-/// that `--help` turns out to be.
-pub fn prefetch(argv: &[String]) {
+/// that `--help` turns out to be. `within` bounds reading a pipe ([`read_once`]).
+pub fn prefetch(argv: &[String], within: Duration) {
     if asks_for_help(argv) {
         return;
     }
@@ -506,7 +489,7 @@ pub fn prefetch(argv: &[String]) {
             Source::Stdin => Origin::Stdin,
             Source::File(path) => Origin::File(path.to_owned()),
         };
-        if let Ok(text) = read_once(&origin) {
+        if let Ok(text) = read_once(&origin, within) {
             read += text.len() as u64;
         }
         if read > MAX_VALUE_BYTES {
@@ -906,10 +889,11 @@ impl Derived {
     /// `--args JSON` first (the whole object), then each option over it.
     /// `--help` or `-h` asks for help, even when the rest of argv is wrong, and
     /// before any file or stdin is read: `--args - --help` at a terminal waited on
-    /// stdin. As an option's value (`--text --help`) it is just that value.
-    pub fn parse(&self, argv: &[String]) -> Result<Request, String> {
+    /// stdin. As an option's value (`--text --help`) it is just that value. `within`
+    /// bounds reading a pipe ([`read_once`]): the command's `--timeout`.
+    pub fn parse(&self, argv: &[String], within: Duration) -> Result<Request, String> {
         if !asks_for_help(argv) {
-            return self.parse_strictly(argv, Reading::Values);
+            return self.parse_strictly(argv, Reading::Values(within));
         }
         // A pass that reads nothing finds `--help` where it is a word of its own; it
         // refuses no more than the reading one would, whose refusal is help here too.
@@ -919,7 +903,7 @@ impl Derived {
         ) {
             return Ok(Request::Help);
         }
-        self.parse_strictly(argv, Reading::Values)
+        self.parse_strictly(argv, Reading::Values(within))
             .or(Ok(Request::Help))
     }
 
@@ -969,7 +953,7 @@ impl Derived {
                     continue;
                 }
                 stdin.take(source, name)?;
-                let text = read.add(source.read(name)?, name)?;
+                let text = read.add(source.read(name, reading.within())?, name)?;
                 base = Some(parse_whole(
                     &format!("{name}{}", source.shown(&word)),
                     &text,
@@ -1005,7 +989,7 @@ impl Derived {
                         continue;
                     }
                     stdin.take(source, name)?;
-                    let text = read.add(source.read(name)?, name)?;
+                    let text = read.add(source.read(name, reading.within())?, name)?;
                     convert(&format!("{name}{}", source.shown(&word)), ty, &text)?
                 }
             };
@@ -1250,10 +1234,11 @@ impl Derived {
     }
 }
 
-/// Whether a parse reads the files and stdin its values name ([`Derived::parse`]).
+/// Whether a parse reads the files and stdin its values name ([`Derived::parse`]), and
+/// within how long a pipe is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reading {
-    Values,
+    Values(Duration),
     /// Only the words are checked; a value to read is left out.
     Nothing,
 }
@@ -1261,6 +1246,15 @@ enum Reading {
 impl Reading {
     fn skips(self, source: Source) -> bool {
         self == Self::Nothing && !matches!(source, Source::Typed(_))
+    }
+
+    /// How long a pipe may take to read: nothing is read where nothing is to be
+    /// ([`Reading::skips`]: a typed value is the one left to read, at once).
+    fn within(self) -> Duration {
+        match self {
+            Self::Values(within) => within,
+            Self::Nothing => Duration::ZERO,
+        }
     }
 }
 
@@ -2326,6 +2320,10 @@ fn required_names(required: Option<&Value>) -> Vec<&str> {
         .collect()
 }
 
+/// How long a test's read of a pipe may take: `--timeout`'s default.
+#[cfg(test)]
+pub(crate) const WITHIN: Duration = Duration::from_secs(10);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2340,7 +2338,7 @@ mod tests {
 
     /// The call `wait_for` makes of `words`, which must parse.
     fn wait_for_call(words: &[&str]) -> Request {
-        wait_for().parse(&argv(words)).expect("parses")
+        wait_for().parse(&argv(words), WITHIN).expect("parses")
     }
 
     /// The verb of a tool `name` whose input schema is `schema`.
@@ -2350,7 +2348,7 @@ mod tests {
 
     /// What `verb` says refusing `words`, which it must refuse.
     fn refused(verb: &Derived, words: &[&str]) -> String {
-        match verb.parse(&argv(words)) {
+        match verb.parse(&argv(words), WITHIN) {
             Err(message) => message,
             other => panic!("{words:?}: {other:?}"),
         }
@@ -2442,7 +2440,7 @@ mod tests {
         let names: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["__", "fooBar", "foo_bar", "level", "args"]);
         assert_eq!(
-            verb.parse(&argv(&["--foo_bar", "7", "--fooBar", "x", "--__"])),
+            verb.parse(&argv(&["--foo_bar", "7", "--fooBar", "x", "--__"]), WITHIN),
             Ok(call(json!({"foo_bar": 7, "fooBar": "x", "__": true})))
         );
         assert_eq!(
@@ -2489,12 +2487,10 @@ mod tests {
             ])
         );
         assert_eq!(
-            derived.parse(&argv(&[
-                "--arg-arg-timeout",
-                "5",
-                "--arg-help",
-                "--arg-pretty"
-            ])),
+            derived.parse(
+                &argv(&["--arg-arg-timeout", "5", "--arg-help", "--arg-pretty"]),
+                WITHIN
+            ),
             Ok(call(json!({"timeout": 5, "help": true, "pretty": true})))
         );
         // A data verb's options are named the same way: its `timeout` is `--arg-timeout`.
@@ -2550,9 +2546,12 @@ mod tests {
             ]
         );
         assert_eq!(
-            verb.parse(&argv(&[
-                "--limit", "3", "--mode", "slow", "--tags", "a", "--size", "1.5"
-            ])),
+            verb.parse(
+                &argv(&[
+                    "--limit", "3", "--mode", "slow", "--tags", "a", "--size", "1.5"
+                ]),
+                WITHIN
+            ),
             Ok(call(
                 json!({"limit": 3, "mode": "slow", "tags": ["a"], "size": 1.5})
             ))
@@ -2636,7 +2635,10 @@ mod tests {
             ]
         );
         let parse = |words: &[&str]| {
-            verb.parse(&argv(&[&["--shape", r#"{"name":"tri"}"#], words].concat()))
+            verb.parse(
+                &argv(&[&["--shape", r#"{"name":"tri"}"#], words].concat()),
+                WITHIN,
+            )
         };
         let sent = |words: &[&str]| match parse(words) {
             Ok(Request::Call(mut arguments)) => {
@@ -2745,7 +2747,7 @@ mod tests {
             "missing the property `\"\"`, which no option can give: `--args \'{\"\": …}\'` does"
         );
         assert_eq!(
-            verb.parse(&argv(&["--args", r#"{"": "v"}"#, "--a", "x"])),
+            verb.parse(&argv(&["--args", r#"{"": "v"}"#, "--a", "x"]), WITHIN),
             Ok(call(json!({"": "v", "a": "x"})))
         );
     }
@@ -2759,7 +2761,7 @@ mod tests {
                 "ratio": {"type": "number"}
             }}),
         );
-        let parse = |words: &[&str]| verb.parse(&argv(words));
+        let parse = |words: &[&str]| verb.parse(&argv(words), WITHIN);
         assert_eq!(parse(&["--level", "1"]), Ok(call(json!({"level": 1}))));
         assert_eq!(parse(&["--level", "2.5"]), Ok(call(json!({"level": 2.5}))));
         assert_eq!(parse(&["--level", "2.0"]), Ok(call(json!({"level": 2.0}))));
@@ -2804,12 +2806,10 @@ mod tests {
         let names: Vec<&str> = fire.spec.options.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["target", "args", "all-args"]);
         assert_eq!(
-            fire.parse(&argv(&[
-                "--target",
-                "counter.set",
-                "--args",
-                r#"{"value": 5}"#
-            ])),
+            fire.parse(
+                &argv(&["--target", "counter.set", "--args", r#"{"value": 5}"#]),
+                WITHIN
+            ),
             Ok(Request::Call(
                 json!({"target": "counter.set", "args": {"value": 5}})
                     .as_object()
@@ -2818,7 +2818,7 @@ mod tests {
             ))
         );
         assert_eq!(
-            fire.parse(&argv(&["--all-args", r#"{"target": "a.b"}"#])),
+            fire.parse(&argv(&["--all-args", r#"{"target": "a.b"}"#]), WITHIN),
             Ok(Request::Call(
                 json!({"target": "a.b"}).as_object().expect("o").clone()
             ))
@@ -2893,14 +2893,17 @@ mod tests {
             "properties": {"children": {"type": "array", "items": {"type": "object"}}}}),
         );
         assert_eq!(
-            verb.parse(&argv(&[
-                "--args",
-                r#"{"children": [{"name": "x"}], "k": 1}"#,
-                "--children",
-                r#"{"name": "y"}"#,
-                "--children",
-                r#"{"name": "z"}"#,
-            ])),
+            verb.parse(
+                &argv(&[
+                    "--args",
+                    r#"{"children": [{"name": "x"}], "k": 1}"#,
+                    "--children",
+                    r#"{"name": "y"}"#,
+                    "--children",
+                    r#"{"name": "z"}"#,
+                ]),
+                WITHIN
+            ),
             Ok(call(
                 json!({"children": [{"name": "y"}, {"name": "z"}], "k": 1})
             ))
@@ -2925,7 +2928,7 @@ mod tests {
                 "pair": {"enum": [[1, 2], [3]]}
             }}),
         );
-        let parsed = |words: &[&str]| verb.parse(&argv(words));
+        let parsed = |words: &[&str]| verb.parse(&argv(words), WITHIN);
         for (word, sent) in [
             ("1", json!(1)),
             ("2.5", json!(2.5)),
@@ -3027,12 +3030,10 @@ mod tests {
             "missing the property `\"p=q\"`, which no option can give: `--all-all-args '{\"p=q\": …}'` does"
         );
         assert_eq!(
-            verb.parse(&argv(&[
-                "--all-all-args",
-                r#"{"p=q": "w"}"#,
-                "--all-args",
-                "x"
-            ])),
+            verb.parse(
+                &argv(&["--all-all-args", r#"{"p=q": "w"}"#, "--all-args", "x"]),
+                WITHIN
+            ),
             Ok(call(json!({"p=q": "w", "all-args": "x"})))
         );
     }
@@ -3092,7 +3093,10 @@ mod tests {
         ] {
             assert_eq!(refused(&verb, words), message, "{words:?}");
         }
-        assert_eq!(verb.parse(&argv(&["--bogus", "-h"])), Ok(Request::Help));
+        assert_eq!(
+            verb.parse(&argv(&["--bogus", "-h"]), WITHIN),
+            Ok(Request::Help)
+        );
         // Help before values to read, between them and after them (the e2e test
         // `help_is_printed_before_any_value_is_read` sees that none is read); as an
         // option's value, `--help` is a value.
@@ -3101,15 +3105,19 @@ mod tests {
             ["--args", "@/no/such/file", "--help", "--selector", "@-"],
             ["--args", "@/no/such/file", "--selector", "@-", "--help"],
         ] {
-            assert_eq!(verb.parse(&argv(&words)), Ok(Request::Help), "{words:?}");
+            assert_eq!(
+                verb.parse(&argv(&words), WITHIN),
+                Ok(Request::Help),
+                "{words:?}"
+            );
         }
         assert_eq!(
-            verb.parse(&argv(&["--selector", "--help"])),
+            verb.parse(&argv(&["--selector", "--help"]), WITHIN),
             Ok(call(json!({"selector": "--help"})))
         );
         // The one required text option also as a word, as the named verbs take it.
         assert_eq!(
-            verb.parse(&argv(&["#s", "--count", "2"])),
+            verb.parse(&argv(&["#s", "--count", "2"]), WITHIN),
             Ok(call(json!({"selector": "#s", "count": 2})))
         );
     }
@@ -3189,28 +3197,31 @@ mod tests {
             assert_eq!(refused(&verb, words), said, "{words:?}");
         }
         assert_eq!(
-            verb.parse(&argv(&[
-                "--delay",
-                "2000",
-                "--ratio",
-                "1",
-                "--old",
-                "0.5",
-                "--both",
-                "6",
-                "--big",
-                "18446744073709551614",
-                "--maybe",
-                "null",
-                "--ids",
-                "9",
-                "--name",
-                "x",
-                "--code",
-                "abc",
-                "--one",
-                "é"
-            ])),
+            verb.parse(
+                &argv(&[
+                    "--delay",
+                    "2000",
+                    "--ratio",
+                    "1",
+                    "--old",
+                    "0.5",
+                    "--both",
+                    "6",
+                    "--big",
+                    "18446744073709551614",
+                    "--maybe",
+                    "null",
+                    "--ids",
+                    "9",
+                    "--name",
+                    "x",
+                    "--code",
+                    "abc",
+                    "--one",
+                    "é"
+                ]),
+                WITHIN
+            ),
             Ok(call(json!({
                 "delay": 2000, "ratio": 1, "old": 0.5, "both": 6, "big": 18446744073709551614u64,
                 "maybe": null, "ids": [9], "name": "x", "code": "abc", "one": "é"
@@ -3294,16 +3305,19 @@ mod tests {
         }
         // An option over a value of `--args` replaces it, unchecked as it is not sent.
         assert_eq!(
-            verb.parse(&argv(&[
-                "--args",
-                r#"{"delayMs": 5000, "ids": [10], "view": "full", "maybe": null}"#,
-                "--delay-ms",
-                "5",
-                "--ids",
-                "1",
-                "--ids",
-                "2"
-            ])),
+            verb.parse(
+                &argv(&[
+                    "--args",
+                    r#"{"delayMs": 5000, "ids": [10], "view": "full", "maybe": null}"#,
+                    "--delay-ms",
+                    "5",
+                    "--ids",
+                    "1",
+                    "--ids",
+                    "2"
+                ]),
+                WITHIN
+            ),
             Ok(call(json!({
                 "delayMs": 5, "ids": [1, 2], "view": "full", "maybe": null
             })))
@@ -3403,12 +3417,15 @@ mod tests {
             assert_eq!(refused(&verb, words), message, "{words:?}");
         }
         assert_eq!(
-            verb.parse(&argv(&["--include-image=false", "--message-type", "error"])),
+            verb.parse(
+                &argv(&["--include-image=false", "--message-type", "error"]),
+                WITHIN
+            ),
             Ok(call(json!({"includeImage": false, "messageType": "error"})))
         );
         // The lone text word after a flag is still the text option's.
         assert_eq!(
-            verb.parse(&argv(&["--include-image", "error"])),
+            verb.parse(&argv(&["--include-image", "error"]), WITHIN),
             Ok(call(json!({"includeImage": true, "messageType": "error"})))
         );
     }
@@ -3470,23 +3487,26 @@ mod tests {
             }}),
         );
         assert_eq!(
-            verb.parse(&argv(&[
-                "--crossed",
-                "5",
-                "--shut",
-                "1",
-                "--words",
-                "-1",
-                "--half",
-                "",
-                "--zero",
-                "",
-                "--flag",
-                "--json",
-                "{}",
-                "--pick",
-                "50"
-            ])),
+            verb.parse(
+                &argv(&[
+                    "--crossed",
+                    "5",
+                    "--shut",
+                    "1",
+                    "--words",
+                    "-1",
+                    "--half",
+                    "",
+                    "--zero",
+                    "",
+                    "--flag",
+                    "--json",
+                    "{}",
+                    "--pick",
+                    "50"
+                ]),
+                WITHIN
+            ),
             Ok(call(json!({
                 "crossed": 5, "shut": 1, "words": -1, "half": "", "zero": "", "flag": true,
                 "json": {}, "pick": 50
@@ -3539,12 +3559,15 @@ mod tests {
             assert_eq!(refused(&add, words), said, "{words:?}");
         }
         assert_eq!(
-            add.parse(&argv(&[
-                "--a",
-                "18446744073709551615",
-                "--ids",
-                "-9223372036854775808"
-            ])),
+            add.parse(
+                &argv(&[
+                    "--a",
+                    "18446744073709551615",
+                    "--ids",
+                    "-9223372036854775808"
+                ]),
+                WITHIN
+            ),
             Ok(call(
                 json!({"a": 18_446_744_073_709_551_615_u64, "ids": [i64::MIN]})
             ))
@@ -3627,12 +3650,12 @@ mod tests {
         );
         for (typed, sent) in [("cat", "cat"), ("dog", "dog")] {
             assert_eq!(
-                pick.parse(&argv(&["--pet", typed])),
+                pick.parse(&argv(&["--pet", typed]), WITHIN),
                 Ok(call(json!({"pet": sent})))
             );
         }
         assert_eq!(
-            pick.parse(&argv(&["--size", "l"])),
+            pick.parse(&argv(&["--size", "l"]), WITHIN),
             Ok(call(json!({"size": "l"})))
         );
         assert_eq!(
@@ -3679,7 +3702,7 @@ mod tests {
             assert_eq!(refused(&verb, words), message, "{words:?}");
         }
         assert_eq!(
-            verb.parse(&argv(&["#s", "--view", "full"])),
+            verb.parse(&argv(&["#s", "--view", "full"]), WITHIN),
             Ok(call(json!({"selector": "#s", "view": "full"})))
         );
     }
@@ -3697,7 +3720,7 @@ mod tests {
         let whole = file("args.json", r##"{"selector": "#w", "count": 1}"##);
         let verb = wait_for();
         let at = |path: &str| format!("@{path}");
-        let parse = |words: &[&str]| verb.parse(&argv(words));
+        let parse = |words: &[&str]| verb.parse(&argv(words), WITHIN);
         assert_eq!(
             parse(&[
                 "--selector",
@@ -3900,7 +3923,7 @@ mod tests {
                 "rows": {"type": "array", "items": {"type": "array"}}
             }}),
         );
-        let sent = |words: &[&str]| match draw.parse(&argv(words)) {
+        let sent = |words: &[&str]| match draw.parse(&argv(words), WITHIN) {
             Ok(Request::Call(arguments)) => Value::Object(arguments),
             other => panic!("{words:?}: {other:?}"),
         };
@@ -3930,7 +3953,7 @@ mod tests {
         );
         assert_eq!(help("deep"), Some("(default false)"));
         assert_eq!(
-            list.parse(&argv(&["--closed=false"])),
+            list.parse(&argv(&["--closed=false"]), WITHIN),
             Ok(Request::Call(
                 json!({"closed": false})
                     .as_object()
@@ -3980,7 +4003,7 @@ mod tests {
             Ok((words(&["--out", "x"]), None))
         );
         assert_eq!(
-            verb.parse(&words(&["--out", "x"])),
+            verb.parse(&words(&["--out", "x"]), WITHIN),
             Ok(Request::Call(
                 json!({ "out": "x" }).as_object().cloned().expect("map")
             ))

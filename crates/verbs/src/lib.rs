@@ -44,6 +44,7 @@ pub use names::{VERB_NAME_RULE, valid_verb_name};
 pub use spec::{Param, ValueKind, VerbSpec, usable_name};
 
 use std::borrow::Cow;
+use std::time::Duration;
 
 use derived::asks_for_help;
 use files::OutputPaths;
@@ -236,8 +237,14 @@ impl VerbHost {
 
     /// Run the verb's `parse` on `argv`. A lone `--help`/`-h` is answered from
     /// the index, without starting the engine. The paths a 0.2+ verb declares it
-    /// will write are checked against argv here, before anything is sent.
-    pub fn parse(&mut self, verb: &str, argv: &[String]) -> Result<ParseOutcome, VerbError> {
+    /// will write are checked against argv here, before anything is sent. `within`
+    /// bounds reading a JSON option's value from a pipe: the command's `--timeout`.
+    pub fn parse(
+        &mut self,
+        verb: &str,
+        argv: &[String],
+        within: Duration,
+    ) -> Result<ParseOutcome, VerbError> {
         // The usage text is rendered only for an answer that shows it: a call
         // that goes ahead never reads it.
         let usage = |host: &Self| host.usage(verb).unwrap_or_default();
@@ -262,7 +269,7 @@ impl VerbHost {
         // Each JSON option's `@FILE` and stdin, read for the verb by the host's rule;
         // the paths it declares are checked against argv as typed.
         let read = match self.spec(verb) {
-            Some(spec) => values::read(spec, argv).map_err(|message| {
+            Some(spec) => values::read(spec, argv, within).map_err(|message| {
                 let usage = values::shown(spec).render_brief(verb);
                 VerbError::usage(verb, message, usage, Some(spec))
             })?,

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use super::*;
+use crate::derived::WITHIN;
 
 /// A test guest, built once per test process by the test kit (the same build the
 /// end-to-end tests use).
@@ -37,7 +38,7 @@ fn host_with(names: &[&str]) -> (tempfile::TempDir, VerbHost) {
 fn stopped(name: &str) -> String {
     let (_tmp, mut host) = host_with(&[name]);
     plugin_message(
-        host.parse(name, &[])
+        host.parse(name, &[], WITHIN)
             .expect_err("the guest must not finish"),
     )
 }
@@ -52,7 +53,7 @@ fn plugin_message(err: VerbError) -> String {
 
 /// What `parse` planned for a call, checking the arguments are `{}`.
 fn plan(host: &mut VerbHost, verb: &str, argv: &[String]) -> CallPlan {
-    match host.parse(verb, argv).expect("parse") {
+    match host.parse(verb, argv, WITHIN).expect("parse") {
         ParseOutcome::Call {
             arguments, plan, ..
         } => {
@@ -112,7 +113,7 @@ fn a_panic_is_reported_with_its_message() {
 fn the_sandbox_shows_no_files_env_or_clock() {
     let (_tmp, mut host) = host_with(&["snoop"]);
     let err = host
-        .parse("snoop", &["/etc/passwd".into()])
+        .parse("snoop", &["/etc/passwd".into()], WITHIN)
         .expect_err("snoop reports as usage");
     assert_eq!(
         err.to_string(),
@@ -123,13 +124,16 @@ fn the_sandbox_shows_no_files_env_or_clock() {
 #[test]
 fn malformed_arguments_are_refused() {
     let (_tmp, mut host) = host_with(&["liar"]);
-    let text = plugin_message(host.parse("liar", &["text".into()]).expect_err("not json"));
+    let text = plugin_message(
+        host.parse("liar", &["text".into()], WITHIN)
+            .expect_err("not json"),
+    );
     assert!(
         text.starts_with("verb `liar` returned tool arguments that are not valid JSON"),
         "{text}"
     );
     let array = plugin_message(
-        host.parse("liar", &["array".into()])
+        host.parse("liar", &["array".into()], WITHIN)
             .expect_err("not an object"),
     );
     assert_eq!(
@@ -137,13 +141,18 @@ fn malformed_arguments_are_refused() {
         "verb `liar` returned tool arguments that are not a JSON object"
     );
     // A bound of 0 ms is the verb's bad answer, not a call to give up on at once.
-    let zero = plugin_message(host.parse("liar", &["zero".into()]).expect_err("0 ms"));
+    let zero = plugin_message(
+        host.parse("liar", &["zero".into()], WITHIN)
+            .expect_err("0 ms"),
+    );
     assert_eq!(
         zero,
         "verb `liar` asked for a call of 0 ms from `parse`; a bound is at least 1 ms"
     );
     // A refusal without a message says so, instead of `error: liar: ` and nothing.
-    let mute = host.parse("liar", &["mute".into()]).expect_err("refused");
+    let mute = host
+        .parse("liar", &["mute".into()], WITHIN)
+        .expect_err("refused");
     assert_eq!(
         mute.to_string(),
         "liar: refused these arguments without saying why (the verb gave no message)"

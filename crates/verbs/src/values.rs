@@ -7,6 +7,7 @@
 //! nothing), and a kit need not know the rule for its verbs to keep it.
 
 use std::borrow::Cow;
+use std::time::Duration;
 
 use crate::derived::{ReadBytes, Source, StdinUse};
 use crate::spec::{Param, ValueKind, VerbSpec};
@@ -33,8 +34,13 @@ pub fn shown(spec: &VerbSpec) -> Cow<'_, VerbSpec> {
 
 /// `argv` with each JSON option's `@FILE`, `@-` or `-` replaced by what it reads (as
 /// its own word, or after `--name=`), or what could not be read or is no JSON, in one
-/// line naming the option and where it was read from.
-pub fn read<'a>(spec: &VerbSpec, argv: &'a [String]) -> Result<Cow<'a, [String]>, String> {
+/// line naming the option and where it was read from. `within` bounds reading a pipe:
+/// the command's `--timeout`.
+pub fn read<'a>(
+    spec: &VerbSpec,
+    argv: &'a [String],
+    within: Duration,
+) -> Result<Cow<'a, [String]>, String> {
     let mut replaced: Option<Vec<String>> = None;
     let mut stdin = StdinUse::default();
     let mut read = ReadBytes::default();
@@ -48,7 +54,7 @@ pub fn read<'a>(spec: &VerbSpec, argv: &'a [String]) -> Result<Cow<'a, [String]>
         }
         let name = given.param.name.as_str();
         stdin.take(source, name)?;
-        let text = read.add(source.read(name)?, name)?;
+        let text = read.add(source.read(name, within)?, name)?;
         if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&text) {
             return Err(format!("`--{name} {}` is not valid JSON: {e}", given.value));
         }
@@ -64,6 +70,7 @@ pub fn read<'a>(spec: &VerbSpec, argv: &'a [String]) -> Result<Cow<'a, [String]>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::derived::WITHIN;
 
     fn spec() -> VerbSpec {
         VerbSpec {
@@ -94,32 +101,38 @@ mod tests {
     fn a_json_options_file_is_read_and_nothing_else_is() {
         let (_dir, at) = at_file("{\"value\": 3}\n");
         let typed = argv(&["@x", "--text", &at, "--args", "{}"]);
-        assert!(matches!(read(&spec(), &typed), Ok(Cow::Borrowed(_))));
+        assert!(matches!(
+            read(&spec(), &typed, WITHIN),
+            Ok(Cow::Borrowed(_))
+        ));
         let inline = format!("--args={at}");
         for (given, read_as) in [
             (argv(&["counter.set", "--args", &at]), "{\"value\": 3}\n"),
             (argv(&["counter.set", &inline]), "--args={\"value\": 3}\n"),
         ] {
-            let words = read(&spec(), &given).expect("read");
+            let words = read(&spec(), &given, WITHIN).expect("read");
             assert_eq!(words[..given.len() - 1], given[..given.len() - 1]);
             assert_eq!(words.last().map(String::as_str), Some(read_as));
         }
         // After `--`, a word is a positional's, never read.
         let ended = argv(&["--", "--args", &at]);
-        assert!(matches!(read(&spec(), &ended), Ok(Cow::Borrowed(_))));
+        assert!(matches!(
+            read(&spec(), &ended, WITHIN),
+            Ok(Cow::Borrowed(_))
+        ));
     }
 
     #[test]
     fn a_file_that_holds_no_json_or_is_not_there_is_named() {
         let (dir, at) = at_file("{\"value\": }");
         assert_eq!(
-            read(&spec(), &argv(&["c.e", "--args", &at])),
+            read(&spec(), &argv(&["c.e", "--args", &at]), WITHIN),
             Err(format!(
                 "`--args {at}` is not valid JSON: expected value at line 1 column 11"
             ))
         );
         let gone = format!("@{}", dir.path().join("gone.json").display());
-        let err = read(&spec(), &argv(&["c.e", "--args", &gone])).expect_err("no file");
+        let err = read(&spec(), &argv(&["c.e", "--args", &gone]), WITHIN).expect_err("no file");
         assert!(
             err.starts_with(&format!("`--args`: `{}`", &gone[1..])),
             "{err}"

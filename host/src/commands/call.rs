@@ -21,7 +21,7 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     let params = args
         .args
         .as_deref()
-        .map(|word| read_args(word, args_example(args)))
+        .map(|word| read_args(word, args_example(args), settings.timeout))
         .transpose()?;
     let request = request(args, params)?;
     let target = match (&args.out, &request) {
@@ -364,9 +364,12 @@ async fn ping(settings: &Settings, params: Option<&Value>) -> Result<Value> {
 }
 
 /// `--args`: the JSON typed, or read from `@FILE` or stdin (`-`, `@-`), as
-/// [`Source::of_whole`] says; a file that cannot be read is a one-line usage error.
-fn read_args(word: &str, example: &str) -> Result<Value> {
-    let text = Source::of_whole(word).read("args").map_err(Error::usage)?;
+/// [`Source::of_whole`] says; a file that cannot be read is a one-line usage error. A
+/// pipe is read `within` the command's `--timeout`.
+fn read_args(word: &str, example: &str, within: std::time::Duration) -> Result<Value> {
+    let text = Source::of_whole(word)
+        .read("args", within)
+        .map_err(Error::usage)?;
     parse_args(&args_named(Some(word)), &text, example)
 }
 

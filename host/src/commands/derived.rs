@@ -34,13 +34,13 @@ pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // this name is known before that list (`clcik` would be shown a usage of its own,
     // as if it existed).
     let argv = extract_host_options(argv, &mut host, Some(&VerbSpec::default()), None)?;
-    // First: `--timeout` bounds reading values from pipes too.
     let settings = started(&host);
     // Every `@FILE` and stdin is read now, before the session is asked anything: read
     // once the tool list was in, a slow pipe (or a person typing at `@-`) left the
     // pooled connection idle past what a session waits, and the call failed as a
     // transport error; a second parse (a stale cached list) reuses what was read.
-    mur_verbs::derived::prefetch(&argv);
+    // `--timeout` bounds reading values from pipes too.
+    mur_verbs::derived::prefetch(&argv, settings.timeout);
     let refresh = host.refresh;
     block_on(run_async(name, &argv, &settings, refresh))?
 }
@@ -55,7 +55,7 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
         &verb.spec,
         || verb.help(),
         &verb.spec,
-        || verb.parse(&argv),
+        || verb.parse(&argv, settings.timeout),
     )?
     else {
         return Ok(());
@@ -127,7 +127,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
             || {
                 let (rest, given) = verb.take_out(argv)?;
                 *out.borrow_mut() = given;
-                verb.parse(&rest)
+                verb.parse(&rest, settings.timeout)
             },
         )
     };

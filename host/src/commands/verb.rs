@@ -47,7 +47,9 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     if !settings.quiet {
         verbs.on_compile(crate::compiling::say_verb);
     }
-    let parsed = usage::measure(Phase::Parse, || verbs.parse(name, &argv))?;
+    // `--timeout` bounds reading a JSON option's value from a pipe too.
+    let within = settings.timeout;
+    let parsed = usage::measure(Phase::Parse, || verbs.parse(name, &argv, within))?;
     let (arguments, plan) = match parsed {
         ParseOutcome::Help(text) => {
             usage::forget();

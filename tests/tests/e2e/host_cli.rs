@@ -888,3 +888,34 @@ fn a_host_option_typed_twice_around_a_verb_is_refused_as_before_it() {
         .assert_code(4)
         .assert_stderr_starts_with("error: no running devtools session found\n");
 }
+
+/// A JSON option's value read from a pipe its writer keeps open is read within the
+/// command's `--timeout`, whichever kind of verb reads it: an installed verb (`fire`'s
+/// `--args -`) and a data verb (`--by @-`), as `call --args -` is (host_call). Each is
+/// given the bound as a value where it reads, no longer a process-wide one set aside.
+#[test]
+fn a_pipe_held_open_is_read_within_the_timeout_by_every_kind_of_verb() {
+    let sb = mur_e2e::plugins::standard_sandbox();
+    let data = sb.file(
+        "by.json",
+        r#"{"schema": "mur-verb/1", "name": "by", "tool": "state", "summary": "s", "options": [{"field": "by", "type": "json"}]}"#,
+    );
+    mur_e2e::plugins::add(&sb, &[data]);
+    for (verb, option) in [
+        (&["fire", "c.e", "--args", "-"][..], "--args"),
+        (&["by", "--by", "@-"], "--by"),
+    ] {
+        let argv = [&["devtools", "--timeout", "500"][..], verb].concat();
+        let mut held = sb.mur_command(&argv);
+        held.stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let (mur, writer) = mur_e2e::Process::spawn_with_stdin(&mut held);
+        let out = mur.wait_output();
+        drop(writer);
+        out.assert_code(1).assert_stdout_is("").assert_stderr_starts_with(&format!(
+            "error: {}: `{option}`: stdin was not closed by its writer within 500 ms (the bound \
+             `--timeout` sets)\n",
+            verb[0]
+        ));
+    }
+}
