@@ -147,19 +147,18 @@ impl Session {
     ) -> Result<Self> {
         let deadline = Instant::now() + settings.timeout;
         let http = mur_http::Http::new();
-        let resolved = usage::measure_async(
-            usage::Phase::Discovery,
-            // No session of `--project`: what its bridge said as it stopped (idle, its
-            // server kept dying) and its command to start it again, from its log.
-            mur_discovery::resolve(
-                settings,
-                &http,
-                report,
-                command,
-                &mur_bridge::with_last_stop,
-            ),
-        )
-        .await?;
+        // No session of `--project`: what its bridge said as it stopped (idle, its
+        // server kept dying) and its command to start it again, from its log. Boxed, as
+        // the HTTP call is (`send`): discovery's state (~4 KB) held inline made every
+        // call's future, and each frame it passes through, as large.
+        let discovery = Box::pin(mur_discovery::resolve(
+            settings,
+            &http,
+            report,
+            command,
+            &mur_bridge::with_last_stop,
+        ));
+        let resolved = usage::measure_async(usage::Phase::Discovery, discovery).await?;
         usage::session(&resolved);
         // For `--endpoint` of no bridge mur knows too: one whose sidecar is gone
         // answers with a bridge's 401, which ends the call with this hint.
