@@ -41,10 +41,15 @@ fn main() -> ExitCode {
         .map_err(|e| tool_call::lengthen(e, tool_call::Bound::BeforeVerb));
     let exit = match &outcome {
         Ok(()) => 0,
-        Err(e) => {
-            report(e);
-            e.exit_code()
-        }
+        // Help or the version that cannot be written (stdout is a full disk) fails
+        // as every other command's output does: exit 7, or quietly for a closed pipe.
+        Err(e) => match report(e) {
+            Ok(()) => e.exit_code(),
+            Err(unwritten) => {
+                let _ = report(&unwritten);
+                unwritten.exit_code()
+            }
+        },
     };
     // After the output: a record that cannot be written changes nothing.
     if let Some(why) = usage::finish(&outcome, exit) {
@@ -53,20 +58,19 @@ fn main() -> ExitCode {
     ExitCode::from(exit)
 }
 
-/// The only place an error is printed.
-fn report(e: &Error) {
+/// The only place an error is printed. Help and the version are clap's "errors" whose
+/// text is the result, on stdout: the error that writing it failed with is returned.
+fn report(e: &Error) -> Result<(), Error> {
     if let Some(clap_error) = e.clap_error() {
         if clap_error.kind() == clap::error::ErrorKind::DisplayVersion {
             // clap names a subcommand's version `mur-devtools-session-list`;
             // the program is `mur` at every depth.
-            let _ = output::stdout(format!("mur {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
-            return;
+            return output::stdout(format!("mur {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
         }
-        output::clap(clap_error);
-        return;
+        return output::clap(clap_error);
     }
     if e.kind() == Kind::BrokenPipe {
-        return;
+        return Ok(());
     }
     if let Some(bytes) = e.stdout()
         && output::stdout(bytes).is_err()
@@ -89,4 +93,5 @@ fn report(e: &Error) {
     for hint in e.hints() {
         output::diagnostic(&format!("hint: {}", output::line(hint)));
     }
+    Ok(())
 }

@@ -100,19 +100,31 @@ pub fn stdout(bytes: &[u8]) -> Result<()> {
     let mut out = io::stdout().lock();
     out.write_all(bytes)
         .and_then(|()| out.flush())
-        .map_err(|e| {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                Error::broken_pipe()
-            } else {
-                Error::internal(format!("cannot write to stdout: {e}"))
-            }
-        })
+        .map_err(stdout_error)
+}
+
+/// Writing to stdout failed: a closed pipe is a quiet exit, anything else (a full disk)
+/// mur's own failure (exit 7).
+fn stdout_error(e: io::Error) -> Error {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Error::broken_pipe()
+    } else {
+        Error::internal(format!("cannot write to stdout: {e}"))
+    }
 }
 
 /// Help (on stdout) or a command's help typed without its subcommand (on stderr), as clap
-/// renders them, in its colors; a closed pipe is dropped.
-pub fn clap(error: &clap::Error) {
-    let _ = error.print();
+/// renders them, in its colors. Help that cannot be written to stdout fails as any
+/// result does ([`stdout`]); a closed stderr is ignored, as everywhere.
+pub fn clap(error: &clap::Error) -> Result<()> {
+    if error.use_stderr() {
+        let _ = error.print();
+        return Ok(());
+    }
+    error
+        .print()
+        .and_then(|()| io::stdout().lock().flush())
+        .map_err(stdout_error)
 }
 
 /// `-v`: mur's and its libraries' debug log on stderr, through [`LogLine`]

@@ -919,3 +919,41 @@ fn a_pipe_held_open_is_read_within_the_timeout_by_every_kind_of_verb() {
         ));
     }
 }
+
+/// Help and the version are a command's output like any other: on a stdout that cannot
+/// take them (a full disk) mur says so and exits 7, as `completions bash` does. They
+/// exited 0 with nothing said, the text lost. A closed pipe stays a quiet exit 0
+/// (a_closed_stdout_pipe_is_a_quiet_exit).
+#[test]
+fn help_and_the_version_on_a_full_stdout_fail_as_every_output_does() {
+    let sb = Sandbox::new();
+    for argv in [
+        &["--help"][..],
+        &["devtools", "call", "--help"],
+        &["help", "devtools", "call"],
+        &["--version"],
+        &["completions", "bash"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("open /dev/full");
+        let mut mur = sb.mur_command(argv);
+        mur.stdout(full).stderr(std::process::Stdio::piped());
+        let (out, _) = mur_e2e::run_within(&mut mur, mur_e2e::RUN_LIMIT);
+        assert_eq!(
+            (out.code, out.stderr.as_str()),
+            (
+                7,
+                "error: cannot write to stdout: No space left on device (os error 28)\n"
+            ),
+            "mur {argv:?}"
+        );
+    }
+    let (reader, closed) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let mut help = sb.mur_command(&["help", "devtools", "call"]);
+    help.stdout(closed).stderr(std::process::Stdio::piped());
+    let out = mur_e2e::Process::spawn(&mut help).wait_output();
+    out.assert_code(0).assert_stderr_is("");
+}
