@@ -854,8 +854,9 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
         after_the_bridges_stop(&proxy.answer(3), &canonical),
         format!(
             "no request for 2s\n\
-             hint: start it again: `mur devtools bridge --project {canonical} --idle 2s -- python3 -u {}`; \
+             hint: start it again: `{}mur devtools bridge --project {canonical} --idle 2s -- python3 -u {}`; \
              the proxy forwards to it once it runs",
+            crate::bridge_stdio::from_the_root(&sb),
             script.display()
         )
     );
@@ -866,12 +867,13 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
 }
 
 /// The proxy's error for its bridge of `canonical` killed without a word in `log`,
-/// started with `options` (its own, then `-- COMMAND…`).
-fn killed_said(canonical: &str, log: &str, options: &str) -> String {
+/// started from `sb`'s root with `options` (its own, then `-- COMMAND…`).
+fn killed_said(sb: &Sandbox, canonical: &str, log: &str, options: &str) -> String {
+    let cd = crate::bridge_stdio::from_the_root(sb);
     format!(
         "the bridge of project `{canonical}`, whose server this proxy forwards to, has \
          stopped without a word in its log (it was killed, or its log is gone): `{log}`\n\
-         hint: start it again as it was started: `mur devtools bridge --project {canonical} \
+         hint: start it again as it was started: `{cd}mur devtools bridge --project {canonical} \
          {options}`; the proxy forwards to it once it runs"
     )
 }
@@ -897,6 +899,7 @@ fn when_its_bridge_is_killed_the_proxy_offers_the_command_it_was_started_with() 
     assert_eq!(
         proxy.answer(3)["error"]["message"],
         killed_said(
+            &sb,
             &canonical,
             &log.display().to_string(),
             &format!(
@@ -990,8 +993,9 @@ fn the_proxy_tells_its_bridges_newest_stop_from_whichever_directory() {
         after_the_bridges_stop(&proxy.answer(2), &canonical),
         format!(
             "stopped by a signal (`bridge stop`, Ctrl+C)\n\
-             hint: start it again: `mur devtools bridge --project {canonical} --idle 5m -- \
+             hint: start it again: `{}mur devtools bridge --project {canonical} --idle 5m -- \
              python3 -u {}`; the proxy forwards to it once it runs",
+            crate::bridge_stdio::from_the_root(&sb),
             script.display()
         )
     );
@@ -1024,6 +1028,7 @@ fn a_bridge_killed_after_an_older_one_stopped_elsewhere_is_said_killed() {
     assert_eq!(
         proxy.answer(3)["error"]["message"],
         killed_said(
+            &sb,
             &canonical,
             line["log"].as_str().expect("its log"),
             &format!("--idle 24h -- python3 -u {}", script.display())

@@ -1388,9 +1388,10 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
     assert_eq!(
         mur_e2e::after_stop_time(&out.stderr, &stopped),
         format!(
-            "stopped by a signal (`bridge stop`, Ctrl+C); start it again: `mur devtools bridge \
+            "stopped by a signal (`bridge stop`, Ctrl+C); start it again: `{}mur devtools bridge \
              --project {canonical} -- {} --stdio --project {}`\n\
              {}",
+            crate::bridge_stdio::from_the_root(&sb),
             mur_e2e::sample_bin().display(),
             sb.canonical_project(&sb.project("inner")),
             start_the_app(&searched),
@@ -1506,8 +1507,9 @@ fn a_proxy_whose_bridge_announced_without_the_variable_stopped_says_when_and_why
         mur_e2e::after_stop_time(message, &prefix),
         format!(
             "stopped by a signal (`bridge stop`, Ctrl+C)\n\
-             hint: start it again: `mur devtools bridge --project {canonical} -- {} --stdio \
+             hint: start it again: `{}mur devtools bridge --project {canonical} -- {} --stdio \
              --project {}`; the proxy forwards to it once it runs",
+            crate::bridge_stdio::from_the_root(&sb),
             mur_e2e::sample_bin().display(),
             sb.canonical_project(&sb.project("inner"))
         )
