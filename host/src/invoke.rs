@@ -1,9 +1,15 @@
-//! The call path every command that talks to a session takes: resolve the
-//! endpoint, then call — within one `--timeout` for both (time the user
-//! spends answering the server's questions excepted). The call's progress,
-//! log messages and questions go to the output path's [`output::CallReport`]. A failed tool is an
-//! error that still carries its stdout (`{"error":{…}}`, or the result with
-//! `isError: true`); the binary's one output path prints both.
+//! The call path every command that talks to a session takes: resolve the session,
+//! then call — within one `--timeout` for both (time the user spends answering the
+//! server's questions excepted), on a runtime of one thread ([`block_on`]), for mur or
+//! for a client the stdio proxy relays. Around the call: a tool refused for want of a
+//! task called again as one, a verb's wait lowered to end within the bound
+//! ([`within_bound`]), the session's tool list paged in; after it, what the user reads
+//! of a failure — what became of a session gone mid-call (reloaded, exited, stopped),
+//! whether a call out of time is safe to run again, a tool named as the verb typed
+//! calls it — and the reply settled ([`settle`]): a failed tool is an error that still
+//! carries its stdout (`{"error":{…}}`, or the result with `isError: true`), which the
+//! binary's one output path prints with it. Progress, log messages and questions go to
+//! the output path's [`output::CallReport`].
 
 use std::time::Instant;
 
@@ -96,8 +102,10 @@ fn command_line() -> Vec<String> {
 #[derive(Clone, Copy)]
 enum Caller<'a> {
     /// mur's own invocation: its progress goes to the terminal, and its verb
-    /// labels the call for the session's usage record.
-    Mur,
+    /// labels the call for the session's usage record. `verb` is the verb typed
+    /// when it calls a tool of its own (a named, data or derived verb; not `call`):
+    /// a line about the call names the tool as that verb calls it.
+    Mur { verb: Option<&'a str> },
     /// An MCP client the stdio proxy relays: where its events go, its
     /// `clientInfo`, in whose name the call is made, and whether it cancelled;
     /// and the session with a session-based server the proxy keeps across calls.
@@ -198,34 +206,40 @@ impl Session {
         method: &str,
         params: Option<&Value>,
     ) -> Result<Reply> {
-        self.call_tool(settings, method, params, None).await
+        let caller = Caller::Mur { verb: None };
+        self.send(settings, method, params, None, caller).await
     }
 
-    /// [`Session::call`] of a tool whose `tools/list` entry the caller holds
-    /// (a derived verb): its `x-mcp-header` arguments are then mirrored into
-    /// headers (SEP-2243). No other call reads the tool list for it, so the
-    /// per-call path of named verbs and `call` does no extra I/O.
+    /// [`Session::call`] of `tools/call` with `params`, for derived verb `verb` as
+    /// typed, whose `tools/list` entry `tool` the caller holds: its `x-mcp-header`
+    /// arguments are then mirrored into headers (SEP-2243). No other call reads the
+    /// tool list for it, so the per-call path of named verbs and `call` does no extra I/O.
     pub async fn call_tool(
         &self,
         settings: &Settings,
-        method: &str,
-        params: Option<&Value>,
-        tool: Option<&Value>,
+        params: &Value,
+        tool: &Value,
+        verb: &str,
     ) -> Result<Reply> {
-        self.send(settings, method, params, tool, Caller::Mur).await
+        let caller = Caller::Mur { verb: Some(verb) };
+        self.send(settings, "tools/call", Some(params), Some(tool), caller)
+            .await
     }
 
     /// [`Session::call`] of a tool whose `tools/list` entry nobody read (a named
-    /// verb, `call NAME`): when it fails, and the session lists it as a tool that
-    /// runs only as a task, the server refused it without running it, so it is
-    /// called again as a task. Only a failure looks at the list.
+    /// verb, `call NAME`), for `verb` as typed (none for `call`): when it fails, and
+    /// the session lists it as a tool that runs only as a task, the server refused it
+    /// without running it, so it is called again as a task. Only a failure looks at
+    /// the list.
     pub async fn call_unlisted(
         &self,
         settings: &Settings,
         method: &str,
         params: Option<&Value>,
+        verb: Option<&str>,
     ) -> Result<Reply> {
-        self.unlisted(settings, method, params, Caller::Mur).await
+        self.unlisted(settings, method, params, Caller::Mur { verb })
+            .await
     }
 
     /// [`Session::call_unlisted`] for an MCP client the stdio proxy relays:
@@ -286,11 +300,15 @@ impl Session {
         let left = self.deadline.saturating_duration_since(Instant::now());
         let report;
         let events: &dyn mur_client::Events = match caller {
-            Caller::Mur => {
+            Caller::Mur { .. } => {
                 report = output::CallReport::new(settings);
                 &report
             }
             Caller::Relay { events, .. } => events,
+        };
+        let verb = match caller {
+            Caller::Mur { verb } => verb,
+            Caller::Relay { .. } => None,
         };
         let mut client = self.client(settings).with_events(events);
         if let Some(tool) = tool {
@@ -335,7 +353,10 @@ impl Session {
             Some(interrupts) => {
                 let call = usage::measure_async(usage::Phase::Call, interrupts.during(call));
                 let reply = call.await;
-                interrupts.exit_if_stopped(client.sent(), &what_is_called_as_typed(method, params));
+                interrupts.exit_if_stopped(
+                    client.sent(),
+                    &what_is_called_as_typed(method, params, verb),
+                );
                 reply
             }
             None => usage::measure_async(usage::Phase::Call, call).await,
@@ -356,7 +377,7 @@ impl Session {
                     _ => e,
                 };
                 let e = match client.closed() {
-                    true => self.closed_during(e, &what_is_called_as_typed(method, params)),
+                    true => self.closed_during(e, &what_is_called_as_typed(method, params, verb)),
                     false => e,
                 };
                 return Err(self.after_failure(e).await);
@@ -797,12 +818,13 @@ pub(crate) fn tool_as_typed(verb: &str, tool: &str, said: Said) -> String {
     }
 }
 
-/// [`what_is_called`], a tool named as the verb typed calls it ([`tool_as_typed`]);
-/// `call`'s tool, a derived verb's `tools/list` and any other method as they are.
-fn what_is_called_as_typed(method: &str, params: Option<&Value>) -> String {
-    match (params.and_then(|p| p["name"].as_str()), usage::verb_typed()) {
+/// [`what_is_called`], a tool named as `verb`, the verb typed, calls it
+/// ([`tool_as_typed`]); `call`'s tool (no verb), a derived verb's `tools/list` and any
+/// other method as they are.
+fn what_is_called_as_typed(method: &str, params: Option<&Value>, verb: Option<&str>) -> String {
+    match (params.and_then(|p| p["name"].as_str()), verb) {
         (Some(tool), Some(verb)) if method == "tools/call" => {
-            tool_as_typed(&verb, tool, Said::Failed)
+            tool_as_typed(verb, tool, Said::Failed)
         }
         _ => what_is_called(method, params),
     }

@@ -32,7 +32,7 @@ async fn call_on(
     verb: &str,
 ) -> Result<Value> {
     let reply = session
-        .call_unlisted(settings, "tools/call", Some(params))
+        .call_unlisted(settings, "tools/call", Some(params), Some(verb))
         .await
         // A question refused for want of an answer fails the call here, settled.
         .map_err(|e| invoke::as_typed(e, verb, params["name"].as_str().unwrap_or_default()))

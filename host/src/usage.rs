@@ -223,13 +223,6 @@ pub fn interrupted() {
     with(|i| i.interrupted = true);
 }
 
-/// The verb typed, when it is one calling a tool of its own (a named, data or derived
-/// verb; not `call`, nor a command of mur's): a line about its call names it as typed.
-pub fn verb_typed() -> Option<String> {
-    with(|i| matches!(i.kind, Kind::Plugin | Kind::Data | Kind::Derived).then(|| i.verb.clone()))
-        .flatten()
-}
-
 /// The session the call went to: its project hash and build tag.
 pub fn session(resolved: &mur_discovery::Resolved) {
     with(|i| {

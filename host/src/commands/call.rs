@@ -58,7 +58,7 @@ async fn method_call(
 ) -> Result<Value> {
     let session = Session::resolve(settings).await?;
     let reply = session
-        .call_unlisted(settings, method, params)
+        .call_unlisted(settings, method, params, None)
         .await
         .map_err(|e| tool_call::too_large(e, params))?;
     let refused = slashed && method != "tools/call" && matches!(reply, Reply::Error(_));

@@ -164,7 +164,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         .map(|out| media::target("tools/call", Some(&params), Path::new(out)));
     let target = target.transpose()?;
     let reply = session
-        .call_tool(settings, "tools/call", Some(&params), Some(&tool))
+        .call_tool(settings, &params, &tool, &verb.name)
         .await
         .map_err(|e| tool_call::lengthen(e, Bound::Derived(settings.timeout)))
         .map_err(|e| tool_call::too_large(e, Some(&params)))?;
