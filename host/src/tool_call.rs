@@ -20,7 +20,7 @@ use crate::tools::ToolList;
 pub async fn call(settings: &Settings, params: &Value, verb: &str) -> Result<Value> {
     let session = Session::resolve(settings).await?;
     // One await holds the session: a local held across two cannot share its room in
-    // the future with discovery's (3.9 KB), and the call's future grew by its size.
+    // the future with what the first await held, and the call's future grew by its size.
     call_on(&session, settings, params, verb).await
 }
 
