@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
-use mur_http::{Http, Request, innermost};
+use mur_http::{Http, Request, SendError, innermost};
 use serde::Deserialize;
 #[cfg(not(target_os = "linux"))]
 use sysinfo::{Pid, ProcessRefreshKind, ProcessStatus, ProcessesToUpdate, System};
@@ -28,6 +28,12 @@ pub const PROBE_TIMEOUT: Duration = Duration::from_millis(1500);
 
 /// The most of a probe answer that is read: the real one is a few hundred bytes.
 pub const PROBE_MAX_BYTES: usize = 16 * 1024;
+
+/// The most probes in flight at once, each a connection (a descriptor) open: a
+/// directory of thousands of lockfiles whose processes run must not exhaust this
+/// process's descriptors (`ulimit -n` is 1024 by default), which would make every
+/// probe past the limit fail as if its session had.
+pub const PROBES_IN_FLIGHT: usize = 32;
 
 /// Slack between a process's start time as the OS reports it (whole seconds,
 /// derived from the boot time) and the `startedAt` the process wrote itself.
@@ -301,9 +307,12 @@ pub enum Liveness {
 /// Why a probe did not confirm a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProbeError {
-    /// Connected but no complete answer in time, or the connection broke.
+    /// Connected but no complete answer in time, or the connection broke, or
+    /// could not be made for a reason that says nothing of the endpoint (this
+    /// process out of descriptors).
     NoAnswer(String),
-    /// Refused, or answered with something that is not the devtools probe.
+    /// Refused, or answered with something that is not the devtools probe (not
+    /// even HTTP: another program has the port).
     NotDevtools(String),
 }
 
@@ -327,13 +336,7 @@ async fn probe_unbounded(http: &Http, endpoint: &str) -> Result<ProbeInfo, Probe
         reqwest::header::ACCEPT,
         reqwest::header::HeaderValue::from_static("application/json"),
     );
-    let response = http.send(request).await.map_err(|err| {
-        if err.is_connect() {
-            ProbeError::NotDevtools("refused the connection".to_owned())
-        } else {
-            ProbeError::NoAnswer(format!("broke off the probe: {}", innermost(&err)))
-        }
-    })?;
+    let response = http.send(request).await.map_err(|err| unsent(&err))?;
     let status = response.status();
     if status.is_redirection() {
         let location = response
@@ -364,6 +367,27 @@ async fn probe_unbounded(http: &Http, endpoint: &str) -> Result<ProbeInfo, Probe
     Ok(info)
 }
 
+/// What a probe that got no HTTP answer says of the endpoint. Nothing listening
+/// (refused), or an answer that is not HTTP at all (an SSH banner: another program
+/// has the port), is no devtools session; a listener that says nothing, or a
+/// connection that broke, is what a stopped session looks like. A connection that
+/// could not be made for another reason (this process out of descriptors) is said as
+/// what it was, not as a refusal: it says nothing of the session.
+fn unsent(err: &SendError) -> ProbeError {
+    match err {
+        err if err.is_refused() => ProbeError::NotDevtools("refused the connection".to_owned()),
+        SendError::Http(e) if e.is_parse() => ProbeError::NotDevtools(format!(
+            "answered with something that is not HTTP ({})",
+            innermost(e)
+        )),
+        SendError::Url(_) | SendError::Lookup(_) => ProbeError::NotDevtools(err.to_string()),
+        SendError::Connect(_, e) => ProbeError::NoAnswer(format!("could not be connected to: {e}")),
+        SendError::Http(e) => {
+            ProbeError::NoAnswer(format!("broke off the probe: {}", innermost(e)))
+        }
+    }
+}
+
 /// The body, chunk by chunk, refusing more than [`PROBE_MAX_BYTES`]: a
 /// "probe" that streams forever must not grow the reader.
 async fn read_capped(response: reqwest::Response) -> Result<Vec<u8>, ProbeError> {
@@ -392,7 +416,7 @@ pub async fn check(client: &Http, lock: &Lockfile) -> Liveness {
 }
 
 /// Judge many lockfiles: one look at each distinct pid, then the HTTP probes of the
-/// sessions' processes concurrently. Verdicts come back in the order of `locks`.
+/// sessions' processes concurrently, [`PROBES_IN_FLIGHT`] at a time. Verdicts come back in the order of `locks`.
 async fn check_all(client: &Http, locks: &[&Lockfile]) -> Vec<Liveness> {
     // Every lockfile is probed, so every verdict is there.
     let probed: Vec<(&Lockfile, bool)> = locks.iter().map(|lock| (*lock, true)).collect();
@@ -423,7 +447,10 @@ pub async fn check_wanted(client: &Http, locks: &[(&Lockfile, bool)]) -> Vec<Opt
                 None => None,
             }
         });
-    futures_util::future::join_all(probes).await
+    futures_util::stream::iter(probes)
+        .buffered(PROBES_IN_FLIGHT)
+        .collect()
+        .await
 }
 
 /// The verdict on a lockfile whose process is gone or is another's now.
@@ -571,6 +598,46 @@ mod tests {
                 "broke off the probe: connection closed before message completed".into()
             )
         );
+    }
+
+    /// A listener on `127.0.0.1` that greets each connection with `greeting` and
+    /// holds it open, as an SSH server does; its port.
+    fn greeting_with(greeting: &'static [u8]) -> u16 {
+        use std::io::Write as _;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for mut stream in listener.incoming().flatten() {
+                let _ = stream.write_all(greeting);
+                held.push(stream);
+            }
+        });
+        port
+    }
+
+    #[tokio::test]
+    async fn a_port_that_answers_something_not_http_is_another_programs() {
+        // Read as a stopped session, it made every call without --project exit 1
+        // ("1 of them not answering") beside a live session, and this one exit 2.
+        let port = greeting_with(b"SSH-2.0-OpenSSH_9.6\r\n");
+        assert_eq!(
+            check(&Http::new(), &ours_at(port)).await,
+            Liveness::NotDevtools(
+                "answered with something that is not HTTP (invalid HTTP version parsed)".into()
+            )
+        );
+    }
+
+    #[test]
+    fn a_connect_that_fails_for_another_reason_than_a_refusal_says_so() {
+        let addr = "127.0.0.1:9".parse().expect("addr");
+        let emfile = SendError::Connect(addr, std::io::Error::from_raw_os_error(libc::EMFILE));
+        let ProbeError::NoAnswer(why) = unsent(&emfile) else {
+            panic!("out of descriptors is no verdict on the session");
+        };
+        assert!(why.starts_with("could not be connected to: "), "{why}");
+        assert!(!why.contains("refused"), "{why}");
     }
 
     #[tokio::test]

@@ -55,6 +55,9 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
             survey
                 .unresponsive
                 .retain(|(f, _)| meant(&Candidate::from_lockfile(f)));
+            survey
+                .impostors
+                .retain(|(f, _)| meant(&Candidate::from_lockfile(f)));
             let mut sessions: Vec<Lockfile> = survey.live.iter().map(|f| f.lock.clone()).collect();
             // By project, as every list of sessions is: the directory's order (of hashes)
             // means nothing to a reader.
@@ -74,9 +77,10 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
             discovery::Report::note(&mut Notices, discovery::ended_note(found));
         }
     }
-    if settings.verbose {
-        survey.report_impostors(&mut Notices);
-    }
+    // Said as every command that reads the sessions says it: a lockfile skipped
+    // unsaid made "no running devtools session found" the only word on a session
+    // whose endpoint is off loopback, or another program's.
+    survey.report_impostors(&mut Notices);
     if sessions.is_empty() {
         // The error names the sessions that did not answer: no warning says it first.
         let error = nothing_live(&survey, &registry);

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use mur_e2e::stub::Reply;
 use mur_e2e::{Adopted, Output, Sandbox, Stub, dead_pid, free_port};
 use serde_json::Value;
 
@@ -637,4 +638,92 @@ fn without_xdg_runtime_dir_list_finding_none_names_every_directory_searched() {
             "error: no live devtools session for project `{canonical}`\n\
          hint: sessions announce themselves in {searched}\n"
         ));
+}
+
+/// A lockfile whose process runs but whose port another program has (an SSH server's
+/// banner: no HTTP at all) is skipped as not a session, with a word, beside a live
+/// session that is used: it was taken for a stopped session, and every call without
+/// `--project` exited 1 ("2 devtools sessions found, 1 of them not answering"). And
+/// `session list` says every lockfile it skips, as a call does: it said only "no running
+/// devtools session found" of one off loopback (the warning took `-v`).
+#[test]
+fn a_port_that_answers_no_http_is_another_programs_and_session_list_says_what_it_skips() {
+    let sb = Sandbox::new();
+    let ssh = Stub::serve(|_| Reply::Raw(b"SSH-2.0-OpenSSH_9.6\r\n".to_vec()));
+    let pid = std::process::id();
+    let banner = sb.plant_http_lockfile("/ssh/App.csproj", pid, ssh.port());
+    let mut far = mur_lockfile::Lockfile::http(80, pid, "/far/App.csproj".into(), "b".into());
+    far.endpoint = "http://10.255.255.1:80/mcp".into();
+    let far_path = sb.plant_lockfile(&far.project, &serde_json::to_string(&far).expect("json"));
+    let mut skipped = [
+        format!(
+            "warning: skipping lockfile `{}`: pid {pid} runs, but `{}` answered with something \
+             that is not HTTP (invalid HTTP version parsed)",
+            banner.display(),
+            ssh.endpoint()
+        ),
+        format!(
+            "warning: skipping lockfile `{}`: pid {pid} runs, but `{}` is not a loopback \
+             address (only 127.0.0.0/8, ::1 and localhost are contacted)",
+            far_path.display(),
+            far.endpoint
+        ),
+    ];
+    skipped.sort();
+    let out = sb.mur(&["devtools", "session", "list"]);
+    out.assert_code(4).assert_stdout_is("");
+    let mut lines: Vec<&str> = out.stderr.lines().collect();
+    let error = lines.split_off(2);
+    lines.sort_unstable();
+    assert_eq!(lines, skipped, "{out}");
+    assert_eq!(
+        error,
+        [
+            "error: no running devtools session found".to_owned(),
+            format!(
+                "hint: sessions announce themselves in `{}`",
+                sb.lockfile_dir().display()
+            )
+        ],
+        "{out}"
+    );
+
+    let sample = sb.start_sample(&sb.project("live"));
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(0);
+    out.assert_stderr_contains(&skipped[0]);
+    let listed = sb.mur(&["devtools", "session", "list"]);
+    listed.assert_code(0);
+    assert_eq!(listed.json_lines().len(), 1, "{listed}");
+    assert_eq!(listed.json_lines()[0]["pid"], sample.pid(), "{listed}");
+}
+
+/// Hundreds of lockfiles whose processes run are probed a few at a time: all at once,
+/// past `ulimit -n` each probe whose connection could not be made for want of a
+/// descriptor was said to have "refused the connection".
+#[cfg(unix)]
+#[test]
+fn many_lockfiles_are_probed_a_few_at_a_time_within_the_descriptor_limit() {
+    let sb = Sandbox::new();
+    let web = Stub::plain_http();
+    let pid = std::process::id();
+    let mut skipped: Vec<String> = (0..300)
+        .map(|n| {
+            let path = sb.plant_http_lockfile(&format!("/web{n}/App.csproj"), pid, web.port());
+            format!(
+                "warning: skipping lockfile `{}`: pid {pid} runs, but `{}` did not answer the \
+                 devtools probe",
+                path.display(),
+                web.endpoint()
+            )
+        })
+        .collect();
+    skipped.sort();
+    let out = mur_e2e::run(&mut sb.shell_command("ulimit -n 64 && exec mur devtools session list"));
+    out.assert_code(4).assert_stdout_is("");
+    let mut lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 302, "{out}");
+    lines.truncate(300);
+    lines.sort_unstable();
+    assert_eq!(lines, skipped);
 }
