@@ -409,6 +409,20 @@ fn temp_name(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{}.{}.{n}.tmp", &name[..cut], std::process::id()))
 }
 
+/// What the name of a temporary file [`temp_name`] made says: the name of the file it
+/// was to become (cut to 32 bytes) and the pid of the process writing it; `None` for any
+/// other name. For `session clean`, which removes one whose writer is gone.
+pub(crate) fn temp_writer(name: &str) -> Option<(&str, u32)> {
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (rest, n) = rest.rsplit_once('.')?;
+    let (target, pid) = rest.rsplit_once('.')?;
+    if target.is_empty() || !digits(n) || !digits(pid) {
+        return None;
+    }
+    Some((target, pid.parse().ok()?))
+}
+
 /// Creates the temporary file `path`, never one already there (planted, or a FIFO:
 /// `create_new`, and no link followed), with `mode`'s bits.
 fn open_temp(path: &Path, mode: Mode) -> io::Result<File> {
@@ -744,5 +758,27 @@ mod tests {
             .expect("meta")
             .file_type()
             .is_fifo()
+    }
+
+    #[test]
+    fn a_temporary_files_name_says_its_target_and_writer() {
+        let temp = temp_name(Path::new("/run/a941a538e57c9f96.json"));
+        let name = temp.file_name().and_then(|n| n.to_str()).expect("name");
+        assert_eq!(
+            temp_writer(name),
+            Some(("a941a538e57c9f96.json", std::process::id()))
+        );
+        let long = temp_name(Path::new("/d/0123456789abcdef0123456789abcdef.json"));
+        let name = long.file_name().and_then(|n| n.to_str()).expect("name");
+        assert_eq!(temp_writer(name).map(|(target, _)| target.len()), Some(32));
+        for other in [
+            ".a.json.tmp",
+            "a.json.1.2.tmp",
+            ".a.json.x.2.tmp",
+            "..1.2.tmp",
+            ".a.json.99999999999.0.tmp",
+        ] {
+            assert_eq!(temp_writer(other), None, "{other}");
+        }
     }
 }

@@ -5,7 +5,9 @@
 //! go only when no session is the lockfile's: none is there, and the slot is taken
 //! here, the way every session and reader takes it, so that one starting (which
 //! holds the slot before it writes anything) or running keeps its files, whatever
-//! their age.
+//! their age. A temporary file a session's write left (`.<hash>.json.<pid>.<n>.tmp`, its
+//! writer killed between writing it and renaming it) goes once its writer's pid is gone,
+//! whatever session runs: the pid in its name is the only process that writes it.
 
 use std::{
     collections::BTreeMap,
@@ -13,13 +15,15 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::{registry::Registry, slot};
+use crate::{atomic, liveness, registry::Registry, slot};
 
 /// The files ended sessions may have left in a lockfile directory, as one listing
 /// found them ([`Registry::leftovers`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Leftovers {
     sessions: Vec<Session>,
+    /// Temporary files of a session's writes, and the pid writing each.
+    temps: Vec<(PathBuf, u32)>,
 }
 
 /// The files of the sessions of one lockfile.
@@ -78,6 +82,7 @@ impl Registry {
             names
         };
         let mut found: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+        let mut temps = Vec::new();
         // Each directory searched: an ended session's files are beside its lockfile.
         let entries = self.dirs().flat_map(|dir| {
             let listing = fs::read_dir(dir).into_iter().flatten().flatten();
@@ -85,18 +90,29 @@ impl Registry {
         });
         for (dir, entry) in entries {
             let name = entry.file_name();
-            let Some(hash) = name.to_str().and_then(|n| n.split('.').next()) else {
+            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+            let Some(name) = name.to_str().filter(|_| is_file) else {
                 continue;
             };
-            // A lockfile's name is 16 hex digits of a hash, then `.json`.
-            if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            let (target, writer) = match atomic::temp_writer(name) {
+                Some((target, pid)) => (target, Some(pid)),
+                None => (name, None),
+            };
+            let Some(hash) = hash_of(target) else {
                 continue;
-            }
+            };
             let lockfile = dir.join(format!("{hash}.json"));
-            let path = entry.path();
-            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
-            if is_file && names(&lockfile).contains(&path) {
-                found.entry(lockfile).or_default().push(path);
+            let path = dir.join(target);
+            match writer {
+                // The temporary file of a write of the lockfile or of a session's file.
+                Some(pid) if path == lockfile || names(&lockfile).contains(&path) => {
+                    temps.push((entry.path(), pid));
+                }
+                Some(_) => {}
+                None if names(&lockfile).contains(&path) => {
+                    found.entry(lockfile).or_default().push(path);
+                }
+                None => {}
             }
         }
         let sessions = found
@@ -112,8 +128,17 @@ impl Registry {
                 }
             })
             .collect();
-        Leftovers { sessions }
+        // In name order, as a listing shows them, not the directory's.
+        temps.sort();
+        Leftovers { sessions, temps }
     }
+}
+
+/// The hash a session's file is named after: its name's first 16 hex digits, then a dot.
+fn hash_of(name: &str) -> Option<&str> {
+    let hash = name.split('.').next()?;
+    (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && name.len() > 16)
+        .then_some(hash)
 }
 
 impl Leftovers {
@@ -129,7 +154,16 @@ impl Leftovers {
                     && !slot::is_held(&s.lockfile)
             })
             .flat_map(|s| s.found.iter().cloned())
+            .chain(self.abandoned().cloned())
             .collect()
+    }
+
+    /// The temporary files whose writer is gone: none will rename or remove them.
+    fn abandoned(&self) -> impl Iterator<Item = &PathBuf> {
+        self.temps
+            .iter()
+            .filter(|(_, pid)| liveness::is_gone(*pid))
+            .map(|(path, _)| path)
     }
 
     /// Removes what each session left, if no session is its lockfile's now: no
@@ -141,6 +175,18 @@ impl Leftovers {
         let mut cleared = Cleared::default();
         for session in &self.sessions {
             session.clear(&mut cleared);
+        }
+        // A pid gone stays gone: one reused since writes a temporary name of its own
+        // (never one that exists, [`atomic`]'s `create_temp`).
+        for path in self.abandoned() {
+            match fs::remove_file(path) {
+                Ok(()) => cleared.removed.push(path.clone()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => cleared.failed.push(Unremoved::File {
+                    path: path.clone(),
+                    error,
+                }),
+            }
         }
         cleared
     }
@@ -240,5 +286,48 @@ mod tests {
         let lock = dir.path().join("00000000000000cc.lock");
         assert_eq!(cleared.removed, [starting.clone(), lock.clone()]);
         assert!(!starting.exists() && !lock.exists());
+    }
+
+    /// The pid of a child that has exited and been reaped: certainly not running.
+    fn reaped_pid() -> u32 {
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("spawn true");
+        let pid = child.id();
+        child.wait().expect("wait");
+        pid
+    }
+
+    #[test]
+    fn a_temporary_file_goes_once_its_writer_is_gone_and_never_while_it_writes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().to_owned());
+        let touch = |name: &str| {
+            let path = dir.path().join(name);
+            fs::write(&path, "{").expect("write");
+            path
+        };
+        let (gone, ours) = (reaped_pid(), std::process::id());
+        // A session killed mid-write left these; a running one (this process) is writing
+        // that one, beside the lockfile of a session that runs.
+        touch("00000000000000aa.json");
+        let abandoned = [
+            touch(&format!(".00000000000000aa.json.{gone}.0.tmp")),
+            touch(&format!(".00000000000000bb.bridge.{gone}.3.tmp")),
+        ];
+        let kept = [
+            touch(&format!(".00000000000000aa.json.{ours}.0.tmp")),
+            // Not the temporary file of a session's file.
+            touch(&format!(".00000000000000aa.txt.{gone}.0.tmp")),
+            touch(&format!(".notahash00000000.json.{gone}.0.tmp")),
+        ];
+
+        let leftovers = registry.leftovers(sidecar);
+        assert_eq!(leftovers.removable(&[]), abandoned);
+        let cleared = leftovers.clear();
+        assert!(cleared.failed.is_empty(), "{:?}", cleared.failed);
+        assert_eq!(cleared.removed, abandoned);
+        assert!(abandoned.iter().all(|path| !path.exists()));
+        assert!(kept.iter().all(|path| path.exists()), "{kept:?}");
     }
 }

@@ -74,6 +74,12 @@ fn process_states(pids: &[(u32, Option<i64>)]) -> Vec<ProcessState> {
         .collect()
 }
 
+/// Whether process `pid` is gone (none, a zombie, or exiting): it writes nothing
+/// more. A pid whose state cannot be read is not gone.
+pub(crate) fn is_gone(pid: u32) -> bool {
+    process_states(&[(pid, None)]) == [ProcessState::Gone]
+}
+
 /// What is known of a pid: gone (`None`), or running since `Some(secs)`
 /// (`None` inside when its start time could not be read).
 type ProcessStart = Option<Option<i64>>;

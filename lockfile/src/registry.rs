@@ -22,7 +22,8 @@ pub enum ReadOutcome {
     Malformed(String),
     /// Well-formed JSON with a `schema` this crate does not know.
     UnknownSchema(String),
-    /// Owned by another user or writable by others (Unix).
+    /// Owned by another user or writable by others (Unix), or a directory with
+    /// something in it: nothing to read, nor to remove. The text is the line to say.
     Untrusted(String),
     /// No file at that path: it never was, or it went between being listed and
     /// being read (another reader removed it as stale, or its session ended).
@@ -192,6 +193,15 @@ impl Registry {
                 return ReadOutcome::Untrusted(reason);
             }
         };
+        // A directory is no session's lockfile, but what is in one may be someone's:
+        // only an empty one is malformed, and removed as one.
+        if meta.is_dir() && !is_empty_dir(path) {
+            return ReadOutcome::Untrusted(format!(
+                "refusing `{}`: a directory with files in it, not a lockfile (mur removes \
+                 no directory that is not empty)",
+                path.display()
+            ));
+        }
         if !meta.is_file() {
             return ReadOutcome::Malformed(format!("{}, not a file", open::describe_type(&meta)));
         }
@@ -248,8 +258,15 @@ impl Registry {
     /// Remove a lockfile; one that is already gone is fine (another reader
     /// may have cleaned it first). Only for a holder of the slot's lock; a
     /// reader removes stale files with [`Registry::remove_if_unchanged`].
+    /// An empty directory under a lockfile's name (read as malformed) goes too.
     pub fn remove(&self, path: &Path) -> io::Result<()> {
-        match fs::remove_file(path) {
+        let removed = match fs::remove_file(path) {
+            Err(_) if fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir()) => {
+                fs::remove_dir(path)
+            }
+            removed => removed,
+        };
+        match removed {
             Err(err) if err.kind() != io::ErrorKind::NotFound => Err(err),
             _ => Ok(()),
         }
@@ -287,9 +304,11 @@ impl Registry {
         };
         match self.read(path) {
             ReadOutcome::Malformed(_) => {
-                self.remove(path)?;
+                let removed = self.remove(path);
+                // Removed or not, the file was no session's: its slot's lock file is
+                // none's either, and is not left made.
                 slot.release_removing();
-                Ok(true)
+                removed.map(|()| true)
             }
             _ => Ok(false),
         }
@@ -302,6 +321,11 @@ impl Registry {
             self.remove_if_unchanged(path, judged)
         })
     }
+}
+
+/// Whether `path` is a directory with nothing in it (one that cannot be listed is not).
+fn is_empty_dir(path: &Path) -> bool {
+    fs::read_dir(path).is_ok_and(|mut listing| listing.next().is_none())
 }
 
 /// The files named `*.<extension>` in `dir`, sorted; none in a directory not there.

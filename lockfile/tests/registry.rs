@@ -261,6 +261,39 @@ fn a_fifo_or_a_symlink_under_a_lockfile_name_is_judged_without_blocking() {
     );
 }
 
+/// A directory under a lockfile's name: an empty one is malformed and removed as one
+/// (`remove_if_malformed` said "Is a directory", and left a slot lock made for it); one
+/// with something in it is refused, as nothing mur removes.
+#[test]
+fn an_empty_directory_under_a_lockfile_name_goes_and_a_full_one_is_refused() {
+    let (_guard, registry) = registry();
+    registry.ensure_dir().expect("dir");
+    let empty = registry.dir().join("f000000000000007.json");
+    fs::create_dir(&empty).expect("mkdir");
+    assert_eq!(
+        registry.read(&empty),
+        ReadOutcome::Malformed("a directory, not a file".into())
+    );
+    assert!(registry.remove_if_malformed(&empty).expect("removed"));
+    assert!(!empty.exists());
+    assert!(
+        !mur_lockfile::lock_path(&empty).exists(),
+        "a slot lock made"
+    );
+
+    let full = registry.dir().join("f000000000000008.json");
+    fs::create_dir(&full).expect("mkdir");
+    fs::write(full.join("notes.txt"), "mine").expect("write");
+    assert_eq!(
+        registry.read(&full),
+        ReadOutcome::Untrusted(format!(
+            "refusing `{}`: a directory with files in it, not a lockfile (mur removes no \
+             directory that is not empty)",
+            full.display()
+        ))
+    );
+}
+
 #[test]
 fn a_reader_removes_a_stale_file_only_if_unchanged_and_the_slot_is_free() {
     let (_guard, registry) = registry();

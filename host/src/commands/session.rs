@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use mur_bridge::{BridgeFiles, Sidecar};
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};
-use mur_discovery::{self as discovery, Candidate, Found, ProjectFilter, Survey};
+use mur_discovery::{self as discovery, Candidate, Found, ProjectFilter, Report as _, Survey};
 use mur_lockfile::{LOCKFILE_SCHEMA, Lockfile};
 
 use crate::cli::SessionCommand;
@@ -256,12 +256,14 @@ impl discovery::Report for Cleaning {
 }
 
 /// Removes lockfiles whose process is gone, files named like lockfiles that are
-/// none (malformed), and what ended sessions left beside their lockfiles: slot
-/// locks, and bridges' sidecars and logs (up to 4 MiB each, in a directory that is
+/// none (malformed: an empty directory too, never one with files in it), and what ended
+/// sessions left beside their lockfiles: slot locks, temporary files of writes whose
+/// writer is gone, and bridges' sidecars and logs (up to 4 MiB each, in a directory that is
 /// often in memory; [`mur_lockfile::Leftovers`] says which and when). A lockfile
 /// whose process runs is never touched, even when its endpoint does not answer: the
 /// session may be busy, and a wrong removal would hide a live session from
-/// discovery; nor are the files of its project.
+/// discovery; nor are the files of its project. Each file it cannot remove is named in
+/// a warning, and the clean exits 7 after its count of what it removed.
 async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     let http = mur_http::Http::new();
     let registry = discovery::registry();
@@ -299,18 +301,19 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
         ));
         return Ok(());
     }
-    let removed = survey.collect_garbage(&registry, &mut Notices).len();
+    let mut failed = Failures(0);
+    let removed = survey.collect_garbage(&registry, &mut failed).len();
     let mut cleared = 0;
     for path in &survey.malformed {
         match registry.remove_if_malformed(path) {
             Ok(true) => cleared += 1,
             Ok(false) => {}
-            Err(e) => output::notice(&format!("cannot remove `{}`: {e}", path.display())),
+            Err(e) => failed.notice(format!("cannot remove `{}`: {e}", path.display())),
         }
     }
     let left = leftovers.clear();
     for failure in &left.failed {
-        output::notice(&failure.to_string());
+        failed.notice(failure.to_string());
     }
     output::diagnostic(&format!(
         "removed {removed} stale {}{}{}",
@@ -318,7 +321,23 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
         malformed_count(cleared),
         leftover_count(left.removed.len())
     ));
-    Ok(())
+    match failed.0 {
+        0 => Ok(()),
+        // Not a clean one: a script that cleans up must not take it for one.
+        n => Err(Error::internal(format!(
+            "{n} of the files to remove could not be removed (each is named above)"
+        ))),
+    }
+}
+
+/// The notices of a clean's removals, said and counted: each is one it could not make.
+struct Failures(usize);
+
+impl discovery::Report for Failures {
+    fn notice(&mut self, message: String) {
+        self.0 += 1;
+        discovery::Report::notice(&mut Notices, message);
+    }
 }
 
 /// `" and N file(s) of ended sessions"` (slot locks, bridges' sidecars and logs), or

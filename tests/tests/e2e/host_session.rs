@@ -727,3 +727,84 @@ fn many_lockfiles_are_probed_a_few_at_a_time_within_the_descriptor_limit() {
     lines.sort_unstable();
     assert_eq!(lines, skipped);
 }
+
+/// `session clean` removes what its dry run and the notices promise, and only that: a
+/// directory under a lockfile's name when it is empty (the notice promised it, the dry run
+/// listed it, and the clean said "Is a directory", made a slot lock for it and exited 0),
+/// never one with something in it (refused, as nothing mur removes); and the temporary
+/// file of a session's write whose writer is gone (killed mid-write: it stayed for ever),
+/// never one a running process is writing.
+#[cfg(unix)]
+#[test]
+fn clean_removes_an_empty_directory_and_abandoned_temporary_files_as_promised() {
+    let sb = Sandbox::new();
+    let dir = sb.lockfile_dir();
+    sb.registry().ensure_dir().expect("the lockfile directory");
+    let empty = dir.join("f000000000000007.json");
+    std::fs::create_dir(&empty).expect("mkdir");
+    let full = dir.join("f000000000000008.json");
+    std::fs::create_dir(&full).expect("mkdir");
+    std::fs::write(full.join("notes.txt"), "mine").expect("write");
+    let abandoned = dir.join(format!(".a941a538e57c9f96.json.{}.0.tmp", dead_pid()));
+    let writing = dir.join(format!(
+        ".a941a538e57c9f96.json.{}.0.tmp",
+        std::process::id()
+    ));
+    for temp in [&abandoned, &writing] {
+        std::fs::write(temp, "{\"schema\"").expect("write");
+    }
+    let refused = format!(
+        "warning: refusing `{}`: a directory with files in it, not a lockfile (mur removes no \
+         directory that is not empty)\n",
+        full.display()
+    );
+    let list = sb.mur(&["devtools", "session", "list"]);
+    list.assert_code(4).assert_stderr_starts_with(&format!(
+        "warning: skipping malformed lockfile `{}`: a directory, not a file (`mur devtools \
+         session clean` removes it)\n{refused}",
+        empty.display()
+    ));
+
+    let dry = sb.mur(&["devtools", "session", "clean", "--dry-run"]);
+    dry.assert_code(0)
+        .assert_stdout_is(format!("{}\n{}\n", empty.display(), abandoned.display()))
+        .assert_stderr_is(format!(
+            "{refused}would remove 0 stale entries and 1 malformed lockfile and 1 file of an \
+             ended session\n"
+        ));
+    let out = sb.mur(&["devtools", "session", "clean"]);
+    out.assert_code(0)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "{refused}removed 0 stale entries and 1 malformed lockfile and 1 file of an ended \
+         session\n"
+        ));
+    assert!(!empty.exists() && !abandoned.exists());
+    assert!(
+        !mur_lockfile::lock_path(&empty).exists(),
+        "no slot lock is made for what is no lockfile"
+    );
+    assert!(full.join("notes.txt").exists() && writing.exists());
+}
+
+/// A clean that could not remove something says so and exits 7 (mur failed at its own
+/// directory), after the count of what it did remove: it exited 0, as a clean one.
+#[cfg(unix)]
+#[test]
+fn a_clean_that_could_not_remove_a_file_exits_7() {
+    let sb = Sandbox::new();
+    let malformed = sb.plant_lockfile("/p/App.csproj", "{");
+    // Its slot lock cannot be taken: the lockfile is not removed without it.
+    std::fs::create_dir(mur_lockfile::lock_path(&malformed)).expect("mkdir");
+    let dead = sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
+    let out = sb.mur(&["devtools", "session", "clean"]);
+    out.assert_code(7)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "warning: cannot remove `{}`: Is a directory (os error 21)\n\
+         removed 1 stale entry\n\
+         error: 1 of the files to remove could not be removed (each is named above)\n",
+            malformed.display()
+        ));
+    assert!(malformed.exists() && !dead.exists());
+}
