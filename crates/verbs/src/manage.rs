@@ -413,12 +413,13 @@ fn judge_all(
         let judge = |name: &str, sha256: &str| {
             verdict(index, &seen, file, name, sha256, force, reserved, is_data)
         };
+        let known = |sha256: &str| named_by_bytes(index, &seen, sha256);
         // A clash is said last, once every file passed every check: a file clashing
         // (or after one that clashed) is compiled all the same, so that what refuses
         // it is said first, not after the `--force` the clash asks for.
         let judged = match content {
             Content::Data => inspect_data(file).map(|candidate| Judged::Read(Box::new(candidate))),
-            Content::Component => judge_component(compiler, dirs, file, judge, compiling),
+            Content::Component => judge_component(compiler, dirs, file, (judge, known), compiling),
         };
         let judged = match judged {
             Ok(judged) => judged,
@@ -627,8 +628,9 @@ fn sniff(file: &Path) -> Content {
 enum Judged {
     /// Read (a component compiled), its verb to be judged by its `info`.
     Read(Box<Candidate>),
-    /// A component judged by the verb it declares, and not compiled: installed
-    /// from the same bytes already, or given before in this batch.
+    /// A component judged by the verb it declares (or, declaring none, its bytes
+    /// were), and not compiled: installed from the same bytes already, or given
+    /// before in this batch.
     Declared {
         name: String,
         sha256: String,
@@ -658,7 +660,8 @@ enum Verdict {
 
 /// A component, judged by the name it declares (see [`name_section`]) before it
 /// is compiled with `compiler` (made on first use), then compiled and read; one
-/// that declares none is only compiled and read: its name is said only by its
+/// that declares none is judged by its bytes first (`known`, [`named_by_bytes`]: an
+/// installed verb's, unchanged), else compiled and read: its name is said only by its
 /// `info`, which runs only compiled. One that exports no verb's functions is refused
 /// before either. `judge` is [`verdict`] for
 /// this file and batch. One that clashes is compiled and read too: what its
@@ -668,7 +671,10 @@ fn judge_component(
     compiler: &mut Option<Compiler>,
     dirs: &VerbDirs,
     file: &Path,
-    judge: impl Fn(&str, &str) -> Result<Verdict, VerbError>,
+    (judge, known): (
+        impl Fn(&str, &str) -> Result<Verdict, VerbError>,
+        impl Fn(&str) -> Option<String>,
+    ),
     compiling: &dyn Fn(&Path, usize),
 ) -> Result<Judged, VerbError> {
     let bytes = read_candidate(file)?;
@@ -685,7 +691,10 @@ fn judge_component(
     }
     let sha256 = sha256_hex(&bytes);
     let declared = declared_name(file, said.name)?;
-    if let Some(name) = declared.as_deref() {
+    // Without a section, bytes a verb was added from are that verb: they were
+    // compiled then, and an `unchanged` paid a compile again to be said.
+    let named = declared.clone().or_else(|| known(&sha256));
+    if let Some(name) = named.as_deref() {
         let verdict = judge(name, &sha256)?;
         if matches!(
             verdict,
@@ -720,6 +729,21 @@ fn judge_component(
         same_name(file, &name, &candidate.info.name)?;
     }
     Ok(Judged::Read(Box::new(candidate)))
+}
+
+/// The verb a file of `sha256` is, known without a compile: the one name the index
+/// (which records each installed verb's sha256) and the files before it in this batch
+/// (`seen`) give those bytes; a verb's name is what its `info` says, the same for the
+/// same bytes. None where nothing was added or judged from them.
+fn named_by_bytes(index: &Index, seen: &[(String, String, &Path)], sha256: &str) -> Option<String> {
+    let installed = index.verbs.iter().map(|entry| (&entry.name, &entry.sha256));
+    let judged = seen.iter().map(|(name, sha256, _)| (name, sha256));
+    let mut names = installed
+        .chain(judged)
+        .filter(|(_, bytes)| *bytes == sha256)
+        .map(|(name, _)| name);
+    let first = names.next()?;
+    names.all(|name| name == first).then(|| first.clone())
 }
 
 /// What every refusal of a file in `verbs add` suggests.

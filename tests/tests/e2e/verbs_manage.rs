@@ -1542,6 +1542,50 @@ fn a_component_known_to_be_no_verb_or_another_verb_is_refused_before_a_compile()
     assert_eq!(mur_e2e::plugins::cache_entries(&sandbox), compiled);
 }
 
+/// A component without a `mur:verb-name` section (the test guests have none) whose
+/// bytes an installed verb was added from is that verb, known by the sha256 the index
+/// records, without a compile: "unchanged" (`--force` or not), or its missing file
+/// copied in again. Each such `verbs add` compiled it only to say so (`-v`: `compiling
+/// verb`), tens of seconds for a Python or JavaScript verb. One file twice in a batch
+/// is compiled once.
+#[test]
+fn a_file_without_a_name_section_is_judged_by_its_bytes_without_a_compile() {
+    let sandbox = Sandbox::new();
+    let ping = guest("ping");
+    let add_twice = |extra: &[&str]| {
+        let mut args = vec!["devtools", "-v", "verbs", "add", path(&ping), path(&ping)];
+        args.extend(extra);
+        sandbox.mur(&args)
+    };
+    let first = add_twice(&[]);
+    first
+        .assert_code(0)
+        .assert_stdout_is("added verb `ping` (tool `version`)\n");
+    assert_eq!(first.stderr.matches("compiling verb").count(), 1, "{first}");
+    for force in [&[][..], &["--force"]] {
+        let again = add_twice(force);
+        again
+            .assert_code(0)
+            .assert_stdout_is("verb `ping` is already installed (unchanged)\n");
+        assert!(!again.stderr.contains("compiling verb"), "{again}");
+    }
+    let installed = verb_dir(&sandbox).join("ping.wasm");
+    std::fs::remove_file(&installed).expect("remove ping's file");
+    let repaired = add_twice(&[]);
+    repaired
+        .assert_code(0)
+        .assert_stdout_is("repaired verb `ping`: its installed file was missing\n");
+    assert!(!repaired.stderr.contains("compiling verb"), "{repaired}");
+    assert_eq!(
+        std::fs::read(&installed).expect("the installed file"),
+        std::fs::read(&ping).expect("the file added"),
+    );
+    sandbox
+        .devtools(&["ping"])
+        .assert_code(4)
+        .assert_stderr_starts_with("error: no running devtools session found\n");
+}
+
 /// A verb added after the session's tool list was cached learns its tool's hints from
 /// `--refresh catalog`, which read the cache all the same; and a data verb's help says
 /// them as a component verb's does (it said only ``Tool `state`.``).
