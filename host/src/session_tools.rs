@@ -1,5 +1,5 @@
 //! A glance at the tools of the session the host options choose: found by discovery
-//! quietly and within a short wait, from the cached tool list when warm; for what only
+//! quietly and within a short wait, the list read fresh (and cached); for what only
 //! helps (completion, a hint, a note), never for a call.
 
 use std::time::Duration;
@@ -12,8 +12,10 @@ use crate::invoke::Session;
 use crate::tools::ToolList;
 
 /// The tools of the session the `host` options choose, found by discovery (quietly,
-/// within `wait`), from its cached tool list when warm; none without a session, or
-/// with several and none chosen.
+/// within `wait`), its list read fresh: what completion offers and a hint names is the
+/// session's now, not a list cached before it restarted on new code behind the same
+/// endpoint. One more loopback POST beside discovery's probe, within the same `wait`.
+/// None without a session, or with several and none chosen.
 pub fn quietly(host: &HostArgs, wait: Duration) -> Vec<Value> {
     let settings = Settings {
         timeout: wait,
@@ -22,7 +24,7 @@ pub fn quietly(host: &HostArgs, wait: Duration) -> Vec<Value> {
     let tools = crate::invoke::block_on(async {
         let session =
             Session::resolve_reporting(&settings, &mut mur_discovery::Silent, &Vec::new).await?;
-        ToolList::open(&session).all(&session, &settings).await
+        ToolList::open(&session).fresh(&session, &settings).await
     });
     match tools {
         Ok(Ok(tools)) => tools,

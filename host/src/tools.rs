@@ -1,6 +1,14 @@
 //! The session's tool list, through the per-session cache ([`crate::tool_cache`]): what
 //! a derived verb is made from, what `call`, `catalog` and completion list. Part of the
 //! call path, below the commands that use it.
+//!
+//! Who reads which: a derived verb's call parses its words against the cached list (one
+//! probe and one POST when warm), and reads it again when the server refuses the call or
+//! the cached schema refuses the words; what shows the list to a reader (`catalog`,
+//! `parity`, `verbs list --all`, a derived verb's `--help`, completion and the hints that
+//! name a session's tool) reads it fresh ([`ToolList::fresh`]) and stores it: a session
+//! restarted on new code behind the same endpoint (`--endpoint`, or a bridge's child)
+//! keeps its identity, and a cached list would show the old tools until `--refresh`.
 
 use mur_core::{Result, Settings};
 use mur_verbs::VerbHost;
@@ -47,7 +55,8 @@ impl ToolList {
             .ok_or(tools))
     }
 
-    /// Every tool: the cached list, else a fresh one (then cached).
+    /// Every tool: the cached list, else a fresh one (then cached). For a hint after a
+    /// failure; what shows the list reads it [`fresh`](Self::fresh).
     pub async fn all(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
         if let Some(tools) = self.cached.load() {
             return Ok(tools);
@@ -58,11 +67,17 @@ impl ToolList {
     /// A fresh list: cached, and the installed verbs' hints learned from it.
     pub async fn fresh(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
         let tools = session.list_tools(settings).await?;
-        self.cached.store(&tools);
-        if let Ok(mut verbs) = VerbHost::open() {
-            verbs.learn_hints(&tools);
-        }
+        self.keep(&tools);
         Ok(tools)
+    }
+
+    /// Keeps `tools`, the whole list just read (by [`fresh`](Self::fresh), or by
+    /// `call tools/list`), and teaches the installed verbs their tools' hints from it.
+    pub fn keep(&self, tools: &[Value]) {
+        self.cached.store(tools);
+        if let Ok(mut verbs) = VerbHost::open() {
+            verbs.learn_hints(tools);
+        }
     }
 
     pub fn forget(&self) {

@@ -87,15 +87,11 @@ pub fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> 
         .collect()
 }
 
-/// The session's tools: the cached list, or with `refresh` (`--refresh`) a fresh
-/// one, which is cached and teaches the installed verbs their tools' hints, as a
-/// derived verb's `--refresh` does.
-pub async fn tools(session: &Session, settings: &Settings, refresh: bool) -> Result<Vec<Value>> {
-    let list = ToolList::open(session);
-    match refresh {
-        true => list.fresh(session, settings).await,
-        false => list.all(session, settings).await,
-    }
+/// The session's tools, read fresh (and cached, teaching the installed verbs their
+/// tools' hints): what the catalog and `parity` show is never a list cached before the
+/// session restarted on new code behind the same endpoint ([`crate::tools`]).
+pub async fn tools(session: &Session, settings: &Settings) -> Result<Vec<Value>> {
+    ToolList::open(session).fresh(session, settings).await
 }
 
 /// The session's tools, or `None` when no session answers (the catalog then
@@ -107,14 +103,10 @@ pub async fn tools(session: &Session, settings: &Settings, refresh: bool) -> Res
 /// listing the sessions and how to choose one; a refusal (exit 1) left an agent with
 /// no catalog at all, not even mur's own commands.
 /// `with_instructions`: the server's instructions are read too ([`instructions`]).
-pub async fn offered(
-    settings: &Settings,
-    with_instructions: bool,
-    refresh: bool,
-) -> Result<Option<Offered>> {
+pub async fn offered(settings: &Settings, with_instructions: bool) -> Result<Option<Offered>> {
     let found = async {
         let session = Session::resolve(settings).await?;
-        let tools = tools(&session, settings, refresh).await?;
+        let tools = tools(&session, settings).await?;
         let instructions = match with_instructions {
             true => instructions(&session, settings).await,
             false => None,

@@ -1260,7 +1260,7 @@ impl Reading {
 
 /// Whether `--help` or `-h` appears before `--` in `argv`: help wins there (every
 /// kit's rule), unless the parse finds it an option's value.
-pub(crate) fn asks_for_help(argv: &[String]) -> bool {
+pub fn asks_for_help(argv: &[String]) -> bool {
     argv.iter()
         .take_while(|word| *word != "--")
         .any(|word| word == "--help" || word == "-h")

@@ -73,9 +73,26 @@ async fn method_call(
     )
     .await
     {
-        Ok(result) => Ok(result),
+        Ok(result) => {
+            keep_listed(&session, method, params, &result);
+            Ok(result)
+        }
         Err(error) if refused => Err(slashed_tool(error, method, params, &session, settings).await),
         Err(error) => Err(error),
+    }
+}
+
+/// A whole tool list `call tools/list` read (no cursor sent, none returned) is kept as
+/// the session's, as [`ToolList::fresh`] keeps its own read: a derived verb's next call
+/// parses against what was just printed, not a list cached before the session restarted.
+fn keep_listed(session: &Session, method: &str, params: Option<&Value>, result: &Value) {
+    let paged = params.is_some_and(|p| p.get("cursor").is_some())
+        || result["nextCursor"].as_str().is_some_and(|c| !c.is_empty());
+    if method != "tools/list" || paged {
+        return;
+    }
+    if let Some(tools) = result["tools"].as_array() {
+        ToolList::open(session).keep(tools);
     }
 }
 

@@ -14,12 +14,12 @@ use serde_json::{Value, json};
 use crate::output;
 use crate::verb_list::{Item, call_only, items, offered};
 
-/// `refresh` (`--refresh`): the session's tool list is read afresh, not from the
-/// cache ([`tools`](crate::verb_list::tools)).
-pub async fn catalog(settings: &Settings, as_json: bool, refresh: bool) -> Result<()> {
+/// The session's tool list is read afresh, never the cached one
+/// ([`tools`](crate::verb_list::tools)): `--refresh` changes nothing here.
+pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     // A verb index mur cannot read is its own failure (exit 7), not an empty list.
     let installed = VerbHost::open()?.entries().to_vec();
-    let offered = offered(settings, true, refresh).await?;
+    let offered = offered(settings, true).await?;
     let items = items(&installed, offered.as_ref());
     let instructions = offered.as_ref().and_then(|o| o.instructions.clone());
     let call_only = call_only(&installed, offered.as_ref());

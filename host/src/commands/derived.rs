@@ -41,7 +41,10 @@ pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // transport error; a second parse (a stale cached list) reuses what was read.
     // `--timeout` bounds reading values from pipes too.
     mur_verbs::derived::prefetch(&argv, settings.timeout);
-    let refresh = host.refresh;
+    // `--help` shows the tool as the session lists it now (one more loopback round trip):
+    // a cached list is of the session before it restarted on new code behind the same
+    // endpoint, its help missing a new option. A call parses against the cached list.
+    let refresh = host.refresh || mur_verbs::derived::asks_for_help(&argv);
     block_on(run_async(name, &argv, &settings, refresh))?
 }
 

@@ -42,11 +42,11 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
         Verb::Guide { all } => guide::run(all),
         Verb::Catalog { json } => {
             let settings = started(&host);
-            on_runtime(|| catalog::catalog(&settings, json, host.refresh))
+            on_runtime(|| catalog::catalog(&settings, json))
         }
         Verb::Parity { json } => {
             let settings = started(&host);
-            on_runtime(|| parity::run(&settings, json, host.refresh))
+            on_runtime(|| parity::run(&settings, json))
         }
         Verb::Session(cmd) => {
             let settings = started(&host);

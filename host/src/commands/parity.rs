@@ -11,9 +11,9 @@ use crate::output;
 use crate::verb_list::{Reach, reach, tools};
 
 /// `mur devtools parity`: exit 0 only when every tool has a named verb.
-pub async fn run(settings: &Settings, as_json: bool, refresh: bool) -> Result<()> {
+pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
     let session = Session::resolve(settings).await?;
-    let tools = tools(&session, settings, refresh).await?;
+    let tools = tools(&session, settings).await?;
     // A verb index mur cannot read is its own failure (exit 7), not an empty list.
     let installed = VerbHost::open()?.entries().to_vec();
     let mut rows = Vec::new();

@@ -28,7 +28,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
     match cmd {
         VerbsCommand::List { all: true, .. } => {
             let settings = crate::options::started(host);
-            crate::invoke::block_on(list_all(&settings, host.refresh))?
+            crate::invoke::block_on(list_all(&settings))?
         }
         VerbsCommand::List { json, .. } => list(&dirs, *json, host.pretty),
         VerbsCommand::Add { files, force } => {
@@ -103,9 +103,9 @@ fn list(dirs: &VerbDirs, json: bool, pretty: bool) -> Result<()> {
 
 /// `mur devtools verbs list --all`: installed verbs and the session's derived
 /// ones (when a session answers), with their kinds.
-async fn list_all(settings: &Settings, refresh: bool) -> Result<()> {
+async fn list_all(settings: &Settings) -> Result<()> {
     let installed = VerbHost::open()?.entries().to_vec();
-    let offered = verb_list::offered(settings, false, refresh).await?;
+    let offered = verb_list::offered(settings, false).await?;
     let rows: Vec<Vec<String>> = verb_list::items(&installed, offered.as_ref())
         .into_iter()
         .filter(|i| i.kind != "host")

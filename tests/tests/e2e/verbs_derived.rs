@@ -441,6 +441,56 @@ fn the_tool_list_is_read_once_per_session_and_again_with_refresh() {
     }
 }
 
+/// A server restarted on new code behind the same endpoint keeps its identity (an
+/// `--endpoint` session has none; a bridge keeps its own across its child's restarts), so
+/// its cached tool list is of the code before. What shows the list reads it fresh: the
+/// catalog lists the tools as they are now and a derived verb's `--help` is of a tool the
+/// server has, without `--refresh`; and `call tools/list` keeps the list it printed, which
+/// a derived verb's call then parses against. Before, `--help` printed a tool the server
+/// no longer had, the catalog listed it, and the call read the list again.
+#[test]
+fn a_server_restarted_behind_its_endpoint_with_other_tools_is_shown_as_it_is_now() {
+    let sandbox = Sandbox::new();
+    let port = mur_e2e::free_port().to_string();
+    let endpoint = format!("http://127.0.0.1:{port}/mcp");
+    let devtools = |args: &[&str]| sandbox.devtools(&[&["--endpoint", &endpoint], args].concat());
+    let start = |project: &str, fixtures: bool| {
+        let extra = [&["--port", port.as_str()][..], &["--conformance-fixtures"]];
+        let extra = if fixtures {
+            extra.concat()
+        } else {
+            extra[0].to_vec()
+        };
+        sandbox.start_sample_with(&sandbox.project(project), &extra)
+    };
+    let fixture = |out: &Output| out.stdout.contains("test_simple_text");
+    // The conformance fixtures' tools, the list cached by a derived verb's call.
+    let before = start("a", true);
+    devtools(&["test-simple-text"]).assert_code(0);
+    before.kill();
+    let after = start("b", false);
+    devtools(&["test-simple-text", "--help"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_starts_with("error: unknown verb `test-simple-text`\n");
+    let catalog = devtools(&["catalog", "--json"]);
+    catalog.assert_code(0);
+    assert!(
+        !fixture(&catalog),
+        "the tools of the server before: {catalog}"
+    );
+    assert!(catalog.stdout.contains("\"switchComponent\""), "{catalog}");
+    after.kill();
+    // Back with the fixtures: the list `call tools/list` printed is the one the call reads.
+    let _again = start("c", true);
+    let listed = devtools(&["call", "tools/list"]);
+    listed.assert_code(0);
+    assert!(fixture(&listed), "{listed}");
+    devtools(&["-v", "test-simple-text"])
+        .assert_code(0)
+        .assert_stderr_contains("tool list from the cache");
+}
+
 #[test]
 fn a_named_verb_shadows_the_derived_one() {
     let sandbox = sandbox_with(&[standard("click")]);
