@@ -856,7 +856,7 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
             "no request for 2s\n\
              hint: start it again: `{}mur devtools bridge --project {canonical} --idle 2s -- python3 -u {}`; \
              the proxy forwards to it once it runs",
-            crate::bridge_stdio::from_the_root(&sb),
+            crate::servers::from_the_root(&sb),
             script.display()
         )
     );
@@ -869,7 +869,7 @@ fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
 /// The proxy's error for its bridge of `canonical` killed without a word in `log`,
 /// started from `sb`'s root with `options` (its own, then `-- COMMAND…`).
 fn killed_said(sb: &Sandbox, canonical: &str, log: &str, options: &str) -> String {
-    let cd = crate::bridge_stdio::from_the_root(sb);
+    let cd = crate::servers::from_the_root(sb);
     format!(
         "the bridge of project `{canonical}`, whose server this proxy forwards to, has \
          stopped without a word in its log (it was killed, or its log is gone): `{log}`\n\
@@ -995,7 +995,7 @@ fn the_proxy_tells_its_bridges_newest_stop_from_whichever_directory() {
             "stopped by a signal (`bridge stop`, Ctrl+C)\n\
              hint: start it again: `{}mur devtools bridge --project {canonical} --idle 5m -- \
              python3 -u {}`; the proxy forwards to it once it runs",
-            crate::bridge_stdio::from_the_root(&sb),
+            crate::servers::from_the_root(&sb),
             script.display()
         )
     );
@@ -1351,63 +1351,12 @@ fn after_a_session_based_server_restarts_the_proxy_opens_one_session_with_it_aga
     assert_one_session_deleted(&again);
 }
 
-/// `tests/interop/session_server.py` on `port` (0: any), its log in `sb`: the process
-/// (killed on drop), its endpoint and its log.
-fn session_server(sb: &Sandbox, python: &Path, port: u16) -> (Process, String, std::path::PathBuf) {
-    interop_server(
-        sb,
-        python,
-        "session_server.py",
-        &[&port.to_string()],
-        "interop-session",
-    )
-}
-
-/// `tests/interop/SCRIPT ARGS…` run by `python`, its stdout (its log) in `sb`, once it
-/// has said `NAME: listening on ADDRESS`: the process (killed on drop), its endpoint
-/// and its log.
-fn interop_server(
-    sb: &Sandbox,
-    python: &Path,
-    script: &str,
-    args: &[&str],
-    name: &str,
-) -> (Process, String, std::path::PathBuf) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("interop")
-        .join(script);
-    let log = sb.root().join(format!("{script}-{}.log", args.join("-")));
-    let mut command = sb.command(python);
-    // -B: no __pycache__ beside the scripts for the module they share.
-    command
-        .arg("-B")
-        .arg(&path)
-        .args(args)
-        .stdout(std::fs::File::create(&log).expect("server log"))
-        .stderr(Stdio::null());
-    let mut process = Process::spawn(&mut command);
-    let read = || std::fs::read_to_string(&log).unwrap_or_default();
-    let listening = format!("{name}: listening on ");
-    let address = process.wait_ready(
-        script,
-        "listening",
-        std::time::Duration::from_secs(60),
-        || {
-            let log = read();
-            let line = log.lines().find_map(|l| l.strip_prefix(&listening))?;
-            Some(line.trim().to_owned())
-        },
-        read,
-    );
-    (process, format!("http://{address}/mcp"), log)
-}
-
 /// `tests/interop/forgetful_server.py` (stdlib only) with `args` after its port: the
 /// process (killed on drop), its endpoint and its log.
 fn forgetful_server(sb: &Sandbox, args: &[&str]) -> (Process, String, std::path::PathBuf) {
     let python = Path::new("/usr/bin/python3");
     let args = [&["0"][..], args].concat();
-    interop_server(sb, python, "forgetful_server.py", &args, "forgetful")
+    crate::servers::interop_server(sb, python, "forgetful_server.py", &args, "forgetful")
 }
 
 /// Waits until the server log at `log` holds `line`.
@@ -1511,13 +1460,13 @@ fn after_a_python_sdk_server_restarts_on_its_port_the_proxy_keeps_one_new_sessio
         return;
     };
     let sb = Sandbox::new();
-    let (first, endpoint, _) = session_server(&sb, &python, 0);
+    let (first, endpoint, _) = crate::servers::session_server(&sb, &python, 0);
     let mut proxy = initialized_at(&sb, &endpoint);
     let before = session_answered(&mut proxy, 2);
     assert!(before.as_str().is_some_and(|id| !id.is_empty()), "{before}");
     assert_eq!(session_answered(&mut proxy, 3), before);
     drop(first);
-    let (_again, _, log) = session_server(&sb, &python, port_of(&endpoint));
+    let (_again, _, log) = crate::servers::session_server(&sb, &python, port_of(&endpoint));
     let after = session_answered(&mut proxy, 4);
     assert!(
         after.is_string() && after != before,

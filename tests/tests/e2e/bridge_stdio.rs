@@ -736,13 +736,6 @@ fn the_command_that_starts_a_bridge_again_runs_its_server_where_it_ran() {
     again.stop();
 }
 
-/// `cd ROOT && `, ROOT the sandbox's root, where `mur` runs: how the command that
-/// starts a bridge again begins for a bridge started there, which ran its server there.
-pub(crate) fn from_the_root(sb: &Sandbox) -> String {
-    let root = std::fs::canonicalize(sb.root()).expect("the sandbox's root");
-    format!("cd {} && ", mur_core::shell_word(&root.to_string_lossy()))
-}
-
 /// The project's next call names the stop of the last bridge, one run in the
 /// foreground too: its own lines (its start, its stop and the command that starts it
 /// again) go to the log as well as to its terminal, and the hint reads the log only
@@ -769,7 +762,7 @@ fn after_a_foreground_bridge_the_stop_hint_is_its_own_not_the_last_ones() {
     assert!(
         command.starts_with(&format!(
             "{}mur devtools bridge --project ",
-            from_the_root(&sb)
+            crate::servers::from_the_root(&sb)
         )) && command.contains(" --idle 1s -- "),
         "{command}"
     );

@@ -1391,7 +1391,7 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
             "stopped by a signal (`bridge stop`, Ctrl+C); start it again: `{}mur devtools bridge \
              --project {canonical} -- {} --stdio --project {}`\n\
              {}",
-            crate::bridge_stdio::from_the_root(&sb),
+            crate::servers::from_the_root(&sb),
             mur_e2e::sample_bin().display(),
             sb.canonical_project(&sb.project("inner")),
             start_the_app(&searched),
@@ -1509,7 +1509,7 @@ fn a_proxy_whose_bridge_announced_without_the_variable_stopped_says_when_and_why
             "stopped by a signal (`bridge stop`, Ctrl+C)\n\
              hint: start it again: `{}mur devtools bridge --project {canonical} -- {} --stdio \
              --project {}`; the proxy forwards to it once it runs",
-            crate::bridge_stdio::from_the_root(&sb),
+            crate::servers::from_the_root(&sb),
             mur_e2e::sample_bin().display(),
             sb.canonical_project(&sb.project("inner"))
         )

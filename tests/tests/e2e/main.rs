@@ -36,6 +36,7 @@ mod sandbox;
 mod scaffold;
 mod scaffold_js;
 mod scaffold_python;
+mod servers;
 mod tasks;
 mod tour;
 mod transcripts;
