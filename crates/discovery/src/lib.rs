@@ -263,14 +263,11 @@ async fn find(
                     range.first,
                     range.last
                 );
-                let found = scan::scan(http, range, report).await;
-                let chosen = select::unique(found, &[], project, command).map_err(|e| {
-                    e.with_hint(format!(
-                        "`--auto` scanned 127.0.0.1 ports {}-{}",
-                        range.first, range.last
-                    ))
-                })?;
-                Ok(chosen.into())
+                let scanned = scan::scan_all(http, range, report).await;
+                match select::unique(scanned.sessions, &[], project, command) {
+                    Ok(chosen) => Ok(chosen.into()),
+                    Err(e) => Err(scanned_none(e, http, range, &scanned.others).await),
+                }
             }
             (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match project {
                 Some(project) => {
@@ -411,6 +408,28 @@ fn unresponsive_instead(
     }
 }
 
+/// `e` (of `--auto`'s choice among the sessions it found) with the ports scanned, and,
+/// when it found none, the ports of `others` that answered HTTP but not the probe: a
+/// third-party MCP server scanned for is one of those, and `--endpoint` reaches it.
+async fn scanned_none(
+    e: Error,
+    http: &mur_http::Http,
+    range: mur_core::settings::PortRange,
+    others: &[u16],
+) -> Error {
+    let e = e.with_hint(format!(
+        "`--auto` scanned 127.0.0.1 ports {}-{} for devtools sessions",
+        range.first, range.last
+    ));
+    if e.kind() != mur_core::Kind::NoSession {
+        return e;
+    }
+    match scan::answering_hint(&scan::answering_http(http, others).await) {
+        Some(hint) => e.with_hint(hint),
+        None => e,
+    }
+}
+
 /// Tells where discovery looked and how to get a session, when it found none.
 fn no_session_hint(e: Error, registry: &mur_lockfile::Registry, scanned: bool) -> Error {
     // A session was found that mur cannot call (stdio): its own hint says what to do.
@@ -419,9 +438,12 @@ fn no_session_hint(e: Error, registry: &mur_lockfile::Registry, scanned: bool) -
     }
     // One line (it was two, 330 bytes, under every exit 4): the guide says how to start
     // a session, a stdio server's `bridge` among them.
+    // What `--auto` finds is said (a devtools session, not any MCP server): offered
+    // bare, it sent users of a third-party server to a scan that cannot find theirs.
     e.with_hint(format!(
-        "start the app with its devtools session enabled (`mur devtools guide` says how), \
-         or reach one with `--endpoint URL` or `--auto`; a session announces itself in {}",
+        "start the app with its devtools session enabled (`mur devtools guide` says how); \
+         `--auto` scans loopback ports for one that left no lockfile, `--endpoint URL` \
+         reaches any other MCP server; a session announces itself in {}",
         registry.searched()
     ))
 }

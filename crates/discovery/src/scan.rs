@@ -2,6 +2,10 @@
 //! left no lockfile. A port counts only when `GET /mcp` answers the devtools
 //! probe (`schema: reactor-devtools-mcp/1`).
 //!
+//! A port that answers HTTP but not the probe (an MCP server that is no devtools
+//! session: `--auto` cannot use it) is named when the scan finds no session, with
+//! the `--endpoint` that reaches an MCP server there ([`answering_http`]).
+//!
 //! Default range: the ports the OS hands out for `bind(127.0.0.1:0)`, which
 //! is how a session picks its port. On Linux that is `ip_local_port_range`
 //! (32768-60999 by default), read at run time; elsewhere the IANA dynamic
@@ -36,24 +40,109 @@ const CONNECT_TIMEOUT: Duration = Duration::from_millis(300);
 /// Every devtools session listening on a port in `range`; `report` hears
 /// how many ports are done as the scan goes.
 pub async fn scan(http: &mur_http::Http, range: PortRange, report: &dyn Report) -> Vec<Candidate> {
+    scan_all(http, range, report).await.sessions
+}
+
+/// What a scan met: the devtools sessions, and the ports that answered the probe
+/// with something else (sorted).
+pub(crate) struct Scanned {
+    pub(crate) sessions: Vec<Candidate>,
+    pub(crate) others: Vec<u16>,
+}
+
+/// What one port is.
+enum Port {
+    Session(Candidate),
+    /// Listening, but what answered is no devtools session.
+    Other(u16),
+    /// Nothing listens, or it did not answer in time.
+    Nothing,
+}
+
+/// [`scan`], keeping the ports that answered as something else.
+pub(crate) async fn scan_all(
+    http: &mur_http::Http,
+    range: PortRange,
+    report: &dyn Report,
+) -> Scanned {
     let ports: Vec<u16> = listening_ports(range).unwrap_or_else(|| range.ports().collect());
     let total = ports.len();
     let done = AtomicUsize::new(0);
-    let found: Vec<Candidate> = futures_util::stream::iter(ports)
+    let met: Vec<Port> = futures_util::stream::iter(ports)
         .map(|port| {
             let done = &done;
             async move {
-                let hit = probe_port(http, port).await;
+                let met = probe_port(http, port).await;
                 report.scan_progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                hit
+                met
             }
         })
         .buffer_unordered(PARALLEL)
-        .filter_map(|hit| async move { hit })
         .collect()
         .await;
     report.scan_finished();
-    found
+    let mut scanned = Scanned {
+        sessions: Vec::new(),
+        others: Vec::new(),
+    };
+    for port in met {
+        match port {
+            Port::Session(candidate) => scanned.sessions.push(candidate),
+            Port::Other(port) => scanned.others.push(port),
+            Port::Nothing => {}
+        }
+    }
+    scanned.others.sort_unstable();
+    scanned
+}
+
+/// Of `ports` (sorted), those that answer `GET /mcp` with any HTTP answer at all:
+/// a server that is no devtools session (an MCP server, a web server), not another
+/// program's protocol (SSH) nor a listener gone since. Asked again, on the way to
+/// "no session" only: the probe's error does not say which it was, and a scan that
+/// finds a session needs no word of the others.
+pub(crate) async fn answering_http(http: &mur_http::Http, ports: &[u16]) -> Vec<u16> {
+    let answers = |port: u16| async move {
+        let request = mur_http::Request::get(&endpoint_of(port));
+        let answer = tokio::time::timeout(liveness::PROBE_TIMEOUT, http.send(request)).await;
+        matches!(answer, Ok(Ok(_))).then_some(port)
+    };
+    futures_util::stream::iter(ports.iter().copied())
+        .map(answers)
+        .buffered(PARALLEL)
+        .filter_map(|port| async move { port })
+        .collect()
+        .await
+}
+
+/// How many ports a hint names before "and N more".
+const NAMED: usize = 3;
+
+/// What the hint under `--auto`'s "no session" says of `ports` (sorted), which answered
+/// HTTP but not the devtools probe: `--auto` finds only devtools sessions, and the
+/// third-party MCP server a user scanned for is reached with `--endpoint` instead.
+pub(crate) fn answering_hint(ports: &[u16]) -> Option<String> {
+    let first = endpoint_of(*ports.first()?);
+    let shown: Vec<String> = ports.iter().take(NAMED).map(u16::to_string).collect();
+    let mut named = shown.join(", ");
+    if ports.len() > NAMED {
+        named.push_str(&format!(" and {} more", ports.len() - NAMED));
+    }
+    Some(match ports.len() {
+        1 => format!(
+            "port {named} answered HTTP, not as a devtools session: if it is an MCP server, \
+             reach it with `--endpoint {first}`"
+        ),
+        _ => format!(
+            "ports {named} answered HTTP, not as devtools sessions: reach an MCP server on one \
+             with `--endpoint http://127.0.0.1:PORT/mcp` (`--endpoint {first}`)"
+        ),
+    })
+}
+
+/// Where a session on `port` is reached: every devtools session serves `/mcp`.
+pub(crate) fn endpoint_of(port: u16) -> String {
+    format!("http://127.0.0.1:{port}/mcp")
 }
 
 /// The ports in `range` with a TCP listener on loopback or on every address,
@@ -77,20 +166,30 @@ fn listening_ports(range: PortRange) -> Option<Vec<u16>> {
     Some(ports)
 }
 
-async fn probe_port(http: &mur_http::Http, port: u16) -> Option<Candidate> {
-    let stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(("127.0.0.1", port)))
-        .await
-        .ok()?
-        .ok()?;
-    drop(stream);
-    let endpoint = format!("http://127.0.0.1:{port}/mcp");
-    let info = liveness::probe(http, &endpoint).await.ok()?;
+async fn probe_port(http: &mur_http::Http, port: u16) -> Port {
+    let connected =
+        tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(("127.0.0.1", port))).await;
+    // Closed before the probe: a server that serves one connection at a time would
+    // not answer it while this one is open.
+    match connected {
+        Ok(Ok(stream)) => drop(stream),
+        _ => return Port::Nothing,
+    }
+    let endpoint = endpoint_of(port);
+    let info = match liveness::probe(http, &endpoint).await {
+        Ok(info) => info,
+        Err(liveness::ProbeError::NotDevtools(why)) => {
+            tracing::debug!("port {port}: not a devtools session: {why}");
+            return Port::Other(port);
+        }
+        Err(liveness::ProbeError::NoAnswer(_)) => return Port::Nothing,
+    };
     tracing::debug!(
         "port {port}: devtools session of `{}` (pid {})",
         info.project,
         info.pid
     );
-    Some(Candidate {
+    Port::Session(Candidate {
         endpoint,
         project: info.project,
         pid: info.pid,
@@ -137,18 +236,34 @@ mod tests {
         );
     }
 
-    #[tokio::test]
-    async fn a_port_that_is_not_devtools_is_ignored() {
+    /// A listener on 127.0.0.1 that answers each connection with `answer`: an HTTP
+    /// server's, after reading the request, closing the connection (it answers one
+    /// request on each); else a greeting, the connection held open as an SSH server does.
+    fn answering(answer: &'static [u8], http: bool) -> u16 {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
-        // Accept and answer with something that is not the probe.
         std::thread::spawn(move || {
             use std::io::{Read as _, Write as _};
+            let mut held = Vec::new();
             for mut conn in listener.incoming().flatten() {
-                let _ = conn.read(&mut [0; 1024]);
-                let _ = conn.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}");
+                if http {
+                    let _ = conn.read(&mut [0; 1024]);
+                }
+                let _ = conn.write_all(answer);
+                if !http {
+                    held.push(conn);
+                }
             }
         });
+        port
+    }
+
+    const NOT_THE_PROBE: &[u8] =
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}";
+
+    #[tokio::test]
+    async fn a_port_that_is_not_devtools_is_ignored() {
+        let port = answering(NOT_THE_PROBE, true);
         let http = mur_http::Http::new();
         let found = scan(
             &http,
@@ -160,5 +275,48 @@ mod tests {
         )
         .await;
         assert!(found.is_empty());
+    }
+
+    /// An HTTP server that is no devtools session is kept to be named (an MCP server
+    /// there is reached with `--endpoint`); another program's protocol is not.
+    #[tokio::test]
+    async fn of_the_ports_that_are_not_devtools_those_answering_http_are_kept() {
+        let web = answering(NOT_THE_PROBE, true);
+        let ssh = answering(b"SSH-2.0-OpenSSH_9.6\r\n", false);
+        let http = mur_http::Http::new();
+        let mut others = Vec::new();
+        for port in [web, ssh] {
+            let range = PortRange {
+                first: port,
+                last: port,
+            };
+            let scanned = scan_all(&http, range, &crate::report::Silent).await;
+            assert!(scanned.sessions.is_empty());
+            others.extend(scanned.others);
+        }
+        others.sort_unstable();
+        assert_eq!(answering_http(&http, &others).await, [web]);
+    }
+
+    #[test]
+    fn the_hint_names_a_few_ports_and_the_endpoint_to_try() {
+        assert_eq!(answering_hint(&[]), None);
+        assert_eq!(
+            answering_hint(&[38101]).expect("a hint"),
+            "port 38101 answered HTTP, not as a devtools session: if it is an MCP server, \
+             reach it with `--endpoint http://127.0.0.1:38101/mcp`"
+        );
+        assert_eq!(
+            answering_hint(&[38101, 38105]).expect("a hint"),
+            "ports 38101, 38105 answered HTTP, not as devtools sessions: reach an MCP server \
+             on one with `--endpoint http://127.0.0.1:PORT/mcp` (`--endpoint \
+             http://127.0.0.1:38101/mcp`)"
+        );
+        assert_eq!(
+            answering_hint(&[38101, 38102, 38103, 38104, 38110]).expect("a hint"),
+            "ports 38101, 38102, 38103 and 2 more answered HTTP, not as devtools sessions: \
+             reach an MCP server on one with `--endpoint http://127.0.0.1:PORT/mcp` \
+             (`--endpoint http://127.0.0.1:38101/mcp`)"
+        );
     }
 }

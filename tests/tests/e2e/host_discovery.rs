@@ -15,13 +15,18 @@ fn call_version_for(sb: &Sandbox, project: &Path) -> Output {
     sb.mur(&["devtools", "--project", project, "call", "version"])
 }
 
+/// The hint says what each way in finds: `--auto` a devtools session that left no
+/// lockfile, `--endpoint` any MCP server (it offered `--auto` bare, which cannot find a
+/// third-party server: a user audit).
 #[test]
 fn no_session_exits_4_and_says_how_to_start_one() {
     let sb = Sandbox::new();
     let out = sb.mur(&["devtools", "call", "version"]);
     out.assert_code(4).assert_stdout_is("");
-    out.assert_stderr_starts_with("error: no running devtools session found\n");
-    out.assert_stderr_contains("hint: start the app with its devtools session enabled");
+    out.assert_stderr_is(format!(
+        "error: no running devtools session found\n{}",
+        start_the_app(&sb.registry().searched())
+    ));
 }
 
 #[test]
@@ -462,8 +467,8 @@ fn project_without_a_session_exits_4() {
 fn start_the_app(searched: &str) -> String {
     format!(
         "hint: start the app with its devtools session enabled (`mur devtools guide` says \
-         how), or reach one with `--endpoint URL` or `--auto`; a session announces itself in \
-         {searched}\n"
+         how); `--auto` scans loopback ports for one that left no lockfile, `--endpoint URL` \
+         reaches any other MCP server; a session announces itself in {searched}\n"
     )
 }
 
@@ -776,7 +781,14 @@ fn auto_range_scans_only_the_given_ports() {
     let range = format!("{0}-{0}", web.port());
     let out = sb.mur(&["devtools", "--auto-range", &range, "call", "version"]);
     out.assert_code(4);
-    out.assert_stderr_contains(&format!("`--auto` scanned 127.0.0.1 ports {range}"));
+    // The web server is named: it answered HTTP, if not as a devtools session.
+    out.assert_stderr_is(format!(
+        "error: no running devtools session found\n\
+         hint: `--auto` scanned 127.0.0.1 ports {range} for devtools sessions\n\
+         hint: port {0} answered HTTP, not as a devtools session: if it is an MCP server, \
+         reach it with `--endpoint http://127.0.0.1:{0}/mcp`\n",
+        web.port()
+    ));
 }
 
 #[test]
@@ -1696,4 +1708,36 @@ fn a_project_whose_app_exited_is_told_to_start_it_not_pointed_at_another_of_its_
         let typed = sb.canonical_project(&sb.root().join(slip));
         out.assert_stderr_is(other_projects(&typed, &[&a], &a));
     }
+}
+
+/// `--auto` finds devtools sessions only; a third-party MCP server (the Python SDK's
+/// FastMCP) on a port it scanned is named, with the `--endpoint` that reaches it, not
+/// only "no running devtools session found" (a user audit, two MCP servers scanned for).
+#[test]
+fn auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
+    let Some(python) =
+        crate::interop_python::python_or_skip("interop-venv", "1", "requirements.txt")
+    else {
+        return;
+    };
+    let sb = Sandbox::new();
+    let (_server, endpoint, _log) = crate::servers::session_server(&sb, &python, 0);
+    let port = endpoint
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .expect("a loopback endpoint");
+    // The range is its port alone: other tests' servers listen on ports near it.
+    let range = format!("{port}-{port}");
+    let out = sb.mur(&["devtools", "--auto-range", &range, "call", "session"]);
+    out.assert_code(4).assert_stdout_is("");
+    out.assert_stderr_is(&format!(
+        "error: no running devtools session found\n\
+         hint: `--auto` scanned 127.0.0.1 ports {range} for devtools sessions\n\
+         hint: port {port} answered HTTP, not as a devtools session: if it is an MCP \
+         server, reach it with `--endpoint {endpoint}`\n"
+    ));
+    // The endpoint named reaches it.
+    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "session"]);
+    out.assert_code(0);
+    assert_ne!(out.tool_text(0), "", "{out}");
 }
