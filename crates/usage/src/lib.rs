@@ -7,6 +7,7 @@
 mod clock;
 pub mod html;
 mod log;
+mod reached;
 mod record;
 mod report;
 
@@ -15,6 +16,7 @@ pub use log::{
     Class, Error, LogReader, ReadFiles, UsageDir, UsageLog, check_log_path, lockfile_sessions_dir,
     read_logs, session_logs, sessions_dir,
 };
+pub use reached::{Reached, reached};
 pub use record::{
     ArgvShape, BRIDGE_CLIENT, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, VERB_META,
     argv_shape,

@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Since;
+use crate::reached::Reached;
 use crate::record::{Kind, Outcome, Record, Side, Surface};
 
 /// The `schema` field of `usage report --json`.
@@ -233,8 +234,9 @@ pub struct Refused {
     pub positionals: u32,
     pub times: u64,
     pub last: String,
-    /// For a verb that does not exist: the installed verb or command of mur's that its
-    /// name is nearest, when one is near — a typo rather than a verb callers expect.
+    /// For a verb that does not exist: the installed verb, command of mur's or verb of a
+    /// session's tool (as [`Report::reached`] shows them) that its name is nearest, when
+    /// one is near — a typo rather than a verb callers expect. Its caller fills it in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nearest: Option<String>,
 }
@@ -374,6 +376,10 @@ pub struct Report {
     /// Every agent that drove mur in the logs, at any time: the names `--agent` takes.
     pub agents: Vec<String>,
     pub losers: Vec<Loser>,
+    /// The verbs of the sessions' tools the records show were there, whatever the
+    /// window and agent: what a word asked for is near ([`Refused::nearest`]).
+    #[serde(skip)]
+    pub reached: Reached,
 }
 
 impl Report {
@@ -541,6 +547,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         forwarded_left_out,
         agents: agents(records),
         losers,
+        reached: crate::reached::reached(records),
     }
 }
 

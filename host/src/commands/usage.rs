@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use mur_core::{Error, Result};
-use mur_usage::{Criteria, LoserRule, Report, Row, UsageDir};
+use mur_usage::{Criteria, LoserRule, Reached, Report, Row, UsageDir};
 use mur_verbs::VerbHost;
 
 use crate::cli::{ReportArgs, UsageCommand};
@@ -127,7 +127,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         output::diagnostic(&format!("note: {left_out}"));
     }
     // What only mur knows: its own commands, beside the installed verbs.
-    let words: Vec<String> = criteria
+    let mut words: Vec<String> = criteria
         .installed
         .iter()
         .map(|v| v.name.clone())
@@ -138,6 +138,9 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     report
         .unknown_verbs
         .retain(|asked| !words.contains(&asked.verb));
+    // Near what mur said it was near when it was typed: the session's verbs too, as
+    // far as the logs show them (a team with no named verb has no other).
+    words.extend(sessions_verbs(&report.reached));
     for asked in &mut report.unknown_verbs {
         asked.nearest = mur_core::nearest(&asked.verb, &words).cloned();
     }
@@ -157,6 +160,29 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     // Record text (a server's tool name) is escaped as a help's is: the report's
     // lines and tabs stay, no ESC or CR reaches the terminal.
     output::text(&text(&report, &read, !criteria.installed.is_empty()))
+}
+
+/// The verbs of the sessions' tools the logs show were there (`reached`): the derived
+/// verbs mur ran, and each session's tools that answered by their verb names as mur
+/// derives them from a tool list (`get_sum` is `get-sum`), the tools of one session
+/// taken together as its list would be.
+fn sessions_verbs(reached: &Reached) -> Vec<String> {
+    let tools = reached.tools.values().flat_map(|session| {
+        let listed: Vec<serde_json::Value> = session
+            .iter()
+            .map(|tool| serde_json::json!({ "name": tool }))
+            .collect();
+        mur_verbs::derived::verb_names(&listed)
+    });
+    let mut verbs: Vec<String> = reached
+        .derived
+        .iter()
+        .cloned()
+        .chain(tools.flatten())
+        .collect();
+    verbs.sort();
+    verbs.dedup();
+    verbs
 }
 
 /// The report for people: tables, then the losers with their commands. What a
@@ -344,4 +370,30 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
         })
         .collect();
     out.push_str(&output::table(&header, &rows));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session's tools are named as its list names them: `get_sum` is `get-sum`
+    /// alone, but beside `getSum` each keeps its own name, as neither is `get-sum`;
+    /// the derived verbs mur ran keep the names it ran them under.
+    #[test]
+    fn a_sessions_tools_are_named_as_mur_derives_their_verbs() {
+        let set = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect();
+        let reached = Reached {
+            derived: set(&["echo"]),
+            tools: [
+                (Some("a".to_owned()), set(&["get_sum", "take_screenshot"])),
+                (Some("b".to_owned()), set(&["getSum", "get_sum"])),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        assert_eq!(
+            sessions_verbs(&reached),
+            ["echo", "get-sum", "getSum", "get_sum", "take-screenshot"]
+        );
+    }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use mur_e2e::mcp;
 use mur_e2e::plugins::{add, standard};
-use mur_e2e::{Process, Sandbox};
+use mur_e2e::{Process, Sandbox, Stub};
 use serde_json::{Value, json};
 
 /// Days back to 2025-07-01, whatever today is: a window over the known log that reaches
@@ -1423,6 +1423,66 @@ fn untimed(text: &str) -> String {
         }
     }
     out
+}
+
+/// A team with no named verb, driving a third-party server through mur's derived verbs,
+/// is told what a word asked for was near, as mur told the caller when it was typed:
+/// the derived verbs mur ran (`echo`, `get-sum`) and a tool that answered a `call`, by
+/// its verb name (`take_screenshot` is `take-screenshot`). A word near none of them keeps
+/// `–`. (Only the installed verbs and mur's commands were compared: `–` for every one.)
+#[test]
+fn a_verb_asked_for_is_near_the_session_verbs_the_log_shows() {
+    let sandbox = Sandbox::new();
+    let tool = |name: &str| json!({ "name": name, "inputSchema": { "type": "object" } });
+    let tools = json!([tool("echo"), tool("get-sum"), tool("take_screenshot")]);
+    let server = Stub::with_tools(tools, |_| {
+        Ok(json!({ "content": [{ "type": "text", "text": "ok" }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| {
+        let argv: Vec<&str> = ["--endpoint", endpoint.as_str()]
+            .into_iter()
+            .chain(words.iter().copied())
+            .collect();
+        sandbox.devtools(&argv)
+    };
+    devtools(&["echo"]).assert_code(0);
+    devtools(&["get-sum"]).assert_code(0);
+    devtools(&["call", "take_screenshot"]).assert_code(0);
+    for (typed, near) in [
+        ("ech", "echo"),
+        ("getSum", "get-sum"),
+        ("get_sum", "get-sum"),
+        ("take-screenshoot", "take-screenshot"),
+    ] {
+        let out = devtools(&[typed]);
+        out.assert_code(1);
+        assert!(
+            out.stderr
+                .contains(&format!("hint: did you mean `{near}`?\n")),
+            "{out}"
+        );
+    }
+    devtools(&["get-text", "--selector", "#count"]).assert_code(1);
+    let report = sandbox.devtools(&["usage", "report"]);
+    report.assert_code(0).assert_stderr_is("");
+    let asked = report
+        .stdout
+        .split("\n\n")
+        .find(|part| part.starts_with("verbs asked for that do not exist"))
+        .unwrap_or_default();
+    assert_eq!(
+        untimed(asked),
+        "\
+verbs asked for that do not exist (as typed; WORD: a word not an option; NEAREST: a likely typo):
+ARGV                 TIMES  LAST                      NEAREST
+ech                  1      TIME  echo
+get-text --selector  1      TIME  –
+getSum               1      TIME  get-sum
+get_sum              1      TIME  get-sum
+take-screenshoot     1      TIME  take-screenshot",
+        "{report}"
+    );
 }
 
 #[test]
