@@ -41,6 +41,15 @@ impl Installed {
         self.dir.join("cache")
     }
 
+    /// Whether it is whole and was made where it is. One copied with its study (`cp -r
+    /// out copy`, which gives each file a new time) holds verb files whose times are no
+    /// longer those mur's index recorded: each run would compile every verb again on its
+    /// first call, counted in the agent's time. Made anew instead.
+    fn made_here(&self) -> bool {
+        std::fs::read(self.dir.join(MADE_IN))
+            .is_ok_and(|named| named == self.dir.as_os_str().as_encoded_bytes())
+    }
+
     /// The installation copied into `data` and `cache` (made here), each file with its
     /// time: mur takes an installed verb's file for the one its index recorded by its
     /// size and time, and only then maps the compiled code instead of compiling again.
@@ -102,7 +111,8 @@ pub fn install(
         let installed = Installed {
             dir: store.join(format!("{mur_key}-{}", &key[..16])),
         };
-        if !installed.dir.is_dir() {
+        if !installed.made_here() {
+            let _ = std::fs::remove_dir_all(&installed.dir);
             installing(dir);
             build(&installed, made.as_ref(), mur, dir, &files, index > 0)?;
         }
@@ -143,6 +153,9 @@ fn forget_other_murs(store: &Path, mur_key: &str) {
     }
 }
 
+/// The file naming where an installation was made, written once it is whole.
+const MADE_IN: &str = "made-in";
+
 /// How an installation being made is named until it is whole.
 const PARTIAL: &str = ".partial";
 
@@ -167,6 +180,9 @@ fn build(
             over.copy_to(&partial.data(), &partial.cache())?;
         }
         add(mur, &partial, dir, files, replace)?;
+        let here = installed.dir.as_os_str().as_encoded_bytes();
+        std::fs::write(partial.dir.join(MADE_IN), here)
+            .map_err(|e| crate::write::unwritten(&partial.dir.join(MADE_IN), &e))?;
         std::fs::rename(&partial.dir, &installed.dir).map_err(|e| {
             Error::internal(format!(
                 "cannot rename `{}` to `{}`: {e}",
@@ -253,6 +269,27 @@ fn sha256_of(path: &Path) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_installation_copied_elsewhere_is_not_taken_for_one_made_there() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let made = Installed {
+            dir: dir.path().join("aaaa-1"),
+        };
+        std::fs::create_dir(&made.dir).expect("dir");
+        assert!(!made.made_here(), "no record of where: half made");
+        std::fs::write(
+            made.dir.join(MADE_IN),
+            made.dir.as_os_str().as_encoded_bytes(),
+        )
+        .expect("write");
+        assert!(made.made_here());
+        let copy = Installed {
+            dir: dir.path().join("copy"),
+        };
+        crate::tree::copy(&made.dir, &copy.dir).expect("copied");
+        assert!(!copy.made_here(), "a copy is made anew");
+    }
 
     #[test]
     fn an_installation_for_another_mur_or_half_made_is_removed() {

@@ -766,8 +766,8 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
         sandbox.root().join("first").is_dir(),
         "no agent removed click"
     );
-    let each_clicked_with_code_compiled_before = |expected: usize| {
-        let runs = results(&out);
+    let each_clicked_with_code_compiled_before = |out: &Path, expected: usize| {
+        let runs = results(out);
         assert_eq!(runs.len(), expected);
         for run in &runs {
             assert_eq!(run["success"], true, "{run}");
@@ -782,7 +782,7 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
             assert!(!dir.join("data").exists() && !dir.join("cache").exists());
         }
     };
-    each_clicked_with_code_compiled_before(4);
+    each_clicked_with_code_compiled_before(&out, 4);
     // A later command into the study (a third repeat) compiles nothing.
     let more = study_into(
         &sandbox,
@@ -791,7 +791,28 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
     );
     more.assert_code(0);
     assert!(more.stderr_lines("study: installing").is_empty(), "{more}");
-    each_clicked_with_code_compiled_before(6);
+    each_clicked_with_code_compiled_before(&out, 6);
+    // A copy of the study (`cp -r`: every file a new time, which mur's index no longer
+    // matches) installs its verbs anew, once, rather than have each run compile them.
+    let copy = sandbox.root().join("copy");
+    let copied = Command::new("cp").arg("-r").arg(&out).arg(&copy).status();
+    assert!(copied.expect("cp").success());
+    let extended = study_into(
+        &sandbox,
+        &copy,
+        &matrix("cli-named,both", "count-to-three", "4", &extra),
+    );
+    extended.assert_code(0);
+    let anew = installing.replace(
+        &out.join("compiled-verbs").display().to_string(),
+        &copy.join("compiled-verbs").display().to_string(),
+    );
+    assert_eq!(
+        extended.stderr_lines("study: installing"),
+        [anew.as_str()],
+        "{extended}"
+    );
+    each_clicked_with_code_compiled_before(&copy, 8);
 }
 
 /// The first line of the JSON Lines file at `path`.
