@@ -105,7 +105,7 @@ pub fn stdout(bytes: &[u8]) -> Result<()> {
 
 /// Writing to stdout failed: a closed pipe is a quiet exit, anything else (a full disk)
 /// mur's own failure (exit 7).
-fn stdout_error(e: io::Error) -> Error {
+pub fn stdout_error(e: io::Error) -> Error {
     if e.kind() == io::ErrorKind::BrokenPipe {
         Error::broken_pipe()
     } else {

@@ -24,7 +24,11 @@
 //! nobody can read the answers — stdout closed by its reader, seen when a
 //! write fails or as a hangup on stdout ([`ClientOutput::hung_up`]) — the
 //! requests in flight are given up at once: an agent host killed mid-call
-//! leaves no proxy behind waiting on a call that may never end.
+//! leaves no proxy behind waiting on a call that may never end. A write that
+//! fails stops the proxy at once, its input read no further (stdin is read on a
+//! thread of its own, so a proxy blocked reading it is not held): [`serve`]
+//! returns that write's error ([`Stopped::Output`]), for the binary to tell a
+//! closed pipe (quiet) from an output it cannot write (a full disk: said, exit 7).
 //!
 //! A request the client cancels (`notifications/cancelled`) is given up: its
 //! call to the session ends as at a timeout (the HTTP request dropped, which
@@ -157,6 +161,10 @@ struct Proxy<W> {
     running: Mutex<Vec<Running>>,
     /// A write to the client failed: nobody reads the answers any more.
     gone: AtomicBool,
+    /// The first write's failure, which [`serve`] returns.
+    failed: Mutex<Option<std::io::Error>>,
+    /// Wakes the serving loop when a write fails, to stop reading at once.
+    wake: mpsc::SyncSender<Input>,
     /// How long the requests in flight may go on after the input ended ([`INPUT_END_GRACE`]).
     grace: Duration,
 }
@@ -164,6 +172,35 @@ struct Proxy<W> {
 /// A question asked of the client: the id of the request that asks, and
 /// where its answer goes.
 type Asked = (Value, mpsc::Sender<Value>);
+
+/// What the serving loop is handed: by the thread that reads the input, a line,
+/// a line too long (skipped to its newline) or the input's end (its failure);
+/// by a write that failed, nothing but a nudge to look at [`Proxy::gone`].
+enum Input {
+    Line(Vec<u8>),
+    TooLong,
+    End(std::io::Result<()>),
+    WriteFailed,
+}
+
+/// Why [`serve`] stopped short of its input's end, or found it failed.
+#[derive(Debug)]
+pub enum Stopped {
+    /// Reading the input failed; the requests in flight were answered first.
+    Input(std::io::Error),
+    /// A write to the client failed (`BrokenPipe`: its reader closed it): the
+    /// input was read no further, the requests in flight given up.
+    Output(std::io::Error),
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Input(e) => write!(f, "cannot read stdin: {e}"),
+            Self::Output(e) => write!(f, "cannot write to stdout: {e}"),
+        }
+    }
+}
 
 /// A request in flight: the client's id, how to cancel it, its thread, and
 /// whether its answer is written (or being written): by its thread, or by the
@@ -178,26 +215,33 @@ struct Running {
 /// Serves `input` until it ends, writing to `output`; the requests in flight
 /// are answered before it returns, or given up ([`INPUT_END_GRACE`] after
 /// `input` ended, or once the client is gone), also when reading `input`
-/// fails (that error is returned then); then the upstream is ended
+/// fails ([`Stopped::Input`] then); a write that fails stops it at once, the
+/// requests in flight given up ([`Stopped::Output`]); then the upstream is ended
 /// ([`Upstream::end`]). A signal (SIGTERM, SIGINT, SIGHUP) meanwhile gives the
 /// requests up, ends the upstream and ends the process by it: never returns,
 /// also when it came after the input ended. One after it returned ends the
 /// process by its default action.
 pub fn serve<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
-    input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: W,
-) -> std::io::Result<()> {
+) -> std::result::Result<(), Stopped> {
     serve_within(upstream, input, output, INPUT_END_GRACE)
 }
 
 /// [`serve`], the requests in flight given `grace` after the input ends.
 fn serve_within<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
-    mut input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: W,
     grace: Duration,
-) -> std::io::Result<()> {
+) -> std::result::Result<(), Stopped> {
+    // One line ahead at most: what the input holds waits there, not in memory.
+    let (wake, inputs) = mpsc::sync_channel(1);
+    let reading = wake.clone();
+    // Not joined: once the proxy stops on a failed write, it may be blocked on stdin
+    // for good, and the process ends without it.
+    std::thread::spawn(move || read_input(input, &reading));
     let proxy = Arc::new(Proxy {
         out: Mutex::new(output),
         upstream,
@@ -208,6 +252,8 @@ fn serve_within<W: ClientOutput>(
         next_question: AtomicU64::new(0),
         running: Mutex::default(),
         gone: AtomicBool::new(false),
+        failed: Mutex::default(),
+        wake,
         grace,
     });
     // Its own thread ends the process: this one may be blocked reading stdin.
@@ -216,7 +262,7 @@ fn serve_within<W: ClientOutput>(
     if let Err(e) = &watch {
         tracing::debug!("no signal handlers ({e}): a signal ends the proxy at once");
     }
-    let read = read_messages(&proxy, &mut input);
+    let read = serve_inputs(&proxy, &inputs);
     proxy.finish();
     proxy.upstream.end();
     // A signal that came while the input's end was served ends the proxy all the
@@ -232,18 +278,44 @@ fn serve_within<W: ClientOutput>(
     read
 }
 
-/// Hands each line of `input` to the proxy until it ends.
-fn read_messages<W: ClientOutput>(
-    proxy: &Arc<Proxy<W>>,
-    input: &mut impl BufRead,
-) -> std::io::Result<()> {
-    let mut line = Vec::new();
+/// Reads `input` line by line into `lines` until it ends, fails, or nobody takes them.
+fn read_input(mut input: impl BufRead, lines: &mpsc::SyncSender<Input>) {
     loop {
-        line.clear();
-        match read_line_blocking(input, &mut line, MAX_LINE_BYTES)? {
-            Line::End => return Ok(()),
-            Line::TooLong => {
-                skip_line(input, &mut 0)?;
+        let mut line = Vec::new();
+        let read = match read_line_blocking(&mut input, &mut line, MAX_LINE_BYTES) {
+            Ok(Line::Read) => Input::Line(line),
+            Ok(Line::TooLong) => match skip_line(&mut input, &mut 0) {
+                Ok(_) => Input::TooLong,
+                Err(e) => Input::End(Err(e)),
+            },
+            Ok(Line::End) => Input::End(Ok(())),
+            Err(e) => Input::End(Err(e)),
+        };
+        let end = matches!(read, Input::End(_));
+        if lines.send(read).is_err() || end {
+            return;
+        }
+    }
+}
+
+/// Hands each line read to the proxy until the input ends, or a write fails.
+fn serve_inputs<W: ClientOutput>(
+    proxy: &Arc<Proxy<W>>,
+    inputs: &mpsc::Receiver<Input>,
+) -> std::result::Result<(), Stopped> {
+    loop {
+        // The sender is the proxy's too: never disconnected while it lives.
+        let Ok(input) = inputs.recv() else {
+            return Ok(());
+        };
+        if let Some(failed) = proxy.write_failure() {
+            return Err(Stopped::Output(failed));
+        }
+        let line = match input {
+            Input::End(read) => return read.map_err(Stopped::Input),
+            Input::WriteFailed => continue,
+            Input::Line(line) => line,
+            Input::TooLong => {
                 proxy.write(&error(
                     &Value::Null,
                     PARSE_ERROR,
@@ -254,8 +326,7 @@ fn read_messages<W: ClientOutput>(
                 ));
                 continue;
             }
-            Line::Read => {}
-        }
+        };
         if line.trim_ascii().is_empty() {
             continue;
         }
@@ -611,18 +682,39 @@ impl<W: ClientOutput> Proxy<W> {
 
     /// One message, one line, flushed at once. A write that fails means the
     /// client is gone: nobody reads the answers of the requests in flight,
-    /// which are given up then.
+    /// which are given up then, and the input is read no further.
     fn write(&self, message: &Value) {
         let failed = match self.out.lock() {
-            Ok(mut out) => writeln!(out, "{message}")
-                .and_then(|()| out.flush())
-                .is_err(),
-            Err(_) => false,
+            Ok(mut out) => writeln!(out, "{message}").and_then(|()| out.flush()).err(),
+            Err(_) => None,
         };
-        if failed && !self.gone.swap(true, Ordering::SeqCst) {
-            tracing::info!("a write to stdout failed: the proxy's client is gone");
-            self.give_up_all("its client is gone (a write to stdout failed)");
+        let Some(failed) = failed else {
+            return;
+        };
+        {
+            // Kept before `gone` is set, under the lock [`Self::write_failure`] takes.
+            let Ok(mut first) = self.failed.lock() else {
+                return;
+            };
+            if self.gone.load(Ordering::SeqCst) {
+                return;
+            }
+            tracing::debug!("a write to stdout failed ({failed}): the proxy's client is gone");
+            *first = Some(failed);
+            self.gone.store(true, Ordering::SeqCst);
         }
+        self.give_up_all("its client is gone (a write to stdout failed)");
+        // Full: a line waits there, and the loop looks at `gone` once it takes it.
+        let _ = self.wake.try_send(Input::WriteFailed);
+    }
+
+    /// The error of the write that failed, once one has.
+    fn write_failure(&self) -> Option<std::io::Error> {
+        if !self.gone.load(Ordering::SeqCst) {
+            return None;
+        }
+        let failed = self.failed.lock().ok().and_then(|mut f| f.take());
+        Some(failed.unwrap_or_else(|| std::io::ErrorKind::BrokenPipe.into()))
     }
 }
 
@@ -841,7 +933,9 @@ mod tests {
     }
 
     /// What the proxy wrote for `input`, and what `serve` returned.
-    fn serve_bytes(input: impl BufRead) -> (Vec<Value>, std::io::Result<()>) {
+    fn serve_bytes(
+        input: impl BufRead + Send + 'static,
+    ) -> (Vec<Value>, std::result::Result<(), Stopped>) {
         let out = Captured::default();
         let served = serve(Arc::new(Slow), input, out.clone());
         (lines_of(&out), served)
@@ -857,7 +951,7 @@ mod tests {
             b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n",
         ]
         .concat();
-        let (lines, served) = serve_bytes(&input[..]);
+        let (lines, served) = serve_bytes(std::io::Cursor::new(input));
         served.expect("served to the end");
         // Three answers, in whatever order they were ready.
         assert_eq!(lines.len(), 3, "{lines:?}");
@@ -886,7 +980,10 @@ mod tests {
         ]
         .concat();
         // A small buffer: the line is never held whole.
-        let (lines, served) = serve_bytes(std::io::BufReader::with_capacity(4096, &input[..]));
+        let (lines, served) = serve_bytes(std::io::BufReader::with_capacity(
+            4096,
+            std::io::Cursor::new(input),
+        ));
         served.expect("served to the end");
         let message = format!(
             "Parse error: a line of more than {} MiB, the most a session takes as one request; skipped",
@@ -928,7 +1025,12 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":2,"method":"server/discover"}"#,
         ]
         .join("\n");
-        serve(Arc::new(Notifying), input.as_bytes(), out.clone()).expect("served");
+        serve(
+            Arc::new(Notifying),
+            std::io::Cursor::new(input),
+            out.clone(),
+        )
+        .expect("served");
         let lines = lines_of(&out);
         for id in [1, 2] {
             let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
@@ -978,7 +1080,13 @@ mod tests {
         let upstream = Arc::new(Cancellable::default());
         let input = r#"{"jsonrpc":"2.0","id":"call","method":"tools/call"}"#;
         let grace = Duration::from_millis(200);
-        serve_within(upstream.clone(), input.as_bytes(), out.clone(), grace).expect("served");
+        serve_within(
+            upstream.clone(),
+            std::io::Cursor::new(input),
+            out.clone(),
+            grace,
+        )
+        .expect("served");
         assert_eq!(
             lines_of(&out),
             [
@@ -1047,7 +1155,7 @@ mod tests {
         let served = std::thread::spawn(move || {
             serve_within(
                 Arc::new(Cancellable::default()),
-                input.as_bytes(),
+                std::io::Cursor::new(input),
                 Unread,
                 Duration::from_millis(200),
             )
@@ -1103,7 +1211,7 @@ mod tests {
         let upstream = Arc::new(Stubborn(Mutex::new(held)));
         serve_within(
             upstream,
-            input.as_bytes(),
+            std::io::Cursor::new(input),
             out.clone(),
             Duration::from_millis(100),
         )
@@ -1121,9 +1229,70 @@ mod tests {
         for (hung_up, input) in [(true, slow.to_owned()), (false, format!("{slow}\n{ping}"))] {
             let upstream = Arc::new(Cancellable::default());
             let closed = Closed { hung_up };
-            serve(upstream.clone(), input.as_bytes(), closed).expect("served");
+            let served = serve(upstream.clone(), std::io::Cursor::new(input), closed);
+            // Hung up, nothing written: the input's end. A write failed: its error.
+            match served {
+                Err(Stopped::Output(e)) if !hung_up => {
+                    assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
+                }
+                served => assert!(hung_up && served.is_ok(), "{served:?}"),
+            }
             assert_eq!(upstream.0.load(Ordering::SeqCst), 1, "hung up: {hung_up}");
         }
+    }
+
+    /// An output that cannot be written (a full disk).
+    struct Full;
+
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("no space left"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl ClientOutput for Full {}
+
+    /// Input of `line`, then none for as long as `more` is held: stdin left open.
+    struct Open {
+        line: &'static [u8],
+        more: Mutex<std::sync::mpsc::Receiver<()>>,
+    }
+
+    impl std::io::Read for Open {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.line.is_empty() {
+                let _ = self.more.lock().expect("lock").recv();
+                return Ok(0);
+            }
+            let n = self.line.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.line[..n]);
+            self.line = &self.line[n..];
+            Ok(n)
+        }
+    }
+
+    /// A write that fails stops the proxy at once, its input still open (it read on
+    /// to the input's end, which may never come, and returned as if all were well),
+    /// and the request in flight is given up: the error is the write's.
+    #[test]
+    fn a_write_that_fails_stops_the_proxy_with_its_input_still_open() {
+        let (held, more) = std::sync::mpsc::channel();
+        let input = Open {
+            line: b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n\
+                    {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n",
+            more: Mutex::new(more),
+        };
+        let upstream = Arc::new(Cancellable::default());
+        let served = serve(upstream.clone(), std::io::BufReader::new(input), Full);
+        assert_eq!(
+            served.expect_err("the write's failure").to_string(),
+            "cannot write to stdout: no space left"
+        );
+        assert_eq!(upstream.0.load(Ordering::SeqCst), 1, "given up");
+        drop(held);
     }
 
     /// A request the client cancels ends, and no answer is written for it.
@@ -1138,7 +1307,7 @@ mod tests {
         .join("\n");
         serve(
             Arc::new(Cancellable::default()),
-            input.as_bytes(),
+            std::io::Cursor::new(input),
             out.clone(),
         )
         .expect("served");
@@ -1168,7 +1337,7 @@ mod tests {
         let (lines, served) = serve_bytes(std::io::BufReader::new(Failing(SLOW)));
         assert_eq!(
             served.expect_err("the failure").to_string(),
-            "the input broke"
+            "cannot read stdin: the input broke"
         );
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert_eq!(lines[0]["result"]["method"], "tools/call");

@@ -23,7 +23,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mur_bridge::proxy::{Request, Upstream};
+use mur_bridge::proxy::{Request, Stopped, Upstream};
 use mur_client::{Events, Reply, SharedSession};
 use mur_core::{Error, Kind, Result, Settings};
 
@@ -45,9 +45,14 @@ pub fn run(settings: &Settings, timeout_given: bool) -> Result<()> {
         pinned: Mutex::default(),
         shared: SharedSession::new(),
     });
-    let served =
-        mur_bridge::proxy::serve(upstream, std::io::stdin().lock(), output::protocol_stdout());
-    served.map_err(|e| Error::internal(format!("cannot read stdin: {e}")))
+    // Not `stdin().lock()`: the proxy reads it on a thread of its own.
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    match mur_bridge::proxy::serve(upstream, stdin, output::protocol_stdout()) {
+        Ok(()) => Ok(()),
+        Err(Stopped::Input(e)) => Err(Error::internal(format!("cannot read stdin: {e}"))),
+        // A closed pipe is quiet (the agent host is gone); a full disk is said, exit 7.
+        Err(Stopped::Output(e)) => Err(output::stdout_error(e)),
+    }
 }
 
 /// The session, found again for each request (an app that reloads moves),

@@ -1066,6 +1066,37 @@ fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
     assert!(status.success(), "{status}");
 }
 
+/// A proxy whose stdout cannot be written (a full disk: `/dev/full`) stops at once, its
+/// stdin still open, with one line saying why and exit 7, as any command whose result
+/// cannot be written: it read on until its input ended, every answer lost, and exited 0.
+/// A closed pipe (the agent host gone) ends it at once too, quietly, as everywhere.
+#[test]
+fn a_proxy_whose_stdout_cannot_be_written_stops_at_once_saying_so() {
+    let sb = Sandbox::new();
+    let list = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" });
+    let mut command = sb.mur_command(&["devtools", "proxy"]);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    command.stdout(full).stderr(Stdio::piped());
+    let (process, mut stdin) = Process::spawn_with_stdin(&mut command);
+    write_lines(&mut stdin, std::slice::from_ref(&list));
+    // Its stdin stays open until it has exited.
+    process.wait_output().assert_code(7).assert_stderr_is(
+        "error: cannot write to stdout: No space left on device (os error 28)
+",
+    );
+    drop(stdin);
+    let mut command = sb.mur_command(&["devtools", "proxy"]);
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let (mut process, mut stdin) = Process::spawn_with_stdin(&mut command);
+    drop(process.child_mut().stdout.take());
+    write_lines(&mut stdin, &[list]);
+    process.wait_output().assert_code(0).assert_stderr_is("");
+    drop(stdin);
+}
+
 /// A request the agent host cancels, which the proxy relays to a server of the
 /// 2025-11-25 revision, is cancelled at that server too (`notifications/cancelled`
 /// naming the request in its session), as that revision asks of a client that gives
