@@ -14,7 +14,8 @@
 //! server batch only the messages of an event stream, which mur still reads.
 //! A body the parser refuses is named with the parser's words and position and
 //! what it starts with (a web page at the endpoint shows in it), or as nesting
-//! past serde_json's 128 levels.
+//! past serde_json's 128 levels. A UTF-8 byte order mark before a JSON body is
+//! skipped, as the event stream's parser skips one before a stream ([`BOM`]).
 //!
 //! Every body is read chunk by chunk and counted as it arrives, and reading
 //! stops with a transport error once it passes the response limit
@@ -35,7 +36,7 @@ use sse_stream::SseStream;
 use mur_core::settings::human_bytes;
 use mur_core::{Error, Result};
 
-use crate::value_end::ValueEnd;
+use crate::value_end::{BOM, ValueEnd};
 
 /// The server's answer to our request.
 #[derive(Debug, Clone, PartialEq)]
@@ -239,8 +240,9 @@ impl<'a> Reader<'a> {
                 retry: None,
             });
         }
-        let bytes = self.read_body(response).await?;
-        let (pending, unreadable) = match serde_json::from_slice::<Value>(&bytes) {
+        let body = self.read_body(response).await?;
+        let bytes = body.strip_prefix(BOM).unwrap_or(&body);
+        let (pending, unreadable) = match serde_json::from_slice::<Value>(bytes) {
             Ok(Value::Array(_)) => (
                 VecDeque::new(),
                 Some(
@@ -259,7 +261,7 @@ impl<'a> Reader<'a> {
                 Some(format!(
                     "answered with {}: {}",
                     unreadable(&e),
-                    snippet(&bytes)
+                    snippet(bytes)
                 )),
             ),
             Err(e) => (
@@ -271,7 +273,7 @@ impl<'a> Reader<'a> {
             reader: *self,
             pending,
             events: None,
-            text: snippet(&bytes),
+            text: snippet(bytes),
             unreadable,
             stream: false,
             last_id: None,

@@ -1,7 +1,7 @@
 //! The command line itself: help, version, usage errors (exit 1, never
 //! clap's 2), unknown verbs, and the server's own exit 3.
 
-use mur_e2e::{Sandbox, another_session_line};
+use mur_e2e::{Sandbox, Stub, another_session_line};
 
 #[test]
 fn devtools_help_lists_the_host_verbs_and_exits_0() {
@@ -956,4 +956,36 @@ fn help_and_the_version_on_a_full_stdout_fail_as_every_output_does() {
     help.stdout(closed).stderr(std::process::Stdio::piped());
     let out = mur_e2e::Process::spawn(&mut help).wait_output();
     out.assert_code(0).assert_stderr_is("");
+}
+
+/// A body that starts with a UTF-8 byte order mark is read as the same body without it,
+/// JSON as an event stream (whose format says to skip one): the JSON one was refused,
+/// exit 2, "answered with no JSON mur can read: expected value at line 1 column 1:
+/// ﻿{"jsonrpc"…", the mark invisible in the line.
+#[test]
+fn a_byte_order_mark_before_an_answer_is_skipped_in_json_as_in_an_event_stream() {
+    use mur_e2e::stub::Reply;
+    for content_type in ["application/json", "text/event-stream"] {
+        let server = Stub::serve(move |req| {
+            let answer = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": req.json()["id"],
+                "result": { "content": [{ "type": "text", "text": "hi" }] },
+            });
+            let body = match content_type {
+                "application/json" => answer.to_string(),
+                _ => format!("event: message\ndata: {answer}\n\n"),
+            };
+            Reply::Respond {
+                status: 200,
+                headers: vec![("content-type".into(), content_type.into())],
+                body: [&b"\xEF\xBB\xBF"[..], body.as_bytes()].concat(),
+            }
+        });
+        Sandbox::new()
+            .devtools(&["--endpoint", &server.endpoint(), "call", "echo"])
+            .assert_code(0)
+            .assert_stderr_is("")
+            .assert_stdout_is("{\"content\":[{\"text\":\"hi\",\"type\":\"text\"}]}\n");
+    }
 }
