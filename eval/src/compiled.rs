@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use mur_core::{Error, Result};
 use sha2::Digest as _;
 
-use crate::profile::create_dir;
+use crate::tree::create_dir;
 
 /// Where an output directory keeps its installed verbs.
 pub const STORE: &str = "compiled-verbs";

@@ -13,6 +13,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::compiled::{self, Installed};
+// Where every module has always found it.
+pub use crate::tree::create_dir;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -137,11 +139,6 @@ fn without_mur(
 /// `mcpServers` shape most MCP clients read.
 pub fn mcp_config(endpoint: &str, server: &str) -> serde_json::Value {
     json!({ "mcpServers": { server: { "type": "http", "url": endpoint } } })
-}
-
-pub fn create_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::internal(format!("cannot create `{}`: {e}", dir.display())))
 }
 
 #[cfg(unix)]

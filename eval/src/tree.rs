@@ -1,10 +1,19 @@
-//! A directory copied whole: its regular files (with their modification times), its
-//! directories (with their permission bits) and its links; anything else — a FIFO, a
-//! socket, a device — is left out: a FIFO would hold the copy.
+//! Directories: made, with an error naming one that cannot be; and copied whole, their
+//! regular files (with their modification times), directories (with their permission
+//! bits) and links — anything else, a FIFO, a socket, a device, is left out: a FIFO
+//! would hold the copy.
 
 use std::fs;
 use std::io;
 use std::path::Path;
+
+use mur_core::{Error, Result};
+
+/// `dir` made, with its parents; an internal error naming it when it cannot be.
+pub fn create_dir(dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir)
+        .map_err(|e| Error::internal(format!("cannot create `{}`: {e}", dir.display())))
+}
 
 /// `from`'s tree copied into `to` (made when missing). A file keeps its time, so that mur
 /// takes a copied verb's file as the one its index recorded (by size and time) and maps
