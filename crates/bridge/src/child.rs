@@ -358,10 +358,11 @@ async fn read_messages(
                 return;
             }
         }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim();
-        if !text.is_empty() {
-            match serde_json::from_str::<Value>(text) {
+        let bytes = line.trim_ascii();
+        if !bytes.is_empty() {
+            // Parsed as bytes: a string that is not UTF-8 is refused, not mended into
+            // U+FFFD and relayed as if the server had written that.
+            match serde_json::from_slice::<Value>(bytes) {
                 Ok(message) => {
                     if message["result"]["_meta"][mur_server::RELOADING_META] == true {
                         // A mur-server stdio session answered a call that asked for a
@@ -372,18 +373,7 @@ async fn read_messages(
                     }
                     relay.route(message, line.len());
                 }
-                Err(error) => match unreadable_answer(text, &error) {
-                    Some(answer) => {
-                        tracing::warn!(
-                            "the server answered with JSON the bridge cannot read: {error}"
-                        );
-                        relay.route(answer, line.len());
-                    }
-                    None => {
-                        not_json.push(text);
-                        relay.unmatched(&unreadable_line(text, &error), text);
-                    }
-                },
+                Err(error) => refused(bytes, &error, &relay, not_json),
             }
         }
         if line.capacity() > SMALL_LINE {
@@ -393,11 +383,33 @@ async fn read_messages(
     }
 }
 
-/// The error that answers in place of an answer the bridge cannot hold as a value (JSON
-/// nested past serde_json's 128 levels): its id read alone, the rest skipped — serde_json
-/// skips an ignored value without recursing — so the call it answers fails at once
-/// rather than waiting out its time. `None` for a line with no id, or a request.
-fn unreadable_answer(text: &str, error: &serde_json::Error) -> Option<Value> {
+/// A line of the server's the parser refused (`error`): an answer whose id can be
+/// read is answered at once by the bridge's error in its place
+/// ([`unreadable_answer`]); anything else goes to the log and the clients' warning
+/// ([`Relay::unmatched`]), and to `not_json`, for a start that fails.
+fn refused(bytes: &[u8], error: &serde_json::Error, relay: &Relay, not_json: &Tail) {
+    let what = unreadable_line(bytes, error);
+    match unreadable_answer(bytes, &what) {
+        Some(answer) => {
+            tracing::warn!("the server answered with {what}");
+            relay.route(answer, bytes.len());
+        }
+        None => {
+            let text = String::from_utf8_lossy(bytes);
+            not_json.push(&text);
+            relay.unmatched(&what, &text);
+        }
+    }
+}
+
+/// The error that answers in place of an answer the bridge cannot read (`what` it
+/// is: bytes that are not UTF-8, JSON nested past serde_json's 128 levels): its id
+/// read alone, the rest skipped — serde_json skips an ignored value without
+/// recursing, or reading its strings as UTF-8 — so the call it answers fails at once
+/// rather than waiting out its time. Marked [`mur_client::UNREADABLE_ANSWER`]: a
+/// malformed answer, which mur says as it says one read over HTTP (exit 2), not the
+/// tool's failure. `None` for a line with no id, or a request.
+fn unreadable_answer(bytes: &[u8], what: &str) -> Option<Value> {
     #[derive(serde::Deserialize)]
     struct Envelope {
         #[serde(default)]
@@ -405,27 +417,33 @@ fn unreadable_answer(text: &str, error: &serde_json::Error) -> Option<Value> {
         #[serde(default)]
         method: Option<serde::de::IgnoredAny>,
     }
-    let envelope: Envelope = serde_json::from_str(text).ok()?;
+    let envelope: Envelope = serde_json::from_slice(bytes).ok()?;
     if envelope.method.is_some() {
         return None;
     }
-    let message = format!("the stdio server answered with JSON the bridge cannot read: {error}");
-    Some(serde_json::json!({
+    Some(json!({
         "jsonrpc": "2.0",
         "id": envelope.id?,
-        "error": { "code": -32603, "message": message },
+        "error": {
+            "code": -32603,
+            "message": format!("the stdio server answered with {what}"),
+            "data": { (mur_client::UNREADABLE_ANSWER): true },
+        },
     }))
 }
 
 /// What a line the parser refused (`error`) is, for the log and the clients'
 /// warning: JSON the bridge cannot hold as a value (nested past 128 levels, a
 /// number past f64) is said as such, not as "not JSON" — skipped as ignored,
-/// which neither recurses nor converts numbers, it reads.
-fn unreadable_line(text: &str, error: &serde_json::Error) -> String {
-    if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
-        format!("JSON the bridge cannot read ({error})")
-    } else {
+/// which neither recurses nor converts numbers, it reads — and so is JSON whose
+/// bytes are not UTF-8, which JSON text must be.
+fn unreadable_line(bytes: &[u8], error: &serde_json::Error) -> String {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err() {
         format!("a line that is not JSON ({error})")
+    } else if let Err(e) = std::str::from_utf8(bytes) {
+        format!("a line that is not UTF-8, as JSON must be ({e})")
+    } else {
+        format!("JSON the bridge cannot read ({error})")
     }
 }
 
@@ -437,6 +455,12 @@ mod tests {
     use super::*;
     use mur_core::Kind;
 
+    /// What the bridge makes of a line `bytes` the parser refuses.
+    fn what(bytes: &[u8]) -> String {
+        let error = serde_json::from_slice::<Value>(bytes).expect_err("refused");
+        unreadable_line(bytes, &error)
+    }
+
     #[test]
     fn an_answer_too_deep_to_hold_is_answered_by_an_error_of_its_id() {
         let deep = format!(
@@ -444,41 +468,62 @@ mod tests {
             "[".repeat(200),
             "]".repeat(200)
         );
-        let error = serde_json::from_str::<Value>(&deep).expect_err("too deep");
-        let answer = unreadable_answer(&deep, &error).expect("an answer");
+        let answer = unreadable_answer(deep.as_bytes(), &what(deep.as_bytes())).expect("an answer");
         assert_eq!(answer["id"], 7);
         assert_eq!(answer["error"]["code"], -32603);
+        assert_eq!(answer["error"]["data"][mur_client::UNREADABLE_ANSWER], true);
         // A request or a notification that deep is not answered for the server.
         let asks = deep.replace("\"result\"", "\"method\":\"x\",\"params\"");
-        assert!(unreadable_answer(&asks, &error).is_none());
-        assert!(unreadable_answer("not json", &error).is_none());
+        assert!(unreadable_answer(asks.as_bytes(), "deep").is_none());
+        assert!(unreadable_answer(b"not json", "not json").is_none());
+    }
+
+    /// An answer whose text is not UTF-8 is no answer to relay as if the server had
+    /// written U+FFFD: its call is answered by the bridge's error, marked unreadable.
+    /// Before, the bridge read the line lossily and relayed `"\u{fffd}\u{fffd}"`.
+    #[test]
+    fn an_answer_that_is_not_utf8_is_answered_by_an_error_of_its_id() {
+        let line = b"{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"\xff\xfe\"}]}}";
+        let what = what(line);
+        assert_eq!(
+            what,
+            "a line that is not UTF-8, as JSON must be (invalid utf-8 sequence of 1 bytes from \
+             index 68)"
+        );
+        let answer = unreadable_answer(line, &what).expect("an answer");
+        assert_eq!(
+            answer,
+            json!({ "jsonrpc": "2.0", "id": 3, "error": {
+                "code": -32603,
+                "message": format!("the stdio server answered with {what}"),
+                "data": { (mur_client::UNREADABLE_ANSWER): true },
+            }})
+        );
     }
 
     /// A valid JSON line the parser refuses is not called "not JSON".
     #[test]
     fn a_line_too_deep_to_hold_is_json_the_bridge_cannot_read() {
-        let what = |text: &str| {
-            let error = serde_json::from_str::<Value>(text).expect_err("refused");
-            unreadable_line(text, &error)
-        };
         let deep = format!(
             "{{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{}1{}}}",
             "[".repeat(200),
             "]".repeat(200)
         );
+        let said = what(deep.as_bytes());
         assert!(
-            what(&deep).starts_with("JSON the bridge cannot read (recursion limit exceeded"),
-            "{}",
-            what(&deep)
+            said.starts_with("JSON the bridge cannot read (recursion limit exceeded"),
+            "{said}"
         );
         assert!(
-            what(r#"{"jsonrpc":"2.0","method":"x","params":{"n":1e999999999}}"#)
+            what(br#"{"jsonrpc":"2.0","method":"x","params":{"n":1e999999999}}"#)
                 .starts_with("JSON the bridge cannot read (number out of range"),
         );
         assert_eq!(
-            what(r#"{"jsonrpc": "2.0", "id": 1, "resu"#),
+            what(br#"{"jsonrpc": "2.0", "id": 1, "resu"#),
             "a line that is not JSON (EOF while parsing a string at line 1 column 33)"
         );
+        // Not UTF-8 outside a string: no JSON at all.
+        assert!(what(b"\xff{}").starts_with("a line that is not JSON (expected value"));
     }
 
     #[test]

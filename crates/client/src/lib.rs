@@ -112,6 +112,11 @@ fn milliseconds(bound: Duration) -> String {
     }
 }
 
+/// The `data` key (`true`) of a bridge's error standing in for an answer its stdio
+/// server wrote that the bridge cannot read (not UTF-8, nested too deep): a malformed
+/// answer, said as one read over HTTP is (exit 2), not the tool's failure.
+pub const UNREADABLE_ANSWER: &str = "mur/unreadableAnswer";
+
 /// The logger of the log messages a bridge (`mur devtools bridge`) sends of its
 /// own: a warning of one says what the bridge saw go wrong during the call (a line
 /// of the server's it could match to no request), quoted under a call out of time.
@@ -857,6 +862,11 @@ impl<'a> Client<'a> {
         let mut other = None;
         while let Some(message) = incoming.next().await? {
             match Message::of(message, id) {
+                Message::Reply(Reply::Error(e)) if e["data"][UNREADABLE_ANSWER] == true => {
+                    // An `error:` line is cut at 2,000 characters where it is printed.
+                    let said = e["message"].as_str().unwrap_or("(no message)");
+                    return Err(Error::transport(format!("`{}`: {said}", self.endpoint)));
+                }
                 Message::Reply(reply) => return Ok(Answer::Reply(reply)),
                 Message::Malformed(why) => {
                     return Err(Error::transport(format!(

@@ -1023,7 +1023,8 @@ fn a_server_that_keeps_dying_is_restarted_5_times_a_minute_then_the_bridge_gives
 /// `notifications/cancelled` it was sent; `deep` answers with `structuredContent`
 /// nested 200 levels deep; `closeout` closes its stdout and sleeps; `wrongid`,
 /// `noid` and `badjson` answer with id 987654, with no id, with a line cut short;
-/// `batch` answers in a batch of one; `nojsonrpc` answers without `"jsonrpc"`.
+/// `batch` answers in a batch of one; `nojsonrpc` answers without `"jsonrpc"`;
+/// `badutf8` answers with text whose bytes are not UTF-8 (`\xff\xfe`, at byte 61).
 const HOSTILE_SERVER: &str = r#"
 import json, os, sys, time
 out = sys.stdout.buffer
@@ -1094,6 +1095,8 @@ for raw in sys.stdin.buffer:
             out.write(b'{"jsonrpc": "2.0", "id": ' + str(mid).encode() + b', "resu\n'); out.flush()
         elif name == "nojsonrpc":
             send({"id": mid, "result": {"content": [{"type": "text", "text": "bare"}]}})
+        elif name == "badutf8":
+            out.write(b'{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"\xff\xfe"}]},"id":' + str(mid).encode() + b'}\n'); out.flush()
         elif name == "batch":
             out.write(json.dumps([{"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "batched"}]}}]).encode() + b"\n"); out.flush()
     elif mid is not None:
@@ -1419,17 +1422,34 @@ fn what_the_bridge_cannot_match_is_logged_and_told_and_a_batch_is_read() {
     });
 }
 
-/// An answer nested deeper than the bridge reads JSON (128 levels) still ends its
-/// call at once, with an error saying so, instead of leaving it to time out; the
-/// server goes on serving.
+/// An answer the bridge cannot read ends its call at once as the malformed answer it
+/// is (exit 2, as the same bytes read over HTTP would), neither relayed mended nor
+/// said as the tool's failure, nor left to time out; the server goes on serving. Text
+/// whose bytes are not UTF-8 was read lossily and relayed as `"\u{fffd}\u{fffd}"`
+/// (exit 0); JSON nested deeper than the bridge reads (128 levels) was exit 5.
 #[test]
-fn an_answer_too_deep_to_read_fails_its_call_at_once() {
+fn an_answer_the_bridge_cannot_read_fails_its_call_at_once_as_malformed() {
     with_hostile_bridge(&[], |bridge| {
+        let out = bridge.mur(&["--timeout", "20000", "call", "badutf8"]);
+        out.assert_code(2).assert_stdout_is("").assert_stderr_is(format!(
+            "error: `{}`: the stdio server answered with a line that is not UTF-8, as JSON must \
+             be (invalid utf-8 sequence of 1 bytes from index 61)\n",
+            bridge.endpoint()
+        ));
         let out = bridge.mur(&["--timeout", "20000", "call", "deep"]);
-        out.assert_code(5).assert_stderr_contains(
-            "the stdio server answered with JSON the bridge cannot read: recursion limit exceeded",
-        );
+        out.assert_code(2).assert_stdout_is("").assert_stderr_contains(&format!(
+            "error: `{}`: the stdio server answered with JSON the bridge cannot read (recursion \
+             limit exceeded",
+            bridge.endpoint()
+        ));
         bridge.mur(&["call", "count"]).assert_code(0);
+        assert!(
+            bridge
+                .log()
+                .contains("the server answered with a line that is not UTF-8"),
+            "{}",
+            bridge.log()
+        );
     });
 }
 
