@@ -917,24 +917,26 @@ impl Derived {
         let mut lone: Option<&String> = None;
         // The flag the word before was, given without a value (`--include-image`).
         let mut bare_flag: Option<&Field> = None;
+        // Past `--`: every word is a word, as the kits take it (the lone word).
+        let mut ended = false;
         let mut words = argv.iter();
         while let Some(word) = words.next() {
             let flag_before = bare_flag.take();
-            if word == "--help" || word == "-h" {
-                return Ok(Request::Help);
-            }
-            if word == "--" {
-                if let Some(extra) = words.next() {
-                    return Err(self.unexpected(extra, &given));
+            if !ended {
+                if word == "--help" || word == "-h" {
+                    return Ok(Request::Help);
                 }
-                break;
+                if word == "--" {
+                    ended = true;
+                    continue;
+                }
             }
-            let Some(option) = word.strip_prefix("--") else {
+            let Some(option) = word.strip_prefix("--").filter(|_| !ended) else {
                 if let Some(meant) = flag_before.and_then(|flag| flag_value(flag, word)) {
                     return Err(meant);
                 }
                 let Some(field) = self.positional(word, &given) else {
-                    return Err(self.unexpected(word, &given));
+                    return Err(self.unexpected(word, &given, ended));
                 };
                 let value = Value::String(word.clone());
                 check_value(field.range.as_ref(), &field.said(), &value)?;
@@ -1148,7 +1150,7 @@ impl Derived {
     /// other option may be meant, a `#…` or `[…]` word elsewhere), reads `-x` as a
     /// short option (`unknown option`), and has no `@FILE` values to mistake.
     fn positional(&self, word: &str, given: &[(&Field, Value)]) -> Option<&Field> {
-        let field = self.the_one()?;
+        let field = self.lone_option()?;
         // A word one of the options offers as a choice (`full` of `--view`) is that
         // option's, as the refusal says; never the text of another.
         let offered = self
@@ -1156,9 +1158,15 @@ impl Derived {
             .iter()
             .any(|f| f.choices.iter().any(|c| c.as_str() == Some(word)));
         let plain = !offered && !word.starts_with('-') && !word.starts_with('@');
-        let text = field.ty == Type::String && !field.nullable;
         let free = !given.iter().any(|(g, _)| g.option == field.option);
-        (plain && text && free).then_some(field)
+        (plain && free).then_some(field)
+    }
+
+    /// The option a lone word may be the value of: [`Self::the_one`], when it takes
+    /// text (and not `null`, which a word could not say apart from the text).
+    fn lone_option(&self) -> Option<&Field> {
+        self.the_one()
+            .filter(|field| field.ty == Type::String && !field.nullable)
     }
 
     /// The option a word without one is most likely for, when it has no fixed
@@ -1179,8 +1187,9 @@ impl Derived {
     /// `unexpected argument`, with the option the word was likely meant for: one
     /// whose `enum` holds it, else the one required option (not an `enum`), else
     /// the one option (not an `enum`) — unless that option is given already or its
-    /// type would refuse the word.
-    fn unexpected(&self, word: &str, given: &[(&Field, Value)]) -> String {
+    /// type would refuse the word. After `--` (`ended`), where the verb takes no
+    /// lone word at all, it says how a value that looks like an option is given.
+    fn unexpected(&self, word: &str, given: &[(&Field, Value)], ended: bool) -> String {
         let told = format!("unexpected argument `{word}`");
         let listed = self
             .fields
@@ -1191,11 +1200,14 @@ impl Derived {
         match listed.or(only) {
             Some(field) if !given.iter().any(|(g, _)| g.option == field.option) && fits(field) => {
                 format!(
-                    "{told}; did you mean `--{} {}`?",
-                    field.option,
-                    mur_core::shell_word(word)
+                    "{told}; did you mean `{}`?",
+                    with_value(&field.option, word)
                 )
             }
+            _ if ended && self.lone_option().is_none() => format!(
+                "{told}: every value is an option's, after `--` too (a value that \
+                 begins with `-` is written `--OPTION=VALUE`)"
+            ),
             _ => told,
         }
     }
@@ -1255,6 +1267,18 @@ impl Reading {
             Self::Values(within) => within,
             Self::Nothing => Duration::ZERO,
         }
+    }
+}
+
+/// `--name VALUE` as a command line that gives VALUE to `--name`: inline,
+/// `--name=VALUE`, where VALUE begins with `--` (as the next word, `--name --name`
+/// is the option left without a value).
+fn with_value(name: &str, value: &str) -> String {
+    let inline = value.starts_with("--");
+    let value = mur_core::shell_word(value);
+    match inline {
+        true => format!("--{name}={value}"),
+        false => format!("--{name} {value}"),
     }
 }
 
@@ -3704,6 +3728,91 @@ mod tests {
         assert_eq!(
             verb.parse(&argv(&["#s", "--view", "full"]), WITHIN),
             Ok(call(json!({"selector": "#s", "view": "full"})))
+        );
+    }
+
+    /// `--` ends the options, and after it every word is a word, as in the kits: the
+    /// lone word lands (`echo -- hello` was refused, `did you mean `--message
+    /// hello`?`), `--help` too is that word's text; one that reads as an option is
+    /// refused, as before `--`, with a suggestion that parses (`--message=--message`,
+    /// not `--message --message`); and where the verb takes no lone word, the
+    /// refusal says how a value that begins with `-` is given.
+    #[test]
+    fn after_double_dash_a_word_is_the_lone_word_or_told_how_to_be_given() {
+        let echo = verb_of(
+            "echo",
+            json!({"type": "object", "required": ["message"],
+                   "properties": {"message": {"type": "string"}}}),
+        );
+        let message = |text: &str| Ok(call(json!({ "message": text })));
+        assert_eq!(
+            echo.parse(&argv(&["--", "hello"]), WITHIN),
+            message("hello")
+        );
+        assert_eq!(
+            echo.parse(&argv(&["hello", "--"]), WITHIN),
+            message("hello")
+        );
+        for (words, refusal, meant, sent) in [
+            (
+                &["--", "--message"][..],
+                "unexpected argument `--message`; did you mean `--message=--message`?",
+                &["--message=--message"][..],
+                "--message",
+            ),
+            (
+                &["--", "--help"],
+                "unexpected argument `--help`; did you mean `--message=--help`?",
+                &["--message=--help"],
+                "--help",
+            ),
+            (
+                &["--", "-x"],
+                "unexpected argument `-x`; did you mean `--message -x`?",
+                &["--message", "-x"],
+                "-x",
+            ),
+            (
+                &["--", "--a b"],
+                "unexpected argument `--a b`; did you mean `--message='--a b'`?",
+                &["--message=--a b"],
+                "--a b",
+            ),
+        ] {
+            assert_eq!(refused(&echo, words), refusal, "{words:?}");
+            assert_eq!(echo.parse(&argv(meant), WITHIN), message(sent), "{meant:?}");
+        }
+        // A word past the lone one is one too many, as before `--`.
+        for words in [&["--", "a", "b"][..], &["--message", "a", "--", "b"]] {
+            assert_eq!(
+                refused(&echo, words),
+                "unexpected argument `b`",
+                "{words:?}"
+            );
+        }
+        let typing = verb_of(
+            "type",
+            json!({"type": "object", "required": ["selector", "text"], "properties": {
+                "selector": {"type": "string"}, "text": {"type": "string"}}}),
+        );
+        let told = |word: &str| {
+            format!(
+                "unexpected argument `{word}`: every value is an option's, after `--` too \
+                 (a value that begins with `-` is written `--OPTION=VALUE`)"
+            )
+        };
+        for word in ["-5", "hello"] {
+            let words = ["--selector", "#x", "--", word];
+            assert_eq!(refused(&typing, &words), told(word), "{words:?}");
+        }
+        assert_eq!(
+            typing.parse(&argv(&["--selector", "#x", "--text=-5"]), WITHIN),
+            Ok(call(json!({"selector": "#x", "text": "-5"})))
+        );
+        // Before `--`, a stray word is told as it was.
+        assert_eq!(
+            refused(&typing, &["--selector", "#x", "hello"]),
+            "unexpected argument `hello`"
         );
     }
 

@@ -1300,6 +1300,112 @@ fn a_bridged_servers_tool_takes_a_value_longer_than_a_command_line_from_a_file()
     assert_eq!(echoed.json(), json!(format!("Echo: {message}")));
 }
 
+/// `--` ends a derived verb's options, as a standard verb's: a word after it is the lone
+/// word of the one text option, as before `--` (server-everything's `echo -- hello` was
+/// refused, `unexpected argument `hello``). One that reads as an option — `--help` and
+/// `--timeout` too, which are no help or host option there — is refused, as before `--`
+/// and as the kits refuse it, with a suggestion that works when pasted (`echo --
+/// --message` said `did you mean `--message --message`?`, itself refused: "`--message`
+/// is an option"). A verb that takes no lone word says how a value that begins with `-`
+/// is given. Nothing is sent for a refusal.
+#[test]
+fn after_double_dash_a_word_is_the_lone_word_or_told_how_to_give_it() {
+    let sb = Sandbox::new();
+    let tools = json!([
+        { "name": "echo", "inputSchema": { "type": "object", "required": ["message"],
+            "properties": { "message": { "type": "string" } } } },
+        { "name": "type", "inputSchema": { "type": "object", "required": ["selector", "text"],
+            "properties": { "selector": { "type": "string" }, "text": { "type": "string" } } } }
+    ]);
+    let server = Stub::echoing_arguments(tools);
+    let devtools = devtools_at(&sb, &server);
+    let hint = "hint: `mur devtools echo --help` shows its usage\n";
+    for (words, refusal, pasted, sent) in [
+        (
+            &["echo", "--", "--message"][..],
+            "unexpected argument `--message`; did you mean `--message=--message`?",
+            &["echo", "--message=--message"][..],
+            json!({ "message": "--message" }),
+        ),
+        (
+            &["echo", "--", "-x"],
+            "unexpected argument `-x`; did you mean `--message -x`?",
+            &["echo", "--message", "-x"],
+            json!({ "message": "-x" }),
+        ),
+        (
+            &["echo", "--", "--help"],
+            "unexpected argument `--help`; did you mean `--message=--help`?",
+            &["echo", "--message=--help"],
+            json!({ "message": "--help" }),
+        ),
+        // A host option's word, after `--`, is no host option either.
+        (
+            &["echo", "--", "--timeout"],
+            "unexpected argument `--timeout`; did you mean `--message=--timeout`?",
+            &["echo", "--message=--timeout"],
+            json!({ "message": "--timeout" }),
+        ),
+    ] {
+        let calls = server.tool_calls();
+        devtools(words)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!("error: echo: {refusal}\n{hint}"));
+        assert_eq!(server.tool_calls(), calls, "nothing sent for {words:?}");
+        let out = devtools(pasted);
+        out.assert_quiet_success();
+        assert_eq!(out.json(), sent, "{words:?}");
+    }
+    for (words, sent) in [
+        (&["echo", "--", "hello"][..], json!({ "message": "hello" })),
+        (
+            &["--timeout", "5000", "echo", "--", "x"],
+            json!({ "message": "x" }),
+        ),
+    ] {
+        let out = devtools(words);
+        out.assert_quiet_success();
+        assert_eq!(out.json(), sent, "{words:?}");
+    }
+    // No lone word after the first, nor where the verb takes none: the usage follows.
+    let calls = server.tool_calls();
+    let args = |pad: &str| {
+        format!(
+            "  --args JSON {pad}  the whole arguments object, as JSON (`@FILE`, `-`: read from\n\
+             {pad}                FILE, stdin; 4 MiB at most, what a session takes in one\n\
+             {pad}                request); options given beside it override its fields\n\
+             \x20 -h, --help  {pad}  print this help\n\n"
+        )
+    };
+    devtools(&["echo", "--", "hello", "world"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: echo: unexpected argument `world`\n\n\
+             Usage: mur devtools echo --message TEXT [--args JSON]\n\n\
+             Options:\n\
+             \x20 --message TEXT  (required)\n{}",
+            args("  ")
+        ));
+    devtools(&["type", "--selector", "#x", "--", "-5"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: type: unexpected argument `-5`: every value is an option's, after `--` too \
+             (a value that begins with `-` is written `--OPTION=VALUE`)\n\n\
+             Usage: mur devtools type --selector S --text TEXT [--args JSON]\n\n\
+             Options:\n\
+             \x20 --selector S  (required)\n\
+             \x20 --text TEXT   (required)\n{}",
+            args("")
+        ));
+    assert_eq!(server.tool_calls(), calls, "nothing sent for a refusal");
+    let sent = devtools(&["type", "--selector", "#x", "--text=-5"]);
+    sent.assert_quiet_success();
+    assert_eq!(sent.json(), json!({ "selector": "#x", "text": "-5" }));
+}
+
 /// server-everything's `get-annotated-message` and `get-resource-links`, as an agent
 /// drives them: `--include-image false` (two words, as agents write any option) was
 /// "unexpected argument `false`" and the whole usage, with no word of the form meant; a
