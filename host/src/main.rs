@@ -1,5 +1,6 @@
 //! `mur`: parse argv, run the command, print the error, return the exit code.
 
+mod call_line;
 mod cli;
 mod command_tree;
 mod commands;

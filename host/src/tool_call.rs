@@ -12,6 +12,7 @@ use mur_core::{Error, Result, Settings};
 use mur_verbs::derived::Derived;
 use serde_json::Value;
 
+use crate::call_line::{Arguments, call_line};
 use crate::invoke::{self, Said, Session};
 use crate::tools::ToolList;
 
@@ -202,9 +203,8 @@ fn nearest_tool(e: Error, name: &str, tools: &[Value], reach: Reach, settings: &
         Some(tool) if tool != name => e.with_first_hint(match reach {
             Reach::Typed => format!("did you mean `{tool}`?"),
             Reach::ThroughCall => format!(
-                "did you mean `{} call {}`?",
-                settings.devtools_command(),
-                mur_core::shell_word(tool)
+                "did you mean `{}`?",
+                call_line(&settings.devtools_command(), tool, Arguments::None)
             ),
         }),
         _ => e,

@@ -6,6 +6,7 @@ use mur_core::{Error, Result, Settings};
 use mur_verbs::derived::{Derived, Source};
 use serde_json::{Value, json};
 
+use crate::call_line::{Arguments, call_line, sent_as_method};
 use crate::cli::CallArgs;
 use crate::invoke::{Session, settle};
 use crate::media;
@@ -117,12 +118,11 @@ async fn slashed_tool(
         return e;
     };
     let devtools = settings.devtools_command();
-    let call = json!({ "name": name, "arguments": params.cloned().unwrap_or_else(|| json!({})) });
+    let none = json!({});
+    let call = call_line(&devtools, name, Arguments::Given(params.unwrap_or(&none)));
     let hint = format!(
-        "`{name}` is a tool of the session: `{devtools} {} …` (its derived verb) or \
-         `{devtools} call tools/call --args {}`",
+        "`{name}` is a tool of the session: `{devtools} {} …` (its derived verb) or `{call}`",
         verb.name,
-        mur_core::shell_word(&call.to_string())
     );
     // In the place of "no such method; `call NAME` without a `/` calls the tool NAME",
     // no help for this NAME.
@@ -139,12 +139,6 @@ const PING: &str = "ping";
 const DISCOVER: &str = "server/discover";
 /// JSON-RPC "method not found".
 const METHOD_NOT_FOUND: i64 = -32601;
-
-/// Whether `call NAME` sends NAME as a method, not as a tool's name ([`request`]): a
-/// NAME with a `/`, and `ping`. A tool of such a name is called with `call tools/call`.
-pub(crate) fn sent_as_method(name: &str) -> bool {
-    name == PING || name.contains('/')
-}
 
 /// Words after the name: `call` takes the arguments (a tool's, a method's params)
 /// only in `--args`. When they are the JSON object meant, or options a verb would

@@ -438,9 +438,6 @@ fn unprinted(
     )]
 }
 
-/// Longer arguments are written `--args JSON` in a hint, which stays one readable line.
-const MAX_HINT_ARGUMENTS: usize = 200;
-
 /// The `call` that makes the same tool call as a verb did and prints its whole result,
 /// ready to paste: `mur devtools call get-sum --args '{"a":1,"b":2}'`, from the same
 /// session ([`Settings::devtools_command`]), with the `--answer`s given: a tool that
@@ -459,29 +456,13 @@ fn call_command(settings: &Settings, tool: &str, arguments: &Map<String, Value>)
             )
         })
         .collect();
-    let json = Value::Object(arguments.clone()).to_string();
-    let long = json.len() > MAX_HINT_ARGUMENTS;
-    if super::call::sent_as_method(tool) {
-        let arguments = if long { "JSON" } else { json.as_str() };
-        // Written by hand: the name first, as a reader looks for it.
-        let params = format!(
-            r#"{{"name":{},"arguments":{arguments}}}"#,
-            Value::from(tool)
-        );
-        let params = mur_core::shell_word(&params);
-        return format!("{devtools} call tools/call --args {params}{answers}");
-    }
-    let tool = mur_core::shell_word(tool);
-    if arguments.is_empty() {
-        return format!("{devtools} call {tool}{answers}");
-    }
-    if long {
-        return format!("{devtools} call {tool} --args JSON{answers}");
-    }
-    format!(
-        "{devtools} call {tool} --args {}{answers}",
-        mur_core::shell_word(&json)
-    )
+    let arguments = Value::Object(arguments.clone());
+    let call = crate::call_line::call_line(
+        &devtools,
+        tool,
+        crate::call_line::Arguments::Given(&arguments),
+    );
+    format!("{call}{answers}")
 }
 
 /// A tool of the session that answers to the word typed, and what was read to find it.
@@ -829,7 +810,7 @@ mod tests {
             call_command(&settings, "say it", &args(json!({"text": "it's"}))),
             r#"mur devtools call 'say it' --args '{"text":"it'\''s"}'"#
         );
-        let long = "x".repeat(MAX_HINT_ARGUMENTS);
+        let long = "x".repeat(crate::call_line::MAX_HINT_ARGUMENTS);
         assert_eq!(
             call_command(&settings, "echo", &args(json!({ "message": long }))),
             "mur devtools call echo --args JSON"
@@ -862,7 +843,7 @@ mod tests {
             call_command(&settings, "ping", &args(json!({"note": "it's"}))),
             r#"mur devtools call tools/call --args '{"name":"ping","arguments":{"note":"it'\''s"}}'"#
         );
-        let long = "x".repeat(MAX_HINT_ARGUMENTS);
+        let long = "x".repeat(crate::call_line::MAX_HINT_ARGUMENTS);
         assert_eq!(
             call_command(&settings, "a/b", &args(json!({ "message": long }))),
             r#"mur devtools call tools/call --args '{"name":"a/b","arguments":JSON}'"#

@@ -22,6 +22,7 @@ use clap::FromArgMatches as _;
 use crate::cli::{self, CallArgs, Cli, Command, Devtools, Lazy, SessionCommand, Verb};
 use mur_core::{Error, Result};
 
+use crate::call_line::{Arguments, call_line};
 use crate::invoke;
 use crate::options::started;
 
@@ -278,21 +279,11 @@ fn sessions_tool_named(host: &cli::HostArgs, command: &str) -> Option<Option<Str
     }))
 }
 
-/// `mur devtools … call TOOL --args '{…}'`, with the session chosen as the line chose
-/// it, so that the command pasted reaches the same one.
+/// `mur devtools … call TOOL --args '{…}'` ([`call_line`]), with the session chosen as
+/// the line chose it, so that the command pasted reaches the same one.
 fn call_of(host: &cli::HostArgs, tool: &str) -> String {
-    let chosen = match (&host.endpoint, &host.project) {
-        (Some(url), _) => format!(" --endpoint {}", mur_core::shell_word(url)),
-        (None, Some(path)) => format!(
-            " --project {}",
-            mur_core::shell_word(&path.to_string_lossy())
-        ),
-        (None, None) => String::new(),
-    };
-    format!(
-        "mur devtools{chosen} call {} --args '{{…}}'",
-        mur_core::shell_word(tool)
-    )
+    let devtools = crate::options::settings(host).devtools_command();
+    call_line(&devtools, tool, Arguments::Elided)
 }
 
 /// The usage hint to give with clap's refusal `e` of `argv` where clap's own is missing

@@ -7,6 +7,7 @@ use mur_core::{Error, Result, Settings};
 use mur_verbs::manage::{self, Added};
 use mur_verbs::{VerbDirs, VerbHost, scaffold};
 
+use crate::call_line::{Arguments, call_line};
 use crate::cli::{self, VerbsCommand};
 use crate::{judging, output, verb_list};
 
@@ -266,7 +267,11 @@ fn derived_instead(dirs: &VerbDirs, name: &str, host: &crate::cli::HostArgs) -> 
     let tool = &verb.tool;
     let reached = match [verb.name.as_str(), name].into_iter().find(|w| !taken(w)) {
         Some(word) => format!("is reached by its derived verb: `mur devtools {word} --help`"),
-        None => format!("is reached only as `mur devtools call {tool}` (its verb name is taken)"),
+        None => {
+            let devtools = crate::options::settings(host).devtools_command();
+            let call = call_line(&devtools, tool, Arguments::None);
+            format!("is reached only as `{call}` (its verb name is taken)")
+        }
     };
     let error = Error::usage(format!(
         "`{name}` is not an installed verb; the session's tool `{tool}` {reached}"

@@ -415,6 +415,33 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
              hint: did you mean {}?\n{catalog}",
             meant("waitfor")
         ));
+    // A tool whose name `call` sends as a method (a `/` in it) is meant through
+    // `tools/call`: `call inventory/list` is JSON-RPC method `inventory/list`, which the
+    // server refuses (the hint said that). The line pasted calls the tool.
+    *tools.lock().expect("tool list") = listed("inventory/list");
+    let slashed = sb.root().join("slashed.json");
+    let spec = json!({ "schema": "mur-verb/1", "name": "slashed", "tool": "inventory/lst",
+                       "summary": "x" });
+    std::fs::write(&slashed, spec.to_string()).expect("write slashed.json");
+    sb.devtools(&["verbs", "add", slashed.to_str().expect("utf-8")])
+        .assert_code(0);
+    let params = r#"{"name":"inventory/list"}"#;
+    sb.devtools(&["--endpoint", &endpoint, "slashed"])
+        .assert_code(5)
+        .assert_stderr_is(format!(
+            "error: the session has no tool `inventory/lst`, which `slashed` calls\n\
+             hint: did you mean `mur devtools --endpoint {endpoint} call tools/call --args \
+             '{params}'`?\n{catalog}"
+        ));
+    let pasted = sb.devtools(&[
+        "--endpoint",
+        &endpoint,
+        "call",
+        "tools/call",
+        "--args",
+        params,
+    ]);
+    assert_eq!(pasted.assert_code(0).json()["content"][0]["text"], "hello");
 }
 
 /// A server that says "Unknown tool" of a tool it still lists (or whose list cannot be

@@ -737,6 +737,62 @@ fn verbose_shows_a_foreground_bridges_server_stderr() {
     assert!(session.wait_status().success());
 }
 
+/// A tool whose name `call` sends as a JSON-RPC method (`/session`: a `/` in it), whose
+/// verb name is mur's command `session`, is named with the `call tools/call` that reaches
+/// it, where a hint said `call /session`, which calls method `/session`: under the
+/// command's refused options, and by `verbs info` (which wrote `mur devtools call
+/// /session`, without the `--endpoint` that found the tool). The line pasted calls it.
+#[test]
+fn a_tool_named_like_a_method_is_named_with_the_tools_call_that_reaches_it() {
+    let sb = Sandbox::new();
+    let server = mur_e2e::Stub::with_tools(
+        serde_json::json!([{ "name": "/session", "inputSchema": { "type": "object" } }]),
+        |params| match params["name"] == "/session" {
+            true => Ok(serde_json::json!({ "content": [{ "type": "text", "text": "reached" }] })),
+            false => Err(serde_json::json!({ "code": -32602, "message": "no such tool" })),
+        },
+    );
+    let endpoint = server.endpoint();
+    let devtools = format!("mur devtools --endpoint {endpoint}");
+    let usage = "hint: usage: mur devtools session [OPTIONS] <COMMAND> (`--help` shows more)\n";
+    sb.mur(&["devtools", "--endpoint", &endpoint, "session", "--x", "4"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: unexpected argument `--x` found\n\
+             hint: `session` is mur's command; the session's tool `/session` is reached with \
+             `{devtools} call tools/call --args '{{\"name\":\"/session\",\"arguments\":{{…}}}}'`\n\
+             {usage}"
+        ));
+    sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "verbs",
+        "info",
+        "session",
+    ])
+    .assert_code(1)
+    .assert_stderr_is(format!(
+        "error: `session` is not an installed verb; the session's tool `/session` is \
+             reached only as `{devtools} call tools/call --args '{{\"name\":\"/session\"}}'` \
+             (its verb name is taken)\n"
+    ));
+    let params = r#"{"name":"/session"}"#;
+    let pasted = sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "call",
+        "tools/call",
+        "--args",
+        params,
+    ]);
+    assert_eq!(
+        pasted.assert_code(0).json()["content"][0]["text"],
+        "reached"
+    );
+}
+
 /// A tool whose verb name is a command of mur's (`session`) is reached only with
 /// `call`; typed as a verb, its options (`session --x 4`) are refused by the command,
 /// and the refusal said nothing of the tool (user audit AU3 10). Now, where the words

@@ -1,0 +1,112 @@
+//! The `call` command a hint writes to reach a tool of the session, ready to paste:
+//! `mur devtools call NAME --args '{…}'`, or, for a name `call` sends as a JSON-RPC
+//! method (one with a `/`, and `ping`: `call --help`), `call tools/call` with the name
+//! in its params. Below the commands: each that writes such a hint uses it, as does
+//! `call` to tell a method from a tool.
+
+use serde_json::Value;
+
+/// Longer arguments are written `--args JSON` in a hint, which stays one readable line.
+pub const MAX_HINT_ARGUMENTS: usize = 200;
+
+/// Whether `call NAME` sends NAME as a method, not as a tool's name: a NAME with a `/`,
+/// and `ping` (MCP's liveness check). A tool of such a name is called with `call
+/// tools/call`.
+pub fn sent_as_method(name: &str) -> bool {
+    name == "ping" || name.contains('/')
+}
+
+/// The tool's arguments, as a hint's `call` writes them.
+#[derive(Clone, Copy)]
+pub enum Arguments<'a> {
+    /// None: the line names the tool alone (`call NAME`).
+    None,
+    /// Left to the reader: `--args '{…}'`.
+    Elided,
+    /// These, whole (`JSON` in their place when they are long); none written when empty.
+    Given(&'a Value),
+}
+
+/// `{devtools} call …` that calls `tool` with `arguments`; `devtools` is the command's
+/// start, `mur devtools` with the options that chose the session
+/// ([`mur_core::Settings::devtools_command`]).
+pub fn call_line(devtools: &str, tool: &str, arguments: Arguments<'_>) -> String {
+    let json = match arguments {
+        Arguments::Given(given) if given.as_object().is_some_and(|o| o.is_empty()) => None,
+        Arguments::Given(given) => Some(given.to_string()),
+        Arguments::None | Arguments::Elided => None,
+    };
+    let json = json.map(|json| match json.len() > MAX_HINT_ARGUMENTS {
+        true => "JSON".to_owned(),
+        false => json,
+    });
+    if sent_as_method(tool) {
+        let arguments = match (arguments, &json) {
+            (Arguments::None, _) => String::new(),
+            (Arguments::Elided, _) => r#","arguments":{…}"#.to_owned(),
+            (Arguments::Given(_), Some(json)) => format!(r#","arguments":{json}"#),
+            (Arguments::Given(_), None) => r#","arguments":{}"#.to_owned(),
+        };
+        // Written by hand: the name first, as a reader looks for it.
+        let params = format!(r#"{{"name":{}{arguments}}}"#, Value::from(tool));
+        return format!(
+            "{devtools} call tools/call --args {}",
+            mur_core::shell_word(&params)
+        );
+    }
+    let tool = mur_core::shell_word(tool);
+    match (arguments, json) {
+        (Arguments::Elided, _) => format!("{devtools} call {tool} --args '{{…}}'"),
+        (_, None) => format!("{devtools} call {tool}"),
+        (_, Some(json)) => format!(
+            "{devtools} call {tool} --args {}",
+            mur_core::shell_word(&json)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_tool_is_called_by_name_and_one_named_like_a_method_through_tools_call() {
+        let line = |tool, arguments| call_line("mur devtools", tool, arguments);
+        let (empty, quoted) = (json!({}), json!({"note": "it's"}));
+        assert_eq!(line("state", Arguments::None), "mur devtools call state");
+        assert_eq!(
+            line("say it", Arguments::Elided),
+            "mur devtools call 'say it' --args '{…}'"
+        );
+        assert_eq!(
+            line("echo", Arguments::Given(&quoted)),
+            r#"mur devtools call echo --args '{"note":"it'\''s"}'"#
+        );
+        assert_eq!(
+            line("echo", Arguments::Given(&empty)),
+            "mur devtools call echo"
+        );
+        assert_eq!(
+            line("inventory/list", Arguments::None),
+            r#"mur devtools call tools/call --args '{"name":"inventory/list"}'"#
+        );
+        assert_eq!(
+            line("/session", Arguments::Elided),
+            r#"mur devtools call tools/call --args '{"name":"/session","arguments":{…}}'"#
+        );
+        assert_eq!(
+            line("ping", Arguments::Given(&empty)),
+            r#"mur devtools call tools/call --args '{"name":"ping","arguments":{}}'"#
+        );
+        let long = json!({ "message": "x".repeat(MAX_HINT_ARGUMENTS) });
+        assert_eq!(
+            line("a/b", Arguments::Given(&long)),
+            r#"mur devtools call tools/call --args '{"name":"a/b","arguments":JSON}'"#
+        );
+        assert_eq!(
+            line("echo", Arguments::Given(&long)),
+            "mur devtools call echo --args JSON"
+        );
+    }
+}
