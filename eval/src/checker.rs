@@ -109,6 +109,7 @@ fn settings(endpoint: &str) -> Settings {
         quiet: true,
         answers: Vec::new(),
         protocol: None,
+        command_line: Vec::new(),
     }
 }
 

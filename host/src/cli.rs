@@ -274,6 +274,10 @@ pub struct HostArgs {
     /// by this alone, and typed again after the verb's name it is refused all the same.
     #[arg(skip)]
     pub max_response_given: bool,
+    /// The command line as [`mur_core::Settings::command_line`] names it again, read
+    /// from argv where it is parsed.
+    #[arg(skip)]
+    pub command_line: Vec<String>,
 }
 
 impl HostArgs {

@@ -76,28 +76,6 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
     Ok(runtime.block_on(Box::pin(future)))
 }
 
-/// This process's command line as the words after `mur devtools`, the host options
-/// typed before `devtools` (`mur --pretty devtools …`) moved after it, where they are
-/// taken too; none when there is no `devtools` or a word is not UTF-8, and none for
-/// `proxy` (the first of mur's commands among the words), whose errors go to the agent
-/// host that runs it, not to a shell. Read only for the several-sessions error.
-fn command_line() -> Vec<String> {
-    let words: Option<Vec<String>> = std::env::args_os()
-        .skip(1)
-        .map(|word| word.into_string().ok())
-        .collect();
-    let words = words.unwrap_or_default();
-    let Some(at) = words.iter().position(|word| word == "devtools") else {
-        return Vec::new();
-    };
-    let words = [&words[..at], &words[at + 1..]].concat();
-    // The fast path's list: no command tree is built for a hint.
-    match words.iter().find(|word| crate::cli::is_host_command(word)) {
-        Some(command) if command == "proxy" => Vec::new(),
-        _ => words,
-    }
-}
-
 /// Who a call is made for.
 #[derive(Clone, Copy)]
 enum Caller<'a> {
@@ -139,20 +117,19 @@ pub struct Session {
 
 impl Session {
     /// Finds the session (notices go to stderr as they come); among several, the
-    /// error names this command line again with `--project` of one, to paste.
+    /// error names the command line again with `--project` of one, to paste
+    /// ([`Settings::command_line`]).
     pub async fn resolve(settings: &Settings) -> Result<Self> {
-        Self::resolve_reporting(settings, &mut output::Notices, &command_line).await
+        Self::resolve_reporting(settings, &mut output::Notices).await
     }
 
     /// [`Session::resolve`], telling `report` what discovery has to say (shell
-    /// completion tells nothing: it must not write on the terminal), and naming
-    /// `command` (the words after `mur devtools`) again among several sessions: none
-    /// for a command whose line is no command to run again (completion).
+    /// completion tells nothing: it must not write on the terminal).
     pub async fn resolve_reporting(
         settings: &Settings,
         report: &mut dyn mur_discovery::Report,
-        command: &dyn Fn() -> Vec<String>,
     ) -> Result<Self> {
+        let command = || settings.command_line.clone();
         let deadline = Instant::now() + settings.timeout;
         let http = mur_http::Http::new();
         // No session of `--project`: what its bridge said as it stopped (idle, its
@@ -163,7 +140,7 @@ impl Session {
             settings,
             &http,
             report,
-            command,
+            &command,
             &mur_bridge::with_last_stop,
         ));
         let resolved = usage::measure_async(usage::Phase::Discovery, discovery).await?;

@@ -45,6 +45,7 @@ pub fn settings(args: &HostArgs) -> Settings {
         quiet: args.quiet,
         answers: args.answer.clone(),
         protocol: args.protocol.clone(),
+        command_line: args.command_line.clone(),
     }
 }
 

@@ -22,8 +22,7 @@ pub fn quietly(host: &HostArgs, wait: Duration) -> Vec<Value> {
         ..crate::options::settings(host)
     };
     let tools = crate::invoke::block_on(async {
-        let session =
-            Session::resolve_reporting(&settings, &mut mur_discovery::Silent, &Vec::new).await?;
+        let session = Session::resolve_reporting(&settings, &mut mur_discovery::Silent).await?;
         ToolList::open(&session).fresh(&session, &settings).await
     });
     match tools {

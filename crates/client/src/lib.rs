@@ -1355,6 +1355,7 @@ mod tests {
             quiet: true,
             answers: Vec::new(),
             protocol: None,
+            command_line: Vec::new(),
         }
     }
 

@@ -36,6 +36,10 @@ pub struct Settings {
     /// `--protocol REVISION`: speak this MCP revision only (a revision before
     /// 2026-07-28 goes straight to the `initialize` session form).
     pub protocol: Option<String>,
+    /// The words after `mur devtools` as typed (host options typed before `devtools`
+    /// moved after it), which an error among several sessions names again with the
+    /// `--project` of each, to paste; none where that line is no command to run again.
+    pub command_line: Vec<String>,
 }
 
 impl Settings {

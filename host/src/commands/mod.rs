@@ -31,7 +31,10 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     if let Some(answered) = completions::answer(&argv) {
         return answered;
     }
-    let Cli { host, command } = parse(argv)?;
+    // Read once, here: discovery names it again among several sessions.
+    let line = command_line(&argv);
+    let Cli { mut host, command } = parse(argv)?;
+    host.command_line = line;
     let verb = match command {
         Command::Devtools(Devtools { verb }) => verb,
         Command::Completions { shell } => return completions::run(shell),
@@ -72,6 +75,29 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
             }
             verb::run(name, rest, host)
         }
+    }
+}
+
+/// The words after `mur devtools` in `argv`, the host options typed before `devtools`
+/// (`mur --pretty devtools …`) moved after it, where they are taken too
+/// ([`mur_core::Settings::command_line`]); none when there is no `devtools` or a word is
+/// not UTF-8, and none for `proxy` (the first of mur's commands among the words), whose
+/// errors go to the agent host that runs it, not to a shell.
+fn command_line(argv: &[OsString]) -> Vec<String> {
+    let words: Option<Vec<String>> = argv
+        .iter()
+        .skip(1)
+        .map(|word| word.to_str().map(str::to_owned))
+        .collect();
+    let words = words.unwrap_or_default();
+    let Some(at) = words.iter().position(|word| word == "devtools") else {
+        return Vec::new();
+    };
+    let words = [&words[..at], &words[at + 1..]].concat();
+    // The fast path's list: no command tree is built for a hint.
+    match words.iter().find(|word| crate::cli::is_host_command(word)) {
+        Some(command) if command == "proxy" => Vec::new(),
+        _ => words,
     }
 }
 
@@ -457,4 +483,35 @@ fn wants_help(e: &clap::Error) -> bool {
 /// The command tree with the installed plugin verbs listed in `mur devtools --help`.
 fn with_plugin_verbs() -> clap::Command {
     cli::command_listing(&mur_verbs::VerbHost::listing())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line an error among several sessions names again: the words after `devtools`,
+    /// host options typed before it moved after it; none for `proxy`, or without `devtools`.
+    #[test]
+    fn the_command_line_named_again_is_read_from_argv() {
+        let line = |words: &[&str]| {
+            let argv: Vec<OsString> = words.iter().map(OsString::from).collect();
+            command_line(&argv)
+        };
+        assert_eq!(
+            line(&[
+                "mur",
+                "--pretty",
+                "devtools",
+                "state",
+                "--selector",
+                "#count"
+            ]),
+            ["--pretty", "state", "--selector", "#count"]
+        );
+        assert_eq!(
+            line(&["mur", "devtools", "--timeout", "5", "proxy"]),
+            Vec::<String>::new()
+        );
+        assert_eq!(line(&["mur", "completions", "bash"]), Vec::<String>::new());
+    }
 }
