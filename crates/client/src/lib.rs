@@ -685,7 +685,10 @@ impl<'a> Client<'a> {
                 named(method, sent.as_deref())
             );
             let body = body.to_string();
-            let sent_bytes = body.len();
+            let size = Sent {
+                body: body.len(),
+                largest_header: request::largest_header(method, &headers),
+            };
             let response = self
                 .send(
                     Request::post(self.endpoint)
@@ -702,7 +705,7 @@ impl<'a> Client<'a> {
                 version,
             );
             let answer = self.read(response, id, &answer_headers).await?;
-            match classify(status, answer, self.endpoint, sent_bytes)? {
+            match classify(status, answer, self.endpoint, size)? {
                 Step::Done(Reply::Result(asked)) if asked["resultType"] == "input_required" => {
                     let questions = asked["inputRequests"].as_object().map_or(0, Map::len);
                     self.admit(1, questions, || format!("`{method}`"))?;
@@ -1150,15 +1153,36 @@ fn refused_as_too_large(endpoint: &str, sent: usize) -> Error {
     ))
 }
 
+/// A modern POST as sent, for a server that refuses it as too large.
+#[derive(Debug, Default)]
+struct Sent {
+    /// The body's size in bytes.
+    body: usize,
+    /// The largest header, in words ([`request::largest_header`]).
+    largest_header: Option<String>,
+}
+
+/// A session's cap on a request's headers (64 KiB for mur's), said as its cap on a body
+/// is ([`refused_as_too_large`]): what overflows them is the caller's input (a tool's
+/// name, an argument mirrored in a header), a usage error (exit 1), not a transport fault.
+fn refused_headers_as_too_large(endpoint: &str, largest: Option<String>) -> Error {
+    Error::usage(format!(
+        "`{endpoint}` refused the request's headers as larger than it takes (HTTP 431){}",
+        largest.map(|l| format!(": {l}")).unwrap_or_default()
+    ))
+}
+
 /// Decides what a modern POST's answer means: our reply (even on 4xx, as
 /// modern servers send errors with 400/404); a legacy server (400 or 404
-/// without a reply to us); or a malformed answer (exit 2). `sent` is the request's
-/// size in bytes.
-fn classify(status: StatusCode, answer: Answer, endpoint: &str, sent: usize) -> Result<Step> {
+/// without a reply to us); or a malformed answer (exit 2).
+fn classify(status: StatusCode, answer: Answer, endpoint: &str, sent: Sent) -> Result<Step> {
     match answer {
         Answer::Reply(reply) => Ok(Step::Done(reply)),
         Answer::Other { .. } if status == StatusCode::PAYLOAD_TOO_LARGE => {
-            Err(refused_as_too_large(endpoint, sent))
+            Err(refused_as_too_large(endpoint, sent.body))
+        }
+        Answer::Other { .. } if status == StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => {
+            Err(refused_headers_as_too_large(endpoint, sent.largest_header))
         }
         Answer::Other { .. }
             if matches!(status, StatusCode::BAD_REQUEST | StatusCode::NOT_FOUND) =>
@@ -1557,8 +1581,13 @@ mod tests {
     #[test]
     fn a_modern_error_on_404_is_the_reply_not_a_legacy_hint() {
         let reply = Reply::Error(json!({ "code": -32601, "message": "Method not found" }));
-        let step =
-            classify(StatusCode::NOT_FOUND, Answer::Reply(reply.clone()), "e", 0).expect("reply");
+        let step = classify(
+            StatusCode::NOT_FOUND,
+            Answer::Reply(reply.clone()),
+            "e",
+            Sent::default(),
+        )
+        .expect("reply");
         assert!(matches!(step, Step::Done(r) if r == reply));
     }
 
@@ -1572,7 +1601,7 @@ mod tests {
             instead: None,
         };
         assert!(matches!(
-            classify(StatusCode::BAD_REQUEST, other, "e", 0),
+            classify(StatusCode::BAD_REQUEST, other, "e", Sent::default()),
             Ok(Step::Legacy)
         ));
     }
@@ -1586,9 +1615,14 @@ mod tests {
             resume: None,
             instead: None,
         };
-        let err = classify(StatusCode::INTERNAL_SERVER_ERROR, other, "e", 0)
-            .err()
-            .expect("error");
+        let err = classify(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            other,
+            "e",
+            Sent::default(),
+        )
+        .err()
+        .expect("error");
         assert_eq!(err.exit_code(), 2);
         assert!(err.message().contains("HTTP 500"));
     }

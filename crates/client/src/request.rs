@@ -169,6 +169,27 @@ pub fn mcp_name(method: &str, params: Option<&Value>) -> Option<String> {
     params?.get(key)?.as_str().map(str::to_owned)
 }
 
+/// The largest of a `method` request's `headers`, in words, for a server that refuses
+/// them as larger than it takes (HTTP 431): the header, what of the request it carries
+/// (a 100 KB tool name goes in `Mcp-Name`) and its size.
+pub fn largest_header(method: &str, headers: &HeaderMap) -> Option<String> {
+    let (name, value) = headers.iter().max_by_key(|(_, value)| value.len())?;
+    let carries = match name.as_str() {
+        HEADER_NAME => match method.split('/').next() {
+            Some("tools") => " (the tool's name)",
+            Some("prompts") => " (the prompt's name)",
+            Some("resources") => " (the resource's URI)",
+            _ => " (the task's id)",
+        },
+        header if header.starts_with("mcp-param-") => " (an argument the tool mirrors)",
+        _ => "",
+    };
+    Some(format!(
+        "its `{name}` header{carries} alone was {} bytes",
+        value.len()
+    ))
+}
+
 /// The `Mcp-Param-{Name}` headers of a `tools/call` (SEP-2243): each
 /// argument whose property in the tool's `inputSchema` carries
 /// `x-mcp-header: Name`, mirrored (strings Base64-wrapped where needed,

@@ -1045,3 +1045,21 @@ fn a_byte_order_mark_before_an_answer_is_skipped_in_json_as_in_an_event_stream()
             .assert_stdout_is("{\"content\":[{\"text\":\"hi\",\"type\":\"text\"}]}\n");
     }
 }
+
+/// A tool name too long for a session's headers (it goes in `Mcp-Name`) is refused as a
+/// body too large is (HTTP 413): the caller's input, exit 1, the header and its size
+/// named. It was exit 2, "answered HTTP 431 Request Header Fields Too Large", no hint:
+/// a transport fault a script retries unchanged.
+#[test]
+fn a_request_whose_headers_a_session_refuses_as_too_large_is_a_usage_error() {
+    let (sb, sample) = Sandbox::with_app();
+    let name = "n".repeat(100_000);
+    sb.devtools(&["call", &name])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` refused the request's headers as larger than it takes (HTTP 431): \
+             its `mcp-name` header (the tool's name) alone was 100000 bytes\n",
+            sample.endpoint()
+        ));
+}
