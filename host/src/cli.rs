@@ -747,7 +747,7 @@ pub struct BridgeArgs {
     pub stop: Option<BridgeCommand>,
     /// Stop after this long without a request (`30s`, `10m`, `1h`, or `never`)
     #[arg(long, value_name = "DURATION", default_value = mur_bridge::DEFAULT_IDLE, value_parser = mur_bridge::parse_idle)]
-    pub idle: std::time::Duration,
+    pub idle: mur_bridge::Idle,
     /// Run the bridge in this terminal instead of in the background
     #[arg(long)]
     pub foreground: bool,

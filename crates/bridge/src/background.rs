@@ -267,7 +267,7 @@ mod tests {
         let with_limit = |usage: UsageLogging, max_message: u64| -> Vec<String> {
             let options = Options {
                 project: "/p/App.csproj".into(),
-                idle: Duration::from_secs(600),
+                idle: crate::parse_idle("10m").expect("an idle time"),
                 command: vec!["npx".into(), "server".into()],
                 usage,
                 max_message,

@@ -41,6 +41,6 @@ pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};
 pub use log::LogFile;
 /// Where a bridge records the tool calls it serves ([`Options::usage`]), as a session does.
 pub use mur_server::UsageLogging;
-pub use options::{DEFAULT_IDLE, MAX_IDLE, Options, parse_idle};
+pub use options::{DEFAULT_IDLE, Idle, MAX_IDLE, Options, parse_idle};
 pub use serve::{MAX_RESTARTS, RESTART_WINDOW, run};
 pub use stop::{Stopped, stop};

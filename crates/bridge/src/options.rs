@@ -4,6 +4,7 @@
 
 use std::{
     ffi::OsString,
+    fmt,
     path::{Path, PathBuf},
     time::Duration,
 };
@@ -21,11 +22,17 @@ pub const DEFAULT_IDLE: &str = "10m";
 /// reads its `--idle` back as any duration mur takes.
 pub const MAX_IDLE: Duration = Duration::from_secs(365 * 86_400);
 
+/// The shortest idle time a bridge takes: one shorter stops it as soon as it has
+/// announced itself, before a client (or the command that started it, looking for
+/// its lockfile) can reach it — which said "the bridge exited (code 0) before it
+/// announced itself" (exit 7), as if mur had failed.
+const MIN_IDLE: Duration = Duration::from_secs(1);
+
 /// What a bridge runs, for which project, and when it gives up idling.
 #[derive(Debug, Clone)]
 pub struct Options {
     pub project: PathBuf,
-    pub idle: Duration,
+    pub idle: Idle,
     /// The server's program and arguments.
     pub command: Vec<OsString>,
     /// Where the tool calls it serves are recorded (`--usage`, `--usage-log PATH`).
@@ -44,8 +51,8 @@ impl Options {
             .map(OsString::from)
             .to_vec();
         argv.push(self.project.clone().into());
-        if parse_idle(DEFAULT_IDLE) != Ok(self.idle) {
-            argv.extend(["--idle".into(), idle_word(self.idle).into()]);
+        if !self.idle.is_default() {
+            argv.extend(["--idle".into(), self.idle.written.clone().into()]);
         }
         if self.max_message != MAX_MESSAGE_BYTES {
             argv.extend(["--max-message".into(), self.max_message.to_string().into()]);
@@ -92,31 +99,58 @@ pub(crate) fn words(command: &[OsString]) -> Vec<String> {
         .collect()
 }
 
-/// `--idle DURATION`, in the syntax of every duration mur takes
-/// ([`mur_core::parse_duration`]), or `never` ([`MAX_IDLE`]: an agent host's proxy
-/// in front of the bridge must not find it gone); never zero, at most [`MAX_IDLE`].
-pub fn parse_idle(text: &str) -> Result<Duration, String> {
-    if text.trim().eq_ignore_ascii_case("never") {
-        return Ok(MAX_IDLE);
+/// An idle time (`--idle`) as its user wrote it, and how long it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Idle {
+    /// What was written, trimmed: shown back as written (`1d`, not `24h`), and
+    /// handed as it is to the bridge started in the background, which so reads
+    /// it as this one did — never refusing it in words its user never wrote.
+    written: String,
+    duration: Duration,
+}
+
+impl Idle {
+    /// How long the bridge waits without a request.
+    pub fn duration(&self) -> Duration {
+        self.duration
     }
-    match mur_core::parse_duration(text)? {
-        d if d.is_zero() => Err(
-            "the idle time must be more than zero (`never` keeps the bridge until `bridge stop`)"
-                .to_owned(),
-        ),
-        d => Ok(d.min(MAX_IDLE)),
+
+    /// Whether it is as long as the default ([`DEFAULT_IDLE`]): not worth saying.
+    fn is_default(&self) -> bool {
+        parse_idle(DEFAULT_IDLE).is_ok_and(|default| default.duration == self.duration)
     }
 }
 
-/// `idle` as `--idle` takes it back: `never`, else in the largest whole unit.
-fn idle_word(idle: Duration) -> String {
-    let ms = idle.as_millis();
-    match ms {
-        _ if idle >= MAX_IDLE => "never".to_owned(),
-        _ if ms.is_multiple_of(3_600_000) => format!("{}h", ms / 3_600_000),
-        _ if ms.is_multiple_of(60_000) => format!("{}m", ms / 60_000),
-        _ if ms.is_multiple_of(1_000) => format!("{}s", ms / 1_000),
-        _ => format!("{ms}ms"),
+/// As written, as in "no request for 1d"; `never` as the year it is.
+impl fmt::Display for Idle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.written.eq_ignore_ascii_case("never") {
+            true => f.write_str("a year"),
+            false => f.write_str(&self.written),
+        }
+    }
+}
+
+/// `--idle DURATION`, in the syntax of every duration mur takes
+/// ([`mur_core::parse_duration`]), or `never` ([`MAX_IDLE`]: an agent host's proxy
+/// in front of the bridge must not find it gone); at least [`MIN_IDLE`], at most
+/// [`MAX_IDLE`].
+pub fn parse_idle(text: &str) -> Result<Idle, String> {
+    let written = text.trim().to_owned();
+    if written.eq_ignore_ascii_case("never") {
+        let duration = MAX_IDLE;
+        return Ok(Idle { written, duration });
+    }
+    match mur_core::parse_duration(text)? {
+        d if d < MIN_IDLE => Err(format!(
+            "the idle time must be at least {}s, or the bridge stops before its first request \
+             reaches it (`never` keeps the bridge until `bridge stop`)",
+            MIN_IDLE.as_secs()
+        )),
+        d => Ok(Idle {
+            written,
+            duration: d.min(MAX_IDLE),
+        }),
     }
 }
 
@@ -124,22 +158,35 @@ fn idle_word(idle: Duration) -> String {
 mod tests {
     use super::*;
 
+    /// How long `text` reads as an idle time.
+    fn idle(text: &str) -> Result<Duration, String> {
+        parse_idle(text).map(|idle| idle.duration())
+    }
+
     #[test]
     fn idle_times_read_as_people_write_them() {
-        assert_eq!(parse_idle("10m"), Ok(Duration::from_secs(600)));
-        assert_eq!(parse_idle("1h 30m"), Ok(Duration::from_secs(5400)));
-        assert_eq!(parse_idle("500ms"), Ok(Duration::from_millis(500)));
-        assert!(parse_idle("0s").is_err_and(|e| e.contains("`never` keeps the bridge")));
-        assert_eq!(parse_idle("never"), Ok(MAX_IDLE));
-        assert_eq!(parse_idle("Never"), Ok(MAX_IDLE));
-        assert!(parse_idle("soon").is_err_and(|e| e.contains("`soon` is not a duration")));
-        // "Never", as people write it: a year, which the background bridge reads back.
-        assert_eq!(parse_idle("999999999h"), Ok(MAX_IDLE));
-        assert_eq!(parse_idle("100y"), Ok(MAX_IDLE));
-        assert_eq!(
-            parse_idle(&format!("{}ms", MAX_IDLE.as_millis())),
-            Ok(MAX_IDLE)
-        );
+        assert_eq!(idle("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(idle("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(idle("1500ms"), Ok(Duration::from_millis(1500)));
+        assert_eq!(idle("1s"), Ok(MIN_IDLE));
+        for short in ["0s", "999ms", "1ns"] {
+            assert_eq!(
+                idle(short),
+                Err(
+                    "the idle time must be at least 1s, or the bridge stops before its first \
+                     request reaches it (`never` keeps the bridge until `bridge stop`)"
+                        .to_owned()
+                ),
+                "{short}"
+            );
+        }
+        assert_eq!(idle("never"), Ok(MAX_IDLE));
+        assert_eq!(idle("Never"), Ok(MAX_IDLE));
+        assert!(idle("soon").is_err_and(|e| e.contains("`soon` is not a duration")));
+        // "Never", as people write it: a year.
+        assert_eq!(idle("999999999h"), Ok(MAX_IDLE));
+        assert_eq!(idle("100y"), Ok(MAX_IDLE));
+        assert_eq!(idle(&format!("{}ms", MAX_IDLE.as_millis())), Ok(MAX_IDLE));
     }
 
     #[test]
@@ -159,39 +206,50 @@ mod tests {
         assert_eq!(options.again(None), mur);
     }
 
+    /// An idle time is handed to the bridge started in the background, and shown in
+    /// the command that starts it again, as its user wrote it: the background bridge
+    /// reads it as the command did. Before, it was rewritten in its largest whole unit
+    /// (`1d` as `24h`), and one under a millisecond (`1ns`) as `0h`, which the
+    /// background bridge refused ("invalid value `0h` for `--idle`").
     #[test]
-    fn an_idle_time_but_the_default_is_given_in_its_largest_whole_unit() {
-        let line = |idle: Duration| -> Vec<String> {
+    fn an_idle_time_but_the_default_is_given_as_written() {
+        let line = |written: &str| -> Vec<String> {
             let options = Options {
                 project: "/p/App.csproj".into(),
-                idle,
+                idle: parse_idle(written).expect("an idle time"),
                 command: vec!["npx".into(), "server".into()],
                 usage: UsageLogging::Off,
                 max_message: MAX_MESSAGE_BYTES,
             };
-            options
-                .command_line()
-                .into_iter()
-                .map(|w| w.to_string_lossy().into_owned())
-                .collect()
+            words(&options.command_line())
         };
         let start = ["devtools", "bridge", "--project", "/p/App.csproj"];
         let server = ["--", "npx", "server"];
-        assert_eq!(
-            line(Duration::from_secs(600)),
-            [&start[..], &server].concat()
-        );
-        for (idle, word) in [
-            (Duration::from_secs(2), "2s"),
-            (Duration::from_millis(1500), "1500ms"),
-            (Duration::from_secs(7200), "2h"),
-            (MAX_IDLE, "never"),
+        for default in ["10m", "600s", " 10m "] {
+            assert_eq!(line(default), [&start[..], &server].concat());
+        }
+        for (written, said) in [
+            ("2s", "2s"),
+            ("1500ms", "1500ms"),
+            ("1d", "1d"),
+            ("1h 30m", "1h 30m"),
+            (" 90 ", "90"),
+            ("never", "never"),
+            ("999999999h", "999999999h"),
         ] {
             assert_eq!(
-                line(idle),
-                [&start[..], &["--idle", word], &server].concat()
+                line(written),
+                [&start[..], &["--idle", said], &server].concat()
             );
-            assert_eq!(parse_idle(word), Ok(idle));
+            assert_eq!(idle(said), idle(written));
         }
+    }
+
+    #[test]
+    fn an_idle_time_is_said_as_written_and_never_as_a_year() {
+        let said = |written: &str| parse_idle(written).expect("an idle time").to_string();
+        assert_eq!(said("1d"), "1d");
+        assert_eq!(said(" 1h 30m "), "1h 30m");
+        assert_eq!(said("Never"), "a year");
     }
 }

@@ -166,7 +166,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         shutdown.clone(),
         gave_up.clone(),
     ));
-    let idle = options.idle;
+    let idle = options.idle.clone();
     // Why it stopped, for its last line (`bridge stopped: …`), which tells whoever
     // later finds no session why and how to start it again ([`crate::newest_stop`]).
     let why = Arc::new(std::sync::OnceLock::<String>::new());
@@ -175,9 +175,9 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         let why = why.clone();
         async move {
             let reason = tokio::select! {
-                () = idle_for(&relay, idle) => {
-                    tracing::info!("no request for {}; stopping", humantime::format_duration(idle));
-                    format!("no request for {}", humantime::format_duration(idle))
+                () = idle_for(&relay, idle.duration()) => {
+                    tracing::info!("no request for {idle}; stopping");
+                    format!("no request for {idle}")
                 }
                 () = gave_up.cancelled() => format!(
                     "its server kept exiting (restarted {MAX_RESTARTS} times within a minute)"

@@ -23,7 +23,7 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
     };
     let options = mur_bridge::Options {
         project,
-        idle: args.idle,
+        idle: args.idle.clone(),
         command: args.command.clone(),
         usage,
         max_message: args.max_message.0,

@@ -903,7 +903,7 @@ fn when_its_bridge_is_killed_the_proxy_offers_the_command_it_was_started_with() 
             &canonical,
             &log.display().to_string(),
             &format!(
-                "--idle 24h --max-message 2097152 -- python3 -u {}",
+                "--idle 1d --max-message 2097152 -- python3 -u {}",
                 script.display()
             )
         )

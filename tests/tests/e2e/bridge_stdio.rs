@@ -2245,6 +2245,46 @@ fn a_huge_idle_time_is_taken_as_a_year() {
     bridge.stop();
 }
 
+/// An idle time reaches the bridge started in the background as written, and is shown
+/// back so in the command that starts it again (`1d` was said `24h`). One shorter than
+/// a bridge takes (1s) is refused at once, in the words typed: `1ns` was taken, then
+/// refused by the background bridge as `0h`, a value never typed (exit 1, pointing at
+/// the log), and one of a few milliseconds started a bridge that stopped before it was
+/// seen to announce itself (exit 7, "the bridge exited (code 0)").
+#[test]
+fn an_idle_time_is_taken_and_shown_back_as_written() {
+    let sb = Sandbox::new();
+    let project = sb.project("hostile");
+    let out = start(&sb, &project, &["--idle", "1ns"], &["true".into()]);
+    out.assert_code(1).assert_stdout_is("").assert_stderr_is(
+        "error: invalid value `1ns` for `--idle <DURATION>`: the idle time must be at least 1s, \
+         or the bridge stops before its first request reaches it (`never` keeps the bridge \
+         until `bridge stop`)\n",
+    );
+    let bridge = hostile_bridge_with(&sb, &["--idle", "1d"]);
+    bridge.stop();
+    let out = sb.mur(&[
+        "devtools",
+        "--project",
+        project.to_str().expect("utf-8"),
+        "call",
+        "count",
+    ]);
+    out.assert_code(4);
+    let said = mur_e2e::after_stop_time(
+        out.stderr_after("hint: this project's bridge stopped at "),
+        "",
+    );
+    let script = sb.root().join("hostile_server.py");
+    assert!(
+        said.ends_with(&format!(
+            " --idle 1d -- python3 -u {}`",
+            mur_core::shell_word(&script.to_string_lossy())
+        )),
+        "{said}"
+    );
+}
+
 /// A server that exits before `initialize` (a mistyped npm package: npm says why
 /// on stderr and exits 1) is quoted from the end of its stderr, escaped, under the
 /// error: the user sees why without opening the log.
