@@ -482,9 +482,7 @@ impl Session {
             mur_http::Sent::Maybe => "may have been sent",
             mur_http::Sent::Yes => "was sent",
         };
-        let listed = self
-            .cached_list()
-            .and_then(|tools| tools.into_iter().find(|t| t["name"] == tool));
+        let listed = self.cached_tools().listed().and_then(|l| l.named(tool));
         let marked = |hint: &str| {
             listed
                 .as_ref()
@@ -516,24 +514,16 @@ impl Session {
         CachedTools::of(&self.endpoint, self.identity.as_deref())
     }
 
-    /// The session's tool list as cached, if it is.
-    fn cached_list(&self) -> Option<Vec<Value>> {
-        self.cached_tools().load()
-    }
-
     /// Tool `name`'s entry if it runs only as a task: from the cached tool list
     /// when that has the tool, else from a fresh `tools/list`.
     async fn task_only(&self, settings: &Settings, name: &str) -> Option<Value> {
-        let cached = self
-            .cached_list()
-            .filter(|tools| tools.iter().any(|tool| tool["name"] == name));
-        let tools = match cached {
-            Some(tools) => tools,
-            None => self.list_tools(settings).await.ok()?,
+        let tool = match self.cached_tools().listed().and_then(|l| l.named(name)) {
+            Some(tool) => tool,
+            None => (self.list_tools(settings).await.ok()?)
+                .into_iter()
+                .find(|tool| tool["name"] == name)?,
         };
-        tools
-            .into_iter()
-            .find(|tool| tool["name"] == name && mur_client::task::required(tool))
+        mur_client::task::required(&tool).then_some(tool)
     }
 
     /// Every page of `tools/list`.
@@ -543,8 +533,11 @@ impl Session {
         for _ in 0..MAX_PAGES {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
             let reply = self.call(settings, "tools/list", params.as_ref()).await?;
-            let page = settle(reply, settings, "tools/list", params.as_ref())?;
-            tools.extend(page["tools"].as_array().cloned().unwrap_or_default());
+            let mut page = settle(reply, settings, "tools/list", params.as_ref())?;
+            // Taken, not cloned: a copy of a large list doubled what it cost.
+            if let Some(Value::Array(listed)) = page.get_mut("tools").map(Value::take) {
+                tools.extend(listed);
+            }
             match page["nextCursor"].as_str() {
                 Some(next) if !next.is_empty() => cursor = Some(next.to_owned()),
                 _ => return Ok(tools),

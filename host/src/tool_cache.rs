@@ -4,7 +4,7 @@
 //! only as a task), and below the tool list the commands read ([`crate::tools`]).
 
 use mur_verbs::VerbDirs;
-use mur_verbs::tools::ToolCache;
+use mur_verbs::tools::{Listed, ToolCache};
 use serde_json::Value;
 
 /// One session's entry in the cache; none to read or write without mur's directories.
@@ -22,9 +22,14 @@ impl CachedTools {
         Self { cache, key }
     }
 
-    /// The list as cached, if it is.
+    /// The list as cached, if it is: every entry built.
     pub fn load(&self) -> Option<Vec<Value>> {
         self.cache.as_ref()?.load(&self.key)
+    }
+
+    /// The list as cached, if it is, for one tool: only its names read ([`Listed`]).
+    pub fn listed(&self) -> Option<Listed> {
+        self.cache.as_ref()?.listed(&self.key)
     }
 
     /// Keeps `tools`, a list just read, for the next command.

@@ -551,9 +551,23 @@ pub fn kebab(name: &str) -> String {
 /// `getSum`), when it is the tool's own name, so that no verb stands for two tools
 /// and none is left without a name one can type. `None` for an entry with no name.
 pub fn verb_names(tools: &[Value]) -> Vec<Option<String>> {
-    let names: Vec<Option<&str>> = tools
+    verb_names_of(&names_of(tools))
+}
+
+/// Each entry's string `name`, in order.
+fn names_of(tools: &[Value]) -> Vec<Option<&str>> {
+    tools
         .iter()
-        .map(|tool| tool.get("name")?.as_str().filter(|name| !name.is_empty()))
+        .map(|tool| tool.get("name")?.as_str())
+        .collect()
+}
+
+/// [`verb_names`] of the tools named `names` (`None`: an entry with no name): the names
+/// alone decide, so a list is named without building its entries.
+pub fn verb_names_of(names: &[Option<&str>]) -> Vec<Option<String>> {
+    let names: Vec<Option<&str>> = names
+        .iter()
+        .map(|name| name.filter(|name| !name.is_empty()))
         .collect();
     let present: Vec<&str> = names.iter().flatten().copied().collect();
     let mut chosen = unique_kebab(&present).into_iter();
@@ -633,14 +647,23 @@ impl Derived {
     /// own name is `word`, else the one whose verb ([`verb_names`]) is called
     /// `word`.
     pub fn pick<'a>(tools: &'a [Value], word: &str) -> Option<(Self, &'a Value)> {
-        let names = verb_names(tools);
-        let by_tool = tools.iter().position(|t| t["name"].as_str() == Some(word));
-        let at = by_tool.or_else(|| names.iter().position(|n| n.as_deref() == Some(word)))?;
-        let name = names[at].clone()?;
-        Some((
-            Self::named(&tools[at], name, host_options())?.with_media(),
-            &tools[at],
-        ))
+        let (at, verb) = Self::pick_at(&names_of(tools), word)?;
+        Some((Self::of_entry(&tools[at], verb)?, &tools[at]))
+    }
+
+    /// Where in a list of tools named `names` the tool [`Derived::pick`] picks for `word`
+    /// is, and its verb name: from the names alone, the entries left unbuilt (a cached
+    /// list read for one call).
+    pub fn pick_at(names: &[Option<&str>], word: &str) -> Option<(usize, String)> {
+        let verbs = verb_names_of(names);
+        let by_tool = names.iter().position(|name| *name == Some(word));
+        let at = by_tool.or_else(|| verbs.iter().position(|n| n.as_deref() == Some(word)))?;
+        Some((at, verbs[at].clone()?))
+    }
+
+    /// The verb `verb` of `tool`, an entry of a list [`Derived::pick_at`] named.
+    pub fn of_entry(tool: &Value, verb: String) -> Option<Self> {
+        Some(Self::named(tool, verb, host_options())?.with_media())
     }
 
     /// This verb with `--out FILE`, unless a property of its tool is `--out`

@@ -7,12 +7,20 @@
 //! Entries live in `<cache>/../tools/<key>.json` (`~/.cache/mur/tools`), in a
 //! directory private to the user like the compile cache; a bad entry is a
 //! miss, never trusted.
+//!
+//! A call needs one tool of the list: [`ToolCache::listed`] reads each entry's name
+//! and builds only the entry asked for ([`Listed`]). Parsed whole into `Value`s, a
+//! list costs 25–30 times its size (a B-tree node per schema object): 165 MB for
+//! 10,000 tools of 20 properties (6.2 MB), on every derived verb's call.
 
+use std::fmt;
 use std::path::PathBuf;
 
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::bounded::{self, Links};
+use super::derived::Derived;
 use super::dirs::VerbDirs;
 use super::runtime::sha256_hex;
 
@@ -49,10 +57,10 @@ impl ToolCache {
         sha256_hex(format!("{endpoint}\n{}", identity.unwrap_or("")).as_bytes())
     }
 
-    /// The cached `tools` array for `key`, if a sound entry exists.
+    /// The cached `tools` array for `key`, if a sound entry exists: every entry built,
+    /// for what shows them all; one tool is read with [`Self::listed`].
     pub fn load(&self, key: &str) -> Option<Vec<Value>> {
-        let path = self.dir.as_ref()?.join(format!("{key}.json"));
-        let bytes = bounded::read_capped(&path, Links::Refuse, MAX_ENTRY_BYTES).ok()?;
+        let (path, bytes) = self.read(key)?;
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(Value::Array(tools)) => Some(tools),
             _ => {
@@ -60,6 +68,28 @@ impl ToolCache {
                 None
             }
         }
+    }
+
+    /// The cached list for `key` with each entry's name read and no entry built, if a
+    /// sound entry exists.
+    pub fn listed(&self, key: &str) -> Option<Listed> {
+        let (path, bytes) = self.read(key)?;
+        match serde_json::from_slice::<Vec<EntryName>>(&bytes) {
+            Ok(names) => Some(Listed {
+                names: names.into_iter().map(|name| name.0).collect(),
+                bytes,
+            }),
+            Err(_) => {
+                let _ = std::fs::remove_file(&path);
+                None
+            }
+        }
+    }
+
+    fn read(&self, key: &str) -> Option<(PathBuf, Vec<u8>)> {
+        let path = self.dir.as_ref()?.join(format!("{key}.json"));
+        let bytes = bounded::read_capped(&path, Links::Refuse, MAX_ENTRY_BYTES).ok()?;
+        Some((path, bytes))
     }
 
     /// Keep `tools` for `key`; a failure only costs a `tools/list` next time.
@@ -78,6 +108,122 @@ impl ToolCache {
     pub fn forget(&self, key: &str) {
         if let Some(dir) = &self.dir {
             let _ = std::fs::remove_file(dir.join(format!("{key}.json")));
+        }
+    }
+}
+
+/// A cached tool list as read for one tool: its bytes and the name of each entry (`None`
+/// for one without a string `name`), an entry built only when asked for.
+pub struct Listed {
+    bytes: Vec<u8>,
+    names: Vec<Option<String>>,
+}
+
+impl Listed {
+    /// Each entry's name, in order.
+    pub fn names(&self) -> Vec<Option<&str>> {
+        self.names.iter().map(Option::as_deref).collect()
+    }
+
+    /// The entry at `at`, built alone: the others are skipped unbuilt.
+    pub fn entry(&self, at: usize) -> Option<Value> {
+        let mut read = serde_json::Deserializer::from_slice(&self.bytes);
+        read.deserialize_seq(Nth(at)).ok().flatten()
+    }
+
+    /// The entry of the tool named `name`.
+    pub fn named(&self, name: &str) -> Option<Value> {
+        self.entry(self.names.iter().position(|n| n.as_deref() == Some(name))?)
+    }
+
+    /// The verb a word names ([`Derived::pick`]) and its tool's entry, only that entry built.
+    pub fn pick(&self, word: &str) -> Option<(Derived, Value)> {
+        let (at, verb) = Derived::pick_at(&self.names(), word)?;
+        let tool = self.entry(at)?;
+        Some((Derived::of_entry(&tool, verb)?, tool))
+    }
+}
+
+/// An entry of a list read for its name alone: a string `name` of an object, the rest
+/// skipped unbuilt (the last `name` where one is given twice, as a `Value` keeps it).
+struct EntryName(Option<String>);
+
+impl<'de> Deserialize<'de> for EntryName {
+    fn deserialize<D: Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
+        from.deserialize_any(NameOf)
+    }
+}
+
+struct NameOf;
+
+impl<'de> Visitor<'de> for NameOf {
+    type Value = EntryName;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a tool")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EntryName, A::Error> {
+        let mut name = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key == "name" {
+                true => name = map.next_value::<Value>()?.as_str().map(str::to_owned),
+                false => drop(map.next_value::<IgnoredAny>()?),
+            }
+        }
+        Ok(EntryName(name))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<EntryName, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(EntryName(None))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<EntryName, E> {
+        Ok(EntryName(None))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<EntryName, E> {
+        Ok(EntryName(None))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<EntryName, E> {
+        Ok(EntryName(None))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<EntryName, E> {
+        Ok(EntryName(None))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<EntryName, E> {
+        Ok(EntryName(None))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<EntryName, E> {
+        Ok(EntryName(None))
+    }
+}
+
+/// The element at an index of an array, built; every other one skipped unbuilt.
+struct Nth(usize);
+
+impl<'de> Visitor<'de> for Nth {
+    type Value = Option<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a tool list")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<Value>, A::Error> {
+        let mut found = None;
+        let mut at = 0;
+        loop {
+            if at == self.0 {
+                found = seq.next_element::<Value>()?;
+            } else if seq.next_element::<IgnoredAny>()?.is_none() {
+                return Ok(found);
+            }
+            at += 1;
         }
     }
 }
@@ -127,6 +273,56 @@ mod tests {
         cache.store(&one, &[]);
         cache.forget(&one);
         assert_eq!(cache.load(&one), None);
+    }
+
+    /// A derived verb's call builds only its own tool's entry from the cached list: the
+    /// other entries are skipped unbuilt. Shown by another tool's schema holding a number
+    /// no `Value` can (`1e999`, which serde_json refuses to build but skips): the list
+    /// built whole is a miss, the tool asked for is found all the same; names only
+    /// decide which verb a word is, as [`Derived::pick`] does on the whole list.
+    #[test]
+    fn one_tool_is_read_from_a_cached_list_without_building_the_others() {
+        let (tmp, dirs) = crate::tests::temp_dirs();
+        let cache = ToolCache::open(&dirs);
+        let key = ToolCache::key("http://127.0.0.1:1/mcp", None);
+        let wanted = serde_json::json!({"name": "waitFor", "inputSchema": {"type": "object",
+            "properties": {"selector": {"type": "string"}}}});
+        let list = format!(
+            r#"[{{"name":"get_sum","inputSchema":{{"type":"object","properties":{{"a":{{"maximum":1e999}}}}}}}},
+                7, {{"name":"getSum"}}, {{"inputSchema":{{}}}}, {wanted}, {{"name":"last","name":"late"}}]"#
+        );
+        let path = tmp.path().join(format!("cache/tools/{key}.json"));
+        std::fs::write(&path, &list).expect("list");
+        let listed = cache.listed(&key).expect("a sound list");
+        assert_eq!(
+            listed.names(),
+            [
+                Some("get_sum"),
+                None,
+                Some("getSum"),
+                None,
+                Some("waitFor"),
+                Some("late")
+            ]
+        );
+        let (verb, tool) = listed.pick("wait-for").expect("by its verb name");
+        assert_eq!((verb.name.as_str(), &tool), ("wait-for", &wanted));
+        assert_eq!(
+            listed.pick("waitFor").map(|(_, tool)| tool),
+            Some(wanted.clone())
+        );
+        // `get_sum` and `getSum` share `get-sum`: each is a verb by its own name only.
+        assert!(listed.pick("get-sum").is_none());
+        assert_eq!(
+            listed.named("getSum"),
+            Some(serde_json::json!({"name": "getSum"}))
+        );
+        assert_eq!(listed.named("nothing"), None);
+        // Built whole, the list is refused (and dropped as a bad entry).
+        assert_eq!(cache.load(&key), None);
+        std::fs::write(&path, "[{\"name\": \"a\"}").expect("cut short");
+        assert!(cache.listed(&key).is_none(), "a list cut short is a miss");
+        assert!(!path.exists(), "and is removed");
     }
 
     #[test]
