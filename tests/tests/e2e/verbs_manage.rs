@@ -1587,20 +1587,20 @@ fn a_file_without_a_name_section_is_judged_by_its_bytes_without_a_compile() {
 }
 
 /// A verb added after the session's tool list was cached learns its tool's hints from
-/// `--refresh catalog`, which read the cache all the same; and a data verb's help says
-/// them as a component verb's does (it said only ``Tool `state`.``).
+/// the next `catalog`, which reads the list fresh (it read the cache unless given
+/// `--refresh`); and a data verb's help says them as a component verb's does (it said
+/// only ``Tool `state`.``).
 #[test]
-fn refresh_catalog_teaches_added_verbs_their_tools_hints_a_data_verbs_help_included() {
+fn a_catalog_teaches_added_verbs_their_tools_hints_a_data_verbs_help_included() {
     let sandbox = Sandbox::new();
     let _app = sandbox.start_app();
     sandbox.devtools(&["catalog"]).assert_code(0);
     let label = data_verb(&sandbox, "label.json", "label", "[]");
     add(&sandbox, &[standard("state"), label]);
     let hints = "Tool `state`: read-only, idempotent.";
-    sandbox.devtools(&["catalog"]).assert_code(0);
     let state = sandbox.devtools(&["state", "--help"]);
     assert!(!state.stdout.contains(hints), "{state}");
-    sandbox.devtools(&["--refresh", "catalog"]).assert_code(0);
+    sandbox.devtools(&["catalog"]).assert_code(0);
     let state = sandbox.devtools(&["state", "--help"]);
     state.assert_code(0);
     assert!(state.stdout.contains(&format!("\n\n{hints}\n")), "{state}");
