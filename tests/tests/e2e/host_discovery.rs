@@ -1730,7 +1730,7 @@ fn auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
     let range = format!("{port}-{port}");
     let out = sb.mur(&["devtools", "--auto-range", &range, "call", "session"]);
     out.assert_code(4).assert_stdout_is("");
-    out.assert_stderr_is(&format!(
+    out.assert_stderr_is(format!(
         "error: no running devtools session found\n\
          hint: `--auto` scanned 127.0.0.1 ports {range} for devtools sessions\n\
          hint: port {port} answered HTTP, not as a devtools session: if it is an MCP \
