@@ -142,6 +142,7 @@ impl DataVerb {
                 file.schema
             )));
         }
+        one_line(&file)?;
         if let Some(output) = &file.output
             && !(output.is_empty() || output.starts_with('/'))
         {
@@ -235,6 +236,47 @@ impl DataVerb {
                 .cloned()
                 .ok_or_else(|| format!("the `{}` result has nothing at `{pointer}`", self.tool)),
         }
+    }
+}
+
+/// What a refusal of a field with a control character suggests.
+const ONE_LINE: &str = "write `summary`, `output`, each example and an option's `field`, `type`, \
+     `help` and choices on one line, without control characters; `details` may have several lines";
+
+/// Refuses a control character in a field help, listings and completion show as one
+/// line: a summary of "ok\nerror: forged" printed a line of `--help` that reads as
+/// mur's own, an example's escape drove the terminal. Named by its place in the file.
+/// The name and the tool are judged for every verb, a component's too
+/// (`manage::check_info`).
+fn one_line(file: &File) -> Result<(), Invalid> {
+    let mut fields = vec![("summary".to_owned(), file.summary.as_str())];
+    fields.extend(file.output.as_deref().map(|o| ("output".to_owned(), o)));
+    for (i, example) in file.examples.iter().enumerate() {
+        fields.push((format!("examples[{i}]"), example));
+    }
+    for (i, option) in file.options.iter().enumerate() {
+        for (key, text) in [
+            ("field", &option.field),
+            ("type", &option.r#type),
+            ("help", &option.help),
+        ] {
+            fields.push((format!("options[{i}].{key}"), text));
+        }
+        for (j, choice) in option.choices.iter().enumerate() {
+            if let Some(text) = choice.as_str() {
+                fields.push((format!("options[{i}].choices[{j}]"), text));
+            }
+        }
+    }
+    match fields
+        .into_iter()
+        .find(|(_, text)| text.chars().any(char::is_control))
+    {
+        Some((field, text)) => Err(Invalid::new(format!(
+            "has a control character in `{field}`, which is one line: {text:?}"
+        ))
+        .hint(ONE_LINE)),
+        None => Ok(()),
     }
 }
 
@@ -466,6 +508,50 @@ mod tests {
             unknown.starts_with("is not a data verb: unknown field `run`"),
             "{unknown}"
         );
+    }
+
+    /// A control character in a field shown as one line is refused, the field named: a
+    /// summary's newline printed a second line of `--help`, `error: forged`.
+    #[test]
+    fn a_control_character_in_a_one_line_field_is_refused_naming_the_field() {
+        let refused = |fields: &str| {
+            let text = format!(r#"{{"schema": "mur-verb/1", "name": "x", "tool": "t", {fields}}}"#);
+            DataVerb::from_bytes(text.as_bytes())
+                .err()
+                .map(|e| (e.why, e.hint))
+        };
+        let one_line = |field: &str, text: &str| {
+            Some((
+                format!("has a control character in `{field}`, which is one line: {text}"),
+                Some(ONE_LINE.to_owned()),
+            ))
+        };
+        for (fields, field, shown) in [
+            (
+                r#""summary": "ok\nerror: forged""#,
+                "summary",
+                r#""ok\nerror: forged""#,
+            ),
+            (
+                r#""summary": "s", "examples": ["mur devtools x", "x\u001b[2J"]"#,
+                "examples[1]",
+                r#""x\u{1b}[2J""#,
+            ),
+            (
+                r#""summary": "s", "options": [{"field": "a", "choices": ["b", 1, "c\rd"]}]"#,
+                "options[0].choices[2]",
+                r#""c\rd""#,
+            ),
+            (
+                r#""summary": "s", "options": [{"field": "a"}, {"field": "b", "help": "h\tx"}]"#,
+                "options[1].help",
+                r#""h\tx""#,
+            ),
+        ] {
+            assert_eq!(refused(fields), one_line(field, shown), "{fields}");
+        }
+        // `details` is several lines.
+        assert_eq!(refused(r#""summary": "s", "details": "a\n\nb""#), None);
     }
 
     /// A data verb `x` with these options.

@@ -1023,14 +1023,19 @@ fn check_info(file: &Path, info: &Described) -> Result<(), VerbError> {
             file.display()
         )));
     }
-    // A tool's name is printed in help, listings and messages: a control
-    // character in it would write on the terminal (or forge a line) there.
-    if info.tool.chars().any(char::is_control) {
-        return Err(VerbError::Registry(format!(
-            "verb `{name}` in `{}` names a tool with a control character: {:?}",
-            file.display(),
-            info.tool
-        )));
+    // A tool's name and the summary are printed in help, listings and messages as one
+    // line: a control character in one would write on the terminal (or forge a line,
+    // `error: …`) there. A data verb's other one-line fields are judged when it is read.
+    for (what, text) in [
+        ("names a tool", &info.tool),
+        ("has a summary", &info.summary),
+    ] {
+        if text.chars().any(char::is_control) {
+            return Err(VerbError::Registry(format!(
+                "verb `{name}` in `{}` {what} with a control character: {text:?}",
+                file.display(),
+            )));
+        }
     }
     // Refused here as a data verb's are when read: help would print the param as
     // declared (`----clear`), no argv could reach it, and completion would trip on it.

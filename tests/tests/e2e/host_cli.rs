@@ -1063,3 +1063,47 @@ fn a_request_whose_headers_a_session_refuses_as_too_large_is_a_usage_error() {
             sample.endpoint()
         ));
 }
+
+/// A control character in a field help shows as one line is refused at `verbs add`,
+/// the field named: a data verb whose summary was "ok\nerror: forged" was added, and
+/// its `--help` then printed a line `error: forged` as if mur had failed. A component
+/// verb's summary is held to the same rule where it is judged (its `info`).
+#[test]
+fn a_verb_whose_one_line_fields_hold_a_control_character_is_not_added() {
+    let sb = Sandbox::new();
+    let data = sb.file(
+        "ctrl.json",
+        r#"{"schema": "mur-verb/1", "name": "ctrl", "tool": "state", "summary": "ok\nerror: forged"}"#,
+    );
+    let ping = std::fs::read(mur_e2e::plugins::guest("ping")).expect("read ping");
+    let said = b"Answer pong with the session's version (test verb)";
+    let at = ping
+        .windows(said.len())
+        .position(|w| w == said)
+        .expect("ping's summary");
+    let mut forged = ping.clone();
+    forged[at + said.len() - 12..at + said.len()].copy_from_slice(b"\nerror: fake");
+    let component = sb.file("ping.wasm", forged);
+    let data_path = data.to_str().expect("utf-8");
+    sb.devtools(&["verbs", "add", data_path])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{data_path}` has a control character in `summary`, which is one line: \
+             \"ok\\nerror: forged\"\n\
+             hint: write `summary`, `output`, each example and an option's `field`, `type`, \
+             `help` and choices on one line, without control characters; `details` may have \
+             several lines\n"
+        ));
+    let component_path = component.to_str().expect("utf-8");
+    sb.devtools(&["verbs", "add", component_path])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: verb `ping` in `{component_path}` has a summary with a control character: \
+             \"Answer pong with the session's version\\nerror: fake\"\n"
+        ));
+    sb.devtools(&["verbs", "list"])
+        .assert_code(0)
+        .assert_stdout_is("");
+}

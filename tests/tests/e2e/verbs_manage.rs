@@ -486,7 +486,8 @@ fn verbs_info_shows_the_source_as_a_canonical_path() {
 
 /// A name a verb file carries is printed in help, listings and messages: a control
 /// character in its tool's name is refused at `verbs add` (it wrote an escape on
-/// the terminal), and one in its summary is printed escaped.
+/// the terminal), as one in its summary is (host_cli), and one in its details (lines
+/// of prose) is printed escaped.
 #[test]
 fn a_verb_files_words_never_write_on_the_terminal() {
     let sandbox = Sandbox::new();
@@ -504,7 +505,7 @@ fn a_verb_files_words_never_write_on_the_terminal() {
     );
     std::fs::write(
         &file,
-        r##"{"schema": "mur-verb/1", "name": "count", "tool": "state", "summary": "Print\u001b[2J the count"}"##,
+        r##"{"schema": "mur-verb/1", "name": "count", "tool": "state", "summary": "s", "details": "Print\u001b[2J the count"}"##,
     )
     .expect("write");
     sandbox
