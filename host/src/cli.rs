@@ -264,7 +264,7 @@ pub struct HostArgs {
     /// Speak only this MCP revision (2026-07-28, or 2025-11-25 for the initialize session form)
     #[arg(long, global = true, value_name = "REVISION", value_parser = revision)]
     pub protocol: Option<String>,
-    /// Read the session's tool list afresh instead of from the cache (derived verbs, catalog, parity, verbs list --all)
+    /// Read the session's tool list afresh, not from the cache (a derived verb's call, completion, hints)
     #[arg(long, global = true)]
     pub refresh: bool,
     /// Whether `--timeout` was typed for the host (else a verb's own sets the bound).

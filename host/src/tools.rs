@@ -5,10 +5,12 @@
 //! Who reads which: a derived verb's call parses its words against the cached list (one
 //! probe and one POST when warm), and reads it again when the server refuses the call or
 //! the cached schema refuses the words; what shows the list to a reader (`catalog`,
-//! `parity`, `verbs list --all`, a derived verb's `--help`, completion and the hints that
-//! name a session's tool) reads it fresh ([`ToolList::fresh`]) and stores it: a session
-//! restarted on new code behind the same endpoint (`--endpoint`, or a bridge's child)
-//! keeps its identity, and a cached list would show the old tools until `--refresh`.
+//! `parity`, `verbs list --all`, a derived verb's `--help`) reads it fresh
+//! ([`ToolList::fresh`]) and stores it: a session restarted on new code behind the same
+//! endpoint (`--endpoint`, or a bridge's child) keeps its identity, and a cached list
+//! would show the old tools. What only glances at it (completion, the hints that name a
+//! session's tool: [`crate::session_tools`]) reads the cache, fresh only without one or
+//! with `--refresh`: a Tab must not wait on a server slow to list.
 
 use mur_core::{Result, Settings};
 use mur_verbs::VerbHost;
@@ -55,8 +57,8 @@ impl ToolList {
             .ok_or(tools))
     }
 
-    /// Every tool: the cached list, else a fresh one (then cached). For a hint after a
-    /// failure; what shows the list reads it [`fresh`](Self::fresh).
+    /// Every tool: the cached list, else a fresh one (then cached). For completion and
+    /// a hint; what shows the list reads it [`fresh`](Self::fresh).
     pub async fn all(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
         if let Some(tools) = self.cached.load() {
             return Ok(tools);

@@ -3,9 +3,11 @@
 //! its tools is called through its derived verb and its effect checked.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use mur_e2e::plugins::{sandbox_with, standard, standard_session};
+use mur_e2e::stub::Reply;
 use mur_e2e::{Output, Sandbox, Stub, Successors, each_str};
 use serde_json::json;
 
@@ -472,14 +474,34 @@ fn a_server_restarted_behind_its_endpoint_with_other_tools_is_shown_as_it_is_now
     devtools(&["test-simple-text", "--help"])
         .assert_code(1)
         .assert_stdout_is("")
-        .assert_stderr_starts_with("error: unknown verb `test-simple-text`\n");
+        .assert_stderr_is(format!(
+            "error: unknown verb `test-simple-text`\n\
+             hint: `mur devtools --endpoint {endpoint} catalog` lists every verb: the installed \
+             ones, mur's own, and one per tool of the session\n"
+        ));
+    // The catalog's tools are the server's now, every one and no other.
     let catalog = devtools(&["catalog", "--json"]);
     catalog.assert_code(0);
+    let catalog = catalog.json();
+    let derived = (catalog["verbs"].as_array().expect("verbs").iter())
+        .filter(|verb| verb["kind"] == "derived")
+        .map(|verb| &verb["tool"]);
+    let call_only = catalog["callOnly"].as_array().into_iter().flatten();
+    let shown: BTreeSet<&str> = derived
+        .chain(call_only)
+        .filter_map(|t| t.as_str())
+        .collect();
+    let listed = devtools(&["call", "tools/list"]);
+    listed.assert_code(0);
     assert!(
-        !fixture(&catalog),
-        "the tools of the server before: {catalog}"
+        !fixture(&listed),
+        "the tools of the server before: {listed}"
     );
-    assert!(catalog.stdout.contains("\"switchComponent\""), "{catalog}");
+    let listed = listed.json();
+    let now: BTreeSet<&str> = (listed["tools"].as_array().expect("tools").iter())
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert_eq!(shown, now);
     after.kill();
     // Back with the fixtures: the list `call tools/list` printed is the one the call reads.
     let _again = start("c", true);
@@ -939,6 +961,80 @@ fn completion_offers_the_derived_verbs_of_the_session_the_line_chooses() {
         "",
     ]);
     assert_eq!(after, "counter\ntodo\nsettings\n");
+}
+
+/// Completion and the hints that name a session's tool read its cached list: a server
+/// slow to list (a bridged npx server, a stdio server busy with a long call) is asked
+/// nothing at a Tab, and what it offers is there at once. Before, each read the list
+/// fresh within its short wait, and a server that did not answer in time lost
+/// completion and the hint entirely (every Tab a request to the app). `--refresh` on
+/// the line reads it afresh.
+#[test]
+fn completion_and_hints_read_the_cached_list_of_a_server_slow_to_list() {
+    let sandbox = Sandbox::new();
+    let schema = json!({ "type": "object" });
+    let tools = Arc::new(Mutex::new(json!([
+        { "name": "session", "inputSchema": schema },
+        { "name": "echo_text", "inputSchema": schema },
+    ])));
+    let silent = Arc::new(AtomicBool::new(false));
+    let server = slow_to_list(tools.clone(), silent.clone());
+    let endpoint = server.endpoint();
+    let complete = |words: &[&str]| {
+        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
+        let out = sandbox.complete("fish", &words);
+        out.assert_code(0);
+        out.stdout
+    };
+    let lists = || {
+        (server.requests().iter())
+            .filter(|r| r.json()["method"] == "tools/list")
+            .count()
+    };
+    sandbox
+        .devtools(&["--endpoint", &endpoint, "catalog", "--json"])
+        .assert_code(0);
+    // From now on `tools/list` is never answered.
+    silent.store(true, Ordering::SeqCst);
+    let asked = lists();
+    assert_eq!(complete(&["echo-"]), "echo-text\techo_text\n");
+    let devtools = format!("mur devtools --endpoint {endpoint}");
+    sandbox
+        .mur(&["devtools", "--endpoint", &endpoint, "session", "--x", "4"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: unexpected argument `--x` found\n\
+             hint: `session` is mur's command; the session's tool `session` is reached with \
+             `{devtools} call session --args '{{…}}'`\n\
+             hint: usage: mur devtools session [OPTIONS] <COMMAND> (`--help` shows more)\n"
+        ));
+    assert_eq!(lists(), asked, "completion and the hint asked for the list");
+    // Answering again with another list: the cache until `--refresh` reads it.
+    *tools.lock().expect("tool list") = json!([{ "name": "echo_other", "inputSchema": schema }]);
+    silent.store(false, Ordering::SeqCst);
+    assert_eq!(complete(&["echo-"]), "echo-text\techo_text\n");
+    assert_eq!(
+        complete(&["--refresh", "echo-"]),
+        "echo-other\techo_other\n"
+    );
+}
+
+/// A server with `tools` (as [`Stub::with_tool_list`]) that leaves `tools/list`
+/// unanswered while `silent` is set.
+fn slow_to_list(tools: Arc<Mutex<serde_json::Value>>, silent: Arc<AtomicBool>) -> Stub {
+    Stub::serve(move |req| {
+        let body = req.json();
+        let result = match body["method"].as_str() {
+            _ if req.method != "POST" => return Reply::empty(405),
+            Some("tools/list") if silent.load(Ordering::SeqCst) => {
+                return Reply::Silence;
+            }
+            Some("tools/list") => json!({ "tools": *tools.lock().expect("tool list") }),
+            _ => json!({}),
+        };
+        let answer = json!({ "jsonrpc": "2.0", "id": body["id"], "result": result });
+        Reply::json(200, &answer)
+    })
 }
 
 /// Without a session the catalog is what is installed (exit 0, said on stderr); a
