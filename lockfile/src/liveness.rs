@@ -18,6 +18,7 @@ use mur_http::{Http, Request, SendError, innermost};
 use serde::Deserialize;
 #[cfg(not(target_os = "linux"))]
 use sysinfo::{Pid, ProcessRefreshKind, ProcessStatus, ProcessesToUpdate, System};
+use tokio::time::Instant;
 
 use crate::endpoint;
 use crate::schema::{Lockfile, PROBE_SCHEMA, Transport};
@@ -326,8 +327,13 @@ pub enum ProbeError {
 /// [`PROBE_MAX_BYTES`], within [`PROBE_TIMEOUT`]. A redirect is refused,
 /// naming where it pointed (it is never followed).
 pub async fn probe(http: &Http, endpoint: &str) -> Result<ProbeInfo, ProbeError> {
+    probe_by(http, endpoint, Instant::now() + PROBE_TIMEOUT).await
+}
+
+/// [`probe`], answered by `deadline` (one a batch of probes shares).
+async fn probe_by(http: &Http, endpoint: &str, deadline: Instant) -> Result<ProbeInfo, ProbeError> {
     endpoint::check_loopback(endpoint).map_err(ProbeError::NotDevtools)?;
-    tokio::time::timeout(PROBE_TIMEOUT, probe_unbounded(http, endpoint))
+    tokio::time::timeout_at(deadline, probe_unbounded(http, endpoint))
         .await
         .unwrap_or_else(|_| {
             Err(ProbeError::NoAnswer(format!(
@@ -422,7 +428,8 @@ pub async fn check(client: &Http, lock: &Lockfile) -> Liveness {
 }
 
 /// Judge many lockfiles: one look at each distinct pid, then the HTTP probes of the
-/// sessions' processes concurrently, [`PROBES_IN_FLIGHT`] at a time. Verdicts come back in the order of `locks`.
+/// sessions' processes concurrently, [`PROBES_IN_FLIGHT`] at a time, all within one
+/// [`PROBE_TIMEOUT`]. Verdicts come back in the order of `locks`.
 async fn check_all(client: &Http, locks: &[&Lockfile]) -> Vec<Liveness> {
     // Every lockfile is probed, so every verdict is there.
     let probed: Vec<(&Lockfile, bool)> = locks.iter().map(|lock| (*lock, true)).collect();
@@ -443,13 +450,18 @@ pub async fn check_wanted(client: &Http, locks: &[(&Lockfile, bool)]) -> Vec<Opt
         .map(|(lock, _)| (lock.pid, started_at_secs(lock)))
         .collect();
     let states = process_states(&pids);
+    // One deadline over the batch, not one per probe: a probe's own would start only
+    // once a place in flight is free, so N stopped sessions cost ceil(N / 32) probe
+    // timeouts (~200 of them outlast the default 10 s `--timeout`). A probe that has
+    // not answered by then gets the verdict of one that timed out.
+    let deadline = Instant::now() + PROBE_TIMEOUT;
     let probes = locks
         .iter()
         .zip(states)
         .map(|(&(lock, probe), state)| async move {
             match stale(lock, state) {
                 Some(stale) => Some(stale),
-                None if probe => Some(check_running(client, lock).await),
+                None if probe => Some(check_running(client, lock, deadline).await),
                 None => None,
             }
         });
@@ -471,13 +483,21 @@ fn stale(lock: &Lockfile, state: ProcessState) -> Option<Liveness> {
     }
 }
 
-/// The verdict on a lockfile whose session's process runs.
-async fn check_running(client: &Http, lock: &Lockfile) -> Liveness {
+/// The verdict on a lockfile whose session's process runs, probed by `deadline`.
+async fn check_running(client: &Http, lock: &Lockfile, deadline: Instant) -> Liveness {
     // Stdio sessions have no endpoint: their process is all there is to check.
     if lock.transport == Transport::Stdio {
         return Liveness::Live;
     }
-    match probe(client, &lock.endpoint).await {
+    // Its turn came too late: other probes in flight, silent, used up the time.
+    // Not contacted, it is said so, rather than connected to and dropped at once.
+    if Instant::now() >= deadline {
+        return Liveness::Unresponsive(format!(
+            "was not probed within {} ms: the probes of other sessions, silent, took all of it",
+            PROBE_TIMEOUT.as_millis()
+        ));
+    }
+    match probe_by(client, &lock.endpoint, deadline).await {
         Ok(info) if info.pid == lock.pid => Liveness::Live,
         Ok(info) => {
             Liveness::NotDevtools(format!("answered for pid {}, not {}", info.pid, lock.pid))
@@ -586,6 +606,45 @@ mod tests {
         let port = listener.local_addr().expect("addr").port();
         assert_verdict(&ours_at(port), Liveness::Unresponsive, "did not answer").await;
         drop(listener);
+    }
+
+    /// More silent sessions than probes in flight are all judged within one probe
+    /// timeout: the probes past the first [`PROBES_IN_FLIGHT`], whose turn comes only
+    /// once those timed out, are said to be unprobed and never contacted. Before, each
+    /// waited its own full timeout after its turn came (ceil(N / 32) timeouts in all).
+    #[tokio::test]
+    async fn more_silent_sessions_than_probes_in_flight_share_one_probe_timeout() {
+        let count = PROBES_IN_FLIGHT + 8;
+        // Bound and listening, never accepting, as in the test above.
+        let listeners: Vec<std::net::TcpListener> = (0..count)
+            .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("bind"))
+            .collect();
+        let locks: Vec<Lockfile> = listeners
+            .iter()
+            .map(|l| ours_at(l.local_addr().expect("addr").port()))
+            .collect();
+        let verdicts = check_all(&Http::new(), &locks.iter().collect::<Vec<_>>()).await;
+
+        let timed_out = Liveness::Unresponsive("did not answer the probe within 1500 ms".into());
+        let unprobed = Liveness::Unresponsive(
+            "was not probed within 1500 ms: the probes of other sessions, silent, took all of it"
+                .into(),
+        );
+        let mut expected = vec![timed_out; PROBES_IN_FLIGHT];
+        expected.resize(count, unprobed);
+        assert_eq!(verdicts, expected);
+        // Which listeners were connected to: a connection the client dropped still
+        // waits in the accept queue.
+        let contacted: Vec<bool> = listeners
+            .iter()
+            .map(|l| {
+                l.set_nonblocking(true).expect("nonblocking");
+                l.accept().is_ok()
+            })
+            .collect();
+        let mut were = vec![true; PROBES_IN_FLIGHT];
+        were.resize(count, false);
+        assert_eq!(contacted, were);
     }
 
     #[tokio::test]
