@@ -9,7 +9,7 @@
 //!
 //! The XDG variables win everywhere so tests and users can relocate both.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::error::VerbError;
 
@@ -38,6 +38,32 @@ impl VerbDirs {
             )),
         }
     }
+}
+
+/// Why `path`, in the verb directory, cannot be read or written when a part of its
+/// path is a file where a directory must be (`XDG_DATA_HOME` set to a file): that, said
+/// as such, where "Not a directory" and a hint to remove `…/afile/mur/verbs/index.json`
+/// named a file that cannot exist. `None` when no part of it is a file. Asked only once
+/// something failed: it costs a look at each part.
+pub(crate) fn file_in_the_way(path: &Path) -> Option<VerbError> {
+    let file = path
+        .ancestors()
+        .skip(1)
+        .find(|part| std::fs::metadata(part).is_ok_and(|m| !m.is_dir()))?;
+    let shown = file.display();
+    Some(match xdg("XDG_DATA_HOME") {
+        Some(set) if set == file => VerbError::internal_with_hint(
+            format!(
+                "`XDG_DATA_HOME` is `{shown}`, a file: mur keeps its verbs in a directory under \
+                 it (`$XDG_DATA_HOME/mur/verbs`)"
+            ),
+            "set `XDG_DATA_HOME` to a directory, or unset it",
+        ),
+        _ => VerbError::internal_with_hint(
+            format!("the verb directory cannot be used: `{shown}` is a file, not a directory"),
+            format!("move `{shown}` out of the way"),
+        ),
+    })
 }
 
 /// An XDG variable counts only when it is an absolute path, as the spec says.

@@ -423,6 +423,9 @@ fn remove_if_there(path: &Path) -> Result<(), VerbError> {
 /// An index mur cannot use is mur's own failure (exit 7). Every `verbs`
 /// command loads the index first, so the way out starts with removing it.
 fn broken(path: &Path, why: String) -> VerbError {
+    if let Some(e) = crate::dirs::file_in_the_way(path) {
+        return e;
+    }
     VerbError::internal_with_hint(
         format!("the verb index `{}` {why}", path.display()),
         format!(
@@ -434,6 +437,9 @@ fn broken(path: &Path, why: String) -> VerbError {
 
 /// One verb's entry file mur cannot use: the way out is that verb's alone.
 fn broken_entry(path: &Path, name: &str, why: String) -> VerbError {
+    if let Some(e) = crate::dirs::file_in_the_way(path) {
+        return e;
+    }
     VerbError::internal_with_hint(
         format!("the verb index entry `{}` {why}", path.display()),
         format!(
