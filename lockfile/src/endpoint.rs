@@ -8,8 +8,12 @@
 /// what it reads from files for one request by it, and says it when refused.
 pub const MAX_REQUEST_BYTES: usize = 4 << 20;
 
-/// The URL parser of every reader of an endpoint: the one the dialer (reqwest) reads it
-/// with, so what is checked of an endpoint is where the connection goes.
+/// The URL parser of every reader of an endpoint (WHATWG rules, reqwest's). The dialer,
+/// mur-http (`crates/http/src/send.rs`), reads the URL again with `http::Uri` and dials
+/// only an IP literal or `localhost`: a host this parser rewrites into a loopback one
+/// (`http://2130706433:45001/mcp` is `127.0.0.1`) passes the check and is then refused
+/// there ("mur looks up no host names"). Two readings, each holding to loopback: what is
+/// sent anywhere is what both read as loopback.
 pub use url::{Host, Url};
 
 /// Checks that `endpoint` is an `http://` URL whose host is a loopback
