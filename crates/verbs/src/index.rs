@@ -190,14 +190,15 @@ impl Index {
 
     /// The installed verb other than `name` whose bytes hash to `sha256`, from every
     /// entry in the directory: an index loaded for one verb ([`Index::load_only`])
-    /// holds no other. `None` where there is none, or the entries cannot be read.
-    pub fn other_with(&self, name: &str, sha256: &str) -> Option<String> {
-        let whole = Self::load(&self.dir).ok()?;
+    /// holds no other. `Ok(None)` where there is none; an error where the entries
+    /// cannot all be read (another verb's entry file broken), and so it is not known.
+    pub fn other_with(&self, name: &str, sha256: &str) -> Result<Option<String>, VerbError> {
+        let whole = Self::load(&self.dir)?;
         let other = whole
             .verbs
             .into_iter()
             .find(|e| e.sha256 == sha256 && e.name != name);
-        other.map(|entry| entry.name)
+        Ok(other.map(|entry| entry.name))
     }
 
     /// Add or replace the entry with this name, keeping the list sorted.

@@ -180,10 +180,13 @@ impl Runtime {
         changed: &Changed,
     ) -> Result<(), VerbError> {
         if its_name != name {
-            // Its code is not kept: these are no installed verb's bytes, whose file
-            // copied over this one's is refused uncompiled ([`refused_uncompiled`]),
-            // its cached code left alone.
-            self.cache.forget(&changed.sha256);
+            // Its code is not kept, unless these may be another installed verb's bytes
+            // (its file copied over this one's): that verb's cached code is this. Such
+            // a file is refused uncompiled ([`refused_uncompiled`]), but not where the
+            // entries could not all be read to see it, nor where one was added since.
+            if matches!(index.other_with(name, &changed.sha256), Ok(None)) {
+                self.cache.forget(&changed.sha256);
+            }
             return Err(holds_another(index, name, its_name));
         }
         self.cache.forget(&changed.was);
@@ -268,8 +271,14 @@ fn refused_uncompiled(
         return Err(unusable_file(name, path, why));
     }
     match index.other_with(name, sha256) {
-        Some(other) => Err(holds_another(index, name, &other)),
-        None => Ok(()),
+        Ok(Some(other)) => Err(holds_another(index, name, &other)),
+        Ok(None) => Ok(()),
+        // Not known (another verb's entry is broken): compiled and judged by its
+        // `info`, which this verb's call does not fail for; `adopt` keeps its code.
+        Err(e) => {
+            tracing::debug!("cannot tell whether another verb has `{name}`'s bytes: {e}");
+            Ok(())
+        }
     }
 }
 
@@ -300,6 +309,54 @@ fn unusable_file(name: &str, path: &Path, why: impl std::fmt::Display) -> VerbEr
 
 #[cfg(test)]
 mod tests {
+    use crate::{VerbDirs, VerbHost, derived::WITHIN, manage, tests::temp_dirs};
+
+    /// Another installed verb's file copied over this one's, where another verb's
+    /// entry file is broken (so which verb has these bytes cannot be read before the
+    /// compile): refused as holding that verb, whose compiled code stays, so its next
+    /// call loads it from the cache. Before, `adopt` deleted it.
+    #[test]
+    fn another_verbs_file_refused_after_its_compile_keeps_that_verbs_code() {
+        let (_tmp, dirs) = temp_dirs();
+        let guests = ["ping", "snoop"].map(mur_testkit::plugins::guest);
+        manage::add(&dirs, &guests, false, &[]).expect("verbs add");
+        std::fs::copy(&guests[0], dirs.verbs.join("snoop.wasm")).expect("copy over");
+        let broken = dirs.verbs.join("index/zzz.json");
+        std::fs::write(&broken, "not an entry").expect("broken entry");
+        let cached = cache_entries(&dirs);
+        assert_eq!(cached.len(), 2, "{cached:?}");
+
+        let mut host = host_for(&dirs, "snoop");
+        let refused = host.parse("snoop", &[], WITHIN).expect_err("holds ping");
+        let path = dirs.verbs.join("snoop.wasm");
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "verb `snoop` is installed but its file `{}` holds verb `ping`",
+                path.display()
+            )
+        );
+        assert_eq!(cache_entries(&dirs), cached, "ping's compiled code went");
+    }
+
+    /// The host a call of `verb` opens: its own entry alone.
+    fn host_for(dirs: &VerbDirs, verb: &str) -> VerbHost {
+        let index = crate::index::Index::load_only(&dirs.verbs, verb).expect("entry");
+        VerbHost::with_index(dirs.clone(), index)
+    }
+
+    /// The compiled entries in the cache directory, sorted.
+    fn cache_entries(dirs: &VerbDirs) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&dirs.cache)
+            .expect("cache dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".cwasm"))
+            .collect();
+        names.sort();
+        names
+    }
+
     /// The build script's triple is the one wasmtime would have been given
     /// before: the host's, as target-lexicon formats it.
     #[test]
