@@ -95,6 +95,34 @@ struct More {
     detail: Option<String>,
     stdout: Option<Vec<u8>>,
     clap: Option<clap::Error>,
+    choice: Option<SessionChoice>,
+}
+
+/// The sessions an error asks to choose among (several run, none chosen) and the command
+/// to run again with one of them, as data beside the hint that says it: a caller that
+/// knows which one is meant (the one whose tool list has the word typed) names it again
+/// by discovery's own rule, not by reading the hint back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionChoice {
+    /// How to choose, said before the command again ("choose one with `--project PATH`…").
+    pub choose: String,
+    /// In the order listed under the error.
+    pub sessions: Vec<ListedSession>,
+    /// The words after `mur devtools` to run again with the session chosen; none when
+    /// they are not known.
+    pub command: Vec<String>,
+}
+
+/// A session listed to choose from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedSession {
+    pub project: String,
+    pub endpoint: String,
+    /// What tells it from any other session that had its endpoint (pid, start time,
+    /// build tag), as a session resolved carries it.
+    pub identity: String,
+    /// Whether it answered discovery's probe (one that did not runs, maybe stopped).
+    pub answering: bool,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -173,6 +201,18 @@ impl Error {
             *hint = new.into();
         }
         self
+    }
+
+    /// Adds the sessions to choose from and the command to run again, as data
+    /// ([`SessionChoice`]); the hint that says it is added apart.
+    pub fn with_session_choice(mut self, choice: SessionChoice) -> Self {
+        self.more().choice = Some(choice);
+        self
+    }
+
+    /// The sessions to choose from, when the error asks which one is meant.
+    pub fn session_choice(&self) -> Option<&SessionChoice> {
+        self.more.as_ref()?.choice.as_ref()
     }
 
     /// Adds what stdout still carries for this failure (seed 000 §9: a failed

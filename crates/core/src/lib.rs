@@ -12,6 +12,6 @@ pub mod text;
 mod words;
 
 pub use duration::{parse_duration, parse_window};
-pub use error::{EXIT_CODES, Error, Kind, Result};
+pub use error::{EXIT_CODES, Error, Kind, ListedSession, Result, SessionChoice};
 pub use settings::Settings;
 pub use words::{is_typo_of, nearest, shell_name, shell_word, until_end_of_options};

@@ -15,7 +15,7 @@ pub use access::{Access, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidec
 pub use lockfiles::{Found, Survey, ended_note, registry, survey};
 pub use report::{Report, Silent};
 pub use scan::scan;
-pub use select::{Candidate, ProjectFilter, rows as session_rows};
+pub use select::{Candidate, ProjectFilter, again, rows as session_rows, with_the_first};
 
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};
@@ -329,7 +329,7 @@ async fn find(
 
 impl From<Candidate> for Resolved {
     fn from(chosen: Candidate) -> Self {
-        let identity = format!("{} {} {}", chosen.pid, chosen.started_at, chosen.build_tag);
+        let identity = chosen.identity();
         let started_at = mur_lockfile::liveness::rfc3339_secs(&chosen.started_at);
         let access = match &chosen.lockfile {
             Some(lockfile) => {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use mur_lockfile::{Transport, paths};
 
 use crate::lockfiles::Found;
-use mur_core::{Error, Result};
+use mur_core::{Error, ListedSession, Result, SessionChoice};
 
 /// A live session, from a lockfile or from the `--auto` scan.
 #[derive(Debug, Clone)]
@@ -35,6 +35,22 @@ impl Candidate {
             build_tag: found.lock.build_tag.clone(),
             started_at: found.lock.started_at.clone(),
             lockfile: Some(found.path.clone()),
+        }
+    }
+
+    /// What tells this session from any other that had its endpoint: pid, start time
+    /// and build tag.
+    pub fn identity(&self) -> String {
+        format!("{} {} {}", self.pid, self.started_at, self.build_tag)
+    }
+
+    /// This session as listed to choose from; `answering` whether it answered the probe.
+    fn listed(&self, answering: bool) -> ListedSession {
+        ListedSession {
+            project: self.project.clone(),
+            endpoint: self.endpoint.clone(),
+            identity: self.identity(),
+            answering,
         }
     }
 }
@@ -351,12 +367,14 @@ fn ambiguous(
         .max()
         .unwrap_or(0);
     let rows: Vec<(&Candidate, String)> = rows.collect();
-    let listed: Vec<&Candidate> = rows.iter().map(|(c, _)| *c).collect();
-    let choose = with_the_first(
-        "choose one with `--project PATH` or `--endpoint URL`",
-        &listed,
-        command,
-    );
+    let choice = SessionChoice {
+        choose: "choose one with `--project PATH` or `--endpoint URL`".to_owned(),
+        sessions: rows
+            .iter()
+            .map(|(c, note)| c.listed(note.is_empty()))
+            .collect(),
+        command: command(),
+    };
     let list = rows
         .into_iter()
         .map(|(c, note)| {
@@ -368,7 +386,8 @@ fn ambiguous(
         .collect();
     let error = Error::usage(message)
         .with_list(list)
-        .with_hint(choose)
+        .with_hint(with_the_first(&choice))
+        .with_session_choice(choice)
         .about_session();
     match silent.first() {
         Some((c, _)) => error.with_hint(format!(
@@ -390,17 +409,19 @@ fn folder_of_several(
 ) -> Error {
     let mut sessions = sessions.to_vec();
     sessions.sort_by(|a, b| a.project.cmp(&b.project));
+    let choice = SessionChoice {
+        choose: "a project is named by its file: choose one with `--project PATH`".to_owned(),
+        sessions: sessions.iter().map(|c| c.listed(true)).collect(),
+        command: without_project(command()),
+    };
     Error::usage(format!(
         "`{folder}` is a folder with the projects of {} live devtools sessions in it; which \
          one is meant?",
         sessions.len()
     ))
     .with_list(rows(&sessions))
-    .with_hint(with_the_first(
-        "a project is named by its file: choose one with `--project PATH`",
-        &sessions,
-        &|| without_project(command()),
-    ))
+    .with_hint(with_the_first(&choice))
+    .with_session_choice(choice)
     .about_session()
 }
 
@@ -422,31 +443,42 @@ fn without_project(command: Vec<String>) -> Vec<String> {
     kept
 }
 
-/// `choose`, then `command` again (the words after `mur devtools`) to paste, with
-/// `--project` of the first of `listed`, or its `--endpoint` when another listed is of
-/// its project too (one announced where another writer of the contract does,
-/// [`mur_lockfile::paths::lockfile_dirs`]: `--project` picks neither); `choose` alone
-/// when the command is not known.
-fn with_the_first(
-    choose: &str,
-    listed: &[&Candidate],
-    command: &dyn Fn() -> Vec<String>,
-) -> String {
-    let command = command();
-    let Some(first) = listed.first().filter(|_| !command.is_empty()) else {
-        return choose.to_owned();
-    };
-    let shared = listed.iter().filter(|c| c.project == first.project);
+/// `choice.choose`, then its command again for the first session listed ([`again`]);
+/// `choose` alone when the command is not known.
+pub fn with_the_first(choice: &SessionChoice) -> String {
+    match choice
+        .sessions
+        .first()
+        .and_then(|first| again(choice, first))
+    {
+        Some(again) => format!("{}; for the first: `{again}`", choice.choose),
+        None => choice.choose.clone(),
+    }
+}
+
+/// `choice`'s command again (the words after `mur devtools`) to paste, with `--project`
+/// of `chosen`, or its `--endpoint` when another listed is of its project too (one
+/// announced where another writer of the contract does,
+/// [`mur_lockfile::paths::lockfile_dirs`]: `--project` picks neither); none when the
+/// command is not known.
+pub fn again(choice: &SessionChoice, chosen: &ListedSession) -> Option<String> {
+    if choice.command.is_empty() {
+        return None;
+    }
+    let shared = choice
+        .sessions
+        .iter()
+        .filter(|c| c.project == chosen.project);
     let picked = match shared.count() {
-        1 => ["--project", first.project.as_str()],
-        _ => ["--endpoint", first.endpoint.as_str()],
+        0 | 1 => ["--project", chosen.project.as_str()],
+        _ => ["--endpoint", chosen.endpoint.as_str()],
     };
     let words = ["mur", "devtools"]
         .into_iter()
         .chain(picked)
-        .chain(command.iter().map(String::as_str));
+        .chain(choice.command.iter().map(String::as_str));
     let again: Vec<String> = words.map(mur_core::shell_word).collect();
-    format!("{choose}; for the first: `{}`", again.join(" "))
+    Some(again.join(" "))
 }
 
 #[cfg(test)]
@@ -524,6 +556,21 @@ mod tests {
             unknown.hints(),
             ["choose one with `--project PATH` or `--endpoint URL`"]
         );
+        // What the hint says is data too, for a caller that knows which one is meant.
+        let choice = err.session_choice().expect("the sessions to choose from");
+        let listed: Vec<(&str, &str)> = (choice.sessions.iter())
+            .map(|c| (c.project.as_str(), c.identity.as_str()))
+            .collect();
+        assert_eq!(
+            listed,
+            [("/a dir/App.csproj", "1  "), ("/b/App.csproj", "1  ")]
+        );
+        assert_eq!(choice.command, command);
+        assert_eq!(
+            again(choice, &choice.sessions[1]).as_deref(),
+            Some("mur devtools --project /b/App.csproj --pretty state --selector '#count'")
+        );
+        assert_eq!(with_the_first(choice), err.hints()[0]);
     }
 
     /// Two sessions of one project (an older writer's in the directory it knows, a newer
@@ -544,6 +591,11 @@ mod tests {
                 "choose one with `--project PATH` or `--endpoint URL`; for the first: \
                  `mur devtools --endpoint http://127.0.0.1:2/mcp state`"
             ]
+        );
+        let choice = err.session_choice().expect("the sessions to choose from");
+        assert_eq!(
+            again(choice, &choice.sessions[1]).as_deref(),
+            Some("mur devtools --endpoint http://127.0.0.1:1/mcp state")
         );
     }
 
@@ -568,6 +620,10 @@ mod tests {
             ]
         );
         assert!(err.is_about_session());
+        let answering: Vec<bool> = (err.session_choice().expect("listed").sessions.iter())
+            .map(|c| c.answering)
+            .collect();
+        assert_eq!(answering, [true, false]);
     }
 
     #[test]
@@ -683,6 +739,9 @@ mod tests {
                  --project`"
             )]
         );
+        let choice = err.session_choice().expect("the sessions to choose from");
+        assert_eq!(choice.command, ["--pretty", "state", "--", "--project"]);
+        assert_eq!(choice.sessions.len(), 3);
         // A session of the folder itself just ended: it is the one meant, not running.
         let ran = with_other_projects(none(), &filter, true, &all, &command, |e| e);
         assert_eq!(ran.exit_code(), 4);

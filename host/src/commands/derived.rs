@@ -9,8 +9,7 @@
 use std::path::Path;
 
 use mur_client::tool_result::{self, left_out, payload};
-use mur_core::{Error, Kind, Result, Settings};
-use mur_discovery::Candidate;
+use mur_core::{Error, Kind, ListedSession, Result, Settings};
 use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
 use mur_verbs::{VerbError, VerbHost, VerbSpec};
@@ -520,9 +519,9 @@ async fn lookup(
         // lists as last read tell which of the sessions has a tool of that name, the one
         // then named to run the command again.
         Err(e) if e.kind() == Kind::Usage => {
-            let listed = listed(name, &e, settings).await;
+            let having = having(name, &e);
             let near = nearest_word(name, &[]).filter(|near| mur_core::is_typo_of(name, near));
-            if let Some(near) = near.filter(|_| listed.having.is_empty()) {
+            if let Some(near) = near.filter(|_| having.is_empty()) {
                 return Ok(Err(Unknown::Unread {
                     why: "several devtools sessions are running: a tool of that name is looked \
                           up in the one chosen with `--project` or `--endpoint`"
@@ -533,7 +532,7 @@ async fn lookup(
             // Else the word may well be a tool of the session meant: the session is what
             // to choose. Not known to be a verb: recorded on `cli/unknown`.
             usage::kind(mur_usage::Kind::Unknown);
-            return Err(naming_one_having(e, name, &listed).with_first_hint(format!(
+            return Err(naming_one_having(e, name, &having).with_first_hint(format!(
                 "`{name}` is not an installed verb; a tool's verb is looked up in the session chosen"
             )));
         }
@@ -553,102 +552,49 @@ async fn lookup(
     })
 }
 
-/// The sessions listed in an error that names several, none chosen, and which of them
-/// have a tool a word answers to by their tool lists as last read (cached).
-#[derive(Default)]
-struct Listed {
-    all: Vec<Candidate>,
-    /// By project.
-    having: Vec<Candidate>,
-}
-
-/// The sessions listed in `e` (several, none chosen), and those whose cached tool list
-/// has a tool `name` answers to. None when the lockfiles cannot be read again within
-/// the `--timeout`.
-async fn listed(name: &str, e: &Error, settings: &Settings) -> Listed {
-    let http = mur_http::Http::new();
-    let registry = mur_discovery::registry();
-    let mut silent = mur_discovery::Silent;
-    let survey = mur_discovery::survey(&registry, &http, &mut silent);
-    let Ok(survey) = mur_discovery::within(settings.timeout, "reading the sessions", survey).await
-    else {
-        return Listed::default();
+/// The sessions `e` asks to choose from (several, none chosen) that answered and whose
+/// tool list as last read (cached) has a tool `name` answers to, by project.
+fn having(name: &str, e: &Error) -> Vec<ListedSession> {
+    let Some(choice) = e.session_choice() else {
+        return Vec::new();
     };
-    // A row of the list names each session's endpoint between two spaces.
-    let all: Vec<Candidate> = survey
-        .live
+    let mut having: Vec<ListedSession> = choice
+        .sessions
         .iter()
-        .map(Candidate::from_lockfile)
-        .filter(|c| c.transport == mur_lockfile::Transport::Http)
+        .filter(|c| c.answering)
         .filter(|c| {
-            let endpoint = format!("  {}  ", c.endpoint);
-            e.list().iter().any(|row| row.contains(&endpoint))
-        })
-        .collect();
-    let mut having: Vec<Candidate> = all
-        .iter()
-        .filter(|c| {
-            let resolved = mur_discovery::Resolved::from((*c).clone());
-            CachedTools::of(&resolved.endpoint, resolved.identity.as_deref())
+            CachedTools::of(&c.endpoint, Some(&c.identity))
                 .load()
                 .is_some_and(|tools| pick(&tools, name).is_some())
         })
         .cloned()
         .collect();
     having.sort_by(|a, b| a.project.cmp(&b.project));
-    Listed { all, having }
+    having
 }
 
-/// Discovery's hint that repeats the command for the first session listed
-/// ("…; for the first: `mur devtools --project P stocktake`"), repeating it instead
-/// for the first that has the tool `name`, and saying so: the first listed may lack
-/// it, and the command pasted failed "unknown verb". `e` as it is when none is known
-/// to have it, or the hint is not found.
-fn naming_one_having(e: Error, name: &str, listed: &Listed) -> Error {
-    const FIRST: &str = "; for the first: `";
-    let Some(chosen) = listed.having.first() else {
+/// `e`, which asks which session is meant, with discovery's hint that repeats the
+/// command for the first session listed ("…; for the first: `mur devtools --project P
+/// stocktake`") repeating it instead for the first of `having` (those with the tool
+/// `name`), and saying so: the first listed may lack it, and the command pasted failed
+/// "unknown verb". `e` as it is when none is known to have it, or it has no such hint.
+fn naming_one_having(e: Error, name: &str, having: &[ListedSession]) -> Error {
+    let (Some(choice), Some(chosen)) = (e.session_choice(), having.first()) else {
         return e;
     };
-    let again = e.hints().iter().enumerate().find_map(|(at, hint)| {
-        let (choose, command) = hint.split_once(FIRST)?;
-        let command = command.strip_suffix('`')?;
-        // The words after the session discovery chose: those of the command line typed.
-        let rest = listed.all.iter().find_map(|c| {
-            [
-                format!(
-                    "mur devtools --project {} ",
-                    mur_core::shell_word(&c.project)
-                ),
-                format!(
-                    "mur devtools --endpoint {} ",
-                    mur_core::shell_word(&c.endpoint)
-                ),
-            ]
-            .into_iter()
-            .find_map(|chose| command.strip_prefix(&chose).map(str::to_owned))
-        })?;
-        Some((at, choose.to_owned(), rest))
-    });
-    let Some((at, choose, rest)) = again else {
+    let Some(again) = mur_discovery::again(choice, chosen) else {
         return e;
     };
-    // As discovery does: `--project` picks neither of two sessions of one project.
-    let shared = listed.all.iter().filter(|c| c.project == chosen.project);
-    let picked = match shared.count() {
-        1 => ["--project", &chosen.project],
-        _ => ["--endpoint", &chosen.endpoint],
-    };
-    let which = match listed.having.len() {
+    let which = match having.len() {
         1 => format!(
             "of `{}`'s session, by its tool list as last read",
             chosen.project
         ),
         n => format!("of {n} of them, by their tool lists as last read; for the first"),
     };
-    let picked = picked.map(mur_core::shell_word).join(" ");
-    let mut hints = e.hints().to_vec();
-    hints[at] = format!("{choose}; `{name}` is a tool {which}: `mur devtools {picked} {rest}`");
-    crate::invoke::rebuilt(&e, e.message().to_owned(), hints)
+    let old = mur_discovery::with_the_first(choice);
+    let new = format!("{}; `{name}` is a tool {which}: `{again}`", choice.choose);
+    e.replacing_hint(&old, new)
 }
 
 /// `name` is no installed verb, host command, or tool of the session: the error says
@@ -856,58 +802,64 @@ mod tests {
     }
 
     /// Among several sessions, the command repeated names the first that has the tool, by
-    /// project (by endpoint when another listed is of its project too), the words typed
-    /// after it as discovery quoted them; a hint of other words is left as it was.
+    /// project (by endpoint when another listed is of its project too), with the words
+    /// typed; discovery's hint stays as it was when none has it, the command is not known,
+    /// or the error lists no sessions to choose from.
     #[test]
     fn the_command_repeated_names_a_session_that_has_the_tool() {
-        let candidate = |project: &str, port: u16| Candidate {
+        let session = |project: &str, port: u16| ListedSession {
             endpoint: format!("http://127.0.0.1:{port}/mcp"),
             project: project.to_owned(),
-            pid: u32::from(port),
-            transport: mur_lockfile::Transport::Http,
-            build_tag: String::new(),
-            started_at: String::new(),
-            lockfile: None,
+            identity: format!("{port}  "),
+            answering: true,
         };
-        let (a, b, b2) = (
-            candidate("/a", 1),
-            candidate("/my b", 2),
-            candidate("/my b", 3),
-        );
-        let error = |hint: &str| Error::usage("2 live devtools sessions found").with_hint(hint);
+        let (a, b, b2) = (session("/a", 1), session("/my b", 2), session("/my b", 3));
         let choose = "choose one with `--project PATH` or `--endpoint URL`";
-        let typed = format!("{choose}; for the first: `mur devtools --project /a take --n 'x y'`");
-        let listed = Listed {
-            all: vec![a.clone(), b.clone()],
-            having: vec![b.clone()],
+        let typed = ["take", "--n", "x y"].map(String::from).to_vec();
+        // As discovery says it: the hint, and what it says as data.
+        let error = |sessions: &[&ListedSession], command: &[String]| {
+            let choice = mur_core::SessionChoice {
+                choose: choose.to_owned(),
+                sessions: sessions.iter().map(|&c| c.clone()).collect(),
+                command: command.to_vec(),
+            };
+            Error::usage("2 live devtools sessions found")
+                .with_hint(mur_discovery::with_the_first(&choice))
+                .with_session_choice(choice)
         };
+        let first = format!("{choose}; for the first: `mur devtools --project /a take --n 'x y'`");
         assert_eq!(
-            naming_one_having(error(&typed), "take", &listed).hints(),
+            error(&[&a, &b], &typed).hints(),
+            std::slice::from_ref(&first)
+        );
+        assert_eq!(
+            naming_one_having(error(&[&a, &b], &typed), "take", std::slice::from_ref(&b)).hints(),
             [format!(
                 "{choose}; `take` is a tool of `/my b`'s session, by its tool list as last \
                  read: `mur devtools --project '/my b' take --n 'x y'`"
             )]
         );
-        let shared = Listed {
-            all: vec![a, b.clone(), b2.clone()],
-            having: vec![b, b2],
-        };
+        let shared = [&a, &b, &b2];
+        let having = [b.clone(), b2.clone()];
         assert_eq!(
-            naming_one_having(error(&typed), "take", &shared).hints(),
+            naming_one_having(error(&shared, &typed), "take", &having).hints(),
             [format!(
                 "{choose}; `take` is a tool of 2 of them, by their tool lists as last read; \
                  for the first: `mur devtools --endpoint http://127.0.0.1:2/mcp take --n 'x y'`"
             )]
         );
-        let other = error("start the app");
         assert_eq!(
-            naming_one_having(other, "take", &shared).hints(),
-            ["start the app"]
+            naming_one_having(error(&shared, &typed), "take", &[]).hints(),
+            [first]
         );
-        let none = Listed::default();
         assert_eq!(
-            naming_one_having(error(&typed), "take", &none).hints(),
-            [typed]
+            naming_one_having(error(&shared, &[]), "take", &having).hints(),
+            [choose]
+        );
+        let other = Error::usage("`--endpoint x` is not on loopback").with_hint("start the app");
+        assert_eq!(
+            naming_one_having(other, "take", &having).hints(),
+            ["start the app"]
         );
     }
 
