@@ -231,6 +231,7 @@ fn exists(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::liveness::tests::reaped_pid;
     use crate::slot::SlotLock;
 
     /// What a session of each lockfile leaves besides its slot lock (a bridge's
@@ -286,16 +287,6 @@ mod tests {
         let lock = dir.path().join("00000000000000cc.lock");
         assert_eq!(cleared.removed, [starting.clone(), lock.clone()]);
         assert!(!starting.exists() && !lock.exists());
-    }
-
-    /// The pid of a child that has exited and been reaped: certainly not running.
-    fn reaped_pid() -> u32 {
-        let mut child = std::process::Command::new("true")
-            .spawn()
-            .expect("spawn true");
-        let pid = child.id();
-        child.wait().expect("wait");
-        pid
     }
 
     #[test]

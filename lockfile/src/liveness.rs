@@ -508,7 +508,7 @@ async fn check_running(client: &Http, lock: &Lockfile, deadline: Instant) -> Liv
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A lockfile for this (live) process, naming a session at `port`.
@@ -516,8 +516,9 @@ mod tests {
         Lockfile::http(port, std::process::id(), "/p".into(), "t".into())
     }
 
-    /// The pid of a child that has exited and been reaped: certainly not running.
-    fn reaped_pid() -> u32 {
+    /// The pid of a child that has exited and been reaped: certainly not running
+    /// (the leftovers' tests use it too).
+    pub(crate) fn reaped_pid() -> u32 {
         let mut child = std::process::Command::new("true")
             .spawn()
             .expect("spawn true");

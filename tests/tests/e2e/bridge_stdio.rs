@@ -2285,6 +2285,16 @@ fn an_idle_time_is_taken_and_shown_back_as_written() {
     );
 }
 
+/// `sh -c SCRIPT` bridged for `project`, a start that fails (exit 2): its output and
+/// the bridge's log, which holds the server's stderr.
+fn failed_start(sb: &Sandbox, project: &Path, script: &str) -> (Output, PathBuf) {
+    let out = start(sb, project, &[], &["sh".into(), "-c".into(), script.into()]);
+    out.assert_code(2);
+    assert!(sb.read_lockfile(project).is_none(), "{out}");
+    let log = sb.lockfile_path(project).with_extension("bridge.log");
+    (out, log)
+}
+
 /// A server that exits before `initialize` (a mistyped npm package: npm says why
 /// on stderr and exits 1) is quoted from the end of its stderr, escaped, under the
 /// error: the user sees why without opening the log.
@@ -2295,14 +2305,7 @@ fn a_server_that_exits_before_initialize_is_quoted_from_its_stderr() {
     let script = "echo 'npm error code E404' >&2; echo >&2; \
                   echo 'npm error 404 Not Found - GET https://registry.npmjs.org/nope' >&2; \
                   printf 'npm error \\033[31mgone\\033[0m\\n' >&2; exit 1";
-    let out = start(
-        &sb,
-        &project,
-        &[],
-        &["sh".into(), "-c".into(), script.into()],
-    );
-    out.assert_code(2);
-    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    let (out, log) = failed_start(&sb, &project, script);
     assert_eq!(
         after_waiting(&out.stderr, &log),
         format!(
@@ -2315,7 +2318,6 @@ fn a_server_that_exits_before_initialize_is_quoted_from_its_stderr() {
         ),
         "{out}"
     );
-    assert!(sb.read_lockfile(&project).is_none());
 }
 
 /// A command that is no MCP stdio server (an HTTP server bridged by mistake) writes
@@ -2328,14 +2330,7 @@ fn a_start_that_fails_quotes_what_the_server_wrote_to_its_stdout_that_is_not_jso
     let project = sb.project("http");
     let script = "echo 'Listening on http://127.0.0.1:3000'; echo; echo hello; \
                   echo 'warning: no config file' >&2; exit 3";
-    let out = start(
-        &sb,
-        &project,
-        &[],
-        &["sh".into(), "-c".into(), script.into()],
-    );
-    out.assert_code(2);
-    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    let (out, log) = failed_start(&sb, &project, script);
     assert_eq!(
         after_waiting(&out.stderr, &log),
         format!(
@@ -2350,7 +2345,6 @@ fn a_start_that_fails_quotes_what_the_server_wrote_to_its_stdout_that_is_not_jso
         ),
         "{out}"
     );
-    assert!(sb.read_lockfile(&project).is_none());
 }
 
 /// In the foreground the server's stderr is shown among the bridge's messages,
