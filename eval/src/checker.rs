@@ -9,7 +9,6 @@ use std::time::Duration;
 use base64::Engine as _;
 use mur_client::tool_result::first_text;
 use mur_client::{Client, Reply};
-use mur_core::settings::Source;
 use mur_core::{Error, Result, Settings};
 use serde_json::{Value, json};
 
@@ -99,18 +98,7 @@ impl Checker {
 
 /// Settings for one call of the harness: this endpoint, no questions answered.
 fn settings(endpoint: &str) -> Settings {
-    Settings {
-        source: Source::Endpoint(endpoint.to_owned()),
-        project: None,
-        timeout: CALL_LIMIT,
-        max_response: 64 << 20,
-        pretty: false,
-        verbose: false,
-        quiet: true,
-        answers: Vec::new(),
-        protocol: None,
-        command_line: Vec::new(),
-    }
+    Settings::quiet_call(endpoint, CALL_LIMIT, 64 << 20)
 }
 
 /// The bytes of the first image block of a tool result.

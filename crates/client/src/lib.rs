@@ -1369,18 +1369,7 @@ mod tests {
 
     /// The settings of a test's call to `endpoint`: 20 s, 1 MiB, quiet.
     fn settings(endpoint: &str) -> Settings {
-        Settings {
-            source: mur_core::settings::Source::Endpoint(endpoint.to_owned()),
-            project: None,
-            timeout: Duration::from_secs(20),
-            max_response: 1 << 20,
-            pretty: false,
-            verbose: false,
-            quiet: true,
-            answers: Vec::new(),
-            protocol: None,
-            command_line: Vec::new(),
-        }
+        Settings::quiet_call(endpoint, Duration::from_secs(20), 1 << 20)
     }
 
     /// One rule bounds a call's questions however they come: rounds (an

@@ -43,6 +43,25 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The settings of a program's own call to `endpoint` (not a user's command line):
+    /// quiet, no question answered, no command to name again. The harness's checker
+    /// and the client's tests call a session this way; one constructor, so that a field
+    /// added to `Settings` is not written into each of them again.
+    pub fn quiet_call(endpoint: &str, timeout: Duration, max_response: u64) -> Self {
+        Settings {
+            source: Source::Endpoint(endpoint.to_owned()),
+            project: None,
+            timeout,
+            max_response,
+            pretty: false,
+            verbose: false,
+            quiet: true,
+            answers: Vec::new(),
+            protocol: None,
+            command_line: Vec::new(),
+        }
+    }
+
     /// `mur devtools` with the options that chose the session as typed
     /// (`--project P`, `--endpoint URL`, `--auto…`): the start of a command a hint
     /// offers, which pasted reaches the same session, also among several.
