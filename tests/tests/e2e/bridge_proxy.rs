@@ -1031,7 +1031,7 @@ fn a_bridge_killed_after_an_older_one_stopped_elsewhere_is_said_killed() {
             &sb,
             &canonical,
             line["log"].as_str().expect("its log"),
-            &format!("--idle 24h -- python3 -u {}", script.display())
+            &format!("--idle 1d -- python3 -u {}", script.display())
         )
     );
     proxy.end().assert_code(0);

@@ -246,7 +246,7 @@ fn a_refused_method_that_is_a_tools_name_says_how_to_call_the_tool() {
             "error: `fs/read` failed: Method not found (JSON-RPC error -32601: method not found)\n\
              hint: `fs/read` is a tool of the session: `mur devtools --endpoint {endpoint} \
              fs-read …` (its derived verb) or `mur devtools --endpoint {endpoint} call tools/call \
-             --args '{{\"arguments\":{{\"path\":\"/x\"}},\"name\":\"fs/read\"}}'`\n"
+             --args '{{\"name\":\"fs/read\",\"arguments\":{{\"path\":\"/x\"}}}}'`\n"
         )
     );
     // Both commands the hint names call the tool.
