@@ -683,6 +683,8 @@ fn the_same_file_twice_is_added_once_and_two_files_of_one_verb_are_refused() {
 /// shown as its escape, on a pipe and on a terminal alike (clap printed it raw).
 #[test]
 fn a_verbs_summary_in_the_help_list_is_escaped() {
+    // Since 6b61988 a summary with control characters is refused at `verbs add`, so
+    // the help list never shows one: the verb is not installed.
     let sandbox = Sandbox::new();
     let summary = "red \u{1b}[31mtext\u{7} and \u{202e}txt.exe";
     let verb = serde_json::json!({
@@ -691,16 +693,12 @@ fn a_verbs_summary_in_the_help_list_is_escaped() {
     let file = sandbox.file("evil.json", verb.to_string());
     sandbox
         .devtools(&["verbs", "add", path(&file)])
-        .assert_code(0);
-    let shown = r"evil  red \x1b[31mtext\x07 and \u{202e}txt.exe [data]";
+        .assert_code(1)
+        .assert_stderr_contains("has a control character in `summary`");
     let help = sandbox.devtools(&["--help"]);
     help.assert_code(0);
-    assert!(help.stdout.contains(shown), "{help}");
-    let typed = mur_e2e::process::run(&mut sandbox.on_a_terminal("mur devtools --help"));
-    assert!(typed.stdout.contains(shown), "{typed}");
-    // (clap styles the help on a terminal with escapes of its own; the verb's are not.)
-    assert!(!typed.stdout.contains("\u{1b}[31mtext"), "{typed}");
-    assert!(!typed.stdout.contains('\u{202e}'), "{typed}");
+    assert!(!help.stdout.contains("evil"), "{help}");
+    assert!(!help.stdout.contains('\u{1b}'), "{help}");
 }
 
 /// A refused batch names every clash, so one look tells whether `--force` is safe
