@@ -424,29 +424,34 @@ fn remove_if_there(path: &Path) -> Result<(), VerbError> {
 /// An index mur cannot use is mur's own failure (exit 7). Every `verbs`
 /// command loads the index first, so the way out starts with removing it.
 fn broken(path: &Path, why: String) -> VerbError {
-    if let Some(e) = crate::dirs::file_in_the_way(path) {
-        return e;
-    }
-    VerbError::internal_with_hint(
-        format!("the verb index `{}` {why}", path.display()),
-        format!(
-            "remove `{}`, then reinstall the verbs with `mur devtools verbs add --force <file.wasm>...`",
-            path.display()
-        ),
+    unusable(
+        path,
+        "the verb index",
+        why,
+        "the verbs with `mur devtools verbs add --force <file.wasm>...`",
     )
 }
 
 /// One verb's entry file mur cannot use: the way out is that verb's alone.
 fn broken_entry(path: &Path, name: &str, why: String) -> VerbError {
+    unusable(
+        path,
+        "the verb index entry",
+        why,
+        &format!("the verb with `mur devtools verbs add --force <{name}.wasm>`"),
+    )
+}
+
+/// `what` at `path`, which mur cannot use for `why`: a file in the way of its
+/// directory where that is the cause, else mur's own failure, whose way out is to
+/// remove it and reinstall `reinstall`.
+fn unusable(path: &Path, what: &str, why: String, reinstall: &str) -> VerbError {
     if let Some(e) = crate::dirs::file_in_the_way(path) {
         return e;
     }
     VerbError::internal_with_hint(
-        format!("the verb index entry `{}` {why}", path.display()),
-        format!(
-            "remove `{}`, then reinstall the verb with `mur devtools verbs add --force <{name}.wasm>`",
-            path.display()
-        ),
+        format!("{what} `{}` {why}", path.display()),
+        format!("remove `{}`, then reinstall {reinstall}", path.display()),
     )
 }
 

@@ -346,15 +346,9 @@ mod tests {
     }
 
     /// The compiled entries in the cache directory, sorted.
-    fn cache_entries(dirs: &VerbDirs) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&dirs.cache)
-            .expect("cache dir")
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".cwasm"))
-            .collect();
-        names.sort();
-        names
+    fn cache_entries(dirs: &VerbDirs) -> Vec<std::path::PathBuf> {
+        let listing = std::fs::read_dir(&dirs.cache).expect("cache dir");
+        mur_lockfile::files_with_extension(listing, "cwasm")
     }
 
     /// The build script's triple is the one wasmtime would have been given

@@ -124,29 +124,21 @@ fn the_sandbox_shows_no_files_env_or_clock() {
 #[test]
 fn malformed_arguments_are_refused() {
     let (_tmp, mut host) = host_with(&["liar"]);
-    let text = plugin_message(
-        host.parse("liar", &["text".into()], WITHIN)
-            .expect_err("not json"),
-    );
+    // The plugin failure `parse` of `liar WORD` ends in (WORD picks the bad answer).
+    let mut failure =
+        |word: &str| plugin_message(host.parse("liar", &[word.into()], WITHIN).expect_err(word));
+    let text = failure("text");
     assert!(
         text.starts_with("verb `liar` returned tool arguments that are not valid JSON"),
         "{text}"
     );
-    let array = plugin_message(
-        host.parse("liar", &["array".into()], WITHIN)
-            .expect_err("not an object"),
-    );
     assert_eq!(
-        array,
+        failure("array"),
         "verb `liar` returned tool arguments that are not a JSON object"
     );
     // A bound of 0 ms is the verb's bad answer, not a call to give up on at once.
-    let zero = plugin_message(
-        host.parse("liar", &["zero".into()], WITHIN)
-            .expect_err("0 ms"),
-    );
     assert_eq!(
-        zero,
+        failure("zero"),
         "verb `liar` asked for a call of 0 ms from `parse`; a bound is at least 1 ms"
     );
     // A refusal without a message says so, instead of `error: liar: ` and nothing.
