@@ -1,5 +1,6 @@
-//! Picking the one session a call goes to: `--project` narrows the field;
-//! stdio sessions are refused (mur speaks HTTP); several left is ambiguous.
+//! Picking the one session a call goes to: `--project` narrows the field (a
+//! project file, or a folder: the project directly in it); stdio sessions are
+//! refused (mur speaks HTTP); several left is ambiguous.
 //!
 //! Ambiguity exits 1 (usage): nothing is wrong with any session, the command
 //! line just does not say which one is meant; `--project PATH` or
@@ -55,11 +56,18 @@ impl Candidate {
     }
 }
 
-/// `--project PATH`, canonicalized and hashed as the server does.
+/// `--project PATH`, canonicalized and hashed as the server does. A folder names the
+/// project directly in it, as `dotnet run --project FOLDER` takes the project file in
+/// FOLDER: `--project app` is `app/App.csproj`'s session. A project deeper down is
+/// not the folder's (`/repo` holding `tools/H/H.csproj` may have a project of its own,
+/// stopped: driving `H` would be driving another app); it is offered, not chosen
+/// ([`with_other_projects`]).
 #[derive(Debug, Clone)]
 pub struct ProjectFilter {
     canonical: String,
     file_name: String,
+    /// Whether the path is a folder (then the projects directly in it are its own).
+    folder: bool,
 }
 
 impl ProjectFilter {
@@ -71,9 +79,11 @@ impl ProjectFilter {
             ))
         })?;
         let file_name = paths::lockfile_name(&canonical);
+        let folder = Path::new(&canonical).is_dir();
         Ok(Self {
             canonical,
             file_name,
+            folder,
         })
     }
 
@@ -96,6 +106,7 @@ impl ProjectFilter {
             || lockfile
                 .and_then(Path::file_name)
                 .is_some_and(|n| n == self.file_name.as_str())
+            || (self.folder && Path::new(project).parent() == Some(Path::new(&self.canonical)))
     }
 }
 
@@ -121,7 +132,15 @@ pub fn unique(
         (1, _) if silent.is_empty() => Ok(http.into_iter().next().expect("one element")),
         (0, Some(s)) => Err(stdio_refused(s)),
         (0, None) => Err(none_found(project)),
-        _ => Err(ambiguous(&http, &silent, command)),
+        // A folder with several projects directly in it, all answering: which one.
+        _ => match project.filter(|p| p.folder && silent.is_empty()) {
+            Some(folder) => Err(folder_of_several(
+                &folder.canonical,
+                &http.iter().collect::<Vec<_>>(),
+                command,
+            )),
+            None => Err(ambiguous(&http, &silent, command)),
+        },
     }
 }
 
@@ -183,21 +202,6 @@ pub fn with_other_projects(
     };
     if in_folder.len() > 1 {
         return folder_of_several(&project.canonical, &in_folder, command);
-    }
-    // A folder with a session's project in it: "no live session for project `…/app2`"
-    // read as false (one runs in it); the error says what is wrong with the words.
-    // Only the project directly in it is the folder's (reviewer RV1 F3: `/repo` holding a
-    // stopped `App.csproj` was told "named by its file" of a live `tools/H/H.csproj`).
-    let in_it = |c: &&Candidate| Path::new(&c.project).parent() == Some(typed);
-    if let Some(c) = nearest.filter(|c| !ran && typed.is_dir() && in_it(c)) {
-        return or_another(
-            Error::no_session(format!(
-                "`{}` is a folder; a project is named by its file: `--project {}`",
-                project.canonical,
-                mur_core::shell_word(&c.project)
-            ))
-            .with_list(rows(&others)),
-        );
     }
     let listed = e.with_list(rows(&others));
     match nearest {
@@ -751,6 +755,47 @@ mod tests {
         assert_eq!(
             one.hints()[0],
             format!("did you mean `--project {folder}/a/App.csproj`?")
+        );
+    }
+
+    /// `--project FOLDER` is the project directly in it, as `dotnet run --project FOLDER`
+    /// takes the project file there: one is chosen; two are asked about (exit 1), the
+    /// command again without the folder; one deeper down is not the folder's (it said
+    /// "`…` is a folder; a project is named by its file" and exited 4 for the one the
+    /// folder plainly named).
+    #[test]
+    fn a_folder_is_the_project_directly_in_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let filter = ProjectFilter::new(dir.path()).expect("filter");
+        let folder = filter.canonical().to_owned();
+        let app = candidate(&format!("{folder}/App.csproj"), 1, Transport::Http);
+        let deeper = candidate(&format!("{folder}/tools/H.csproj"), 2, Transport::Http);
+        let elsewhere = candidate("/elsewhere/App.csproj", 3, Transport::Http);
+        let command = || ["--project", ".", "state"].map(String::from).to_vec();
+        let all = vec![deeper.clone(), app.clone(), elsewhere.clone()];
+        let chosen = unique(all, &[], Some(&filter), &command).expect("the folder's project");
+        assert_eq!(chosen.endpoint, app.endpoint);
+
+        let err = unique(vec![deeper, elsewhere], &[], Some(&filter), &command)
+            .expect_err("no project directly in the folder");
+        assert_eq!(err.exit_code(), 4);
+
+        let other = candidate(&format!("{folder}/Other.csproj"), 4, Transport::Http);
+        let err = unique(vec![other, app], &[], Some(&filter), &command).expect_err("two");
+        assert_eq!(err.exit_code(), 1);
+        assert_eq!(
+            err.message(),
+            format!(
+                "`{folder}` is a folder with the projects of 2 live devtools sessions in it; \
+                 which one is meant?"
+            )
+        );
+        assert_eq!(
+            err.hints(),
+            [format!(
+                "a project is named by its file: choose one with `--project PATH`; for the \
+                 first: `mur devtools --project {folder}/App.csproj state`"
+            )]
         );
     }
 

@@ -251,28 +251,27 @@ fn a_file_name_alone_is_no_sign_of_the_project_meant() {
     ));
 }
 
-/// `--project` naming the directory a session's project file is in: the error says a
-/// project is named by its file, and which (user audit AU11 7: "no live devtools session
-/// for project `…/a`" read as false, one runs in it).
+/// `--project` naming the folder a session's project file is in picks that session, as
+/// `dotnet run --project FOLDER` takes the project file in FOLDER (it exited 4: "`…/a` is
+/// a folder; a project is named by its file", naming the one it plainly meant); `session
+/// list --project FOLDER` lists it. A project deeper down is not the folder's: offered,
+/// not chosen.
 #[test]
-fn a_project_directory_without_a_session_names_the_project_in_it() {
+fn a_folder_names_the_project_directly_in_it() {
     let sb = Sandbox::new();
     let a = sb.start_sample(&sb.project("a"));
     let b = sb.start_sample(&sb.file("b/Other.csproj", ""));
     let dir = sb.dir("a");
-    let out = call_version_for(&sb, &dir);
-    out.assert_code(4).assert_stdout_is("");
-    out.assert_stderr_is(format!(
-        "error: `{}` is a folder; a project is named by its file: `--project {}`\n{}\
-         hint: or choose another of those listed with `--project PATH`\n",
-        sb.canonical_project(&dir),
-        a.lock.project,
-        session_rows(&[&a, &b]),
-    ));
+    call_version_for(&sb, &dir).assert_answered_by(a.pid());
+    let folder = dir.to_str().expect("utf-8");
+    let out = sb.mur(&["devtools", "--project", folder, "session", "list"]);
+    out.assert_code(0);
+    assert_eq!(
+        out.json_lines(),
+        [serde_json::to_value(&a.lock).expect("lock json")]
+    );
     // A folder holding a project of its own, stopped, and a live one deeper down: that
-    // one is no file naming the folder's project, only the one likely meant (reviewer
-    // RV1 F3: "`…/repo` is a folder; a project is named by its file: `--project
-    // …/repo/tools/H/H.csproj`").
+    // one is only the one likely meant (reviewer RV1 F3), never driven unasked.
     sb.project("repo");
     let h = sb.start_sample(&sb.file("repo/tools/H/H.csproj", ""));
     let repo = sb.canonical_project(&sb.dir("repo"));
@@ -321,7 +320,7 @@ fn a_folder_with_two_live_projects_at_one_depth_asks_which_one_is_meant() {
 /// `--project app2` typed in the folder `app` beside `app2` (a relative path from the
 /// wrong folder), both apps running: the did-you-mean names `app2`'s project, the
 /// folder typed, not `app`'s beside the path typed (user audit AU11 2: an agent that
-/// followed it drove the other app); `--project ../app2` (the folder) is told its file.
+/// followed it drove the other app); `--project ../app2` (the folder) is `app2`'s.
 #[test]
 fn a_project_typed_from_the_wrong_folder_is_pointed_at_the_folder_typed_not_beside_it() {
     let sb = Sandbox::new();
@@ -335,15 +334,7 @@ fn a_project_typed_from_the_wrong_folder_is_pointed_at_the_folder_typed_not_besi
     out.assert_code(4).assert_stdout_is("");
     let typed = sb.canonical_project(&sb.root().join("app/app2"));
     out.assert_stderr_is(other_projects(&typed, &[&app, &app2], &app2));
-    let out = from_app("../app2");
-    out.assert_code(4).assert_stdout_is("");
-    out.assert_stderr_is(format!(
-        "error: `{}` is a folder; a project is named by its file: `--project {}`\n{}\
-         hint: or choose another of those listed with `--project PATH`\n",
-        sb.canonical_project(&sb.dir("app2")),
-        app2.lock.project,
-        session_rows(&[&app, &app2]),
-    ));
+    from_app("../app2").assert_answered_by(app2.pid());
 }
 
 /// A session that holds its project's slot and never announces itself: discovery waits
