@@ -543,8 +543,15 @@ mod tests {
             cli("click", Kind::Derived, "click", Outcome::Ok),
             cli("click", Kind::Derived, "click", Outcome::Ok),
             cli("call", Kind::Call, "fire", Outcome::Ok),
-            // Ctrl-C: its own column, no failure, no latency.
-            cli("wait", Kind::Plugin, "waitFor", Outcome::Interrupted),
+            // Ctrl-C during the call: its own column, no failure, no latency.
+            {
+                let mut r = cli("wait", Kind::Plugin, "waitFor", Outcome::Interrupted);
+                r.phases = Some(crate::record::Phases {
+                    call: Some(1.0),
+                    ..crate::record::Phases::default()
+                });
+                r
+            },
             // No such tool: an rpc error, as the record says, no tool that failed.
             cli("call", Kind::Call, "getText", Outcome::RpcError),
         ];

@@ -164,7 +164,7 @@ impl Row {
         // A refused argv, no session: a few milliseconds that say nothing of the
         // verb's calls; a call stopped, how long the user waited. Latency is of the
         // calls that reached the tool and ended.
-        if reached(record.outcome) && record.outcome != Outcome::Interrupted {
+        if reached(record) && record.outcome != Outcome::Interrupted {
             self.durations.push(record.ms);
         }
         if record.time > self.last_used {
@@ -526,7 +526,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         skipped_lines: skipped as u64,
         logs_read: LogsRead::default(),
         // The tools mur called: an invocation refused before any call called none.
-        tools_cli: rows(cli().filter(|r| reached(r.outcome)), |r| {
+        tools_cli: rows(cli().filter(|r| reached(r)), |r| {
             r.tool.clone().map(|t| (t, None))
         }),
         tools_served: rows(served(), |r| r.tool.clone().map(|t| (t, None))),
@@ -809,17 +809,20 @@ fn percents(rate: f64, max: f64) -> (String, String) {
         .unwrap_or_else(|| at(4))
 }
 
-/// Outcomes after which the tool was called: also one the user stopped while it ran
-/// (or, rarely, just before its request went).
-fn reached(outcome: Outcome) -> bool {
-    matches!(
-        outcome,
-        Outcome::Ok
-            | Outcome::ToolError
-            | Outcome::RpcError
-            | Outcome::PluginError
-            | Outcome::Interrupted
-    )
+/// Whether the call reached the tool: the server answered it (`ok`, a tool's failure,
+/// a JSON-RPC error), or, for a verb that failed (exit 6) or a call the user stopped,
+/// mur's record shows its call phase ran (also one stopped just before its request
+/// went, rarely). A verb that failed in its `parse`, or was stopped there, called
+/// nothing: its time is no latency of the tool's, nor is the tool reached by it.
+/// The session's records are calls it served.
+fn reached(record: &Record) -> bool {
+    match record.outcome {
+        Outcome::Ok | Outcome::ToolError | Outcome::RpcError => true,
+        Outcome::PluginError | Outcome::Interrupted => {
+            record.side == Side::Server || record.phases.as_ref().is_some_and(|p| p.call.is_some())
+        }
+        Outcome::UsageError | Outcome::SessionError | Outcome::InternalError => false,
+    }
 }
 
 fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> {
@@ -832,7 +835,7 @@ fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> 
         let named = record.kind.is_some_and(Kind::is_named);
         if record.side == Side::Cli
             && named
-            && reached(record.outcome)
+            && reached(record)
             && let Some(tool) = &record.tool
         {
             tools.remove(tool);
@@ -1335,12 +1338,63 @@ mod tests {
         assert_eq!((verb.p50_ms, verb.p90_ms), (10.0, 20.0));
     }
 
+    /// `record` as mur writes one whose call phase ran.
+    fn called(mut record: Record) -> Record {
+        record.phases = Some(crate::record::Phases {
+            call: Some(record.ms),
+            ..crate::record::Phases::default()
+        });
+        record
+    }
+
+    /// A verb that failed in its `parse`, or was stopped there, called nothing: no call
+    /// of its tool, nor a latency (audit 47 #3: a 6 s loop in `parse` was the tool's
+    /// P90, and a tool reached only so left "tools no named verb reached"). One that
+    /// failed in `shape`, after its call, did call it.
+    #[test]
+    fn a_verb_that_failed_or_was_stopped_before_its_call_did_not_reach_its_tool() {
+        let state = |outcome, ms| cli("rbad", Kind::Plugin, "state", outcome, ms);
+        let in_parse = |outcome, ms| {
+            let mut r = state(outcome, ms);
+            r.phases = Some(crate::record::Phases {
+                parse: Some(ms),
+                ..crate::record::Phases::default()
+            });
+            r
+        };
+        let before = [
+            in_parse(Outcome::PluginError, 6000.0),
+            in_parse(Outcome::PluginError, 4000.0),
+            in_parse(Outcome::Interrupted, 9000.0),
+        ];
+        let report = report(&before, 0, &Criteria::default());
+        assert!(report.tools_cli.is_empty(), "{:?}", report.tools_cli);
+        let verb = &report.verbs[0];
+        assert_eq!(
+            (verb.calls, verb.plugin_failures, verb.interrupted),
+            (3, 2, 1)
+        );
+        assert_eq!((verb.p50_ms, verb.p90_ms), (0.0, 0.0));
+        assert_eq!(report.tools_without_named_calls, ["state"]);
+        // Failed in `shape`: the call ran, 12 ms of it.
+        let mut after = before.to_vec();
+        after.push(called(state(Outcome::PluginError, 12.0)));
+        let report = super::report(&after, 0, &Criteria::default());
+        let tools: Vec<(&str, u64, f64)> = report
+            .tools_cli
+            .iter()
+            .map(|r| (r.name.as_str(), r.calls, r.p90_ms))
+            .collect();
+        assert_eq!(tools, [("state", 1, 12.0)]);
+        assert_eq!(report.tools_without_named_calls, Vec::<String>::new());
+    }
+
     /// A call the user stopped (Ctrl-C, SIGTERM) is counted apart: no failure of any
     /// kind, nor a latency (its duration is how long the user waited); still a call of
     /// its tool, and a use of its verb.
     #[test]
     fn an_interrupted_call_is_counted_apart_not_as_a_failure_nor_a_latency() {
-        let wait = |outcome, ms| cli("wait", Kind::Plugin, "waitFor", outcome, ms);
+        let wait = |outcome, ms| called(cli("wait", Kind::Plugin, "waitFor", outcome, ms));
         let records = [
             wait(Outcome::Ok, 10.0),
             wait(Outcome::Interrupted, 60_000.0),
