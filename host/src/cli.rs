@@ -129,6 +129,10 @@ pub fn revision(text: &str) -> Result<String, String> {
 pub fn usage_hint(command: &mut clap::Command) -> String {
     let usage = command.render_usage().to_string();
     let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).trim();
+    // Its first line, as clap's own errors give it: a command that takes arguments and
+    // has subcommands too (`bridge`, `bridge stop`) has a second line, `mur devtools
+    // bridge <COMMAND>`, which a one-line hint printed escaped (`\x0a`).
+    let usage = usage.lines().next().unwrap_or_default();
     format!("usage: {usage} (`--help` shows more)")
 }
 
@@ -408,21 +412,20 @@ pub fn host_option_names() -> String {
 /// (`Command::defer`). clap builds the command tree on every run before it
 /// parses, and the host commands' arguments and help texts were most of it,
 /// though a verb call reads none of them: ~0.4 ms of every call (docs/performance.md,
-/// "clap builds only the command typed"). `SESSIONLESS`: a group of commands none of
-/// which reaches a session (`usage`), whose help then leaves out the host options
-/// that find one, as each of its commands' does ([`sessionless`]); its one `defer`
-/// is this type's, so it cannot be a second `#[command(defer(…))]`.
+/// "clap builds only the command typed"). The host options its command reads are
+/// `T`'s [`HostReads`] (`usage`'s, none that finds a session); its one `defer` is this
+/// type's, so it cannot be a second `#[command(defer(…))]`.
 #[derive(Debug, Clone)]
-pub struct Lazy<T, const SESSIONLESS: bool = false>(pub T);
+pub struct Lazy<T>(pub T);
 
-impl<T, const S: bool> std::ops::Deref for Lazy<T, S> {
+impl<T> std::ops::Deref for Lazy<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.0
     }
 }
 
-impl<T: clap::FromArgMatches, const S: bool> clap::FromArgMatches for Lazy<T, S> {
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Lazy<T> {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         T::from_arg_matches(matches).map(Lazy)
     }
@@ -434,33 +437,33 @@ impl<T: clap::FromArgMatches, const S: bool> clap::FromArgMatches for Lazy<T, S>
     }
 }
 
-impl<T: Args, const S: bool> Args for Lazy<T, S> {
+impl<T: Args + HostReads> Args for Lazy<T> {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| under_own_texts(cmd, T::augment_args))
+        cmd.defer(|cmd| reading(under_own_texts(cmd, T::augment_args), T::READS))
     }
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| under_own_texts(cmd, T::augment_args_for_update))
+        cmd.defer(|cmd| reading(under_own_texts(cmd, T::augment_args_for_update), T::READS))
     }
     fn group_id() -> Option<clap::Id> {
         T::group_id()
     }
 }
 
-impl<T: Subcommand, const S: bool> Subcommand for Lazy<T, S> {
+impl<T: Subcommand + HostReads> Subcommand for Lazy<T> {
     fn augment_subcommands(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| hidden_if::<S>(under_own_texts(cmd, T::augment_subcommands)))
+        cmd.defer(|cmd| reading(under_own_texts(cmd, T::augment_subcommands), T::READS))
     }
     fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| hidden_if::<S>(under_own_texts(cmd, T::augment_subcommands_for_update)))
+        cmd.defer(|cmd| {
+            reading(
+                under_own_texts(cmd, T::augment_subcommands_for_update),
+                T::READS,
+            )
+        })
     }
     fn has_subcommand(name: &str) -> bool {
         T::has_subcommand(name)
     }
-}
-
-/// `cmd` with the session's host options hidden when `SESSIONLESS` ([`Lazy`]).
-fn hidden_if<const SESSIONLESS: bool>(cmd: clap::Command) -> clap::Command {
-    if SESSIONLESS { sessionless(cmd) } else { cmd }
 }
 
 /// `add` (a type's arguments or subcommands) applied to `cmd` under the texts
@@ -482,24 +485,139 @@ fn under_own_texts(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) 
 }
 
 /// The host options that say how mur prints, not which session it calls: all a
-/// command that reaches no session keeps in its help ([`sessionless`]).
+/// command that reaches no session keeps in its help ([`Reads::Output`]).
 const OUTPUT_OPTIONS: [&str; 3] = ["pretty", "verbose", "quiet"];
 
-/// A command that reaches no session (`verbs add`, `usage report`, `guide`…) takes
-/// the host options that find and call one, as every command does (they are global),
-/// but leaves them out of its help and completions, where they would be 10 options of
-/// noise to whoever reads them. Run as the command's `defer`, once clap has given it
-/// its parent's global options: every one of [`HostArgs`] but the output options.
-fn sessionless(cmd: clap::Command) -> clap::Command {
-    let session: Vec<clap::Id> = cmd
+/// Which host options a command reads, by clap id: one declaration a command, which
+/// both its help ([`reading`]) and the refusal of one it does not read
+/// ([`Cli::unread_option`]) follow.
+#[derive(Debug, Clone, Copy)]
+pub enum Reads {
+    /// Every one: a command that calls a session.
+    Every,
+    /// How mur prints ([`OUTPUT_OPTIONS`]): a command that reaches no session (`verbs
+    /// add`, `usage report`, `guide`…) takes the others, as every command does (they are
+    /// global), but leaves them out of its help and completions, where they would be 10
+    /// options of noise to whoever reads them.
+    Output,
+    /// These alone: the others are left out of its help and refused when typed, for a
+    /// command where one would read as doing what it does not (`bridge --timeout 5`
+    /// bounded nothing, and said nothing of it).
+    Only(&'static [&'static str]),
+}
+
+impl Reads {
+    fn reads(self, id: &str) -> bool {
+        match self {
+            Reads::Every => true,
+            Reads::Output => OUTPUT_OPTIONS.contains(&id),
+            Reads::Only(ids) => ids.contains(&id),
+        }
+    }
+}
+
+/// The host options the command of a [`Lazy`] type reads: every one unless it says.
+pub trait HostReads {
+    const READS: Reads = Reads::Every;
+}
+
+impl HostReads for SessionCommand {}
+impl HostReads for CallArgs {}
+impl HostReads for VerbsCommand {}
+impl HostReads for UsageCommand {
+    const READS: Reads = Reads::Output;
+}
+/// `bridge` and `bridge stop`: the project whose bridge it is, and how much is said.
+impl HostReads for BridgeArgs {
+    const READS: Reads = Reads::Only(&["project", "verbose", "quiet"]);
+}
+
+/// `proxy`: all that finds and calls the session, but `--pretty` (it writes JSON-RPC
+/// messages, one a line) and `--refresh` (no verb of its reads a tool list).
+const PROXY_READS: Reads = Reads::Only(&[
+    "endpoint",
+    "project",
+    "auto",
+    "auto_full",
+    "auto_range",
+    "timeout",
+    "max_response",
+    "verbose",
+    "quiet",
+    "answer",
+    "protocol",
+]);
+
+/// `cmd` with the host options it does not read (`reads`) left out of its help and
+/// completions. Run as the command's `defer`, once clap has given it its parent's
+/// global options.
+fn reading(cmd: clap::Command, reads: Reads) -> clap::Command {
+    let unread: Vec<clap::Id> = cmd
         .get_arguments()
         .filter(|a| a.is_global_set() && a.get_help_heading() == Some("Host options"))
         .map(|a| a.get_id().clone())
-        .filter(|id| !OUTPUT_OPTIONS.contains(&id.as_str()))
+        .filter(|id| !reads.reads(id.as_str()))
         .collect();
-    session
+    unread
         .into_iter()
         .fold(cmd, |cmd, id| cmd.mut_arg(id, |a| a.hide(true)))
+}
+
+/// A command that reaches no session: [`Reads::Output`].
+fn sessionless(cmd: clap::Command) -> clap::Command {
+    reading(cmd, Reads::Output)
+}
+
+/// `bridge stop`, as `bridge` ([`HostReads`]).
+fn as_bridge(cmd: clap::Command) -> clap::Command {
+    reading(cmd, BridgeArgs::READS)
+}
+
+/// `proxy`: [`PROXY_READS`].
+fn as_proxy(cmd: clap::Command) -> clap::Command {
+    reading(cmd, PROXY_READS)
+}
+
+impl Cli {
+    /// The first host option typed (before the command or after it: `matches`, clap's
+    /// parse) that the command does not read ([`Reads::Only`]), as a refusal says it.
+    pub fn unread_option(&self, matches: &clap::ArgMatches) -> Option<String> {
+        let Command::Devtools(Devtools { verb }) = &self.command else {
+            return None;
+        };
+        let (command, reads) = match verb {
+            Verb::Bridge(args) if args.stop.is_some() => ("bridge stop", BridgeArgs::READS),
+            Verb::Bridge(_) => ("bridge", BridgeArgs::READS),
+            Verb::Proxy => ("proxy", PROXY_READS),
+            _ => return None,
+        };
+        let Reads::Only(ids) = reads else {
+            return None;
+        };
+        let typed = |option: &&HostOption| {
+            let id = option.long.replace('-', "_");
+            !reads.reads(&id)
+                && matches.value_source(&id) == Some(clap::parser::ValueSource::CommandLine)
+        };
+        let unread = HOST_OPTIONS.iter().find(typed)?;
+        let read: Vec<String> = HOST_OPTIONS
+            .iter()
+            .filter(|option| ids.contains(&option.long.replace('-', "_").as_str()))
+            .map(|option| match option.short {
+                Some(short) => format!("`-{short}`"),
+                None => format!("`--{}`", option.long),
+            })
+            .collect();
+        let read = match read.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => "none".to_owned(),
+        };
+        Some(format!(
+            "`--{}` does nothing for `{command}`, which reads only {read} of the host options",
+            unread.long
+        ))
+    }
 }
 
 /// Every word after `mur devtools` that clap does not hand to an installed verb: the
@@ -642,7 +760,7 @@ pub enum Verb {
         "mur devtools usage report --since 7d --json | jq '.losers[].command'",
         "mur devtools usage path",
     ]))]
-    Usage(Lazy<UsageCommand, true>),
+    Usage(Lazy<UsageCommand>),
     /// Keep a stdio MCP server running as a session (`bridge stop` ends it)
     #[command(long_about = BRIDGE_ABOUT)]
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -658,6 +776,7 @@ pub enum Verb {
         "mur devtools proxy <<< '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}'",
         "mur devtools --project ./App.csproj proxy < /dev/null",
     ]))]
+    #[command(defer(as_proxy))]
     Proxy,
     /// A verb from an installed plugin
     #[command(external_subcommand)]
@@ -772,6 +891,7 @@ pub struct BridgeArgs {
 pub enum BridgeCommand {
     /// Stop the bridge of `--project PATH` (or the only one running)
     #[command(after_help = examples(&["mur devtools bridge stop --project ./Tools.csproj"]))]
+    #[command(defer(as_bridge))]
     Stop,
 }
 

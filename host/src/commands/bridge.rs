@@ -73,9 +73,11 @@ fn session_line(path: &std::path::Path, lock: &mur_lockfile::Lockfile) -> Result
 async fn stop(settings: &Settings) -> Result<()> {
     let http = mur_http::Http::new();
     let stopped = mur_bridge::stop(settings.project.as_deref(), &http).await?;
-    output::diagnostic(&format!(
-        "stopped the bridge of `{}` (pid {})",
-        stopped.project, stopped.pid
-    ));
+    if !settings.quiet {
+        output::diagnostic(&format!(
+            "stopped the bridge of `{}` (pid {})",
+            stopped.project, stopped.pid
+        ));
+    }
     Ok(())
 }

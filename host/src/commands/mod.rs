@@ -41,6 +41,8 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
         Command::Help { words } => return help(&[], &words),
     };
     begin_record(&verb);
+    // A signal from here on ends a recorded invocation as one in a call does.
+    crate::signals::watch_if_recorded();
     match verb {
         Verb::Usage(cmd) => usage::run(&cmd, host.pretty, Duration::from_millis(host.timeout)),
         Verb::Guide { all } => guide::run(all),
@@ -181,6 +183,13 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
         Ok(matches) => {
             let mut cli = Cli::from_arg_matches(&matches)?;
             cli.host.note_typed(&matches);
+            // Refused as an unknown option is: a host option the command does not read.
+            if let Some(unread) = cli.unread_option(&matches) {
+                let usage = usage_typed(&argv);
+                return Err(usage
+                    .into_iter()
+                    .fold(Error::usage(unread), Error::with_hint));
+            }
             Ok(cli)
         }
         Err(e) if wants_help(&e) => Err(with_plugin_verbs()

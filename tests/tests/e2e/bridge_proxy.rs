@@ -113,6 +113,30 @@ pub(crate) fn answer(out: &Output, id: u64) -> Value {
         .unwrap_or_else(|| panic!("no answer with id {id}\n{out}"))
 }
 
+/// `proxy` reads the host options that find and call the session, and its help lists
+/// those alone: `--pretty` (it writes JSON-RPC messages, one a line) and `--refresh` are
+/// refused, before the command or after it, as an option it does not have is (exit 1,
+/// with the usage). Both were taken, and changed nothing.
+#[test]
+fn proxy_refuses_the_host_options_it_does_not_read() {
+    let sb = Sandbox::new();
+    let reads = "`--endpoint`, `--project`, `--auto`, `--auto-full`, `--auto-range`, \
+                 `--timeout`, `--max-response`, `-v`, `-q`, `--answer` and `--protocol`";
+    let usage = "hint: usage: mur devtools proxy [OPTIONS] (`--help` shows more)";
+    for (args, option) in [
+        (&["devtools", "proxy", "--pretty"][..], "--pretty"),
+        (&["--refresh", "devtools", "-q", "proxy"], "--refresh"),
+    ] {
+        let out = mur_fed(&sb, args, |_| {});
+        out.assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: `{option}` does nothing for `proxy`, which reads only {reads} of the host \
+             options\n{usage}\n"
+            ));
+    }
+}
+
 #[test]
 fn an_sdk_stdio_client_drives_the_sample_through_the_proxy() {
     let Some(python) = interop_python::python_or_skip("interop-venv", "1", "requirements.txt")

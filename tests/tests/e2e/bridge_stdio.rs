@@ -2347,6 +2347,38 @@ fn a_start_that_fails_quotes_what_the_server_wrote_to_its_stdout_that_is_not_jso
     );
 }
 
+/// `bridge` and `bridge stop` read `--project`, `-v` and `-q` of the host options, and
+/// their help lists those alone; another one, typed before the command or after it, is
+/// refused as an option they do not have is (exit 1, with the usage), before anything
+/// starts. `bridge --timeout 5` was taken and bounded nothing, and the help listed all
+/// 13 host options.
+#[test]
+fn bridge_refuses_the_host_options_it_does_not_read() {
+    let sb = Sandbox::new();
+    let project = sb.project("refused");
+    let project_arg = project.to_str().expect("utf-8");
+    let refused = "error: `--timeout` does nothing for `bridge`, which reads only `--project`, \
+                   `-v` and `-q` of the host options\n\
+                   hint: usage: mur devtools bridge [OPTIONS] -- <SERVER>... (`--help` shows more)\n";
+    let start = ["bridge", "--project", project_arg];
+    for args in [
+        [&["devtools"][..], &start, &["--timeout", "5", "--", "true"]].concat(),
+        [&["--timeout", "5", "devtools"][..], &start, &["--", "true"]].concat(),
+    ] {
+        let out = sb.mur(&args);
+        out.assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(refused);
+    }
+    assert!(sb.read_lockfile(&project).is_none());
+    let out = sb.mur(&["devtools", "bridge", "stop", "--pretty", "-q"]);
+    out.assert_code(1).assert_stdout_is("").assert_stderr_is(
+        "error: `--pretty` does nothing for `bridge stop`, which reads only `--project`, `-v` \
+         and `-q` of the host options\n\
+         hint: usage: mur devtools bridge stop [OPTIONS] (`--help` shows more)\n",
+    );
+}
+
 /// In the foreground the server's stderr is shown among the bridge's messages,
 /// for someone watching a server start; in the background it is in the log once.
 #[test]
