@@ -43,6 +43,11 @@ impl<'a> Bridge<'a> {
     pub(crate) fn start(sb: &'a Sandbox, name: &str, extra: &[&str], command: &[OsString]) -> Self {
         let project = sb.project(name);
         let out = start(sb, &project, extra, command);
+        Self::adopted(sb, project, &out)
+    }
+
+    /// The bridge of `project` whose start printed `out`, which must have succeeded.
+    fn adopted(sb: &'a Sandbox, project: PathBuf, out: &Output) -> Self {
         out.assert_code(0);
         let line = out.json();
         let pid = line["pid"].as_u64().expect("pid") as u32;
@@ -689,15 +694,7 @@ fn the_command_that_starts_a_bridge_again_runs_its_server_where_it_ran() {
     cmd.arg(&project)
         .args(["--", "sh", "server.sh"])
         .current_dir(&dir);
-    let out = mur_e2e::run(&mut cmd);
-    out.assert_code(0);
-    let line = out.json();
-    let bridge = Bridge {
-        sb: &sb,
-        project,
-        _pid: Adopted(line["pid"].as_u64().expect("pid") as u32),
-        line,
-    };
+    let bridge = Bridge::adopted(&sb, project, &mur_e2e::run(&mut cmd));
     let project = bridge.project.clone();
     bridge.stop();
     let out = sb.mur(&[
@@ -721,14 +718,7 @@ fn the_command_that_starts_a_bridge_again_runs_its_server_where_it_ran() {
         said,
         format!("stopped by a signal (`bridge stop`, Ctrl+C); start it again: `{command}`")
     );
-    let line = mur_e2e::run(&mut sb.shell_command(&command));
-    line.assert_code(0);
-    let again = Bridge {
-        sb: &sb,
-        project,
-        _pid: Adopted(line.json()["pid"].as_u64().expect("pid") as u32),
-        line: line.json(),
-    };
+    let again = Bridge::adopted(&sb, project, &mur_e2e::run(&mut sb.shell_command(&command)));
     again
         .mur(&["echo", "--message", "again"])
         .assert_code(0)
@@ -850,14 +840,7 @@ fn a_slow_start_says_what_the_bridge_waits_for() {
         .to_vec();
     slow.extend(everything());
     let out = start(&sb, &project, &[], &slow);
-    out.assert_code(0);
-    let line = out.json();
-    let bridge = Bridge {
-        sb: &sb,
-        project,
-        _pid: Adopted(line["pid"].as_u64().expect("pid") as u32),
-        line,
-    };
+    let bridge = Bridge::adopted(&sb, project, &out);
     assert_eq!(
         out.stderr,
         format!(
