@@ -18,7 +18,10 @@ use mur_lockfile::{Lockfile, ReadOutcome, Registry};
 use mur_server::endpoint::Claimed;
 
 use crate::{
-    child::INITIALIZE_LIMIT, files::BridgeFiles, options::Options, serve::serve_error,
+    child::{INITIALIZE_LIMIT, UNANSWERED_NOTE},
+    files::BridgeFiles,
+    options::Options,
+    serve::serve_error,
     signals::Interrupts,
 };
 
@@ -33,6 +36,17 @@ const END_LIMIT: Duration = Duration::from_secs(10);
 /// server fetched by `npx` takes seconds, one that never answers a minute.
 pub const SLOW_START: Duration = Duration::from_secs(2);
 
+/// What a start that has not returned yet says while it waits ([`start`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting<'a> {
+    /// Not announced after [`SLOW_START`]: the bridge's log, where it says why.
+    Slow(&'a Path),
+    /// Then, if so, the bridge's note that its server wrote to its stdout what is not
+    /// JSON-RPC and has not answered `initialize` (the cause, likely, of a server that
+    /// never will), as the log has it; the bridge waits on.
+    NotJsonRpc(&'a str),
+}
+
 /// A bridge that has announced itself.
 #[derive(Debug)]
 pub struct Started {
@@ -46,9 +60,14 @@ pub struct Started {
 /// would claim it (a session there, live or starting, is refused with the line
 /// the bridge itself would print), and handed to the bridge: only then is its
 /// log opened, so a bridge refused writes nothing into the log of the one
-/// already there. `waiting` is called once, with the bridge's log, when the
-/// bridge has not announced itself after [`SLOW_START`].
-pub async fn start(exe: &Path, options: &Options, waiting: impl FnOnce(&Path)) -> Result<Started> {
+/// already there. `waiting` is told once, with the bridge's log, when the
+/// bridge has not announced itself after [`SLOW_START`], and after that once more
+/// when the bridge notes that its server wrote what is not JSON-RPC ([`Waiting`]).
+pub async fn start(
+    exe: &Path,
+    options: &Options,
+    mut waiting: impl FnMut(Waiting<'_>),
+) -> Result<Started> {
     let build_tag = mur_lockfile::now_rfc3339();
     let claimed = mur_server::endpoint::claim(&options.project, build_tag)
         .await
@@ -68,7 +87,9 @@ pub async fn start(exe: &Path, options: &Options, waiting: impl FnOnce(&Path)) -
     drop(claimed);
     let began = Instant::now();
     let deadline = began + INITIALIZE_LIMIT + START_SLACK;
-    let mut waiting = Some(waiting);
+    let mut slow = false;
+    // Where the log is read from for the bridge's note, until it is found.
+    let mut note_from = Some(before);
     loop {
         if let Some(signal) = interrupts.arrived() {
             end(&mut child).await;
@@ -85,10 +106,16 @@ pub async fn start(exe: &Path, options: &Options, waiting: impl FnOnce(&Path)) -
         if let Ok(Some(status)) = child.try_wait() {
             return Err(failed(status.code(), &log, before));
         }
-        if began.elapsed() >= SLOW_START
-            && let Some(tell) = waiting.take()
+        if !slow && began.elapsed() >= SLOW_START {
+            slow = true;
+            waiting(Waiting::Slow(&log));
+        }
+        if slow
+            && let Some(from) = note_from.as_mut()
+            && let Some(note) = note_in(&log, from)
         {
-            tell(&log);
+            note_from = None;
+            waiting(Waiting::NotJsonRpc(&note));
         }
         if Instant::now() >= deadline {
             end(&mut child).await;
@@ -191,6 +218,27 @@ fn failed(code: Option<i32>, log: &Path, before: u64) -> Error {
     } else {
         error.with_hint(format!("its log is `{}`", log.display()))
     }
+}
+
+/// The bridge's note that its server has not answered and wrote what is not JSON-RPC
+/// (`child::UNANSWERED_NOTE` on), if the lines of `log` past its first `from` bytes
+/// have it; `from` moves past the whole lines read, so each poll reads only what is new
+/// (a server's stderr at its start may be much). A log shorter than `from` (its oldest
+/// part dropped to keep it bounded) is read from its start.
+fn note_in(log: &Path, from: &mut u64) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(log).ok()?;
+    if file.metadata().ok()?.len() < *from {
+        *from = 0;
+    }
+    file.seek(SeekFrom::Start(*from)).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let whole = bytes.iter().rposition(|&b| b == b'\n')? + 1;
+    *from += whole as u64;
+    let text = String::from_utf8_lossy(&bytes[..whole]);
+    text.lines()
+        .find_map(|line| line.find(UNANSWERED_NOTE).map(|at| line[at..].to_owned()))
 }
 
 /// The text of `log` past its first `before` bytes: what was written since. All

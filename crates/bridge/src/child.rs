@@ -50,6 +50,14 @@ const STDERR_WAIT: Duration = Duration::from_secs(1);
 /// bridge stops reading, fails the requests in flight and starts the server
 /// again, as when it dies mid-call.
 pub const MAX_MESSAGE_BYTES: u64 = mur_core::settings::ByteSize::DEFAULT_MAX_RESPONSE.0;
+/// How long a server that has written to its stdout what is not JSON-RPC gets to
+/// answer `initialize` before the bridge says so (once): a banner then the answer is
+/// a server like any, one that never answers (an HTTP server bridged by mistake) was
+/// told from a slow one only by the [`INITIALIZE_LIMIT`].
+const UNANSWERED_NOTE_AFTER: Duration = Duration::from_secs(2);
+/// How that note begins: a background start finds it in the bridge's log by it.
+pub(crate) const UNANSWERED_NOTE: &str =
+    "the server has not answered `initialize` yet and wrote to its stdout what is not JSON-RPC";
 
 /// One start of the server.
 pub(crate) struct Server {
@@ -103,21 +111,22 @@ impl Server {
             .map_err(|e| Error::internal(format!("cannot attach to the server: {e}")))?;
         let (writer, lines) = mpsc::unbounded_channel();
         let (broke, mut broken) = mpsc::channel(1);
-        // What it writes to its stdout that is not JSON, for a start that fails: the
-        // cause, when the command is no MCP stdio server (an HTTP server's "listening").
-        let not_json = Arc::new(Tail::new());
+        // What it writes to its stdout that is not JSON-RPC, for a start that is slow or
+        // fails: the cause, when the command is no MCP stdio server (an HTTP server's
+        // "listening", a JSON logger's lines).
+        let not_rpc = Arc::new(Tail::new());
         tokio::spawn(write_lines(stdin, lines));
         tokio::spawn({
-            let (relay, not_json) = (relay.clone(), not_json.clone());
+            let (relay, not_rpc) = (relay.clone(), not_rpc.clone());
             async move {
-                read_messages(stdout, relay, broke, max_message, &not_json).await;
-                not_json.end();
+                read_messages(stdout, relay, broke, max_message, &not_rpc).await;
+                not_rpc.end();
             }
         });
         // Stopped by the bridge's user: not the server's failure to explain.
         let mut stopped_first = false;
         let initialized = tokio::select! {
-            answer = initialize(relay, &writer) => answer,
+            answer = noting(initialize(relay, &writer), &not_rpc) => answer,
             status = process.wait() => Err(exited_early(status)),
             Some(unreadable) = broken.recv() => match exit_or_why(&mut process, unreadable).await {
                 Ok(status) => Err(exited_early(status)),
@@ -154,7 +163,7 @@ impl Server {
                         None => Vec::new(),
                     }
                 };
-                let (wrote, said) = tokio::join!(not_json.lines(STDERR_WAIT), stderr);
+                let (wrote, said) = tokio::join!(not_rpc.lines(STDERR_WAIT), stderr);
                 let e = with_last_words(e, &wrote, &said);
                 Err(e.with_hint(format!("its stderr is in `{}`", log.display())))
             }
@@ -237,8 +246,30 @@ async fn exit_or_why(
     }
 }
 
+/// `answered` (the server's answer to `initialize`), saying once in the log, when
+/// [`UNANSWERED_NOTE_AFTER`] has passed without it and the server has written to its
+/// stdout what is not JSON-RPC (`wrote`), the first such line: the likely cause, said
+/// while the bridge still waits, as it does up to [`INITIALIZE_LIMIT`].
+async fn noting<T>(answered: impl Future<Output = T>, wrote: &Tail) -> T {
+    let mut answered = std::pin::pin!(answered);
+    let note = async {
+        tokio::time::sleep(UNANSWERED_NOTE_AFTER).await;
+        let first = wrote.first().await;
+        tracing::warn!(
+            "{UNANSWERED_NOTE}, where an MCP stdio server writes only its JSON-RPC messages (is \
+             the command one?); the first such line: {}",
+            mur_core::text::escaped(&first, mur_core::text::unprintable)
+        );
+    };
+    tokio::select! {
+        answer = &mut answered => return answer,
+        () = note => {}
+    }
+    answered.await
+}
+
 /// `e`, a start that failed, with what the server wrote that says why: the lines of
-/// its stdout that are not JSON first (`wrote`: no MCP stdio server writes them, so
+/// its stdout that are not JSON-RPC first (`wrote`: no MCP stdio server writes them, so
 /// they name the cause, where the bridge waited for an answer), then the last lines
 /// of its stderr (`said`), each escaped.
 fn with_last_words(e: Error, wrote: &[String], said: &[String]) -> Error {
@@ -249,8 +280,8 @@ fn with_last_words(e: Error, wrote: &[String], said: &[String]) -> Error {
     let e = match wrote {
         [] => e,
         _ => e.with_hint(
-            "it wrote to its stdout what is not JSON, where an MCP stdio server writes only its \
-             JSON-RPC messages: is the command one?",
+            "it wrote to its stdout what is not JSON-RPC, where an MCP stdio server writes only \
+             its JSON-RPC messages: is the command one?",
         ),
     };
     let e = wrote
@@ -315,7 +346,7 @@ async fn write_lines(mut stdin: pipe::Sender, mut lines: mpsc::UnboundedReceiver
 
 /// Hands every line of the server's stdout to the relay; a line that is not
 /// JSON (a banner printed to stdout by mistake) goes to the log, clipped, and to
-/// `not_json`. A
+/// `not_rpc`, and so does JSON that is no JSON-RPC message (a JSON logger's line). A
 /// line past `max_message` bytes ends the reading: `broken` says why, naming
 /// the limit as the bridge's and how to raise it (mur's own `--max-response`
 /// bounds what a call reads of an answer, not what the bridge reads). So
@@ -326,7 +357,7 @@ async fn read_messages(
     relay: Relay,
     broken: mpsc::Sender<Unreadable>,
     max_message: u64,
-    not_json: &Tail,
+    not_rpc: &Tail,
 ) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
@@ -364,6 +395,9 @@ async fn read_messages(
             // U+FFFD and relayed as if the server had written that.
             match serde_json::from_slice::<Value>(bytes) {
                 Ok(message) => {
+                    if !is_json_rpc(&message) {
+                        not_rpc.push(&String::from_utf8_lossy(bytes));
+                    }
                     if message["result"]["_meta"][mur_server::RELOADING_META] == true {
                         // A mur-server stdio session answered a call that asked for a
                         // reload, and exits once its answers are out: the requests from
@@ -373,7 +407,7 @@ async fn read_messages(
                     }
                     relay.route(message, line.len());
                 }
-                Err(error) => refused(bytes, &error, &relay, not_json),
+                Err(error) => refused(bytes, &error, &relay, not_rpc),
             }
         }
         if line.capacity() > SMALL_LINE {
@@ -383,33 +417,61 @@ async fn read_messages(
     }
 }
 
-/// A line of the server's the parser refused (`error`): an answer whose id can be
-/// read is answered at once by the bridge's error in its place
-/// ([`unreadable_answer`]); anything else goes to the log and the clients' warning
-/// ([`Relay::unmatched`]), and to `not_json`, for a start that fails.
-fn refused(bytes: &[u8], error: &serde_json::Error, relay: &Relay, not_json: &Tail) {
+/// Whether `message` is JSON-RPC as the relay routes it: an object with a method or
+/// an id, or a batch. Any other JSON the relay logs as matching no request.
+fn is_json_rpc(message: &Value) -> bool {
+    message.is_array() || message.get("method").is_some() || message.get("id").is_some()
+}
+
+/// JSON-RPC "parse error": a request the bridge cannot read, said to the server.
+const PARSE_ERROR: i64 = -32700;
+
+/// A line of the server's the parser refused (`error`), answered where its id can be
+/// read ([`in_place_of`]): an answer, to its call at once by the bridge's error in its
+/// place; a request, to the server by a parse error, so that it does not wait out its
+/// own time for an answer. Anything else goes to the log and the clients' warning
+/// ([`Relay::unmatched`]), and to `not_rpc`, for a start that is slow or fails: a
+/// notification has no answer, and a line whose id cannot be read (itself a string
+/// that is not UTF-8, or no JSON at all) none it could be matched by — JSON-RPC answers
+/// one with a null id, which MCP does not allow and which no request of the server's
+/// has, so the server's own timeout ends its wait, as it would without the bridge.
+fn refused(bytes: &[u8], error: &serde_json::Error, relay: &Relay, not_rpc: &Tail) {
     let what = unreadable_line(bytes, error);
-    match unreadable_answer(bytes, &what) {
-        Some(answer) => {
+    match in_place_of(bytes, &what) {
+        Some(InPlace::Answer(answer)) => {
             tracing::warn!("the server answered with {what}");
             relay.route(answer, bytes.len());
         }
+        Some(InPlace::Request(refusal)) => {
+            tracing::warn!("the server asked with {what}; answered it with a parse error");
+            relay.write(&refusal);
+        }
         None => {
             let text = String::from_utf8_lossy(bytes);
-            not_json.push(&text);
+            not_rpc.push(&text);
             relay.unmatched(&what, &text);
         }
     }
 }
 
-/// The error that answers in place of an answer the bridge cannot read (`what` it
-/// is: bytes that are not UTF-8, JSON nested past serde_json's 128 levels): its id
-/// read alone, the rest skipped — serde_json skips an ignored value without
-/// recursing, or reading its strings as UTF-8 — so the call it answers fails at once
-/// rather than waiting out its time. Marked [`mur_client::UNREADABLE_ANSWER`]: a
-/// malformed answer, which mur says as it says one read over HTTP (exit 2), not the
-/// tool's failure. `None` for a line with no id, or a request.
-fn unreadable_answer(bytes: &[u8], what: &str) -> Option<Value> {
+/// What the bridge writes in place of a line it cannot read.
+#[derive(Debug, PartialEq)]
+enum InPlace {
+    /// An answer's: the error its call ends with.
+    Answer(Value),
+    /// A request's: the parse error the server is answered with.
+    Request(Value),
+}
+
+/// What answers in place of a line the bridge cannot read (`what` it is: bytes that
+/// are not UTF-8, JSON nested past serde_json's 128 levels): its id read alone, the
+/// rest skipped — serde_json skips an ignored value without recursing, or reading its
+/// strings as UTF-8. An answer's is an error marked [`mur_client::UNREADABLE_ANSWER`],
+/// so the call it answers fails at once rather than waiting out its time, as the
+/// malformed answer it is, which mur says as it says one read over HTTP (exit 2), not
+/// the tool's failure; a request's, a parse error for the server. `None` for a line
+/// with no id (a notification), or none that can be read.
+fn in_place_of(bytes: &[u8], what: &str) -> Option<InPlace> {
     #[derive(serde::Deserialize)]
     struct Envelope {
         #[serde(default)]
@@ -418,18 +480,26 @@ fn unreadable_answer(bytes: &[u8], what: &str) -> Option<Value> {
         method: Option<serde::de::IgnoredAny>,
     }
     let envelope: Envelope = serde_json::from_slice(bytes).ok()?;
+    let id = envelope.id?;
     if envelope.method.is_some() {
-        return None;
+        return Some(InPlace::Request(json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "error": {
+                "code": PARSE_ERROR,
+                "message": format!("the bridge cannot read this request: it is {what}"),
+            },
+        })));
     }
-    Some(json!({
+    Some(InPlace::Answer(json!({
         "jsonrpc": "2.0",
-        "id": envelope.id?,
+        "id": id,
         "error": {
             "code": -32603,
             "message": format!("the stdio server answered with {what}"),
             "data": { (mur_client::UNREADABLE_ANSWER): true },
         },
-    }))
+    })))
 }
 
 /// What a line the parser refused (`error`) is, for the log and the clients'
@@ -461,6 +531,14 @@ mod tests {
         unreadable_line(bytes, &error)
     }
 
+    /// The answer that stands for `bytes`'s, which the bridge cannot read.
+    fn answer_in_place_of(bytes: &[u8], what: &str) -> Value {
+        match in_place_of(bytes, what) {
+            Some(InPlace::Answer(answer)) => answer,
+            other => panic!("no answer: {other:?}"),
+        }
+    }
+
     #[test]
     fn an_answer_too_deep_to_hold_is_answered_by_an_error_of_its_id() {
         let deep = format!(
@@ -468,14 +546,35 @@ mod tests {
             "[".repeat(200),
             "]".repeat(200)
         );
-        let answer = unreadable_answer(deep.as_bytes(), &what(deep.as_bytes())).expect("an answer");
+        let answer = answer_in_place_of(deep.as_bytes(), &what(deep.as_bytes()));
         assert_eq!(answer["id"], 7);
         assert_eq!(answer["error"]["code"], -32603);
         assert_eq!(answer["error"]["data"][mur_client::UNREADABLE_ANSWER], true);
-        // A request or a notification that deep is not answered for the server.
-        let asks = deep.replace("\"result\"", "\"method\":\"x\",\"params\"");
-        assert!(unreadable_answer(asks.as_bytes(), "deep").is_none());
-        assert!(unreadable_answer(b"not json", "not json").is_none());
+        // A notification that deep has no answer; nor has a line with no id to read.
+        let tells = deep.replace("\"id\":7,\"result\"", "\"method\":\"x\",\"params\"");
+        assert_eq!(in_place_of(tells.as_bytes(), "deep"), None);
+        assert_eq!(in_place_of(b"not json", "not json"), None);
+    }
+
+    /// A request of the server's that the bridge cannot read is answered to the server
+    /// at once, with a parse error of its id: it was logged and dropped, and the server
+    /// waited out its own time for an answer. One whose id cannot be read is not (an
+    /// answer with a null id, JSON-RPC's for it, is no MCP message).
+    #[test]
+    fn a_request_that_is_not_utf8_is_answered_to_the_server_with_a_parse_error() {
+        let line = b"{\"jsonrpc\":\"2.0\",\"id\":\"q1\",\"method\":\"elicitation/create\",\"params\":{\"message\":\"\xff\"}}";
+        let what = what(line);
+        assert_eq!(
+            in_place_of(line, &what),
+            Some(InPlace::Request(
+                json!({ "jsonrpc": "2.0", "id": "q1", "error": {
+                    "code": -32700,
+                    "message": format!("the bridge cannot read this request: it is {what}"),
+                }})
+            ))
+        );
+        let no_id = b"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"roots/list\"}";
+        assert_eq!(in_place_of(no_id, &what), None);
     }
 
     /// An answer whose text is not UTF-8 is no answer to relay as if the server had
@@ -490,7 +589,7 @@ mod tests {
             "a line that is not UTF-8, as JSON must be (invalid utf-8 sequence of 1 bytes from \
              index 68)"
         );
-        let answer = unreadable_answer(line, &what).expect("an answer");
+        let answer = answer_in_place_of(line, &what);
         assert_eq!(
             answer,
             json!({ "jsonrpc": "2.0", "id": 3, "error": {

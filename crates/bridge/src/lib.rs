@@ -34,7 +34,7 @@ mod serve;
 mod signals;
 mod stop;
 
-pub use background::{SLOW_START, Started, start};
+pub use background::{SLOW_START, Started, Waiting, start};
 pub use child::{INITIALIZE_LIMIT, MAX_MESSAGE_BYTES};
 pub use ended::{LastStop, newest_stop, stop_since, with_last_stop};
 pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};

@@ -294,10 +294,13 @@ const TAIL_CHARS: usize = 300;
 /// The last lines of one start's stderr (blank ones skipped, each clipped),
 /// for the message of a start that fails: what the server said on its way
 /// out (npm's 404 for a mistyped package) without opening the log. Also what
-/// it wrote to its stdout that is not JSON (`crate::child`): a server that
+/// it wrote to its stdout that is not JSON-RPC (`crate::child`): a server that
 /// is no MCP stdio server (an HTTP server) says so there.
 pub(crate) struct Tail {
     lines: Mutex<std::collections::VecDeque<String>>,
+    /// The first line, kept past the last [`TAIL_LINES`]: the one a start still
+    /// waiting for the server quotes.
+    first: tokio::sync::watch::Sender<Option<String>>,
     /// Set once the server's stderr is closed: every line of it is in.
     ended: tokio::sync::watch::Sender<bool>,
 }
@@ -306,7 +309,22 @@ impl Tail {
     pub(crate) fn new() -> Self {
         Self {
             lines: Mutex::new(std::collections::VecDeque::new()),
+            first: tokio::sync::watch::Sender::new(None),
             ended: tokio::sync::watch::Sender::new(false),
+        }
+    }
+
+    /// The first line, once there is one (clipped as the others).
+    pub(crate) async fn first(&self) -> String {
+        let mut first = self.first.subscribe();
+        let line = match first.wait_for(Option::is_some).await {
+            Ok(line) => line.clone(),
+            // The sender is this Tail's own: never dropped while it is borrowed.
+            Err(_) => None,
+        };
+        match line {
+            Some(line) => line,
+            None => std::future::pending().await,
         }
     }
 
@@ -318,6 +336,13 @@ impl Tail {
             Some((end, _)) => format!("{}…", &line[..end]),
             None => line.to_owned(),
         };
+        self.first.send_if_modified(|first| {
+            let none = first.is_none();
+            if none {
+                *first = Some(line.clone());
+            }
+            none
+        });
         if let Ok(mut lines) = self.lines.lock() {
             if lines.len() == TAIL_LINES {
                 lines.pop_front();

@@ -302,8 +302,9 @@ impl Relay {
         waited.await.unwrap_or(Waited::TimedOut)
     }
 
-    /// Writes one message to the server, if one is attached.
-    fn write(&self, message: &Value) {
+    /// Writes one message to the server, if one is attached (none is before it has
+    /// answered `initialize`, when MCP has it ask nothing that needs an answer).
+    pub(crate) fn write(&self, message: &Value) {
         if let Some(writer) = self.writer.borrow().as_ref() {
             let _ = writer.send(message.to_string());
         }

@@ -1,7 +1,7 @@
 //! `mur devtools bridge [--idle D] [--foreground] -- SERVER…` and `bridge
 //! stop`: a stdio MCP server as a devtools session (crate `mur-bridge`).
 
-use mur_bridge::UsageLogging;
+use mur_bridge::{UsageLogging, Waiting};
 use mur_core::{Error, Result, Settings};
 
 use crate::cli::{BridgeArgs, BridgeCommand};
@@ -34,13 +34,17 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
     let exe = std::env::current_exe()
         .map_err(|e| Error::internal(format!("cannot find mur's own executable: {e}")))?;
     let quiet = settings.quiet;
-    let waiting = |log: &std::path::Path| {
-        if !quiet {
-            output::diagnostic(&format!(
+    let waiting = |waiting: Waiting<'_>| {
+        if quiet {
+            return;
+        }
+        match waiting {
+            Waiting::Slow(log) => output::diagnostic(&format!(
                 "waiting for the server to answer `initialize` (at most {} s); its log is `{}`",
                 mur_bridge::INITIALIZE_LIMIT.as_secs(),
                 log.display()
-            ));
+            )),
+            Waiting::NotJsonRpc(note) => output::diagnostic(&format!("note: {note}")),
         }
     };
     let started = crate::invoke::block_on(mur_bridge::start(&exe, &options, waiting))??;

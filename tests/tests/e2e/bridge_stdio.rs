@@ -1015,13 +1015,16 @@ def send(m):
     out.write(json.dumps(m).encode() + b"\n"); out.flush()
 def text(mid, t):
     send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": t}]}})
-calls, cancels, asking = 0, [], {}
+calls, cancels, asking, asked_badly = 0, [], {}, {}
 for raw in sys.stdin.buffer:
     msg = json.loads(raw)
     mid, method = msg.get("id"), msg.get("method")
     params = msg.get("params") or {}
     if method is None and mid in asking:
         text(asking.pop(mid), json.dumps(msg.get("result")))
+        continue
+    if method is None and mid in asked_badly:
+        text(asked_badly.pop(mid), json.dumps(msg))
         continue
     if method == "initialize":
         send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
@@ -1056,6 +1059,9 @@ for raw in sys.stdin.buffer:
             asking["q-%d" % mid] = mid
             send({"jsonrpc": "2.0", "id": "q-%d" % mid, "method": "elicitation/create",
                   "params": {"message": "Which?", "requestedSchema": {"type": "object", "properties": {"who": {"type": "string"}}}}})
+        elif name == "askbadly":
+            asked_badly["b-%d" % mid] = mid
+            out.write(b'{"jsonrpc":"2.0","id":"b-%d","method":"elicitation/create","params":{"message":"\xff"}}\n' % mid); out.flush()
         elif name == "cancels":
             text(mid, json.dumps(cancels))
         elif name == "hang":
@@ -1430,6 +1436,43 @@ fn an_answer_the_bridge_cannot_read_fails_its_call_at_once_as_malformed() {
             bridge
                 .log()
                 .contains("the server answered with a line that is not UTF-8"),
+            "{}",
+            bridge.log()
+        );
+    });
+}
+
+/// A question of the server's that the bridge cannot read (its text not UTF-8) is
+/// answered to the server at once with a JSON-RPC parse error of its id, and the tool
+/// that asked it goes on (here it returns what it was answered). The bridge logged and
+/// dropped it: the server waited for an answer that never came, and the call ran out
+/// of time (exit 2).
+#[test]
+fn a_question_the_bridge_cannot_read_is_answered_to_the_server_with_a_parse_error() {
+    with_hostile_bridge(&[], |bridge| {
+        let out = bridge.mur(&["call", "askbadly"]);
+        out.assert_code(0);
+        let answer: Value = serde_json::from_str(&out.tool_text(0)).expect("the answer, as JSON");
+        let id = answer["id"].as_str().expect("the question's id");
+        // Where the byte that is not UTF-8 is in the line the server wrote.
+        let at = format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":"elicitation/create","params":{{"message":""#
+        )
+        .len();
+        assert_eq!(
+            answer,
+            json!({ "jsonrpc": "2.0", "id": id, "error": {
+                "code": -32700,
+                "message": format!(
+                    "the bridge cannot read this request: it is a line that is not UTF-8, as \
+                     JSON must be (invalid utf-8 sequence of 1 bytes from index {at})"
+                ),
+            }})
+        );
+        assert!(
+            bridge
+                .log()
+                .contains("the server asked with a line that is not UTF-8"),
             "{}",
             bridge.log()
         );
@@ -2135,15 +2178,27 @@ fn ctrl_c_while_a_bridge_starts_stops_it_and_its_server() {
     group.assert_none_left();
 }
 
-/// stderr of a start that failed, without the line said first past 2 s of waiting (on a
-/// loaded machine).
+/// stderr of a start that failed, without the lines said first past 2 s of waiting (on a
+/// loaded machine): what it waits for, and the note on what the server wrote.
 fn after_waiting<'a>(stderr: &'a str, log: &Path) -> &'a str {
     let waiting = format!(
         "waiting for the server to answer `initialize` (at most 60 s); its log is `{}`\n",
         log.display()
     );
-    stderr.strip_prefix(&waiting).unwrap_or(stderr)
+    let Some(after) = stderr.strip_prefix(&waiting) else {
+        return stderr;
+    };
+    match after.strip_prefix(&format!("note: {NOT_JSON_RPC_NOTE}")) {
+        Some(note) => note.split_once('\n').map_or(note, |(_, rest)| rest),
+        None => after,
+    }
 }
+
+/// How the note on what a server still starting wrote to its stdout begins.
+const NOT_JSON_RPC_NOTE: &str = "the server has not answered `initialize` yet and wrote to its \
+                                 stdout what is not JSON-RPC, where an MCP stdio server writes \
+                                 only its JSON-RPC messages (is the command one?); the first such \
+                                 line: ";
 
 /// `mur ARGS…`, a `bridge stop`, stops the bridge `starting` of `project`, still
 /// starting: it exits 0 saying so, and the bridge exits 2 leaving nothing of its
@@ -2304,30 +2359,79 @@ fn a_server_that_exits_before_initialize_is_quoted_from_its_stderr() {
 }
 
 /// A command that is no MCP stdio server (an HTTP server bridged by mistake) writes
-/// to its stdout what is not JSON: a start that fails quotes it first, as the cause,
+/// to its stdout what is not JSON-RPC: a start that fails quotes it first, as the cause,
 /// where it quoted only the stderr (here a warning that says nothing of it) and the
-/// log alone had the stdout. Blank lines are skipped, as on stderr.
+/// log alone had the stdout. Blank lines are skipped, as on stderr; JSON that is no
+/// JSON-RPC message (a JSON logger's line) is quoted too, where the log alone had it.
 #[test]
 fn a_start_that_fails_quotes_what_the_server_wrote_to_its_stdout_that_is_not_json() {
     let sb = Sandbox::new();
     let project = sb.project("http");
     let script = "echo 'Listening on http://127.0.0.1:3000'; echo; echo hello; \
+                  echo '{\"level\":40,\"msg\":\"no routes\"}'; \
                   echo 'warning: no config file' >&2; exit 3";
     let (out, log) = failed_start(&sb, &project, script);
     assert_eq!(
         after_waiting(&out.stderr, &log),
         format!(
             "error: the server exited (exit status: 3) before it answered `initialize`\n\
-             hint: it wrote to its stdout what is not JSON, where an MCP stdio server writes \
-             only its JSON-RPC messages: is the command one?\n\
+             hint: it wrote to its stdout what is not JSON-RPC, where an MCP stdio server \
+             writes only its JSON-RPC messages: is the command one?\n\
              hint: stdout: Listening on http://127.0.0.1:3000\n\
              hint: stdout: hello\n\
+             hint: stdout: {{\"level\":40,\"msg\":\"no routes\"}}\n\
              hint: stderr: warning: no config file\n\
              hint: its stderr is in `{}`\n",
             log.display()
         ),
         "{out}"
     );
+}
+
+/// A server that writes to its stdout what is not JSON-RPC (a JSON logger's line, then
+/// an HTTP server's banner) and has not answered `initialize` after 2 s is said to,
+/// once, while the start waits on: the first such line quoted, on the command's
+/// stderr and in the log. Such a server was told from one merely slow only by the 60 s
+/// bound, and a JSON line that is no JSON-RPC was in the log alone.
+#[test]
+fn a_start_still_waiting_names_what_the_server_wrote_that_is_not_json_rpc() {
+    let sb = Sandbox::new();
+    let project = sb.project("banner");
+    let project_arg = project.to_str().expect("utf-8");
+    let stderr = sb.root().join("bridge.stderr");
+    let mut command = sb.mur_command(&["devtools", "bridge", "--project", project_arg, "--"]);
+    command
+        .args([
+            "sh",
+            "-c",
+            "echo '{\"level\":30,\"msg\":\"listening on 3000\"}'; \
+             echo 'Listening on http://127.0.0.1:3000'; sleep 600",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::fs::File::create(&stderr).expect("a file for stderr"));
+    let starting = mur_e2e::Process::spawn(&mut command);
+    let said = || std::fs::read_to_string(&stderr).unwrap_or_default();
+    wait_until("the start's note on what the server wrote", || {
+        said().contains("\nnote: ").then_some(())
+    });
+    let stop = ["devtools", "--project", project_arg, "bridge", "stop"];
+    sb.mur(&stop).assert_code(0);
+    starting.wait_output().assert_code(2);
+    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    let note = format!("{NOT_JSON_RPC_NOTE}{{\"level\":30,\"msg\":\"listening on 3000\"}}");
+    assert_eq!(
+        said(),
+        format!(
+            "waiting for the server to answer `initialize` (at most 60 s); its log is `{log}`\n\
+             note: {note}\n\
+             error: the bridge was stopped before the server answered `initialize`\n\
+             hint: its log is `{log}`\n",
+            log = log.display()
+        )
+    );
+    let logged = std::fs::read_to_string(&log).expect("the log");
+    assert_eq!(logged.matches(&note).count(), 1, "{logged}");
 }
 
 /// `bridge` and `bridge stop` read `--project`, `-v` and `-q` of the host options, and
