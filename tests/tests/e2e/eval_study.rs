@@ -1283,16 +1283,15 @@ fn a_readme_that_is_a_fifo_is_refused_at_once_and_nothing_written() {
 }
 
 #[test]
-#[ignore = "flaky since 7fd1f31 (held on a full stdout pipe): the final CI of session 46 saw report finish before its SIGTERM; run with --ignored"]
 fn report_stopped_by_sigterm_says_it_ran_nothing() {
-    // An agent command longer than a pipe holds, which the report names: `report`,
-    // printing it to a stdout no one reads yet (`| less` before a key is pressed), is
-    // held there once it wrote report.md anew.
-    let agent = format!("true # {}", "x".repeat(80 << 10));
-    let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", &agent]);
+    // `report`, printing to a stdout no one reads (`| less` before a key is pressed), is
+    // held at its first byte once it wrote report.md anew: a stdout full before it
+    // started, so that it cannot finish whatever a pipe holds on the machine.
+    let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
     output.assert_code(0);
     std::fs::remove_file(out.join("report.md")).expect("remove");
-    let report = Process::spawn(&mut report_command(&sandbox, &out, &[]));
+    let (_unread, stdout) = a_full_stdout();
+    let report = Process::spawn(report_command(&sandbox, &out, &[]).stdout(stdout));
     wait_until_within("report.md written", AT_ONCE, || {
         out.join("report.md").exists().then_some(())
     });
@@ -1301,6 +1300,28 @@ fn report_stopped_by_sigterm_says_it_ran_nothing() {
         "mur-eval: stopped by SIGTERM: it runs no agents; the study's results.jsonl and \
          study.json were left as they were\n",
     );
+}
+
+/// A stdout no one reads that is full already, and the end that would read it (held by
+/// the caller for as long as the writer is to be held): a stream socket filled until it
+/// took no more, any write to it then waits. A pipe, filled by what the command prints,
+/// held it only where the pipe held less than that (64 KiB where pages are 4 KiB, 1 MiB
+/// where they are 64 KiB).
+fn a_full_stdout() -> (std::os::unix::net::UnixStream, Stdio) {
+    use std::io::Write as _;
+    let (unread, mut stdout) = std::os::unix::net::UnixStream::pair().expect("socketpair");
+    stdout.set_nonblocking(true).expect("non-blocking");
+    for chunk in [&[0u8; 4096][..], &[0u8; 1][..]] {
+        loop {
+            match stdout.write(chunk) {
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(e) => panic!("filling the socket: {e}"),
+            }
+        }
+    }
+    stdout.set_nonblocking(false).expect("blocking");
+    (unread, Stdio::from(std::os::fd::OwnedFd::from(stdout)))
 }
 
 #[test]
