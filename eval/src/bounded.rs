@@ -1,6 +1,7 @@
 //! Reading a file the agent could have written — its stdout, its transcript, the
-//! capture, a screenshot it saved, the usage logs in its reach — without trusting what
-//! it is: a FIFO, a socket or a device (`/dev/zero` behind a link) is refused, opened
+//! capture, a screenshot it saved, the usage logs in its reach — or one the user names
+//! or an earlier command wrote (a task, a condition, a study's record, which a slip can
+//! make a named pipe) without trusting what it is: a FIFO, a socket or a device (`/dev/zero` behind a link) is refused, opened
 //! non-blocking (`mur_lockfile::open_regular`) so that opening never waits for a
 //! writer, and no more than a cap is read
 //! (what lies past it is left out, and the caller says so).
@@ -46,6 +47,21 @@ pub fn read_or_none(path: &Path, cap: u64) -> Result<Option<Bytes>, String> {
     Ok(Some(Bytes { bytes, cut }))
 }
 
+/// The whole text of the regular file at `path`, a file the user names (a task, a
+/// condition and its instructions) or a command wrote (a study's record): refused as
+/// [`read`] refuses, and past `cap` (no such file is that large) or not UTF-8, in words.
+pub fn text(path: &Path, cap: u64) -> Result<String, String> {
+    let read = read(path, cap)?;
+    if read.cut {
+        return Err(format!(
+            "`{}` is larger than {}",
+            path.display(),
+            mur_core::settings::human_bytes(cap)
+        ));
+    }
+    String::from_utf8(read.bytes).map_err(|_| format!("`{}` is not UTF-8 text", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +92,29 @@ mod tests {
             read_or_none(&dir.path().join("none"), 10)
                 .expect("fine")
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn a_text_is_whole_utf_8_or_refused_in_words() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("task.toml");
+        std::fs::write(&path, "id = 1\n").expect("write");
+        assert_eq!(text(&path, 7), Ok("id = 1\n".to_owned()));
+        assert_eq!(
+            text(&path, 6),
+            Err(format!("`{}` is larger than 6 bytes", path.display()))
+        );
+        std::fs::write(&path, b"\xff").expect("write");
+        assert_eq!(
+            text(&path, 6),
+            Err(format!("`{}` is not UTF-8 text", path.display()))
+        );
+        let fifo = dir.path().join("fifo.toml");
+        mur_testkit::mkfifo(&fifo);
+        assert_eq!(
+            text(&fifo, 6),
+            Err(format!("`{}` is not a regular file", fifo.display()))
         );
     }
 }

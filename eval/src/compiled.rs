@@ -41,13 +41,15 @@ impl Installed {
         self.dir.join("cache")
     }
 
-    /// Whether it is whole and was made where it is. One copied with its study (`cp -r
-    /// out copy`, which gives each file a new time) holds verb files whose times are no
-    /// longer those mur's index recorded: each run would compile every verb again on its
-    /// first call, counted in the agent's time. Made anew instead.
+    /// Whether it is whole and is the directory it was made as. One copied with its
+    /// study (`cp -r out copy`, which gives each file a new time) holds verb files whose
+    /// times are no longer those mur's index recorded: each run would compile every verb
+    /// again on its first call, counted in the agent's time. Made anew instead. Known by
+    /// the directory's identity, not its path: the same study named another way
+    /// (`--out ./x`, then `/abs/x`, or through a link) or moved whole is the one made.
     fn made_here(&self) -> bool {
-        std::fs::read(self.dir.join(MADE_IN))
-            .is_ok_and(|named| named == self.dir.as_os_str().as_encoded_bytes())
+        let recorded = crate::bounded::read(&self.dir.join(MADE_IN), 64);
+        matches!((recorded, identity(&self.dir)), (Ok(read), Some(now)) if read.bytes == now.as_bytes())
     }
 
     /// The installation copied into `data` and `cache` (made here), each file with its
@@ -153,8 +155,17 @@ fn forget_other_murs(store: &Path, mur_key: &str) {
     }
 }
 
-/// The file naming where an installation was made, written once it is whole.
+/// The file holding the identity of the directory an installation was made as
+/// ([`identity`]), written once it is whole.
 const MADE_IN: &str = "made-in";
+
+/// A directory's identity on this machine, its device and inode: kept by a rename or a
+/// move, not by a copy.
+fn identity(dir: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt as _;
+    let meta = std::fs::metadata(dir).ok()?;
+    Some(format!("{}:{}", meta.dev(), meta.ino()))
+}
 
 /// How an installation being made is named until it is whole.
 const PARTIAL: &str = ".partial";
@@ -180,9 +191,10 @@ fn build(
             over.copy_to(&partial.data(), &partial.cache())?;
         }
         add(mur, &partial, dir, files, replace)?;
-        let here = installed.dir.as_os_str().as_encoded_bytes();
-        std::fs::write(partial.dir.join(MADE_IN), here)
-            .map_err(|e| crate::write::unwritten(&partial.dir.join(MADE_IN), &e))?;
+        // The rename below keeps the directory's identity.
+        let made_in = partial.dir.join(MADE_IN);
+        let here = identity(&partial.dir).unwrap_or_default();
+        std::fs::write(&made_in, here).map_err(|e| crate::write::unwritten(&made_in, &e))?;
         std::fs::rename(&partial.dir, &installed.dir).map_err(|e| {
             Error::internal(format!(
                 "cannot rename `{}` to `{}`: {e}",
@@ -250,19 +262,22 @@ fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
     crate::listing::files(dir, "verb", kind, &["wasm", "json"]).map_err(|e| e.with_hint(hint))
 }
 
-/// The sha256 of the verb file at `path`, which is opened without waiting (a FIFO by a
-/// verb's name is refused at once, as `verbs add` refuses it).
+/// The sha256 of the verb file at `path` ([`sha256_file`]).
 fn sha256_of(path: &Path) -> Result<Vec<u8>> {
-    let cannot = |e: std::io::Error| {
+    sha256_file(path).map_err(|e| {
         Error::usage(format!(
             "cannot read the verb file `{}`: {e}",
             path.display()
         ))
-    };
-    let mut file =
-        mur_lockfile::open_regular(std::fs::OpenOptions::new().read(true), path).map_err(cannot)?;
+    })
+}
+
+/// The sha256 of the file at `path`, read a piece at a time, opened without waiting (a
+/// FIFO by a verb's or a program's name is refused at once, as `verbs add` refuses it).
+pub fn sha256_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut file = mur_lockfile::open_regular(std::fs::OpenOptions::new().read(true), path)?;
     let mut hasher = sha2::Sha256::new();
-    std::io::copy(&mut file, &mut hasher).map_err(cannot)?;
+    std::io::copy(&mut file, &mut hasher)?;
     Ok(hasher.finalize().to_vec())
 }
 
@@ -278,17 +293,26 @@ mod tests {
         };
         std::fs::create_dir(&made.dir).expect("dir");
         assert!(!made.made_here(), "no record of where: half made");
-        std::fs::write(
-            made.dir.join(MADE_IN),
-            made.dir.as_os_str().as_encoded_bytes(),
-        )
-        .expect("write");
+        let here = identity(&made.dir).expect("identity");
+        std::fs::write(made.dir.join(MADE_IN), here).expect("write");
         assert!(made.made_here());
         let copy = Installed {
             dir: dir.path().join("copy"),
         };
         crate::tree::copy(&made.dir, &copy.dir).expect("copied");
         assert!(!copy.made_here(), "a copy is made anew");
+        // The same directory by another name, or moved, is the one made.
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path(), &link).expect("symlink");
+        let linked = Installed {
+            dir: link.join("aaaa-1"),
+        };
+        assert!(linked.made_here(), "through a link");
+        let moved = Installed {
+            dir: dir.path().join("moved"),
+        };
+        std::fs::rename(&made.dir, &moved.dir).expect("move");
+        assert!(moved.made_here(), "moved");
     }
 
     #[test]

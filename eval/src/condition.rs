@@ -162,8 +162,8 @@ pub fn select(all: Vec<Condition>, names: &[String]) -> Result<Vec<Condition>> {
 
 /// The condition in `path`; its instructions and verb directory are relative to it.
 pub fn load(path: &Path) -> Result<Condition> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::usage(format!("cannot read `{}`: {e}", path.display())))?;
+    // Opened without waiting: a FIFO by a condition's name is refused at once.
+    let text = crate::bounded::text(path, crate::task::FILE_CAP).map_err(Error::usage)?;
     let file: ConditionFile = toml::from_str(&text).map_err(|e| {
         Error::usage(format!(
             "`{}` is not a valid condition: {}",
@@ -186,12 +186,8 @@ pub fn load(path: &Path) -> Result<Condition> {
     }
     let base = path.parent().unwrap_or(Path::new("."));
     let instructions_path = base.join(&file.instructions);
-    let instructions = std::fs::read_to_string(&instructions_path).map_err(|e| {
-        Error::usage(format!(
-            "condition `{name}`: cannot read its instructions `{}`: {e}",
-            instructions_path.display()
-        ))
-    })?;
+    let instructions = crate::bounded::text(&instructions_path, crate::task::FILE_CAP)
+        .map_err(|why| Error::usage(format!("condition `{name}`: its instructions: {why}")))?;
     let surface = match file.surface.as_str() {
         "cli" => Profile::Cli,
         "mcp" => Profile::Mcp,

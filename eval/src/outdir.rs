@@ -139,7 +139,8 @@ fn earlier(out: &Path) -> Result<Option<Vec<String>>> {
     if entries.flatten().all(|entry| entry.file_name() == LOCK) {
         return Ok(None);
     }
-    if let Some(record) = std::fs::read_to_string(out.join(FILE))
+    // Opened without waiting: a FIFO by the record's name is no record, said at once.
+    if let Some(record) = crate::bounded::text(&out.join(FILE), crate::task::FILE_CAP)
         .ok()
         .and_then(|text| serde_json::from_str::<Wrote>(&text).ok())
         .filter(|record| record.schema == SCHEMA)

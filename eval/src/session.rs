@@ -157,7 +157,11 @@ impl Session {
     }
 
     fn failed(&self, what: &str) -> Error {
-        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        // Opened without waiting and read up to a cap: a FIFO or a device put in its
+        // place is no log to wait on.
+        let log = crate::bounded::read(&self.log, LOG_CAP)
+            .map(|read| String::from_utf8_lossy(&read.bytes).into_owned())
+            .unwrap_or_default();
         match log.trim() {
             "" => Error::internal(format!("mur-sample {what}, saying nothing")),
             log => Error::internal(format!("mur-sample {what}: {log}")),
@@ -261,6 +265,9 @@ impl Drop for Session {
 /// Stops what a study killed mid-run left of the session of the task in `dir`: its
 /// recorded process group ([`GROUP_FILE`]), and — for a kill that came between starting
 /// it and recording it — any process that leads a process session of its own and runs
+/// The most of `session.log` said when the session failed: what it said as it failed.
+const LOG_CAP: u64 = 64 << 10;
+
 /// `sample` with this task's usage log: one mur-eval started, never a pid a file names.
 pub fn stop_leftovers(sample: &Path, dir: &Path) {
     crate::group::Group::stop_recorded(&dir.join(GROUP_FILE));

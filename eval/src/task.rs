@@ -124,10 +124,12 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Task>> {
     paths.iter().map(|path| load(path)).collect()
 }
 
-/// The task in `path`.
+/// The largest task or condition file (or instructions) read: each is some KB.
+pub const FILE_CAP: u64 = 1 << 20;
+
+/// The task in `path` (opened without waiting: a FIFO by a task's name is refused).
 pub fn load(path: &Path) -> Result<Task> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::usage(format!("cannot read `{}`: {e}", path.display())))?;
+    let text = crate::bounded::text(path, FILE_CAP).map_err(Error::usage)?;
     let id = path
         .file_stem()
         .and_then(|stem| stem.to_str())

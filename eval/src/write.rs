@@ -1,6 +1,7 @@
 //! How mur-eval writes a file: a page the user names (`--html`, `--readme`) as mur
-//! writes one, and its own records (`study.json`, a run's `record.json`) whole or not at
-//! all — both through mur-lockfile's writers, the project's one place for them.
+//! writes one, and its own records and reports (`study.json`, a run's `record.json`,
+//! `report.md`) whole or not at all — both through mur-lockfile's writers, the
+//! project's one place for them.
 
 use std::path::Path;
 use std::time::Duration;
@@ -18,9 +19,11 @@ pub fn page(path: &Path, text: &str) -> Result<()> {
     mur_lockfile::write_named(path, text.as_bytes(), PAGE_PATIENCE).map_err(|e| unwritten(path, &e))
 }
 
-/// Writes a record of mur-eval's own (`study.json`, a run's `record.json`) so that a
-/// reader finds the old one or the new, never a part: rewritten on every resume, a
-/// truncating write on a full disk lost the study's seed and matrix. Not through
+/// Writes a record of mur-eval's own (`study.json`, a run's `record.json`) or a report
+/// (`report.md`, `report.csv`, `transcripts.md`, a run's `trace.md`) so that a reader
+/// finds the old one or the new, never a part: rewritten on every resume, a truncating
+/// write on a full disk lost the study's seed and matrix, and a study killed mid-write
+/// left a torn report. Not through
 /// `write_atomic`, whose files are private (0600) as mur's state is: a study is made to
 /// be published, so a new record gets the user's umask and a rewritten one keeps its bits.
 pub fn record(path: &Path, bytes: &[u8]) -> Result<()> {

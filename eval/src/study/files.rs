@@ -43,12 +43,6 @@ pub const OWN: [&str; 12] = [
     TRANSCRIPTS_FILE,
 ];
 
-/// Writes `text` to `path` (a report or record `mur-eval report` makes again from
-/// `results.jsonl`, so a plain write); an internal error naming the file when it cannot.
-pub fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| crate::write::unwritten(path, &e))
-}
-
 /// Whether a study may write into `out`: missing, empty, one holding a study's record
 /// (`study.json`), or one holding only what a study that never got as far as recording
 /// it wrote (its lock among them). Anything else is a usage error, before anything is

@@ -82,7 +82,8 @@ struct Recorded {
 impl Meta {
     /// The study recorded at `path` (`study.json`, either schema).
     pub fn read(path: &Path) -> std::result::Result<Meta, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        // Opened without waiting: a FIFO by its name is no study, said at once.
+        let text = crate::bounded::text(path, META_CAP)?;
         let recorded: Recorded = serde_json::from_str(&text).map_err(|e| e.to_string())?;
         let matrices = match recorded.schema.as_str() {
             META_SCHEMA => recorded.matrices,
@@ -279,27 +280,27 @@ pub struct Journal {
     pub warnings: Vec<String>,
 }
 
+/// The largest `study.json` read: each command adds a matrix of some KB.
+const META_CAP: u64 = 16 << 20;
+
+/// The largest `results.jsonl` read: a run's record is some KB.
+const RESULTS_CAP: u64 = 256 << 20;
+
 /// Every whole run recorded in `path` (none when it does not exist) that `meta` asked
 /// for — a condition, task and repeat of one of its matrices — one per run id, the last.
 /// Lines that are not a run's record, records of runs no command asked for and runs
 /// recorded more than once (but for a run that could not be made, recorded again once
 /// made) are each said in a warning.
 pub fn read(path: &Path, meta: &Meta) -> Result<Journal> {
-    let text = match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Journal {
-                results: Vec::new(),
-                warnings: Vec::new(),
-            });
-        }
-        Err(e) => {
-            return Err(Error::usage(format!(
-                "cannot read `{}`: {e}",
-                path.display()
-            )));
-        }
+    // Opened without waiting (a FIFO by its name is refused at once), and read up to a
+    // cap no study's records come near: a device behind the name never ends.
+    let Some(read) = crate::bounded::read_or_none(path, RESULTS_CAP).map_err(Error::usage)? else {
+        return Ok(Journal {
+            results: Vec::new(),
+            warnings: Vec::new(),
+        });
     };
+    let text = String::from_utf8_lossy(&read.bytes);
     let mut results: Vec<RunResult> = Vec::new();
     let mut unreadable = Vec::new();
     let mut outside = Vec::new();
@@ -335,6 +336,12 @@ pub fn read(path: &Path, meta: &Meta) -> Result<Journal> {
         |n| n.to_string_lossy().into_owned(),
     );
     let mut warnings = Vec::new();
+    if read.cut {
+        let cap = mur_core::settings::human_bytes(RESULTS_CAP);
+        warnings.push(format!(
+            "{name}: larger than {cap}: only the runs recorded in its first {cap} were read"
+        ));
+    }
     if !unreadable.is_empty() {
         warnings.push(format!(
             "{name}: {} not a run's record, left out (line {})",
@@ -395,14 +402,14 @@ pub fn append(path: &Path, result: &RunResult) -> Result<()> {
     let mut line = serde_json::to_string(result)
         .map_err(|e| Error::internal(format!("cannot serialize a result: {e}")))?;
     line.push('\n');
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| Error::internal(format!("cannot open `{}`: {e}", path.display())))?;
+    // Opened without waiting: a FIFO put there since the study read it is refused, not
+    // waited on for a reader.
+    let mut options = std::fs::OpenOptions::new();
+    let mut file =
+        mur_lockfile::open_regular(options.read(true).create(true).append(true), path)
+            .map_err(|e| Error::internal(format!("cannot open `{}`: {e}", path.display())))?;
     // A partial line left by a kill would glue onto this one: start on a line of its own.
-    let len = file.metadata().map_or(0, |m| m.len());
-    if len > 0 && !ends_with_newline(path) {
+    if !ends_with_newline(&mut file) {
         line.insert(0, '\n');
     }
     file.write_all(line.as_bytes())
@@ -410,11 +417,9 @@ pub fn append(path: &Path, result: &RunResult) -> Result<()> {
         .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))
 }
 
-fn ends_with_newline(path: &Path) -> bool {
+/// Whether `file` is empty or ends a line (what cannot be read counts as ending one).
+fn ends_with_newline(file: &mut std::fs::File) -> bool {
     use std::io::{Read as _, Seek as _, SeekFrom};
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return true;
-    };
     let mut last = [0u8; 1];
     file.seek(SeekFrom::End(-1))
         .and_then(|_| file.read_exact(&mut last))

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use mur_core::{Error, Result};
 
-use super::files::{LIVE_ROOT, write};
+use super::files::LIVE_ROOT;
 
 /// How the temporary directory a study makes its runs in is named.
 pub const LIVE_ROOT_PREFIX: &str = "mur-eval-study-";
@@ -58,7 +58,7 @@ impl Live {
         // Held from here: a failure below removes the directory.
         let held = Held(Arc::clone(&live));
         if named {
-            write(&out.join(LIVE_ROOT), &live.root.to_string_lossy())?;
+            crate::write::record(&out.join(LIVE_ROOT), live.root.to_string_lossy().as_bytes())?;
         }
         crate::stop::on_stop(Some(Box::new(move || live.stopped())));
         Ok(held)

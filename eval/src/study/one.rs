@@ -5,7 +5,6 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::files::write;
 use super::live::{LIVE_ROOT_PREFIX, Live};
 use super::plan::{Planned, Study, id, run_dir};
 use super::prepare::Ready;
@@ -155,7 +154,7 @@ pub fn run_one(
         let _ = std::fs::remove_file(dir.join(name));
     }
     if let Ok(text) = serde_json::to_string_pretty(&record) {
-        let _ = write(&dir.join("record.json"), &(text + "\n"));
+        let _ = crate::write::record(&dir.join("record.json"), (text + "\n").as_bytes());
     }
     result.context = context::measure(
         &recorded,
@@ -295,8 +294,11 @@ fn made_live(live: &Live, dir: &Path) -> Result<tempfile::TempDir, String> {
                 live.root().display()
             )
         })?;
-    write(&dir.join(LIVE_FILE), &made.path().to_string_lossy())
-        .map_err(|e| e.message().to_owned())?;
+    crate::write::record(
+        &dir.join(LIVE_FILE),
+        made.path().to_string_lossy().as_bytes(),
+    )
+    .map_err(|e| e.message().to_owned())?;
     Ok(made)
 }
 

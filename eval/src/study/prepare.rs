@@ -8,7 +8,6 @@ use std::path::Path;
 
 use mur_core::{Error, Result};
 
-use super::files::write;
 use super::plan::{Planned, Study};
 use crate::checker::Checker;
 use crate::compiled::{Installed, STORE, installing, verbs_command};
@@ -173,7 +172,7 @@ fn capture_mur(dir: &Path, capture: &Path, mur: &Path) -> Result<()> {
     );
     let path = dir.join("bin").join("mur");
     let _ = std::fs::remove_file(&path);
-    write(&path, &script)?;
+    crate::write::record(&path, script.as_bytes())?;
     use std::os::unix::fs::PermissionsExt as _;
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
         .map_err(|e| Error::internal(format!("cannot make `{}` executable: {e}", path.display())))
@@ -181,13 +180,17 @@ fn capture_mur(dir: &Path, capture: &Path, mur: &Path) -> Result<()> {
 
 /// The `tools/list` result of a fresh `mur-sample`, as the JSON text an MCP client reads
 /// before its first call; kept in `out`'s `tools-list.json` (and read from there on
-/// resume). The session that lists them is made in `live_root`, removed with it: its
-/// files (a project, a lockfile, logs) are no part of the study a published `--out`
-/// carries.
+/// resume; one that is no regular file, a FIFO, is refused at once, not waited on).
+/// The session that lists them is made in `live_root`, removed with it: its files (a
+/// project, a lockfile, logs) are no part of the study a published `--out` carries.
 fn tool_schemas(study: &Study, out: &Path, live_root: &Path) -> Result<String> {
     let kept = out.join("tools-list.json");
-    if let Ok(text) = std::fs::read_to_string(&kept) {
-        return Ok(text);
+    if let Some(kept) = crate::bounded::read_or_none(&kept, crate::task::FILE_CAP)
+        .map_err(Error::usage)?
+        .filter(|read| !read.cut)
+        .and_then(|read| String::from_utf8(read.bytes).ok())
+    {
+        return Ok(kept);
     }
     let dir = live_root.join("schemas");
     let runtime = dir.join("run");
@@ -205,6 +208,6 @@ fn tool_schemas(study: &Study, out: &Path, live_root: &Path) -> Result<String> {
     session.stop();
     let text = serde_json::to_string(&listed)
         .map_err(|e| Error::internal(format!("cannot serialize the tool list: {e}")))?;
-    write(&kept, &text)?;
+    crate::write::record(&kept, text.as_bytes())?;
     Ok(text)
 }

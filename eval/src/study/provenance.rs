@@ -266,14 +266,11 @@ fn programs_sha256(given: &Given<'_>) -> BTreeMap<String, String> {
     })
 }
 
-/// The sha256 of the file at `path`, hex, read a piece at a time; why not.
+/// The sha256 of the file at `path`, hex; why not (a FIFO is refused, not waited on).
 fn sha256_of(path: &Path) -> std::result::Result<String, String> {
-    use sha2::Digest as _;
-    let cannot = |e: std::io::Error| format!("cannot read it: {e}");
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
-    let mut hasher = sha2::Sha256::new();
-    std::io::copy(&mut file, &mut hasher).map_err(cannot)?;
-    Ok(crate::task::hex(&hasher.finalize()))
+    crate::compiled::sha256_file(path)
+        .map(|sum| crate::task::hex(&sum))
+        .map_err(|e| format!("cannot read it: {e}"))
 }
 
 /// `word` as a shell reads it back (as typed when it cannot be: a NUL in it).

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use mur_core::Result;
 
-use super::files::{TRANSCRIPTS_FILE, write};
+use super::files::TRANSCRIPTS_FILE;
 use super::report;
 use super::traces;
 
@@ -24,14 +24,14 @@ pub fn title(results: usize, seed: u64) -> String {
 pub fn write_reports(out: &Path, rows: &report::Rows<'_>, seed: u64) -> Result<String> {
     let title = title(rows.results.len(), seed);
     let markdown = report::markdown(rows, &title);
-    write(&out.join("report.md"), &markdown)?;
-    write(&out.join("report.csv"), &report::csv(rows))?;
+    crate::write::record(&out.join("report.md"), markdown.as_bytes())?;
+    crate::write::record(&out.join("report.csv"), report::csv(rows).as_bytes())?;
     let conditions: Vec<String> = rows
         .conditions
         .iter()
         .map(|r| r.condition.clone())
         .collect();
     let transcripts = traces::transcripts(out, rows.results, &conditions, &title);
-    write(&out.join(TRANSCRIPTS_FILE), &transcripts)?;
+    crate::write::record(&out.join(TRANSCRIPTS_FILE), transcripts.as_bytes())?;
     Ok(markdown)
 }

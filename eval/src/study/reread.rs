@@ -140,7 +140,8 @@ impl Reread {
                 "`{}`, the page an earlier command of this study wrote (`--html`)",
                 page.display()
             );
-            match std::fs::File::open(&page) {
+            // Opened without waiting: a FIFO by the page's name is not waited on.
+            match mur_lockfile::open_regular(std::fs::OpenOptions::new().read(true), &page) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 _ if !whole.starts_with(&within) => said.push(format!(
                     "warning: {earlier}, lies outside its `--out`, and another study may have \

@@ -9,7 +9,6 @@ use std::path::Path;
 use mur_core::Result;
 
 use super::context::Recorded;
-use super::files::write;
 use super::result::RunResult;
 use crate::adapters::AgentReport;
 use crate::trace::{self, Step};
@@ -62,7 +61,7 @@ pub fn write_trace(result: &RunResult, steps: &[Step]) -> Result<()> {
         heading(result),
         block(steps, result.calls.total)
     );
-    write(&result.transcript.join(TRACE_FILE), &text)
+    crate::write::record(&result.transcript.join(TRACE_FILE), text.as_bytes())
 }
 
 /// `run id — pass, 3 calls` (or `fail`, and why the harness could not run it), and

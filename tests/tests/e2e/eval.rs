@@ -685,6 +685,77 @@ fn a_run_refuses_a_directory_no_run_wrote_and_touches_nothing() {
     assert_eq!(left, ["notes.txt"]);
 }
 
+/// A task or condition file, a condition's instructions, or a run's record of what it
+/// wrote that is a FIFO (a named pipe passed by mistake) is refused at once, exit 1, in
+/// one line: each was read with a blocking read that waited for a writer for ever. (The
+/// time limit guards against that hang; it is not what is checked.)
+#[test]
+fn a_fifo_for_a_task_a_condition_or_a_runs_record_is_refused_at_once() {
+    let sandbox = Sandbox::new();
+    let refused = |args: &[&str], expected: String| {
+        let mut command = sandbox.command(eval_bin());
+        command
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        run_within(&mut command, Duration::from_secs(120))
+            .0
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(expected);
+    };
+    let tasks = sandbox.dir("tasks");
+    let task = tasks.join("stuck.toml");
+    mur_e2e::mkfifo(&task);
+    let not_regular = |path: &Path| format!("`{}` is not a regular file", path.display());
+    let dir = |path: &Path| path.to_str().expect("utf-8").to_owned();
+    refused(
+        &["tasks", "--task-dir", &dir(&tasks)],
+        format!("error: {}\n", not_regular(&task)),
+    );
+    let conditions = sandbox.dir("conditions");
+    let condition = conditions.join("stuck.toml");
+    mur_e2e::mkfifo(&condition);
+    refused(
+        &["conditions", "--condition-dir", &dir(&conditions)],
+        format!("error: {}\n", not_regular(&condition)),
+    );
+    std::fs::remove_file(&condition).expect("remove");
+    std::fs::write(
+        conditions.join("cli.toml"),
+        "description = \"a condition\"\nsurface = \"cli\"\ninstructions = \"cli.md\"\n",
+    )
+    .expect("write");
+    let instructions = conditions.join("cli.md");
+    mur_e2e::mkfifo(&instructions);
+    refused(
+        &["conditions", "--condition-dir", &dir(&conditions)],
+        format!(
+            "error: condition `cli`: its instructions: {}\n",
+            not_regular(&instructions)
+        ),
+    );
+    // A run's record that is no record: its directory is refused as one no run wrote.
+    let out = sandbox.dir("out");
+    mur_e2e::mkfifo(&out.join("mur-eval-run.json"));
+    refused(
+        &[
+            "run",
+            "--profile",
+            "mcp",
+            "--agent",
+            "true",
+            "--out",
+            &dir(&out),
+        ],
+        format!(
+            "error: `{}` is not empty and no earlier `mur-eval run` wrote it: a run writes into a new or empty directory, or an earlier run's\n\
+             hint: name a new directory with `--out`; nothing in this one was touched\n",
+            out.display()
+        ),
+    );
+}
+
 /// Compares `text` with the snapshot `name` in `tests/snapshots/eval/`, each regular
 /// expression of `filters` replaced by its placeholder first. Re-bless after an
 /// intended change with `INSTA_UPDATE=always cargo test -p mur-e2e --test e2e eval`,

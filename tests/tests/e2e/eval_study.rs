@@ -813,6 +813,21 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
         "{extended}"
     );
     each_clicked_with_code_compiled_before(&copy, 8);
+    // The same study by another name (through a link; so `--out ./x` after `/abs/x`)
+    // is the one its verbs were compiled for: nothing is compiled again.
+    let link = sandbox.root().join("link");
+    std::os::unix::fs::symlink(&copy, &link).expect("symlink");
+    let linked = study_into(
+        &sandbox,
+        &link,
+        &matrix("cli-named,both", "count-to-three", "5", &extra),
+    );
+    linked.assert_code(0);
+    assert!(
+        linked.stderr_lines("study: installing").is_empty(),
+        "{linked}"
+    );
+    each_clicked_with_code_compiled_before(&copy, 10);
 }
 
 /// The first line of the JSON Lines file at `path`.
@@ -1280,6 +1295,83 @@ fn a_readme_that_is_a_fifo_is_refused_at_once_and_nothing_written() {
         !out.join("report.md").exists(),
         "written before the README was refused"
     );
+}
+
+/// `report.md`, `report.csv` and `transcripts.md` are each written anew into a file
+/// renamed over the old one, not truncated and rewritten: a reader of the old one (a
+/// link to it here; a viewer that has it open) keeps it whole, and a study killed
+/// mid-write leaves the old report or the new, never a part. Nothing is left beside them.
+#[test]
+fn a_report_written_anew_replaces_the_old_one_whole() {
+    let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
+    output.assert_code(0);
+    let names = |dir: &Path| -> BTreeSet<String> {
+        std::fs::read_dir(dir)
+            .expect("read")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let before = names(&out);
+    let reports = ["report.md", "report.csv", "transcripts.md"];
+    for name in reports {
+        std::fs::write(out.join(name), format!("the old {name}\n")).expect("write");
+        std::fs::hard_link(out.join(name), sandbox.root().join(name)).expect("link");
+    }
+    report_of(&sandbox, &out, &[]).assert_code(0);
+    for name in reports {
+        let read = |path: PathBuf| std::fs::read_to_string(path).expect("read");
+        assert_eq!(read(sandbox.root().join(name)), format!("the old {name}\n"));
+        assert_ne!(read(out.join(name)), format!("the old {name}\n"));
+    }
+    assert_eq!(names(&out), before);
+}
+
+/// A study's records that are FIFOs — `study.json` or `results.jsonl` (a named pipe
+/// passed by mistake, or put there since), the tool list a later command reads — are
+/// refused at once, exit 1, in one line: each was read with a blocking read that waited
+/// for a writer for ever. (The time limit guards against that hang; it is not what is
+/// checked.)
+#[test]
+fn a_studys_record_that_is_a_fifo_is_refused_at_once() {
+    let (sandbox, out) = sandbox_and_study();
+    std::fs::create_dir(&out).expect("dir");
+    let meta = out.join("study.json");
+    fifo(&meta);
+    run_within(&mut report_command(&sandbox, &out, &[]), AT_ONCE)
+        .0
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: `{0}` is not a study: `{0}` is not a regular file\n",
+            meta.display()
+        ));
+    std::fs::remove_file(&meta).expect("remove");
+    std::fs::write(
+        &meta,
+        r#"{"schema":"mur-eval-study/1","seed":3,"conditions":["mcp"],"tasks":["count-to-three"],"repeats":1,"agent":"true","tokenizer":"o200k_base"}"#,
+    )
+    .expect("study.json");
+    let results = out.join("results.jsonl");
+    fifo(&results);
+    run_within(&mut report_command(&sandbox, &out, &[]), AT_ONCE)
+        .0
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: `{}` is not a regular file\n",
+            results.display()
+        ));
+    std::fs::remove_file(&results).expect("remove");
+    let tools = out.join("tools-list.json");
+    fifo(&tools);
+    let args = matrix("mcp", "count-to-three", "1", &["--agent", "true"]);
+    run_within(&mut study_command(&sandbox, &out, &args), AT_ONCE)
+        .0
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "study: 1 condition × 1 task × 1 repeat, seed 3; 1 to run, 0 recorded\n\
+             error: `{}` is not a regular file\n",
+            tools.display()
+        ));
 }
 
 #[test]
