@@ -8,6 +8,10 @@
 /// dashes aside, its end (`--timeout` → `--arg-timeout`, a field renamed past a host
 /// option). Jaro alone finds short words alike that share a few letters: `call` was
 /// "did you mean `scroll`?", `nosuch` `focus`.
+///
+/// The Rust verb kit keeps a copy (`nearest` in plugins/kit/src/argv.rs): it cannot
+/// depend on mur-core, being vendored into verb crates that build from crates.io alone.
+/// Both run the cases of tests/shared/nearest_cases.rs, so the copy cannot drift.
 pub fn nearest<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
     let edits = typed.chars().count().div_ceil(3).max(1);
     let core = typed.trim_start_matches('-');
@@ -109,26 +113,14 @@ mod tests {
         );
     }
 
+    include!("../../../tests/shared/nearest_cases.rs");
+
     #[test]
     fn the_closest_word_above_the_bound_and_never_the_word_itself() {
-        let words = ["selector", "window", "view"];
-        assert_eq!(nearest("slector", words), Some("selector"));
-        assert_eq!(nearest("windw", words), Some("window"));
-        assert_eq!(nearest("colour", words), None);
+        for (typed, words, meant) in NEAREST_CASES {
+            assert_eq!(nearest(typed, words.iter().copied()), meant, "{typed}");
+        }
         assert_eq!(nearest("view", ["view"]), None);
-        // Alike to Jaro, but no typo of each other.
-        assert_eq!(nearest("call", ["scroll", "click"]), None);
-        assert_eq!(nearest("nosuch", ["focus"]), None);
-        assert_eq!(nearest("bmup", ["bump"]), Some("bump"));
-        assert_eq!(
-            nearest("exportodos", ["export-todos"]),
-            Some("export-todos")
-        );
-        assert_eq!(nearest("--comp", ["--component"]), Some("--component"));
-        assert_eq!(
-            nearest("--timeout", ["--arg-timeout"]),
-            Some("--arg-timeout")
-        );
     }
 
     #[test]

@@ -917,7 +917,8 @@ fn option_meant(spec: &Spec, name: &str) -> Option<String> {
 /// host's rule for every "did you mean", `mur_core::nearest` (crates/core/src/words.rs),
 /// copied because the kit cannot depend on mur_core (it builds from crates.io alone
 /// and runs as wasm), so that a verb's hints agree with the host's and with derived
-/// verbs'. Jaro above 0.7 (clap's bound), among the words at most a third of `typed`'s
+/// verbs': both run the cases of tests/shared/nearest_cases.rs (the kit's in
+/// tests/choices.rs). Jaro above 0.7 (clap's bound), among the words at most a third of `typed`'s
 /// letters' edits away (at least one) or, three letters or more, starting or ending
 /// with it: Jaro alone finds short words alike that share a few letters (`fl` and
 /// `full`, `--to` and `--auto-full`). The last of equals.

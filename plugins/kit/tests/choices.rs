@@ -8,6 +8,7 @@
 use mur_verb_kit::{Args, Kind, Opt, Spec};
 
 include!("../../../tests/shared/choice_cases.rs");
+include!("../../../tests/shared/nearest_cases.rs");
 
 /// A verb whose options are the choices of [`CHOICE_OPTIONS`].
 fn choices() -> Spec {
@@ -45,4 +46,29 @@ fn a_choice_is_meant_by_the_hosts_rule() {
         refused(&["--sttus"]),
         "unknown option `--sttus`; did you mean `--status`?"
     );
+}
+
+/// The host's rule itself, through a choice (a word that is none of its choices, nor one
+/// of them in another case, is refused naming the [`NEAREST_CASES`] guess): the kit's
+/// copy of `mur_core::nearest` names what the host's names.
+#[test]
+fn a_word_is_meant_as_the_hosts_rule_means_it() {
+    for (typed, words, meant) in NEAREST_CASES {
+        let spec = Spec {
+            options: vec![Opt::value("pick", "W", Kind::Choice(words), "which")].leak(),
+            ..Spec::NONE
+        };
+        let quoted: Vec<String> = words.iter().map(|word| format!("`{word}`")).collect();
+        let listed = match quoted.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => quoted.concat(),
+        };
+        let told = format!("`--pick` must be {listed}, got `{typed}`");
+        let said = match meant {
+            Some(meant) => format!("{told}; did you mean `{meant}`?"),
+            None => told,
+        };
+        let argv = [format!("--pick={typed}")];
+        assert_eq!(Args::parse(&spec, &argv).err(), Some(said), "{typed}");
+    }
 }
