@@ -240,15 +240,23 @@ mod tests {
         vec![lockfile.with_extension("bridge")]
     }
 
-    #[test]
-    fn an_ended_sessions_files_go_and_a_running_or_starting_ones_stay() {
+    /// A registry in a new temporary directory (gone with the first), and a writer of
+    /// `text` to a file of it, which gives back the file's path.
+    fn registry_with(text: &str) -> (tempfile::TempDir, Registry, impl Fn(&str) -> PathBuf) {
         let dir = tempfile::tempdir().expect("tempdir");
         let registry = Registry::at(dir.path().to_owned());
-        let touch = |name: &str| {
-            let path = dir.path().join(name);
-            fs::write(&path, "").expect("write");
+        let (at, text) = (dir.path().to_owned(), text.to_owned());
+        let touch = move |name: &str| {
+            let path = at.join(name);
+            fs::write(&path, &text).expect("write");
             path
         };
+        (dir, registry, touch)
+    }
+
+    #[test]
+    fn an_ended_sessions_files_go_and_a_running_or_starting_ones_stay() {
+        let (dir, registry, touch) = registry_with("");
         // Ended: files and no lockfile. Running: a lockfile. Starting: its slot held.
         let ended = [
             touch("00000000000000aa.bridge"),
@@ -291,13 +299,7 @@ mod tests {
 
     #[test]
     fn a_temporary_file_goes_once_its_writer_is_gone_and_never_while_it_writes() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let registry = Registry::at(dir.path().to_owned());
-        let touch = |name: &str| {
-            let path = dir.path().join(name);
-            fs::write(&path, "{").expect("write");
-            path
-        };
+        let (_dir, registry, touch) = registry_with("{");
         let (gone, ours) = (reaped_pid(), std::process::id());
         // A session killed mid-write left these; a running one (this process) is writing
         // that one, beside the lockfile of a session that runs.
