@@ -12,7 +12,8 @@
 //!   that would otherwise hang.
 //! - [`stub`]: tiny loopback HTTP servers for what a real session cannot play;
 //!   [`mcp`]: MCP requests written out by hand.
-//! - [`values`]: reading the JSON and text that tools and `mur` print, for assertions.
+//! - [`values`]: reading the JSON and text that tools and `mur` print, and the files
+//!   they leave, for assertions.
 
 pub mod artifacts;
 pub mod mcp;
@@ -36,4 +37,4 @@ pub use sandbox::{
     several_sessions_error,
 };
 pub use stub::Stub;
-pub use values::{Captured, after_stop_time, each_str, text_x};
+pub use values::{Captured, after_stop_time, each_str, names_in, text_x};

@@ -1,6 +1,23 @@
-//! Reading the JSON and text that tools and `mur` print, for assertions.
+//! Reading the JSON and text that tools and `mur` print, and the files they leave, for
+//! assertions.
+
+use std::path::Path;
 
 use serde_json::Value;
+
+/// The names of the entries of the directory `dir`, sorted, to compare with the files a
+/// run should have left there (panics when it cannot be listed).
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let listing = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("list {dir:?}: {e}"));
+    let mut names: Vec<String> = listing
+        .map(|entry| {
+            let entry = entry.unwrap_or_else(|e| panic!("list {dir:?}: {e}"));
+            entry.file_name().to_string_lossy().into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
 
 /// The string `key` of each object in the JSON array `array`, in order (panics, showing
 /// the value, when it is not an array of objects that each have one).

@@ -309,7 +309,8 @@ fn unusable_file(name: &str, path: &Path, why: impl std::fmt::Display) -> VerbEr
 
 #[cfg(test)]
 mod tests {
-    use crate::{VerbDirs, VerbHost, derived::WITHIN, manage, tests::temp_dirs};
+    use crate::tests::{cache_entries, temp_dirs};
+    use crate::{VerbDirs, VerbHost, derived::WITHIN, manage};
 
     /// Another installed verb's file copied over this one's, where another verb's
     /// entry file is broken (so which verb has these bytes cannot be read before the
@@ -343,12 +344,6 @@ mod tests {
     fn host_for(dirs: &VerbDirs, verb: &str) -> VerbHost {
         let index = crate::index::Index::load_only(&dirs.verbs, verb).expect("entry");
         VerbHost::with_index(dirs.clone(), index)
-    }
-
-    /// The compiled entries in the cache directory, sorted.
-    fn cache_entries(dirs: &VerbDirs) -> Vec<std::path::PathBuf> {
-        let listing = std::fs::read_dir(&dirs.cache).expect("cache dir");
-        mur_lockfile::files_with_extension(listing, "cwasm")
     }
 
     /// The build script's triple is the one wasmtime would have been given

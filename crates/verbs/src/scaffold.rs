@@ -575,11 +575,7 @@ mod tests {
     #[test]
     fn the_vendored_kit_is_plugins_kit_whole_with_its_dependency_versions() {
         let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/kit/src");
-        let mut on_disk: Vec<String> = std::fs::read_dir(&kit)
-            .expect("plugins/kit/src")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .collect();
-        on_disk.sort();
+        let on_disk = mur_testkit::names_in(&kit);
         let vendored: Vec<&str> = rust::KIT_SOURCES.iter().map(|(path, _)| *path).collect();
         assert_eq!(on_disk, vendored, "vendor every file of plugins/kit/src");
         let read = |path: &str| {

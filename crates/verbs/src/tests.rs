@@ -192,15 +192,13 @@ fn files_are_written_only_at_paths_in_argv() {
     );
 }
 
-/// The compiled entries in a cache directory.
-fn cache_entries(dirs: &VerbDirs) -> Vec<String> {
+/// No compiled entries, as [`cache_entries`] lists them.
+const NONE: [std::path::PathBuf; 0] = [];
+
+/// The compiled entries in the cache directory, sorted (none where it is not).
+pub(crate) fn cache_entries(dirs: &VerbDirs) -> Vec<std::path::PathBuf> {
     std::fs::read_dir(&dirs.cache)
-        .map(|list| {
-            list.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".cwasm"))
-                .collect()
-        })
+        .map(|listing| mur_lockfile::files_with_extension(listing, "cwasm"))
         .unwrap_or_default()
 }
 
@@ -211,11 +209,7 @@ fn a_refused_add_and_a_removed_verb_leave_no_compiled_code_behind() {
     let reserved = ["session".to_owned()];
     let refused = manage::add(&dirs, &[guest("impostor")], false, &reserved);
     assert!(refused.is_err());
-    assert_eq!(
-        cache_entries(&dirs),
-        Vec::<String>::new(),
-        "refused, yet cached"
-    );
+    assert_eq!(cache_entries(&dirs), NONE, "refused, yet cached");
 
     manage::add(&dirs, &[guest("ping")], false, &reserved).expect("add");
     assert_eq!(
@@ -224,11 +218,7 @@ fn a_refused_add_and_a_removed_verb_leave_no_compiled_code_behind() {
         "the installed verb's code is cached"
     );
     manage::remove(&dirs, "ping").expect("remove");
-    assert_eq!(
-        cache_entries(&dirs),
-        Vec::<String>::new(),
-        "removed, yet cached"
-    );
+    assert_eq!(cache_entries(&dirs), NONE, "removed, yet cached");
 }
 
 /// A warm call maps the cached code into an engine that has no compiler; only the
@@ -251,7 +241,7 @@ fn only_the_cold_path_builds_a_compiler() {
     let dirs = host.dirs.clone();
     let mut host = VerbHost::open_in(dirs.clone()).expect("open");
     for entry in cache_entries(&dirs) {
-        std::fs::remove_file(dirs.cache.join(entry)).expect("remove the entry");
+        std::fs::remove_file(entry).expect("remove the entry");
     }
     plan(&mut host, "ping", &[]);
     let runtime = host.runtime.as_ref().expect("a runtime");
@@ -278,7 +268,7 @@ fn a_verb_runs_when_its_code_cannot_be_cached() {
         .shape("ping", &plan, &serde_json::json!({"v": 1}), false)
         .expect("shape");
     assert!(String::from_utf8_lossy(&shaped.stdout).contains("\"pong\":true"));
-    assert_eq!(cache_entries(&dirs), Vec::<String>::new());
+    assert_eq!(cache_entries(&dirs), NONE);
 }
 
 /// A component replaced by a data verb of its name (or back) leaves no file of the
@@ -294,12 +284,8 @@ fn a_verb_replaced_by_one_of_another_kind_leaves_no_file_behind() {
     std::fs::write(&data, verb.to_string()).expect("data verb");
     manage::add(&dirs, std::slice::from_ref(&data), true, &[]).expect("replaced by data");
     let files = || {
-        let mut names: Vec<String> = std::fs::read_dir(&dirs.verbs)
-            .expect("verb dir")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .filter(|name| name.starts_with("ping."))
-            .collect();
-        names.sort();
+        let mut names = mur_testkit::names_in(&dirs.verbs);
+        names.retain(|name| name.starts_with("ping."));
         names
     };
     assert_eq!(files(), ["ping.json"]);

@@ -344,12 +344,9 @@ mod tests {
         }
         at("notes.txt", 30);
         sweep(tmp.path(), 2, KEEP_FOR);
-        let mut left: Vec<String> = std::fs::read_dir(tmp.path())
-            .expect("dir")
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(left, ["a.json", "b.json", "notes.txt"]);
+        assert_eq!(
+            mur_testkit::names_in(tmp.path()),
+            ["a.json", "b.json", "notes.txt"]
+        );
     }
 }
