@@ -14,7 +14,7 @@ mod sockets;
 pub use access::{Access, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidecar_path};
 pub use lockfiles::{Found, Survey, ended_note, registry, survey};
 pub use report::{Report, Silent};
-pub use scan::scan;
+pub use scan::{Scanned, scan};
 pub use select::{Candidate, ProjectFilter, again, rows as session_rows, with_the_first};
 
 use mur_core::settings::{Settings, Source};
@@ -263,10 +263,11 @@ async fn find(
                     range.first,
                     range.last
                 );
-                let scanned = scan::scan_all(http, range, report).await;
-                match select::unique(scanned.sessions, &[], project, command) {
+                let mut scanned = scan::scan(http, range, report).await;
+                let found = std::mem::take(&mut scanned.sessions);
+                match select::unique(found, &[], project, command) {
                     Ok(chosen) => Ok(chosen.into()),
-                    Err(e) => Err(scanned_none(e, http, range, &scanned.others).await),
+                    Err(e) => Err(scanned_none(e, http, &scanned).await),
                 }
             }
             (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match project {
@@ -409,22 +410,14 @@ fn unresponsive_instead(
 }
 
 /// `e` (of `--auto`'s choice among the sessions it found) with the ports scanned, and,
-/// when it found none, the ports of `others` that answered HTTP but not the probe: a
-/// third-party MCP server scanned for is one of those, and `--endpoint` reaches it.
-async fn scanned_none(
-    e: Error,
-    http: &mur_http::Http,
-    range: mur_core::settings::PortRange,
-    others: &[u16],
-) -> Error {
-    let e = e.with_hint(format!(
-        "`--auto` scanned 127.0.0.1 ports {}-{} for devtools sessions",
-        range.first, range.last
-    ));
+/// when it found none, the ports that answered HTTP but not the probe: a third-party
+/// MCP server scanned for is one of those, and `--endpoint` reaches it.
+async fn scanned_none(e: Error, http: &mur_http::Http, scanned: &Scanned) -> Error {
+    let e = e.with_hint(scanned.searched());
     if e.kind() != mur_core::Kind::NoSession {
         return e;
     }
-    match scan::answering_hint(&scan::answering_http(http, others).await) {
+    match scanned.not_devtools(http).await {
         Some(hint) => e.with_hint(hint),
         None => e,
     }

@@ -16,7 +16,8 @@
 //! which ports in the range have a listener on loopback (or on every address)
 //! owned by this user, so only those are probed: the full range takes
 //! milliseconds instead of 64,512 connects, and another user's listener is
-//! never even asked. Elsewhere every port in the range is tried.
+//! never even asked. Elsewhere every port in the range is tried. The ports that take a
+//! connection are then probed within one probe timeout, all together.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -24,6 +25,7 @@ use std::time::Duration;
 use futures_util::StreamExt as _;
 use mur_lockfile::{Transport, liveness};
 use tokio::net::TcpStream;
+use tokio::time::Instant;
 
 use crate::report::Report;
 use crate::select::Candidate;
@@ -37,52 +39,14 @@ const PARALLEL: usize = 256;
 /// bounds a filtered port.
 const CONNECT_TIMEOUT: Duration = Duration::from_millis(300);
 
-/// Every devtools session listening on a port in `range`; `report` hears
-/// how many ports are done as the scan goes.
-pub async fn scan(http: &mur_http::Http, range: PortRange, report: &dyn Report) -> Vec<Candidate> {
-    scan_all(http, range, report).await.sessions
-}
-
-/// What a scan met: the devtools sessions, and the ports that answered the probe
-/// with something else (sorted).
-pub(crate) struct Scanned {
-    pub(crate) sessions: Vec<Candidate>,
-    pub(crate) others: Vec<u16>,
-}
-
-/// What one port is.
-enum Port {
-    Session(Candidate),
-    /// Listening, but what answered is no devtools session.
-    Other(u16),
-    /// Nothing listens, or it did not answer in time.
-    Nothing,
-}
-
-/// [`scan`], keeping the ports that answered as something else.
-pub(crate) async fn scan_all(
-    http: &mur_http::Http,
-    range: PortRange,
-    report: &dyn Report,
-) -> Scanned {
+/// Every devtools session listening on a port in `range`, and the ports that answered
+/// as something else; `report` hears how many ports are done as the scan goes.
+pub async fn scan(http: &mur_http::Http, range: PortRange, report: &dyn Report) -> Scanned {
     let ports: Vec<u16> = listening_ports(range).unwrap_or_else(|| range.ports().collect());
-    let total = ports.len();
-    let done = AtomicUsize::new(0);
-    let met: Vec<Port> = futures_util::stream::iter(ports)
-        .map(|port| {
-            let done = &done;
-            async move {
-                let met = probe_port(http, port).await;
-                report.scan_progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                met
-            }
-        })
-        .buffer_unordered(PARALLEL)
-        .collect()
-        .await;
-    report.scan_finished();
+    let met = scan_ports(http, ports, report).await;
     let mut scanned = Scanned {
         sessions: Vec::new(),
+        range,
         others: Vec::new(),
     };
     for port in met {
@@ -96,23 +60,99 @@ pub(crate) async fn scan_all(
     scanned
 }
 
+/// What a scan met: the devtools sessions, and the ports that answered the probe
+/// with something else (sorted).
+pub struct Scanned {
+    pub sessions: Vec<Candidate>,
+    range: PortRange,
+    others: Vec<u16>,
+}
+
+impl Scanned {
+    /// What was scanned, in the words of a hint under a scan's error.
+    pub fn searched(&self) -> String {
+        format!(
+            "`--auto` scanned 127.0.0.1 ports {}-{} for devtools sessions",
+            self.range.first, self.range.last
+        )
+    }
+
+    /// The hint naming the ports that answered HTTP but not as devtools sessions, with
+    /// the `--endpoint` that reaches an MCP server there ([`answering_hint`]); each is
+    /// asked again ([`answering_http`]), so it costs up to one probe timeout more.
+    pub async fn not_devtools(&self, http: &mur_http::Http) -> Option<String> {
+        answering_hint(&answering_http(http, &self.others).await)
+    }
+}
+
+/// What one port is.
+enum Port {
+    Session(Candidate),
+    /// Listening, but what answered is no devtools session.
+    Other(u16),
+    /// Nothing listens, or it did not answer in time.
+    Nothing,
+}
+
+/// What each of `ports` is: those that take a connection (a closed port refuses at once)
+/// are probed, all by one deadline ([`probe_port`]). A deadline of each port's own
+/// started only when its turn came, so more than [`PARALLEL`] silent listeners (stopped
+/// processes, servers that never answer `GET`) took a probe timeout per [`PARALLEL`]
+/// of them: a port whose turn comes after the deadline is passed over, uncontacted.
+async fn scan_ports(http: &mur_http::Http, ports: Vec<u16>, report: &dyn Report) -> Vec<Port> {
+    let total = ports.len();
+    let done = AtomicUsize::new(0);
+    let settled = || report.scan_progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+    let listening: Vec<u16> = futures_util::stream::iter(ports)
+        .map(|port| async move {
+            let open = accepts(port).await;
+            if !open {
+                settled();
+            }
+            open.then_some(port)
+        })
+        .buffered(PARALLEL)
+        .filter_map(|port| async move { port })
+        .collect()
+        .await;
+    let deadline = Instant::now() + liveness::PROBE_TIMEOUT;
+    let met = futures_util::stream::iter(listening)
+        .map(|port| async move {
+            let met = probe_port(http, port, deadline).await;
+            settled();
+            met
+        })
+        .buffer_unordered(PARALLEL)
+        .collect()
+        .await;
+    report.scan_finished();
+    met
+}
+
 /// Of `ports` (sorted), those that answer `GET /mcp` with any HTTP answer at all:
 /// a server that is no devtools session (an MCP server, a web server), not another
 /// program's protocol (SSH) nor a listener gone since. Asked again, on the way to
 /// "no session" only: the probe's error does not say which it was, and a scan that
-/// finds a session needs no word of the others.
+/// finds a session needs no word of the others. All by one deadline, as the scan's
+/// probes are.
 pub(crate) async fn answering_http(http: &mur_http::Http, ports: &[u16]) -> Vec<u16> {
-    let answers = |port: u16| async move {
-        let request = mur_http::Request::get(&endpoint_of(port));
-        let answer = tokio::time::timeout(liveness::PROBE_TIMEOUT, http.send(request)).await;
-        matches!(answer, Ok(Ok(_))).then_some(port)
-    };
+    let deadline = Instant::now() + liveness::PROBE_TIMEOUT;
     futures_util::stream::iter(ports.iter().copied())
-        .map(answers)
+        .map(|port| answers_http(http, port, deadline))
         .buffered(PARALLEL)
         .filter_map(|port| async move { port })
         .collect()
         .await
+}
+
+/// `port` if `GET /mcp` there has an HTTP answer by `deadline`; not asked past it.
+async fn answers_http(http: &mur_http::Http, port: u16, deadline: Instant) -> Option<u16> {
+    if Instant::now() >= deadline {
+        return None;
+    }
+    let request = mur_http::Request::get(&endpoint_of(port));
+    let answer = tokio::time::timeout_at(deadline, http.send(request)).await;
+    matches!(answer, Ok(Ok(_))).then_some(port)
 }
 
 /// How many ports a hint names before "and N more".
@@ -166,17 +206,28 @@ fn listening_ports(range: PortRange) -> Option<Vec<u16>> {
     Some(ports)
 }
 
-async fn probe_port(http: &mur_http::Http, port: u16) -> Port {
+/// Whether `port` takes a connection on 127.0.0.1. Closed at once: a server that serves
+/// one connection at a time would not answer the probe while this one is open.
+async fn accepts(port: u16) -> bool {
     let connected =
         tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(("127.0.0.1", port))).await;
-    // Closed before the probe: a server that serves one connection at a time would
-    // not answer it while this one is open.
-    match connected {
-        Ok(Ok(stream)) => drop(stream),
-        _ => return Port::Nothing,
+    matches!(connected, Ok(Ok(_)))
+}
+
+/// What answers the devtools probe on `port` by `deadline`, the one the scan's probes
+/// share; a port whose turn comes after it is not contacted.
+async fn probe_port(http: &mur_http::Http, port: u16, deadline: Instant) -> Port {
+    if Instant::now() >= deadline {
+        tracing::debug!("port {port}: not probed, the probes of silent ports took the time");
+        return Port::Nothing;
     }
     let endpoint = endpoint_of(port);
-    let info = match liveness::probe(http, &endpoint).await {
+    let probe = tokio::time::timeout_at(deadline, liveness::probe(http, &endpoint));
+    let info = match probe.await.unwrap_or_else(|_| {
+        Err(liveness::ProbeError::NoAnswer(
+            "did not answer by the scan's deadline".into(),
+        ))
+    }) {
         Ok(info) => info,
         Err(liveness::ProbeError::NotDevtools(why)) => {
             tracing::debug!("port {port}: not a devtools session: {why}");
@@ -274,7 +325,7 @@ mod tests {
             &crate::report::Silent,
         )
         .await;
-        assert!(found.is_empty());
+        assert!(found.sessions.is_empty());
     }
 
     /// An HTTP server that is no devtools session is kept to be named (an MCP server
@@ -290,12 +341,47 @@ mod tests {
                 first: port,
                 last: port,
             };
-            let scanned = scan_all(&http, range, &crate::report::Silent).await;
+            let scanned = scan(&http, range, &crate::report::Silent).await;
             assert!(scanned.sessions.is_empty());
             others.extend(scanned.others);
         }
         others.sort_unstable();
         assert_eq!(answering_http(&http, &others).await, [web]);
+    }
+
+    /// More silent listeners than probes in flight (bound, never accepting: a stopped
+    /// process's) share one probe timeout: those whose turn comes after it are passed
+    /// over, and what answered in time is what the scan returns. With a timeout of each
+    /// port's own, every one was probed and the scan took one timeout per [`PARALLEL`].
+    #[tokio::test]
+    async fn more_silent_listeners_than_parallel_share_one_probe_deadline() {
+        let web = answering(NOT_THE_PROBE, true);
+        let silent: Vec<std::net::TcpListener> = (0..PARALLEL + 8)
+            .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("bind"))
+            .collect();
+        let ports = std::iter::once(web)
+            .chain(silent.iter().map(|l| l.local_addr().expect("addr").port()))
+            .collect();
+        let met = scan_ports(&mur_http::Http::new(), ports, &crate::report::Silent).await;
+        let others: Vec<u16> = (met.iter())
+            .filter_map(|port| match port {
+                Port::Other(port) => Some(*port),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(others, [web]);
+        // Connections each listener has queued (none is ever accepted): one of the
+        // check that it takes connections, a second of the probe. The web server's
+        // answer freed its place at once; the last 8 came after the deadline.
+        let queued: Vec<usize> = (silent.iter())
+            .map(|listener| {
+                listener.set_nonblocking(true).expect("nonblocking");
+                std::iter::from_fn(|| listener.accept().ok()).count()
+            })
+            .collect();
+        let mut probed = vec![2; PARALLEL];
+        probed.resize(PARALLEL + 8, 1);
+        assert_eq!(queued, probed);
     }
 
     #[test]

@@ -32,7 +32,9 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
 /// not a session that never ran). `--auto` adds sessions found by a port scan. With
 /// `--project`, only that project's sessions count, for the listing and the
 /// exit code alike: `session list --project P` is how a script asks whether
-/// P's session (a bridge that may have stopped when idle) is still up.
+/// P's session (a bridge that may have stopped when idle) is still up. Ports the scan
+/// found answering HTTP, not as devtools sessions, are named with the `--endpoint` that
+/// reaches an MCP server there: in a hint under exit 4, else in a `note:`.
 async fn list(settings: &Settings, json: bool) -> Result<()> {
     let http = mur_http::Http::new();
     let registry = discovery::registry();
@@ -43,7 +45,7 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
         .transpose()?;
     let meant = |c: &Candidate| project.as_ref().is_none_or(|p| p.matches(c));
     // One `--timeout` for the survey and the scan together.
-    let (survey, others, sessions) =
+    let (survey, others, sessions, scan_said) =
         discovery::within(settings.timeout, "reading the sessions", async {
             let mut survey = discovery::survey(&registry, &http, &mut Notices).await?;
             // Every live session is probed, not only the project's: when the project
@@ -62,12 +64,15 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
             // By project, as every list of sessions is: the directory's order (of hashes)
             // means nothing to a reader.
             sessions.sort_by(|a, b| a.project.cmp(&b.project));
+            let mut scan_said = None;
             if let Source::Auto(range) = settings.source {
-                let scanned = discovery::scan(&http, range, &Notices).await;
-                let scanned = scanned.into_iter().filter(|c| meant(c)).collect();
-                sessions.extend(unlisted(scanned, &sessions));
+                let mut scanned = discovery::scan(&http, range, &Notices).await;
+                let found = std::mem::take(&mut scanned.sessions);
+                let found = found.into_iter().filter(|c| meant(c)).collect();
+                sessions.extend(unlisted(found, &sessions));
+                scan_said = Some((scanned.searched(), scanned.not_devtools(&http).await));
             }
-            Ok((survey, others, sessions))
+            Ok((survey, others, sessions, scan_said))
         })
         .await?;
     let removed = survey.collect_garbage(&registry, &mut Notices);
@@ -84,12 +89,26 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
     if sessions.is_empty() {
         // The error names the sessions that did not answer: no warning says it first.
         let error = nothing_live(&survey, &registry);
-        return Err(match &project {
+        let error = match &project {
             Some(project) if survey.unresponsive.is_empty() => {
                 none_of_project(project, &others, &registry)
             }
             _ => error,
+        };
+        // What the scan met, as `--auto`'s error for a call says it.
+        return Err(match scan_said {
+            Some((searched, not_devtools)) => not_devtools
+                .into_iter()
+                .fold(error.with_hint(searched), Error::with_hint),
+            None => error,
         });
+    }
+    // Listed or not, a third-party MCP server the scan met is named with its
+    // `--endpoint`: `--auto` lists devtools sessions only.
+    if let Some((_, Some(not_devtools))) = scan_said
+        && !settings.quiet
+    {
+        discovery::Report::note(&mut Notices, not_devtools);
     }
     survey.report_unresponsive(&mut Notices);
     let bridges: Vec<Option<Sidecar>> = sessions.iter().map(|l| bridge(&survey, l)).collect();

@@ -1732,3 +1732,43 @@ fn auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
     out.assert_code(0);
     assert_ne!(out.tool_text(0), "", "{out}");
 }
+
+/// `session list --auto` says of a third-party MCP server it scanned what a call's
+/// `--auto` says: the port, with the `--endpoint` that reaches it, under "no session"
+/// (exit 4), or in a `note:` beside the sessions it lists (stdout the list alone). It
+/// named neither: a user scanning for their FastMCP server was told nothing of it.
+#[test]
+fn session_list_auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
+    let Some(python) =
+        crate::interop_python::python_or_skip("interop-venv", "1", "requirements.txt")
+    else {
+        return;
+    };
+    let sb = Sandbox::new();
+    let (_server, endpoint, _log) = crate::servers::session_server(&sb, &python, 0);
+    let port = endpoint
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .expect("a loopback endpoint");
+    let range = format!("{port}-{port}");
+    let said = format!(
+        "port {port} answered HTTP, not as a devtools session: if it is an MCP server, \
+         reach it with `--endpoint {endpoint}`"
+    );
+    let out = sb.mur(&["devtools", "--auto-range", &range, "session", "list"]);
+    out.assert_code(4).assert_stdout_is("");
+    out.assert_stderr_is(format!(
+        "error: no running devtools session found\n\
+         hint: sessions announce themselves in {}\n\
+         hint: `--auto` scanned 127.0.0.1 ports {range} for devtools sessions\n\
+         hint: {said}\n",
+        sb.registry().searched()
+    ));
+    let app = sb.start_sample(&sb.project("app"));
+    let out = sb.mur(&["devtools", "--auto-range", &range, "session", "list"]);
+    out.assert_code(0).assert_stderr_is(format!("note: {said}\n"));
+    assert_eq!(
+        out.json_lines(),
+        [serde_json::to_value(&app.lock).expect("lock json")]
+    );
+}
