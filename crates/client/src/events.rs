@@ -660,8 +660,8 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                "h1 (Green, Lantern)|h2 (Green)|h3 (Flash)[,…]",
                 "pet-1 (Dogs)|pet-2 (dogs)|pet-3",
+                "h1 (Green, Lantern)|h2 (Green)|h3 (Flash)[,…]",
             ]
         );
         let answered = |pet: &str, hero: &str| accepted(&q, &[("pet", pet), ("hero", hero)]);
@@ -694,17 +694,18 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                "fish-1 (Tuna)|fish-2 (Salmon)[,…]",
-                "hero-1 (Superman)|hero-2 (Green Lantern)",
                 "pet-1 (Cats)|pet-2 (Dogs)",
+                "hero-1 (Superman)|hero-2 (Green Lantern)",
+                "fish-1 (Tuna)|fish-2 (Salmon)[,…]",
             ]
         );
+        // In the order the requested schema gives its properties, not by name.
         assert_eq!(
             q.answer_options(),
-            "`--answer fish=fish-1` (any of `fish-1` (Tuna), `fish-2` (Salmon), or a title, \
-             joined by commas) (optional), `--answer hero=hero-1` (one of `hero-1` (Superman), \
-             `hero-2` (Green Lantern), or a title), `--answer pet=pet-1` (one of `pet-1` \
-             (Cats), `pet-2` (Dogs), or a title)"
+            "`--answer pet=pet-1` (one of `pet-1` (Cats), `pet-2` (Dogs), or a title), \
+             `--answer hero=hero-1` (one of `hero-1` (Superman), `hero-2` (Green Lantern), or \
+             a title), `--answer fish=fish-1` (any of `fish-1` (Tuna), `fish-2` (Salmon), or a \
+             title, joined by commas) (optional)"
         );
         assert_eq!(
             accepted(
@@ -779,13 +780,15 @@ mod tests {
         assert_eq!(said("Run `ls`?"), r#""Run `ls`?""#);
     }
 
+    /// Each field in the order the requested schema gives it (a server puts the
+    /// question's point first), not by name.
     #[test]
     fn the_options_that_answer_a_question_are_named() {
         assert_eq!(
             question().answer_options(),
-            "`--answer age=INTEGER` (optional), `--answer confirm=true` (or `false`), \
-             `--answer note=TEXT` (optional), `--answer status=active` (one of `active`, \
-             `inactive`) (optional), `--answer tags=a` (any of `a`, `b`, joined by commas) \
+            "`--answer confirm=true` (or `false`), `--answer age=INTEGER` (optional), \
+             `--answer status=active` (one of `active`, `inactive`) (optional), `--answer \
+             tags=a` (any of `a`, `b`, joined by commas) (optional), `--answer note=TEXT` \
              (optional)"
         );
     }

@@ -650,7 +650,7 @@ mod tests {
         let verb = with_options(r#"[{"field": "timeout", "type": "integer"}, {"field": "help"}]"#)
             .expect("a data verb");
         let names: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
-        assert_eq!(names, ["arg-help", "arg-timeout", "args"]);
+        assert_eq!(names, ["arg-timeout", "arg-help", "args"]);
         assert_eq!(
             verb.parse(&argv(&["--arg-timeout", "5"]), WITHIN),
             Ok(Request::Call(

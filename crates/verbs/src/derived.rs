@@ -861,7 +861,8 @@ impl Derived {
                 tool_nodes -= nodes - walk.left.get();
             }
         }
-        // Required options first; serde_json keeps properties sorted by name.
+        // Required options first, then in the order the schema gives its properties
+        // (serde_json keeps it: `preserve_order`); the sort is stable.
         options.sort_by_key(|o: &Param| !o.required);
         fields.sort_by_key(|f| !f.required);
         // `args`, or `all-args` when a property of the tool is `--args` (`all-all-args`
@@ -2485,7 +2486,7 @@ mod tests {
             }}),
         );
         let names: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
-        assert_eq!(names, ["__", "fooBar", "foo_bar", "level", "args"]);
+        assert_eq!(names, ["fooBar", "foo_bar", "__", "level", "args"]);
         assert_eq!(
             verb.parse(&argv(&["--foo_bar", "7", "--fooBar", "x", "--__"]), WITHIN),
             Ok(call(json!({"foo_bar": 7, "fooBar": "x", "__": true})))
@@ -2525,11 +2526,11 @@ mod tests {
         assert_eq!(
             options(derived),
             owned(&[
+                ("arg-arg-timeout", "how long (property `timeout`)"),
                 ("arg-timeout", ""),
                 ("arg-help", "(property `help`)"),
                 ("arg-pretty", "(property `pretty`)"),
                 ("selector", ""),
-                ("arg-arg-timeout", "how long (property `timeout`)"),
                 ("args", WHOLE),
             ])
         );
@@ -2581,14 +2582,14 @@ mod tests {
         assert_eq!(
             options,
             [
-                ("away", "JSON", ""),
-                ("either", "N|TEXT", ""),
                 ("limit", "N", ""),
-                ("loop", "JSON", "[[[[…]]]] (repeatable)"),
                 ("mode", "fast|slow", "how hard to look"),
-                ("ping", "JSON", ""),
-                ("size", "NUMBER", "(default 2)"),
                 ("tags", "TEXT", "(repeatable)"),
+                ("size", "NUMBER", "(default 2)"),
+                ("either", "N|TEXT", ""),
+                ("loop", "JSON", "[[[[…]]]] (repeatable)"),
+                ("ping", "JSON", ""),
+                ("away", "JSON", ""),
                 ("args", "JSON", WHOLE),
             ]
         );
@@ -2663,21 +2664,21 @@ mod tests {
                 (
                     "shape",
                     "JSON",
-                    "what to draw; {color?: red|green, name: TEXT, points?: [{label?: TEXT, x: N, y: N}]} (required)",
+                    "what to draw; {name: TEXT, points?: [{x: N, y: N, label?: TEXT}], color?: red|green} (required)",
                     false
                 ),
-                ("counts", "JSON", "{TEXT: N}", false),
                 ("key", "N|TEXT", "(default 0)", false),
-                ("limit", "N", "", false),
-                ("maybe", "TEXT", "", false),
-                ("mode", "red|green", "", false),
                 (
                     "points",
                     "JSON",
-                    "{label?: TEXT, x: N, y: N} (default [], repeatable)",
+                    "{x: N, y: N, label?: TEXT} (default [], repeatable)",
                     true
                 ),
                 ("tags", "a|b", "(repeatable)", true),
+                ("maybe", "TEXT", "", false),
+                ("limit", "N", "", false),
+                ("mode", "red|green", "", false),
+                ("counts", "JSON", "{TEXT: N}", false),
                 ("args", "JSON", WHOLE, false),
             ]
         );
@@ -2704,7 +2705,7 @@ mod tests {
         );
         assert!(
             verb.help().contains(
-                "\n`null` is JSON null for `--limit`, `--maybe` and `--mode` (their schema \
+                "\n`null` is JSON null for `--maybe`, `--limit` and `--mode` (their schema \
                  admits\nit), and a word elsewhere.\n"
             ),
             "{}",
@@ -3033,17 +3034,18 @@ mod tests {
             .map(|o| (o.name.as_str(), o.value_name.as_str()))
             .collect();
         // The choices are the value's name; its help does not repeat them as a shape.
-        assert_eq!(verb.spec.options[5].help, "");
+        let pair = verb.spec.options.iter().find(|o| o.name == "pair");
+        assert_eq!(pair.map(|o| o.help.as_str()), Some(""));
         assert_eq!(
             names,
             [
                 ("any", "1|2.5|true|null|x"),
-                ("either", "N|true|false"),
                 ("ints", "1|2|3"),
+                ("either", "N|true|false"),
                 ("maybe", "N"),
                 ("meaning", "42"),
-                ("pair", "'[1,2]'|'[3]'"),
                 ("word", "yes"),
+                ("pair", "'[1,2]'|'[3]'"),
                 ("args", "JSON")
             ]
         );
@@ -3064,7 +3066,7 @@ mod tests {
             }}),
         );
         let options: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
-        assert_eq!(options, ["all-args", "args", "p_q", "all-all-args"]);
+        assert_eq!(options, ["args", "all-args", "p_q", "all-all-args"]);
         assert!(
             verb.spec.options[3].help.ends_with(
                 "; the property `\"p=q\"` (a name no option can have) is given only here"
@@ -3498,14 +3500,14 @@ mod tests {
         assert_eq!(
             option_helps(&verb),
             [
-                ("code", "(3–8 characters)"),
                 ("delay", "ms per todo (0–2000, default 100)"),
-                ("exact", "(exactly 2)"),
-                ("ids", "(at least 1, repeatable)"),
-                ("name", "(not empty)"),
-                ("old", "(below 3)"),
                 ("ratio", "(above 0, at most 1)"),
+                ("old", "(below 3)"),
+                ("exact", "(exactly 2)"),
+                ("name", "(not empty)"),
+                ("code", "(3–8 characters)"),
                 ("short", "(at most 1 character)"),
+                ("ids", "(at least 1, repeatable)"),
             ]
         );
         let range = |name: &str| Value::Object(verb.facts(name).expect("an option").range);
@@ -3971,9 +3973,9 @@ mod tests {
         assert_eq!(
             kinds[..3],
             [
-                ("note", ValueKind::Text, "TEXT"),
                 ("selector", ValueKind::Selector, "S"),
                 ("window", ValueKind::Name, "W"),
+                ("note", ValueKind::Text, "TEXT"),
             ]
         );
         let point = verb_of(
@@ -3989,7 +3991,9 @@ mod tests {
         let verb = wait_for();
         let help = verb.spec.render(&verb.name, &verb.summary);
         assert!(
-            help.starts_with("Usage: mur devtools wait-for --selector S [--by JSON] [--count N]"),
+            help.starts_with(
+                "Usage: mur devtools wait-for --selector S [--count N] [--ratio NUMBER] [--visible]"
+            ),
             "{help}"
         );
         for said in [
@@ -4001,6 +4005,24 @@ mod tests {
         ] {
             assert!(help.contains(said), "{said:?} in {help}");
         }
+    }
+
+    /// The options come as the tool's author wrote its properties, the required ones
+    /// first: not by name (a sorted map once showed `--alpha` before `--zeta`).
+    #[test]
+    fn options_keep_the_schemas_order_the_required_first() {
+        let verb = verb_of(
+            "book",
+            json!({"type": "object", "required": ["when"], "properties": {
+                "zeta": {"type": "string"},
+                "when": {"type": "string"},
+                "alpha": {"type": "integer"}
+            }}),
+        );
+        let help = verb.help();
+        let usage =
+            "Usage: mur devtools book --when TEXT [--zeta TEXT] [--alpha N] [--args JSON]\n";
+        assert!(help.starts_with(usage), "{help}");
     }
 
     /// A derived verb's help keeps to the standard verbs' width: prose broken between
@@ -4027,7 +4049,7 @@ mod tests {
             ..verb
         };
         let help = verb.help();
-        let usage = "Usage: mur devtools find --selector S [--an-option-whose-name-runs-past-the-column-of-every-other TEXT] [--window W] [--args JSON]\n";
+        let usage = "Usage: mur devtools find --selector S [--window W] [--an-option-whose-name-runs-past-the-column-of-every-other TEXT] [--args JSON]\n";
         assert!(help.starts_with(usage), "{help}");
         for expected in [
             "\nFind a word a word a word a word a word a word a word a word a word a word a\nword a word",
