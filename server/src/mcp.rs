@@ -4,7 +4,7 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    sync::{Arc, Mutex},
+    sync::{Arc, Mutex, MutexGuard},
 };
 
 use base64::Engine as _;
@@ -51,6 +51,24 @@ impl Default for SessionState {
             subscriptions: Mutex::new(BTreeSet::new()),
         }
     }
+}
+
+impl SessionState {
+    fn log_level(&self) -> MutexGuard<'_, LogLevel> {
+        held(&self.log_level)
+    }
+
+    fn subscriptions(&self) -> MutexGuard<'_, BTreeSet<String>> {
+        held(&self.subscriptions)
+    }
+}
+
+/// `mutex` held, though a holder panicked: what it guards (a level, a set of URIs) is
+/// whole between any two statements, so a client's next request may use it.
+fn held<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// One per request in stateless mode and one per legacy session (rmcp asks its
@@ -156,11 +174,7 @@ impl DevtoolsHandler {
                 .peer_info()
                 .map(|info| info.capabilities.clone())
                 .unwrap_or_default();
-            let level = *self
-                .session
-                .log_level
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let level = *self.session.log_level();
             (caps, Some(level))
         };
         Arc::new(CallContext {
@@ -347,11 +361,7 @@ impl ServerHandler for DevtoolsHandler {
         request: SetLevelRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        *self
-            .session
-            .log_level
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = LogLevel::from_mcp(request.level);
+        *self.session.log_level() = LogLevel::from_mcp(request.level);
         Ok(())
     }
 
@@ -498,11 +508,7 @@ impl ServerHandler for DevtoolsHandler {
         if !self.tools.catalog.serves(&request.uri) {
             return Err(resource_not_found(&request.uri));
         }
-        self.session
-            .subscriptions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(request.uri);
+        self.session.subscriptions().insert(request.uri);
         Ok(())
     }
 
@@ -511,11 +517,7 @@ impl ServerHandler for DevtoolsHandler {
         request: UnsubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.session
-            .subscriptions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&request.uri);
+        self.session.subscriptions().remove(&request.uri);
         Ok(())
     }
 
