@@ -241,8 +241,12 @@ impl<'a> Reader<'a> {
             });
         }
         let body = self.read_body(response).await?;
+        let (body, parsed) = parsed(body, |body| {
+            serde_json::from_slice::<Value>(body.strip_prefix(BOM).unwrap_or(body))
+        })
+        .await;
         let bytes = body.strip_prefix(BOM).unwrap_or(&body);
-        let (pending, unreadable) = match serde_json::from_slice::<Value>(bytes) {
+        let (pending, unreadable) = match parsed {
             Ok(Value::Array(_)) => (
                 VecDeque::new(),
                 Some(
@@ -372,7 +376,8 @@ impl Incoming<'_> {
             let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else {
                 continue;
             };
-            let value: Value = serde_json::from_str(&data).map_err(|e| {
+            let (_, value) = parsed(data, |data| serde_json::from_str::<Value>(data)).await;
+            let value = value.map_err(|e| {
                 Error::transport(format!(
                     "`{}` sent an event in the response stream with {}",
                     self.reader.endpoint,
@@ -444,6 +449,36 @@ fn counted(
             Err(e) => Some((Err(BodyError::Broken(e)), None)),
         }
     })
+}
+
+/// From this size on, a body or an event is parsed on a thread of its own ([`parsed`]).
+const PARSED_APART: usize = 256 << 10;
+
+/// `text` (a body, an event's data) and what `parse` makes of it: a large one parsed on
+/// a thread of its own, so that the call's `--timeout`, which bounds the future reading
+/// the answer, can pass while it is parsed; parsed in place it held the call past its
+/// bound (a 6 MB tool list takes ~2 s to parse in a debug build, up to the 64 MiB limit
+/// ten times that). A small one is parsed at once: a thread costs more than its parse.
+/// Not the runtime's blocking pool: dropping the runtime waits for those, so the process
+/// would still wait for a parse its call gave up on.
+async fn parsed<T, R>(text: T, parse: fn(&T) -> R) -> (T, R)
+where
+    T: AsRef<[u8]> + Send + 'static,
+    R: Send + 'static,
+{
+    if text.as_ref().len() < PARSED_APART {
+        let parsed = parse(&text);
+        return (text, parsed);
+    }
+    let (done, parsed) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        let parsed = parse(&text);
+        let _ = done.send((text, parsed));
+    });
+    // The thread sends unless the parse panicked, which it then said.
+    parsed
+        .await
+        .expect("the parse of the answer ended without a result")
 }
 
 fn messages(value: Value) -> VecDeque<Value> {
@@ -728,6 +763,22 @@ mod tests {
     /// A reply's result is moved out of the message, not copied: the same
     /// allocation comes out that went in (a result may be most of a 64 MiB
     /// body, many times that as a `Value`). So are a request's params.
+    /// A large body is parsed off the thread that runs the call (whose `--timeout` can
+    /// then pass while it is parsed), a small one in place; both parsed alike.
+    #[tokio::test]
+    async fn a_large_body_is_parsed_off_the_calls_thread() {
+        fn thread(text: &std::sync::Arc<[u8]>) -> (Option<std::thread::ThreadId>, usize) {
+            (Some(std::thread::current().id()), text.len())
+        }
+        let here = Some(std::thread::current().id());
+        let small: std::sync::Arc<[u8]> = vec![b' '; PARSED_APART - 1].into();
+        assert_eq!(parsed(small, thread).await.1, (here, PARSED_APART - 1));
+        let large: std::sync::Arc<[u8]> = vec![b' '; PARSED_APART].into();
+        let (text, (apart, len)) = parsed(large, thread).await;
+        assert_ne!(apart, here);
+        assert_eq!((text.len(), len), (PARSED_APART, PARSED_APART));
+    }
+
     #[test]
     fn a_reply_is_taken_out_of_its_message_not_copied() {
         let big = "x".repeat(1 << 16);
