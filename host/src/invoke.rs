@@ -514,15 +514,21 @@ impl Session {
         CachedTools::of(&self.endpoint, self.identity.as_deref())
     }
 
-    /// Tool `name`'s entry if it runs only as a task: from the cached tool list
-    /// when that has the tool, else from a fresh `tools/list`.
+    /// Tool `name`'s entry if it runs only as a task: from the cached tool list when
+    /// that marks it so, else from a fresh `tools/list`, which is cached. A cached entry
+    /// that does not mark it may be stale (the tool became task-only since), and the
+    /// refusal says so: trusted, the tool stayed refused until something else read the
+    /// list; a fresh list left uncached cost each call of a task-only tool a `tools/list`.
     async fn task_only(&self, settings: &Settings, name: &str) -> Option<Value> {
-        let tool = match self.cached_tools().listed().and_then(|l| l.named(name)) {
-            Some(tool) => tool,
-            None => (self.list_tools(settings).await.ok()?)
-                .into_iter()
-                .find(|tool| tool["name"] == name)?,
-        };
+        let listed = self.cached_tools().listed().and_then(|l| l.named(name));
+        if let Some(tool) = listed.filter(mur_client::task::required) {
+            return Some(tool);
+        }
+        // The cache's handle is not held across the read: it would grow every call's
+        // future by its size (`tool_call`'s test of it).
+        let tools = self.list_tools(settings).await.ok()?;
+        self.cached_tools().store(&tools);
+        let tool = tools.into_iter().find(|tool| tool["name"] == name)?;
         mur_client::task::required(&tool).then_some(tool)
     }
 

@@ -7,12 +7,12 @@
 //! list through [`crate::tools`], which neither can do for the other.
 
 use mur_client::Reply;
-use mur_client::tool_result::missing_tool;
+use mur_client::tool_result::{missing_tool, tools_own};
 use mur_core::{Error, Result, Settings};
 use mur_verbs::derived::Derived;
 use serde_json::Value;
 
-use crate::call_line::{Arguments, call_line};
+use crate::call_line::{Arguments, call_line, sent_as_method};
 use crate::invoke::{self, Said, Session};
 use crate::tools::ToolList;
 
@@ -39,7 +39,9 @@ async fn call_on(
         .map_err(|e| invoke::as_typed(e, verb, params["name"].as_str().unwrap_or_default()))
         .map_err(|e| too_large(e, Some(params)))?;
     settled(
-        reply,
+        // What the verb is handed (and prints, when its result is printed as it is) is
+        // the tool's result, whatever the server's revision.
+        tools_own(reply),
         session,
         settings,
         "tools/call",
@@ -51,12 +53,18 @@ async fn call_on(
 }
 
 /// How the user can call a tool the verb typed does not: by its name where a tool's
-/// name is what is typed (`call NAME`, and a derived verb, its tool's name or derived
-/// from it); through `call` alone where a named or data verb names its tool itself
-/// (`wait` calls `waitFor` whatever is typed).
+/// name is what is typed (a derived verb, its tool's name or derived from it; `call
+/// NAME`, but for a NAME `call` sends as a method); through `call` alone where a named
+/// or data verb names its tool itself (`wait` calls `waitFor` whatever is typed).
 #[derive(Clone, Copy)]
 pub enum Reach {
+    /// A derived verb: the tool's name is a verb to type.
     Typed,
+    /// `call`: the tool's name after `call`, or, for a name `call` sends as a method
+    /// (`inventory/list`, `ping`), the `call tools/call` that reaches it with the
+    /// arguments typed ([`call_line`]): `call inventory/list` is exit 5, no such method.
+    Call,
+    /// A named or data verb: the `call` of the tool, whole.
     ThroughCall,
 }
 
@@ -100,7 +108,7 @@ pub async fn settled(
         false => {
             let named = invoke::tool_as_typed(verb.unwrap_or(&tool), &tool, Said::Lacking);
             let error = invoke::reworded(error, format!("the session has no {named}"));
-            nearest_tool(error, &tool, &tools, reach, settings)
+            nearest_tool(error, &tool, &tools, reach, settings, params)
         }
     };
     Err(error)
@@ -191,24 +199,38 @@ pub(crate) fn too_large(error: Error, params: Option<&Value>) -> Error {
 /// when the session's `tools` (read afresh) have one close to it: the one whose verb is
 /// called `name` (`call switch-component`: `switchComponent`), else the nearest name.
 /// Said as `reach` calls it: the tool's name alone read to a named verb as a word to
-/// type into it (`wait`: "did you mean `waitfor`?"), which only `call` acts on.
-fn nearest_tool(e: Error, name: &str, tools: &[Value], reach: Reach, settings: &Settings) -> Error {
+/// type into it (`wait`: "did you mean `waitfor`?"), which only `call` acts on, and to
+/// `call` as a method when it has a `/`. `params` are the call's, whose arguments
+/// `call`'s line repeats.
+fn nearest_tool(
+    e: Error,
+    name: &str,
+    tools: &[Value],
+    reach: Reach,
+    settings: &Settings,
+    params: Option<&Value>,
+) -> Error {
     let answers = Derived::pick(tools, name);
     let names = tools.iter().filter_map(|tool| tool["name"].as_str());
     let meant = match &answers {
         Some((verb, _)) => Some(verb.tool.as_str()),
         None => mur_core::nearest(name, names),
     };
-    match meant {
-        Some(tool) if tool != name => e.with_first_hint(match reach {
-            Reach::Typed => format!("did you mean `{tool}`?"),
-            Reach::ThroughCall => format!(
-                "did you mean `{}`?",
-                call_line(&settings.devtools_command(), tool, Arguments::None)
-            ),
-        }),
-        _ => e,
-    }
+    let Some(tool) = meant.filter(|tool| *tool != name) else {
+        return e;
+    };
+    let line = |arguments| call_line(&settings.devtools_command(), tool, arguments);
+    e.with_first_hint(match reach {
+        Reach::Call if sent_as_method(tool) => {
+            let typed = params
+                .map(|p| &p["arguments"])
+                .filter(|a| a.as_object().is_some_and(|a| !a.is_empty()));
+            let arguments = typed.map_or(Arguments::None, Arguments::Given);
+            format!("did you mean `{}`?", line(arguments))
+        }
+        Reach::Typed | Reach::Call => format!("did you mean `{tool}`?"),
+        Reach::ThroughCall => format!("did you mean `{}`?", line(Arguments::None)),
+    })
 }
 
 #[cfg(test)]

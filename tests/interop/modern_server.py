@@ -10,7 +10,8 @@ context in each request's `_meta`, no `initialize`). Its tools:
 - `wipe()` asks for confirmation first: its `confirm` parameter is resolved by
   asking the client (`Elicit`), which on this revision is an input-required
   result the client answers by calling again with `inputResponses` and the
-  `requestState`.
+  `requestState`;
+- `echo(text)` returns its text, as `elicit_server.py`'s (1.x) does.
 
 Prints `interop-modern: listening on 127.0.0.1:<port>` once it listens,
 `interop-modern: request <Mcp-Method> <MCP-Protocol-Version>` for each POST,
@@ -55,6 +56,12 @@ async def wipe(answer: Annotated[Confirm, Resolve(ask_confirm)]) -> str:
     """Wipes the records once the user confirms."""
     say(f"wipe answered {answer.confirm}")
     return "wiped 3 records" if answer.confirm else "kept 3 records"
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Returns its text."""
+    return text
 
 
 def app():

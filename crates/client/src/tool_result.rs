@@ -1,10 +1,56 @@
 //! What a `tools/call` result says to a script: its first text, and its payload as
 //! the standard verbs print it (the verb kit keeps the same rule on the guest side);
-//! whether it failed, and how: a tool the server does not have, arguments it refused.
+//! whether it failed, and how: a tool the server does not have, arguments it refused;
+//! and what of a result is the tool's own, the protocol's fields taken out.
 
 use serde_json::Value;
 
 use crate::response::Reply;
+
+/// A `tools/call` reply as the tool gave it: a result without the protocol's own
+/// fields ([`without_protocol_fields`]); a JSON-RPC error as it is.
+pub fn tools_own(reply: Reply) -> Reply {
+    match reply {
+        Reply::Result(mut result) => {
+            without_protocol_fields(&mut result);
+            Reply::Result(result)
+        }
+        error => error,
+    }
+}
+
+/// Takes out of a tool's result what the protocol put there, which is not the tool's:
+/// `resultType` (2026-07-28's word that the request is complete, not a question or a
+/// task) and, in `_meta`, the keys MCP reserves ([`reserved_meta_key`]: a 2026-07-28
+/// server's `io.modelcontextprotocol/serverInfo` on every result), `_meta` itself when
+/// nothing else is left. A 1.x server's result of the same tool has neither, so the same
+/// tool reads the same whatever the server's revision. The tool's own `_meta` keys stay,
+/// and the other fields keep their order.
+pub fn without_protocol_fields(result: &mut Value) {
+    let Some(fields) = result.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Object(meta)) = fields.get_mut("_meta") {
+        meta.retain(|key, _| !reserved_meta_key(key));
+    }
+    fields.retain(|key, value| match key.as_str() {
+        "resultType" => false,
+        "_meta" => value.as_object().is_none_or(|meta| !meta.is_empty()),
+        _ => true,
+    });
+}
+
+/// Whether a `_meta` key is the protocol's: its prefix (up to the `/`) has
+/// `modelcontextprotocol` or `mcp` for its second label (`io.modelcontextprotocol/`,
+/// `dev.mcp/`), which MCP reserves; `com.example.mcp/` and unprefixed keys are anyone's.
+pub fn reserved_meta_key(key: &str) -> bool {
+    key.split_once('/').is_some_and(|(prefix, _)| {
+        matches!(
+            prefix.split('.').nth(1),
+            Some("modelcontextprotocol" | "mcp")
+        )
+    })
+}
 
 /// Whether a `tools/call` result says the tool failed.
 pub fn is_error(result: &Value) -> bool {
@@ -279,6 +325,48 @@ mod tests {
             "click"
         ));
         assert!(!says_missing("the text is empty", "echo"));
+    }
+
+    #[test]
+    fn the_protocols_fields_are_taken_out_of_a_tools_result_and_the_tools_own_kept() {
+        let served = |result: Value| {
+            let mut result = result;
+            without_protocol_fields(&mut result);
+            result.to_string()
+        };
+        // A 2026-07-28 server's result reads as a 1.x server's of the same tool.
+        let modern = json!({
+            "_meta": { "io.modelcontextprotocol/serverInfo": { "name": "s", "version": "1" } },
+            "content": [{ "type": "text", "text": "hi" }],
+            "isError": false,
+            "resultType": "complete",
+            "structuredContent": { "result": "hi" }
+        });
+        assert_eq!(
+            served(modern),
+            r#"{"content":[{"type":"text","text":"hi"}],"isError":false,"structuredContent":{"result":"hi"}}"#
+        );
+        // The tool's own keys stay, in their order; every reserved prefix goes.
+        let own = json!({
+            "structuredContent": 1,
+            "_meta": { "com.example/trace": "t1", "dev.mcp/x": 1,
+                       "io.modelcontextprotocol/related-task": { "taskId": "a" },
+                       "com.example.mcp/kept": 2, "plain": 3 },
+            "content": []
+        });
+        assert_eq!(
+            served(own),
+            r#"{"structuredContent":1,"_meta":{"com.example/trace":"t1","com.example.mcp/kept":2,"plain":3},"content":[]}"#
+        );
+        // An empty `_meta` says nothing and goes too; one that is no object is left as sent.
+        assert_eq!(served(json!({ "_meta": {} })), "{}");
+        assert_eq!(served(json!({ "_meta": null })), r#"{"_meta":null}"#);
+        assert_eq!(served(json!("text")), r#""text""#);
+        assert!(!reserved_meta_key("modelcontextprotocol/x"));
+        assert!(reserved_meta_key("org.modelcontextprotocol.api/x"));
+        // An error is the server's, as it is.
+        let error = json!({ "code": -32601, "message": "m", "resultType": "x" });
+        assert_eq!(tools_own(Reply::Error(error.clone())), Reply::Error(error));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! `mur devtools call <tool|method> [--args JSON]` (or `call --method M`):
-//! no verb involved, the arguments sent as typed.
+//! no verb involved, the arguments sent as typed; a tool's result printed as the
+//! tool gave it (as a verb's is), a method's as the server sent it.
 
 use mur_client::Reply;
+use mur_client::tool_result;
 use mur_core::{Error, Result, Settings};
 use mur_verbs::derived::{Derived, Source};
 use serde_json::{Value, json};
@@ -27,17 +29,22 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     let request = request(args, params)?;
     let target = match (&args.out, &request) {
         (None, _) => None,
+        (Some(out), Request::Tool(params)) => Some(media::target(TOOLS_CALL, Some(params), out)?),
         (Some(out), Request::Method(method, params)) => {
             Some(media::target(method, params.as_ref(), out)?)
         }
         (Some(out), Request::Ping(_)) => Some(media::target("ping", None, out)?),
     };
     // A NAME with a `/` is sent as a method: when the server refuses it, it may be a tool.
-    let slashed = args.method.is_none();
+    let sent = match args.method {
+        Some(_) => Sent::Method,
+        None => Sent::Named,
+    };
     let result = match request {
         Request::Ping(params) => ping(settings, params.as_ref()).await,
+        Request::Tool(params) => method_call(settings, TOOLS_CALL, Some(&params), Sent::Tool).await,
         Request::Method(method, params) => {
-            method_call(settings, &method, params.as_ref(), slashed).await
+            method_call(settings, &method, params.as_ref(), sent).await
         }
     };
     let result = result.map_err(|e| tool_call::lengthen(e, Bound::Call))?;
@@ -47,33 +54,45 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     }
 }
 
+/// How `call` was typed, which decides what it prints and how a refusal is told.
+#[derive(Clone, Copy, PartialEq)]
+enum Sent {
+    /// `call NAME`, a tool: its result as the tool gave it, the protocol's fields
+    /// (`resultType`, `_meta`'s reserved keys) taken out as every verb's are.
+    Tool,
+    /// `call NAME` of a NAME with a `/`, sent as a method: when the server refuses it,
+    /// it may be a tool ([`slashed_tool`]).
+    Named,
+    /// `call --method M`.
+    Method,
+}
+
+/// The method a tool is called by.
+const TOOLS_CALL: &str = "tools/call";
+
 /// `method` with `params`, settled (a tool the server says it does not have gets the
 /// one likely meant as a hint: [`tool_call::settled`]); a method refused that was typed
-/// as `call NAME` (`slashed`: NAME has a `/`) and is a tool's name, how to call that
-/// tool ([`slashed_tool`]).
+/// as `call NAME` (NAME has a `/`) and is a tool's name, how to call that tool
+/// ([`slashed_tool`]). A method's result is printed as the server sent it, `tools/call`'s
+/// too (`call tools/call`, `--method tools/call`): they are the protocol as it is, a
+/// task's creation included (`"task": {}` in the params); `call NAME` prints the tool's.
 async fn method_call(
     settings: &Settings,
     method: &str,
     params: Option<&Value>,
-    slashed: bool,
+    sent: Sent,
 ) -> Result<Value> {
     let session = Session::resolve(settings).await?;
     let reply = session
         .call_unlisted(settings, method, params, None)
         .await
         .map_err(|e| tool_call::too_large(e, params))?;
-    let refused = slashed && method != "tools/call" && matches!(reply, Reply::Error(_));
-    match tool_call::settled(
-        reply,
-        &session,
-        settings,
-        method,
-        params,
-        None,
-        Reach::Typed,
-    )
-    .await
-    {
+    let reply = match sent {
+        Sent::Tool => tool_result::tools_own(reply),
+        Sent::Named | Sent::Method => reply,
+    };
+    let refused = sent == Sent::Named && method != TOOLS_CALL && matches!(reply, Reply::Error(_));
+    match tool_call::settled(reply, &session, settings, method, params, None, Reach::Call).await {
         Ok(result) => {
             keep_listed(&session, method, params, &result);
             Ok(result)
@@ -255,7 +274,9 @@ fn as_options(words: &[String]) -> Option<String> {
 /// What `call` sends.
 #[derive(Debug, PartialEq)]
 enum Request {
-    /// A method (`tools/call` for a tool) and its params.
+    /// A tool by its name (`call NAME`): the params of its `tools/call`.
+    Tool(Value),
+    /// A method and its params.
     Method(String, Option<Value>),
     /// `call ping`: the liveness check, see [`ping`].
     Ping(Option<Value>),
@@ -285,9 +306,8 @@ fn request(args: &CallArgs, params: Option<Value>) -> Result<Request> {
         }
         (None, Some(name)) => {
             let arguments = tool_arguments(params, &named)?;
-            Ok(Request::Method(
-                "tools/call".to_owned(),
-                Some(json!({ "name": name, "arguments": arguments })),
+            Ok(Request::Tool(
+                json!({ "name": name, "arguments": arguments }),
             ))
         }
         (None, None) => Err(Error::usage(
@@ -497,10 +517,11 @@ mod tests {
         assert_eq!(sent(None, Some("custom"), None), method("custom", None));
         assert_eq!(
             sent(Some("state"), None, None),
-            method(
-                "tools/call",
-                Some(json!({ "name": "state", "arguments": {} }))
-            )
+            Request::Tool(json!({ "name": "state", "arguments": {} }))
+        );
+        assert_eq!(
+            sent(Some("tools/call"), None, None),
+            method("tools/call", None)
         );
         let err = request(&call_args(None, Some(" ")), None).expect_err("empty method");
         assert_eq!(err.exit_code(), 1);
@@ -508,10 +529,8 @@ mod tests {
 
     #[test]
     fn a_tool_s_arguments_and_a_method_s_params_are_json_objects_or_none() {
-        let tool_call = |arguments: Value| {
-            let params = json!({ "name": "state", "arguments": arguments });
-            Request::Method("tools/call".to_owned(), Some(params))
-        };
+        let tool_call =
+            |arguments: Value| Request::Tool(json!({ "name": "state", "arguments": arguments }));
         let sent = |name: &str, params: Value| request(&call_args(Some(name), None), Some(params));
         assert_eq!(sent("state", json!(null)).ok(), Some(tool_call(json!({}))));
         assert_eq!(

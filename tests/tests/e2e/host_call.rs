@@ -272,6 +272,48 @@ fn a_refused_method_that_is_a_tools_name_says_how_to_call_the_tool() {
     ));
 }
 
+/// A tool's result prints the same whichever revision the session is spoken in: a
+/// verb's and `call NAME`'s carried the 2026-07-28 revision's `resultType` (and would its
+/// `_meta` reserved keys), which the 2025-11-25 session form lacks. Against mur-sample's
+/// fixtures: `call NAME`, its whole result with `--out`, and a tool that fails (exit 5,
+/// its result on stdout) called by a derived verb and by `call`.
+#[test]
+fn a_tools_result_prints_the_same_in_either_revision() {
+    let sb = Sandbox::new();
+    let _app = sb.start_sample_with(&sb.project("app"), &["--conformance-fixtures"]);
+    let both = |argv: &[&str], code: i32| {
+        let modern = sb.devtools(argv);
+        let legacy = sb.devtools(&[&["--protocol", "2025-11-25"][..], argv].concat());
+        modern.assert_code(code);
+        legacy.assert_code(code);
+        assert_eq!(modern.stdout, legacy.stdout, "{modern}\n{legacy}");
+        modern.json()
+    };
+    let said = "This is a simple text response for testing.";
+    let text = json!({ "type": "text", "text": json!({ "text": said }).to_string() });
+    assert_eq!(
+        both(&["call", "test_simple_text"], 0),
+        json!({ "content": [text], "structuredContent": { "text": said }, "isError": false })
+    );
+    // The whole result, its image written to a file (`--out`); a failed tool's result,
+    // on stdout with exit 5, by a derived verb and by `call`.
+    let keys = |result: serde_json::Value| {
+        let fields = result.as_object().into_iter().flatten();
+        let mut keys: Vec<String> = fields.map(|(key, _)| key.clone()).collect();
+        keys.sort();
+        keys
+    };
+    let shot = sb.root().join("shot.png").display().to_string();
+    let image = both(&["call", "test_image_content", "--out", &shot], 0);
+    assert_eq!(keys(image), ["content", "isError", "structuredContent"]);
+    for failing in [
+        &["test-error-handling"][..],
+        &["call", "test_error_handling"],
+    ] {
+        assert_eq!(keys(both(failing, 5)), ["content", "isError"]);
+    }
+}
+
 /// `call TOOL '{…}'`, the arguments as a word: refused (nothing is sent) with the
 /// command that passes them, or where the verb's own words are.
 #[test]
@@ -440,6 +482,33 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
         "tools/call",
         "--args",
         params,
+    ]);
+    assert_eq!(pasted.assert_code(0).json()["content"][0]["text"], "hello");
+    // `call` meant such a tool too: said as the call that reaches it, the arguments
+    // typed kept (it said "did you mean `inventory/list`?", which `call` sends as a
+    // method: exit 5). The line pasted calls the tool.
+    let meant = |args: &str| {
+        format!(
+            "error: the session has no tool `inventory-lst`\n\
+             hint: did you mean `mur devtools --endpoint {endpoint} call tools/call --args \
+             '{args}'`?\n{catalog}"
+        )
+    };
+    sb.devtools(&["--endpoint", &endpoint, "call", "inventory-lst"])
+        .assert_code(5)
+        .assert_stderr_is(meant(params));
+    let typed = ["--endpoint", &endpoint, "call", "inventory-lst", "--args"];
+    let with_args = r#"{"name":"inventory/list","arguments":{"n":1}}"#;
+    sb.devtools(&[&typed[..], &[r#"{"n":1}"#]].concat())
+        .assert_code(5)
+        .assert_stderr_is(meant(with_args));
+    let pasted = sb.devtools(&[
+        "--endpoint",
+        &endpoint,
+        "call",
+        "tools/call",
+        "--args",
+        with_args,
     ]);
     assert_eq!(pasted.assert_code(0).json()["content"][0]["text"], "hello");
 }

@@ -21,6 +21,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use mur_e2e::{Process, Sandbox, wait_until};
+use serde_json::json;
 
 /// Bound on the server's startup: against hangs, not a performance expectation.
 const STARTUP_LIMIT: Duration = Duration::from_secs(60);
@@ -258,6 +259,41 @@ fn a_stateless_python_sdk_servers_question_is_answered_through_input_required_ro
     server.assert_lines("interop-modern: wipe answered ", &["False", "True"]);
     // The question and its answer: two POSTs per answered call, the first one asking.
     server.assert_count("interop-modern: request tools/call 2026-07-28", 5);
+}
+
+/// The same tool (`echo`, in both scripts) prints the same from a 1.x and a 2.x server:
+/// `call NAME` prints the tool's result, without what the 2026-07-28 revision puts in
+/// every result (`resultType`, `_meta`'s `io.modelcontextprotocol/serverInfo`), which it
+/// printed from the 2.x server only. `call tools/call`, the protocol as it is, still
+/// shows them: it is how to see what a server sends.
+#[test]
+fn a_tools_result_prints_the_same_whatever_the_servers_revision() {
+    let (Some(legacy), Some(modern)) = (legacy_server(), modern_server()) else {
+        return;
+    };
+    let echo = |server: &Server| {
+        let out = server.mur(&["call", "echo", "--args", r#"{"text":"hi"}"#]);
+        out.assert_code(0);
+        assert_eq!(out.stderr, "", "{out}");
+        out.json()
+    };
+    // Compared as JSON: each SDK writes the keys in an order of its own.
+    let printed = json!({ "content": [{ "type": "text", "text": "hi" }],
+                          "structuredContent": { "result": "hi" }, "isError": false });
+    assert_eq!(echo(&legacy), printed);
+    assert_eq!(echo(&modern), printed);
+    let raw = modern.mur(&[
+        "call",
+        "tools/call",
+        "--args",
+        r#"{"name":"echo","arguments":{"text":"hi"}}"#,
+    ]);
+    let raw = raw.assert_code(0).json();
+    assert_eq!(raw["resultType"], "complete", "{raw}");
+    assert_eq!(
+        raw["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "interop-modern",
+        "{raw}"
+    );
 }
 
 /// An MCP client that sends its next request right after `reload` answered (the 2.x

@@ -107,7 +107,7 @@ fn a_call_that_becomes_a_task_ends_as_the_tool_ended_and_is_recorded_once() {
     out.assert_code(0);
     assert_eq!(
         out.json(),
-        json!({ "content": [{ "type": "text", "text": "L: computed in 1 s" }], "isError": false, "resultType": "complete" }),
+        json!({ "content": [{ "type": "text", "text": "L: computed in 1 s" }], "isError": false }),
         "the tool's own result, not the task\n{out}"
     );
     // What the task said it was doing, from the progress it reported before it
@@ -656,6 +656,73 @@ fn hung_task_server() -> Stub {
         };
         rpc_result(&body, result)
     })
+}
+
+/// A stateless server (2026-07-28 form) of the 2025-11-25 "Tasks", played by a stub,
+/// whose tool `job` runs as it is until `task_only` is set, then only as a task: called
+/// without one it is refused (-32601), its `tools/list` entry says `taskSupport:
+/// "required"`, and a task of it is done at once (`tasks/result`: `done`).
+fn becomes_task_only(task_only: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Stub {
+    Stub::serve(move |req| {
+        let body = req.json();
+        let required = task_only.load(std::sync::atomic::Ordering::SeqCst);
+        let done = |text: &str| json!({ "content": [{ "type": "text", "text": text }] });
+        let result = match body["method"].as_str().unwrap_or_default() {
+            "tools/list" => {
+                let mut job = json!({ "name": "job", "inputSchema": { "type": "object" } });
+                if required {
+                    job["execution"] = json!({ "taskSupport": "required" });
+                }
+                json!({ "tools": [job] })
+            }
+            "tools/call" if body["params"].get("task").is_some() => {
+                json!({ "task": { "taskId": "t1", "status": "working", "pollInterval": 100,
+                    "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:00Z" } })
+            }
+            "tools/call" if required => return rpc_error(&body, -32601, "job runs only as a task"),
+            "tools/call" => done("ran"),
+            "tasks/result" => done("done"),
+            "tasks/get" => json!({ "taskId": "t1", "status": "completed",
+                "createdAt": "2026-11-28T10:00:00Z", "lastUpdatedAt": "2026-11-28T10:00:01Z" }),
+            _ => json!({}),
+        };
+        rpc_result(&body, result)
+    })
+}
+
+/// A tool that became task-only since its session's tool list was cached is called as a
+/// task: the refusal (-32601) reads the list afresh where the cached entry does not mark
+/// it (trusted, the tool stayed refused, exit 5, until something else read the list), and
+/// the list read is cached, so the next calls of it cost no `tools/list` (each read one).
+#[test]
+fn a_tool_that_became_task_only_is_called_as_one_and_its_list_read_once() {
+    let sandbox = Sandbox::new();
+    let task_only = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let server = becomes_task_only(task_only.clone());
+    let endpoint = server.endpoint();
+    let call = || sandbox.devtools(&["--endpoint", &endpoint, "-q", "call", "job"]);
+    let lists = || {
+        let requests = server.requests();
+        let bodies = requests.iter().map(|r| r.json());
+        bodies.filter(|b| b["method"] == "tools/list").count()
+    };
+    assert_eq!(call().tool_text(0), "ran");
+    // The list as it was, cached: `job` runs without a task.
+    sandbox
+        .devtools(&["--endpoint", &endpoint, "call", "tools/list"])
+        .assert_code(0);
+    assert_eq!(lists(), 1);
+    task_only.store(true, std::sync::atomic::Ordering::SeqCst);
+    for _ in 0..3 {
+        let out = call();
+        assert_eq!(out.tool_text(0), "done", "{out}");
+        assert_eq!(out.stderr, "", "{out}");
+    }
+    assert_eq!(
+        lists(),
+        2,
+        "the list read again once, after the first refusal"
+    );
 }
 
 #[test]
