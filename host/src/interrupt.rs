@@ -4,11 +4,12 @@
 //! [`mur_client::Client::cancelled_by`]), then mur exits 130 or 143 with one line
 //! saying so. Ended at once, as a signal's default action did, a task went on running
 //! and a legacy session was left open. The handlers are installed for the call only:
-//! before it (discovery) and after it (printing, a verb's shaping) nothing was sent
-//! that needs stopping, and a signal ends mur as it always did. A second signal ends
-//! mur at once, the server's farewell unsent. Through signal-hook, not tokio's
-//! `signal` feature (the runtime of every call would then build a signal driver:
-//! invoke.rs's test `the_runtime_a_call_starts_has_no_signal_driver`).
+//! before it (discovery, a verb's `parse`) and after it (printing, a verb's shaping)
+//! nothing was sent that needs stopping, and a signal ends a recorded invocation with a
+//! line and its record as here ([`crate::signals`]). A second signal ends mur at once,
+//! the server's farewell unsent. Through signal-hook, not tokio's `signal` feature (the
+//! runtime of every call would then build a signal driver: invoke.rs's test
+//! `the_runtime_a_call_starts_has_no_signal_driver`).
 
 use std::os::raw::c_int;
 use std::os::unix::net::UnixStream;
@@ -16,11 +17,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use signal_hook::SigId;
-use signal_hook::consts::SIGTERM;
 use signal_hook::low_level;
 
-use crate::output;
-use crate::signals::{STOPPING, uncaught};
+use crate::signals::{self, STOPPING};
 
 /// SIGINT and SIGTERM caught for the call in flight; when this is dropped the handlers
 /// go and a signal ends mur again, as by its default action.
@@ -40,7 +39,9 @@ impl Interrupts {
     /// Catches SIGINT and SIGTERM (inside the runtime); `None` if a handler cannot be
     /// installed, and the call runs as before, a signal ending it at once.
     pub fn install() -> Option<Self> {
-        let uncaught = uncaught()?;
+        if !signals::ready() {
+            return None;
+        }
         let (read, write) = UnixStream::pair().ok()?;
         read.set_nonblocking(true).ok()?;
         let read = tokio::net::UnixStream::from_std(read).ok()?;
@@ -80,7 +81,8 @@ impl Interrupts {
                 return None;
             }
         }
-        uncaught.store(false, Ordering::SeqCst);
+        // A signal that came before these were in place ends mur here, nothing sent.
+        signals::caught_by_call(true);
         Some(interrupts)
     }
 
@@ -113,11 +115,7 @@ impl Interrupts {
         let Some(signal) = self.stopped else {
             return;
         };
-        let name = if signal == SIGTERM {
-            "SIGTERM"
-        } else {
-            "SIGINT"
-        };
+        let name = signals::name(signal);
         let message = match sent {
             mur_http::Sent::No => {
                 format!("interrupted by {name} before the request was sent: {what} did not run")
@@ -128,13 +126,7 @@ impl Interrupts {
                 )
             }
         };
-        output::diagnostic(&format!("error: {}", output::line(&message)));
-        let code = u8::try_from(128 + signal).unwrap_or(u8::MAX);
-        crate::usage::interrupted();
-        if let Some(why) = crate::usage::finish(&Ok(()), code) {
-            tracing::debug!("usage not recorded: {why}");
-        }
-        std::process::exit(i32::from(code));
+        signals::exit_interrupted(signal, &message)
     }
 }
 
@@ -150,14 +142,12 @@ async fn arrived(read: &mut tokio::net::UnixStream) {
 
 impl Drop for Interrupts {
     fn drop(&mut self) {
-        // Default first, so no signal falls between the two (both act: the default ends mur).
-        if let Some(uncaught) = uncaught() {
-            uncaught.store(true, Ordering::SeqCst);
-        }
+        // Outside first, so no signal falls between the two (both act: either ends mur).
+        signals::caught_by_call(false);
         // A signal that came once the call had its answer, before this: not lost.
         let came = c_int::try_from(self.which.load(Ordering::SeqCst)).unwrap_or(0);
         if came != 0 && self.stopped.is_none() {
-            let _ = low_level::emulate_default_handler(came);
+            signals::end(came);
         }
         for id in self.ids.drain(..) {
             low_level::unregister(id);

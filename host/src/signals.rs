@@ -1,42 +1,221 @@
-//! SIGINT and SIGTERM outside a call: their default action (mur ends by it), also once
-//! a call has caught them ([`crate::interrupt`]) and while a prompt reads the terminal.
+//! SIGINT and SIGTERM outside a call: an invocation that is recorded ends with one line
+//! saying so, recorded as interrupted (exit 130, 143), wherever it was (loading or
+//! parsing a verb, shaping, printing, a prompt); any other command ends by the signal's
+//! default action, also once a call has caught them ([`crate::interrupt`]).
 
+use std::io::Read as _;
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::os::unix::net::UnixStream;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::low_level;
+
+use crate::output;
 
 /// The signals a call is stopped for.
 pub const STOPPING: [c_int; 2] = [SIGINT, SIGTERM];
 
-/// Set while no call is in flight (or a prompt reads the terminal): a signal then takes
-/// its default action (mur ends by it) through an action registered for the process's
-/// life. signal-hook cannot give a signal its default action back once it has handled
-/// it: unregistering the call's handlers leaves SIGINT and SIGTERM ignored, so mur blocked
-/// printing into a full pipe, or a prompt, could no longer be stopped (review RV2 1).
-/// `None` when the actions cannot be registered: no call's handlers are installed either.
-pub fn uncaught() -> Option<&'static AtomicBool> {
-    static UNCAUGHT: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
-    let flag = UNCAUGHT.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(true));
-        for signal in STOPPING {
-            signal_hook::flag::register_conditional_default(signal, flag.clone()).ok()?;
-        }
-        Some(flag)
-    });
-    flag.as_deref()
+/// Where a signal goes, process-wide.
+struct Handlers {
+    /// Set while a signal is to take its default action (mur ends by it): no call's
+    /// handlers are in place and no recorded invocation watches. Through an action
+    /// registered for the process's life: signal-hook cannot give a signal its default
+    /// action back once it has handled it, and unregistering every handler leaves it
+    /// ignored, so mur blocked printing into a full pipe, or a prompt, could no longer
+    /// be stopped (review RV2 1).
+    default: Arc<AtomicBool>,
+    /// Set while no call's handlers are in place (or a prompt reads the terminal).
+    outside: AtomicBool,
+    /// The invocation's watch, once one is recorded ([`watch_if_recorded`]).
+    watch: OnceLock<Option<Watch>>,
 }
 
-/// Runs `read` (a prompt's blocking read of the terminal) with a signal taking its
-/// default action: the runtime's thread is blocked in it, so the call's handler could
-/// not stop the call until a line came, and Ctrl-C at a prompt did nothing.
+/// A recorded invocation's signals outside a call: noted by their handlers, acted on by
+/// a thread of its own ([`end`]), as the main thread may be anywhere (in a verb's
+/// `parse`, blocked writing to a full pipe). A second signal ends mur at once.
+struct Watch {
+    /// The signal that came first, 0 before one did.
+    which: Arc<AtomicUsize>,
+}
+
+fn handlers() -> Option<&'static Handlers> {
+    static HANDLERS: OnceLock<Option<Handlers>> = OnceLock::new();
+    let handlers = HANDLERS.get_or_init(|| {
+        let default = Arc::new(AtomicBool::new(true));
+        for signal in STOPPING {
+            signal_hook::flag::register_conditional_default(signal, default.clone()).ok()?;
+        }
+        Some(Handlers {
+            default,
+            outside: AtomicBool::new(true),
+            watch: OnceLock::new(),
+        })
+    });
+    handlers.as_ref()
+}
+
+impl Handlers {
+    fn watched(&self) -> Option<&Watch> {
+        self.watch.get().and_then(Option::as_ref)
+    }
+
+    /// A signal takes its default action only outside a call, where nothing watches.
+    fn settle(&self) {
+        let outside = self.outside.load(Ordering::SeqCst);
+        let default = outside && self.watched().is_none();
+        self.default.store(default, Ordering::SeqCst);
+    }
+}
+
+/// Whether a call can catch the signals itself: the process-wide actions are in place.
+pub fn ready() -> bool {
+    handlers().is_some()
+}
+
+/// A call's handlers are in place (`true`) or gone (`false`). When they come, a signal
+/// that came before them, which the watch's thread is acting on, ends mur now: the
+/// call is not started.
+pub fn caught_by_call(caught: bool) {
+    let Some(handlers) = handlers() else {
+        return;
+    };
+    // Default first when they go, so no signal falls between (both act: the default
+    // ends mur); last when they come, once the call's handlers catch it.
+    handlers.outside.store(!caught, Ordering::SeqCst);
+    handlers.settle();
+    if caught && let Some(signal) = handlers.watched().and_then(Watch::came) {
+        end(signal);
+    }
+}
+
+/// Runs `read` (a prompt's blocking read of the terminal) with a signal ending mur: the
+/// runtime's thread is blocked in it, so the call's handler could not stop the call
+/// until a line came, and Ctrl-C at a prompt did nothing.
 pub fn default_while<T>(read: impl FnOnce() -> T) -> T {
-    let Some(uncaught) = uncaught() else {
+    let Some(handlers) = handlers() else {
         return read();
     };
-    let before = uncaught.swap(true, Ordering::SeqCst);
+    let before = handlers.outside.swap(true, Ordering::SeqCst);
+    handlers.settle();
     let value = read();
-    uncaught.store(before, Ordering::SeqCst);
+    handlers.outside.store(before, Ordering::SeqCst);
+    handlers.settle();
     value
+}
+
+/// From now on a signal outside a call ends this invocation as one in a call does: a
+/// line on stderr, recorded as interrupted, exit 130 or 143 (it took its default
+/// action: no line, no record, though docs/usage.md says one is kept). Only for an
+/// invocation that is recorded: a bridge or a proxy stops by handlers of its own.
+pub fn watch_if_recorded() {
+    if !crate::usage::recording() {
+        return;
+    }
+    let Some(handlers) = handlers() else {
+        return;
+    };
+    handlers.watch.get_or_init(Watch::install);
+    handlers.settle();
+}
+
+impl Watch {
+    /// Its handlers, for the process's life, and its thread; `None` if either cannot
+    /// be had (a signal then takes its default action, as before).
+    fn install() -> Option<Self> {
+        let (mut read, write) = UnixStream::pair().ok()?;
+        let which = Arc::new(AtomicUsize::new(0));
+        let came = Arc::new(AtomicBool::new(false));
+        for signal in STOPPING {
+            // In this order: the second signal finds `came` set by the first and exits
+            // at once (128 + its number, as a shell reports a command it ended).
+            signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, came.clone())
+                .ok()?;
+            signal_hook::flag::register(signal, came.clone()).ok()?;
+            let number = usize::try_from(signal).unwrap_or(usize::MAX);
+            signal_hook::flag::register_usize(signal, which.clone(), number).ok()?;
+            low_level::pipe::register(signal, write.try_clone().ok()?).ok()?;
+        }
+        let watch = Self { which };
+        let which = watch.which.clone();
+        std::thread::Builder::new()
+            .name("mur-signals".to_owned())
+            .spawn(move || {
+                let mut byte = [0u8; 1];
+                loop {
+                    match read.read(&mut byte) {
+                        Ok(1..) => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        _ => return,
+                    }
+                    let outside = handlers().is_some_and(|h| h.outside.load(Ordering::SeqCst));
+                    // In a call, the call's handlers have it (module `interrupt`).
+                    if outside && let Ok(signal) = c_int::try_from(which.load(Ordering::SeqCst)) {
+                        end(signal);
+                    }
+                }
+            })
+            .ok()?;
+        Some(watch)
+    }
+
+    fn came(&self) -> Option<c_int> {
+        match self.which.load(Ordering::SeqCst) {
+            0 => None,
+            signal => c_int::try_from(signal).ok(),
+        }
+    }
+}
+
+/// The signal's name, as a line of mur's says it.
+pub fn name(signal: c_int) -> &'static str {
+    if signal == SIGTERM {
+        "SIGTERM"
+    } else {
+        "SIGINT"
+    }
+}
+
+/// Ends mur for `signal` outside a call: one line saying where the invocation was
+/// ([`crate::usage::stopped`]), recorded as interrupted, exit 130 or 143. Without an
+/// invocation recorded (help, or one recorded already), by the signal's default action.
+pub fn end(signal: c_int) -> ! {
+    let Some(stopped) = crate::usage::stopped() else {
+        let _ = low_level::emulate_default_handler(signal);
+        std::process::exit(128 + signal)
+    };
+    let name = name(signal);
+    let what = stopped.what;
+    let message = match stopped.at {
+        crate::usage::TheCall::Ahead => {
+            format!("interrupted by {name} before the request was sent: {what} did not run")
+        }
+        crate::usage::TheCall::Running => {
+            format!("interrupted by {name} during the call to {what}")
+        }
+        crate::usage::TheCall::Done => {
+            format!("interrupted by {name} after the call to {what}, which ran")
+        }
+    };
+    exit_interrupted(signal, &message)
+}
+
+/// Says `message` (`error: …`), records the invocation as interrupted and exits 130
+/// (SIGINT) or 143 (SIGTERM): the one way an invocation a signal stopped ends, in a call
+/// or outside one. Once: a thread that comes second waits for the process to end.
+pub fn exit_interrupted(signal: c_int, message: &str) -> ! {
+    static ENDING: AtomicBool = AtomicBool::new(false);
+    if ENDING.swap(true, Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
+    output::diagnostic(&format!("error: {}", output::line(message)));
+    let code = u8::try_from(128 + signal).unwrap_or(u8::MAX);
+    crate::usage::interrupted();
+    if let Some(why) = crate::usage::finish(&Ok(()), code) {
+        tracing::debug!("usage not recorded: {why}");
+    }
+    std::process::exit(i32::from(code));
 }

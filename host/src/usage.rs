@@ -39,6 +39,11 @@ struct Invocation {
     /// The user stopped the call (Ctrl-C, SIGTERM): outcome `interrupted`.
     interrupted: bool,
     phases: [Option<Duration>; 4],
+    /// The phase running and since when: a signal may end it before [`measure`] adds it.
+    running: Option<(Phase, Instant)>,
+    /// The phase `running` runs within (a derived verb's `parse` reads its tool list
+    /// by a call), resumed when it ends.
+    outer: Option<(Phase, Instant)>,
 }
 
 /// Process-wide, like the timings it extends: one `mur` process is one invocation.
@@ -88,6 +93,8 @@ impl Invocation {
             answered: false,
             interrupted: false,
             phases: [None; 4],
+            running: None,
+            outer: None,
         }
     }
 }
@@ -218,9 +225,53 @@ pub fn answered() {
 }
 
 /// The user stopped the call (Ctrl-C, SIGTERM: exit 130, 143): recorded
-/// `interrupted`, no failure of the verb's nor of the session's.
+/// `interrupted`, no failure of the verb's nor of the session's; the phase it stopped
+/// is counted until then (a verb stopped in its `parse`: `phases.parse`, no `call`).
 pub fn interrupted() {
-    with(|i| i.interrupted = true);
+    with(|i| {
+        i.interrupted = true;
+        i.end_running();
+    });
+}
+
+/// Whether this invocation is recorded (begun, not forgotten nor finished).
+pub fn recording() -> bool {
+    with(|_| ()).is_some()
+}
+
+/// Where a signal found the invocation's call, as its line says it: ahead (nothing sent),
+/// running (a prompt answering the server's question), done (shaping, printing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TheCall {
+    Ahead,
+    Running,
+    Done,
+}
+
+/// What a signal stopped: the verb, as a line names it (its tool too, where known:
+/// "`spin` (tool `version`)"), and where it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stopped {
+    pub what: String,
+    pub at: TheCall,
+}
+
+/// What a signal stops now; `None` with no invocation recorded.
+pub fn stopped() -> Option<Stopped> {
+    with(|i| {
+        let verb = i.recorded_verb(false);
+        let what = match &i.tool {
+            Some(tool) if *tool == verb => format!("tool `{tool}`"),
+            Some(tool) => format!("`{verb}` (tool `{tool}`)"),
+            None => format!("`{verb}`"),
+        };
+        let at = match (i.running, i.phases[Phase::Call as usize]) {
+            (Some((Phase::Call, _)), _) => TheCall::Running,
+            (_, Some(_)) => TheCall::Done,
+            (_, None) => TheCall::Ahead,
+        };
+        Stopped { what, at }
+    })
 }
 
 /// The session the call went to: its project hash and build tag.
@@ -246,25 +297,42 @@ fn project_hash(project: &str) -> String {
 
 /// Runs `f`, adding its duration to `phase`.
 pub fn measure<R>(phase: Phase, f: impl FnOnce() -> R) -> R {
-    let started = Instant::now();
+    enter(phase);
     let result = f();
-    add(phase, started.elapsed());
+    leave();
     result
 }
 
-/// [`measure`] for a future.
+/// [`measure`] for a future. What it holds across the await is the future alone: a
+/// call's future is held whole in every frame it passes through (tool_call.rs's test).
 pub async fn measure_async<R>(phase: Phase, f: impl Future<Output = R>) -> R {
-    let started = Instant::now();
+    enter(phase);
     let result = f.await;
-    add(phase, started.elapsed());
+    leave();
     result
 }
 
-fn add(phase: Phase, spent: Duration) {
+/// `phase` runs from now, within the one running, if any.
+fn enter(phase: Phase) {
+    with(|i| i.outer = i.running.replace((phase, Instant::now())));
+}
+
+/// The phase running ends: its time is added, and the one it ran within resumes.
+fn leave() {
     with(|i| {
-        let slot = &mut i.phases[phase as usize];
-        *slot = Some(slot.unwrap_or_default() + spent);
+        i.end_running();
+        i.running = i.outer.take();
     });
+}
+
+impl Invocation {
+    /// The phase running ends now: its time so far is added to it.
+    fn end_running(&mut self) {
+        if let Some((phase, started)) = self.running.take() {
+            let slot = &mut self.phases[phase as usize];
+            *slot = Some(slot.unwrap_or_default() + started.elapsed());
+        }
+    }
 }
 
 /// `params` of a `tools/call` with the verb named in `_meta`.
@@ -296,7 +364,11 @@ pub fn error(e: mur_usage::Error) -> Error {
         mur_usage::Class::Usage => ErrorKind::Usage,
         mur_usage::Class::Internal => ErrorKind::Internal,
     };
-    Error::new(kind, e.message())
+    let error = Error::new(kind, e.message());
+    match e.hint() {
+        Some(hint) => error.with_hint(hint),
+        None => error,
+    }
 }
 
 /// `--usage-log PATH` (of `bridge`), when given, asked before anything starts, as

@@ -25,6 +25,8 @@ use crate::report::OffPeriod;
 pub struct Error {
     class: Class,
     message: String,
+    /// What to do about it, when the message alone does not say.
+    hint: Option<String>,
 }
 
 /// Whose failure an [`Error`] is.
@@ -42,6 +44,7 @@ impl Error {
         Self {
             class,
             message: message.into(),
+            hint: None,
         }
     }
 
@@ -51,6 +54,10 @@ impl Error {
 
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    pub fn hint(&self) -> Option<&str> {
+        self.hint.as_deref()
     }
 }
 
@@ -196,6 +203,39 @@ impl UsageDir {
     /// The live log file.
     pub fn log(&self) -> UsageLog {
         UsageLog::at(self.dir.join("usage.jsonl"))
+    }
+
+    /// Why this directory cannot be, when a part of its path is a file where a directory
+    /// must be (`XDG_STATE_HOME` set to a file): said as such, where `usage report`
+    /// read no log and said "0 records", `usage path` printed a path under the file,
+    /// and `usage off` said "Not a directory" of a directory it cannot make. `None`
+    /// when no part of it is a file. A look at each part: for the `usage` commands,
+    /// never on a call's path.
+    pub fn file_in_the_way(&self) -> Option<Error> {
+        let file = self
+            .dir
+            .ancestors()
+            .find(|part| std::fs::metadata(part).is_ok_and(|m| !m.is_dir()))?;
+        let shown = file.display();
+        let state_home = std::env::var_os("XDG_STATE_HOME").map(PathBuf::from);
+        let (message, hint) = if state_home.as_deref() == Some(file) {
+            (
+                format!(
+                    "`XDG_STATE_HOME` is `{shown}`, a file: mur keeps its usage log in a \
+                     directory under it (`$XDG_STATE_HOME/mur/usage`)"
+                ),
+                "set `XDG_STATE_HOME` to a directory, or unset it".to_owned(),
+            )
+        } else {
+            (
+                format!("the usage directory cannot be used: `{shown}` is a file, not a directory"),
+                format!("move `{shown}` out of the way"),
+            )
+        };
+        Some(Error {
+            hint: Some(hint),
+            ..Error::new(Class::Internal, message)
+        })
     }
 
     /// Recording is on unless `usage off` left its marker (one `stat`).
@@ -374,7 +414,7 @@ impl UsageLog {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 check_log_path(&self.path).map_err(|e| Error {
                     message: self.describe(&e).message,
-                    class: e.class,
+                    ..e
                 })?;
                 if let Some(dir) = self.path.parent() {
                     mur_lockfile::ensure_private_dir(dir, "the usage directory")

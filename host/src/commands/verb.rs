@@ -36,10 +36,10 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     if let Some(data) = verbs.data_verb(name)? {
         return super::derived::run_data(&data, argv, host);
     }
-    let Some(tool) = verbs.tool(name).map(str::to_owned) else {
+    if verbs.tool(name).is_none() {
         // Not installed: a tool of the session, as a derived verb.
         return super::derived::run(name, argv, host);
-    };
+    }
     let argv = extract_host_options(argv, &mut host, verbs.spec(name), Some(name))?;
     let mut settings = started(&host);
     // A verb whose compiled code is not cached is compiled before its `parse`
@@ -49,7 +49,12 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     }
     // `--timeout` bounds reading a JSON option's value from a pipe too.
     let within = settings.timeout;
-    let parsed = usage::measure(Phase::Parse, || verbs.parse(name, &argv, within))?;
+    let parsed = usage::measure(Phase::Parse, || verbs.parse(name, &argv, within));
+    // Its load may have taken in a file rebuilt behind the index (the edit-build loop):
+    // the record names the bytes that ran, and the call the tool they declare.
+    note_installed(&verbs, name);
+    let parsed = parsed?;
+    let tool = verbs.tool(name).unwrap_or_default().to_owned();
     let (arguments, plan) = match parsed {
         ParseOutcome::Help(text) => {
             usage::forget();

@@ -161,12 +161,13 @@ fn prune(
     judging::skipped_notice(&report);
     judging::not_covered_notice(&report, criteria.agent.as_deref(), true, false);
     // The verbs too recent to be judged unused, as the report says under its losers.
+    // Information, no warning: a `note:`, as docs/usage.md says prune gives it.
     if let (true, Some(why)) = (report.window_covered, report.unused_not_judged()) {
-        output::diagnostic(&why);
+        output::diagnostic(&format!("note: {why}"));
     }
     let losers = &report.losers;
     if losers.is_empty() {
-        output::diagnostic("no verb to prune");
+        output::diagnostic("note: no verb to prune");
         return Ok(());
     }
     let dirs = VerbDirs::from_env()?;

@@ -358,6 +358,144 @@ fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() 
     assert!(out.json()["structuredContent"].is_object() || out.json()["content"].is_array());
 }
 
+/// `XDG_STATE_HOME` set to a file (audit 47 #8): every `usage` command says so, as `verbs`
+/// commands say it of `XDG_DATA_HOME`; `usage report` read no log and said "0 records",
+/// exit 0, and `usage path` printed a path under the file.
+#[test]
+fn a_state_home_that_is_a_file_is_said_to_be_one() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.file("afile", "");
+    let shown = file.to_str().expect("utf-8");
+    for command in [&["report"][..], &["path"], &["off"], &["on"]] {
+        let mut mur = sandbox.mur_command(&[&["devtools", "usage"][..], command].concat());
+        mur.env("XDG_STATE_HOME", &file);
+        mur_e2e::run(&mut mur)
+            .assert_code(7)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: `XDG_STATE_HOME` is `{shown}`, a file: mur keeps its usage log in a \
+                 directory under it (`$XDG_STATE_HOME/mur/usage`)\n\
+                 hint: set `XDG_STATE_HOME` to a directory, or unset it\n"
+            ));
+    }
+}
+
+/// A rebuild copied over an installed verb's file (the edit-build loop) is recorded under
+/// the hash of the bytes that ran from its first call on (audit 47 #5: the first call
+/// named the old file's, which the index still had when the record was told).
+#[test]
+fn a_verb_rebuilt_behind_the_index_is_recorded_under_the_bytes_that_ran() {
+    let sandbox = Sandbox::new();
+    let ping = mur_e2e::plugins::guest("ping");
+    add(&sandbox, std::slice::from_ref(&ping));
+    let refused = |sandbox: &Sandbox| {
+        let out = sandbox.devtools(&["ping", "--bogus"]);
+        out.assert_code(1);
+        let records = records(&sandbox.usage_log());
+        records
+            .last()
+            .map(|r| r["verbHash"].clone())
+            .unwrap_or_default()
+    };
+    let old = refused(&sandbox);
+    let bytes = std::fs::read(&ping).expect("ping.wasm");
+    let rebuilt = mur_e2e::plugins::with_custom_section(&bytes, "rebuilt");
+    std::fs::write(
+        mur_e2e::plugins::verb_dir(&sandbox).join("ping.wasm"),
+        rebuilt,
+    )
+    .expect("rebuilt over the installed file");
+    let first = refused(&sandbox);
+    let info = sandbox
+        .devtools(&["verbs", "info", "ping", "--json"])
+        .json();
+    assert_ne!(first, old, "the rebuild's first call");
+    assert_eq!(first, info["sha256"], "the hash the index took: {info}");
+    assert_eq!(refused(&sandbox), first, "and every call after it");
+}
+
+/// The CPU time `pid` has used, in clock ticks (`/proc/PID/stat`: utime + stime).
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command's name, which may hold spaces, in parentheses.
+    let (_, rest) = stat.rsplit_once(')')?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+}
+
+/// SIGTERM or Ctrl-C while a verb loops in its `parse` (audit 47 #2): one line, the
+/// invocation recorded as interrupted, exit 143 or 130, as when a call is stopped; it
+/// took the signal's default action: nothing on stderr, no record. The report counts it
+/// as no call of the verb's tool.
+#[test]
+fn a_signal_while_a_verb_parses_is_said_and_recorded_as_interrupted() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[mur_e2e::plugins::guest("spin")]);
+    for (signal, name, code) in [("TERM", "SIGTERM", 143), ("INT", "SIGINT", 130)] {
+        let mut command = sandbox.mur_command(&["devtools", "spin"]);
+        command
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mur = Process::spawn(&mut command);
+        // Its loop: everything before `parse` takes a few milliseconds of CPU, the loop
+        // about half a second before its fuel runs out.
+        mur_e2e::process::wait_until("spin to loop in its parse", || {
+            cpu_ticks(mur.pid()).filter(|&ticks| ticks >= 5)
+        });
+        mur.signal(signal);
+        let out = mur.wait_output();
+        out.assert_code(code)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: interrupted by {name} before the request was sent: `spin` (tool \
+                 `version`) did not run\n"
+            ));
+        let records = records(&sandbox.usage_log());
+        let record = records.last().cloned().unwrap_or_default();
+        assert_eq!(
+            (&record["verb"], &record["outcome"], &record["exit"]),
+            (&json!("spin"), &json!("interrupted"), &json!(code)),
+            "{record}"
+        );
+        let phases = &record["phases"];
+        assert!(
+            phases["parse"].is_number() && phases.get("call").is_none(),
+            "{record}"
+        );
+    }
+    let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    let spin = row(&report["verbs"], "spin");
+    assert_eq!(
+        (&spin["calls"], &spin["interrupted"], &spin["p90Ms"]),
+        (&json!(2), &json!(2), &json!(0.0)),
+        "{report}"
+    );
+    assert_eq!(report["toolsCli"], json!([]), "{report}");
+}
+
+/// A verb that failed in its `parse` (spin's fuel runs out, exit 6) called nothing: no
+/// call of its tool, nor its latency, and the tool is one no named verb reached (audit
+/// 47 #3: counted as a call of `version`, its 500 ms as the tool's P90).
+#[test]
+fn a_verb_that_failed_in_its_parse_did_not_call_its_tool() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[mur_e2e::plugins::guest("spin")]);
+    sandbox.devtools(&["spin"]).assert_code(6);
+    let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    let spin = row(&report["verbs"], "spin");
+    assert_eq!(
+        (&spin["calls"], &spin["pluginFailures"], &spin["p90Ms"]),
+        (&json!(1), &json!(1), &json!(0.0)),
+        "{report}"
+    );
+    assert_eq!(report["toolsCli"], json!([]), "{report}");
+    assert_eq!(
+        report["toolsWithoutNamedCalls"],
+        json!(["version"]),
+        "{report}"
+    );
+}
+
 #[test]
 fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
     let sandbox = Sandbox::new();
@@ -425,6 +563,8 @@ fn known_log(sandbox: &Sandbox) {
     let interrupted = |day: u32, verb: &str, tool: &str| {
         let mut record = rec(day, verb, "data", tool, "interrupted", 900.0);
         record["exit"] = json!(130);
+        // Stopped in its call, which reached the tool (one stopped before has no `call`).
+        record["phases"] = json!({ "call": 899.0 });
         record
     };
     let lines = [
@@ -969,7 +1109,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     assert!(said.contains("(its agents: claude)"), "{nobody}");
     by_nobody.assert_stderr_contains(&format!("{said}\n"));
     assert!(
-        by_nobody.stderr.ends_with("no verb to prune\n"),
+        by_nobody.stderr.ends_with("\nnote: no verb to prune\n"),
         "{by_nobody}"
     );
     sandbox
@@ -1061,7 +1201,7 @@ fn prune_and_the_report_rate_usage_errors_over_the_one_window() {
     assert!(text.stdout.contains("\nlosers: none\n"), "{text}");
     let prune = sandbox.devtools(&["verbs", "prune"]);
     prune.assert_code(0).assert_stdout_is("");
-    assert!(prune.stderr.ends_with("no verb to prune\n"), "{prune}");
+    assert_eq!(prune.stderr, "note: no verb to prune\n", "{prune}");
     // Over a window holding the refusals, both name it, for the same reason.
     let report = sandbox
         .devtools(&["usage", "report", "--json", "--unused-for", "50d"])
@@ -1131,9 +1271,12 @@ fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
             "mur devtools verbs remove idle"
         ]
     );
-    assert!(
-        timeless(&prune.stderr)
-            .contains("not judged unused, added since TIME (after the window began): fresh\n"),
+    // Information, as a `note:` (audit 47 #6: the line had no prefix).
+    assert_eq!(
+        timeless(&prune.stderr),
+        "warning: 1 line(s) of the usage logs are not records and were skipped\n\
+         note: not judged unused, added since TIME (after the window began): fresh\n\
+         a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one back)\n",
         "{prune}"
     );
     // Added before the window began, it is judged as any verb.
@@ -1287,7 +1430,7 @@ fn a_misspelled_agent_is_said_though_recording_was_off_in_the_window() {
     prune.assert_code(0).assert_stdout_is("");
     assert_eq!(
         untimed(&prune.stderr),
-        format!("warning: {off}\n{nobody}no verb to prune\n"),
+        format!("warning: {off}\n{nobody}note: no verb to prune\n"),
         "{prune}"
     );
     // A window the log (60 days) does not reach back past: said too, as without the
@@ -1298,7 +1441,7 @@ fn a_misspelled_agent_is_said_though_recording_was_off_in_the_window() {
         untimed(&young.stderr),
         format!(
             "warning: {off}\nnote: the usage log does not go back to TIME: \
-             no verb is judged unused over that window\nno verb to prune\n"
+             no verb is judged unused over that window\nnote: no verb to prune\n"
         ),
         "{young}"
     );
