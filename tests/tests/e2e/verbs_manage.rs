@@ -929,11 +929,7 @@ fn files_no_installed_verb_uses_are_swept() {
     sandbox
         .devtools(&["verbs", "remove", "scribble"])
         .assert_code(0);
-    let mut left: Vec<String> = std::fs::read_dir(&dir)
-        .expect("verb dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    left.sort();
+    let left = mur_e2e::names_in(&dir);
     let mut expected: Vec<&str> = kept.to_vec();
     expected.extend(["index", "link.wasm", "ping.wasm"]);
     expected.sort_unstable();
@@ -1448,13 +1444,7 @@ fn another_verbs_file_copied_over_an_installed_one_is_refused_until_repaired() {
         if what == "verb" {
             // Refused by its section, before a compile; and the stranger's bytes are
             // tree's, whose compiled code stays.
-            let refused = sandbox.devtools(&["-v", "click", "#btn-inc"]);
-            refused.assert_code(7);
-            assert!(!refused.stderr.contains("compiling verb"), "{refused}");
-            let tree = sandbox.devtools(&["-v", "tree"]);
-            tree.assert_code(4);
-            tree.assert_stderr_contains("loaded verb `tree` from cache");
-            assert!(!tree.stderr.contains("compiling verb"), "{tree}");
+            refused_uncompiled_and_holder_cached(&sandbox, &["click", "#btn-inc"], "tree");
         }
         try_add(&sandbox, std::slice::from_ref(&own), &[])
             .assert_code(0)
@@ -1531,14 +1521,21 @@ fn a_component_known_to_be_no_verb_or_another_verb_is_refused_before_a_compile()
             "error: verb `nap` is installed but its file `{}` holds verb `ping`\n{hint}",
             path(&nap)
         ));
-    let refused = sandbox.devtools(&["-v", "nap"]);
+    refused_uncompiled_and_holder_cached(&sandbox, &["nap"], "ping");
+    assert_eq!(mur_e2e::plugins::cache_entries(&sandbox), compiled);
+}
+
+/// `call`, a verb whose installed file holds the verb `holder`, is refused (exit 7)
+/// without a compile, and `holder` is loaded from its compiled code, which stays (exit 4,
+/// no session): both seen with `-v`.
+fn refused_uncompiled_and_holder_cached(sandbox: &Sandbox, call: &[&str], holder: &str) {
+    let refused = sandbox.devtools(&[&["-v"][..], call].concat());
     refused.assert_code(7);
     assert!(!refused.stderr.contains("compiling verb"), "{refused}");
-    let ping = sandbox.devtools(&["-v", "ping"]);
-    ping.assert_code(4);
-    ping.assert_stderr_contains("loaded verb `ping` from cache");
-    assert!(!ping.stderr.contains("compiling verb"), "{ping}");
-    assert_eq!(mur_e2e::plugins::cache_entries(&sandbox), compiled);
+    let held = sandbox.devtools(&["-v", holder]);
+    held.assert_code(4);
+    held.assert_stderr_contains(&format!("loaded verb `{holder}` from cache"));
+    assert!(!held.stderr.contains("compiling verb"), "{held}");
 }
 
 /// A component without a `mur:verb-name` section (the test guests have none) whose
