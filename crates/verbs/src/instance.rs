@@ -266,11 +266,13 @@ fn output(
     }
 }
 
-/// Every export call starts with a full budget, so the bound is per call.
+/// Every export call starts with a full budget, so the bound is per call: its
+/// fuel, and what it may write ([`super::capture`]).
 fn refuel(store: &mut Store<Sandbox>) {
     // Fuel is enabled on the engine (runtime.rs), so this cannot fail.
     let fuel = store.data().fuel();
     let _ = store.set_fuel(fuel);
+    store.data().restart_writing();
 }
 
 /// Name the limit a failed call hit (`during` says where: `` in `parse` ``,
@@ -289,6 +291,11 @@ fn classify(
         format!(
             "ran out of its time budget {during} ({})",
             store.data().time_budget()
+        )
+    } else if let Some(overrun) = store.data().overrun() {
+        // Writing is the host's time, which fuel does not count: the same budget.
+        format!(
+            "ran out of its time budget {during}: it {overrun} (`--timeout` bounds only the tool call)"
         )
     } else if store.data().limits.exceeded {
         format!("exceeded its {}", store.data().limits.told())

@@ -13,8 +13,10 @@
 //! - no preopened directories: every path lookup fails, nothing is readable;
 //! - no environment variables and no arguments; stdin is empty and closed;
 //! - stdout is discarded (a verb's output is what `shape` returns), and only the
-//!   first 4 KiB of stderr are kept, to explain a crash (a Rust panic message);
-//!   writes are never refused, so a chatty verb is not mistaken for a broken one;
+//!   first and last 2 KiB of stderr are kept, to explain a crash (a Rust panic
+//!   message); writes are refused only past a bound far above what a verb that
+//!   explains itself writes ([`super::capture`]): writing costs the host time that
+//!   fuel does not count, and a verb that writes without end is stopped by it;
 //! - no sockets: wasmtime-wasi denies every address and name lookup by default;
 //! - clocks read a frozen time (the Unix epoch; monotonic 0) and sleeping traps,
 //!   because a verb is a pure function and a sleep would escape the fuel bound;
@@ -71,6 +73,7 @@ pub struct Sandbox {
     wasi: Option<WasiCtx>,
     table: ResourceTable,
     pub limits: MemoryBudget,
+    stdout: Capture,
     stderr: Capture,
     /// What of `stderr` was reported already ([`Sandbox::stderr_told`]): `parse`
     /// and `shape` share a store, and each is told what it wrote itself.
@@ -83,15 +86,16 @@ impl Sandbox {
             wasi: None,
             table: ResourceTable::new(),
             limits: MemoryBudget::default(),
-            stderr: Capture::new(STDERR_CAPTURE_BYTES),
+            stdout: Capture::new("stdout", 0),
+            stderr: Capture::new("stderr", STDERR_CAPTURE_BYTES),
             told: String::new(),
         }
     }
 
     /// The WASI context described at the top of this file.
-    fn wasi_ctx(stderr: &Capture) -> WasiCtx {
+    fn wasi_ctx(stdout: &Capture, stderr: &Capture) -> WasiCtx {
         WasiCtx::builder()
-            .stdout(Capture::new(0))
+            .stdout(stdout.clone())
             .stderr(stderr.clone())
             .wall_clock(FrozenClock)
             .monotonic_clock(FrozenClock)
@@ -149,6 +153,18 @@ impl Sandbox {
         )
     }
 
+    /// A call of an export begins: its writing is counted from nothing, as its
+    /// fuel is full again.
+    pub fn restart_writing(&self) {
+        self.stdout.restart();
+        self.stderr.restart();
+    }
+
+    /// What the verb wrote past a bound of [`super::capture`] in this call, if it did.
+    pub fn overrun(&self) -> Option<String> {
+        self.stderr.overrun().or_else(|| self.stdout.overrun())
+    }
+
     /// Everything written to stderr so far has been reported: the next call's
     /// [`Sandbox::stderr`] starts after it.
     pub fn stderr_told(&mut self) {
@@ -158,9 +174,11 @@ impl Sandbox {
 
 impl WasiView for Sandbox {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        let stderr = &self.stderr;
+        let (stdout, stderr) = (&self.stdout, &self.stderr);
         WasiCtxView {
-            ctx: self.wasi.get_or_insert_with(|| Self::wasi_ctx(stderr)),
+            ctx: self
+                .wasi
+                .get_or_insert_with(|| Self::wasi_ctx(stdout, stderr)),
             table: &mut self.table,
         }
     }

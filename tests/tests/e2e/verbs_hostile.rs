@@ -35,6 +35,56 @@ fn an_endless_loop_is_stopped_by_its_time_budget() {
     assert_eq!(out.stdout, "");
 }
 
+/// Writing costs the host time its fuel does not count: a verb writing without end,
+/// short debug lines or long ones, to stderr or to stdout, is stopped by its budget in
+/// about a second (it ran minutes, or did not end), and `-v` still shows what it wrote
+/// last, after the `…` of what was dropped.
+#[test]
+fn a_verb_writing_without_end_is_stopped_by_its_budget() {
+    let sandbox = with_guests(&["chatter"]);
+    let budget = |wrote: &str| {
+        format!(
+            "error: verb `chatter` ran out of its time budget in `parse`: it {wrote} \
+             (`--timeout` bounds only the tool call)\n"
+        )
+    };
+    let short = sandbox.mur(&["devtools", "-v", "chatter"]);
+    short.assert_code(6).assert_stdout_is("");
+    let told = budget("wrote to stderr 100000 times, the most one call may");
+    assert!(short.stderr.ends_with(&told), "{short}");
+    // Its first line, the `…` of what was dropped, and the last lines it wrote (three
+    // writes a line: the 33,333rd line was its last whole one).
+    assert!(
+        short
+            .stderr
+            .contains("wrote on stderr: debug: parsing step 1 of the argv, nothing wrong yet\n"),
+        "{short}"
+    );
+    let (_, tail) = short
+        .stderr
+        .split_once("\n\u{2026}\n")
+        .expect("the middle dropped");
+    assert!(
+        tail.contains("debug: parsing step 33333 of the argv, nothing wrong yet\n"),
+        "{short}"
+    );
+    for (mode, wrote) in [
+        (
+            "--big",
+            "wrote more than 16 MiB to stderr, the most one call may write",
+        ),
+        (
+            "--stdout",
+            "wrote more than 16 MiB to stdout, the most one call may write",
+        ),
+    ] {
+        let long = sandbox.mur(&["devtools", "chatter", mode]);
+        long.assert_code(6)
+            .assert_stdout_is("")
+            .assert_stderr_is(budget(wrote));
+    }
+}
+
 #[test]
 fn a_memory_bomb_is_stopped_at_the_memory_limit() {
     let out = stopped("hog");
