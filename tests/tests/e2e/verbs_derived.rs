@@ -862,8 +862,8 @@ fn the_conformance_fixtures_json_schema_2020_12_tool_is_a_derived_verb() {
     help.assert_code(0);
     assert!(
         help.stdout.starts_with(
-            "Usage: mur devtools json-schema-2020-12-tool [--address JSON] [--contact-method phone|email] \
-             [--email TEXT] [--name TEXT] [--phone TEXT] [--args JSON]\n"
+            "Usage: mur devtools json-schema-2020-12-tool [--name TEXT] [--address JSON] \
+             [--contact-method phone|email] [--phone TEXT] [--email TEXT] [--args JSON]\n"
         ),
         "{help}"
     );
@@ -1220,8 +1220,8 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
     assert_eq!(
         options,
         [
-            "  --arg-help       (property `help`)",
-            "  --arg-timeout N  how long the sum may take (property `timeout`)"
+            "  --arg-timeout N  how long the sum may take (property `timeout`)",
+            "  --arg-help       (property `help`)"
         ]
     );
     let timed = devtools(&[
@@ -1603,20 +1603,20 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
     assert_eq!(
         help.stdout.lines().next(),
         Some(
-            "Usage: mur devtools draw --shape JSON [--key N|TEXT] [--maybe TEXT] \
-             [--points JSON]... [--tags a|b]... [--args JSON]"
+            "Usage: mur devtools draw --shape JSON [--key N|TEXT] [--points JSON]... \
+             [--tags a|b]... [--maybe TEXT] [--args JSON]"
         ),
         "{help}"
     );
     assert_eq!(
         help.stdout_lines("  ")[..10],
         [
-            "  --shape JSON   {color?: red|green, name: TEXT, points?: [{label?: TEXT, x: N,",
-            "                 y: N}]} (required)",
+            "  --shape JSON   {name: TEXT, points?: [{x: N, y: N, label?: TEXT}], color?:",
+            "                 red|green} (required)",
             "  --key N|TEXT   (default 0)",
-            "  --maybe TEXT",
-            "  --points JSON  {label?: TEXT, x: N, y: N} (default [], repeatable)",
+            "  --points JSON  {x: N, y: N, label?: TEXT} (default [], repeatable)",
             "  --tags a|b     (default [], repeatable)",
+            "  --maybe TEXT",
             "  --args JSON    the whole arguments object, as JSON (`@FILE`, `-`: read from",
             "                 FILE, stdin; 4 MiB at most, what a session takes in one",
             "                 request); options given beside it override its fields",
@@ -1671,7 +1671,7 @@ fn a_pydantic_schemas_options_show_their_fields_and_take_plain_words() {
     let shape_help = draw["options"][0]["help"].clone();
     assert_eq!(
         shape_help,
-        "{color?: red|green, name: TEXT, points?: [{label?: TEXT, x: N, y: N}]} (required)"
+        "{name: TEXT, points?: [{x: N, y: N, label?: TEXT}], color?: red|green} (required)"
     );
     // Each option as the verb takes it: `--key` a bare word (it said `json`, and an agent
     // reading it quoted `'"abc"'`), with the schema's default and whether `null` is null.
@@ -1984,8 +1984,8 @@ fn a_derived_verb_writes_its_results_media_with_out() {
     // Nothing was left out: the text block repeats the structured content, the image
     // is in the file.
     out.assert_quiet_success().assert_stdout_is(format!(
-        "{{\"bytes\":{},\"chrome\":false,\"height\":480,\"mimeType\":\"image/png\",\
-         \"path\":\"{path}\",\"selector\":null,\"width\":640,\"window\":\"main\"}}\n",
+        "{{\"width\":640,\"height\":480,\"window\":\"main\",\"selector\":null,\"chrome\":false,\
+         \"mimeType\":\"image/png\",\"path\":\"{path}\",\"bytes\":{}}}\n",
         png.len()
     ));
     // `overview`'s text block is left out as it is without `--out`, and said so; its
@@ -2094,7 +2094,7 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
     let endpoint = server.endpoint();
     let got = sb.root().join("got.png");
     let got = got.display().to_string();
-    let block = format!(r#"{{"bytes":8,"mimeType":"image/png","path":"{got}","type":"image"}}"#);
+    let block = format!(r#"{{"type":"image","mimeType":"image/png","path":"{got}","bytes":8}}"#);
     let printed = format!(r#"{{"content":[{block}],"structuredContent":{{"content":[{block}]}}}}"#);
     let derived = ["read-media-file", "--path", "/srv/img.png", "--out", &got];
     let call = [
@@ -2127,7 +2127,7 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
         "/srv/img.png",
     ]);
     out.assert_quiet_success().assert_stdout_is(
-        r#"{"content":[{"data":"iVBORw0KGgo=","mimeType":"image/png","type":"image"}]}"#.to_owned()
+        r#"{"content":[{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}]}"#.to_owned()
             + "\n",
     );
 }
