@@ -420,14 +420,10 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
     (info.width, info.height)
 }
 
+/// The names of the PNG files in `dir`, sorted.
 fn pngs_in(dir: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("read dir")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".png"))
-        .collect();
-    names.sort();
+    let mut names = mur_e2e::names_in(dir);
+    names.retain(|name| name.ends_with(".png"));
     names
 }
 
