@@ -293,6 +293,8 @@ mod tests {
         let params = serde_json::json!({ "name": "state", "arguments": {} });
         let future = call(&settings, &params, "state");
         let size = std::mem::size_of_val(&future);
-        assert!(size < 4096, "the call's future is {size} bytes");
+        // 4.2 KB since serde_json's `preserve_order` (a map is an `IndexMap`, each
+        // `Value` held larger); the HTTP call inline added 13 KB.
+        assert!(size < 5120, "the call's future is {size} bytes");
     }
 }

@@ -459,7 +459,8 @@ mod tests {
                 "--z",
                 "null"
             ])),
-            Some(r##"{"all":true,"n":3,"selector":"#x","t":"a b","z":null}"##.to_owned())
+            // In the order typed (serde_json's `preserve_order`), as the hint repeats them.
+            Some(r##"{"selector":"#x","n":3,"all":true,"t":"a b","z":null}"##.to_owned())
         );
         assert_eq!(
             as_options(&words(&["--deep"])),
