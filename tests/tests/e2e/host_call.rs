@@ -1226,7 +1226,7 @@ fn what_a_server_sends_after_its_answer_is_not_read() {
     for server in [json_then_blanks, events_then_more] {
         sb.call_version_at(&server.endpoint(), &["--max-response", "1M"])
             .assert_code(0)
-            .assert_stdout_is("{\"content\":[{\"text\":\"in\",\"type\":\"text\"}]}\n")
+            .assert_stdout_is("{\"content\":[{\"type\":\"text\",\"text\":\"in\"}]}\n")
             .assert_stderr_is("");
     }
 }
