@@ -226,7 +226,7 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
     ];
     let annotated = server.devtools(&words);
     annotated.assert_code(0);
-    let arguments = r#"{"includeImage":true,"messageType":"error"}"#;
+    let arguments = r#"{"messageType":"error","includeImage":true}"#;
     assert_eq!(
         annotated.stderr,
         format!(
@@ -272,10 +272,10 @@ fn a_derived_verb_prints_the_blocks_after_a_caption() {
     let links = server.devtools(&["get-resource-links", "--count", "2"]);
     links.assert_quiet_success().assert_stdout_is(concat!(
         r#"["Here are 2 resource links to resources available in this server:","#,
-        r#"{"description":"Resource 1: plaintext resource","mimeType":"text/plain","#,
-        r#""name":"Blob Resource 1","type":"resource_link","uri":"demo://resource/dynamic/blob/1"},"#,
-        r#"{"description":"Resource 2: plaintext resource","mimeType":"text/plain","#,
-        r#""name":"Text Resource 2","type":"resource_link","uri":"demo://resource/dynamic/text/2"}]"#,
+        r#"{"name":"Blob Resource 1","uri":"demo://resource/dynamic/blob/1","#,
+        r#""description":"Resource 1: plaintext resource","mimeType":"text/plain","type":"resource_link"},"#,
+        r#"{"name":"Text Resource 2","uri":"demo://resource/dynamic/text/2","#,
+        r#""description":"Resource 2: plaintext resource","mimeType":"text/plain","type":"resource_link"}]"#,
         "\n"
     ));
     let reference = server.devtools(&[
