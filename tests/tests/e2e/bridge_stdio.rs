@@ -212,6 +212,12 @@ fn a_bridged_stdio_server_is_a_session_for_call_derived_verbs_and_session_list()
     );
     let echo = sb.mur(&["devtools", "echo", "--message", "hi"]);
     echo.assert_code(0).assert_stdout_is("\"Echo: hi\"\n");
+    // The whole result through the bridge, its keys as the server wrote them (a block's
+    // `type` before its `text`), not sorted.
+    let called = sb.mur(&["devtools", "call", "echo", "--args", r#"{"message":"hi"}"#]);
+    called
+        .assert_code(0)
+        .assert_stdout_is("{\"content\":[{\"type\":\"text\",\"text\":\"Echo: hi\"}]}\n");
     // The server's capabilities, less the notifications the bridge does not pass on
     // (it keeps no stream open): the server offers subscriptions and list changes.
     let discovered = sb.mur(&["devtools", "call", "server/discover"]);
