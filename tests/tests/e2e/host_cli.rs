@@ -1036,7 +1036,7 @@ fn a_byte_order_mark_before_an_answer_is_skipped_in_json_as_in_an_event_stream()
             .devtools(&["--endpoint", &server.endpoint(), "call", "echo"])
             .assert_code(0)
             .assert_stderr_is("")
-            .assert_stdout_is("{\"content\":[{\"text\":\"hi\",\"type\":\"text\"}]}\n");
+            .assert_stdout_is("{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}\n");
     }
 }
 
