@@ -51,7 +51,7 @@ fn a_fastmcp_list_prints_its_structured_content_without_a_note() {
         .mur(&["inventory-list"])
         .assert_code(0)
         .assert_stdout_is(
-            "{\"result\":[{\"count\":3,\"sku\":\"A1\"},{\"count\":0,\"sku\":\"B2\"}]}\n",
+            "{\"result\":[{\"sku\":\"A1\",\"count\":3},{\"sku\":\"B2\",\"count\":0}]}\n",
         )
         .assert_stderr_is("");
     bridge.stop();
@@ -75,7 +75,7 @@ fn the_note_under_a_slashed_tool_names_a_call_that_prints_the_whole_result() {
     bridge
         .mur(&["inventory-check", "--sku", "B2"])
         .assert_code(0)
-        .assert_stdout_is("{\"count\":0,\"sku\":\"B2\"}\n")
+        .assert_stdout_is("{\"sku\":\"B2\",\"count\":0}\n")
         .assert_stderr_is(format!(
             "note: the result has 1 more content block (text) than the structured content \
              printed; `{call}` prints the whole result\n"
