@@ -126,7 +126,7 @@ impl Interrupts {
                 )
             }
         };
-        signals::exit_interrupted(signal, &message)
+        exit_interrupted(signal, &message)
     }
 }
 
@@ -147,10 +147,53 @@ impl Drop for Interrupts {
         // A signal that came once the call had its answer, before this: not lost.
         let came = c_int::try_from(self.which.load(Ordering::SeqCst)).unwrap_or(0);
         if came != 0 && self.stopped.is_none() {
-            signals::end(came);
+            end(came);
         }
         for id in self.ids.drain(..) {
             low_level::unregister(id);
         }
     }
+}
+
+/// Ends mur for `signal` outside a call: one line saying where the invocation was
+/// ([`crate::usage::stopped`]), recorded as interrupted, exit 130 or 143. Without an
+/// invocation recorded (help, or one recorded already), by the signal's default action.
+pub fn end(signal: c_int) -> ! {
+    let Some(stopped) = crate::usage::stopped() else {
+        let _ = low_level::emulate_default_handler(signal);
+        std::process::exit(128 + signal)
+    };
+    let name = signals::name(signal);
+    let what = stopped.what;
+    let message = match stopped.at {
+        crate::usage::TheCall::Ahead => {
+            format!("interrupted by {name} before the request was sent: {what} did not run")
+        }
+        crate::usage::TheCall::Running => {
+            format!("interrupted by {name} during the call to {what}")
+        }
+        crate::usage::TheCall::Done => {
+            format!("interrupted by {name} after the call to {what}, which ran")
+        }
+    };
+    exit_interrupted(signal, &message)
+}
+
+/// Says `message` (`error: …`), records the invocation as interrupted and exits 130
+/// (SIGINT) or 143 (SIGTERM): the one way an invocation a signal stopped ends, in a call
+/// or outside one. Once: a thread that comes second waits for the process to end.
+pub fn exit_interrupted(signal: c_int, message: &str) -> ! {
+    static ENDING: AtomicBool = AtomicBool::new(false);
+    if ENDING.swap(true, Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
+    crate::output::diagnostic(&format!("error: {}", crate::output::line(message)));
+    let code = u8::try_from(128 + signal).unwrap_or(u8::MAX);
+    crate::usage::interrupted();
+    if let Some(why) = crate::usage::finish(&Ok(()), code) {
+        tracing::debug!("usage not recorded: {why}");
+    }
+    std::process::exit(i32::from(code));
 }

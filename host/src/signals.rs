@@ -12,8 +12,6 @@ use std::sync::{Arc, OnceLock};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::low_level;
 
-use crate::output;
-
 /// The signals a call is stopped for.
 pub const STOPPING: [c_int; 2] = [SIGINT, SIGTERM];
 
@@ -28,7 +26,7 @@ struct Handlers {
     default: Arc<AtomicBool>,
     /// Set while no call's handlers are in place (or a prompt reads the terminal).
     outside: AtomicBool,
-    /// The invocation's watch, once one is recorded ([`watch_if_recorded`]).
+    /// The invocation's watch, once one is recorded ([`watch`]).
     watch: OnceLock<Option<Watch>>,
 }
 
@@ -38,6 +36,9 @@ struct Handlers {
 struct Watch {
     /// The signal that came first, 0 before one did.
     which: Arc<AtomicUsize>,
+    /// How the invocation ends for it ([`crate::interrupt::end`]): given by the caller,
+    /// so this module, below the output and the usage record, imports neither.
+    end: fn(c_int) -> !,
 }
 
 fn handlers() -> Option<&'static Handlers> {
@@ -85,8 +86,11 @@ pub fn caught_by_call(caught: bool) {
     // ends mur); last when they come, once the call's handlers catch it.
     handlers.outside.store(!caught, Ordering::SeqCst);
     handlers.settle();
-    if caught && let Some(signal) = handlers.watched().and_then(Watch::came) {
-        end(signal);
+    if caught
+        && let Some(watch) = handlers.watched()
+        && let Some(signal) = watch.came()
+    {
+        (watch.end)(signal);
     }
 }
 
@@ -105,25 +109,23 @@ pub fn default_while<T>(read: impl FnOnce() -> T) -> T {
     value
 }
 
-/// From now on a signal outside a call ends this invocation as one in a call does: a
-/// line on stderr, recorded as interrupted, exit 130 or 143 (it took its default
-/// action: no line, no record, though docs/usage.md says one is kept). Only for an
-/// invocation that is recorded: a bridge or a proxy stops by handlers of its own.
-pub fn watch_if_recorded() {
-    if !crate::usage::recording() {
-        return;
-    }
+/// From now on a signal outside a call ends this invocation by `end`, as one in a call
+/// ends (a line on stderr, recorded as interrupted, exit 130 or 143): it took its
+/// default action, no line and no record, though docs/usage.md says one is kept. For a
+/// recorded invocation only (the caller checks): a bridge or a proxy stops by handlers
+/// of its own.
+pub fn watch(end: fn(c_int) -> !) {
     let Some(handlers) = handlers() else {
         return;
     };
-    handlers.watch.get_or_init(Watch::install);
+    handlers.watch.get_or_init(|| Watch::install(end));
     handlers.settle();
 }
 
 impl Watch {
     /// Its handlers, for the process's life, and its thread; `None` if either cannot
     /// be had (a signal then takes its default action, as before).
-    fn install() -> Option<Self> {
+    fn install(end: fn(c_int) -> !) -> Option<Self> {
         let (mut read, write) = UnixStream::pair().ok()?;
         let which = Arc::new(AtomicUsize::new(0));
         let came = Arc::new(AtomicBool::new(false));
@@ -137,7 +139,7 @@ impl Watch {
             signal_hook::flag::register_usize(signal, which.clone(), number).ok()?;
             low_level::pipe::register(signal, write.try_clone().ok()?).ok()?;
         }
-        let watch = Self { which };
+        let watch = Self { which, end };
         let which = watch.which.clone();
         std::thread::Builder::new()
             .name("mur-signals".to_owned())
@@ -175,47 +177,4 @@ pub fn name(signal: c_int) -> &'static str {
     } else {
         "SIGINT"
     }
-}
-
-/// Ends mur for `signal` outside a call: one line saying where the invocation was
-/// ([`crate::usage::stopped`]), recorded as interrupted, exit 130 or 143. Without an
-/// invocation recorded (help, or one recorded already), by the signal's default action.
-pub fn end(signal: c_int) -> ! {
-    let Some(stopped) = crate::usage::stopped() else {
-        let _ = low_level::emulate_default_handler(signal);
-        std::process::exit(128 + signal)
-    };
-    let name = name(signal);
-    let what = stopped.what;
-    let message = match stopped.at {
-        crate::usage::TheCall::Ahead => {
-            format!("interrupted by {name} before the request was sent: {what} did not run")
-        }
-        crate::usage::TheCall::Running => {
-            format!("interrupted by {name} during the call to {what}")
-        }
-        crate::usage::TheCall::Done => {
-            format!("interrupted by {name} after the call to {what}, which ran")
-        }
-    };
-    exit_interrupted(signal, &message)
-}
-
-/// Says `message` (`error: …`), records the invocation as interrupted and exits 130
-/// (SIGINT) or 143 (SIGTERM): the one way an invocation a signal stopped ends, in a call
-/// or outside one. Once: a thread that comes second waits for the process to end.
-pub fn exit_interrupted(signal: c_int, message: &str) -> ! {
-    static ENDING: AtomicBool = AtomicBool::new(false);
-    if ENDING.swap(true, Ordering::SeqCst) {
-        loop {
-            std::thread::park();
-        }
-    }
-    output::diagnostic(&format!("error: {}", output::line(message)));
-    let code = u8::try_from(128 + signal).unwrap_or(u8::MAX);
-    crate::usage::interrupted();
-    if let Some(why) = crate::usage::finish(&Ok(()), code) {
-        tracing::debug!("usage not recorded: {why}");
-    }
-    std::process::exit(i32::from(code));
 }

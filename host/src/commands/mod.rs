@@ -42,7 +42,9 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     };
     begin_record(&verb);
     // A signal from here on ends a recorded invocation as one in a call does.
-    crate::signals::watch_if_recorded();
+    if crate::usage::recording() {
+        crate::signals::watch(crate::interrupt::end);
+    }
     match verb {
         Verb::Usage(cmd) => usage::run(&cmd, host.pretty, Duration::from_millis(host.timeout)),
         Verb::Guide { all } => guide::run(all),
