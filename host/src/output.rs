@@ -715,10 +715,11 @@ mod tests {
         let prompts: Vec<String> = question.fields.iter().map(field_prompt).collect();
         assert_eq!(
             prompts,
+            // In the requested schema's order (serde_json `preserve_order`).
             [
+                "  pet [pet-1 (Cats)|pet-2 (Dogs), default pet-2 (Dogs)]: ",
                 "  fish [fish-1 (Salmon)|fish-2 (Tuna)[,…], default fish-1 (Salmon)]: ",
                 "  n [INTEGER, default 3]: ",
-                "  pet [pet-1 (Cats)|pet-2 (Dogs), default pet-2 (Dogs)]: ",
             ]
         );
     }

@@ -319,9 +319,11 @@ fn without_base64(block: &mut Value) {
     let Some(fields) = block.as_object_mut() else {
         return;
     };
-    fields.remove("data");
+    // `shift_remove`: the rest of the block stays in the server's order (`remove`
+    // moves the last key into the gap).
+    fields.shift_remove("data");
     if let Some(resource) = fields.get_mut("resource").and_then(Value::as_object_mut) {
-        resource.remove("blob");
+        resource.shift_remove("blob");
     }
 }
 
@@ -704,6 +706,19 @@ fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A media block written to a file keeps its other keys in the server's order:
+    /// `Map::remove` moved the last key into `data`'s place.
+    #[test]
+    fn a_block_without_its_base64_keeps_the_servers_order() {
+        let mut block = json!({
+            "type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png",
+            "annotations": {"audience": ["user"]}
+        });
+        without_base64(&mut block);
+        let keys: Vec<&String> = block.as_object().expect("object").keys().collect();
+        assert_eq!(keys, ["type", "mimeType", "annotations"]);
+    }
 
     /// What an MCP user types for a listing or a method is pointed at `call`.
     #[test]
