@@ -1701,31 +1701,58 @@ fn a_project_whose_app_exited_is_told_to_start_it_not_pointed_at_another_of_its_
     }
 }
 
+/// A third-party MCP server (the Python SDK's FastMCP) for `--auto` to scan: the
+/// server, its endpoint, the `--auto-range` of that port alone (other tests'
+/// servers listen on ports near it) and what `--auto` says of it; `None` (skipped)
+/// where the SDK is not installed.
+struct Scanned {
+    server: mur_e2e::Process,
+    endpoint: String,
+    range: String,
+    said: String,
+}
+
+fn scanned_mcp_server(sb: &Sandbox) -> Option<Scanned> {
+    let python = crate::interop_python::python_or_skip("interop-venv", "1", "requirements.txt")?;
+    let (server, endpoint, _log) = crate::servers::session_server(sb, &python, 0);
+    let port = endpoint
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .expect("a loopback endpoint");
+    let said = format!(
+        "port {port} answered HTTP, not as a devtools session: if it is an MCP server, \
+         reach it with `--endpoint {endpoint}`"
+    );
+    Some(Scanned {
+        server,
+        range: format!("{port}-{port}"),
+        said,
+        endpoint,
+    })
+}
+
 /// `--auto` finds devtools sessions only; a third-party MCP server (the Python SDK's
 /// FastMCP) on a port it scanned is named, with the `--endpoint` that reaches it, not
 /// only "no running devtools session found" (a user audit, two MCP servers scanned for).
 #[test]
 fn auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
-    let Some(python) =
-        crate::interop_python::python_or_skip("interop-venv", "1", "requirements.txt")
+    let sb = Sandbox::new();
+    // Bound whole: a pattern taking fields out of it would drop (kill) the server now.
+    let Some(Scanned {
+        endpoint,
+        range,
+        said,
+        server: _server,
+    }) = scanned_mcp_server(&sb)
     else {
         return;
     };
-    let sb = Sandbox::new();
-    let (_server, endpoint, _log) = crate::servers::session_server(&sb, &python, 0);
-    let port = endpoint
-        .strip_prefix("http://127.0.0.1:")
-        .and_then(|rest| rest.strip_suffix("/mcp"))
-        .expect("a loopback endpoint");
-    // The range is its port alone: other tests' servers listen on ports near it.
-    let range = format!("{port}-{port}");
     let out = sb.mur(&["devtools", "--auto-range", &range, "call", "session"]);
     out.assert_code(4).assert_stdout_is("");
     out.assert_stderr_is(format!(
         "error: no running devtools session found\n\
          hint: `--auto` scanned 127.0.0.1 ports {range} for devtools sessions\n\
-         hint: port {port} answered HTTP, not as a devtools session: if it is an MCP \
-         server, reach it with `--endpoint {endpoint}`\n"
+         hint: {said}\n"
     ));
     // The endpoint named reaches it.
     let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "session"]);
@@ -1739,22 +1766,16 @@ fn auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
 /// named neither: a user scanning for their FastMCP server was told nothing of it.
 #[test]
 fn session_list_auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
-    let Some(python) =
-        crate::interop_python::python_or_skip("interop-venv", "1", "requirements.txt")
+    let sb = Sandbox::new();
+    let Some(Scanned {
+        range,
+        said,
+        server: _server,
+        ..
+    }) = scanned_mcp_server(&sb)
     else {
         return;
     };
-    let sb = Sandbox::new();
-    let (_server, endpoint, _log) = crate::servers::session_server(&sb, &python, 0);
-    let port = endpoint
-        .strip_prefix("http://127.0.0.1:")
-        .and_then(|rest| rest.strip_suffix("/mcp"))
-        .expect("a loopback endpoint");
-    let range = format!("{port}-{port}");
-    let said = format!(
-        "port {port} answered HTTP, not as a devtools session: if it is an MCP server, \
-         reach it with `--endpoint {endpoint}`"
-    );
     let out = sb.mur(&["devtools", "--auto-range", &range, "session", "list"]);
     out.assert_code(4).assert_stdout_is("");
     out.assert_stderr_is(format!(
@@ -1766,7 +1787,8 @@ fn session_list_auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reach
     ));
     let app = sb.start_sample(&sb.project("app"));
     let out = sb.mur(&["devtools", "--auto-range", &range, "session", "list"]);
-    out.assert_code(0).assert_stderr_is(format!("note: {said}\n"));
+    out.assert_code(0)
+        .assert_stderr_is(format!("note: {said}\n"));
     assert_eq!(
         out.json_lines(),
         [serde_json::to_value(&app.lock).expect("lock json")]
