@@ -7,7 +7,7 @@ use std::fmt;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::pin::Pin;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
@@ -54,6 +54,11 @@ pub enum SendError {
     Connect(SocketAddr, io::Error),
     /// The connection broke, or the answer was not HTTP.
     Http(hyper::Error),
+    /// The server wrote before the request was written: another protocol's
+    /// greeting (an SSH or SMTP banner), which no HTTP server sends. Which of this
+    /// and a parse error a greeting gives depends on which the connection saw
+    /// first, its bytes or the request: [`SendError::is_not_http`] is both.
+    Unasked(hyper::Error),
 }
 
 impl SendError {
@@ -76,6 +81,16 @@ impl SendError {
             false
         };
         matches!(self, Self::Http(e) if e.is_incomplete_message() || reset(e))
+    }
+
+    /// Whether what answered does not speak HTTP: its answer did not parse, or it
+    /// spoke before it was asked.
+    pub fn is_not_http(&self) -> bool {
+        match self {
+            Self::Http(e) => e.is_parse(),
+            Self::Unasked(_) => true,
+            _ => false,
+        }
     }
 
     /// Whether the connection was refused: nothing listens at the address.
@@ -102,6 +117,10 @@ impl fmt::Display for SendError {
             }
             Self::Connect(_, e) => write!(f, "could not connect: {e}"),
             Self::Http(e) => write!(f, "request failed: {}", innermost(e)),
+            Self::Unasked(_) => write!(
+                f,
+                "request failed: the server spoke before it was asked, which no HTTP server does"
+            ),
         }
     }
 }
@@ -111,7 +130,7 @@ impl std::error::Error for SendError {
         match self {
             Self::Url(_) | Self::Lookup(_) => None,
             Self::Connect(_, e) => Some(e),
-            Self::Http(e) => Some(e),
+            Self::Http(e) | Self::Unasked(e) => Some(e),
         }
     }
 }
@@ -152,12 +171,15 @@ pub(crate) async fn send(
             }
         }
     }
-    let (mut sender, written) = connect(&to).await?;
+    let (mut sender, written, spoke) = connect(&to).await?;
     handed(&written);
-    let response = sender
-        .send_request(outgoing)
-        .await
-        .map_err(SendError::Http)?;
+    let response = sender.send_request(outgoing).await.map_err(|e| {
+        if spoke.load(Ordering::Relaxed) {
+            SendError::Unasked(e)
+        } else {
+            SendError::Http(e)
+        }
+    })?;
     Ok(answer(response, idle, to, sender, written))
 }
 
@@ -229,8 +251,9 @@ fn take(idle: &Mutex<Vec<Idle>>, to: &Target) -> Option<(Sender, Written)> {
     Some((kept.sender, kept.written))
 }
 
-/// A new connection to `to`, driven by a task of its own on this runtime.
-async fn connect(to: &Target) -> Result<(Sender, Written), SendError> {
+/// A new connection to `to`, driven by a task of its own on this runtime, and
+/// whether the server spoke on it before anything was written.
+async fn connect(to: &Target) -> Result<(Sender, Written, Spoke), SendError> {
     let unreached = |e| SendError::Connect(to.addr, e);
     let stream = tokio::net::TcpStream::connect(to.addr)
         .await
@@ -238,9 +261,11 @@ async fn connect(to: &Target) -> Result<(Sender, Written), SendError> {
     // Requests are written whole; waiting to fill a segment only delays them.
     stream.set_nodelay(true).map_err(unreached)?;
     let written = Written::default();
+    let spoke = Spoke::default();
     let stream = Counted {
         stream,
         written: Arc::clone(&written),
+        spoke: Arc::clone(&spoke),
     };
     let (sender, connection) =
         hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
@@ -250,13 +275,21 @@ async fn connect(to: &Target) -> Result<(Sender, Written), SendError> {
     tokio::spawn(async move {
         let _ = connection.await;
     });
-    Ok((sender, written))
+    Ok((sender, written, spoke))
 }
 
-/// A connection's socket, counting the bytes written to it.
+/// Set when a connection read bytes before it had written any. hyper says such a
+/// greeting as "unexpected message" or as a parse error, depending on whether it
+/// arrived before the request was written; this tells the first from a broken
+/// connection, which is what a stopped session looks like.
+type Spoke = Arc<AtomicBool>;
+
+/// A connection's socket, counting the bytes written to it and noting bytes
+/// read before any were written.
 struct Counted {
     stream: tokio::net::TcpStream,
     written: Written,
+    spoke: Spoke,
 }
 
 impl Counted {
@@ -273,7 +306,13 @@ impl tokio::io::AsyncRead for Counted {
         cx: &mut Context<'_>,
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let read = Pin::new(&mut this.stream).poll_read(cx, buf);
+        if buf.filled().len() > before && this.written.load(Ordering::Relaxed) == 0 {
+            this.spoke.store(true, Ordering::Relaxed);
+        }
+        read
     }
 }
 

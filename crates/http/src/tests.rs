@@ -345,3 +345,30 @@ fn the_production_reqwest_client_refuses_every_name() {
         "{text}"
     );
 }
+
+#[test]
+fn a_server_that_speaks_first_does_not_speak_http() {
+    // An SSH server greets each connection and holds it: whether hyper reads the
+    // greeting before it writes the request (an "unexpected message") or after (a
+    // parse error) is a race, and either is the same answer: not HTTP.
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!(
+        "http://127.0.0.1:{}/",
+        listener.local_addr().expect("addr").port()
+    );
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for mut conn in listener.incoming().flatten() {
+            let _ = conn.write_all(b"SSH-2.0-OpenSSH_9.6\r\n");
+            held.push(conn);
+        }
+    });
+    let runtime = runtime();
+    for _ in 0..20 {
+        let failed = runtime
+            .block_on(Http::new().send(Request::get(&url)))
+            .expect_err("not HTTP");
+        assert!(failed.is_not_http(), "{failed}");
+        assert!(!failed.is_closed(), "{failed}");
+    }
+}

@@ -658,7 +658,7 @@ fn a_port_that_answers_no_http_is_another_programs_and_session_list_says_what_it
     let mut skipped = [
         format!(
             "warning: skipping lockfile `{}`: pid {pid} runs, but `{}` answered with something \
-             that is not HTTP (invalid HTTP version parsed)",
+             that is not HTTP",
             banner.display(),
             ssh.endpoint()
         ),
