@@ -532,14 +532,27 @@ impl Session {
         mur_client::task::required(&tool).then_some(tool)
     }
 
-    /// Every page of `tools/list`.
+    /// Every page of `tools/list`: together, no larger than one response may be
+    /// (`--max-response`). Each page is bounded by it alone, so a server paging large
+    /// pages made mur hold up to a hundred times the limit.
     pub async fn list_tools(&self, settings: &Settings) -> Result<Vec<Value>> {
         let mut tools = Vec::new();
         let mut cursor: Option<String> = None;
-        for _ in 0..MAX_PAGES {
+        let mut bytes = 0;
+        for pages in 1..=MAX_PAGES {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
             let reply = self.call(settings, "tools/list", params.as_ref()).await?;
             let mut page = settle(reply, settings, "tools/list", params.as_ref())?;
+            bytes += json_bytes(&page);
+            if bytes > settings.max_response {
+                let plural = if pages == 1 { "" } else { "s" };
+                let what = format!("a tool list (`tools/list`, {pages} page{plural})");
+                return Err(mur_client::past_the_limit(
+                    &self.endpoint,
+                    &what,
+                    settings.max_response,
+                ));
+            }
             // Taken, not cloned: a copy of a large list doubled what it cost.
             if let Some(Value::Array(listed)) = page.get_mut("tools").map(Value::take) {
                 tools.extend(listed);
@@ -553,6 +566,25 @@ impl Session {
             "`tools/list` was still paging after {MAX_PAGES} pages"
         )))
     }
+}
+
+/// How many bytes `value` is as compact JSON: a page as the server sent it, but for its
+/// white space (which costs mur nothing once parsed).
+fn json_bytes(value: &Value) -> u64 {
+    struct Counted(u64);
+    impl std::io::Write for Counted {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len() as u64;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counted = Counted(0);
+    // Writing a `Value` to a writer that takes everything cannot fail.
+    let _ = serde_json::to_writer(&mut counted, value);
+    counted.0
 }
 
 /// `arguments` of a verb whose tool waits on a bound of its own (`spec.waits`: which

@@ -68,7 +68,7 @@ pub use events::{
     Choice, Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent, TaskStatus,
 };
 pub use request::{LEGACY_VERSION, MODERN_VERSION, REVISIONS};
-pub use response::{BRIDGE_REALM, Reply, describe};
+pub use response::{BRIDGE_REALM, Reply, describe, past_the_limit};
 pub use shared::SharedSession;
 
 use mur_core::Settings;

@@ -331,15 +331,7 @@ impl<'a> Reader<'a> {
 
     /// The body passed the limit: stop, and say how to raise it.
     fn too_large(&self) -> Error {
-        Error::transport(format!(
-            "`{}` sent a response larger than {}, mur's response limit; it was not read further",
-            self.endpoint,
-            human_bytes(self.limit)
-        ))
-        .with_hint(
-            "if an answer this large is expected, raise the limit with `--max-response BYTES` \
-             (e.g. `--max-response 256M`)",
-        )
+        past_the_limit(self.endpoint, "a response", self.limit)
     }
 
     /// The connection ended (or failed) in the middle of the body.
@@ -350,6 +342,19 @@ impl<'a> Reader<'a> {
             self.endpoint
         ))
     }
+}
+
+/// `endpoint` sent `what` (a response; a tool list's pages together) past `limit`,
+/// mur's response limit (`--max-response`): what is said, and how to raise it.
+pub fn past_the_limit(endpoint: &str, what: &str, limit: u64) -> Error {
+    Error::transport(format!(
+        "`{endpoint}` sent {what} larger than {}, mur's response limit; it was not read further",
+        human_bytes(limit)
+    ))
+    .with_hint(
+        "if an answer this large is expected, raise the limit with `--max-response BYTES` \
+         (e.g. `--max-response 256M`)",
+    )
 }
 
 impl Incoming<'_> {

@@ -1327,6 +1327,77 @@ fn max_response_raises_the_limit_and_a_declared_length_past_it_is_refused_unread
     out.assert_stderr_contains("--max-response");
 }
 
+/// A tool list's pages together are bounded as one response is: a server paging pages
+/// each under `--max-response` made mur hold up to a hundred times it. Past the bound the
+/// list is not read further (no fourth page asked for); within it, every page is read.
+#[test]
+fn a_tool_lists_pages_together_are_bounded_by_max_response() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|req| {
+        let body = req.json();
+        let result = match body["method"].as_str() {
+            Some("tools/list") => {
+                let page = body["params"]["cursor"]
+                    .as_str()
+                    .map_or(1, |c| c.parse::<u32>().expect("a cursor the stub gave"));
+                let next = if page < 5 {
+                    json!(page + 1)
+                } else {
+                    json!(null)
+                };
+                json!({ "tools": [{ "name": format!("tool-{page}"), "description": "x".repeat(300),
+                    "inputSchema": { "type": "object" } }], "nextCursor": next.as_u64().map(|n| n.to_string()) })
+            }
+            _ => json!({}),
+        };
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
+        )
+    });
+    let endpoint = server.endpoint();
+    let catalog = |limit: &str| {
+        sb.mur(&[
+            "devtools",
+            "--endpoint",
+            &endpoint,
+            "--max-response",
+            limit,
+            "catalog",
+            "--json",
+        ])
+    };
+    let lists = || {
+        server
+            .requests()
+            .iter()
+            .filter(|r| r.json()["method"] == "tools/list")
+            .count()
+    };
+    let out = catalog("1K");
+    out.assert_code(2);
+    out.assert_stderr_is(format!(
+        "error: `{endpoint}` sent a tool list (`tools/list`, 3 pages) larger than 1 KiB, mur's \
+         response limit; it was not read further\n\
+         hint: if an answer this large is expected, raise the limit with `--max-response BYTES` \
+         (e.g. `--max-response 256M`)\n"
+    ));
+    assert_eq!(
+        lists(),
+        3,
+        "the list is not read past the page that passed the bound"
+    );
+    let out = catalog("4K");
+    out.assert_code(0);
+    let catalog = out.json();
+    let verbs = catalog["verbs"].as_array().expect("verbs");
+    let listed: Vec<&str> = verbs
+        .iter()
+        .filter_map(|verb| verb["tool"].as_str().filter(|t| t.starts_with("tool-")))
+        .collect();
+    assert_eq!(listed, ["tool-1", "tool-2", "tool-3", "tool-4", "tool-5"]);
+}
+
 /// A question in the response stream: `{"message":…, "requestedSchema":…}`
 /// asking for a boolean `confirm`.
 fn question(id: serde_json::Value) -> serde_json::Value {
