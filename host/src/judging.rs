@@ -14,13 +14,20 @@ use mur_verbs::Entry;
 
 use crate::output;
 
-/// The CLI's usage directory (its log and whether recording is on); an error without
-/// a home directory, whose hint says how to name one.
+/// The CLI's usage directory (its log and whether recording is on), for every command
+/// that reads or switches it (`usage …`, `verbs prune`); an error without a home
+/// directory, whose hint says how to name one, and where a file stands in its place
+/// (`XDG_STATE_HOME` set to a file): no log could be read or written there, and a
+/// command that read none would say "0 records" or "no verb to prune" as if it had.
 pub fn usage_dir() -> Result<UsageDir> {
-    UsageDir::from_env().ok_or_else(|| {
+    let dir = UsageDir::from_env().ok_or_else(|| {
         Error::internal("cannot find a home directory for the usage log")
             .with_hint("set `XDG_STATE_HOME` (or `HOME`)")
-    })
+    })?;
+    match dir.file_in_the_way() {
+        Some(e) => Err(crate::usage::error(e)),
+        None => Ok(dir),
+    }
 }
 
 /// The installed verbs (`entries`, the verb index's), as the report judges them.

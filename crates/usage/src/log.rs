@@ -209,8 +209,8 @@ impl UsageDir {
     /// must be (`XDG_STATE_HOME` set to a file): said as such, where `usage report`
     /// read no log and said "0 records", `usage path` printed a path under the file,
     /// and `usage off` said "Not a directory" of a directory it cannot make. `None`
-    /// when no part of it is a file. A look at each part: for the `usage` commands,
-    /// never on a call's path.
+    /// when no part of it is a file. A look at each part: for the commands that read or
+    /// switch the log (`usage …`, `verbs prune`), never on a call's path.
     pub fn file_in_the_way(&self) -> Option<Error> {
         let file = self
             .dir

@@ -18,10 +18,6 @@ use crate::output;
 /// reader that takes nothing (`--timeout`).
 pub fn run(cmd: &UsageCommand, pretty: bool, patience: Duration) -> Result<()> {
     let dir = usage_dir()?;
-    // A file where the directory must be: no log could be read or written there.
-    if let Some(e) = dir.file_in_the_way() {
-        return Err(crate::usage::error(e));
-    }
     match cmd {
         UsageCommand::Report(args) => report(&dir, args, pretty, patience),
         UsageCommand::On { with_values } => switch(&dir, true, *with_values),

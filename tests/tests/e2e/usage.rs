@@ -358,16 +358,27 @@ fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() 
     assert!(out.json()["structuredContent"].is_object() || out.json()["content"].is_array());
 }
 
-/// `XDG_STATE_HOME` set to a file (audit 47 #8): every `usage` command says so, as `verbs`
-/// commands say it of `XDG_DATA_HOME`; `usage report` read no log and said "0 records",
-/// exit 0, and `usage path` printed a path under the file.
+/// `XDG_STATE_HOME` set to a file (audit 47 #8): every command that reads the usage log
+/// (`usage …`, `verbs prune`) says so, as `verbs` commands say it of `XDG_DATA_HOME`;
+/// `usage report` read no log and said "0 records", exit 0, and `usage path` printed a
+/// path under the file.
 #[test]
 fn a_state_home_that_is_a_file_is_said_to_be_one() {
     let sandbox = Sandbox::new();
     let file = sandbox.file("afile", "");
     let shown = file.to_str().expect("utf-8");
-    for command in [&["report"][..], &["path"], &["off"], &["on"]] {
-        let mut mur = sandbox.mur_command(&[&["devtools", "usage"][..], command].concat());
+    // `verbs prune` reads the usage log as `usage report` does: it read nothing and
+    // said "note: no verb to prune", exit 0.
+    let commands = [
+        &["usage", "report"][..],
+        &["usage", "path"],
+        &["usage", "off"],
+        &["usage", "on"],
+        &["verbs", "prune"],
+        &["verbs", "prune", "--yes"],
+    ];
+    for command in commands {
+        let mut mur = sandbox.mur_command(&[&["devtools"][..], command].concat());
         mur.env("XDG_STATE_HOME", &file);
         mur_e2e::run(&mut mur)
             .assert_code(7)
