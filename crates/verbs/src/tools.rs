@@ -10,7 +10,7 @@
 //!
 //! A call needs one tool of the list: [`ToolCache::listed`] reads each entry's name
 //! and builds only the entry asked for ([`Listed`]). Parsed whole into `Value`s, a
-//! list costs 25–30 times its size (a B-tree node per schema object): 165 MB for
+//! list costs 25–30 times its size (a map per schema object): 165 MB for
 //! 10,000 tools of 20 properties (6.2 MB), on every derived verb's call.
 
 use std::fmt;
@@ -23,6 +23,12 @@ use super::bounded::{self, Links};
 use super::derived::Derived;
 use super::dirs::VerbDirs;
 use super::runtime::sha256_hex;
+
+/// What an entry holds, part of its key: a list kept as the server ordered each object's
+/// keys. Entries written before (keyed without it) hold them sorted — a derived verb showed
+/// its options alphabetically until `--refresh` — and are no longer found; the sweep
+/// removes them with the other old lists.
+const FORMAT: &str = "tools/2 server-order";
 
 /// The largest tool list kept: far beyond any real server's.
 const MAX_ENTRY_BYTES: u64 = 16 << 20;
@@ -52,9 +58,10 @@ impl ToolCache {
         }
     }
 
-    /// The key of a session: its endpoint and identity.
+    /// The key of a session: its endpoint and identity, under the entries' format
+    /// ([`FORMAT`]), so that an entry of another format is never found.
     pub fn key(endpoint: &str, identity: Option<&str>) -> String {
-        sha256_hex(format!("{endpoint}\n{}", identity.unwrap_or("")).as_bytes())
+        sha256_hex(format!("{FORMAT}\n{endpoint}\n{}", identity.unwrap_or("")).as_bytes())
     }
 
     /// The cached `tools` array for `key`, if a sound entry exists: every entry built,
@@ -323,6 +330,26 @@ mod tests {
         std::fs::write(&path, "[{\"name\": \"a\"}").expect("cut short");
         assert!(cache.listed(&key).is_none(), "a list cut short is a miss");
         assert!(!path.exists(), "and is removed");
+    }
+
+    /// A list cached by an older mur, keyed by endpoint and identity alone, held each
+    /// schema's properties sorted: it is not found, so the session's list is read afresh
+    /// and a derived verb's options come in the server's order.
+    #[test]
+    fn a_list_cached_in_the_former_format_is_not_trusted() {
+        let (tmp, dirs) = crate::tests::temp_dirs();
+        let cache = ToolCache::open(&dirs);
+        let (endpoint, identity) = ("http://127.0.0.1:1/mcp", Some("7 t b"));
+        let former = sha256_hex(format!("{endpoint}\n7 t b").as_bytes());
+        let sorted = r#"[{"name":"tree","inputSchema":{"properties":{"a":{},"z":{}}}}]"#;
+        std::fs::write(
+            tmp.path().join(format!("cache/tools/{former}.json")),
+            sorted,
+        )
+        .expect("a list of the former format");
+        let key = ToolCache::key(endpoint, identity);
+        assert!(cache.listed(&key).is_none());
+        assert_eq!(cache.load(&key), None);
     }
 
     #[test]
