@@ -423,17 +423,38 @@ pub fn run_within(command: &mut Command, limit: Duration) -> (Output, Duration) 
     Process::spawn(command).wait_output_within(limit)
 }
 
-/// Sends the signal `name` to `pid` with `kill(1)`; a failure is only an error for
-/// signals other than `KILL` (the process may be gone already).
+/// Sends the signal `name` (`TERM`, `INT`, `HUP`, `STOP`, `CONT`, `KILL`) to `pid`; a
+/// failure is only an error for signals other than `KILL` (the process may be gone
+/// already). By the system call itself, not `kill(1)`: a test that signals a process
+/// while it is in some phase (a verb's `parse`, a call in flight) must not first wait
+/// for a fork and an exec, which on a loaded machine can take longer than the phase.
 pub fn signal(pid: u32, name: &str) {
-    let status = Command::new("kill")
-        .arg(format!("-{name}"))
-        .arg(pid.to_string())
-        .status()
-        .expect("run kill");
+    use rustix::process::Signal;
+    let number = match name {
+        "TERM" => Signal::TERM,
+        "INT" => Signal::INT,
+        "HUP" => Signal::HUP,
+        "STOP" => Signal::STOP,
+        "CONT" => Signal::CONT,
+        "KILL" => Signal::KILL,
+        other => panic!("the test kit sends no signal `{other}`"),
+    };
+    // Never 0 or a negative number: kill(2) would signal a whole process group, the
+    // test's own among them (a process already reaped says pid 0).
+    let target = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw);
+    let Some(target) = target else {
+        assert_eq!(
+            name, "KILL",
+            "kill -{name} {pid}: no such process to signal"
+        );
+        return;
+    };
+    let sent = rustix::process::kill_process(target, number);
     assert!(
-        status.success() || name == "KILL",
-        "kill -{name} {pid} failed"
+        sent.is_ok() || name == "KILL",
+        "kill -{name} {pid} failed: {sent:?}"
     );
 }
 
