@@ -291,16 +291,32 @@ impl Process {
         name: &str,
         awaited: &str,
         limit: Duration,
-        mut ready: impl FnMut() -> Option<T>,
+        ready: impl FnMut() -> Option<T>,
         log: impl Fn() -> String,
     ) -> T {
+        self.try_wait_ready(name, awaited, limit, ready, &log)
+            .unwrap_or_else(|status| {
+                panic!("`{name}` exited ({status}) before {awaited}:\n{}", log())
+            })
+    }
+
+    /// [`Process::wait_ready`] for a caller that can start it again: its exit status
+    /// when it exits before it is ready (still failing the test past `limit`).
+    pub fn try_wait_ready<T>(
+        &mut self,
+        name: &str,
+        awaited: &str,
+        limit: Duration,
+        mut ready: impl FnMut() -> Option<T>,
+        log: impl Fn() -> String,
+    ) -> Result<T, ExitStatus> {
         let deadline = Instant::now() + limit;
         loop {
             if let Some(value) = ready() {
-                return value;
+                return Ok(value);
             }
             if let Some(status) = self.try_wait() {
-                panic!("`{name}` exited ({status}) before {awaited}:\n{}", log());
+                return Err(status);
             }
             assert!(
                 Instant::now() < deadline,

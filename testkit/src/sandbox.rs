@@ -10,7 +10,7 @@ use std::time::Duration;
 use mur_lockfile::{Lockfile, ReadOutcome, Registry, paths};
 
 use crate::artifacts::{Artifacts, artifacts};
-use crate::process::{Output, PATIENCE, Process, RUN_LIMIT, run_within, wait_until};
+use crate::process::{Output, PATIENCE, Process, RUN_LIMIT, free_port, run_within, wait_until};
 
 /// How long a session may take to announce itself.
 const STARTUP_LIMIT: Duration = PATIENCE;
@@ -337,7 +337,59 @@ impl Sandbox {
     /// Spawns `command` — a session for `project`, perhaps behind a wrapper that `exec`s it —
     /// with stdout discarded and stderr kept in a log, then waits (up to a minute) until the
     /// lockfile of `project` names it. Fails the test, showing the log, if it exits first.
-    pub fn start(&self, mut command: Command, project: &Path) -> Session {
+    pub fn start(&self, command: Command, project: &Path) -> Session {
+        let what = command.get_program().to_string_lossy().into_owned();
+        self.try_start(command, project)
+            .unwrap_or_else(|(status, log)| {
+                let lockfile = self.lockfile_path(project);
+                panic!(
+                    "`{what}` exited ({status}) before announcing in `{}`:\n{log}",
+                    lockfile.display()
+                )
+            })
+    }
+
+    /// Starts the session binary `program` for `project` on a port named to it
+    /// (`--port PORT`, with `extra`), and returns it and the port. The port is one found
+    /// free, which it is only until something binds it: another test's listener may take
+    /// it before the session starts, and the session then exits saying it cannot listen
+    /// there. Another port is tried then, so that a port named to the session is taken
+    /// every time.
+    pub fn start_session_on_a_free_port(
+        &self,
+        program: &Path,
+        project: &Path,
+        extra: &[&str],
+    ) -> (Session, u16) {
+        const TRIES: usize = 10;
+        for _ in 0..TRIES {
+            let port = free_port();
+            let port_arg = port.to_string();
+            let args = [&["--port", port_arg.as_str()][..], extra].concat();
+            match self.try_start(self.session_command(program, project, &args), project) {
+                Ok(session) => return (session, port),
+                Err((_, log)) if log.contains("cannot listen on") && log.contains("in use") => {}
+                Err((status, log)) => panic!(
+                    "`{}` on port {port} exited ({status}) before announcing itself:\n{log}",
+                    program.display()
+                ),
+            }
+        }
+        panic!("{TRIES} free ports were each taken before the session could listen on it")
+    }
+
+    /// [`Sandbox::start_session_on_a_free_port`] of `mur-sample`.
+    pub fn start_sample_on_a_free_port(&self, project: &Path, extra: &[&str]) -> (Session, u16) {
+        self.start_session_on_a_free_port(&self.artifacts().sample, project, extra)
+    }
+
+    /// [`Sandbox::start`] for a caller that can start it again: the exit status and the
+    /// log of a session that exited before it announced itself.
+    fn try_start(
+        &self,
+        mut command: Command,
+        project: &Path,
+    ) -> Result<Session, (ExitStatus, String)> {
         let log = self.root().join(format!("session-{}.log", unique()));
         command
             .stdout(Stdio::null())
@@ -347,23 +399,25 @@ impl Sandbox {
         let what = command.get_program().to_string_lossy().into_owned();
         let awaited = format!("announcing in `{}`", lockfile.display());
         let pid = process.pid();
-        let lock = process.wait_ready(
-            &what,
-            &awaited,
-            STARTUP_LIMIT,
-            || match self.registry().read(&lockfile) {
-                ReadOutcome::Valid(lock) if lock.pid == pid => Some(lock),
-                _ => None,
-            },
-            || read(&log),
-        );
-        Session {
+        let lock = process
+            .try_wait_ready(
+                &what,
+                &awaited,
+                STARTUP_LIMIT,
+                || match self.registry().read(&lockfile) {
+                    ReadOutcome::Valid(lock) if lock.pid == pid => Some(lock),
+                    _ => None,
+                },
+                || read(&log),
+            )
+            .map_err(|status| (status, read(&log)))?;
+        Ok(Session {
             process,
             project: project.to_owned(),
             lock,
             lockfile,
             log,
-        }
+        })
     }
 
     /// Runs `mur-sample` with these arguments to completion (e.g. a second session for a

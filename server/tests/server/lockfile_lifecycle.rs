@@ -4,7 +4,7 @@
 #![cfg(unix)]
 
 use crate::support::{
-    Adopted, Process, World, dead_pid, free_port, mcp, run_to_end, signal, silent_listener,
+    Adopted, Process, World, dead_pid, example_bin, mcp, run_to_end, signal, silent_listener,
     wait_until,
 };
 use mur_lockfile::{Lockfile, Transport};
@@ -223,9 +223,11 @@ fn busy_port_is_a_one_line_error_with_a_hint_and_exit_1() {
 #[test]
 fn fixed_port_is_used_and_named_in_the_lockfile() {
     let world = World::new();
-    let port = free_port();
-    let session = world.spawn(&["--port", &port.to_string()]);
-    let lock = world.wait_for_lockfile(|lock| lock.pid == session.pid());
+    let (session, port) =
+        world
+            .sandbox
+            .start_session_on_a_free_port(example_bin(), &world.project, &[]);
+    let lock = &session.lock;
     assert_eq!(lock.port, port);
     assert_eq!(lock.endpoint, format!("http://127.0.0.1:{port}/mcp"));
 }

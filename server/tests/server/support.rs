@@ -7,8 +7,8 @@ use std::process::Command;
 
 use mur_lockfile::{Lockfile, Registry};
 pub use mur_testkit::{
-    Adopted, Output, Process, Sandbox, Session, dead_pid, example_bin, free_port, mcp, sample_bin,
-    signal, silent_listener, wait_until,
+    Adopted, Output, Process, Sandbox, Session, dead_pid, example_bin, mcp, sample_bin, signal,
+    silent_listener, wait_until,
 };
 
 /// A sandbox and the one project the test's sessions are for.

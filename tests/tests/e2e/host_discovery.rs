@@ -747,8 +747,7 @@ fn auto_finds_a_session_whose_lockfile_was_deleted() {
     let sb = Sandbox::new();
     let project = sb.project("app");
     // A port inside the default --auto range (the OS's ephemeral ports).
-    let port = free_port();
-    let sample = sb.start_sample_with(&project, &["--port", &port.to_string()]);
+    let (sample, _) = sb.start_sample_on_a_free_port(&project, &[]);
     std::fs::remove_file(&sample.lockfile).expect("delete lockfile");
     let project_arg = project.to_str().expect("utf-8");
     let out = sb.mur(&["devtools", "--project", project_arg, "call", "version"]);

@@ -270,8 +270,7 @@ fn clean_dry_run_prints_names_a_shell_can_read_back() {
 #[test]
 fn list_auto_adds_sessions_found_by_the_port_scan() {
     let sb = Sandbox::new();
-    let port = free_port();
-    let sample = sb.start_sample_with(&sb.project("app"), &["--port", &port.to_string()]);
+    let (sample, port) = sb.start_sample_on_a_free_port(&sb.project("app"), &[]);
     std::fs::remove_file(&sample.lockfile).expect("delete lockfile");
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
     let range = format!("{port}-{port}");
