@@ -853,8 +853,11 @@ fn after_the_bridges_stop(answer: &Value, canonical: &str) -> String {
 #[test]
 fn when_its_bridge_idles_out_the_proxy_says_so_and_how_to_start_it_again() {
     let sb = Sandbox::new();
-    let (project, _, bridge) = cancellable_bridge(&sb, "idle", &["--idle", "2s"]);
+    // The proxy runs before the bridge does (it finds a session at its first request):
+    // the bridge's 2 s count from its start, and a proxy started after it had to start
+    // and send its first request within them, which a loaded machine could miss.
     let mut proxy = Live::start(&sb, &["proxy"]);
+    let (project, _, bridge) = cancellable_bridge(&sb, "idle", &["--idle", "2s"]);
     proxy.send(&initialize());
     assert_eq!(
         proxy.answer(1)["result"]["serverInfo"]["name"],
