@@ -35,10 +35,11 @@ impl Group {
         })
     }
 
-    /// Writes the group to `path` (a failure only loses the clean-up on resume).
+    /// Writes the group to `path`, in the agent's reach, whole and over whatever is there
+    /// ([`crate::write::own`]; a failure only loses the clean-up on resume).
     pub fn record(self, path: &Path) {
         if let Ok(text) = serde_json::to_string(&self) {
-            let _ = std::fs::write(path, text + "\n");
+            let _ = crate::write::own(path, (text + "\n").as_bytes());
         }
     }
 
@@ -116,6 +117,31 @@ mod tests {
             std::os::unix::process::ExitStatusExt::signal(&status),
             Some(9)
         );
+    }
+
+    /// A link an agent left at the group's name is replaced, its target untouched (a
+    /// plain write truncated it: the agent chose which file); so is a FIFO no one reads,
+    /// not waited on.
+    #[test]
+    fn a_group_is_recorded_over_a_link_or_a_fifo_never_through_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("bashrc");
+        std::fs::write(&target, "kept\n").expect("write");
+        let path = dir.path().join(FILE);
+        std::os::unix::fs::symlink(&target, &path).expect("symlink");
+        let group = Group { pgid: 7, start: 9 };
+        group.record(&path);
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "kept\n");
+        let recorded = |path: &Path| {
+            let is_file = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            (is_file, serde_json::from_str::<Group>(&text).ok())
+        };
+        assert_eq!(recorded(&path), (true, Some(group)));
+        std::fs::remove_file(&path).expect("remove");
+        mur_testkit::mkfifo(&path);
+        group.record(&path);
+        assert_eq!(recorded(&path), (true, Some(group)));
     }
 
     #[test]

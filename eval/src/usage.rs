@@ -6,32 +6,33 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use mur_usage::{Outcome, Record, Refused, Surface, UsageLog};
+use mur_usage::{LogReader, Outcome, Record, Refused, Surface, UsageLog};
 use serde::{Deserialize, Serialize};
 
-/// The records of the log at `path` in the order served (none when it does not exist:
-/// nothing was called yet).
+/// The records of the log at `path` (and its rotated files) in the order served (none
+/// when it does not exist: nothing was called yet).
 pub fn read(path: &Path) -> Result<Vec<Record>, String> {
-    // The logs are in the agent's reach: anything but a regular file of a sane size
-    // (a FIFO, `/dev/zero` behind a link) is refused, never waited on or read whole.
-    match std::fs::metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("cannot read `{}`: {e}", path.display())),
-        Ok(meta) if !meta.is_file() => {
-            return Err(format!("`{}` is not a regular file", path.display()));
-        }
-        Ok(meta) if meta.len() > LOG_CAP => {
-            return Err(format!(
-                "`{}` is larger than {}",
-                path.display(),
-                mur_core::settings::human_bytes(LOG_CAP)
-            ));
-        }
-        Ok(_) => {}
+    let log = UsageLog::at(path.to_owned());
+    if log.files().is_empty() {
+        return Ok(Vec::new());
     }
-    mur_usage::read_logs(&[UsageLog::at(path.to_owned())])
-        .map(|(records, _skipped)| records)
-        .map_err(|e| e.to_string())
+    // The logs are in the agent's reach: anything but a regular file (a FIFO, `/dev/zero`
+    // behind a link) is refused, never waited on, and one past the cap is not read — each
+    // asked of the file opened, which is the one read.
+    let mut reader = LogReader::default();
+    reader
+        .read_checked(&[log], |file, meta| {
+            if meta.len() > LOG_CAP {
+                return Err(format!(
+                    "`{}` is larger than {}",
+                    file.display(),
+                    mur_core::settings::human_bytes(LOG_CAP)
+                ));
+            }
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(reader.records)
 }
 
 /// The largest usage log read.
@@ -153,6 +154,33 @@ not a record
         assert_eq!(invocations.total, 4);
         assert_eq!(invocations.failed["usage-error"], 2);
         assert_eq!(invocations.failed["session-error"], 1);
+    }
+
+    /// Every file of the log is asked of as it is read: a rotated one past the cap (the
+    /// live file's size alone was asked, by its name, then every file read by name) is
+    /// refused, not read whole; so is one that is no regular file.
+    #[test]
+    fn each_file_of_a_log_is_refused_past_the_cap_or_when_not_regular() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("usage.jsonl");
+        std::fs::write(&path, LOG).expect("write");
+        let rotated = dir.path().join("usage.jsonl.1");
+        let big = std::fs::File::create(&rotated).expect("create");
+        // Sparse: no disk is used for it.
+        big.set_len(LOG_CAP + 1).expect("set_len");
+        assert_eq!(
+            read(&path).map(|records| records.len()),
+            Err(format!("`{}` is larger than 256 MiB", rotated.display()))
+        );
+        std::fs::remove_file(&rotated).expect("remove");
+        mur_testkit::mkfifo(&rotated);
+        assert_eq!(
+            read(&path).map(|records| records.len()),
+            Err(format!(
+                "cannot read `{}`: it is a FIFO, not a regular file",
+                rotated.display()
+            ))
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! How mur-eval writes a file: a page the user names (`--html`, `--readme`) as mur
 //! writes one, and its own records and reports (`study.json`, a run's `record.json`,
-//! `report.md`) whole or not at all — both through mur-lockfile's writers, the
-//! project's one place for them.
+//! `report.md`) and the files it keeps in the agent's reach (`agent.group`) whole or not
+//! at all — all through mur-lockfile's writers, the project's one place for them.
 
 use std::path::Path;
 use std::time::Duration;
@@ -28,6 +28,16 @@ pub fn page(path: &Path, text: &str) -> Result<()> {
 /// be published, so a new record gets the user's umask and a rewritten one keeps its bits.
 pub fn record(path: &Path, bytes: &[u8]) -> Result<()> {
     mur_lockfile::write_named(path, bytes, PAGE_PATIENCE).map_err(|e| unwritten(path, &e))
+}
+
+/// Writes a file of mur-eval's own in a directory the agent can reach (a task's
+/// `agent.group`, `session.group`) whole or not at all, put in place by a rename over
+/// whatever the name holds: a link or a FIFO an agent left there is replaced, never
+/// written through (a plain write truncated the link's target, and waited for ever on
+/// a FIFO no one read). Private (0600, [`mur_lockfile::write_atomic`]): only mur-eval
+/// reads it, to stop what a killed study left running.
+pub fn own(path: &Path, bytes: &[u8]) -> Result<()> {
+    mur_lockfile::write_atomic(path, bytes).map_err(|e| unwritten(path, &e))
 }
 
 /// The error of a file that could not be written, naming it (mur's words).

@@ -634,6 +634,18 @@ impl LogReader {
     /// Reads the records of `logs` (each with its rotated files) not read yet.
     /// A log with no file at all is an error; so is one that cannot be read.
     pub fn read(&mut self, logs: &[UsageLog]) -> Result<(), Error> {
+        self.read_checked(logs, |_, _| Ok(()))
+    }
+
+    /// [`LogReader::read`], each file first asked of by `check` (its path, and what the
+    /// handle about to be read is: a log in another's reach may have any size): its
+    /// `Err` is the log's error, in the reader's class. Asked of the open file, not of
+    /// the name, which could be another file by the time it was read.
+    pub fn read_checked(
+        &mut self,
+        logs: &[UsageLog],
+        check: impl Fn(&Path, &std::fs::Metadata) -> Result<(), String>,
+    ) -> Result<(), Error> {
         for log in logs {
             // Every file opened before any is read: a writer rotating the log
             // meanwhile moves no record out of reach ([`UsageLog::opened_files`]).
@@ -643,6 +655,13 @@ impl LogReader {
                 return Err(Error::new(log.reading, message));
             }
             for (path, file) in opened {
+                let meta = file.metadata().map_err(|e| {
+                    Error::new(
+                        log.reading,
+                        format!("cannot read `{}`: {e}", path.display()),
+                    )
+                })?;
+                check(&path, &meta).map_err(|why| Error::new(log.reading, why))?;
                 self.read_file(&path, file, log.reading)?;
             }
         }

@@ -205,26 +205,13 @@ impl Readme {
     /// no regular file: opened without waiting, so that a FIFO is refused at once (its
     /// read waited for a writer for ever), as a device is, whose bytes never end.
     pub fn read(path: &Path) -> Result<Self> {
-        let cannot = |why: String| {
-            Error::usage(format!("cannot read `{}`: {why}", path.display())).with_hint(
+        // Refused in the words of every file mur-eval reads (`… is not a regular file`).
+        let text = crate::bounded::text(path, README_CAP).map_err(|why| {
+            Error::usage(why).with_hint(
                 "`--readme` names a file holding `<!-- study-baseline -->` and \
                  `<!-- /study-baseline -->` lines, read to put the table between them",
             )
-        };
-        let file = mur_lockfile::open_regular(std::fs::OpenOptions::new().read(true), path)
-            .map_err(|e| cannot(e.to_string()))?;
-        let mut bytes = Vec::new();
-        file.take(README_CAP + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| cannot(e.to_string()))?;
-        if bytes.len() as u64 > README_CAP {
-            let cap = mur_core::settings::human_bytes(README_CAP);
-            return Err(cannot(format!(
-                "it is larger than {cap}, which no README is"
-            )));
-        }
-        let text =
-            String::from_utf8(bytes).map_err(|_| cannot("it is not UTF-8 text".to_owned()))?;
+        })?;
         let (Some(begin), Some(end)) = (text.find(BEGIN), text.find(END)) else {
             return Err(Error::usage(format!(
                 "`{}` has no `{BEGIN}` … `{END}` lines to put the table between",

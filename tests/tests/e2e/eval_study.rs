@@ -1274,6 +1274,7 @@ fn a_page_goes_where_mur_puts_one_and_the_studys_record_is_replaced_whole() {
 /// `--readme` naming a FIFO no one writes is refused at once, exit 1, before anything is
 /// written: `report` read it first (to put the table between its lines) and waited for a
 /// writer for ever. (The time limit guards against that hang; it is not what is checked.)
+/// Said as every file mur-eval reads says it (a task, a condition, a study's record).
 #[test]
 fn a_readme_that_is_a_fifo_is_refused_at_once_and_nothing_written() {
     let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
@@ -1286,7 +1287,7 @@ fn a_readme_that_is_a_fifo_is_refused_at_once_and_nothing_written() {
         .0
         .assert_code(1)
         .assert_stderr_is(format!(
-            "error: cannot read `{}`: it is a FIFO, not a regular file\n\
+            "error: `{}` is not a regular file\n\
              hint: `--readme` names a file holding `<!-- study-baseline -->` and \
              `<!-- /study-baseline -->` lines, read to put the table between them\n",
             readme.display()
