@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::report::{Report, Row};
+use crate::report::{NO_TOOL_RAN, NoToolRan, Report, Row};
 
 /// Colours of the stacked segments, in order.
 const COLOURS: [&str; 7] = [
@@ -403,6 +403,24 @@ pub fn page(report: &Report) -> String {
             escape(&report.tools_without_named_calls.join(", "))
         );
     }
+    if !report.verbs_no_tool_ran.is_empty() {
+        let mut why = NO_TOOL_RAN.to_owned();
+        why[..1].make_ascii_uppercase();
+        let _ = write!(
+            body,
+            "<h2>Named verbs no tool ran for</h2><p>{}.</p>",
+            code_spans(&why)
+        );
+        let rows: Vec<Vec<String>> = report
+            .verbs_no_tool_ran
+            .iter()
+            .map(NoToolRan::cells)
+            .collect();
+        body.push_str(&text_table(
+            &["Verb", "Tool", "Calls", "Sessions", "Last"],
+            &rows,
+        ));
+    }
     body.push_str("<h2>Losers</h2>");
     if report.losers.is_empty() {
         body.push_str("<p>None.</p>");
@@ -487,6 +505,43 @@ mod tests {
         r.tool = Some(tool.to_owned());
         r.agent = Some("claude".to_owned());
         r
+    }
+
+    /// A named verb every call of which the session answered with a JSON-RPC error has
+    /// a table of its own, saying why it is no loser (only its row's rpc errors said it).
+    #[test]
+    fn the_page_names_the_verbs_no_tool_ran_for() {
+        let mut r = cli("pick", Kind::Plugin, "pick", Outcome::RpcError);
+        r.time = "2026-11-20T10:00:00.000Z".to_owned();
+        let criteria = Criteria {
+            installed: vec![crate::Installed {
+                name: "pick".to_owned(),
+                kind: Kind::Plugin,
+                tool: "pick".to_owned(),
+                sha256: None,
+                added_at: None,
+            }],
+            ..Criteria::default()
+        };
+        let page = page(&report(&[r], 0, &criteria));
+        assert_eq!(
+            table_after(&page, "<h2>Named verbs no tool ran for</h2>"),
+            [
+                "Verb Tool Calls Sessions Last",
+                "pick (plugin) pick 1 1 2026-11-20T10:00:00.000Z"
+            ],
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                "<h2>Named verbs no tool ran for</h2><p>Every call of theirs the session \
+                 answered was a JSON-RPC error: no tool ran, most often as the session has no \
+                 tool of that name (a verb for another app, or a tool renamed; \
+                 <code>mur devtools catalog</code> on the session lists its tools); not \
+                 losers.</p>"
+            ),
+            "{page}"
+        );
     }
 
     /// A word of 120,000 characters asked for as a verb: its cell is cut, and the

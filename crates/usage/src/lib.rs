@@ -22,6 +22,6 @@ pub use record::{
     argv_shape,
 };
 pub use report::{
-    Criteria, Installed, LogsRead, Loser, LoserRule, OffPeriod, REPORT_SCHEMA, Refused, Report,
-    Row, refused, report, round2,
+    Criteria, Installed, LogsRead, Loser, LoserRule, NO_TOOL_RAN, NoToolRan, OffPeriod,
+    REPORT_SCHEMA, Refused, Report, Row, refused, report, round2,
 };

@@ -220,6 +220,48 @@ pub struct Loser {
     pub command: String,
 }
 
+/// An installed named verb whose every call in the window that the session answered,
+/// it answered with a JSON-RPC error (`rpc-error`): no tool ran for it, most often as
+/// the sessions it was called on have no tool of its name — a verb for another app, or
+/// a tool its app renamed. Never a loser (`verbs prune` would remove a verb meant for
+/// another app's session): the report names it, so it is not left unseen among the
+/// verbs' rows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoToolRan {
+    pub verb: String,
+    pub kind: Kind,
+    /// The tool its calls asked for (the tools, comma-separated, when its versions
+    /// asked for several).
+    pub tool: String,
+    /// Its calls the sessions answered: every one a JSON-RPC error.
+    pub calls: u64,
+    /// How many sessions (projects) answered them so.
+    pub sessions: u64,
+    pub last: String,
+}
+
+impl NoToolRan {
+    /// Its cells in the report's tables: the verb and kind, the tool, calls, sessions,
+    /// the last call.
+    pub fn cells(&self) -> Vec<String> {
+        vec![
+            format!("{} ({})", self.verb, self.kind.as_str()),
+            cell(self.tool.clone()),
+            self.calls.to_string(),
+            self.sessions.to_string(),
+            self.last.clone(),
+        ]
+    }
+}
+
+/// What every rendering says of the named verbs no tool ran for ([`NoToolRan`]), under
+/// its heading: what the rows are, and why none is a loser.
+pub const NO_TOOL_RAN: &str = "every call of theirs the session answered was a JSON-RPC \
+     error: no tool ran, most often as the session has no tool of that name (a verb for \
+     another app, or a tool renamed; `mur devtools catalog` on the session lists its tools); \
+     not losers";
+
 /// How often a verb refused one shape of argv: what its callers reach for that it
 /// does not take (seed 000 §10: the sign that a verb's argv shape is wrong).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -347,6 +389,9 @@ pub struct Report {
     /// Tools called on some surface, or behind an installed verb, that no
     /// named verb reached in the window.
     pub tools_without_named_calls: Vec<String>,
+    /// Installed named verbs whose every call the sessions answered in the window was
+    /// a JSON-RPC error: no tool ran for them.
+    pub verbs_no_tool_ran: Vec<NoToolRan>,
     /// The start of the window a verb must go without a call to be unused
     /// (`--unused-for`, else `--since`), if any.
     pub unused_since: Option<String>,
@@ -538,6 +583,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         refused,
         unknown_verbs,
         tools_without_named_calls: without_named_calls(&chosen, criteria),
+        verbs_no_tool_ran: no_tool_ran(&chosen, &criteria.installed),
         verbs,
         window_covered: covered,
         reaches_back,
@@ -825,6 +871,42 @@ fn reached(record: &Record) -> bool {
     }
 }
 
+/// The installed named verbs whose calls in `records` (mur's) the sessions answered,
+/// each with a JSON-RPC error ([`NoToolRan`]). A call with no answer (no session, an
+/// argv refused, one stopped) says nothing either way.
+fn no_tool_ran(records: &[&Record], installed: &[Installed]) -> Vec<NoToolRan> {
+    let named = installed.iter().filter(|v| v.kind.is_named());
+    named
+        .filter_map(|verb| {
+            let answered: Vec<&Record> = records
+                .iter()
+                .copied()
+                .filter(|r| r.side == Side::Cli && r.kind == Some(verb.kind))
+                .filter(|r| r.verb.as_deref() == Some(verb.name.as_str()))
+                .filter(|r| reached(r) && r.outcome != Outcome::Interrupted)
+                .collect();
+            if answered.is_empty() || answered.iter().any(|r| r.outcome != Outcome::RpcError) {
+                return None;
+            }
+            let tools: BTreeSet<&str> = answered.iter().filter_map(|r| r.tool.as_deref()).collect();
+            let sessions: BTreeSet<Option<&str>> =
+                answered.iter().map(|r| r.project.as_deref()).collect();
+            Some(NoToolRan {
+                verb: verb.name.clone(),
+                kind: verb.kind,
+                tool: tools.into_iter().collect::<Vec<_>>().join(", "),
+                calls: answered.len() as u64,
+                sessions: sessions.len() as u64,
+                last: answered
+                    .iter()
+                    .map(|r| r.time.clone())
+                    .max()
+                    .unwrap_or_default(),
+            })
+        })
+        .collect()
+}
+
 fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> {
     // A name the server answered only with JSON-RPC errors never ran as a tool: most
     // often one the session does not have (`call get-text`), so no verb is owed it.
@@ -903,6 +985,75 @@ mod tests {
             sha256: sha256.map(str::to_owned),
             added_at: None,
         }
+    }
+
+    /// An installed named verb whose every answered call was a JSON-RPC error (its tool
+    /// on no session it was called on) is named, with its tool, calls, sessions and last
+    /// call, and is no loser; one answered a result once, a derived verb, and a verb no
+    /// longer installed are not named. Its refused argv and a call with no session are
+    /// no answers. (It was in no list: only its row's RPC-ERR said it.)
+    #[test]
+    fn a_named_verb_every_session_answered_with_an_rpc_error_is_named_not_a_loser() {
+        let on = |mut r: Record, project: &str, time: &str| {
+            r.project = Some(project.to_owned());
+            r.time = time.to_owned();
+            r
+        };
+        let rpc = |verb: &str, kind: Kind| cli(verb, kind, verb, Outcome::RpcError, 1.0);
+        let records = [
+            on(rpc("pick", Kind::Plugin), "aa", "2026-11-20T10:00:00.000Z"),
+            on(rpc("pick", Kind::Plugin), "bb", "2026-11-20T10:00:02.000Z"),
+            on(rpc("pick", Kind::Plugin), "aa", "2026-11-20T10:00:01.000Z"),
+            cli("pick", Kind::Plugin, "pick", Outcome::UsageError, 1.0),
+            cli("pick", Kind::Plugin, "pick", Outcome::SessionError, 1.0),
+            on(rpc("get", Kind::Data), "aa", "2026-11-20T10:00:03.000Z"),
+            rpc("state", Kind::Plugin),
+            cli("state", Kind::Plugin, "state", Outcome::Ok, 1.0),
+            rpc("fire", Kind::Derived),
+            rpc("gone", Kind::Plugin),
+        ];
+        let data = Installed {
+            kind: Kind::Data,
+            tool: "getText".to_owned(),
+            ..installed("get", None)
+        };
+        let criteria = Criteria {
+            installed: vec![installed("pick", None), data, installed("state", None)],
+            ..Criteria::default()
+        };
+        let report = report(&records, 0, &criteria);
+        let row = |verb: &str, kind, calls, sessions, last: &str| NoToolRan {
+            verb: verb.to_owned(),
+            kind,
+            tool: verb.to_owned(),
+            calls,
+            sessions,
+            last: last.to_owned(),
+        };
+        assert_eq!(
+            report.verbs_no_tool_ran,
+            [
+                row("pick", Kind::Plugin, 3, 2, "2026-11-20T10:00:02.000Z"),
+                row("get", Kind::Data, 1, 1, "2026-11-20T10:00:03.000Z"),
+            ]
+        );
+        assert_eq!(
+            report.verbs_no_tool_ran[0].cells(),
+            [
+                "pick (plugin)",
+                "pick",
+                "3",
+                "2",
+                "2026-11-20T10:00:02.000Z"
+            ]
+        );
+        assert!(report.losers.is_empty(), "{:?}", report.losers);
+        let json = serde_json::to_value(&report).expect("json");
+        assert_eq!(
+            json["verbsNoToolRan"][1],
+            serde_json::json!({"verb": "get", "kind": "data", "tool": "get", "calls": 1,
+                "sessions": 1, "last": "2026-11-20T10:00:03.000Z"})
+        );
     }
 
     /// A verb that fails on its own (exit 6: it crashed, ran out of time or memory)

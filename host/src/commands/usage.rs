@@ -282,6 +282,21 @@ fn text(report: &Report, read: &Read, named: bool) -> String {
             one_line_each(&report.tools_without_named_calls)
         ));
     }
+    if !report.verbs_no_tool_ran.is_empty() {
+        let rows: Vec<Vec<String>> = report
+            .verbs_no_tool_ran
+            .iter()
+            .map(mur_usage::NoToolRan::cells)
+            .collect();
+        out.push_str(&format!(
+            "\nnamed verbs no tool ran for ({}):\n",
+            mur_usage::NO_TOOL_RAN
+        ));
+        out.push_str(&output::table(
+            &["VERB", "TOOL", "CALLS", "SESSIONS", "LAST"],
+            &rows,
+        ));
+    }
     out.push_str("\nlosers:");
     if report.losers.is_empty() {
         out.push_str(" none\n");
@@ -375,6 +390,62 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A named verb whose every call the session answered was a JSON-RPC error (its tool
+    /// on no session it was called on) is said in a table of its own, with why it is no
+    /// loser: only its row's RPC-ERR said it, and `verbs prune` would remove a verb meant
+    /// for another app.
+    #[test]
+    fn a_named_verb_no_tool_ran_for_is_said_in_the_report() {
+        use mur_usage::{Installed, Kind, Outcome, Record, Side, Surface};
+        let mut record = Record::new(Side::Cli, Surface::Cli, Outcome::RpcError, 1.0);
+        record.time = "2026-11-20T10:00:00.000Z".to_owned();
+        record.verb = Some("pick".to_owned());
+        record.kind = Some(Kind::Plugin);
+        record.tool = Some("pickItem".to_owned());
+        record.project = Some("ab12".to_owned());
+        let criteria = Criteria {
+            installed: vec![Installed {
+                name: "pick".to_owned(),
+                kind: Kind::Plugin,
+                tool: "pickItem".to_owned(),
+                sha256: None,
+                added_at: None,
+            }],
+            ..Criteria::default()
+        };
+        let report = mur_usage::report(&[record], 0, &criteria);
+        let text = text(&report, &crate::judging::Read::default(), true);
+        let expected = format!(
+            "1 records, 2026-11-20T10:00:00.000Z to 2026-11-20T10:00:00.000Z (every agent; usage \
+             errors above 50% or failures of the verb's own above 20% of at least 3 calls make a \
+             loser)\n\
+             \n\
+             verbs (as mur ran them):\n\
+             VERB           {h}\n\
+             pick (plugin)  {f}\n\
+             \n\
+             surfaces:\n\
+             SURFACE     {h}\n\
+             cli/plugin  {f}\n\
+             \n\
+             tools called by mur:\n\
+             TOOL      {h}\n\
+             pickItem  {f}\n\
+             \n\
+             named verbs no tool ran for (every call of theirs the session answered was a \
+             JSON-RPC error: no tool ran, most often as the session has no tool of that name (a \
+             verb for another app, or a tool renamed; `mur devtools catalog` on the session lists \
+             its tools); not losers):\n\
+             VERB           TOOL      CALLS  SESSIONS  LAST\n\
+             pick (plugin)  pickItem  1      1         2026-11-20T10:00:00.000Z\n\
+             \n\
+             losers: none\n",
+            h = "CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED",
+            f = "1      0   0          0          1        0            0           0            1       1       2026-11-20T10:00:00.000Z",
+        );
+        assert_eq!(text, expected);
+    }
 
     /// A session's tools are named as its list names them: `get_sum` is `get-sum`
     /// alone, but beside `getSum` each keeps its own name, as neither is `get-sum`;
