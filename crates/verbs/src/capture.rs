@@ -12,11 +12,12 @@
 //! not the host's work on what it writes. A write is a few hundred guest
 //! instructions and a few microseconds of host work (the WASI stream's call,
 //! the copy out of the verb's memory), so a verb printing debug lines in a loop
-//! ran for minutes on its half second of fuel. Charging fuel for it would need
-//! wasmtime's call hooks (a hook on every host call, libcalls too); an epoch
-//! deadline, a timer thread on every call and a bound that moves with the
-//! machine's load. This bound is counted where the bytes arrive, costs nothing
-//! to a verb that does not write, and stops a runaway writer in about a second.
+//! ran for minutes on its half second of fuel. An epoch deadline would need a
+//! timer thread on every call and a bound that moves with the machine's load.
+//! This bound is counted where the bytes arrive and stops a runaway writer in
+//! about a second; its writes are host calls too, which are bounded besides
+//! ([`super::host_calls`]), but a write's cost grows with its bytes and a
+//! call's count does not see them.
 
 use std::collections::VecDeque;
 use std::pin::Pin;

@@ -124,6 +124,7 @@ impl Instance {
         })?;
         let mut store = Store::new(engine, Sandbox::new());
         store.limiter(|sandbox| &mut sandbox.limits);
+        store.call_hook(|mut cx, hook| cx.data_mut().host_calls.on(hook));
         refuel(&mut store);
         let exports = if let Ok(pre) = v3::VerbPre::new(pre.clone()) {
             pre.instantiate(&mut store).map(Exports::V3)
@@ -231,14 +232,18 @@ impl Instance {
         self.finish("shape", shaped)
     }
 
-    /// Log the fuel a call used (to size the budget) and what the verb wrote
+    /// Log the fuel and host calls a call used (to size the bounds) and what the verb wrote
     /// on stderr during it (shown with `-v`, whether or not it failed), and
     /// translate its failure. What is logged is told: the next call of this
     /// instance neither logs it again nor takes its crash's reason from it.
     fn finish<T>(&mut self, export: &str, result: wasmtime::Result<T>) -> Result<T, VerbError> {
         let fuel = self.store.data().fuel();
         let used = fuel.saturating_sub(self.store.get_fuel().unwrap_or(0));
-        tracing::debug!("verb `{}` {export} used {used} fuel", self.verb);
+        let calls = self.store.data().host_calls.made();
+        tracing::debug!(
+            "verb `{}` {export} used {used} fuel and {calls} host calls",
+            self.verb
+        );
         let stderr = self.store.data().stderr();
         self.store.data_mut().stderr_told();
         log_stderr(&self.verb, &stderr);
@@ -267,12 +272,13 @@ fn output(
 }
 
 /// Every export call starts with a full budget, so the bound is per call: its
-/// fuel, and what it may write ([`super::capture`]).
+/// fuel, what it may write ([`super::capture`]) and ask of the host
+/// ([`super::host_calls`]).
 fn refuel(store: &mut Store<Sandbox>) {
     // Fuel is enabled on the engine (runtime.rs), so this cannot fail.
     let fuel = store.data().fuel();
     let _ = store.set_fuel(fuel);
-    store.data().restart_writing();
+    store.data_mut().restart();
 }
 
 /// Name the limit a failed call hit (`during` says where: `` in `parse` ``,
@@ -293,7 +299,8 @@ fn classify(
             store.data().time_budget()
         )
     } else if let Some(overrun) = store.data().overrun() {
-        // Writing is the host's time, which fuel does not count: the same budget.
+        // Writing and host calls are the host's time, which fuel does not count:
+        // the same budget.
         format!(
             "ran out of its time budget {during}: it {overrun} (`--timeout` bounds only the tool call)"
         )

@@ -17,6 +17,7 @@ pub mod derived;
 mod dirs;
 mod error;
 mod files;
+mod host_calls;
 mod index;
 mod instance;
 pub mod manage;

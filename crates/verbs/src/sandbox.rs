@@ -1,5 +1,8 @@
 //! What a verb may touch while it runs: a locked-down WASI, a memory bound and a
-//! time bound. One [`Sandbox`] per store, so one per verb invocation.
+//! time bound — fuel for its own instructions, and bounds on the host's work it
+//! asks for (what it writes, [`super::capture`]; how often it calls the host and
+//! the random bytes it takes, [`super::host_calls`]). One [`Sandbox`] per store, so
+//! one per verb invocation.
 //!
 //! Why link WASI at all: the standard verbs import nothing (they are built for
 //! `wasm32-unknown-unknown`) and get an empty linker, but a std Rust guest for
@@ -20,13 +23,16 @@
 //! - no sockets: wasmtime-wasi denies every address and name lookup by default;
 //! - clocks read a frozen time (the Unix epoch; monotonic 0) and sleeping traps,
 //!   because a verb is a pure function and a sleep would escape the fuel bound;
-//! - randomness is a fixed-seed generator, so a verb's output is reproducible.
+//! - randomness is a fixed-seed generator, so a verb's output is reproducible;
+//! - each call into the host counts: a verb looping on a cheap one (the clock, a
+//!   random number) is stopped by the count, as one looping on a write is.
 
 use wasmtime::component::{Component, Linker, ResourceTable};
 use wasmtime::{Engine, ResourceLimiter};
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
 
 use super::capture::Capture;
+use super::host_calls::HostCalls;
 
 /// Linear memory a verb may hold in total, across all its memories, before it
 /// is handed a result: 64 MiB is several times what the largest standard verb
@@ -75,6 +81,10 @@ pub struct Sandbox {
     pub limits: MemoryBudget,
     stdout: Capture,
     stderr: Capture,
+    /// The host calls and random bytes of the export call running now.
+    pub host_calls: HostCalls,
+    /// Where each of the two random generators is in its fixed sequence.
+    random: [FixedRandom; 2],
     /// What of `stderr` was reported already ([`Sandbox::stderr_told`]): `parse`
     /// and `shape` share a store, and each is told what it wrote itself.
     told: String,
@@ -88,6 +98,8 @@ impl Sandbox {
             limits: MemoryBudget::default(),
             stdout: Capture::new("stdout", 0),
             stderr: Capture::new("stderr", STDERR_CAPTURE_BYTES),
+            host_calls: HostCalls::default(),
+            random: Default::default(),
             told: String::new(),
         }
     }
@@ -99,9 +111,6 @@ impl Sandbox {
             .stderr(stderr.clone())
             .wall_clock(FrozenClock)
             .monotonic_clock(FrozenClock)
-            .secure_random(fixed_rng())
-            .insecure_random(fixed_rng())
-            .insecure_random_seed(0)
             .build()
     }
 
@@ -153,16 +162,19 @@ impl Sandbox {
         )
     }
 
-    /// A call of an export begins: its writing is counted from nothing, as its
-    /// fuel is full again.
-    pub fn restart_writing(&self) {
+    /// A call of an export begins: its writing and host calls are counted from
+    /// nothing, as its fuel is full again.
+    pub fn restart(&mut self) {
         self.stdout.restart();
         self.stderr.restart();
+        self.host_calls.restart();
     }
 
-    /// What the verb wrote past a bound of [`super::capture`] in this call, if it did.
+    /// What the verb did past a bound of [`super::capture`] or
+    /// [`super::host_calls`] in this call, if it did.
     pub fn overrun(&self) -> Option<String> {
-        self.stderr.overrun().or_else(|| self.stdout.overrun())
+        let wrote = || self.stderr.overrun().or_else(|| self.stdout.overrun());
+        wrote().or_else(|| self.host_calls.overrun())
     }
 
     /// Everything written to stderr so far has been reported: the next call's
@@ -220,8 +232,7 @@ const WASI: [(&str, Add); 27] = {
     use wasmtime_wasi::cli::{WasiCli, WasiCliView as _};
     use wasmtime_wasi::clocks::{WasiClocks, WasiClocksView as _};
     use wasmtime_wasi::filesystem::{WasiFilesystem, WasiFilesystemView as _};
-    use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, random, sockets, sync};
-    use wasmtime_wasi::random::{WasiRandom, WasiRandomView as _};
+    use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, sockets, sync};
     use wasmtime_wasi::sockets::{WasiSockets, WasiSocketsView as _};
     type S = Sandbox;
     [
@@ -247,10 +258,10 @@ const WASI: [(&str, Add); 27] = {
             sync::filesystem::types::add_to_linker::<S, WasiFilesystem>(l, S::filesystem)
         }),
         ("wasi:random/random", |l| {
-            random::random::add_to_linker::<S, WasiRandom>(l, S::random)
+            link_random(l, "wasi:random/random@0.2.6", "", 0)
         }),
         ("wasi:random/insecure", |l| {
-            random::insecure::add_to_linker::<S, WasiRandom>(l, S::random)
+            link_random(l, "wasi:random/insecure@0.2.6", "insecure-", 1)
         }),
         // The fixed seed the sandbox promises, answered here: through
         // wasmtime-wasi it would build the whole WASI context for it, and a
@@ -377,12 +388,71 @@ impl HostMonotonicClock for FrozenClock {
     }
 }
 
-fn fixed_rng() -> wasmtime_wasi::Deterministic {
-    wasmtime_wasi::Deterministic::new(
-        (0u8..=255)
-            .map(|b| b.wrapping_mul(167).wrapping_add(13))
-            .collect(),
-    )
+/// `wasi:random/random` or `wasi:random/insecure` (`instance`, its functions'
+/// names with `infix`), answered from generator `which` of the sandbox: through
+/// wasmtime-wasi a verb could ask 64 MiB in one call, and the bytes it takes are
+/// counted ([`HostCalls::random`]).
+fn link_random(
+    linker: &mut Linker<Sandbox>,
+    instance: &str,
+    infix: &str,
+    which: usize,
+) -> wasmtime::Result<()> {
+    let mut random = linker.instance(instance)?;
+    random.func_wrap(
+        &format!("get-{infix}random-bytes"),
+        move |mut cx, (len,): (u64,)| {
+            let sandbox: &mut Sandbox = cx.data_mut();
+            sandbox.host_calls.random(len)?;
+            Ok((sandbox.random[which].bytes(len),))
+        },
+    )?;
+    random.func_wrap(&format!("get-{infix}random-u64"), move |mut cx, (): ()| {
+        let sandbox: &mut Sandbox = cx.data_mut();
+        sandbox.host_calls.random(8)?;
+        Ok((sandbox.random[which].u64(),))
+    })
+}
+
+/// A fixed sequence standing for randomness: the bytes `167 × i + 13` for `i` in
+/// 0..=255, again and again. A number is four (or eight) of them, big-endian, and
+/// a random byte the last of a number's four, as wasmtime-wasi's `Deterministic`
+/// gave them, so a verb's output is what it was.
+#[derive(Default)]
+struct FixedRandom {
+    at: u8,
+}
+
+impl FixedRandom {
+    fn next(&mut self) -> u8 {
+        let byte = self.at.wrapping_mul(167).wrapping_add(13);
+        self.at = self.at.wrapping_add(1);
+        byte
+    }
+
+    fn u32(&mut self) -> u32 {
+        u32::from_be_bytes([self.next(), self.next(), self.next(), self.next()])
+    }
+
+    fn u64(&mut self) -> u64 {
+        (u64::from(self.u32()) << 32) | u64::from(self.u32())
+    }
+
+    /// `len` bytes (within [`super::host_calls::RANDOM_LIMIT_BYTES`]). A byte takes
+    /// four of the sequence, so they repeat every 64: copied, not made one by one
+    /// (16 MiB took 1.4 s so in a debug build).
+    fn bytes(&mut self, len: u64) -> Vec<u8> {
+        // 64 numbers are the whole sequence: `at` is where it was after them.
+        let period: Vec<u8> = (0..64).map(|_| self.u32() as u8).collect();
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        let mut bytes = Vec::with_capacity(len);
+        while bytes.len() < len {
+            let more = (len - bytes.len()).min(period.len());
+            bytes.extend_from_slice(&period[..more]);
+        }
+        self.at = self.at.wrapping_add((len % 64) as u8 * 4);
+        bytes
+    }
 }
 
 /// Bytes in MiB, rounded up, as the limits' messages say them.
@@ -548,6 +618,26 @@ mod tests {
                 .expect("refused")
         );
         assert!(limits.exceeded);
+    }
+
+    /// The fixed randomness is the sequence wasmtime-wasi's `Deterministic` gave: a
+    /// number is the next bytes `167 × i + 13`, big-endian; a random byte the last of
+    /// a number's four, however many are asked for at once.
+    #[test]
+    fn randomness_is_a_fixed_sequence() {
+        let seq = |i: u64| (i * 167 + 13) as u8;
+        let mut random = FixedRandom::default();
+        let first = u64::from_be_bytes(std::array::from_fn(|i| seq(i as u64)));
+        assert_eq!(random.u64(), first);
+        let bytes = random.bytes(70);
+        let expected: Vec<u8> = (0..70).map(|k| seq(8 + 4 * k + 3)).collect();
+        assert_eq!(bytes, expected);
+        let next = random.bytes(3);
+        assert_eq!(
+            next,
+            (70..73).map(|k| seq(8 + 4 * k + 3)).collect::<Vec<_>>()
+        );
+        assert_eq!(random.u32() >> 24, u32::from(seq(8 + 4 * 73)));
     }
 
     /// Every interface of the table links (no two define the same thing), and

@@ -85,6 +85,34 @@ fn a_verb_writing_without_end_is_stopped_by_its_budget() {
     }
 }
 
+/// A host call costs the host time its fuel does not count, as a write does: a verb
+/// looping on a cheap one (the frozen clock, here) is stopped by the count of its
+/// calls, and one taking random bytes by their count. Before, each ran minutes on its
+/// half second of fuel.
+#[test]
+fn a_verb_calling_its_host_without_end_is_stopped_by_its_budget() {
+    let sandbox = with_guests(&["pester"]);
+    for (mode, asked) in [
+        (
+            "--clock",
+            "called its host 1000000 times, the most one call may",
+        ),
+        (
+            "--random-bytes",
+            "asked its host for more than 16 MiB of random bytes, the most one call may",
+        ),
+    ] {
+        sandbox
+            .mur(&["devtools", "pester", mode])
+            .assert_code(6)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: verb `pester` ran out of its time budget in `parse`: it {asked} \
+                 (`--timeout` bounds only the tool call)\n"
+            ));
+    }
+}
+
 #[test]
 fn a_memory_bomb_is_stopped_at_the_memory_limit() {
     let out = stopped("hog");
