@@ -442,27 +442,26 @@ fn cpu_ticks(pid: u32) -> Option<u64> {
 fn a_signal_while_a_verb_parses_is_said_and_recorded_as_interrupted() {
     let sandbox = Sandbox::new();
     add(&sandbox, &[mur_e2e::plugins::guest("spin")]);
+    // Runs that missed the parse: a poller starved past spin's half second of fuel
+    // signals after it (exit 6), or a load taking 50 ms of CPU before it; each is
+    // recorded too, and run again.
+    let mut missed = 0;
     for (signal, name, code) in [("TERM", "SIGTERM", 143), ("INT", "SIGINT", 130)] {
-        let mut command = sandbox.mur_command(&["devtools", "spin"]);
-        command
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let mur = Process::spawn(&mut command);
-        // Its loop: everything before `parse` takes a few milliseconds of CPU, the loop
-        // about half a second before its fuel runs out.
-        mur_e2e::process::wait_until("spin to loop in its parse", || {
-            cpu_ticks(mur.pid()).filter(|&ticks| ticks >= 5)
-        });
-        mur.signal(signal);
-        let out = mur.wait_output();
+        let (out, record) = loop {
+            let (out, record) = spin_signalled(&sandbox, signal);
+            let parsed = record["phases"]["parse"].is_number();
+            if (out.code == 6 || (out.code == code && !parsed)) && missed < 5 {
+                missed += 1;
+                continue;
+            }
+            break (out, record);
+        };
         out.assert_code(code)
             .assert_stdout_is("")
             .assert_stderr_is(format!(
                 "error: interrupted by {name} before the request was sent: `spin` (tool \
                  `version`) did not run\n"
             ));
-        let records = records(&sandbox.usage_log());
-        let record = records.last().cloned().unwrap_or_default();
         assert_eq!(
             (&record["verb"], &record["outcome"], &record["exit"]),
             (&json!("spin"), &json!("interrupted"), &json!(code)),
@@ -478,10 +477,32 @@ fn a_signal_while_a_verb_parses_is_said_and_recorded_as_interrupted() {
     let spin = row(&report["verbs"], "spin");
     assert_eq!(
         (&spin["calls"], &spin["interrupted"], &spin["p90Ms"]),
-        (&json!(2), &json!(2), &json!(0.0)),
+        (&json!(2 + missed), &json!(2), &json!(0.0)),
         "{report}"
     );
     assert_eq!(report["toolsCli"], json!([]), "{report}");
+}
+
+/// `mur devtools spin` signalled with `signal` once it has used 50 ms of CPU (past
+/// its load, into its parse's loop): what it printed and the record it left.
+fn spin_signalled(sandbox: &Sandbox, signal: &str) -> (mur_e2e::Output, Value) {
+    let mut command = sandbox.mur_command(&["devtools", "spin"]);
+    command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mur = Process::spawn(&mut command);
+    // Its loop: everything before `parse` takes a few milliseconds of CPU, the loop
+    // about half a second before its fuel runs out.
+    mur_e2e::process::wait_until("spin to loop in its parse", || {
+        cpu_ticks(mur.pid()).filter(|&ticks| ticks >= 5)
+    });
+    mur.signal(signal);
+    let out = mur.wait_output();
+    let record = records(&sandbox.usage_log())
+        .last()
+        .cloned()
+        .unwrap_or_default();
+    (out, record)
 }
 
 /// A verb that failed in its `parse` (spin's fuel runs out, exit 6) called nothing: no
