@@ -27,7 +27,9 @@ pub fn quietly(host: &HostArgs, wait: Duration) -> Vec<Value> {
         let session = Session::resolve_reporting(&settings, &mut mur_discovery::Silent).await?;
         let list = ToolList::open(&session);
         if host.refresh {
-            list.fresh(&session, &settings).await
+            list.fresh(&session, &settings)
+                .await
+                .map(|tools| tools.values())
         } else {
             list.all(&session, &settings).await
         }

@@ -4,7 +4,7 @@
 //! only as a task), and below the tool list the commands read ([`crate::tools`]).
 
 use mur_verbs::VerbDirs;
-use mur_verbs::tools::{Listed, ToolCache};
+use mur_verbs::tools::{Listed, ToolCache, ToolTexts};
 use serde_json::Value;
 
 /// One session's entry in the cache; none to read or write without mur's directories.
@@ -33,7 +33,7 @@ impl CachedTools {
     }
 
     /// Keeps `tools`, a list just read, for the next command.
-    pub fn store(&self, tools: &[Value]) {
+    pub fn store(&self, tools: &ToolTexts) {
         if let Some(cache) = &self.cache {
             cache.store(&self.key, tools);
         }

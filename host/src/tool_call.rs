@@ -9,7 +9,7 @@
 use mur_client::Reply;
 use mur_client::tool_result::{missing_tool, tools_own};
 use mur_core::{Error, Result, Settings};
-use mur_verbs::derived::Derived;
+use mur_verbs::tools::{Entries as _, ToolTexts};
 use serde_json::Value;
 
 use crate::call_line::{Arguments, call_line, sent_as_method};
@@ -103,7 +103,7 @@ pub async fn settled(
     // Where the list lacks it too: "the session has no tool `waitFor`, which `wait`
     // calls", or "… no tool `state`" where the verb is named as its tool; with the tool
     // likely meant, for every verb kind as for `call` (a data verb's `"tool": "stat"`).
-    let error = match tools.iter().any(|listed| listed["name"] == tool.as_str()) {
+    let error = match tools.position(&tool).is_some() {
         true => as_typed(error),
         false => {
             let named = invoke::tool_as_typed(verb.unwrap_or(&tool), &tool, Said::Lacking);
@@ -205,13 +205,13 @@ pub(crate) fn too_large(error: Error, params: Option<&Value>) -> Error {
 fn nearest_tool(
     e: Error,
     name: &str,
-    tools: &[Value],
+    tools: &ToolTexts,
     reach: Reach,
     settings: &Settings,
     params: Option<&Value>,
 ) -> Error {
-    let answers = Derived::pick(tools, name);
-    let names = tools.iter().filter_map(|tool| tool["name"].as_str());
+    let answers = tools.pick(name);
+    let names = tools.names().into_iter().flatten();
     let meant = match &answers {
         Some((verb, _)) => Some(verb.tool.as_str()),
         None => mur_core::nearest(name, names),

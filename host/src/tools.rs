@@ -15,6 +15,7 @@
 use mur_core::{Result, Settings};
 use mur_verbs::VerbHost;
 use mur_verbs::derived::Derived;
+use mur_verbs::tools::{Entries as _, ToolTexts};
 use serde_json::Value;
 
 use crate::invoke::Session;
@@ -35,8 +36,8 @@ impl ToolList {
     /// The verb derived from the tool named `name` (or whose kebab-case name
     /// is `name`), and whether the list it came from was the cached one: from the
     /// cached list, else — or when it has no such tool, or with `refresh` — from a
-    /// fresh `tools/list`; or, when no tool is called that, the fresh list it was
-    /// looked for in.
+    /// fresh `tools/list`; or, when no tool is called that, the names of the fresh list
+    /// it was looked for in (as entries holding only their `name`).
     pub async fn find(
         &self,
         session: &Session,
@@ -44,17 +45,25 @@ impl ToolList {
         name: &str,
         refresh: bool,
     ) -> Result<std::result::Result<(Derived, Value, bool), Vec<Value>>> {
-        // Only the tool named is built from the cached list (a large list built whole cost
-        // 25–30 times its size on every call).
+        // Only the tool named is built, from the cached list or a fresh one (a large list
+        // built whole cost 25–30 times its size on every call).
         let cached = (!refresh).then(|| self.cached.listed()).flatten();
         if let Some((verb, tool)) = cached.and_then(|listed| listed.pick(name)) {
             tracing::debug!("tool list from the cache");
             return Ok(Ok((verb, tool, true)));
         }
         let tools = self.fresh(session, settings).await?;
-        Ok(pick(&tools, name)
-            .map(|(verb, tool)| (verb, tool, false))
-            .ok_or(tools))
+        Ok(match tools.pick(name) {
+            Some((verb, tool)) => Ok((verb, tool, false)),
+            // What the word may have meant is looked for among the names alone: each
+            // an entry of its name only (every entry built cost 25–30 times the list).
+            None => Err(tools
+                .names()
+                .into_iter()
+                .flatten()
+                .map(|name| serde_json::json!({ "name": name }))
+                .collect()),
+        })
     }
 
     /// Every tool: the cached list, else a fresh one (then cached). For completion and
@@ -63,22 +72,29 @@ impl ToolList {
         if let Some(tools) = self.cached.load() {
             return Ok(tools);
         }
-        self.fresh(session, settings).await
+        Ok(self.fresh(session, settings).await?.values())
     }
 
-    /// A fresh list: cached, and the installed verbs' hints learned from it.
-    pub async fn fresh(&self, session: &Session, settings: &Settings) -> Result<Vec<Value>> {
+    /// A fresh list, each tool kept as its text: cached, and the installed verbs'
+    /// hints learned from it.
+    pub async fn fresh(&self, session: &Session, settings: &Settings) -> Result<ToolTexts> {
         let tools = session.list_tools(settings).await?;
         self.keep(&tools);
         Ok(tools)
     }
 
     /// Keeps `tools`, the whole list just read (by [`fresh`](Self::fresh), or by
-    /// `call tools/list`), and teaches the installed verbs their tools' hints from it.
-    pub fn keep(&self, tools: &[Value]) {
+    /// `call tools/list`), and teaches the installed verbs their tools' hints from it:
+    /// only their tools' entries built.
+    pub fn keep(&self, tools: &ToolTexts) {
         self.cached.store(tools);
         if let Ok(mut verbs) = VerbHost::open() {
-            verbs.learn_hints(tools);
+            let theirs: Vec<Value> = verbs
+                .entries()
+                .iter()
+                .filter_map(|verb| tools.named(&verb.tool))
+                .collect();
+            verbs.learn_hints(&theirs);
         }
     }
 

@@ -14,6 +14,7 @@ use crate::cli;
 use crate::invoke::Session;
 use crate::output;
 use crate::tools::ToolList;
+use mur_verbs::tools::{Entries as _, ToolTexts};
 
 /// One verb of the catalog.
 pub struct Item {
@@ -33,11 +34,11 @@ pub struct Item {
     pub facts: Vec<(String, derived::Facts)>,
 }
 
-/// What the session offers, when one answers: its endpoint and tools, and the
-/// instructions its server gives (for the catalog only).
+/// What the session offers, when one answers: its endpoint and tools (each built as
+/// its item is: [`items`]), and the instructions its server gives (for the catalog only).
 pub struct Offered {
     pub endpoint: String,
-    pub tools: Vec<Value>,
+    pub tools: ToolTexts,
     pub instructions: Option<String>,
 }
 
@@ -76,12 +77,12 @@ pub fn taken(word: &str, installed: &[Entry]) -> bool {
 
 /// The tools of the session reached only as `call NAME`.
 pub fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> {
-    let tools = offered.map(|o| o.tools.as_slice()).unwrap_or_default();
-    tools
+    let names = offered.map(|o| o.tools.names()).unwrap_or_default();
+    names
         .iter()
-        .zip(derived::verb_names(tools))
-        .filter_map(|(tool, verb)| {
-            let name = tool["name"].as_str()?;
+        .zip(derived::verb_names_of(&names))
+        .filter_map(|(name, verb)| {
+            let name = (*name)?;
             matches!(reach(name, verb, installed), Reach::CallOnly).then(|| name.to_owned())
         })
         .collect()
@@ -91,7 +92,10 @@ pub fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> 
 /// tools' hints): what the catalog and `parity` show is never a list cached before the
 /// session restarted on new code behind the same endpoint ([`crate::tools`]).
 pub async fn tools(session: &Session, settings: &Settings) -> Result<Vec<Value>> {
-    ToolList::open(session).fresh(session, settings).await
+    Ok(ToolList::open(session)
+        .fresh(session, settings)
+        .await?
+        .values())
 }
 
 /// The session's tools, or `None` when no session answers (the catalog then
@@ -106,7 +110,8 @@ pub async fn tools(session: &Session, settings: &Settings) -> Result<Vec<Value>>
 pub async fn offered(settings: &Settings, with_instructions: bool) -> Result<Option<Offered>> {
     let found = async {
         let session = Session::resolve(settings).await?;
-        let tools = tools(&session, settings).await?;
+        // Each tool built as its item is ([`items`]).
+        let tools = ToolList::open(&session).fresh(&session, settings).await?;
         let instructions = match with_instructions {
             true => instructions(&session, settings).await,
             false => None,
@@ -174,9 +179,9 @@ pub fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
     let annotations_of = |tool: &str| {
         offered?
             .tools
-            .iter()
-            .find(|t| t["name"] == tool)
-            .and_then(|t| t.get("annotations").cloned())
+            .named(tool)?
+            .get_mut("annotations")
+            .map(Value::take)
     };
     let mut items: Vec<Item> = host_items();
     for entry in installed {
@@ -192,15 +197,19 @@ pub fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
             usage: usage_line(&entry.usage_text()),
             spec: entry.spec.clone(),
             annotations: annotations_of(&entry.tool),
-            offered: offered.map(|o| o.tools.iter().any(|t| t["name"] == entry.tool.as_str())),
+            offered: offered.map(|o| o.tools.position(&entry.tool).is_some()),
             facts: Vec::new(),
         });
     }
-    let tools = offered.map(|o| o.tools.as_slice()).unwrap_or_default();
-    for (tool, verb) in tools.iter().zip(derived::verb_names(tools)) {
-        // Each verb built as its item is, and kept only as that: all of them built first
-        // ([`Derived::all`]) held ~110 MB more for 10,000 tools of 20 properties.
-        let Some(verb) = verb.and_then(|verb| Derived::of_entry(tool, verb)) else {
+    let names = offered.map(|o| o.tools.names()).unwrap_or_default();
+    for (at, verb) in derived::verb_names_of(&names).into_iter().enumerate() {
+        // Each tool and its verb built as its item is, and kept only as that: the list
+        // built whole held 25–30 times its size, all verbs built first ([`Derived::all`])
+        // ~110 MB more for 10,000 tools of 20 properties.
+        let Some(tool) = verb.as_ref().and(offered).and_then(|o| o.tools.entry(at)) else {
+            continue;
+        };
+        let Some(verb) = verb.and_then(|verb| Derived::of_entry(&tool, verb)) else {
             continue;
         };
         let reached = matches!(
@@ -208,7 +217,7 @@ pub fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
             Reach::Derived(_)
         );
         if reached {
-            items.push(derived_item(verb, tool));
+            items.push(derived_item(verb, &tool));
         }
     }
     // What the session offers first, what it lacks last: an agent reads from the top, and

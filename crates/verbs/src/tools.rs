@@ -100,11 +100,9 @@ impl ToolCache {
     }
 
     /// Keep `tools` for `key`; a failure only costs a `tools/list` next time.
-    pub fn store(&self, key: &str, tools: &[Value]) {
+    pub fn store(&self, key: &str, tools: &ToolTexts) {
         let Some(dir) = &self.dir else { return };
-        let Ok(bytes) = serde_json::to_vec(tools) else {
-            return;
-        };
+        let bytes = tools.json();
         if let Err(e) = mur_lockfile::write_atomic(&dir.join(format!("{key}.json")), &bytes) {
             tracing::debug!("could not cache the tool list: {e}");
         }
@@ -126,28 +124,112 @@ pub struct Listed {
     names: Vec<Option<String>>,
 }
 
-impl Listed {
-    /// Each entry's name, in order.
-    pub fn names(&self) -> Vec<Option<&str>> {
-        self.names.iter().map(Option::as_deref).collect()
-    }
+/// A tool list whose entries are built one at a time, when asked for: the names are read,
+/// the rest is kept as JSON text ([`Listed`], [`ToolTexts`]).
+pub trait Entries {
+    /// Each entry's name (`None` for one without a string `name`), in order.
+    fn names(&self) -> Vec<Option<&str>>;
 
-    /// The entry at `at`, built alone: the others are skipped unbuilt.
-    pub fn entry(&self, at: usize) -> Option<Value> {
-        let mut read = serde_json::Deserializer::from_slice(&self.bytes);
-        read.deserialize_seq(Nth(at)).ok().flatten()
+    /// The entry at `at`, built alone.
+    fn entry(&self, at: usize) -> Option<Value>;
+
+    /// Where the tool named `name` is.
+    fn position(&self, name: &str) -> Option<usize> {
+        self.names().iter().position(|n| *n == Some(name))
     }
 
     /// The entry of the tool named `name`.
-    pub fn named(&self, name: &str) -> Option<Value> {
-        self.entry(self.names.iter().position(|n| n.as_deref() == Some(name))?)
+    fn named(&self, name: &str) -> Option<Value> {
+        self.entry(self.position(name)?)
     }
 
     /// The verb a word names ([`Derived::pick`]) and its tool's entry, only that entry built.
-    pub fn pick(&self, word: &str) -> Option<(Derived, Value)> {
+    fn pick(&self, word: &str) -> Option<(Derived, Value)> {
         let (at, verb) = Derived::pick_at(&self.names(), word)?;
         let tool = self.entry(at)?;
         Some((Derived::of_entry(&tool, verb)?, tool))
+    }
+}
+
+impl Entries for Listed {
+    fn names(&self) -> Vec<Option<&str>> {
+        self.names.iter().map(Option::as_deref).collect()
+    }
+
+    /// The others are skipped unbuilt.
+    fn entry(&self, at: usize) -> Option<Value> {
+        let mut read = serde_json::Deserializer::from_slice(&self.bytes);
+        read.deserialize_seq(Nth(at)).ok().flatten()
+    }
+}
+
+/// A tool list as a session sent it, each entry kept as its compact JSON text and its
+/// name: what a fresh `tools/list` is read into, page by page, each page's `Value`
+/// dropped once its entries are kept. Built, a list costs 25–30 times its size; kept
+/// so, about its size, and what needs one tool (a derived verb, `catalog` walking them)
+/// builds it alone.
+#[derive(Default)]
+pub struct ToolTexts {
+    texts: Vec<Box<str>>,
+    names: Vec<Option<String>>,
+}
+
+impl ToolTexts {
+    /// `tools`, entries built already (`call tools/list`'s result), kept as texts.
+    pub fn of(tools: &[Value]) -> Self {
+        let mut texts = Self::default();
+        for tool in tools {
+            texts.push(tool);
+        }
+        texts
+    }
+
+    /// Keeps `tool`, the next entry; how many bytes its text is.
+    pub fn push(&mut self, tool: &Value) -> u64 {
+        let text = tool.to_string().into_boxed_str();
+        let bytes = text.len() as u64;
+        self.names
+            .push(tool.get("name").and_then(Value::as_str).map(str::to_owned));
+        self.texts.push(text);
+        bytes
+    }
+
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+
+    /// Every entry built: for what needs them all at once.
+    pub fn values(&self) -> Vec<Value> {
+        (0..self.len()).filter_map(|at| self.entry(at)).collect()
+    }
+
+    /// The list as one JSON array, as the cache keeps it.
+    pub fn json(&self) -> Vec<u8> {
+        let bytes = self.texts.iter().map(|t| t.len() + 1).sum::<usize>() + 1;
+        let mut json = Vec::with_capacity(bytes);
+        json.push(b'[');
+        for (at, text) in self.texts.iter().enumerate() {
+            if at > 0 {
+                json.push(b',');
+            }
+            json.extend_from_slice(text.as_bytes());
+        }
+        json.push(b']');
+        json
+    }
+}
+
+impl Entries for ToolTexts {
+    fn names(&self) -> Vec<Option<&str>> {
+        self.names.iter().map(Option::as_deref).collect()
+    }
+
+    fn entry(&self, at: usize) -> Option<Value> {
+        serde_json::from_str(self.texts.get(at)?).ok()
     }
 }
 
@@ -270,14 +352,14 @@ mod tests {
         let one = ToolCache::key("http://127.0.0.1:1/mcp", Some("7 t b"));
         let other = ToolCache::key("http://127.0.0.1:1/mcp", Some("8 t b"));
         assert_eq!(cache.load(&one), None);
-        cache.store(&one, &[serde_json::json!({"name": "tree"})]);
+        cache.store(&one, &ToolTexts::of(&[serde_json::json!({"name": "tree"})]));
         assert_eq!(cache.load(&one).map(|t| t.len()), Some(1));
         assert_eq!(cache.load(&other), None, "another session, another list");
         let path = tmp.path().join(format!("cache/tools/{one}.json"));
         std::fs::write(&path, "{broken").expect("scribble");
         assert_eq!(cache.load(&one), None);
         assert!(!path.exists(), "a bad entry is removed");
-        cache.store(&one, &[]);
+        cache.store(&one, &ToolTexts::default());
         cache.forget(&one);
         assert_eq!(cache.load(&one), None);
     }
@@ -330,6 +412,47 @@ mod tests {
         std::fs::write(&path, "[{\"name\": \"a\"}").expect("cut short");
         assert!(cache.listed(&key).is_none(), "a list cut short is a miss");
         assert!(!path.exists(), "and is removed");
+    }
+
+    /// A fresh list is kept as each entry's text: stored, it is the list as sent (each
+    /// object's keys in the server's order), and one entry is built alone, by name or
+    /// by verb, as from the cache.
+    #[test]
+    fn a_list_kept_as_texts_is_cached_as_sent_and_built_one_entry_at_a_time() {
+        let (tmp, dirs) = crate::tests::temp_dirs();
+        let cache = ToolCache::open(&dirs);
+        let key = ToolCache::key("http://127.0.0.1:1/mcp", None);
+        let sent: Vec<Value> = serde_json::from_str(
+            r#"[{"name":"waitFor","inputSchema":{"type":"object","properties":{"z":{},"a":{}}}},
+                7, {"description":"no name"}, {"name":"tree"}]"#,
+        )
+        .expect("a list");
+        let mut texts = ToolTexts::default();
+        let bytes: u64 = sent.iter().map(|tool| texts.push(tool)).sum();
+        assert_eq!(
+            bytes as usize + 5,
+            texts.json().len(),
+            "the texts, a comma each, [ ]"
+        );
+        assert_eq!(texts.names(), [Some("waitFor"), None, None, Some("tree")]);
+        assert_eq!(
+            texts.named("tree"),
+            Some(serde_json::json!({"name": "tree"}))
+        );
+        let (verb, tool) = texts.pick("wait-for").expect("by its verb name");
+        assert_eq!((verb.name.as_str(), &tool), ("wait-for", &sent[0]));
+        assert_eq!(texts.values(), sent);
+        cache.store(&key, &texts);
+        let stored = std::fs::read_to_string(tmp.path().join(format!("cache/tools/{key}.json")))
+            .expect("the entry");
+        assert!(
+            stored.contains(r#""properties":{"z":{},"a":{}}"#),
+            "{stored}"
+        );
+        assert_eq!(cache.load(&key), Some(sent.clone()));
+        let listed = cache.listed(&key).expect("stored");
+        assert_eq!(listed.names(), texts.names());
+        assert_eq!(listed.entry(0), Some(sent[0].clone()));
     }
 
     /// A list cached by an older mur, keyed by endpoint and identity alone, held each

@@ -6,6 +6,7 @@ use mur_client::Reply;
 use mur_client::tool_result;
 use mur_core::{Error, Result, Settings};
 use mur_verbs::derived::{Derived, Source};
+use mur_verbs::tools::ToolTexts;
 use serde_json::{Value, json};
 
 use crate::call_line::{Arguments, call_line, sent_as_method};
@@ -112,7 +113,7 @@ fn keep_listed(session: &Session, method: &str, params: Option<&Value>, result: 
         return;
     }
     if let Some(tools) = result["tools"].as_array() {
-        ToolList::open(session).keep(tools);
+        ToolList::open(session).keep(&ToolTexts::of(tools));
     }
 }
 

@@ -12,6 +12,7 @@ use mur_client::tool_result::{self, left_out, payload};
 use mur_core::{Error, Kind, ListedSession, Result, Settings};
 use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
+use mur_verbs::tools::Entries as _;
 use mur_verbs::{VerbError, VerbHost, VerbSpec};
 use serde_json::{Map, Value, json};
 
@@ -141,7 +142,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
             match tools
                 .fresh(&session, settings)
                 .await
-                .map(|fresh| pick(&fresh, name))
+                .map(|fresh| fresh.pick(name))
             {
                 Ok(Some((fresh, entry))) if entry != tool => {
                     tracing::debug!("`{}` changed since the cached list: read again", verb.tool);
