@@ -453,24 +453,21 @@ fn the_tool_list_is_read_once_per_session_and_again_with_refresh() {
 #[test]
 fn a_server_restarted_behind_its_endpoint_with_other_tools_is_shown_as_it_is_now() {
     let sandbox = Sandbox::new();
-    let port = mur_e2e::free_port().to_string();
+    // The conformance fixtures' tools, the list cached by a derived verb's call; on a
+    // port the first session took itself (a port found free could be taken before it).
+    let (before, port) =
+        sandbox.start_sample_on_a_free_port(&sandbox.project("a"), &["--conformance-fixtures"]);
     let endpoint = format!("http://127.0.0.1:{port}/mcp");
     let devtools = |args: &[&str]| sandbox.devtools(&[&["--endpoint", &endpoint], args].concat());
-    let start = |project: &str, fixtures: bool| {
-        let extra = [&["--port", port.as_str()][..], &["--conformance-fixtures"]];
-        let extra = if fixtures {
-            extra.concat()
-        } else {
-            extra[0].to_vec()
-        };
-        sandbox.start_sample_with(&sandbox.project(project), &extra)
-    };
     let fixture = |out: &Output| out.stdout.contains("test_simple_text");
-    // The conformance fixtures' tools, the list cached by a derived verb's call.
-    let before = start("a", true);
     devtools(&["test-simple-text"]).assert_code(0);
     before.kill();
-    let after = start("b", false);
+    let port = port.to_string();
+    let again = |project: &str, extra: &[&str]| {
+        let args = [&["--port", port.as_str()][..], extra].concat();
+        sandbox.start_sample_with(&sandbox.project(project), &args)
+    };
+    let after = again("b", &[]);
     devtools(&["test-simple-text", "--help"])
         .assert_code(1)
         .assert_stdout_is("")
@@ -504,7 +501,7 @@ fn a_server_restarted_behind_its_endpoint_with_other_tools_is_shown_as_it_is_now
     assert_eq!(shown, now);
     after.kill();
     // Back with the fixtures: the list `call tools/list` printed is the one the call reads.
-    let _again = start("c", true);
+    let _again = again("c", &["--conformance-fixtures"]);
     let listed = devtools(&["call", "tools/list"]);
     listed.assert_code(0);
     assert!(fixture(&listed), "{listed}");
