@@ -586,12 +586,9 @@ impl Session {
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
 fn give_back_freed() {
-    unsafe extern "C" {
-        fn malloc_trim(pad: usize) -> std::ffi::c_int;
-    }
     // SAFETY: malloc_trim takes no pointer; it only releases memory no block holds.
     unsafe {
-        malloc_trim(0);
+        libc::malloc_trim(0);
     }
 }
 
