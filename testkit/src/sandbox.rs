@@ -232,6 +232,32 @@ impl Sandbox {
         file
     }
 
+    /// Runs `mur devtools WORDS…` for each of `commands` with the directory variable
+    /// `var` set to a file, and checks each is refused whole (exit 7, nothing on
+    /// stdout), saying mur keeps its `what` in a directory under it (`$var/under`).
+    pub fn assert_home_file_refused(
+        &self,
+        var: &str,
+        what: &str,
+        under: &str,
+        commands: &[&[&str]],
+    ) {
+        let file = self.file(&format!("{var}-is-a-file"), "");
+        let shown = file.to_str().expect("utf-8");
+        for words in commands {
+            let mut mur = self.mur_command(&[&["devtools"][..], words].concat());
+            mur.env(var, &file);
+            crate::process::run(&mut mur)
+                .assert_code(7)
+                .assert_stdout_is("")
+                .assert_stderr_is(format!(
+                    "error: `{var}` is `{shown}`, a file: mur keeps its {what} in a directory \
+                     under it (`${var}/{under}`)\n\
+                     hint: set `{var}` to a directory, or unset it\n"
+                ));
+        }
+    }
+
     /// The canonical form of `project`, as lockfiles name it.
     pub fn canonical_project(&self, project: &Path) -> String {
         paths::canonical_project(project).expect("canonical project")

@@ -1107,19 +1107,10 @@ fn a_verb_whose_one_line_fields_hold_a_control_character_is_not_added() {
 /// directory" with a hint to remove that path, which cannot exist.
 #[test]
 fn a_data_home_that_is_a_file_is_said_to_be_one() {
-    let sb = Sandbox::new();
-    let file = sb.file("afile", "");
-    let shown = file.to_str().expect("utf-8");
-    for argv in [&["devtools", "verbs", "list"][..], &["devtools", "tree"]] {
-        let mut mur = sb.mur_command(argv);
-        mur.env("XDG_DATA_HOME", &file);
-        mur_e2e::run(&mut mur)
-            .assert_code(7)
-            .assert_stdout_is("")
-            .assert_stderr_is(format!(
-                "error: `XDG_DATA_HOME` is `{shown}`, a file: mur keeps its verbs in a directory \
-                 under it (`$XDG_DATA_HOME/mur/verbs`)\n\
-                 hint: set `XDG_DATA_HOME` to a directory, or unset it\n"
-            ));
-    }
+    Sandbox::new().assert_home_file_refused(
+        "XDG_DATA_HOME",
+        "verbs",
+        "mur/verbs",
+        &[&["verbs", "list"], &["tree"]],
+    );
 }

@@ -364,31 +364,21 @@ fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() 
 /// path under the file.
 #[test]
 fn a_state_home_that_is_a_file_is_said_to_be_one() {
-    let sandbox = Sandbox::new();
-    let file = sandbox.file("afile", "");
-    let shown = file.to_str().expect("utf-8");
     // `verbs prune` reads the usage log as `usage report` does: it read nothing and
     // said "note: no verb to prune", exit 0.
-    let commands = [
-        &["usage", "report"][..],
-        &["usage", "path"],
-        &["usage", "off"],
-        &["usage", "on"],
-        &["verbs", "prune"],
-        &["verbs", "prune", "--yes"],
-    ];
-    for command in commands {
-        let mut mur = sandbox.mur_command(&[&["devtools"][..], command].concat());
-        mur.env("XDG_STATE_HOME", &file);
-        mur_e2e::run(&mut mur)
-            .assert_code(7)
-            .assert_stdout_is("")
-            .assert_stderr_is(format!(
-                "error: `XDG_STATE_HOME` is `{shown}`, a file: mur keeps its usage log in a \
-                 directory under it (`$XDG_STATE_HOME/mur/usage`)\n\
-                 hint: set `XDG_STATE_HOME` to a directory, or unset it\n"
-            ));
-    }
+    Sandbox::new().assert_home_file_refused(
+        "XDG_STATE_HOME",
+        "usage log",
+        "mur/usage",
+        &[
+            &["usage", "report"],
+            &["usage", "path"],
+            &["usage", "off"],
+            &["usage", "on"],
+            &["verbs", "prune"],
+            &["verbs", "prune", "--yes"],
+        ],
+    );
 }
 
 /// A rebuild copied over an installed verb's file (the edit-build loop) is recorded under
