@@ -84,6 +84,24 @@ pub const INPUT_END_GRACE: Duration = Duration::from_secs(60);
 /// How long requests given up may take to end (a session's task cancelled,
 /// a legacy session ended) before the proxy returns anyway.
 const GIVE_UP_GRACE: Duration = Duration::from_secs(5);
+
+/// How long the proxy waits for its requests in flight: [`INPUT_END_GRACE`] and
+/// [`GIVE_UP_GRACE`] where it serves a client; shorter in tests, which would
+/// otherwise wait each out in full for a request made never to end.
+#[derive(Debug, Clone, Copy)]
+struct Graces {
+    /// After the input ended, for the answers.
+    input_end: Duration,
+    /// After the requests were given up, for them to end.
+    give_up: Duration,
+}
+
+impl Graces {
+    const SERVING: Self = Self {
+        input_end: INPUT_END_GRACE,
+        give_up: GIVE_UP_GRACE,
+    };
+}
 /// How often the proxy looks whether its requests ended, or its client went.
 const LOOK_EVERY: Duration = Duration::from_millis(50);
 
@@ -165,8 +183,9 @@ struct Proxy<W> {
     failed: Mutex<Option<std::io::Error>>,
     /// Wakes the serving loop when a write fails, to stop reading at once.
     wake: mpsc::SyncSender<Input>,
-    /// How long the requests in flight may go on after the input ended ([`INPUT_END_GRACE`]).
-    grace: Duration,
+    /// How long the requests in flight may go on after the input ended, and after
+    /// they were given up ([`Graces::SERVING`]).
+    graces: Graces,
 }
 
 /// A question asked of the client: the id of the request that asks, and
@@ -226,15 +245,15 @@ pub fn serve<W: ClientOutput>(
     input: impl BufRead + Send + 'static,
     output: W,
 ) -> std::result::Result<(), Stopped> {
-    serve_within(upstream, input, output, INPUT_END_GRACE)
+    serve_within(upstream, input, output, Graces::SERVING)
 }
 
-/// [`serve`], the requests in flight given `grace` after the input ends.
+/// [`serve`], the requests in flight waited for as long as `graces` say.
 fn serve_within<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
     input: impl BufRead + Send + 'static,
     output: W,
-    grace: Duration,
+    graces: Graces,
 ) -> std::result::Result<(), Stopped> {
     // One line ahead at most: what the input holds waits there, not in memory.
     let (wake, inputs) = mpsc::sync_channel(1);
@@ -254,7 +273,7 @@ fn serve_within<W: ClientOutput>(
         gone: AtomicBool::new(false),
         failed: Mutex::default(),
         wake,
-        grace,
+        graces,
     });
     // Its own thread ends the process: this one may be blocked reading stdin.
     let stopping = proxy.clone();
@@ -449,7 +468,7 @@ impl<W: ClientOutput> Proxy<W> {
         if let Ok(mut asked) = self.asked.lock() {
             *asked = None;
         }
-        let until = Instant::now() + self.grace;
+        let until = Instant::now() + self.graces.input_end;
         while !self.all_ended() {
             if let Some(gone) = self.client_gone() {
                 self.give_up_all(gone);
@@ -458,13 +477,13 @@ impl<W: ClientOutput> Proxy<W> {
             if Instant::now() >= until {
                 self.give_up_all(&format!(
                     "the proxy's input ended and {} passed without its answer",
-                    humantime::format_duration(self.grace)
+                    humantime::format_duration(self.graces.input_end)
                 ));
                 break;
             }
             std::thread::sleep(LOOK_EVERY);
         }
-        let until = Instant::now() + GIVE_UP_GRACE;
+        let until = Instant::now() + self.graces.give_up;
         while !self.all_ended() && Instant::now() < until {
             std::thread::sleep(LOOK_EVERY);
         }
@@ -490,7 +509,7 @@ impl<W: ClientOutput> Proxy<W> {
         let name = crate::signals::name(signal);
         tracing::debug!("{name}: ending the proxy");
         self.give_up_all(&format!("the proxy was ended by {name}"));
-        let until = Instant::now() + GIVE_UP_GRACE;
+        let until = Instant::now() + self.graces.give_up;
         while !self.all_ended() && Instant::now() < until {
             std::thread::sleep(LOOK_EVERY);
         }
@@ -878,6 +897,16 @@ mod tests {
     use super::*;
     use mur_testkit::Captured;
 
+    /// Graces for a test: `input_end` after the input, and half a second for the
+    /// requests given up to end (whether they end in it changes nothing written:
+    /// once given up, a request is answered by the proxy, not by its own thread).
+    fn graces(input_end: Duration) -> Graces {
+        Graces {
+            input_end,
+            give_up: Duration::from_millis(500),
+        }
+    }
+
     impl ClientOutput for Captured {}
 
     /// A request out of its bound is told the proxy's bound, after what the bridge said;
@@ -1084,7 +1113,7 @@ mod tests {
             upstream.clone(),
             std::io::Cursor::new(input),
             out.clone(),
-            grace,
+            graces(grace),
         )
         .expect("served");
         assert_eq!(
@@ -1150,14 +1179,14 @@ mod tests {
 
     /// Whether the proxy serving `input` to an output nobody reads ends within a
     /// hang guard far past what it takes (the grace, a second for the stuck
-    /// output, GIVE_UP_GRACE).
+    /// output, the give-up grace).
     fn ends_with_nobody_reading(input: String) -> bool {
         let served = std::thread::spawn(move || {
             serve_within(
                 Arc::new(Cancellable::default()),
                 std::io::Cursor::new(input),
                 Unread,
-                Duration::from_millis(200),
+                graces(Duration::from_millis(200)),
             )
         });
         let until = Instant::now() + Duration::from_secs(60);
@@ -1213,7 +1242,7 @@ mod tests {
             upstream,
             std::io::Cursor::new(input),
             out.clone(),
-            Duration::from_millis(100),
+            graces(Duration::from_millis(100)),
         )
         .expect("served");
         drop(release);
