@@ -62,50 +62,37 @@ impl SampleApp {
     }
 }
 
-/// All elements matching `selector`, searched in one window or in all of them, for
-/// `purpose` (which decides what a hint about a hidden element adds).
-pub fn find_all(
-    tree: &Tree,
-    selector: &str,
-    window: Option<&str>,
-    purpose: Purpose,
-) -> Result<Vec<NodeId>, ToolError> {
-    let scope = scope(tree, window)?;
+/// All elements matching `selector`, in every window, for `purpose` (which decides what
+/// a hint about a hidden element adds).
+pub fn find_all(tree: &Tree, selector: &str, purpose: Purpose) -> Result<Vec<NodeId>, ToolError> {
+    let scope: Vec<NodeId> = tree.ids().collect();
     let among = Among {
         tree,
         scope: &scope,
         purpose,
     };
-    Ok(selector::parse_in(selector, Some(among))?.query(tree, &scope))
+    matching(among, selector)
 }
 
-/// The elements of one window, or of all of them.
-fn scope(tree: &Tree, window: Option<&str>) -> Result<Vec<NodeId>, ToolError> {
-    Ok(match window {
-        Some(name) => tree.subtree(window_node(tree, name)?),
-        None => tree.ids().collect(),
-    })
-}
-
-/// [`find_all`], refusing a selector that matches nothing: the error names the selector
-/// and the element likely meant, when one is close (`#add` → `#todo-add`).
+/// The elements matching `selector`, searched in one window or in all of them, refusing
+/// a selector that matches nothing: the error names the selector and the element likely
+/// meant, when one is close (`#add` → `#todo-add`).
 pub fn find_some(
     tree: &Tree,
     selector: &str,
     window: Option<&str>,
     purpose: Purpose,
 ) -> Result<Vec<NodeId>, ToolError> {
-    let matches = find_all(tree, selector, window, purpose)?;
-    if matches.is_empty() {
-        let scope = scope(tree, window)?;
-        let among = Among {
-            tree,
-            scope: &scope,
-            purpose,
-        };
-        return Err(ToolError::new(selector::no_match(among, selector, "")));
-    }
-    Ok(matches)
+    let scope = match window {
+        Some(name) => tree.subtree(window_node(tree, name)?),
+        None => tree.ids().collect(),
+    };
+    let among = Among {
+        tree,
+        scope: &scope,
+        purpose,
+    };
+    some_matching(among, selector, "")
 }
 
 /// The first element matching `selector` (document order), to act on, or an error naming
@@ -118,16 +105,28 @@ pub fn find_one(tree: &Tree, selector: &str) -> Result<NodeId, ToolError> {
 /// container (see [`Purpose::Within`]).
 pub fn find_inside(tree: &Tree, container: NodeId, selector: &str) -> Result<NodeId, ToolError> {
     let scope: Vec<NodeId> = tree.subtree(container).into_iter().skip(1).collect();
+    let inside = format!(" inside {}", tree.element(container).label());
     let among = Among {
         tree,
         scope: &scope,
         purpose: Purpose::Within(container),
     };
-    let parsed = selector::parse_in(selector, Some(among))?;
-    parsed.query(tree, &scope).first().copied().ok_or_else(|| {
-        let inside = format!(" inside {}", tree.element(container).label());
-        ToolError::new(selector::no_match(among, selector, &inside))
-    })
+    Ok(some_matching(among, selector, &inside)?[0])
+}
+
+/// The elements `among` matching `selector`, in document order.
+fn matching(among: Among, selector: &str) -> Result<Vec<NodeId>, ToolError> {
+    Ok(selector::parse_in(selector, Some(among))?.query(among.tree, among.scope))
+}
+
+/// [`matching`], refusing a selector that matches nothing; `place` ends the selector's
+/// part of the error (` inside `#log``).
+fn some_matching(among: Among, selector: &str, place: &str) -> Result<Vec<NodeId>, ToolError> {
+    let matches = matching(among, selector)?;
+    if matches.is_empty() {
+        return Err(ToolError::new(selector::no_match(among, selector, place)));
+    }
+    Ok(matches)
 }
 
 /// The window node called `name`, or an error listing the windows.

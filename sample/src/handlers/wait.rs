@@ -179,7 +179,7 @@ impl Condition {
     /// Checked against `tree`, the elements when the wait starts: a bare word is no
     /// selector whatever appears later, and is told what it names there, as in any tool.
     fn new(args: WaitArgs, tree: &Tree) -> Result<Self, ToolError> {
-        find_all(tree, &args.selector, None, Purpose::Read)?;
+        find_all(tree, &args.selector, Purpose::Read)?;
         let pattern = args.text_matches.as_deref().map(compile).transpose()?;
         Ok(Self {
             selector: args.selector,
@@ -193,7 +193,7 @@ impl Condition {
     /// Returns the first element meeting the condition (`Value::Null` when waiting for
     /// a count of 0), or `None` when the condition does not hold yet.
     fn check(&self, tree: &Tree) -> (Option<Value>, Seen) {
-        let matches = find_all(tree, &self.selector, None, Purpose::Read).unwrap_or_default();
+        let matches = find_all(tree, &self.selector, Purpose::Read).unwrap_or_default();
         let meeting: Vec<&Element> = matches
             .iter()
             .map(|&id| tree.element(id))
