@@ -111,10 +111,7 @@ fn toggle_flips_toggles_checkboxes_and_todo_items() {
     app.ok("toggle", json!({ "selector": "#check-updates" }));
     assert_eq!(app.prop("#check-updates", "checked"), false);
 
-    app.ok(
-        "fire",
-        json!({ "target": "todo.add", "args": { "text": "milk" } }),
-    );
+    app.add_todos(&["milk"]);
     app.ok("switchComponent", json!({ "component": "todo" }));
     app.ok(
         "toggle",
@@ -177,12 +174,7 @@ fn select_changes_the_selected_item() {
 #[test]
 fn selecting_a_todo_by_click_or_select() {
     let app = App::new();
-    for text in ["milk", "bread"] {
-        app.ok(
-            "fire",
-            json!({ "target": "todo.add", "args": { "text": text } }),
-        );
-    }
+    app.add_todos(&["milk", "bread"]);
     app.ok("switchComponent", json!({ "component": "todo" }));
     app.ok("click", json!({ "selector": "ListItem:text(\"bread\")" }));
     assert_eq!(app.prop("#todo-list", "value"), "bread");
@@ -332,10 +324,7 @@ fn a_hidden_element_is_told_what_hides_it_and_which_tool_shows_it() {
 #[test]
 fn a_hint_naming_a_hidden_element_says_what_shows_it() {
     let app = App::new();
-    app.ok(
-        "fire",
-        json!({ "target": "todo.add", "args": { "text": "bravo" } }),
-    );
+    app.add_todos(&["bravo"]);
     let todo = "It is not visible: component `todo` is not active; switch to it first (tool `switchComponent`, component `todo`)";
     let settings = "It is not visible: component `settings` is not active; switch to it first (tool `switchComponent`, component `settings`)";
     for (tool, args, message) in [
@@ -450,12 +439,7 @@ fn a_selector_that_names_nothing_is_told_the_element_likely_meant() {
         app.err("toggle", json!({ "selector": "#todo-4" })),
         "no element matches `#todo-4`"
     );
-    for text in ["bravo", "charlie"] {
-        app.ok(
-            "fire",
-            json!({ "target": "todo.add", "args": { "text": text } }),
-        );
-    }
+    app.add_todos(&["bravo", "charlie"]);
     app.ok("switchComponent", json!({ "component": "todo" }));
     let rows = [
         // A bare word that is an element's text, not a type: the id it likely is.

@@ -75,6 +75,17 @@ impl App {
         }
     }
 
+    /// Adds each of `texts` as a todo through the `todo.add` event, in order: `#todo-1`,
+    /// `#todo-2`, … in a fresh app.
+    pub fn add_todos(&self, texts: &[&str]) {
+        for text in texts {
+            self.ok(
+                "fire",
+                serde_json::json!({ "target": "todo.add", "args": { "text": text } }),
+            );
+        }
+    }
+
     /// A property of the first element matching `selector`.
     pub fn prop(&self, selector: &str, property: &str) -> Value {
         self.ok("state", serde_json::json!({ "selector": selector }))[property].clone()

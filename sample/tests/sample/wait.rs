@@ -9,16 +9,6 @@ fn app_with_typed_todo(text: &str) -> App {
     app
 }
 
-/// Adds `buy milk` and `walk dog`, as `#todo-1` and `#todo-2`.
-fn add_two_todos(app: &App) {
-    for text in ["buy milk", "walk dog"] {
-        app.ok(
-            "fire",
-            json!({ "target": "todo.add", "args": { "text": text } }),
-        );
-    }
-}
-
 #[test]
 fn a_todo_added_by_click_appears_later_and_wait_for_sees_it() {
     let app = app_with_typed_todo("buy milk");
@@ -72,7 +62,7 @@ fn wait_for_count_regex_and_visibility() {
 fn wait_for_times_out_saying_what_it_last_saw() {
     let app = App::new();
     app.ok("click", json!({ "selector": "#btn-inc" }));
-    add_two_todos(&app);
+    app.add_todos(&["buy milk", "walk dog"]);
     for (args, message) in [
         (
             json!({ "selector": "#count", "text": "5", "timeoutMs": 100 }),
@@ -139,7 +129,7 @@ fn wait_for_times_out_saying_what_it_last_saw() {
 #[test]
 fn a_count_wait_with_some_shown_names_no_hidden_one() {
     let app = App::showing("todo");
-    add_two_todos(&app);
+    app.add_todos(&["buy milk", "walk dog"]);
     for count in [1, 3] {
         assert_eq!(
             app.err(
