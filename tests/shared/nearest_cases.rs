@@ -1,10 +1,7 @@
-// The "did you mean" rule's cases, answered alike by the host's rule
-// (`mur_core::nearest`, crates/core/src/words.rs) and by the Rust verb kit's copy of it
-// (`nearest` in plugins/kit/src/argv.rs, which cannot depend on mur-core: the kit's src/
-// is vendored into the crates `mur devtools verbs new` makes, which build from crates.io
-// alone). One table, `include!`d by the tests of both (words.rs, and
-// plugins/kit/tests/choices.rs, outside the vendored src/): a change to one rule that the
-// other lacks fails one of them.
+// The "did you mean" rule's cases, answered alike by the host (`mur_core::nearest`,
+// crates/core/src/words.rs) and by the Rust verb kit, whose file of the rule
+// (plugins/kit/src/nearest.rs) the host takes in. One table, `include!`d by the tests of
+// both (words.rs, and plugins/kit/tests/choices.rs, outside the vendored src/).
 
 /// The word typed, the words it may be meant as, the one the rule names (`None`: no
 /// guess). None differs from its word only in case (a choice's own rule) or is it.

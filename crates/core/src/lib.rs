@@ -14,4 +14,4 @@ mod words;
 pub use duration::{parse_duration, parse_window};
 pub use error::{EXIT_CODES, Error, Kind, ListedSession, Result, SessionChoice};
 pub use settings::Settings;
-pub use words::{is_typo_of, nearest, shell_name, shell_word, until_end_of_options};
+pub use words::{choice_meant, is_typo_of, nearest, shell_name, shell_word, until_end_of_options};

@@ -1,32 +1,18 @@
 //! The words mur's messages suggest: the one "did you mean" rule for what a mistyped
 //! word was likely meant to be, and a word written so a shell reads it back.
 
-/// The word of `words` most like `typed`, when one is close enough: clap's
-/// measure (Jaro similarity) and bound, as for its "a similar subcommand exists",
-/// and either no more than a typo's edits away (a third of the word's letters, at
-/// least one: `bmup` → `bump`), or the start of it (`--comp` → `--component`), or,
-/// dashes aside, its end (`--timeout` → `--arg-timeout`, a field renamed past a host
-/// option). Jaro alone finds short words alike that share a few letters: `call` was
-/// "did you mean `scroll`?", `nosuch` `focus`.
-///
-/// The Rust verb kit keeps a copy (`nearest` in plugins/kit/src/argv.rs): it cannot
-/// depend on mur-core, being vendored into verb crates that build from crates.io alone.
-/// Both run the cases of tests/shared/nearest_cases.rs, so the copy cannot drift.
+/// The rule itself, one file for the host and the Rust verb kit, which cannot depend on
+/// mur-core (its src/ is vendored into verb crates that build from crates.io alone).
+#[path = "../../../plugins/kit/src/nearest.rs"]
+mod kit_rule;
+
+pub use kit_rule::choice_meant;
+
+/// The word of `words` most like `typed`, when one is close enough by the one rule
+/// ([`kit_rule::likeliest`], which says it): `bmup` → `bump`, `--comp` → `--component`,
+/// not `call` → `scroll`.
 pub fn nearest<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
-    let edits = typed.chars().count().div_ceil(3).max(1);
-    let core = typed.trim_start_matches('-');
-    let long_enough = core.chars().count() >= 3;
-    let near = |word: &str| {
-        (long_enough && (word.starts_with(typed) || word.trim_start_matches('-').ends_with(core)))
-            || strsim::osa_distance(typed, word) <= edits
-    };
-    words
-        .into_iter()
-        .filter(|word| word.as_ref() != typed && near(word.as_ref()))
-        .map(|word| (strsim::jaro(typed, word.as_ref()), word))
-        .filter(|(likeness, _)| *likeness > 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, word)| word)
+    kit_rule::likeliest(typed, words).map(|(_, word)| word)
 }
 
 /// Whether `typed` is one slip of the keyboard from `word` (a letter left out, added,

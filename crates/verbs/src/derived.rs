@@ -1353,15 +1353,8 @@ fn check_choice(field: &Field, said: &str, value: &Value) -> Result<(), String> 
         .map_or_else(|| value.to_string(), str::to_owned);
     let told = format!("{said} must be {choices}, got `{got}`");
     // The choice meant, as the verb kits and the host name it: one that differs only
-    // in case (`Error`, `ERROR`), else the nearest by `mur_core::nearest` (`sucess`).
-    let case = words
-        .iter()
-        .filter(|w| w.to_lowercase() == got.to_lowercase());
-    let meant = match case.collect::<Vec<_>>().as_slice() {
-        [only] => Some(*only),
-        _ => mur_core::nearest(&got, &words),
-    };
-    Err(match meant {
+    // in case (`Error`, `ERROR`), else the nearest (`sucess`).
+    Err(match mur_core::choice_meant(&got, &words) {
         Some(meant) => format!("{told}; did you mean `{meant}`?"),
         None => told,
     })

@@ -25,7 +25,7 @@ mod rust {
     pub const KIT_CARGO_TOML: &str = include_str!("scaffold/rust/kit.Cargo.toml");
     /// plugins/kit/src, vendored as is: its `generate!` path `../../wit/verb.wit`
     /// finds the project's wit/ from `vendor/mur-verb-kit`.
-    pub const KIT_SOURCES: [(&str, &str); 9] = [
+    pub const KIT_SOURCES: [(&str, &str); 10] = [
         ("argv.rs", include_str!("../../../plugins/kit/src/argv.rs")),
         (
             "host-options.txt",
@@ -33,6 +33,10 @@ mod rust {
         ),
         ("info.rs", include_str!("../../../plugins/kit/src/info.rs")),
         ("lib.rs", include_str!("../../../plugins/kit/src/lib.rs")),
+        (
+            "nearest.rs",
+            include_str!("../../../plugins/kit/src/nearest.rs"),
+        ),
         (
             "shape.rs",
             include_str!("../../../plugins/kit/src/shape.rs"),

@@ -7,6 +7,8 @@
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use crate::nearest::{choice_meant, likeliest};
+
 /// What kind of word an option's value (or a positional) is, and where it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -895,7 +897,7 @@ fn unknown_option(spec: &Spec, name: &str) -> String {
 /// What an unknown `--name` was likely meant as: the positional of that name
 /// (`click --selector S` for `click S`), else the nearest of the verb's options
 /// (`--slector`), else the nearest host option (`--projct`), which the host takes
-/// after the verb's name too; both by the host's rule ([`nearest`]).
+/// after the verb's name too; both by the host's rule ([`likeliest`]).
 fn option_meant(spec: &Spec, name: &str) -> Option<String> {
     if spec.positionals.iter().any(|pos| pos.name == name) {
         return Some(format!("write `<{name}>` without `--{name}`"));
@@ -905,53 +907,12 @@ fn option_meant(spec: &Spec, name: &str) -> Option<String> {
     let host =
         host_options().filter(|option| *option != name && find_option(spec, option).is_none());
     // The verb's own option where a host option is no nearer.
-    let meant = match (nearest(name, own), nearest(name, host)) {
+    let meant = match (likeliest(name, own), likeliest(name, host)) {
         (Some(own), Some(host)) if host.0 > own.0 => host.1,
         (Some(own), _) => own.1,
         (None, host) => host?.1,
     };
     Some(format!("did you mean `--{meant}`?"))
-}
-
-/// The word of `words` nearest to `typed`, and how near (Jaro), if near enough: the
-/// host's rule for every "did you mean", `mur_core::nearest` (crates/core/src/words.rs),
-/// copied because the kit cannot depend on mur_core (it builds from crates.io alone
-/// and runs as wasm), so that a verb's hints agree with the host's and with derived
-/// verbs': both run the cases of tests/shared/nearest_cases.rs (the kit's in
-/// tests/choices.rs). Jaro above 0.7 (clap's bound), among the words at most a third of `typed`'s
-/// letters' edits away (at least one) or, three letters or more, starting or ending
-/// with it: Jaro alone finds short words alike that share a few letters (`fl` and
-/// `full`, `--to` and `--auto-full`). The last of equals.
-fn nearest<'a>(typed: &str, words: impl Iterator<Item = &'a str>) -> Option<(f64, &'a str)> {
-    let edits = typed.chars().count().div_ceil(3).max(1);
-    let core = typed.trim_start_matches('-');
-    let long_enough = core.chars().count() >= 3;
-    let near = |word: &str| {
-        (long_enough && (word.starts_with(typed) || word.trim_start_matches('-').ends_with(core)))
-            || strsim::osa_distance(typed, word) <= edits
-    };
-    words
-        .filter(|word| *word != typed && near(word))
-        .map(|word| (strsim::jaro(typed, word), word))
-        .filter(|(likeness, _)| *likeness > 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-}
-
-/// The choice of `choices` a refused `typed` was likely meant as: the one that
-/// differs from it only in case (`FULL` for `full`), else the [`nearest`]. The
-/// host's rule for a derived verb's choice (`check_choice` in
-/// crates/verbs/src/derived.rs), copied for the reason [`nearest`] is.
-fn choice_meant<'a>(typed: &str, choices: &[&'a str]) -> Option<&'a str> {
-    let lower = typed.to_lowercase();
-    match choices
-        .iter()
-        .filter(|choice| choice.to_lowercase() == lower)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        [only] => Some(**only),
-        _ => nearest(typed, choices.iter().copied()).map(|(_, choice)| choice),
-    }
 }
 
 /// The host's long options (`mur devtools --help`), which the host takes after a
@@ -1176,7 +1137,7 @@ fn check_word(kind: Kind, shown: &str, word: String) -> Result<String, String> {
         }
         Kind::Choice(choices) if !choices.contains(&word.as_str()) => {
             let told = format!("{shown} must be {}, got `{word}`", one_of(choices));
-            Err(match choice_meant(&word, choices) {
+            Err(match choice_meant(&word, choices.iter().copied()) {
                 Some(meant) => format!("{told}; did you mean `{meant}`?"),
                 None => told,
             })

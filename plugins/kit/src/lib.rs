@@ -82,6 +82,7 @@
 
 pub mod argv;
 pub mod info;
+mod nearest;
 pub mod shape;
 pub mod testing;
 mod verb;

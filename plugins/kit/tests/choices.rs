@@ -49,8 +49,8 @@ fn a_choice_is_meant_by_the_hosts_rule() {
 }
 
 /// The host's rule itself, through a choice (a word that is none of its choices, nor one
-/// of them in another case, is refused naming the [`NEAREST_CASES`] guess): the kit's
-/// copy of `mur_core::nearest` names what the host's names.
+/// of them in another case, is refused naming the [`NEAREST_CASES`] guess): the kit
+/// names what the host's `mur_core::nearest` names (one file, src/nearest.rs, for both).
 #[test]
 fn a_word_is_meant_as_the_hosts_rule_means_it() {
     for (typed, words, meant) in NEAREST_CASES {
