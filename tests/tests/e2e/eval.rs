@@ -512,15 +512,7 @@ fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
     first.assert_code(2);
     assert_eq!(report["summary"]["refusedInvocations"], 2, "{first}");
     // The verbs were compiled once for both tasks, and are kept for the next run.
-    let installing = format!(
-        "installing the verbs in `{verbs}` (compiled once for every run, kept in `{}`)",
-        out.join("compiled-verbs").display()
-    );
-    assert_eq!(
-        first.stderr_lines("installing"),
-        [installing.as_str()],
-        "{first}"
-    );
+    assert_verbs_compiled_once(&first, "", &verbs, &out);
     let mine = out.join("notes.txt");
     std::fs::write(&mine, "the user's own\n").expect("write");
 
@@ -753,6 +745,21 @@ fn a_fifo_for_a_task_a_condition_or_a_runs_record_is_refused_at_once() {
              hint: name a new directory with `--out`; nothing in this one was touched\n",
             out.display()
         ),
+    );
+}
+
+/// Asserts that `output` said once (on a line starting with `prefix`, as `study: `) that
+/// the verbs in `verbs` were compiled once for every run, kept in `out`.
+#[track_caller]
+pub(crate) fn assert_verbs_compiled_once(output: &Output, prefix: &str, verbs: &str, out: &Path) {
+    let installing = format!(
+        "{prefix}installing the verbs in `{verbs}` (compiled once for every run, kept in `{}`)",
+        out.join("compiled-verbs").display()
+    );
+    assert_eq!(
+        output.stderr_lines(&format!("{prefix}installing")),
+        [installing.as_str()],
+        "{output}"
     );
 }
 

@@ -23,7 +23,7 @@ use mur_e2e::plugins::{self, repo_root, standard_dir};
 use mur_e2e::process::{Process, wait_until_within};
 use mur_e2e::{Output, Sandbox, run_within};
 
-use crate::eval::{assert_eval_snapshot, eval_bin, left_under};
+use crate::eval::{assert_eval_snapshot, assert_verbs_compiled_once, eval_bin, left_under};
 use crate::interop_python::python_or_skip;
 
 /// Bound on one study: against hangs, not a performance expectation.
@@ -753,15 +753,7 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
         &matrix("cli-named,both", "count-to-three", "2", &extra),
     );
     first.assert_code(0);
-    let installing = format!(
-        "study: installing the verbs in `{verbs}` (compiled once for every run, kept in `{}`)",
-        out.join("compiled-verbs").display()
-    );
-    assert_eq!(
-        first.stderr_lines("study: installing"),
-        [installing.as_str()],
-        "{first}"
-    );
+    assert_verbs_compiled_once(&first, "study: ", &verbs, &out);
     assert!(
         sandbox.root().join("first").is_dir(),
         "no agent removed click"
@@ -803,15 +795,7 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
         &matrix("cli-named,both", "count-to-three", "4", &extra),
     );
     extended.assert_code(0);
-    let anew = installing.replace(
-        &out.join("compiled-verbs").display().to_string(),
-        &copy.join("compiled-verbs").display().to_string(),
-    );
-    assert_eq!(
-        extended.stderr_lines("study: installing"),
-        [anew.as_str()],
-        "{extended}"
-    );
+    assert_verbs_compiled_once(&extended, "study: ", &verbs, &copy);
     each_clicked_with_code_compiled_before(&copy, 8);
     // The same study by another name (through a link; so `--out ./x` after `/abs/x`)
     // is the one its verbs were compiled for: nothing is compiled again.
@@ -1194,6 +1178,16 @@ fn a_page_that_would_overwrite_the_studys_record_is_refused() {
 /// hang, not a performance expectation.
 const AT_ONCE: Duration = Duration::from_secs(120);
 
+/// Runs `command`, which must end at once (the bound is against a hang) with `code`,
+/// saying `stderr` whole.
+#[track_caller]
+fn ends_at_once(command: &mut Command, code: i32, stderr: impl AsRef<str>) {
+    run_within(command, AT_ONCE)
+        .0
+        .assert_code(code)
+        .assert_stderr_is(stderr);
+}
+
 #[test]
 fn a_page_goes_where_mur_puts_one_and_the_studys_record_is_replaced_whole() {
     // `--html -` prints the page in place of the markdown report (report.md holds
@@ -1228,23 +1222,21 @@ fn a_page_goes_where_mur_puts_one_and_the_studys_record_is_replaced_whole() {
     let stdout = std::fs::File::create(&redirected).expect("create");
     let html = ["--html".as_ref(), "/dev/stdout".as_ref()];
     let mut command = report_command(&sandbox, &out, &html);
-    run_within(command.stdout(stdout), AT_ONCE)
-        .0
-        .assert_code(0)
-        .assert_stderr_is("");
+    ends_at_once(command.stdout(stdout), 0, "");
     assert_eq!(std::fs::read_to_string(&redirected).expect("read"), page);
     // A FIFO no one reads is refused at once, in mur's words (a plain write waited for a
     // reader for ever).
     let page_fifo = sandbox.root().join("page.fifo");
     fifo(&page_fifo);
     let html = ["--html".as_ref(), page_fifo.as_os_str()];
-    run_within(&mut report_command(&sandbox, &out, &html), AT_ONCE)
-        .0
-        .assert_code(7)
-        .assert_stderr_is(format!(
+    ends_at_once(
+        &mut report_command(&sandbox, &out, &html),
+        7,
+        format!(
             "error: cannot write `{}`: it is a FIFO no one is reading\n",
             page_fifo.display()
-        ));
+        ),
+    );
     // A resume rewrites study.json: into a new file renamed over it, so that a full disk
     // leaves the old record, never a truncated one. A link to the old one keeps it whole.
     let kept = sandbox.root().join("kept-study.json");
@@ -1283,15 +1275,16 @@ fn a_readme_that_is_a_fifo_is_refused_at_once_and_nothing_written() {
     let readme = sandbox.root().join("readme.fifo");
     fifo(&readme);
     let args = ["--readme".as_ref(), readme.as_os_str()];
-    run_within(&mut report_command(&sandbox, &out, &args), AT_ONCE)
-        .0
-        .assert_code(1)
-        .assert_stderr_is(format!(
+    ends_at_once(
+        &mut report_command(&sandbox, &out, &args),
+        1,
+        format!(
             "error: `{}` is not a regular file\n\
              hint: `--readme` names a file holding `<!-- study-baseline -->` and \
              `<!-- /study-baseline -->` lines, read to put the table between them\n",
             readme.display()
-        ));
+        ),
+    );
     assert!(
         !out.join("report.md").exists(),
         "written before the README was refused"
@@ -1339,13 +1332,14 @@ fn a_studys_record_that_is_a_fifo_is_refused_at_once() {
     std::fs::create_dir(&out).expect("dir");
     let meta = out.join("study.json");
     fifo(&meta);
-    run_within(&mut report_command(&sandbox, &out, &[]), AT_ONCE)
-        .0
-        .assert_code(1)
-        .assert_stderr_is(format!(
+    ends_at_once(
+        &mut report_command(&sandbox, &out, &[]),
+        1,
+        format!(
             "error: `{0}` is not a study: `{0}` is not a regular file\n",
             meta.display()
-        ));
+        ),
+    );
     std::fs::remove_file(&meta).expect("remove");
     std::fs::write(
         &meta,
@@ -1354,25 +1348,24 @@ fn a_studys_record_that_is_a_fifo_is_refused_at_once() {
     .expect("study.json");
     let results = out.join("results.jsonl");
     fifo(&results);
-    run_within(&mut report_command(&sandbox, &out, &[]), AT_ONCE)
-        .0
-        .assert_code(1)
-        .assert_stderr_is(format!(
-            "error: `{}` is not a regular file\n",
-            results.display()
-        ));
+    ends_at_once(
+        &mut report_command(&sandbox, &out, &[]),
+        1,
+        format!("error: `{}` is not a regular file\n", results.display()),
+    );
     std::fs::remove_file(&results).expect("remove");
     let tools = out.join("tools-list.json");
     fifo(&tools);
     let args = matrix("mcp", "count-to-three", "1", &["--agent", "true"]);
-    run_within(&mut study_command(&sandbox, &out, &args), AT_ONCE)
-        .0
-        .assert_code(1)
-        .assert_stderr_is(format!(
+    ends_at_once(
+        &mut study_command(&sandbox, &out, &args),
+        1,
+        format!(
             "study: 1 condition × 1 task × 1 repeat, seed 3; 1 to run, 0 recorded\n\
              error: `{}` is not a regular file\n",
             tools.display()
-        ));
+        ),
+    );
 }
 
 #[test]
