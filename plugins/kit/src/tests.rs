@@ -428,9 +428,7 @@ fn a_text_that_starts_with_a_dash_is_told_to_follow_double_dashes() {
         (&["-5", "#x"], "unknown option `-5`"),
         (&["#x", "t", "-5"], "unknown option `-5`"),
     ];
-    for (words, expected) in cases {
-        assert_eq!(error(words), *expected, "{words:?}");
-    }
+    crate::testing::assert_usage_errors::<Sample>(cases);
     // Without the verb's name (`Args::parse`), the hint names no command.
     assert_eq!(
         crate::argv::Args::parse(&Sample::SPEC, &argv(&["#x", "-5"])),
@@ -493,9 +491,7 @@ fn a_misspelt_host_option_is_named_after_the_verb_too() {
         ),
         (&["#x", "t", "-vx"], "unknown option `-v`"),
     ];
-    for (words, expected) in cases {
-        assert_eq!(error(words), *expected, "{words:?}");
-    }
+    crate::testing::assert_usage_errors::<Sample>(cases);
 }
 
 #[test]
@@ -514,9 +510,7 @@ fn several_words_of_text_are_told_to_be_quoted_as_one() {
             "unexpected argument `more`; quote the words of `<text>` as one: did you mean `mur devtools sample '#x' --a -- '-5 more'`?",
         ),
     ];
-    for (words, expected) in cases {
-        assert_eq!(error(words), *expected, "{words:?}");
-    }
+    crate::testing::assert_usage_errors::<Sample>(cases);
 }
 
 #[test]
@@ -589,9 +583,7 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
             "`--timeout` is at most 4294967295 ms (about 49 days), got `4294967296`",
         ),
     ];
-    for (words, expected) in cases {
-        assert_eq!(error(words), *expected, "{words:?}");
-    }
+    crate::testing::assert_usage_errors::<Sample>(cases);
 }
 
 #[test]
