@@ -193,6 +193,20 @@ impl Sandbox {
         self.mur(&args)
     }
 
+    /// Runs `mur devtools --endpoint ENDPOINT call tools/call --args PARAMS`: the line
+    /// mur's hints give for a tool reached only through `tools/call` (a `/` in its name,
+    /// or a verb name that is mur's own command), run as a user pasting it would.
+    pub fn tools_call_at(&self, endpoint: &str, params: &str) -> Output {
+        self.devtools(&[
+            "--endpoint",
+            endpoint,
+            "call",
+            "tools/call",
+            "--args",
+            params,
+        ])
+    }
+
     /// Runs `mur` to completion; fails the test, killing `mur`, if it is still running
     /// after `limit`.
     pub fn mur_within(&self, args: &[&str], limit: Duration) -> Output {

@@ -253,14 +253,7 @@ fn a_refused_method_that_is_a_tools_name_says_how_to_call_the_tool() {
     let derived = sandbox.devtools(&["--endpoint", &endpoint, "fs-read", "--path", "/x"]);
     assert_eq!(derived.json(), json!("read"), "{derived}");
     let args = r#"{"arguments":{"path":"/x"},"name":"fs/read"}"#;
-    let whole = sandbox.devtools(&[
-        "--endpoint",
-        &endpoint,
-        "call",
-        "tools/call",
-        "--args",
-        args,
-    ]);
+    let whole = sandbox.tools_call_at(&endpoint, args);
     assert_eq!(whole.tool_text(0), "read", "{whole}");
 
     // A method the session has no tool of: the hint about methods, as before.
@@ -475,14 +468,7 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
              hint: did you mean `mur devtools --endpoint {endpoint} call tools/call --args \
              '{params}'`?\n{catalog}"
         ));
-    let pasted = sb.devtools(&[
-        "--endpoint",
-        &endpoint,
-        "call",
-        "tools/call",
-        "--args",
-        params,
-    ]);
+    let pasted = sb.tools_call_at(&endpoint, params);
     assert_eq!(pasted.assert_code(0).json()["content"][0]["text"], "hello");
     // `call` meant such a tool too: said as the call that reaches it, the arguments
     // typed kept (it said "did you mean `inventory/list`?", which `call` sends as a
@@ -502,14 +488,7 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     sb.devtools(&[&typed[..], &[r#"{"n":1}"#]].concat())
         .assert_code(5)
         .assert_stderr_is(meant(with_args));
-    let pasted = sb.devtools(&[
-        "--endpoint",
-        &endpoint,
-        "call",
-        "tools/call",
-        "--args",
-        with_args,
-    ]);
+    let pasted = sb.tools_call_at(&endpoint, with_args);
     assert_eq!(pasted.assert_code(0).json()["content"][0]["text"], "hello");
 }
 

@@ -772,15 +772,7 @@ fn a_tool_named_like_a_method_is_named_with_the_tools_call_that_reaches_it() {
              (its verb name is taken)\n"
     ));
     let params = r#"{"name":"/session"}"#;
-    let pasted = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "call",
-        "tools/call",
-        "--args",
-        params,
-    ]);
+    let pasted = sb.tools_call_at(&endpoint, params);
     assert_eq!(
         pasted.assert_code(0).json()["content"][0]["text"],
         "reached"
