@@ -103,6 +103,15 @@ impl<'a> Bridge<'a> {
             "the lockfile outlived `bridge stop`"
         );
     }
+
+    /// `bridge stop`, then what the project's next call (`mur devtools --project PROJECT
+    /// ARGS…`) says of that stop: see `said_after_stop`.
+    fn stop_then_said(self, args: &[&str]) -> String {
+        let (sb, project) = (self.sb, self.project_arg().to_owned());
+        self.stop();
+        said_after_stop(&sb.mur(&[&["devtools", "--project", &project][..], args].concat()))
+            .to_owned()
+    }
 }
 
 fn start(sb: &Sandbox, project: &Path, extra: &[&str], command: &[OsString]) -> Output {
@@ -669,12 +678,18 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
 /// stopped after no request for `idle`: "hint: this project's bridge stopped at TIME:
 /// no request for IDLE; start it again: `COMMAND`".
 fn idle_stop_command<'o>(out: &'o Output, idle: &str) -> &'o str {
-    out.assert_code(4);
-    let hint = out.stderr_after("hint: this project's bridge stopped at ");
-    let said = mur_e2e::after_stop_time(hint, "");
+    let said = said_after_stop(out);
     said.strip_prefix(&format!("no request for {idle}; start it again: `"))
         .and_then(|command| command.strip_suffix('`'))
         .unwrap_or_else(|| panic!("{said}"))
+}
+
+/// What a call of a project whose bridge stopped (`out`, exit 4) says after "hint: this
+/// project's bridge stopped at TIME: ": why, and the command that starts it again.
+fn said_after_stop(out: &Output) -> &str {
+    out.assert_code(4);
+    let hint = out.stderr_after("hint: this project's bridge stopped at ");
+    mur_e2e::after_stop_time(hint, "")
 }
 
 /// The command a stopped bridge's project offers to start it again works pasted from
@@ -702,18 +717,7 @@ fn the_command_that_starts_a_bridge_again_runs_its_server_where_it_ran() {
         .current_dir(&dir);
     let bridge = Bridge::adopted(&sb, project, &mur_e2e::run(&mut cmd));
     let project = bridge.project.clone();
-    bridge.stop();
-    let out = sb.mur(&[
-        "devtools",
-        "--project",
-        project.to_str().expect("utf-8"),
-        "echo",
-        "--message",
-        "again",
-    ]);
-    out.assert_code(4);
-    let hint = out.stderr_after("hint: this project's bridge stopped at ");
-    let said = mur_e2e::after_stop_time(hint, "");
+    let said = bridge.stop_then_said(&["echo", "--message", "again"]);
     let dir = std::fs::canonicalize(&dir).expect("the server's directory");
     let command = format!(
         "cd '{}' && mur devtools bridge --project {} -- sh server.sh",
@@ -2305,20 +2309,7 @@ fn an_idle_time_is_taken_and_shown_back_as_written() {
          or the bridge stops before its first request reaches it (`never` keeps the bridge \
          until `bridge stop`)\n",
     );
-    let bridge = hostile_bridge_with(&sb, &["--idle", "1d"]);
-    bridge.stop();
-    let out = sb.mur(&[
-        "devtools",
-        "--project",
-        project.to_str().expect("utf-8"),
-        "call",
-        "count",
-    ]);
-    out.assert_code(4);
-    let said = mur_e2e::after_stop_time(
-        out.stderr_after("hint: this project's bridge stopped at "),
-        "",
-    );
+    let said = hostile_bridge_with(&sb, &["--idle", "1d"]).stop_then_said(&["call", "count"]);
     let script = sb.root().join("hostile_server.py");
     assert!(
         said.ends_with(&format!(
@@ -2329,69 +2320,56 @@ fn an_idle_time_is_taken_and_shown_back_as_written() {
     );
 }
 
-/// `sh -c SCRIPT` bridged for `project`, a start that fails (exit 2): its output and
-/// the bridge's log, which holds the server's stderr.
-fn failed_start(sb: &Sandbox, project: &Path, script: &str) -> (Output, PathBuf) {
-    let out = start(sb, project, &[], &["sh".into(), "-c".into(), script.into()]);
-    out.assert_code(2);
-    assert!(sb.read_lockfile(project).is_none(), "{out}");
-    let log = sb.lockfile_path(project).with_extension("bridge.log");
-    (out, log)
-}
-
-/// A server that exits before `initialize` (a mistyped npm package: npm says why
-/// on stderr and exits 1) is quoted from the end of its stderr, escaped, under the
-/// error: the user sees why without opening the log.
+/// A server that exits before `initialize` is quoted under the error, escaped, so the
+/// user sees why without opening the log, which holds its stderr; no lockfile is left.
+/// Rows: the project, the server (`sh -c SCRIPT`), what the start says before the log.
+/// - A mistyped npm package: npm says why on stderr and exits 1; quoted from the end of
+///   its stderr.
+/// - A command that is no MCP stdio server (an HTTP server bridged by mistake) writes to
+///   its stdout what is not JSON-RPC: quoted first, as the cause, where only the stderr
+///   was (here a warning that says nothing of it) and the log alone had the stdout.
+///   Blank lines are skipped, as on stderr; JSON that is no JSON-RPC message (a JSON
+///   logger's line) is quoted too, where the log alone had it.
 #[test]
-fn a_server_that_exits_before_initialize_is_quoted_from_its_stderr() {
+fn a_server_that_exits_before_initialize_is_quoted_from_what_it_wrote() {
     let sb = Sandbox::new();
-    let project = sb.project("typo");
-    let script = "echo 'npm error code E404' >&2; echo >&2; \
-                  echo 'npm error 404 Not Found - GET https://registry.npmjs.org/nope' >&2; \
-                  printf 'npm error \\033[31mgone\\033[0m\\n' >&2; exit 1";
-    let (out, log) = failed_start(&sb, &project, script);
-    assert_eq!(
-        after_waiting(&out.stderr, &log),
-        format!(
+    for (name, script, said) in [
+        (
+            "typo",
+            "echo 'npm error code E404' >&2; echo >&2; \
+             echo 'npm error 404 Not Found - GET https://registry.npmjs.org/nope' >&2; \
+             printf 'npm error \\033[31mgone\\033[0m\\n' >&2; exit 1",
             "error: the server exited (exit status: 1) before it answered `initialize`\n\
              hint: stderr: npm error code E404\n\
              hint: stderr: npm error 404 Not Found - GET https://registry.npmjs.org/nope\n\
-             hint: stderr: npm error \\x1b[31mgone\\x1b[0m\n\
-             hint: its stderr is in `{}`\n",
-            log.display()
+             hint: stderr: npm error \\x1b[31mgone\\x1b[0m\n",
         ),
-        "{out}"
-    );
-}
-
-/// A command that is no MCP stdio server (an HTTP server bridged by mistake) writes
-/// to its stdout what is not JSON-RPC: a start that fails quotes it first, as the cause,
-/// where it quoted only the stderr (here a warning that says nothing of it) and the
-/// log alone had the stdout. Blank lines are skipped, as on stderr; JSON that is no
-/// JSON-RPC message (a JSON logger's line) is quoted too, where the log alone had it.
-#[test]
-fn a_start_that_fails_quotes_what_the_server_wrote_to_its_stdout_that_is_not_json() {
-    let sb = Sandbox::new();
-    let project = sb.project("http");
-    let script = "echo 'Listening on http://127.0.0.1:3000'; echo; echo hello; \
-                  echo '{\"level\":40,\"msg\":\"no routes\"}'; \
-                  echo 'warning: no config file' >&2; exit 3";
-    let (out, log) = failed_start(&sb, &project, script);
-    assert_eq!(
-        after_waiting(&out.stderr, &log),
-        format!(
+        (
+            "http",
+            "echo 'Listening on http://127.0.0.1:3000'; echo; echo hello; \
+             echo '{\"level\":40,\"msg\":\"no routes\"}'; \
+             echo 'warning: no config file' >&2; exit 3",
             "error: the server exited (exit status: 3) before it answered `initialize`\n\
              hint: it wrote to its stdout what is not JSON-RPC, where an MCP stdio server \
              writes only its JSON-RPC messages: is the command one?\n\
              hint: stdout: Listening on http://127.0.0.1:3000\n\
              hint: stdout: hello\n\
-             hint: stdout: {{\"level\":40,\"msg\":\"no routes\"}}\n\
-             hint: stderr: warning: no config file\n\
-             hint: its stderr is in `{}`\n",
-            log.display()
+             hint: stdout: {\"level\":40,\"msg\":\"no routes\"}\n\
+             hint: stderr: warning: no config file\n",
         ),
-        "{out}"
-    );
+    ] {
+        let project = sb.project(name);
+        let server = ["sh".into(), "-c".into(), script.into()];
+        let out = start(&sb, &project, &[], &server);
+        out.assert_code(2);
+        assert!(sb.read_lockfile(&project).is_none(), "{out}");
+        let log = sb.lockfile_path(&project).with_extension("bridge.log");
+        assert_eq!(
+            after_waiting(&out.stderr, &log),
+            format!("{said}hint: its stderr is in `{}`\n", log.display()),
+            "{out}"
+        );
+    }
 }
 
 /// A server that writes to its stdout what is not JSON-RPC (a JSON logger's line, then
