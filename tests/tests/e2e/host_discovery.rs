@@ -1733,8 +1733,12 @@ fn scanned_mcp_server(sb: &Sandbox) -> Option<Scanned> {
 /// `--auto` finds devtools sessions only; a third-party MCP server (the Python SDK's
 /// FastMCP) on a port it scanned is named, with the `--endpoint` that reaches it, not
 /// only "no running devtools session found" (a user audit, two MCP servers scanned for).
+/// `session list --auto` says of it what a call's `--auto` says: under "no session"
+/// (exit 4), or in a `note:` beside the sessions it lists (stdout the list alone). It
+/// named neither: a user scanning for their FastMCP server was told nothing of it. One
+/// server serves both commands' checks (a FastMCP server takes a second to start).
 #[test]
-fn auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
+fn auto_and_session_list_name_an_mcp_server_they_scanned_with_the_endpoint_that_reaches_it() {
     let sb = Sandbox::new();
     // Bound whole: a pattern taking fields out of it would drop (kill) the server now.
     let Some(Scanned {
@@ -1757,24 +1761,7 @@ fn auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
     let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "session"]);
     out.assert_code(0);
     assert_ne!(out.tool_text(0), "", "{out}");
-}
 
-/// `session list --auto` says of a third-party MCP server it scanned what a call's
-/// `--auto` says: the port, with the `--endpoint` that reaches it, under "no session"
-/// (exit 4), or in a `note:` beside the sessions it lists (stdout the list alone). It
-/// named neither: a user scanning for their FastMCP server was told nothing of it.
-#[test]
-fn session_list_auto_names_an_mcp_server_it_scanned_with_the_endpoint_that_reaches_it() {
-    let sb = Sandbox::new();
-    let Some(Scanned {
-        range,
-        said,
-        server: _server,
-        ..
-    }) = scanned_mcp_server(&sb)
-    else {
-        return;
-    };
     let out = sb.mur(&["devtools", "--auto-range", &range, "session", "list"]);
     out.assert_code(4).assert_stdout_is("");
     out.assert_stderr_is(format!(
