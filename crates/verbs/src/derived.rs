@@ -2395,6 +2395,14 @@ mod tests {
         }
     }
 
+    /// Asserts, for each `(words, message)` row, what `verb` says refusing `words`.
+    #[track_caller]
+    fn assert_refusals(verb: &Derived, rows: &[(&[&str], impl AsRef<str>)]) {
+        for (words, said) in rows {
+            assert_eq!(refused(verb, words), said.as_ref(), "{words:?}");
+        }
+    }
+
     /// Each option's name and help, but `--args`'s.
     fn option_helps(verb: &Derived) -> Vec<(&str, &str)> {
         verb.spec
@@ -3083,7 +3091,7 @@ mod tests {
     #[test]
     fn bad_argv_names_the_option() {
         let verb = wait_for();
-        for (words, message) in [
+        let rows: &[(&[&str], _)] = &[
             (&[][..], "missing option `--selector`"),
             (&["--selector"], "`--selector` needs a value"),
             (
@@ -3132,9 +3140,8 @@ mod tests {
                 "`--by` is not valid JSON: EOF while parsing an object at line 1 column 1",
             ),
             (&["--args", "[]"], "`--args` must be a JSON object"),
-        ] {
-            assert_eq!(refused(&verb, words), message, "{words:?}");
-        }
+        ];
+        assert_refusals(&verb, rows);
         assert_eq!(
             verb.parse(&argv(&["--bogus", "-h"]), WITHIN),
             Ok(Request::Help)
@@ -3184,7 +3191,7 @@ mod tests {
                 "one": {"type": "string", "maxLength": 1}
             }}),
         );
-        for (words, said) in [
+        let rows: &[(&[&str], _)] = &[
             (
                 &["--delay", "-5"][..],
                 "`--delay` is out of range: an integer from 0 to 2000, got `-5`",
@@ -3235,9 +3242,8 @@ mod tests {
                 &["--one", "éé"],
                 "`--one` is too long: at most 1 character, got 2 characters",
             ),
-        ] {
-            assert_eq!(refused(&verb, words), said, "{words:?}");
-        }
+        ];
+        assert_refusals(&verb, rows);
         assert_eq!(
             verb.parse(
                 &argv(&[
@@ -3296,7 +3302,7 @@ mod tests {
                 "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1}
             }}),
         );
-        for (words, said) in [
+        let rows: &[(&[&str], _)] = &[
             (
                 &["--args", r#"{"delayMs": 2001}"#][..],
                 "`delayMs` in `--args` is out of range: an integer from 0 to 2000, got `2001`",
@@ -3342,9 +3348,8 @@ mod tests {
                 &["--args", r#"{"delayMs": -1}"#, "--code", "ab"],
                 "`--code` is too short: from 3 to 8 characters, got 2 characters",
             ),
-        ] {
-            assert_eq!(refused(&verb, words), said, "{words:?}");
-        }
+        ];
+        assert_refusals(&verb, rows);
         // An option over a value of `--args` replaces it, unchecked as it is not sent.
         assert_eq!(
             verb.parse(
@@ -3437,7 +3442,7 @@ mod tests {
                 "strict": {"type": ["boolean", "null"]}
             }}),
         );
-        for (words, message) in [
+        let rows: &[(&[&str], _)] = &[
             (
                 &["--message-type", "error", "--include-image", "false"][..],
                 "unexpected argument `false`; did you mean `--include-image=false`?",
@@ -3455,9 +3460,8 @@ mod tests {
                 &["--message-type", "error", "--include-image", "null"],
                 "unexpected argument `null`",
             ),
-        ] {
-            assert_eq!(refused(&verb, words), message, "{words:?}");
-        }
+        ];
+        assert_refusals(&verb, rows);
         assert_eq!(
             verb.parse(
                 &argv(&["--include-image=false", "--message-type", "error"]),
@@ -3579,7 +3583,7 @@ mod tests {
             }}),
         );
         let range = "an integer from -9223372036854775808 to 18446744073709551615";
-        for (words, said) in [
+        let rows: &[(&[&str], _)] = &[
             (
                 &["--a", "99999999999999999999"][..],
                 format!("`--a` is out of range: {range}, got `99999999999999999999`"),
@@ -3597,9 +3601,8 @@ mod tests {
                 "`--a` needs an integer, got `1e3`".to_owned(),
             ),
             (&["--a", "-"], "`--a` needs an integer, got `-`".to_owned()),
-        ] {
-            assert_eq!(refused(&add, words), said, "{words:?}");
-        }
+        ];
+        assert_refusals(&add, rows);
         assert_eq!(
             add.parse(
                 &argv(&[
@@ -3716,7 +3719,7 @@ mod tests {
     #[test]
     fn a_lone_word_is_taken_as_the_kit_takes_it() {
         let verb = wait_for();
-        for (words, message) in [
+        let rows: &[(&[&str], _)] = &[
             // A choice's word is the choice's.
             (
                 &["full"][..],
@@ -3740,9 +3743,8 @@ mod tests {
             // Beside the option itself, in either order, the word is unexpected.
             (&["#s", "--selector", "#t"], "unexpected argument `#s`"),
             (&["--selector", "#t", "#s"], "unexpected argument `#s`"),
-        ] {
-            assert_eq!(refused(&verb, words), message, "{words:?}");
-        }
+        ];
+        assert_refusals(&verb, rows);
         assert_eq!(
             verb.parse(&argv(&["#s", "--view", "full"]), WITHIN),
             Ok(call(json!({"selector": "#s", "view": "full"})))
