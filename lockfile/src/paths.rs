@@ -368,6 +368,14 @@ mod tests {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
     }
 
+    /// Makes `path` (and its parents), the user's own and private: a directory a
+    /// reader searches.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn make_private(path: &Path) {
+        std::fs::create_dir_all(path).expect("mkdir");
+        chmod(path, 0o700);
+    }
+
     /// Without `XDG_RUNTIME_DIR` (an MCP SDK's stdio server), the login's runtime
     /// directory, where sessions started from the user's shell announce themselves;
     /// never one that is not the user's own and private.
@@ -390,8 +398,7 @@ mod tests {
         chmod(&login, 0o700);
         // A directory named for another uid that this one owns: not that uid's.
         let other = base.path().join((uid + 1).to_string());
-        std::fs::create_dir(&other).expect("mkdir");
-        chmod(&other, 0o700);
+        make_private(&other);
         assert_eq!(
             lockfile_dir_from(&no_env, uid + 1),
             PathBuf::from(format!("/tmp/reactor-devtools-{}", uid + 1)),
@@ -446,15 +453,13 @@ mod tests {
         let (base, uid, login, temp, shared) = with_temp();
         let vars = [("TMPDIR", temp.as_str())];
         let env = env_at(base.path(), &vars);
-        std::fs::create_dir_all(&shared).expect("mkdir");
-        chmod(&shared, 0o700);
+        make_private(&shared);
         assert_eq!(
             searched(&env, uid),
             (vec![shared.clone()], vec![]),
             "no login's"
         );
-        std::fs::create_dir(&login).expect("mkdir");
-        chmod(&login, 0o700);
+        make_private(&login);
         assert_eq!(
             searched(&env, uid),
             (vec![login.join("reactor-devtools"), shared.clone()], vec![])
@@ -488,8 +493,7 @@ mod tests {
             (vec![own.clone()], vec![]),
             "none there"
         );
-        std::fs::create_dir_all(&shared).expect("mkdir");
-        chmod(&shared, 0o700);
+        make_private(&shared);
         assert_eq!(
             searched(&env, uid),
             (vec![own.clone(), shared.clone()], vec![])

@@ -189,15 +189,20 @@ mod tests {
         assert_eq!(idle(&format!("{}ms", MAX_IDLE.as_millis())), Ok(MAX_IDLE));
     }
 
-    #[test]
-    fn the_command_that_starts_a_bridge_again_goes_where_it_ran_first() {
-        let options = Options {
+    /// A bridge's options for project `/p/App.csproj`: `idle` as written, `command`.
+    fn options(idle: &str, command: &[&str]) -> Options {
+        Options {
             project: "/p/App.csproj".into(),
-            idle: parse_idle(DEFAULT_IDLE).expect("the default"),
-            command: vec!["python".into(), "my server.py".into()],
+            idle: parse_idle(idle).expect("an idle time"),
+            command: command.iter().map(|&word| word.into()).collect(),
             usage: UsageLogging::Off,
             max_message: MAX_MESSAGE_BYTES,
-        };
+        }
+    }
+
+    #[test]
+    fn the_command_that_starts_a_bridge_again_goes_where_it_ran_first() {
+        let options = options(DEFAULT_IDLE, &["python", "my server.py"]);
         let mur = "mur devtools bridge --project /p/App.csproj -- python 'my server.py'";
         assert_eq!(
             options.again(Some(Path::new("/home/u/my tools"))),
@@ -213,16 +218,7 @@ mod tests {
     /// background bridge refused ("invalid value `0h` for `--idle`").
     #[test]
     fn an_idle_time_but_the_default_is_given_as_written() {
-        let line = |written: &str| -> Vec<String> {
-            let options = Options {
-                project: "/p/App.csproj".into(),
-                idle: parse_idle(written).expect("an idle time"),
-                command: vec!["npx".into(), "server".into()],
-                usage: UsageLogging::Off,
-                max_message: MAX_MESSAGE_BYTES,
-            };
-            words(&options.command_line())
-        };
+        let line = |written: &str| words(&options(written, &["npx", "server"]).command_line());
         let start = ["devtools", "bridge", "--project", "/p/App.csproj"];
         let server = ["--", "npx", "server"];
         for default in ["10m", "600s", " 10m "] {

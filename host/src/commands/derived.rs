@@ -763,21 +763,26 @@ mod tests {
         crate::options::settings(&HostArgs::default())
     }
 
+    /// The call [`call_command`] repeats for `tool` with `args` (an object), without
+    /// host options.
+    fn call_of(tool: &str, args: Value) -> String {
+        let args = args.as_object().cloned().unwrap_or_default();
+        call_command(&settings(), tool, &args)
+    }
+
     #[test]
     fn the_call_in_a_hint_is_the_same_call_ready_to_paste() {
-        let args = |value: Value| value.as_object().cloned().unwrap_or_default();
-        let settings = settings();
         assert_eq!(
-            call_command(&settings, "get-tiny-image", &Map::new()),
+            call_of("get-tiny-image", json!({})),
             "mur devtools call get-tiny-image"
         );
         assert_eq!(
-            call_command(&settings, "say it", &args(json!({"text": "it's"}))),
+            call_of("say it", json!({"text": "it's"})),
             r#"mur devtools call 'say it' --args '{"text":"it'\''s"}'"#
         );
         let long = "x".repeat(crate::call_line::MAX_HINT_ARGUMENTS);
         assert_eq!(
-            call_command(&settings, "echo", &args(json!({ "message": long }))),
+            call_of("echo", json!({ "message": long })),
             "mur devtools call echo --args JSON"
         );
         // The answers given go with it: the tool asks its question again.
@@ -786,7 +791,7 @@ mod tests {
                 ("name".into(), "Ada Lovelace".into()),
                 ("check".into(), "yes".into()),
             ],
-            ..settings
+            ..settings()
         };
         assert_eq!(
             call_command(&answered, "ask", &Map::new()),
@@ -798,23 +803,21 @@ mod tests {
     /// such a name is called through `tools/call`, its name and arguments the params.
     #[test]
     fn the_call_of_a_tool_named_like_a_method_goes_through_tools_call() {
-        let args = |value: Value| value.as_object().cloned().unwrap_or_default();
-        let settings = settings();
         assert_eq!(
-            call_command(&settings, "inventory/list", &Map::new()),
+            call_of("inventory/list", json!({})),
             r#"mur devtools call tools/call --args '{"name":"inventory/list","arguments":{}}'"#
         );
         assert_eq!(
-            call_command(&settings, "ping", &args(json!({"note": "it's"}))),
+            call_of("ping", json!({"note": "it's"})),
             r#"mur devtools call tools/call --args '{"name":"ping","arguments":{"note":"it'\''s"}}'"#
         );
         let long = "x".repeat(crate::call_line::MAX_HINT_ARGUMENTS);
         assert_eq!(
-            call_command(&settings, "a/b", &args(json!({ "message": long }))),
+            call_of("a/b", json!({ "message": long })),
             r#"mur devtools call tools/call --args '{"name":"a/b","arguments":JSON}'"#
         );
         assert_eq!(
-            call_command(&settings, "pinged", &Map::new()),
+            call_of("pinged", json!({})),
             "mur devtools call pinged",
             "only `ping` itself is a method"
         );
