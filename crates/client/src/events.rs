@@ -192,19 +192,11 @@ impl Choice {
 
     /// `text`, which names none of `choices`, refused with the value likely meant, by
     /// the rule a verb's choice is meant by: the one value alike but for case
-    /// (`Historical`), else the nearest ([`mur_core::nearest`]).
+    /// (`Historical`), else the nearest ([`mur_core::choice_meant`]).
     fn refusal(choices: &[Choice], text: &str) -> String {
         let told = format!("`{text}` is not one of {}", listed(choices));
         let values = choices.iter().map(|c| c.value.as_str());
-        let case: Vec<&str> = values
-            .clone()
-            .filter(|v| v.to_lowercase() == text.trim().to_lowercase())
-            .collect();
-        let meant = match case.as_slice() {
-            [only] => Some(*only),
-            _ => mur_core::nearest(text.trim(), values),
-        };
-        match meant {
+        match mur_core::choice_meant(text.trim(), values) {
             Some(meant) => format!("{told}; did you mean `{meant}`?"),
             None => told,
         }
