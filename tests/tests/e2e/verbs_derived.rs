@@ -2318,11 +2318,14 @@ fn a_tool_of_100000_choices_or_a_100000_character_name_has_a_bounded_help() {
 /// A value from a slow pipe (`@-`, or a person typing at it) is read before the session
 /// is asked anything: read once the tool list was in, the pooled connection idled past
 /// the 10 s a session keeps one, and the call failed as a transport error (exit 2).
+/// This session keeps one 2 s (the sample's test-only `--http-header-timeout-ms`), so a
+/// pipe of 5 s outlasts it by 3 s (12 s against 10 s did by 2 s).
 #[test]
 fn a_slow_pipe_is_read_before_the_session_is_asked() {
-    let (sb, _app) = Sandbox::with_app();
+    let sb = Sandbox::new();
+    let _app = sb.start_sample_with(&sb.project("app"), &["--http-header-timeout-ms", "2000"]);
     let out = mur_e2e::run(&mut sb.shell_command(
-        "(sleep 12; printf '#count') | mur devtools state --selector @- --timeout 30000",
+        "(sleep 5; printf '#count') | mur devtools state --selector @- --timeout 30000",
     ));
     out.assert_code(0);
     assert!(out.stdout.contains("count"), "{out}");
