@@ -843,16 +843,31 @@ fn foreground_for_a_second(sb: &Sandbox, project: &Path) -> Output {
 fn a_slow_start_says_what_the_bridge_waits_for() {
     let sb = Sandbox::new();
     let project = sb.project("slow");
-    // server-everything, three seconds late: past the two after which mur says why
-    // it has not returned yet.
-    let mut slow: Vec<OsString> = ["sh", "-c", "sleep 3; exec \"$@\"", "sh"]
-        .map(OsString::from)
-        .to_vec();
-    slow.extend(everything());
-    let out = start(&sb, &project, &[], &slow);
-    let bridge = Bridge::adopted(&sb, project, &out);
+    // server-everything, started only once mur has said why it has not returned yet
+    // (after 2 s): the start waits on that line, not on a sleep a loaded machine outruns.
+    let go = sb.root().join("go");
+    let held = format!(
+        "while [ ! -e {} ]; do sleep 0.05; done; exec \"$@\"",
+        mur_core::shell_word(&go.to_string_lossy())
+    );
+    let mut command = sb.mur_command(&["devtools", "bridge", "--project"]);
+    let stderr = sb.root().join("start.stderr");
+    command
+        .arg(&project)
+        .args(["--", "sh", "-c", &held, "sh"])
+        .args(everything())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::fs::File::create(&stderr).expect("a file for stderr"));
+    let starting = mur_e2e::Process::spawn(&mut command);
+    let said = || std::fs::read_to_string(&stderr).unwrap_or_default();
+    wait_until("the start's word on what it waits for", || {
+        said().contains("\n").then_some(())
+    });
+    std::fs::write(&go, "").expect("go");
+    let bridge = Bridge::adopted(&sb, project, &starting.wait_output());
     assert_eq!(
-        out.stderr,
+        said(),
         format!(
             "waiting for the server to answer `initialize` (at most 60 s); its log is `{}`\n",
             bridge.line["log"].as_str().expect("log")
@@ -957,6 +972,10 @@ fn in_the_foreground_the_bridge_prints_its_line_and_ends_on_sigterm() {
     );
 }
 
+/// A server that keeps dying is restarted 5 times a minute, each crash saying what
+/// became of it, then the bridge gives up. A request that arrives while the server
+/// restarts waits for it and fails as any crash (the second crash, here): it neither
+/// found the server "did not start again" nor made a restart of its own.
 #[test]
 fn a_server_that_keeps_dying_is_restarted_5_times_a_minute_then_the_bridge_gives_up() {
     let sb = Sandbox::new();
@@ -965,15 +984,38 @@ fn a_server_that_keeps_dying_is_restarted_5_times_a_minute_then_the_bridge_gives
     };
     let log = bridge.line["log"].as_str().expect("log").to_owned();
     // Each crash says what became of the server and where its stderr is.
-    for restart in 1..=5 {
+    let crashed = |restart: u32| {
         bridge
-            .mur(&["call", "crash"])
+            .mur(&["--timeout", "30000", "call", "crash"])
             .assert_code(5)
             .assert_stderr_is(format!(
                 "error: tool `crash` failed: the stdio server exited (exit status: 3) before it \
-             answered; the bridge is starting it again ({restart} of at most 5 restarts a \
-             minute); its stderr is in `{log}` (JSON-RPC error -32603)\n"
+                 answered; the bridge is starting it again ({restart} of at most 5 restarts a \
+                 minute); its stderr is in `{log}` (JSON-RPC error -32603)\n"
             ));
+    };
+    crashed(1);
+    // The server is being started again (250 ms pause, then Python's start): this
+    // request waits for its `initialize`, then kills it as the first did.
+    wait_until("the bridge to restart the server", || {
+        bridge
+            .log()
+            .contains("restarting it (1 of 5 within a minute)")
+            .then_some(())
+    });
+    crashed(2);
+    let out = bridge.mur(&["count"]);
+    assert_eq!(out.json(), json!({ "result": 1 }), "{out}");
+    let restarted = bridge.log();
+    for (line, said) in [
+        ("did not start again", false),
+        ("restarting it (2 of 5 within a minute)", true),
+        ("restarting it (3 of 5 within a minute)", false),
+    ] {
+        assert_eq!(restarted.contains(line), said, "{line}: {restarted}");
+    }
+    for restart in 3..=5 {
+        crashed(restart);
         // The next request waits for the restarted server.
         let out = bridge.mur(&["count"]);
         assert_eq!(
@@ -1946,35 +1988,6 @@ fn a_call_that_got_anothers_answer_and_the_call_that_gave_it_say_so() {
         // Alone, a call answering its own question is told nothing.
         let out = bridge.mur(&["greet", "--answer", "name=Ann"]);
         out.assert_code(0).assert_stderr_is("");
-    });
-}
-
-#[test]
-fn a_request_that_arrives_while_the_server_restarts_waits_for_it_and_fails_as_any_crash() {
-    with_python_bridge(|bridge| {
-        bridge.mur(&["call", "crash"]).assert_code(5);
-        // The server is being started again (250 ms pause, then Python's start):
-        // this request waits for its `initialize`, then kills it as the first did.
-        wait_until("the bridge to restart the server", || {
-            bridge
-                .log()
-                .contains("restarting it (1 of 5 within a minute)")
-                .then_some(())
-        });
-        let out = bridge.mur(&["--timeout", "30000", "call", "crash"]);
-        out.assert_code(5)
-            .assert_stderr_contains("the stdio server exited (exit status: 3)");
-        let out = bridge.mur(&["count"]);
-        assert_eq!(out.json(), json!({ "result": 1 }), "{out}");
-        // Each crash was restarted from, the second by a server the request waited for.
-        let log = bridge.log();
-        for (line, said) in [
-            ("did not start again", false),
-            ("restarting it (2 of 5 within a minute)", true),
-            ("restarting it (3 of 5 within a minute)", false),
-        ] {
-            assert_eq!(log.contains(line), said, "{line}: {log}");
-        }
     });
 }
 
