@@ -1202,44 +1202,42 @@ fn assert_one_session_deleted(server: &Everything) {
 /// its session with a session-based server deleted (the server's log shows it), the
 /// call in flight given up (answered so), then exits by the signal. Before, the
 /// session was left to the server's idle timeout.
+///
+/// So too when its stdin has ended as well (MCP's stdio shutdown: stdin closed, then
+/// SIGTERM), in either order: closed then signalled (the proxy waiting for the call's
+/// answer, or not yet seeing its input end), or signalled then closed. Its session is
+/// deleted once. Before, the proxy exited 0 or by the signal at random (once its
+/// input's end was served it returned while the signal's own ending went on).
 #[test]
-fn a_proxy_ended_by_a_signal_deletes_its_session_as_at_its_inputs_end() {
+fn a_proxy_ended_by_a_signal_deletes_its_session_and_exits_by_it_whenever_its_stdin_ends() {
     let server = Everything::start();
     let sb = Sandbox::new();
-    for (n, (signal, number)) in [("TERM", 15), ("INT", 2), ("HUP", 1)]
+    // Each signal with the proxy's stdin left open, closed before it, closed after it.
+    let rounds = [("TERM", 15), ("INT", 2), ("HUP", 1)]
         .into_iter()
-        .enumerate()
-    {
-        let proxy = calling_long(&sb, &server.endpoint);
-        let ended = proxy.ended_by(signal, false);
-        assert_ended_by(&server, n + 1, (signal, number), ended);
+        .flat_map(|signal| {
+            [
+                (signal, Stdin::Open),
+                (signal, Stdin::ClosedFirst),
+                (signal, Stdin::ClosedAfter),
+            ]
+        });
+    for (n, (signal, stdin)) in rounds.enumerate() {
+        let mut proxy = calling_long(&sb, &server.endpoint);
+        if stdin == Stdin::ClosedFirst {
+            proxy.close_stdin();
+        }
+        let ended = proxy.ended_by(signal.0, stdin == Stdin::ClosedAfter);
+        assert_ended_by(&server, n + 1, signal, ended);
     }
 }
 
-/// A signal that comes when the proxy's stdin has ended too (MCP's stdio shutdown:
-/// stdin closed, then SIGTERM), a call in flight, ends it by the signal all the same,
-/// in either order: closed then signalled (the proxy waiting for the call's answer,
-/// or not yet seeing its input end), or signalled then closed. Its session is deleted
-/// once and the call given up. Before, the proxy exited 0 or by the signal at random
-/// (once its input's end was served it returned while the signal's own ending went
-/// on).
-#[test]
-fn a_signal_ends_the_proxy_by_it_also_when_its_stdin_ended_too() {
-    let server = Everything::start();
-    let sb = Sandbox::new();
-    let rounds = [("TERM", 15), ("INT", 2), ("HUP", 1)]
-        .into_iter()
-        .flat_map(|signal| [(signal, true), (signal, false)]);
-    for (n, (signal, closed_first)) in rounds.enumerate() {
-        let mut proxy = calling_long(&sb, &server.endpoint);
-        let ended = if closed_first {
-            proxy.close_stdin();
-            proxy.ended_by(signal.0, false)
-        } else {
-            proxy.ended_by(signal.0, true)
-        };
-        assert_ended_by(&server, n + 1, signal, ended);
-    }
+/// What becomes of a proxy's stdin around the signal that ends it.
+#[derive(Clone, Copy, PartialEq)]
+enum Stdin {
+    Open,
+    ClosedFirst,
+    ClosedAfter,
 }
 
 /// A proxy in front of `endpoint` (server-everything) with a call of 600 s in flight
