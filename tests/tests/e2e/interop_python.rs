@@ -187,8 +187,10 @@ impl Server {
     }
 }
 
+/// One 1.x server (a start takes seconds): a question nobody can answer, then the same
+/// answered with `--answer`.
 #[test]
-fn a_question_from_a_python_sdk_tool_nobody_can_answer_is_refused_and_the_session_ended() {
+fn a_question_from_a_python_sdk_tool_is_refused_unanswered_and_answered_with_answer() {
     let Some(server) = legacy_server() else {
         return;
     };
@@ -209,23 +211,20 @@ fn a_question_from_a_python_sdk_tool_nobody_can_answer_is_refused_and_the_sessio
     );
     // Both calls ended their sessions.
     server.assert_count("interop-elicit: session ended ", 2);
-}
 
-#[test]
-fn a_question_from_a_python_sdk_tool_is_answered_with_answer_in_the_session() {
-    let Some(server) = legacy_server() else {
-        return;
-    };
+    // Answered in the session, which the call then ends too.
     let out = server.mur(&["call", "ask", "--answer", "name=Ada"]);
     assert_eq!(out.tool_text(0), "hello name='Ada'", "{out}");
     assert_eq!(out.stderr, "");
     let answered = server.wait_for("interop-elicit: elicit answered: ");
     assert_eq!(answered, "accept", "{}", server.log());
-    server.assert_count("interop-elicit: session ended ", 1);
+    server.assert_count("interop-elicit: session ended ", 2 + 1);
 }
 
+/// One 2.x server (a start takes seconds): progress, then a question answered through
+/// `input_required` rounds.
 #[test]
-fn a_stateless_python_sdk_server_reports_progress_to_mur() {
+fn a_stateless_python_sdk_server_reports_progress_and_its_question_is_answered_in_rounds() {
     let Some(server) = modern_server() else {
         return;
     };
@@ -239,13 +238,7 @@ fn a_stateless_python_sdk_server_reports_progress_to_mur() {
     quiet.assert_quiet_success();
     // Stateless throughout: each call one POST of the 2026-07-28 form, no `initialize`.
     server.assert_lines("interop-modern: request ", &["tools/call 2026-07-28"; 2]);
-}
 
-#[test]
-fn a_stateless_python_sdk_servers_question_is_answered_through_input_required_rounds() {
-    let Some(server) = modern_server() else {
-        return;
-    };
     let out = server.mur(&["call", "wipe"]);
     let question = "Wipe all 3 records? This cannot be undone.";
     let hint = out.unanswered_hint(&server.endpoint, question);
@@ -257,8 +250,9 @@ fn a_stateless_python_sdk_servers_question_is_answered_through_input_required_ro
     let out = server.mur(&["call", "wipe", "--answer", "confirm=yes"]);
     assert_eq!(out.tool_text(0), "wiped 3 records", "{out}");
     server.assert_lines("interop-modern: wipe answered ", &["False", "True"]);
-    // The question and its answer: two POSTs per answered call, the first one asking.
-    server.assert_count("interop-modern: request tools/call 2026-07-28", 5);
+    // The question and its answer: two POSTs per answered call, the first one asking
+    // (after the two of the progress calls).
+    server.assert_count("interop-modern: request tools/call 2026-07-28", 2 + 5);
 }
 
 /// The same tool (`echo`, in both scripts) prints the same from a 1.x and a 2.x server:
