@@ -1293,65 +1293,15 @@ fn assert_ended_by(
 }
 
 /// Through the proxy, a session-based server (server-everything, 2025-11-25) is
-/// spoken to in one MCP session for the proxy's life: a task the agent host asked
-/// for is read in later requests, its status (`tasks/get`) and its result
-/// (`tasks/result`). Before, each request was a session of its own, and the next
-/// found no such task.
+/// spoken to in one MCP session for the proxy's life, which the proxy's end (its
+/// stdin closed) deletes at the server, as its log shows. So requests in flight at
+/// once share it (each numbered apart, as the server matches answers by id); a task
+/// the agent host asked for is read in later requests, its status (`tasks/get`) and
+/// its result (`tasks/result`); and a resource a tool made for the session (a
+/// `resource_link` it answered with) is read by the next request. Before, each request
+/// was a session of its own, and the next found no such task.
 #[test]
-fn a_task_asked_of_a_session_based_server_is_read_in_later_requests() {
-    let server = Everything::start();
-    let sb = Sandbox::new();
-    let mut proxy = initialized_at(&sb, &server.endpoint);
-    let mut asked = tool_call(2, "simulate-research-query", json!({ "topic": "tides" }));
-    asked["params"]["task"] = json!({ "ttl": 60000 });
-    proxy.send(&asked);
-    let created = proxy.answer(2);
-    let task = created["result"]["task"]["taskId"].clone();
-    assert!(task.is_string(), "{created}");
-    proxy.send(&about_task(3, "tasks/get", &task));
-    let status = proxy.answer(3);
-    assert_eq!(status["result"]["taskId"], task, "{status}");
-    proxy.send(&about_task(4, "tasks/result", &task));
-    let result = proxy.answer(4);
-    assert!(
-        result["result"]["content"][0]["text"]
-            .as_str()
-            .is_some_and(|text| text.starts_with("# Research Report: tides")),
-        "{result}"
-    );
-    proxy.end().assert_code(0);
-    assert_one_session_deleted(&server);
-}
-
-/// A resource a tool of a session-based server made for its session (a
-/// `resource_link` it answered with) is read by the next request through the proxy.
-#[test]
-fn a_resource_a_session_based_server_made_for_its_session_is_read_by_the_next_request() {
-    let server = Everything::start();
-    let sb = Sandbox::new();
-    let mut proxy = initialized_at(&sb, &server.endpoint);
-    let arguments = json!({ "name": "notes.gz", "data": "data:text/plain,hello" });
-    proxy.send(&tool_call(2, "gzip-file-as-resource", arguments));
-    let made = proxy.answer(2);
-    let link = made["result"]["content"][0].clone();
-    assert_eq!(link["type"], "resource_link", "{made}");
-    proxy.send(
-        &json!({ "jsonrpc": "2.0", "id": 3, "method": "resources/read",
-                        "params": { "uri": link["uri"] } }),
-    );
-    let read = proxy.answer(3);
-    let contents = &read["result"]["contents"][0];
-    assert_eq!(contents["uri"], link["uri"], "{read}");
-    assert_eq!(contents["mimeType"], "application/gzip", "{read}");
-    assert!(contents["blob"].is_string(), "{read}");
-    proxy.end().assert_code(0);
-}
-
-/// Requests in flight at once share the proxy's session (each numbered apart, as
-/// the server matches answers by id), and the proxy's end (its stdin closed)
-/// deletes that session at the server, as its log shows.
-#[test]
-fn requests_at_once_share_the_proxys_session_which_its_end_deletes() {
+fn a_session_based_server_is_spoken_to_in_one_session_for_the_proxys_life() {
     let server = Everything::start();
     let sb = Sandbox::new();
     let mut proxy = initialized_at(&sb, &server.endpoint);
@@ -1366,6 +1316,39 @@ fn requests_at_once_share_the_proxys_session_which_its_end_deletes() {
         let answer = proxy.answer(id);
         assert_eq!(answer["result"]["content"][0]["text"], text, "{answer}");
     }
+
+    let mut asked = tool_call(5, "simulate-research-query", json!({ "topic": "tides" }));
+    asked["params"]["task"] = json!({ "ttl": 60000 });
+    proxy.send(&asked);
+    let created = proxy.answer(5);
+    let task = created["result"]["task"]["taskId"].clone();
+    assert!(task.is_string(), "{created}");
+    proxy.send(&about_task(6, "tasks/get", &task));
+    let status = proxy.answer(6);
+    assert_eq!(status["result"]["taskId"], task, "{status}");
+    proxy.send(&about_task(7, "tasks/result", &task));
+    let result = proxy.answer(7);
+    assert!(
+        result["result"]["content"][0]["text"]
+            .as_str()
+            .is_some_and(|text| text.starts_with("# Research Report: tides")),
+        "{result}"
+    );
+
+    let arguments = json!({ "name": "notes.gz", "data": "data:text/plain,hello" });
+    proxy.send(&tool_call(8, "gzip-file-as-resource", arguments));
+    let made = proxy.answer(8);
+    let link = made["result"]["content"][0].clone();
+    assert_eq!(link["type"], "resource_link", "{made}");
+    proxy.send(
+        &json!({ "jsonrpc": "2.0", "id": 9, "method": "resources/read",
+                        "params": { "uri": link["uri"] } }),
+    );
+    let read = proxy.answer(9);
+    let contents = &read["result"]["contents"][0];
+    assert_eq!(contents["uri"], link["uri"], "{read}");
+    assert_eq!(contents["mimeType"], "application/gzip", "{read}");
+    assert!(contents["blob"].is_string(), "{read}");
     proxy.end().assert_code(0);
     assert_one_session_deleted(&server);
 }
