@@ -285,7 +285,8 @@ fn progress_and_questions_of_the_server_reach_the_caller() {
 
 /// server-everything's `simulate-research-query` runs only as a task (2025-11-25
 /// "Tasks"): mur calls it as one, shows its status, answers its question, prints its
-/// result, and cancels it when the call runs out of time.
+/// result, and cancels it when the call runs out of time; an agent behind the proxy
+/// gets its result too.
 #[test]
 fn a_tool_that_runs_only_as_a_task_is_followed_to_its_result() {
     let sb = Sandbox::new();
@@ -330,30 +331,8 @@ fn a_tool_that_runs_only_as_a_task_is_followed_to_its_result() {
         "{out}"
     );
     assert_eq!(out.stderr, "", "-q shows no status");
-    // Out of time: exit 2, and the task is cancelled, not left running.
-    let out = bridge.mur(&[
-        "-v",
-        "--timeout",
-        "1500",
-        "simulate-research-query",
-        "--topic",
-        "x",
-    ]);
-    out.assert_code(2);
-    let cancelled = cancelled_task(&out);
-    assert_eq!(
-        final_status(&cancelled, |argv| bridge.mur(argv)),
-        "cancelled"
-    );
-    bridge.stop();
-}
-
-#[test]
-fn an_agent_behind_the_proxy_gets_the_result_of_a_tool_that_runs_only_as_a_task() {
-    let sb = Sandbox::new();
-    let bridge = Bridge::start(&sb, "everything", &[], &everything());
-    // A client that knows nothing of tasks, as most agents' are: refused by the
-    // server, the call is made again as a task and followed for it.
+    // An agent behind the proxy whose client knows nothing of tasks, as most agents'
+    // are: refused by the server, the call is made again as a task and followed for it.
     let out = proxy_initialized(
         &sb,
         &[tool_call(
@@ -369,6 +348,21 @@ fn an_agent_behind_the_proxy_gets_the_result_of_a_tool_that_runs_only_as_a_task(
             .as_str()
             .is_some_and(|r| r.starts_with("# Research Report: go\n")),
         "{out}"
+    );
+    // Out of time: exit 2, and the task is cancelled, not left running.
+    let out = bridge.mur(&[
+        "-v",
+        "--timeout",
+        "1500",
+        "simulate-research-query",
+        "--topic",
+        "x",
+    ]);
+    out.assert_code(2);
+    let cancelled = cancelled_task(&out);
+    assert_eq!(
+        final_status(&cancelled, |argv| bridge.mur(argv)),
+        "cancelled"
     );
     bridge.stop();
 }
