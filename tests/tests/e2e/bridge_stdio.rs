@@ -833,6 +833,41 @@ fn foreground_for_a_second(sb: &Sandbox, project: &Path) -> Output {
     out
 }
 
+/// A bridge start (`mur devtools bridge --project PROJECT -- SERVER…`) still running,
+/// its stderr kept in a file: for what a start says while it waits.
+struct Starting {
+    process: mur_e2e::Process,
+    stderr: PathBuf,
+}
+
+impl Starting {
+    /// The start of `project`'s bridge over `server`, once its stderr holds `awaited`.
+    fn once_said(sb: &Sandbox, project: &Path, server: &[OsString], awaited: &str) -> Self {
+        let stderr = sb.root().join("start.stderr");
+        let mut command = sb.mur_command(&["devtools", "bridge", "--project"]);
+        command
+            .arg(project)
+            .arg("--")
+            .args(server)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::fs::File::create(&stderr).expect("a file for stderr"));
+        let process = mur_e2e::Process::spawn(&mut command);
+        wait_until(&format!("the start to say `{awaited}`"), || {
+            let said = std::fs::read_to_string(&stderr).unwrap_or_default();
+            said.contains(awaited).then_some(())
+        });
+        Self { process, stderr }
+    }
+
+    /// Waits for the start to end: its output, and all it said on stderr.
+    fn finish(self) -> (Output, String) {
+        let out = self.process.wait_output();
+        let said = std::fs::read_to_string(&self.stderr).expect("the start's stderr");
+        (out, said)
+    }
+}
+
 #[test]
 fn a_slow_start_says_what_the_bridge_waits_for() {
     let sb = Sandbox::new();
@@ -844,24 +879,13 @@ fn a_slow_start_says_what_the_bridge_waits_for() {
         "while [ ! -e {} ]; do sleep 0.05; done; exec \"$@\"",
         mur_core::shell_word(&go.to_string_lossy())
     );
-    let mut command = sb.mur_command(&["devtools", "bridge", "--project"]);
-    let stderr = sb.root().join("start.stderr");
-    command
-        .arg(&project)
-        .args(["--", "sh", "-c", &held, "sh"])
-        .args(everything())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::fs::File::create(&stderr).expect("a file for stderr"));
-    let starting = mur_e2e::Process::spawn(&mut command);
-    let said = || std::fs::read_to_string(&stderr).unwrap_or_default();
-    wait_until("the start's word on what it waits for", || {
-        said().contains("\n").then_some(())
-    });
+    let server: Vec<OsString> = ["sh", "-c", &held, "sh"].map(OsString::from).to_vec();
+    let starting = Starting::once_said(&sb, &project, &[server, everything()].concat(), "\n");
     std::fs::write(&go, "").expect("go");
-    let bridge = Bridge::adopted(&sb, project, &starting.wait_output());
+    let (out, said) = starting.finish();
+    let bridge = Bridge::adopted(&sb, project, &out);
     assert_eq!(
-        said(),
+        said,
         format!(
             "waiting for the server to answer `initialize` (at most 60 s); its log is `{}`\n",
             bridge.line["log"].as_str().expect("log")
@@ -2389,30 +2413,21 @@ fn a_start_still_waiting_names_what_the_server_wrote_that_is_not_json_rpc() {
     let sb = Sandbox::new();
     let project = sb.project("banner");
     let project_arg = project.to_str().expect("utf-8");
-    let stderr = sb.root().join("bridge.stderr");
-    let mut command = sb.mur_command(&["devtools", "bridge", "--project", project_arg, "--"]);
-    command
-        .args([
-            "sh",
-            "-c",
-            "echo '{\"level\":30,\"msg\":\"listening on 3000\"}'; \
-             echo 'Listening on http://127.0.0.1:3000'; sleep 600",
-        ])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::fs::File::create(&stderr).expect("a file for stderr"));
-    let starting = mur_e2e::Process::spawn(&mut command);
-    let said = || std::fs::read_to_string(&stderr).unwrap_or_default();
-    wait_until("the start's note on what the server wrote", || {
-        said().contains("\nnote: ").then_some(())
-    });
+    let server = [
+        "sh",
+        "-c",
+        "echo '{\"level\":30,\"msg\":\"listening on 3000\"}'; \
+         echo 'Listening on http://127.0.0.1:3000'; sleep 600",
+    ];
+    let starting = Starting::once_said(&sb, &project, &server.map(OsString::from), "\nnote: ");
     let stop = ["devtools", "--project", project_arg, "bridge", "stop"];
     sb.mur(&stop).assert_code(0);
-    starting.wait_output().assert_code(2);
+    let (out, said) = starting.finish();
+    out.assert_code(2);
     let log = sb.lockfile_path(&project).with_extension("bridge.log");
     let note = format!("{NOT_JSON_RPC_NOTE}{{\"level\":30,\"msg\":\"listening on 3000\"}}");
     assert_eq!(
-        said(),
+        said,
         format!(
             "waiting for the server to answer `initialize` (at most 60 s); its log is `{log}`\n\
              note: {note}\n\
