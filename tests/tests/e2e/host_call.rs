@@ -631,9 +631,10 @@ fn a_server_that_never_answers_times_out_with_exit_2() {
     assert_eq!(out.stdout, "");
 }
 
-/// A verb's own `--timeout MS` (after its name) sets the bound: a call out of it says
-/// so, where the hint said to lengthen the host's `--timeout` before the verb's name,
-/// which that one overrode.
+/// A verb's own `--timeout MS` (after its name) sets the bound, shorter than the host's
+/// default too, unless the host was given one: a call out of it says so, where the
+/// hint said to lengthen the host's `--timeout` before the verb's name, which that one
+/// overrode.
 #[test]
 fn a_verbs_own_timeout_is_the_bound_its_hint_names() {
     let sb = Sandbox::new();

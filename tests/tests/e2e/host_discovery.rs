@@ -949,33 +949,6 @@ fn a_named_verb_says_what_discovery_found_only_when_it_calls() {
 }
 
 #[test]
-fn a_verbs_own_timeout_bounds_the_call_shorter_too_unless_the_host_was_given_one() {
-    let sb = mur_e2e::plugins::sandbox_with(&[mur_e2e::plugins::standard("version")]);
-    let (_listener, port) = silent_listener();
-    let endpoint = format!("http://127.0.0.1:{port}/mcp");
-    let version = |extra: &[&str], verb: &str| {
-        let argv = [
-            &["--endpoint", endpoint.as_str()][..],
-            extra,
-            &["version", "--timeout", verb],
-        ];
-        sb.devtools(&argv.concat())
-    };
-    // Half as long again as the verb's 1000 ms, to hear a server's own answer.
-    let short = version(&[], "1000");
-    short.assert_code(2);
-    short.assert_stderr_starts_with(&format!(
-        "error: `{endpoint}` did not answer within 1500 ms\n"
-    ));
-    // A bound given to the host is only lengthened.
-    let given = version(&["--timeout", "2500"], "1000");
-    given.assert_code(2);
-    given.assert_stderr_starts_with(&format!(
-        "error: `{endpoint}` did not answer within 2500 ms\n"
-    ));
-}
-
-#[test]
 fn a_verb_may_wait_longer_than_the_host_timeout() {
     let (sb, _app) = mur_e2e::plugins::standard_session();
     // The host's 200 ms bound is lengthened by the verb's own 4000 ms (`wait --timeout`),
