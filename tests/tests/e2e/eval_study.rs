@@ -1263,40 +1263,18 @@ fn a_page_goes_where_mur_puts_one_and_the_studys_record_is_replaced_whole() {
     }
 }
 
-/// `--readme` naming a FIFO no one writes is refused at once, exit 1, before anything is
-/// written: `report` read it first (to put the table between its lines) and waited for a
-/// writer for ever. (The time limit guards against that hang; it is not what is checked.)
-/// Said as every file mur-eval reads says it (a task, a condition, a study's record).
-#[test]
-fn a_readme_that_is_a_fifo_is_refused_at_once_and_nothing_written() {
-    let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
-    output.assert_code(0);
-    std::fs::remove_file(out.join("report.md")).expect("remove");
-    let readme = sandbox.root().join("readme.fifo");
-    fifo(&readme);
-    let args = ["--readme".as_ref(), readme.as_os_str()];
-    ends_at_once(
-        &mut report_command(&sandbox, &out, &args),
-        1,
-        format!(
-            "error: `{}` is not a regular file\n\
-             hint: `--readme` names a file holding `<!-- study-baseline -->` and \
-             `<!-- /study-baseline -->` lines, read to put the table between them\n",
-            readme.display()
-        ),
-    );
-    assert!(
-        !out.join("report.md").exists(),
-        "written before the README was refused"
-    );
-}
-
 /// `report.md`, `report.csv` and `transcripts.md` are each written anew into a file
 /// renamed over the old one, not truncated and rewritten: a reader of the old one (a
 /// link to it here; a viewer that has it open) keeps it whole, and a study killed
 /// mid-write leaves the old report or the new, never a part. Nothing is left beside them.
+///
+/// Then, of the same study (one run made for both), `--readme` naming a FIFO no one
+/// writes is refused at once, exit 1, before anything is written: `report` read it first
+/// (to put the table between its lines) and waited for a writer for ever. (The time
+/// limit guards against that hang; it is not what is checked.) Said as every file
+/// mur-eval reads says it (a task, a condition, a study's record).
 #[test]
-fn a_report_written_anew_replaces_the_old_one_whole() {
+fn a_report_is_written_anew_whole_and_not_before_a_fifo_readme_is_refused() {
     let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
     output.assert_code(0);
     let names = |dir: &Path| -> BTreeSet<String> {
@@ -1319,6 +1297,25 @@ fn a_report_written_anew_replaces_the_old_one_whole() {
         assert_ne!(read(out.join(name)), format!("the old {name}\n"));
     }
     assert_eq!(names(&out), before);
+
+    std::fs::remove_file(out.join("report.md")).expect("remove");
+    let readme = sandbox.root().join("readme.fifo");
+    fifo(&readme);
+    let args = ["--readme".as_ref(), readme.as_os_str()];
+    ends_at_once(
+        &mut report_command(&sandbox, &out, &args),
+        1,
+        format!(
+            "error: `{}` is not a regular file\n\
+             hint: `--readme` names a file holding `<!-- study-baseline -->` and \
+             `<!-- /study-baseline -->` lines, read to put the table between them\n",
+            readme.display()
+        ),
+    );
+    assert!(
+        !out.join("report.md").exists(),
+        "written before the README was refused"
+    );
 }
 
 /// A study's records that are FIFOs — `study.json` or `results.jsonl` (a named pipe
