@@ -196,8 +196,13 @@ fn stuck_starting(e: &Error, project: Option<&ProjectFilter>, ended: &[Found]) -
 /// from a reloading one to its successor) with no lockfile beside it yet, or with
 /// the lockfile of an HTTP session that did not answer (found when none answered:
 /// a reloading session between closing its endpoint and withdrawing its file); of
-/// `project` only, when it is given. A stdio session's slot is held for good.
+/// `project` only, when it is given. A stdio session's slot is held for good. None is
+/// on its way where the directories are refused ([`lockfiles::survey_wanted`]): their
+/// sessions are not searched however long one waits, and the refusal is what to say.
 fn starting(registry: &mur_lockfile::Registry, project: Option<&ProjectFilter>) -> bool {
+    if registry.check_searched_trusted().is_err() {
+        return false;
+    }
     let lockfiles: Vec<std::path::PathBuf> = match project {
         Some(project) => registry.paths_for(project.canonical()),
         None => registry
