@@ -258,16 +258,16 @@ const WASI: [(&str, Add); 27] = {
             sync::filesystem::types::add_to_linker::<S, WasiFilesystem>(l, S::filesystem)
         }),
         ("wasi:random/random", |l| {
-            link_random(l, "wasi:random/random@0.2.6", "", 0)
+            link_random(l, "wasi:random/random", "", 0)
         }),
         ("wasi:random/insecure", |l| {
-            link_random(l, "wasi:random/insecure@0.2.6", "insecure-", 1)
+            link_random(l, "wasi:random/insecure", "insecure-", 1)
         }),
         // The fixed seed the sandbox promises, answered here: through
         // wasmtime-wasi it would build the whole WASI context for it, and a
         // std Rust verb asks for it on every call (its HashMap's keys).
         ("wasi:random/insecure-seed", |l| {
-            l.instance("wasi:random/insecure-seed@0.2.6")?
+            l.instance(&versioned("wasi:random/insecure-seed"))?
                 .func_wrap("insecure-seed", |_, (): ()| Ok(((0u64, 0u64),)))
         }),
         ("wasi:cli/exit", |l| {
@@ -350,7 +350,7 @@ fn deny_sleep(linker: &mut Linker<Sandbox>) -> wasmtime::Result<()> {
         ))
     }
     linker.allow_shadowing(true);
-    let mut clock = linker.instance("wasi:clocks/monotonic-clock@0.2.6")?;
+    let mut clock = linker.instance(&versioned("wasi:clocks/monotonic-clock"))?;
     clock.func_wrap("now", |_, (): ()| {
         Ok((HostMonotonicClock::now(&FrozenClock),))
     })?;
@@ -388,17 +388,27 @@ impl HostMonotonicClock for FrozenClock {
     }
 }
 
-/// `wasi:random/random` or `wasi:random/insecure` (`instance`, its functions'
+/// The version the instances the sandbox defines itself are named with: that of
+/// the WASI 0.2 wasmtime-wasi defines, which the linker matches to any 0.2 version
+/// a component imports (as for the table above, whose names carry none).
+const WASI_VERSION: &str = "0.2.6";
+
+/// WASI interface `interface` (`wasi:random/random`) named with [`WASI_VERSION`].
+fn versioned(interface: &str) -> String {
+    format!("{interface}@{WASI_VERSION}")
+}
+
+/// `wasi:random/random` or `wasi:random/insecure` (`interface`, its functions'
 /// names with `infix`), answered from generator `which` of the sandbox: through
 /// wasmtime-wasi a verb could ask 64 MiB in one call, and the bytes it takes are
 /// counted ([`HostCalls::random`]).
 fn link_random(
     linker: &mut Linker<Sandbox>,
-    instance: &str,
+    interface: &str,
     infix: &str,
     which: usize,
 ) -> wasmtime::Result<()> {
-    let mut random = linker.instance(instance)?;
+    let mut random = linker.instance(&versioned(interface))?;
     random.func_wrap(
         &format!("get-{infix}random-bytes"),
         move |mut cx, (len,): (u64,)| {
