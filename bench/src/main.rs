@@ -18,6 +18,7 @@ mod scenarios;
 mod setup;
 mod stats;
 mod stdio;
+mod tool_list;
 
 use std::{process::ExitCode, time::Duration};
 
@@ -70,6 +71,7 @@ enum Section {
     Server,
     Peers,
     Stdio,
+    ToolList,
 }
 
 struct Plan {
@@ -123,6 +125,7 @@ impl Section {
             Section::Server => "server load",
             Section::Peers => "peers",
             Section::Stdio => "stdio servers through a bridge",
+            Section::ToolList => "a large tool list",
         }
     }
 
@@ -142,6 +145,9 @@ impl Section {
             }
             Section::Stdio => {
                 "Stdio servers: warm call through `mur devtools bridge` vs a launch per call (interleaved)"
+            }
+            Section::ToolList => {
+                "A large tool list (a loopback server of 10,000 tools in one `tools/list` page; each command reads it whole)"
             }
         }
     }
@@ -177,6 +183,7 @@ impl World<'_> {
                 .collect(),
             Section::Peers => peers::peers(sandbox, endpoint, plan.warm_runs, plan.order),
             Section::Stdio => stdio::bridged_vs_launched(sandbox, plan.warm_runs * 2),
+            Section::ToolList => tool_list::large_tool_list(sandbox, plan.warm_runs),
         }
     }
 }
@@ -272,7 +279,8 @@ Options:
 
       --only <SECTION>
           Run this section only
-          \n          [possible values: latency, load, languages, discovery, auto, server, peers, stdio]
+          \n          [possible values: latency, load, languages, discovery, auto, server, peers, stdio,
+          tool-list]
 
       --target <TRIPLE>
           Also build mur and both floors for this target and measure them beside the host build's
