@@ -83,8 +83,12 @@ enum Caller<'a> {
     /// mur's own invocation: its progress goes to the terminal, and its verb
     /// labels the call for the session's usage record. `verb` is the verb typed
     /// when it calls a tool of its own (a named, data or derived verb; not `call`):
-    /// a line about the call names the tool as that verb calls it.
-    Mur { verb: Option<&'a str> },
+    /// a line about the call names the tool as that verb calls it. `listing`: where a
+    /// `tools/list` page's entries go, kept as texts ([`Session::list_tools`]).
+    Mur {
+        verb: Option<&'a str>,
+        listing: Option<&'a mur_client::ToolPage>,
+    },
     /// An MCP client the stdio proxy relays: where its events go, its
     /// `clientInfo`, in whose name the call is made, and whether it cancelled;
     /// and the session with a session-based server the proxy keeps across calls.
@@ -184,7 +188,10 @@ impl Session {
         method: &str,
         params: Option<&Value>,
     ) -> Result<Reply> {
-        let caller = Caller::Mur { verb: None };
+        let caller = Caller::Mur {
+            verb: None,
+            listing: None,
+        };
         self.send(settings, method, params, None, caller).await
     }
 
@@ -199,7 +206,10 @@ impl Session {
         tool: &Value,
         verb: &str,
     ) -> Result<Reply> {
-        let caller = Caller::Mur { verb: Some(verb) };
+        let caller = Caller::Mur {
+            verb: Some(verb),
+            listing: None,
+        };
         self.send(settings, "tools/call", Some(params), Some(tool), caller)
             .await
     }
@@ -216,8 +226,11 @@ impl Session {
         params: Option<&Value>,
         verb: Option<&str>,
     ) -> Result<Reply> {
-        self.unlisted(settings, method, params, Caller::Mur { verb })
-            .await
+        let caller = Caller::Mur {
+            verb,
+            listing: None,
+        };
+        self.unlisted(settings, method, params, caller).await
     }
 
     /// [`Session::call_unlisted`] for an MCP client the stdio proxy relays:
@@ -284,11 +297,14 @@ impl Session {
             }
             Caller::Relay { events, .. } => events,
         };
-        let verb = match caller {
-            Caller::Mur { verb } => verb,
-            Caller::Relay { .. } => None,
+        let (verb, listing) = match caller {
+            Caller::Mur { verb, listing } => (verb, listing),
+            Caller::Relay { .. } => (None, None),
         };
         let mut client = self.client(settings).with_events(events);
+        if let Some(page) = listing {
+            client = client.listing_into(page);
+        }
         if let Some(tool) = tool {
             client = client.with_tool(tool);
         }
@@ -536,24 +552,36 @@ impl Session {
     /// Every page of `tools/list`: together, no larger than one response may be
     /// (`--max-response`). Each page is bounded by it alone, so a server paging large
     /// pages made mur hold up to a hundred times the limit. Each entry is kept as its
-    /// text as its page comes ([`ToolTexts`]), the page's `Value` then dropped: a list
-    /// built whole cost 25–30 times its size.
+    /// text ([`ToolTexts`]), read so by the client as its page is parsed, never built
+    /// with the others ([`mur_client::ToolPage`]): a list built whole cost 25–30 times its
+    /// size, a page ~150 MB for 10,000 tools in 6.5 MB.
     pub async fn list_tools(&self, settings: &Settings) -> Result<ToolTexts> {
         let mut tools = ToolTexts::default();
         let mut cursor: Option<String> = None;
         let mut bytes = 0;
         for pages in 1..=MAX_PAGES {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-            let reply = self.call(settings, "tools/list", params.as_ref()).await?;
+            let listed = mur_client::ToolPage::default();
+            let caller = Caller::Mur {
+                verb: None,
+                listing: Some(&listed),
+            };
+            let reply = self
+                .send(settings, "tools/list", params.as_ref(), None, caller)
+                .await?;
             let mut page = settle(reply, settings, "tools/list", params.as_ref())?;
-            if let Some(Value::Array(listed)) = page.get_mut("tools").map(Value::take) {
-                let before = bytes;
-                for tool in listed {
-                    bytes += tools.push(&tool);
+            // The page's own array where the reply holds one (a task's outcome inlined in
+            // `tasks/get`, built by the client), else the entries it kept as texts.
+            match page.get_mut("tools").map(Value::take) {
+                Some(Value::Array(built)) => {
+                    for tool in built {
+                        bytes += tools.push(&tool);
+                    }
                 }
-                // Only a page the client parsed apart (from 256 KiB) is in another arena.
-                if bytes - before >= 256 << 10 {
-                    give_back_freed();
+                _ => {
+                    for entry in listed.take().unwrap_or_default() {
+                        bytes += tools.push_text(entry.text, entry.name);
+                    }
                 }
             }
             bytes += json_bytes(&page);
@@ -576,24 +604,6 @@ impl Session {
         )))
     }
 }
-
-/// Returns to the system the memory a page's tools held as `Value`s, once each is kept as
-/// its text. The client parses a large body on a thread of its own, so under glibc those
-/// `Value`s lived in that thread's arena, which the main thread's later allocations (a
-/// catalog's items, the entries built one by one) do not reuse: freed, they stayed in the
-/// process (a catalog of a 6 MB list peaked at 286 MB, and at 167 MB with them returned).
-/// The static build allocates from one heap (dlmalloc), where they are reused anyway.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[allow(unsafe_code)]
-fn give_back_freed() {
-    // SAFETY: malloc_trim takes no pointer; it only releases memory no block holds.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn give_back_freed() {}
 
 /// How many bytes `value` is as compact JSON: a page as the server sent it (its tools
 /// taken out and counted apart), but for its white space, which costs nothing parsed.

@@ -46,6 +46,7 @@
 mod auth;
 mod events;
 mod legacy;
+mod listing;
 mod request;
 mod response;
 mod reuse;
@@ -67,6 +68,7 @@ use mur_http::{Http, Request};
 pub use events::{
     Choice, Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent, TaskStatus,
 };
+pub use listing::{ToolEntry, ToolPage};
 pub use request::{LEGACY_VERSION, MODERN_VERSION, REVISIONS};
 pub use response::{BRIDGE_REALM, Reply, describe, past_the_limit};
 pub use shared::SharedSession;
@@ -276,6 +278,9 @@ pub struct Client<'a> {
     cancel: Option<tokio::sync::watch::Receiver<bool>>,
     /// The legacy session kept across calls, when the caller keeps one ([`Client::sharing`]).
     shared: Option<&'a SharedSession>,
+    /// Where the `tools` entries of a `tools/list` reply go, kept as texts, when the
+    /// caller reads pages so ([`Client::listing_into`]).
+    tool_page: Option<&'a ToolPage>,
     /// The endpoint's OAuth token, and the flow that gets one on a 401.
     auth: auth::Auth,
     /// How the endpoint lets mur in: OAuth, or a session's own terms.
@@ -330,6 +335,7 @@ impl<'a> Client<'a> {
             relayed_for: None,
             cancel: None,
             shared: None,
+            tool_page: None,
             auth: auth::Auth::new(endpoint, settings.max_response),
             access: Access::default(),
         }
@@ -384,6 +390,16 @@ impl<'a> Client<'a> {
     /// next, not ended with the call (module `shared`).
     pub fn sharing(mut self, shared: &'a SharedSession) -> Self {
         self.shared = Some(shared);
+        self
+    }
+
+    /// For a caller reading `tools/list` pages: the entries of a reply's `result.tools`
+    /// are kept in `page` as texts, never built as one `Value` ([`ToolEntry`]; a page so
+    /// built cost 25–30 times its size), and the reply's `result` holds `"tools": null` in
+    /// their place — but for a failed one (`isError`), which is shown whole. What else
+    /// the reply holds, and every other message, is read as it would be.
+    pub fn listing_into(mut self, page: &'a ToolPage) -> Self {
+        self.tool_page = Some(page);
         self
     }
 
@@ -848,6 +864,7 @@ impl<'a> Client<'a> {
         Reader {
             endpoint: self.endpoint,
             limit: self.limit,
+            listing: self.tool_page.is_some(),
         }
     }
 
@@ -870,7 +887,10 @@ impl<'a> Client<'a> {
                     let said = e["message"].as_str().unwrap_or("(no message)");
                     return Err(Error::transport(format!("`{}`: {said}", self.endpoint)));
                 }
-                Message::Reply(reply) => return Ok(Answer::Reply(reply)),
+                Message::Reply(reply) => {
+                    let reply = self.listed(reply, incoming.take_tools());
+                    return Ok(Answer::Reply(reply));
+                }
                 Message::Malformed(why) => {
                     return Err(Error::transport(format!(
                         "`{}` answered request {id} with a malformed JSON-RPC response: {why}",
@@ -901,6 +921,31 @@ impl<'a> Client<'a> {
             resume: incoming.resume_point(),
             instead,
         })
+    }
+
+    /// `reply`, the `tools` entries of its `result` kept apart as texts (`entries`) put in
+    /// the caller's page ([`Client::listing_into`]), each reply read replacing the last's:
+    /// the call's outcome is the last. A failed result (`isError`) gets its array back,
+    /// to be shown whole as any failure is.
+    fn listed(&self, reply: Reply, entries: Option<Vec<ToolEntry>>) -> Reply {
+        let Some(page) = self.tool_page else {
+            return reply;
+        };
+        match (reply, entries) {
+            (Reply::Result(mut result), Some(entries)) if tool_result::is_error(&result) => {
+                let tools = entries
+                    .iter()
+                    .filter_map(|entry| serde_json::from_str(&entry.text).ok())
+                    .collect();
+                result["tools"] = Value::Array(tools);
+                page.keep(None);
+                Reply::Result(result)
+            }
+            (reply, entries) => {
+                page.keep(entries);
+                reply
+            }
+        }
     }
 
     /// Reports a notification: our progress, a log message; skips the rest.
@@ -1614,5 +1659,91 @@ mod tests {
         .expect("error");
         assert_eq!(err.exit_code(), 2);
         assert!(err.message().contains("HTTP 500"));
+    }
+
+    /// A client reading `tools/list` pages (`listing_into`) over a real loopback
+    /// connection: from a JSON body and from an event stream (a notification first) alike,
+    /// the reply's `result` holds `"tools": null` and the page each entry as its
+    /// `Value`'s text with its name (one without a name, a key given twice: the last); a
+    /// failed result keeps its array, shown whole; a page past the response limit is
+    /// refused as any body is, not read further.
+    #[test]
+    fn a_tool_lists_page_is_kept_as_texts_from_json_and_sse_and_bounded() {
+        use std::io::Write as _;
+        let page = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"first","inputSchema":{"type":"object","properties":{"z":{},"a":{}}}},{"description":"no name"},{"name":"x","name":"late"}],"nextCursor":"2"}}"#;
+        let failed = r#"{"jsonrpc":"2.0","id":1,"result":{"isError":true,"tools":[{"name":"a"}],"content":[]}}"#;
+        let huge = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":[{}{{"name":"last"}}]}}}}"#,
+            r#"{"name":"t","description":"padding"},"#.repeat(40_000)
+        );
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let endpoint = format!("http://{}/mcp", listener.local_addr().expect("address"));
+        let server = std::thread::spawn(move || {
+            let answers = [
+                format!("Content-Type: application/json\r\n\r\n{page}"),
+                format!(
+                    "Content-Type: text/event-stream\r\n\r\n\
+                     data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":\"listing\"}}}}\n\n\
+                     data: {page}\n\n"
+                ),
+                format!("Content-Type: application/json\r\n\r\n{failed}"),
+                format!("Content-Type: application/json\r\n\r\n{huge}"),
+            ];
+            for answer in answers {
+                let (mut call, _) = listener.accept().expect("a call");
+                read_request(&mut call);
+                // The last is cut off by the client at its limit: its write may fail.
+                let _ = write!(call, "HTTP/1.1 200 OK\r\nConnection: close\r\n{answer}");
+            }
+        });
+        let settings = settings(&endpoint);
+        let http = Http::new();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let list = |page: &ToolPage| {
+            let client = Client::new(&http, &endpoint, &settings).listing_into(page);
+            runtime.block_on(client.call("tools/list", None, settings.timeout))
+        };
+        let entry = |text: &str, name: Option<&str>| ToolEntry {
+            text: text.into(),
+            name: name.map(str::to_owned),
+        };
+        let entries = vec![
+            entry(
+                r#"{"name":"first","inputSchema":{"type":"object","properties":{"z":{},"a":{}}}}"#,
+                Some("first"),
+            ),
+            entry(r#"{"description":"no name"}"#, None),
+            entry(r#"{"name":"late"}"#, Some("late")),
+        ];
+        for body in ["JSON", "SSE"] {
+            let page = ToolPage::default();
+            let reply = list(&page).unwrap_or_else(|e| panic!("{body}: {e}"));
+            assert_eq!(
+                reply,
+                Reply::Result(json!({ "tools": null, "nextCursor": "2" })),
+                "{body}"
+            );
+            assert_eq!(page.take(), Some(entries.clone()), "{body}");
+        }
+        let page = ToolPage::default();
+        assert_eq!(
+            list(&page).expect("a failed list"),
+            Reply::Result(json!({ "isError": true, "tools": [{ "name": "a" }], "content": [] }))
+        );
+        assert_eq!(page.take(), None);
+        let page = ToolPage::default();
+        let refused = list(&page).expect_err("past the limit");
+        assert_eq!(
+            refused.message(),
+            format!(
+                "`{endpoint}` sent a response larger than 1 MiB, mur's response limit; it was \
+                 not read further"
+            )
+        );
+        assert_eq!(page.take(), None);
+        server.join().expect("server");
     }
 }

@@ -25,6 +25,10 @@
 //! ends is bounded by the call's timeout. Neither is read past the answer: an
 //! event stream is left once the response to our request is in, a JSON body
 //! at the closing bracket of its object or array, whatever follows ([`ValueEnd`]).
+//!
+//! A reader of `tools/list` pages ([`Reader::listing`]) reads each message so but for
+//! the `tools` array of its `result`, whose entries it keeps as texts
+//! (module `listing`): a page built whole as a `Value` cost 25–30 times its size.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -36,6 +40,7 @@ use sse_stream::SseStream;
 use mur_core::settings::human_bytes;
 use mur_core::{Error, Result};
 
+use crate::listing::{Messages, Read, ToolEntry, listing_of_slice, listing_of_str};
 use crate::value_end::{BOM, ValueEnd};
 
 /// The server's answer to our request.
@@ -186,6 +191,9 @@ pub struct Reader<'a> {
     pub endpoint: &'a str,
     /// The most bytes one response body may have.
     pub limit: u64,
+    /// Whether each message's `result.tools` entries are kept as texts, not built
+    /// (module `listing`): a reader of `tools/list` pages.
+    pub listing: bool,
 }
 
 /// The messages of one response body, one at a time: all of a JSON body at
@@ -193,7 +201,10 @@ pub struct Reader<'a> {
 pub struct Incoming<'a> {
     reader: Reader<'a>,
     /// Messages read and not yet taken (a JSON body, a batch in one event).
-    pending: VecDeque<Value>,
+    pending: VecDeque<Read>,
+    /// The `result.tools` entries of the message last taken, kept apart from it
+    /// ([`Reader::listing`]).
+    tools: Option<Vec<ToolEntry>>,
     /// The event stream still to read, if the body is one.
     events: Option<EventStream>,
     /// A snippet of a JSON body, for errors.
@@ -232,6 +243,7 @@ impl<'a> Reader<'a> {
             return Ok(Incoming {
                 reader: *self,
                 pending: VecDeque::new(),
+                tools: None,
                 events: Some(events),
                 text: String::new(),
                 unreadable: None,
@@ -241,13 +253,17 @@ impl<'a> Reader<'a> {
             });
         }
         let body = self.read_body(response).await?;
-        let (body, parsed) = parsed(body, |body| {
-            serde_json::from_slice::<Value>(body.strip_prefix(BOM).unwrap_or(body))
-        })
-        .await;
+        let parse: fn(&Vec<u8>) -> serde_json::Result<Messages> = match self.listing {
+            true => |body| listing_of_slice(body.strip_prefix(BOM).unwrap_or(body)),
+            false => |body| {
+                serde_json::from_slice::<Value>(body.strip_prefix(BOM).unwrap_or(body))
+                    .map(Messages::from)
+            },
+        };
+        let (body, parsed) = parsed(body, parse).await;
         let bytes = body.strip_prefix(BOM).unwrap_or(&body);
         let (pending, unreadable) = match parsed {
-            Ok(Value::Array(_)) => (
+            Ok(Messages::Batch(_)) => (
                 VecDeque::new(),
                 Some(
                     "answered with a batch (a JSON array), where one request takes one \
@@ -255,7 +271,7 @@ impl<'a> Reader<'a> {
                         .to_owned(),
                 ),
             ),
-            Ok(one) => (VecDeque::from([one]), None),
+            Ok(Messages::One(one)) => (VecDeque::from([one]), None),
             // Said as "(empty body)".
             Err(_) if bytes.trim_ascii().is_empty() => (VecDeque::new(), None),
             // What the body starts with, too: what a web page at the endpoint
@@ -276,6 +292,7 @@ impl<'a> Reader<'a> {
         Ok(Incoming {
             reader: *self,
             pending,
+            tools: None,
             events: None,
             text: snippet(bytes),
             unreadable,
@@ -361,8 +378,9 @@ impl Incoming<'_> {
     /// The next JSON-RPC message of the body; `None` at its end.
     pub async fn next(&mut self) -> Result<Option<Value>> {
         loop {
-            if let Some(message) = self.pending.pop_front() {
-                return Ok(Some(message));
+            if let Some(read) = self.pending.pop_front() {
+                self.tools = read.tools;
+                return Ok(Some(read.message));
             }
             let Some(events) = &mut self.events else {
                 return Ok(None);
@@ -381,7 +399,11 @@ impl Incoming<'_> {
             let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else {
                 continue;
             };
-            let (_, value) = parsed(data, |data| serde_json::from_str::<Value>(data)).await;
+            let parse: fn(&String) -> serde_json::Result<Messages> = match self.reader.listing {
+                true => |data| listing_of_str(data),
+                false => |data| serde_json::from_str::<Value>(data).map(Messages::from),
+            };
+            let (_, value) = parsed(data, parse).await;
             let value = value.map_err(|e| {
                 Error::transport(format!(
                     "`{}` sent an event in the response stream with {}",
@@ -391,6 +413,12 @@ impl Incoming<'_> {
             })?;
             self.pending = messages(value);
         }
+    }
+
+    /// The `result.tools` entries of the message [`Self::next`] last gave, when this
+    /// reader keeps them apart ([`Reader::listing`]) and it had such an array: taken.
+    pub fn take_tools(&mut self) -> Option<Vec<ToolEntry>> {
+        self.tools.take()
     }
 
     /// A short excerpt of a JSON body (empty for an event stream).
@@ -486,10 +514,10 @@ where
         .expect("the parse of the answer ended without a result")
 }
 
-fn messages(value: Value) -> VecDeque<Value> {
+fn messages(value: Messages) -> VecDeque<Read> {
     match value {
-        Value::Array(batch) => batch.into(),
-        one => VecDeque::from([one]),
+        Messages::Batch(batch) => batch.into(),
+        Messages::One(one) => VecDeque::from([one]),
     }
 }
 
@@ -608,9 +636,9 @@ mod tests {
     use super::*;
 
     fn all(body: Value) -> Vec<Message> {
-        messages(body)
+        messages(body.into())
             .into_iter()
-            .map(|m| Message::of(m, 1))
+            .map(|m| Message::of(m.message, 1))
             .collect()
     }
 

@@ -164,10 +164,10 @@ impl Entries for Listed {
 }
 
 /// A tool list as a session sent it, each entry kept as its compact JSON text and its
-/// name: what a fresh `tools/list` is read into, page by page, each page's `Value`
-/// dropped once its entries are kept. Built, a list costs 25–30 times its size; kept
-/// so, about its size, and what needs one tool (a derived verb, `catalog` walking them)
-/// builds it alone.
+/// name: what a fresh `tools/list` is read into, page by page, the client keeping each
+/// entry's text as it parses the page (no page is built whole). Built, a list costs
+/// 25–30 times its size; kept so, about its size, and what needs one tool (a derived
+/// verb, `catalog` walking them) builds it alone.
 #[derive(Default)]
 pub struct ToolTexts {
     texts: Vec<Box<str>>,
@@ -186,10 +186,16 @@ impl ToolTexts {
 
     /// Keeps `tool`, the next entry; how many bytes its text is.
     pub fn push(&mut self, tool: &Value) -> u64 {
-        let text = tool.to_string().into_boxed_str();
+        let name = tool.get("name").and_then(Value::as_str).map(str::to_owned);
+        self.push_text(tool.to_string().into_boxed_str(), name)
+    }
+
+    /// Keeps the next entry as its compact JSON `text` (as a `Value` of it writes it,
+    /// so it is built back the same) and its string `name`, as read by the client from
+    /// a page whose entries it never built together; how many bytes the text is.
+    pub fn push_text(&mut self, text: Box<str>, name: Option<String>) -> u64 {
         let bytes = text.len() as u64;
-        self.names
-            .push(tool.get("name").and_then(Value::as_str).map(str::to_owned));
+        self.names.push(name);
         self.texts.push(text);
         bytes
     }
@@ -435,6 +441,14 @@ mod tests {
             "the texts, a comma each, [ ]"
         );
         assert_eq!(texts.names(), [Some("waitFor"), None, None, Some("tree")]);
+        // Kept from the texts the client read (a page never built whole): the same list.
+        let mut read = ToolTexts::default();
+        for tool in &sent {
+            let name = tool.get("name").and_then(Value::as_str).map(str::to_owned);
+            let text = tool.to_string();
+            assert_eq!(read.push_text(text.clone().into(), name), text.len() as u64);
+        }
+        assert_eq!((read.json(), read.names()), (texts.json(), texts.names()));
         assert_eq!(
             texts.named("tree"),
             Some(serde_json::json!({"name": "tree"}))
