@@ -384,7 +384,10 @@ impl UsageLog {
         let mut file = self.opened()?;
         // A file that does not end in a newline ends in a torn line (a writer that
         // crashed mid-write, another program's text): a record appended to it would
-        // be on that line, and skipped with it. It starts a line of its own.
+        // be on that line, and skipped with it. It starts a line of its own. The check
+        // races another process's append (it may see that one before its last byte is
+        // in): then a newline lands after a whole line, and the log has a blank line,
+        // which its reader passes over (`read_file`); no record is lost or joined.
         let (len, whole) = last_line(&file);
         let mut line = if whole { Vec::new() } else { vec![b'\n'] };
         serde_json::to_writer(&mut line, record).map_err(|e| self.describe(e))?;

@@ -37,9 +37,14 @@ static WEEKS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!("{}w {}d", days / 7, days % 7)
 });
 
+/// The records of the usage log at `path`. A blank line is passed over, as the report's
+/// reader passes it (crates/usage/src/log.rs): when two appends race, one's check for a
+/// torn last line can see the other's before its last byte is in, and its record then
+/// starts with a newline, leaving one blank line. Any other line must be a record.
 pub(crate) fn records(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
+        .filter(|line| !line.trim().is_empty())
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect()
 }
