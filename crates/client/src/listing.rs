@@ -81,15 +81,19 @@ impl From<Value> for Messages {
     }
 }
 
-/// `bytes` (a body) read as [`Messages`], each message's `result.tools` kept as texts.
-pub(crate) fn listing_of_slice(bytes: &[u8]) -> serde_json::Result<Messages> {
-    listing(serde_json::Deserializer::from_slice(bytes))
+/// `bytes` (a body or an event's data) read as [`Messages`]; by a reader of `tools/list`
+/// pages (`listing`), each message's `result.tools` kept as texts.
+pub(crate) fn messages_of(bytes: &[u8], listing: bool) -> serde_json::Result<Messages> {
+    if listing {
+        listing_of(bytes)
+    } else {
+        serde_json::from_slice::<Value>(bytes).map(Messages::from)
+    }
 }
 
-/// `text` (an event's data) read as [`Messages`], each message's `result.tools` kept as
-/// texts.
-pub(crate) fn listing_of_str(text: &str) -> serde_json::Result<Messages> {
-    listing(serde_json::Deserializer::from_str(text))
+/// `bytes` read as [`Messages`], each message's `result.tools` kept as texts.
+fn listing_of(bytes: &[u8]) -> serde_json::Result<Messages> {
+    listing(serde_json::Deserializer::from_slice(bytes))
 }
 
 /// As `serde_json::from_slice` reads a value: all of it, then nothing but white space.
@@ -277,15 +281,10 @@ mod tests {
 
     /// `text` read as a page and as a `Value`: the one message of each.
     fn both(text: &str) -> (Read, Value) {
-        let Ok(Messages::One(read)) = listing_of_str(text) else {
+        let Ok(Messages::One(read)) = messages_of(text.as_bytes(), true) else {
             panic!("not one message: {text}");
         };
         let value = serde_json::from_str(text).expect("a value");
-        assert_eq!(
-            listing_of_slice(text.as_bytes()).ok(),
-            Some(Messages::One(read.clone())),
-            "read from bytes as from text"
-        );
         (read, value)
     }
 
@@ -377,7 +376,7 @@ mod tests {
     #[test]
     fn a_batch_is_read_message_by_message() {
         let text = r#"[{"id":1,"result":{"tools":[{"name":"a"}]}},3,{"id":2,"result":{}}]"#;
-        let Ok(Messages::Batch(batch)) = listing_of_str(text) else {
+        let Ok(Messages::Batch(batch)) = messages_of(text.as_bytes(), true) else {
             panic!("not a batch");
         };
         let messages: Vec<&Value> = batch.iter().map(|read| &read.message).collect();
@@ -412,14 +411,14 @@ mod tests {
             String::new(),
         ] {
             let value = serde_json::from_str::<Value>(&text).expect_err("no value");
-            let page = listing_of_str(&text).expect_err("no page");
-            assert_eq!(page.to_string(), value.to_string(), "{text}");
-            let page = listing_of_slice(text.as_bytes()).expect_err("no page");
-            assert_eq!(page.to_string(), value.to_string(), "{text}");
+            for listing in [true, false] {
+                let page = messages_of(text.as_bytes(), listing).expect_err("no page");
+                assert_eq!(page.to_string(), value.to_string(), "{text}");
+            }
         }
         let value = serde_json::from_slice::<Value>(b"{\"result\":{\"tools\":[\"\xff\"]}}")
             .expect_err("not UTF-8");
-        let page = listing_of_slice(b"{\"result\":{\"tools\":[\"\xff\"]}}").expect_err("no page");
+        let page = messages_of(b"{\"result\":{\"tools\":[\"\xff\"]}}", true).expect_err("no page");
         assert_eq!(page.to_string(), value.to_string());
     }
 

@@ -40,7 +40,7 @@ use sse_stream::SseStream;
 use mur_core::settings::human_bytes;
 use mur_core::{Error, Result};
 
-use crate::listing::{Messages, Read, ToolEntry, listing_of_slice, listing_of_str};
+use crate::listing::{Messages, Read, ToolEntry, messages_of};
 use crate::value_end::{BOM, ValueEnd};
 
 /// The server's answer to our request.
@@ -253,14 +253,11 @@ impl<'a> Reader<'a> {
             });
         }
         let body = self.read_body(response).await?;
-        let parse: fn(&Vec<u8>) -> serde_json::Result<Messages> = match self.listing {
-            true => |body| listing_of_slice(body.strip_prefix(BOM).unwrap_or(body)),
-            false => |body| {
-                serde_json::from_slice::<Value>(body.strip_prefix(BOM).unwrap_or(body))
-                    .map(Messages::from)
-            },
-        };
-        let (body, parsed) = parsed(body, parse).await;
+        let listing = self.listing;
+        let (body, parsed) = parsed(body, move |body| {
+            messages_of(body.strip_prefix(BOM).unwrap_or(body), listing)
+        })
+        .await;
         let bytes = body.strip_prefix(BOM).unwrap_or(&body);
         let (pending, unreadable) = match parsed {
             Ok(Messages::Batch(_)) => (
@@ -399,11 +396,8 @@ impl Incoming<'_> {
             let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else {
                 continue;
             };
-            let parse: fn(&String) -> serde_json::Result<Messages> = match self.reader.listing {
-                true => |data| listing_of_str(data),
-                false => |data| serde_json::from_str::<Value>(data).map(Messages::from),
-            };
-            let (_, value) = parsed(data, parse).await;
+            let listing = self.reader.listing;
+            let (_, value) = parsed(data, move |data| messages_of(data.as_bytes(), listing)).await;
             let value = value.map_err(|e| {
                 Error::transport(format!(
                     "`{}` sent an event in the response stream with {}",
@@ -494,7 +488,7 @@ const PARSED_APART: usize = 256 << 10;
 /// ten times that). A small one is parsed at once: a thread costs more than its parse.
 /// Not the runtime's blocking pool: dropping the runtime waits for those, so the process
 /// would still wait for a parse its call gave up on.
-async fn parsed<T, R>(text: T, parse: fn(&T) -> R) -> (T, R)
+async fn parsed<T, R>(text: T, parse: impl FnOnce(&T) -> R + Send + 'static) -> (T, R)
 where
     T: AsRef<[u8]> + Send + 'static,
     R: Send + 'static,
