@@ -11,7 +11,8 @@
 # The names carry hashes of the toolchain, the dependencies and the build profile:
 # profile a release build, and make the order anew when the toolchain or
 # Cargo.lock changes (names it no longer finds are skipped: a stale order costs
-# speed, never correctness). Build `mur` on its own (`-p mur`, as below and as
+# speed, never correctness; ~1 ms a warm call, measured. `mur-bench` warns when fewer
+# than 90% of the names are found in the build it measures). Build `mur` on its own (`-p mur`, as below and as
 # users install it), for the profile and for the build that uses the order: built
 # with another package (`-p mur -p mur-bench`), cargo unifies their dependencies'
 # features, the generic functions get other hashes in their names, and about half

@@ -10,6 +10,7 @@
 
 mod languages;
 mod latency;
+mod link_order;
 mod measure;
 mod output;
 mod peers;

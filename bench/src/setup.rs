@@ -40,6 +40,7 @@ impl Bench {
         let artifacts: &'static Artifacts =
             Box::leak(Box::new(mur_testkit::build(true, &["mur-bench"])?));
         let floor = bin(&artifacts.all, "mur-floor")?;
+        warn_of_stale_order(&bin(&artifacts.all, "mur")?, None);
         let other = target.map(OtherBuild::build).transpose()?;
         Ok(Self {
             sandbox: Sandbox::with_artifacts(artifacts),
@@ -148,13 +149,22 @@ impl OtherBuild {
             "--bin",
             "mur-stack-floor",
         ])?;
+        let mur = bin(&mur, "mur")?;
+        warn_of_stale_order(&mur, Some(target));
         Ok(Self {
             target: target.to_owned(),
-            mur: bin(&mur, "mur")?,
+            mur,
             floor: bin(&floors, "mur-floor")?,
             contract_floor: bin(&floors, "mur-contract-floor")?,
             stack_floor: bin(&floors, "mur-stack-floor")?,
         })
+    }
+}
+
+/// A line on stderr when the link order of the `mur` at `binary` is stale.
+fn warn_of_stale_order(binary: &std::path::Path, target: Option<&str>) {
+    if let Some(line) = crate::link_order::stale_note(binary, target) {
+        crate::output::note(&line);
     }
 }
 
