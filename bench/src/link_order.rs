@@ -93,13 +93,19 @@ fn order_file(target: Option<&str>) -> Option<&'static str> {
 mod tests {
     use super::*;
 
+    /// An order file holding `text`, in a directory kept while the `TempDir` lives.
+    fn order_of(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let order = dir.path().join("order.txt");
+        std::fs::write(&order, text).expect("order");
+        (dir, order)
+    }
+
     /// Counted against the symbols of a real executable (this test's own): `main` is
     /// defined in it, a made-up name is not, and a blank line names nothing.
     #[test]
     fn an_order_is_stale_when_few_of_its_names_are_defined() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let order = dir.path().join("order.txt");
-        std::fs::write(&order, "main\n_ZN9not_there17h0000000000000000E\n\n").expect("order");
+        let (_dir, order) = order_of("main\n_ZN9not_there17h0000000000000000E\n\n");
         let me = std::env::current_exe().expect("this test's executable");
         let fit = fit(&me, &order).expect("an ELF executable");
         assert_eq!(fit, Fit { named: 2, found: 1 });
@@ -123,11 +129,10 @@ mod tests {
     /// A file that is not an executable is said so, not counted as a stale order.
     #[test]
     fn a_binary_that_is_not_elf_is_said_so() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let (binary, order) = (dir.path().join("mur"), dir.path().join("order.txt"));
-        std::fs::write(&binary, "#!/bin/sh\n").expect("script");
-        std::fs::write(&order, "main\n").expect("order");
-        let why = fit(&binary, &order).expect_err("not ELF");
+        let (dir, order) = order_of("main\n");
+        let script = dir.path().join("mur");
+        std::fs::write(&script, "#!/bin/sh\n").expect("script");
+        let why = fit(&script, &order).expect_err("not ELF");
         assert!(why.starts_with("cannot read the symbols of "), "{why}");
     }
 }
