@@ -369,11 +369,19 @@ impl VerbSpec {
 
     /// `Usage: mur devtools …` and a blank line.
     fn usage_line(&self, name: &str) -> String {
+        format!("Usage: {}\n\n", self.usage(name))
+    }
+
+    /// The help's usage line without its `Usage: ` (`mur devtools tree [<selector>] …`),
+    /// never wrapped: what the catalog lists, made without the rest of the help (a
+    /// catalog of 10,000 derived verbs rendered and wrapped each one's whole help to
+    /// keep its first line).
+    pub fn usage(&self, name: &str) -> String {
         let synopsis = match self.synopsis.trim() {
             "" => self.composed_synopsis(name),
             given => given.to_owned(),
         };
-        format!("Usage: mur devtools {synopsis}\n\n")
+        format!("mur devtools {synopsis}")
     }
 
     /// The arguments, options and examples sections, each after a blank line.
@@ -1251,5 +1259,28 @@ word a word a word a word
             "{}",
             spec.render("copy", "Copy")
         );
+    }
+
+    /// What the catalog lists as a verb's usage is its help's first line, however long
+    /// (never wrapped), made without the rest of the help.
+    #[test]
+    fn the_usage_alone_is_the_helps_first_line() {
+        let long = (0..12)
+            .map(|i| Param::new(&format!("option-{i}"), "VALUE", ValueKind::Text, "some"))
+            .collect();
+        let spec = VerbSpec {
+            options: long,
+            details: "Words enough to wrap. ".repeat(20),
+            ..VerbSpec::default()
+        };
+        let help = spec.render("many", "Many options");
+        let first = help.lines().next().expect("a line");
+        assert!(first.chars().count() > 100, "{first}");
+        assert_eq!(Some(spec.usage("many").as_str()), first.strip_prefix("Usage: "));
+        let given = VerbSpec {
+            synopsis: "tree [<selector>]".into(),
+            ..spec
+        };
+        assert_eq!(given.usage("tree"), "mur devtools tree [<selector>]");
     }
 }
