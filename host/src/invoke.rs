@@ -599,8 +599,12 @@ impl Session {
                 _ => return Ok(tools),
             }
         }
-        Err(Error::tool_failed(format!(
-            "`tools/list` was still paging after {MAX_PAGES} pages"
+        // The server's answer is at fault, as with any malformed one (exit 2): no tool
+        // failed (it was exit 5), and the endpoint is named as in every such error.
+        Err(Error::transport(format!(
+            "`{}` was still paging its tool list (`tools/list`) after {MAX_PAGES} pages, \
+             the most mur reads: a `nextCursor` that never ends",
+            self.endpoint
         )))
     }
 }

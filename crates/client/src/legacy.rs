@@ -160,10 +160,20 @@ impl Client<'_> {
         let status = response.status();
         match self.read(response, INIT_ID, &offered.headers()).await? {
             Answer::Reply(Reply::Result(result)) => {
-                let version = result["protocolVersion"]
-                    .as_str()
-                    .unwrap_or(version)
-                    .to_owned();
+                // MCP requires the revision in the answer: without one (or with one that is
+                // no string) no revision was agreed, and the one offered was used unsaid.
+                let Some(version) = result["protocolVersion"].as_str().map(str::to_owned) else {
+                    return Err(Error::transport(format!(
+                        "`{}` answered `initialize` without a protocol revision \
+                         (`protocolVersion` {})",
+                        self.endpoint,
+                        match &result["protocolVersion"] {
+                            Value::Null => "missing".to_owned(),
+                            other => format!("is {}", super::response::snippet(other.to_string().as_bytes())),
+                        }
+                    ))
+                    .with_hint(format!("mur speaks {}", REVISIONS.join(", "))));
+                };
                 tracing::debug!("legacy session {id:?}, protocol {version}");
                 // A revision mur does not know it cannot speak (MCP: the client
                 // should disconnect), nor go on naming it in every request.

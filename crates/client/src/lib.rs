@@ -1302,7 +1302,7 @@ pub fn question_notes(reply: &Reply) -> Vec<String> {
 }
 
 /// What a `-32022` names as supported.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct Supported<'a> {
     /// The newest revision it names that mur speaks, to retry with.
     newest: Option<&'static str>,
@@ -1310,7 +1310,7 @@ struct Supported<'a> {
     named: Vec<&'a str>,
 }
 
-/// What `reply` names as supported, when it is a `-32022` naming some: the
+/// What `reply` names as supported, when it is a `-32022` (naming some or none): the
 /// version to retry with is the newest of them mur speaks ([`REVISIONS`]; the
 /// one just refused too, if the server names it: the retry happens once, so
 /// a server that refuses it again gets no loop). A string a server names is
@@ -1322,11 +1322,13 @@ fn supported_instead(reply: &Reply) -> Option<Supported<'_>> {
     if error["code"].as_i64() != Some(UNSUPPORTED_VERSION) {
         return None;
     }
+    // A refusal that lists none (no `data`, or `supported` no list) names none: no
+    // revision was agreed and nothing ran, as with an empty list — not the tool's
+    // failure (it was taken for one, exit 5).
     let named: Vec<&str> = error["data"]["supported"]
-        .as_array()?
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+        .as_array()
+        .map(|listed| listed.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     let newest = REVISIONS
         .iter()
         .copied()
@@ -1606,6 +1608,17 @@ mod tests {
             supported_instead(&Reply::Error(json!({ "code": -32601 }))),
             None
         );
+        // Listing none, as an empty list does: no revision was agreed (exit 2).
+        let none = Supported {
+            newest: None,
+            named: Vec::new(),
+        };
+        for listing in [json!({}), json!({ "supported": "2025-11-25" })] {
+            let reply = Reply::Error(json!({ "code": -32022, "message": "no", "data": listing }));
+            assert_eq!(supported_instead(&reply), Some(none.clone()), "{listing}");
+        }
+        let bare = Reply::Error(json!({ "code": -32022, "message": "Unsupported" }));
+        assert_eq!(supported_instead(&bare), Some(none));
         assert_eq!(
             revisions(&["a", "b\nc", "d", "e", "f", "g", "h"]),
             "`a`, `b c`, `d`, `e`, `f`, 2 more"

@@ -125,7 +125,10 @@ impl Message {
         }
         match (result, error) {
             (Some(result @ Value::Object(_)), None) => Self::Reply(Reply::Result(result)),
-            (None, Some(error @ Value::Object(_))) => Self::Reply(Reply::Error(error)),
+            (None, Some(error @ Value::Object(_))) => match unsound_error(&error) {
+                Some(why) => Self::Malformed(why),
+                None => Self::Reply(Reply::Error(error)),
+            },
             (Some(_), Some(_)) => Self::Malformed("it has both a `result` and an `error`".into()),
             (None, None) => Self::Malformed("it has neither a `result` nor an `error`".into()),
             (Some(other), None) => {
@@ -135,6 +138,27 @@ impl Message {
                 Self::Malformed(format!("its `error` is {}, not an object", kind(&other)))
             }
         }
+    }
+}
+
+/// Why an `error` object is none JSON-RPC 2.0 allows: its `code` must be an integer
+/// (what mur tells errors apart by: `-32022`, `-32601`) and its `message`, which mur
+/// prints, a string. Taken as the tool's failure, `"code": "boom"` was exit 5; a
+/// message left out is read as none.
+fn unsound_error(error: &Value) -> Option<String> {
+    let code = &error["code"];
+    if code.as_i64().is_none() {
+        return Some(match code {
+            Value::Null => "its `error` has no `code`".to_owned(),
+            other => format!("its `error`'s `code` is {}, not an integer", kind(other)),
+        });
+    }
+    match &error["message"] {
+        Value::Null | Value::String(_) => None,
+        other => Some(format!(
+            "its `error`'s `message` is {}, not a string",
+            kind(other)
+        )),
     }
 }
 
@@ -236,7 +260,7 @@ impl<'a> Reader<'a> {
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
-            .is_some_and(|ct| ct.starts_with("text/event-stream"));
+            .is_some_and(|ct| mur_http::media_type_is(ct, "text/event-stream"));
         if is_sse {
             let events: EventStream =
                 Box::pin(SseStream::from_bytes_stream(counted(response, self.limit)));
@@ -734,6 +758,26 @@ mod tests {
         assert_eq!(
             why(json!({ "jsonrpc": "2.0", "id": 1, "error": "bad" })),
             "its `error` is the string \"bad\", not an object"
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": "boom", "message": "m" } })),
+            "its `error`'s `code` is the string \"boom\", not an integer"
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": 1.5, "message": "m" } })),
+            "its `error`'s `code` is 1.5, not an integer"
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1, "error": { "message": "m" } })),
+            "its `error` has no `code`"
+        );
+        assert_eq!(
+            why(json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": 1, "message": {} } })),
+            "its `error`'s `message` is an object, not a string"
+        );
+        assert_eq!(
+            Message::of(json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -1 } }), 1),
+            Message::Reply(Reply::Error(json!({ "code": -1 })))
         );
         assert_eq!(
             why(json!({ "id": 1, "result": {} })),

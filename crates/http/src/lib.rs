@@ -32,7 +32,7 @@ use client::{NoLookups, client_builder};
 
 pub use delivery::{Delivery, Sent};
 pub use request::Request;
-pub use send::{SendError, innermost};
+pub use send::{SendError, innermost, read_url};
 
 /// The HTTP of one `mur` process: kept connections, and the reqwest client
 /// once something needs it. Cheap to make: nothing is built or opened
@@ -76,6 +76,15 @@ impl Http {
             .as_ref()
             .map_err(Clone::clone)
     }
+}
+
+/// Whether a `Content-Type` (or one media range of an `Accept`) is of the media type
+/// `essence` (`text/event-stream`): its parameters aside, case folded, as RFC 9110
+/// reads it. A prefix test took `TEXT/EVENT-STREAM` for JSON, and
+/// `text/event-streamed` for an event stream.
+pub fn media_type_is(value: &str, essence: &str) -> bool {
+    let given = value.split_once(';').map_or(value, |(given, _)| given);
+    given.trim().eq_ignore_ascii_case(essence)
 }
 
 #[cfg(test)]

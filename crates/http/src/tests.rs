@@ -372,3 +372,17 @@ fn a_server_that_speaks_first_does_not_speak_http() {
         assert!(!failed.is_closed(), "{failed}");
     }
 }
+
+#[test]
+fn a_media_type_is_its_essence_in_any_case_whatever_its_parameters() {
+    for value in [
+        "text/event-stream",
+        "TEXT/Event-Stream",
+        " text/event-stream ; charset=utf-8",
+    ] {
+        assert!(media_type_is(value, "text/event-stream"), "{value}");
+    }
+    for value in ["text/event-streamed", "text/event", "application/json", ""] {
+        assert!(!media_type_is(value, "text/event-stream"), "{value}");
+    }
+}

@@ -60,10 +60,7 @@ pub fn is_json(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| {
-            let essence = value.split_once(';').map_or(value, |(essence, _)| essence);
-            essence.trim().eq_ignore_ascii_case("application/json")
-        })
+        .is_some_and(|value| mur_http::media_type_is(value, "application/json"))
 }
 
 fn declared_length(headers: &HeaderMap) -> Option<usize> {

@@ -46,10 +46,5 @@ pub(crate) fn wants_event_stream(headers: &HeaderMap) -> bool {
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
-        .any(|media| {
-            media
-                .split(';')
-                .next()
-                .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/event-stream"))
-        })
+        .any(|media| mur_http::media_type_is(media, "text/event-stream"))
 }

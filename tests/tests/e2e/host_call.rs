@@ -1378,6 +1378,32 @@ fn a_tool_lists_pages_together_are_bounded_by_max_response() {
     assert_eq!(listed, ["tool-1", "tool-2", "tool-3", "tool-4", "tool-5"]);
 }
 
+/// A server whose `nextCursor` never ends is read for 100 pages, then given up on as a
+/// malformed answer (exit 2, naming it), not as a tool's failure (it was exit 5).
+#[test]
+fn a_tool_list_that_pages_forever_is_the_servers_fault() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|req| {
+        let body = req.json();
+        let result = match body["method"].as_str() {
+            Some("tools/list") => json!({ "tools": [], "nextCursor": "again" }),
+            _ => json!({}),
+        };
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
+        )
+    });
+    let endpoint = server.endpoint();
+    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "catalog", "--json"]);
+    out.assert_code(2);
+    out.assert_stdout_is("");
+    out.assert_stderr_is(format!(
+        "error: `{endpoint}` was still paging its tool list (`tools/list`) after 100 pages, the \
+         most mur reads: a `nextCursor` that never ends\n"
+    ));
+}
+
 /// A question in the response stream: `{"message":…, "requestedSchema":…}`
 /// asking for a boolean `confirm`.
 fn question(id: serde_json::Value) -> serde_json::Value {
@@ -1544,6 +1570,27 @@ fn a_legacy_session_is_ended_when_the_call_fails() {
     out.assert_stderr_contains("closed the connection before the answer was complete");
     let delete = server.requests().pop().expect("DELETE");
     assert_eq!(delete.header("mcp-session-id"), Some(SESSION));
+}
+
+/// A media type is the same in any case and with any parameters (RFC 9110): an answer
+/// in an event stream named `TEXT/Event-Stream; charset=utf-8` is read as one. A prefix
+/// test took it for JSON and failed the call (exit 2, "no JSON mur can read").
+#[test]
+fn an_event_stream_is_one_whatever_the_case_of_its_content_type() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|request| Reply::Respond {
+        status: 200,
+        headers: vec![("content-type".into(), "TEXT/Event-Stream; charset=utf-8".into())],
+        body: format!(
+            "event: message\ndata: {}\n\n",
+            json!({ "jsonrpc": "2.0", "id": request.json()["id"], "result": { "v": 1 } })
+        )
+        .into_bytes(),
+    });
+    sb.call_version_at(&server.endpoint(), &[])
+        .assert_code(0)
+        .assert_stdout_is("{\"v\":1}\n")
+        .assert_stderr_is("");
 }
 
 #[test]

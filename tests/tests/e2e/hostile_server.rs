@@ -206,6 +206,26 @@ fn a_revision_mur_does_not_speak_is_neither_taken_nor_offered() {
             .all(|r| r.header("mcp-protocol-version") != Some("1999-01-01"))
     );
 
+    // Answered without a revision, or with one that is no string: none was agreed.
+    for (version, said) in [(json!(20251125), "is 20251125"), (Value::Null, "missing")] {
+        let mut initialized = json!({ "capabilities": { "tools": {} },
+                                      "serverInfo": { "name": "stub", "version": "0" } });
+        if !version.is_null() {
+            initialized["protocolVersion"] = version;
+        }
+        let server = Stub::legacy("s1", initialized, |req| {
+            Reply::json(200, &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "result": {} }))
+        });
+        sb.devtools(&["--endpoint", &server.endpoint(), "call", "echo"])
+            .assert_code(2)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: `{}` answered `initialize` without a protocol revision (`protocolVersion` \
+                 {said})\n{SPEAKS}",
+                server.endpoint()
+            ));
+    }
+
     // A -32022 naming only revisions mur does not speak, one with escapes: nothing retried.
     let refusing = |supported: Value| {
         Stub::serve(move |req| {
@@ -228,6 +248,23 @@ fn a_revision_mur_does_not_speak_is_neither_taken_nor_offered() {
             server.endpoint()
         ));
     assert_eq!(server.requests().len(), 1, "nothing sent after the refusal");
+
+    // A -32022 listing none (no `data`): no revision to retry with, and the tool never ran.
+    let bare = Stub::serve(|req| {
+        Reply::json(
+            400,
+            &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "error": {
+                "code": -32022, "message": "Unsupported protocol version" } }),
+        )
+    });
+    sb.devtools(&["--endpoint", &bare.endpoint(), "call", "echo"])
+        .assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` refused protocol revision 2026-07-28 (JSON-RPC error -32022: Unsupported \
+             protocol version); it names as supported no revision\n{SPEAKS}",
+            bare.endpoint()
+        ));
 
     // Refused again after the one retry: the tool never ran, so not exit 5.
     let server = refusing(json!(["2026-07-28"]));
