@@ -235,12 +235,7 @@ pub fn items(installed: &[Entry], offered: Option<&Offered>) -> Vec<Item> {
 
 fn derived_item(verb: Derived, tool: &Value) -> Item {
     let usage = verb.spec.usage(&verb.name);
-    let facts = verb
-        .spec
-        .options
-        .iter()
-        .filter_map(|o| Some((o.name.clone(), verb.facts(&o.name)?)))
-        .collect();
+    let facts = verb.all_facts();
     Item {
         facts,
         name: verb.name,

@@ -11,7 +11,7 @@
 //! be one line naming the option, in the same words as the verb kits', and it
 //! must type each value by the schema (integer, number, boolean, JSON).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
@@ -117,6 +117,19 @@ impl Field {
             ty => ty,
         };
         self.choices.is_empty() && matches!(ty, Type::String | Type::Json(_))
+    }
+
+    /// What the schema says of this option that its [`Param`] does not ([`Derived::facts`]).
+    fn facts(&self) -> Facts {
+        Facts {
+            default: self.default.clone(),
+            nullable: self.nullable,
+            range: [&self.range, &self.count]
+                .into_iter()
+                .flatten()
+                .flat_map(Range::named)
+                .collect(),
+        }
     }
 }
 
@@ -719,15 +732,17 @@ impl Derived {
     /// fills (`--args`).
     pub fn facts(&self, name: &str) -> Option<Facts> {
         let field = self.fields.iter().find(|f| f.option == name)?;
-        Some(Facts {
-            default: field.default.clone(),
-            nullable: field.nullable,
-            range: [&field.range, &field.count]
-                .into_iter()
-                .flatten()
-                .flat_map(Range::named)
-                .collect(),
-        })
+        Some(field.facts())
+    }
+
+    /// The facts of every option that has them, by option name, in one pass: what the
+    /// catalog lists (asked option by option, a tool of 32,000 properties searched
+    /// them all for each, seconds of a catalog).
+    pub fn all_facts(&self) -> Vec<(String, Facts)> {
+        self.fields
+            .iter()
+            .map(|field| (field.option.clone(), field.facts()))
+            .collect()
     }
 
     /// Which options take the word `null` as JSON null (their schema admits it), in a
@@ -2352,7 +2367,9 @@ pub fn annotations(annotations: Option<&Value>) -> Vec<String> {
 }
 
 /// The names an object schema's `required` lists (what is not a string ignored).
-fn required_names(required: Option<&Value>) -> Vec<&str> {
+/// A set, not a list: each property asks whether it is in it (a tool of 32,000 required
+/// properties searched them all for each).
+fn required_names(required: Option<&Value>) -> HashSet<&str> {
     required
         .and_then(Value::as_array)
         .into_iter()
@@ -3374,6 +3391,15 @@ mod tests {
             Value::Object(facts.range),
             json!({"maximum": 9, "minItems": 2, "maxItems": 3})
         );
+        // All at once (the catalog's) are each option's, for every option with any.
+        let each: Vec<(String, Facts)> = verb
+            .spec
+            .options
+            .iter()
+            .filter_map(|o| Some((o.name.clone(), verb.facts(&o.name)?)))
+            .collect();
+        assert!(each.len() > 3, "{each:?}");
+        assert_eq!(verb.all_facts(), each);
         let help = |name: &str| {
             let option = verb.spec.options.iter().find(|o| o.name == name);
             option.expect("the option").help.clone()
