@@ -73,10 +73,14 @@ fn report(e: &Error) -> Result<(), Error> {
     if e.kind() == Kind::BrokenPipe {
         return Ok(());
     }
+    // stdout gone (a closed pipe): the message on stderr still says why. stdout that
+    // cannot be written (a full disk): the answer the failure carries is lost, and said
+    // to be (it was lost without a word, the exit code the tool's).
     if let Some(bytes) = e.stdout()
-        && output::stdout(bytes).is_err()
+        && let Err(unwritten) = output::stdout(bytes)
+        && unwritten.kind() != Kind::BrokenPipe
     {
-        // stdout is gone (a closed pipe): the message on stderr still says why.
+        output::diagnostic(&format!("warning: {}", output::line(unwritten.message())));
     }
     // One line each, whatever a name quoted in them holds: a verb's, a tool's or a
     // server's words must not forge a line of mur's (`error: …`). The detail is

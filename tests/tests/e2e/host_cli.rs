@@ -1000,6 +1000,43 @@ fn help_and_the_version_on_a_full_stdout_fail_as_every_output_does() {
     out.assert_code(0).assert_stderr_is("");
 }
 
+/// A failed tool's answer (its stdout) that cannot be written is said to be lost, beside
+/// the failure, whose exit code stays the tool's (5): it was lost without a word.
+#[test]
+fn a_failed_tools_answer_that_stdout_cannot_take_is_said_to_be_lost() {
+    use mur_e2e::stub::Reply;
+    let server = Stub::serve(|request| {
+        let failed =
+            serde_json::json!({ "isError": true, "content": [{ "type": "text", "text": "no" }] });
+        Reply::json(
+            200,
+            &serde_json::json!({ "jsonrpc": "2.0", "id": request.json()["id"], "result": failed }),
+        )
+    });
+    let sb = Sandbox::new();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("open /dev/full");
+    let mut mur = sb.mur_command(&[
+        "devtools",
+        "--endpoint",
+        &server.endpoint(),
+        "call",
+        "version",
+    ]);
+    mur.stdout(full).stderr(std::process::Stdio::piped());
+    let (out, _) = mur_e2e::run_within(&mut mur, mur_e2e::RUN_LIMIT);
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (
+            5,
+            "warning: cannot write to stdout: No space left on device (os error 28)\n\
+             error: tool `version` failed: no\n"
+        )
+    );
+}
+
 /// A body that starts with a UTF-8 byte order mark is read as the same body without it,
 /// JSON as an event stream (whose format says to skip one): the JSON one was refused,
 /// exit 2, "answered with no JSON mur can read: expected value at line 1 column 1:
