@@ -108,6 +108,17 @@ pub fn answer(text: &str) -> Result<(String, String), String> {
     }
 }
 
+/// `--endpoint URL`: a URL mur's HTTP reads ([`mur_http::read_url`]), else refused where
+/// it is parsed, as a usage error: `http://127.0.0.1:1/ x` passed the loopback check,
+/// whose parser takes it, and was refused by the HTTP layer after discovery, as a request
+/// that failed (exit 2). Whether it is on loopback is discovery's to say.
+pub fn endpoint(text: &str) -> Result<String, String> {
+    match mur_http::read_url(text) {
+        Ok(_) => Ok(text.to_owned()),
+        Err(why) => Err(format!("not a URL ({why}); nothing was sent")),
+    }
+}
+
 /// `--protocol REVISION`: one of the MCP revisions mur speaks ([`mur_client::REVISIONS`]);
 /// any other date was sent as it was and the server's own revision taken instead, so a
 /// typo (`2025-11-52`) went unnoticed.
@@ -220,7 +231,8 @@ pub struct Devtools {
 pub struct HostArgs {
     /// Use this MCP endpoint as-is, without discovery
     // An empty one (`--endpoint=`) is missing, as an empty `--project=` is: it was
-    // refused only later, as "`--endpoint ` is not a URL".
+    // refused only later, as "`--endpoint ` is not a URL". One mur's HTTP cannot read is
+    // refused once clap has parsed it (`options::check_typed`).
     #[arg(long, global = true, value_name = "URL",
           value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub endpoint: Option<String>,
@@ -818,11 +830,15 @@ pub enum UsageCommand {
 pub struct ReportArgs {
     /// Only the records of the last DURATION (`30m`, `12h`, `7d`); a verb with no call in
     /// it is a loser, when the log goes back that far
-    #[arg(long, value_name = "DURATION", value_parser = mur_core::parse_window)]
+    // Any word is its value, refused as no duration, as the host's `--timeout`: `-1d`,
+    // taken for an option, was "unexpected argument `-1`" (so every value option here).
+    #[arg(long, value_name = "DURATION", value_parser = mur_core::parse_window,
+          allow_hyphen_values = true)]
     pub since: Option<std::time::Duration>,
     /// Without --since: a verb with no call in this long is a loser, when the log goes back
     /// that far (as `verbs prune --unused-for`)
-    #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window, conflicts_with = "since")]
+    #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window, conflicts_with = "since",
+          allow_hyphen_values = true)]
     pub unused_for: std::time::Duration,
     /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
     #[arg(long, value_name = "NAME")]
@@ -835,11 +851,11 @@ pub struct ReportArgs {
     #[arg(long = "server-log", value_name = "PATH", num_args = 1..)]
     pub server_logs: Vec<PathBuf>,
     /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
-    #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]
+    #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate, allow_hyphen_values = true)]
     pub max_usage_error_rate: f64,
     /// A verb is a loser when more than this share (0 to 1) of its calls failed in the verb
     /// itself (exit 6: a crash, its time or memory spent)
-    #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate)]
+    #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate, allow_hyphen_values = true)]
     pub max_plugin_failure_rate: f64,
     /// Print the report as JSON (schema `mur-usage-report/1`)
     #[arg(long)]
@@ -865,7 +881,9 @@ pub struct BridgeArgs {
     #[command(subcommand)]
     pub stop: Option<BridgeCommand>,
     /// Stop after this long without a request (`30s`, `10m`, `1h`, or `never`)
-    #[arg(long, value_name = "DURATION", default_value = mur_bridge::DEFAULT_IDLE, value_parser = mur_bridge::parse_idle)]
+    // Any word is its value (`-5m` refused as no duration), as `usage report --since`'s.
+    #[arg(long, value_name = "DURATION", default_value = mur_bridge::DEFAULT_IDLE, value_parser = mur_bridge::parse_idle,
+          allow_hyphen_values = true)]
     pub idle: mur_bridge::Idle,
     /// Run the bridge in this terminal instead of in the background
     #[arg(long)]
@@ -880,7 +898,8 @@ pub struct BridgeArgs {
     /// Largest message the bridge reads from the server, in bytes (`K`, `M`, `G`: KiB, MiB,
     /// GiB); a larger one fails the calls in flight and restarts the server. A call needs a
     /// `--max-response` as large to read such an answer
-    #[arg(long, value_name = "BYTES", default_value_t = ByteSize(mur_bridge::MAX_MESSAGE_BYTES))]
+    #[arg(long, value_name = "BYTES", default_value_t = ByteSize(mur_bridge::MAX_MESSAGE_BYTES),
+          allow_hyphen_values = true)]
     pub max_message: ByteSize,
     /// The stdio MCP server to run: its command and arguments, after `--`
     #[arg(last = true, required = true, value_name = "SERVER")]
@@ -1096,14 +1115,16 @@ pub enum VerbsCommand {
     Prune {
         /// A verb with no call in this long (`12h`, `14d`) is a loser, when the log goes back
         /// that far
-        #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window)]
+        // Any word is its value, as `usage report`'s options (`-14d`, `-0.3`).
+        #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window,
+              allow_hyphen_values = true)]
         unused_for: std::time::Duration,
         /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
-        #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate)]
+        #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate, allow_hyphen_values = true)]
         max_usage_error_rate: f64,
         /// A verb is a loser when more than this share (0 to 1) of its calls failed in the verb
         /// itself (exit 6: a crash, its time or memory spent)
-        #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate)]
+        #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate, allow_hyphen_values = true)]
         max_plugin_failure_rate: f64,
         /// Judge by this agent's calls only (`usage report --agent`)
         #[arg(long, value_name = "NAME")]
@@ -1193,6 +1214,51 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    /// A value that starts with `-` after a space is the option's, refused as with `=`:
+    /// `usage report --since -1d` was "unexpected argument `-1` found",
+    /// `--max-usage-error-rate -0.1` "unexpected argument `-0`".
+    #[test]
+    fn a_dashed_value_after_a_space_is_the_options_as_after_an_equals_sign() {
+        let refusal = |argv: &[&str]| {
+            let error = command()
+                .try_get_matches_from(["mur", "devtools"].iter().chain(argv))
+                .expect_err("refused");
+            (error.kind(), error.to_string())
+        };
+        let report = ["usage", "report"];
+        let prune = ["verbs", "prune"];
+        for (command, option, value) in [
+            (&report, "--since", "-1d"),
+            (&report, "--unused-for", "-7d"),
+            (&report, "--max-usage-error-rate", "-0.1"),
+            (&report, "--max-plugin-failure-rate", "-1"),
+            (&prune, "--unused-for", "-14d"),
+            (&prune, "--max-usage-error-rate", "-0.3"),
+            (&prune, "--max-plugin-failure-rate", "-inf"),
+        ] {
+            let spaced = refusal(&[command[0], command[1], option, value]);
+            let joined = refusal(&[command[0], command[1], &format!("{option}={value}")]);
+            assert_eq!(spaced, joined, "{option} {value}");
+            assert_eq!(
+                spaced.0,
+                clap::error::ErrorKind::ValueValidation,
+                "{}",
+                spaced.1
+            );
+        }
+        for (option, value) in [("--idle", "-5m"), ("--max-message", "-5K")] {
+            let spaced = refusal(&["bridge", option, value, "--", "server"]);
+            let joined = refusal(&["bridge", &format!("{option}={value}"), "--", "server"]);
+            assert_eq!(spaced, joined, "{option} {value}");
+            assert_eq!(
+                spaced.0,
+                clap::error::ErrorKind::ValueValidation,
+                "{}",
+                spaced.1
+            );
+        }
     }
 
     #[test]

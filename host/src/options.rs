@@ -56,21 +56,19 @@ fn takes(option: &HostOption, word: &str) -> bool {
 }
 
 /// The host's flags with a short name (`-v`, `-q`), alone or several in one word
-/// (`-vq`), each once, as clap takes them before the verb (`-qq` is refused there, so
-/// here it is left to the verb, which refuses it too).
+/// (`-vq`), as clap takes them before the verb. One typed twice (`-vv`) is among them, to
+/// be refused as clap refuses it ([`set_once`]): left to the verb, it was told to write
+/// `-v -v`, which the host then refused.
 fn short_flags(word: &str) -> Option<Vec<&'static HostOption>> {
     let shorts = word.strip_prefix('-').filter(|s| !s.is_empty())?;
-    let mut flags: Vec<&'static HostOption> = Vec::new();
-    for c in shorts.chars() {
-        let flag = HOST_OPTIONS
-            .iter()
-            .find(|o| o.short == Some(c) && o.value.is_none())?;
-        if flags.contains(&flag) {
-            return None;
-        }
-        flags.push(flag);
-    }
-    Some(flags)
+    shorts
+        .chars()
+        .map(|c| {
+            HOST_OPTIONS
+                .iter()
+                .find(|o| o.short == Some(c) && o.value.is_none())
+        })
+        .collect()
 }
 
 /// Whether `word` is the host's short flags (`-v`, `-vq`), as clap takes them.
@@ -85,7 +83,7 @@ pub fn is_short_flags(word: &str) -> bool {
 fn set(host: &mut HostArgs, option: &HostOption, text: &str) -> std::result::Result<(), String> {
     let text = text.to_owned();
     match option.long {
-        "endpoint" => host.endpoint = Some(text),
+        "endpoint" => host.endpoint = Some(crate::cli::endpoint(&text)?),
         "project" => host.project = Some(PathBuf::from(text)),
         "auto" => host.auto = true,
         "auto-full" => host.auto_full = true,
@@ -101,10 +99,49 @@ fn set(host: &mut HostArgs, option: &HostOption, text: &str) -> std::result::Res
         "pretty" => host.pretty = true,
         "verbose" => host.verbose = true,
         "quiet" => host.quiet = true,
-        "answer" => host.answer.push(crate::cli::answer(&text)?),
+        "answer" => add_answer(&mut host.answer, crate::cli::answer(&text)?)?,
         "protocol" => host.protocol = Some(crate::cli::revision(&text)?),
         "refresh" => host.refresh = true,
         long => return Err(format!("host option `--{long}` is not known here")),
+    }
+    Ok(())
+}
+
+/// `answer` (`--answer KEY=VALUE`) added to `answers`, unless its field has another
+/// answer already: `--answer confirm=false clear-todos --answer confirm=true` cleared the
+/// todos, the last answer taken and the first dropped unsaid. The same answer again is
+/// taken (as one): it contradicts nothing, and a script that adds its own
+/// `--answer confirm=true` to a line that has it means what it says.
+fn add_answer(
+    answers: &mut Vec<(String, String)>,
+    (key, value): (String, String),
+) -> std::result::Result<(), String> {
+    match answers.iter().find(|(given, _)| *given == key) {
+        Some((_, first)) if *first == value => Ok(()),
+        Some((_, first)) => Err(format!(
+            "`{key}` is answered already (`--answer {key}={first}`); give each field one answer"
+        )),
+        None => {
+            answers.push((key, value));
+            Ok(())
+        }
+    }
+}
+
+/// What clap's parsers cannot check of the host options typed before the verb, checked
+/// as [`set`] checks them after it, in the same words: each field answered once
+/// ([`add_answer`]: `--answer` repeats), and an endpoint mur's HTTP reads
+/// ([`crate::cli::endpoint`]; not as clap's value parser, whose refusal is printed cut at
+/// a newline in the value).
+pub fn check_typed(host: &mut HostArgs) -> Result<()> {
+    let usage = |long: &str| HostOption::named(long).map_or_else(String::new, HostOption::usage);
+    if let Some(url) = &host.endpoint {
+        crate::cli::endpoint(url).map_err(|why| invalid(&usage("--endpoint"), url, why))?;
+    }
+    for (key, value) in std::mem::take(&mut host.answer) {
+        let text = format!("{key}={value}");
+        add_answer(&mut host.answer, (key, value))
+            .map_err(|why| invalid(&usage("--answer"), &text, why))?;
     }
     Ok(())
 }
@@ -491,12 +528,26 @@ mod tests {
         assert_eq!(rest, ["#x"]);
         assert!(host.verbose && host.quiet);
         let mut host = HostArgs::default();
-        // Each once, as before the verb (clap refuses `-qq` there): `-qq` is the verb's.
+        // A word with a letter not the host's is the verb's, whole.
         assert_eq!(
-            extract("#x -qv -qq -vx", &mut host, None).expect("valid"),
-            ["#x", "-qq", "-vx"]
+            extract("#x -qv -vx", &mut host, None).expect("valid"),
+            ["#x", "-vx"]
         );
         assert!(host.quiet && host.verbose);
+        // Each once, refused as before the verb: `-vv` was left to the verb, which said
+        // to write `-v -v`, refused in turn.
+        for (line, flag) in [
+            ("#x -vv", "--verbose"),
+            ("#x -qvq", "--quiet"),
+            ("#x -v -vq", "--verbose"),
+        ] {
+            let refused = extract(line, &mut HostArgs::default(), None).expect_err(line);
+            assert_eq!(
+                refused.message(),
+                format!("the argument `{flag}` cannot be used multiple times"),
+                "{line}"
+            );
+        }
         for (line, flag, value) in [
             ("#x --pretty=false", "--pretty", "false"),
             ("#x --quiet=", "--quiet", ""),
@@ -623,6 +674,81 @@ mod tests {
         let mut host = HostArgs::unset();
         extract("#x --answer a=1 --answer b=2", &mut host, None).expect("repeatable");
         assert_eq!(host.answer.len(), 2);
+    }
+
+    /// `--answer` repeats for different fields only: a second, different answer for one
+    /// field is refused, before the verb, after it or across it, in one wording
+    /// (`--answer confirm=false clear-todos --answer confirm=true` cleared the todos, the
+    /// last answer taken); the same answer again is taken once.
+    #[test]
+    fn two_answers_for_one_field_are_refused_wherever_they_are_typed() {
+        let refused = "invalid value `confirm=true` for `--answer <KEY=VALUE>`: `confirm` is \
+                       answered already (`--answer confirm=false`); give each field one answer";
+        let mut before =
+            parsed_before_a_verb(&["--answer", "confirm=false", "--answer", "confirm=true"]);
+        assert_eq!(
+            check_typed(&mut before).expect_err("two answers").message(),
+            refused
+        );
+        for (first, again) in [
+            (
+                &["--answer", "confirm=false"][..],
+                "#x --answer confirm=true",
+            ),
+            (&[], "#x --answer=confirm=false --answer confirm=true"),
+        ] {
+            let mut host = parsed_before_a_verb(first);
+            check_typed(&mut host).expect("one answer");
+            let error = extract(again, &mut host, None).expect_err(again);
+            assert_eq!(
+                (error.message(), error.exit_code()),
+                (refused, 1),
+                "{again}"
+            );
+        }
+        let mut host = parsed_before_a_verb(&["--answer", "a=1", "--answer", "a=1"]);
+        check_typed(&mut host).expect("the same answer");
+        let rest = extract("#x --answer a=1 --answer b=", &mut host, None).expect("taken");
+        assert_eq!(rest, ["#x"]);
+        assert_eq!(
+            host.answer,
+            [("a".into(), "1".into()), ("b".into(), String::new())]
+        );
+    }
+
+    /// An `--endpoint` mur's HTTP cannot read is refused where it is parsed, before the
+    /// verb and after it alike: `http://127.0.0.1:1/ x` passed the loopback check and was
+    /// refused by the HTTP layer after discovery, exit 2 ("request failed").
+    #[test]
+    fn an_endpoint_the_http_layer_cannot_read_is_refused_where_it_is_parsed() {
+        for url in [
+            "http://127.0.0.1:1/ x",
+            "http://127.0.0.1:1/\n",
+            "http://127.0.0.1:1/\x7f",
+        ] {
+            let refused = format!(
+                "invalid value `{url}` for `--endpoint <URL>`: not a URL (invalid uri \
+                 character); nothing was sent"
+            );
+            let argv = ["#x".to_owned(), "--endpoint".to_owned(), url.to_owned()];
+            let after =
+                extract_host_options(&argv, &mut HostArgs::unset(), None, None).expect_err(url);
+            assert_eq!(
+                (after.message(), after.exit_code()),
+                (refused.as_str(), 1),
+                "{url}"
+            );
+            let before =
+                check_typed(&mut parsed_before_a_verb(&["--endpoint", url])).expect_err(url);
+            assert_eq!(
+                (before.message(), before.exit_code()),
+                (refused.as_str(), 1),
+                "{url}"
+            );
+        }
+        let mut host = HostArgs::unset();
+        extract("#x --endpoint http://127.0.0.1:1/mcp?a=b", &mut host, None).expect("a URL");
+        assert_eq!(host.endpoint.as_deref(), Some("http://127.0.0.1:1/mcp?a=b"));
     }
 
     /// Every host option but `--answer`, typed before the verb's name (as its default

@@ -183,11 +183,18 @@ pub(crate) async fn send(
     Ok(answer(response, idle, to, sender, written))
 }
 
+/// `url` as every request reads it (hyper's `Uri`), or why it is none (`invalid uri
+/// character`). Public so that a URL the user gives is checked by it where it is parsed
+/// (`mur --endpoint`): the loopback check's parser (WHATWG's) takes `http://127.0.0.1:1/ x`,
+/// which was then refused here, after discovery, as a request that failed.
+pub fn read_url(url: &str) -> Result<Uri, String> {
+    url.parse()
+        .map_err(|e: hyper::http::uri::InvalidUri| e.to_string())
+}
+
 /// The target and hyper's request for `request`.
 fn prepare(request: Request) -> Result<(Target, hyper::Request<Full<Bytes>>), SendError> {
-    let uri: Uri = request
-        .url
-        .parse()
+    let uri = read_url(&request.url)
         .map_err(|e| SendError::Url(format!("`{}` is not a URL: {e}", request.url)))?;
     if uri.scheme_str() != Some("http") {
         return Err(SendError::Url(format!(

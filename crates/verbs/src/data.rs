@@ -50,7 +50,7 @@ struct File {
     #[serde(default)]
     arguments: Map<String, Value>,
     #[serde(default)]
-    options: Vec<OptionField>,
+    options: Vec<Object<OptionField>>,
     /// A JSON pointer into what the tool returned (its `structuredContent`,
     /// else its text read as JSON); the whole of it when absent.
     #[serde(default)]
@@ -80,6 +80,51 @@ struct OptionField {
 
 fn string() -> String {
     "string".to_owned()
+}
+
+/// A `T` read from a JSON object, and from nothing else. serde's derive reads a struct
+/// from an array too, its fields in order: `["mur-verb/1", "arrverb", "state", "An array
+/// verb"]` was installed as a data verb (docs/verbs.md: one is a JSON object), and `[]`
+/// refused as "invalid length 0, expected struct File with 9 elements".
+#[derive(Debug)]
+struct Object<T>(T);
+
+impl<T> std::ops::Deref for Object<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
+        from.deserialize_any(ObjectOnly(std::marker::PhantomData))
+    }
+}
+
+/// [`Object`]'s visitor: a map is handed to `T`'s own reading of one, anything else is
+/// refused in serde's words ("invalid type: string \"x\", expected a JSON object").
+struct ObjectOnly<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for ObjectOnly<T> {
+    type Value = Object<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Object)
+    }
+
+    /// An array said as JSON says it, not as serde's "sequence".
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        use serde::de::Error as _;
+        Err(A::Error::invalid_type(
+            serde::de::Unexpected::Other("array"),
+            &self,
+        ))
+    }
 }
 
 /// Why a file is no data verb: one line for the error (said of the file, as
@@ -134,7 +179,7 @@ pub struct DataVerb {
 impl DataVerb {
     /// Read and check a data verb file's bytes; the error says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Invalid> {
-        let file: File =
+        let Object(file): Object<File> =
             serde_json::from_slice(bytes).map_err(|e| format!("is not a data verb: {e}"))?;
         if file.schema != SCHEMA {
             return Err(Invalid::new(format!(
@@ -495,6 +540,33 @@ mod tests {
                     ))
                     .hint(format!("did you mean `{meant}`?"))
                 ),
+                "{text}"
+            );
+        }
+        // A data verb, and each of its options, is a JSON object, never its fields in an
+        // array (which serde's derive takes), nor any other JSON.
+        for (text, message) in [
+            (
+                r#"["mur-verb/1", "arrverb", "state", "An array verb"]"#,
+                "is not a data verb: invalid type: array, expected a JSON object at line 1 column 1",
+            ),
+            (
+                "[]",
+                "is not a data verb: invalid type: array, expected a JSON object at line 1 column 2",
+            ),
+            (
+                r#""mur-verb/1""#,
+                "is not a data verb: invalid type: string \"mur-verb/1\", expected a JSON object \
+                 at line 1 column 12",
+            ),
+            (
+                r#"{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s", "options": [["a", "string"]]}"#,
+                "is not a data verb: invalid type: array, expected a JSON object at line 1 column 80",
+            ),
+        ] {
+            assert_eq!(
+                DataVerb::from_bytes(text.as_bytes()).err(),
+                Some(Invalid::new(message)),
                 "{text}"
             );
         }

@@ -1014,7 +1014,7 @@ impl Derived {
                 // Where the schema admits null, the word `null` is null (not the text
                 // "null", nor a choice refused).
                 (_, Some(null)) if field.nullable && null == "null" => Value::Null,
-                (Type::Boolean, Some(inline)) => convert(name, &field.ty, &inline)?,
+                (Type::Boolean, Some(inline)) => convert(name, &field.ty, &inline, None)?,
                 (ty, inline) => {
                     let word = self.value_of(name, inline, &mut words)?;
                     if field.nullable && word == "null" {
@@ -1031,7 +1031,8 @@ impl Derived {
                     }
                     stdin.take(source, name)?;
                     let text = read.add(source.read(name, reading.within())?, name)?;
-                    convert(&format!("{name}{}", source.shown(&word)), ty, &text)?
+                    let said = format!("{name}{}", source.shown(&word));
+                    convert(&said, ty, &text, field.range.as_ref())?
                 }
             };
             if !value.is_null() {
@@ -1235,7 +1236,7 @@ impl Derived {
             .iter()
             .find(|f| f.choices.iter().any(|c| c.as_str() == Some(word)));
         let only = self.the_one();
-        let fits = |field: &Field| convert(&field.option, &field.ty, word).is_ok();
+        let fits = |field: &Field| convert(&field.option, &field.ty, word, None).is_ok();
         match listed.or(only) {
             Some(field) if !given.iter().any(|(g, _)| g.option == field.option) && fits(field) => {
                 format!(
@@ -1467,6 +1468,16 @@ impl End {
         }
     }
 
+    /// Of this end and `other`, on the same side, the one that admits less: the one
+    /// further `inward` (`Greater` for a low end), or the open one of two at one place.
+    fn tighter(self, other: End, inward: std::cmp::Ordering) -> End {
+        match compare(&other.at, &self.at) {
+            Some(order) if order == inward => other,
+            Some(std::cmp::Ordering::Equal) if other.open => other,
+            _ => self,
+        }
+    }
+
     /// Whether `n` is past this end as a high one.
     fn above(&self, n: &serde_json::Number) -> bool {
         match compare(n, &self.at) {
@@ -1525,11 +1536,7 @@ impl Range {
                     ];
                     ends.into_iter()
                         .flatten()
-                        .reduce(|a, b| match compare(&b.at, &a.at) {
-                            Some(order) if order == inward => b,
-                            Some(std::cmp::Ordering::Equal) if b.open => b,
-                            _ => a,
-                        })
+                        .reduce(|a, b| a.tighter(b, inward))
                 };
                 let low = ends("minimum", "exclusiveMinimum", std::cmp::Ordering::Greater);
                 let high = ends("maximum", "exclusiveMaximum", std::cmp::Ordering::Less);
@@ -1563,6 +1570,29 @@ impl Range {
             _ => false,
         };
         (!empty).then_some(Self { measure, low, high })
+    }
+
+    /// The integers JSON holds exactly (`i64` and `u64`), within `schema`'s bounds where
+    /// it sets any: what an integer option takes, as one range.
+    fn integers_within(schema: Option<&Range>) -> Range {
+        use std::cmp::Ordering::{Greater, Less};
+        let schema = schema.filter(|range| range.measure == Measure::Integer);
+        let end = |at: serde_json::Number, bound: Option<&End>, inward| {
+            let json = End { at, open: false };
+            Some(match bound {
+                Some(bound) => json.tighter(bound.clone(), inward),
+                None => json,
+            })
+        };
+        Range {
+            measure: Measure::Integer,
+            low: end(
+                i64::MIN.into(),
+                schema.and_then(|r| r.low.as_ref()),
+                Greater,
+            ),
+            high: end(u64::MAX.into(), schema.and_then(|r| r.high.as_ref()), Less),
+        }
     }
 
     fn admits(&self, n: &serde_json::Number) -> bool {
@@ -1677,10 +1707,12 @@ fn parse_whole(name: &str, text: &str) -> Result<Map<String, Value>, String> {
     }
 }
 
-fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
+/// `text`, given to option `--name` of type `ty`, as the JSON value sent; `range` is the
+/// schema's bounds of the value, which an integer past what JSON holds is told.
+fn convert(name: &str, ty: &Type, text: &str, range: Option<&Range>) -> Result<Value, String> {
     match ty {
         Type::String => Ok(Value::from(text)),
-        Type::Integer => integer(name, text),
+        Type::Integer => integer(name, text, range),
         // A whole number stays one (`--ratio 2` sends 2, not 2.0), as typed.
         Type::Number => text
             .parse::<i64>()
@@ -1702,7 +1734,7 @@ fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
             (Type::Json(kinds), Ok(Value::Array(all))) if at_once(*kinds, &all) => {
                 Ok(Value::Array(all))
             }
-            _ => convert(name, item, text),
+            _ => convert(name, item, text, range),
         },
         // A word that is no JSON of a kind the schema admits is text where text is one
         // of them (`Union[int, str]`: `--key 5` is 5, `--key abc` "abc").
@@ -1720,8 +1752,11 @@ fn convert(name: &str, ty: &Type, text: &str) -> Result<Value, String> {
 }
 
 /// An integer option's value: any whole number JSON holds exactly (`i64` or `u64`); one
-/// written in digits past them is said to be out of range, not to be no integer.
-fn integer(name: &str, text: &str) -> Result<Value, String> {
+/// written in digits past them is said to be out of range, not to be no integer, with the
+/// range it may take within `range`, the schema's bounds: `--delay-ms 99999999999999999999999`
+/// was told "from -9223372036854775808 to 18446744073709551615" where `--delay-ms 5000`
+/// is told "from 0 to 2000".
+fn integer(name: &str, text: &str, range: Option<&Range>) -> Result<Value, String> {
     if let Ok(n) = text.parse::<i64>() {
         return Ok(Value::from(n));
     }
@@ -1730,7 +1765,7 @@ fn integer(name: &str, text: &str) -> Result<Value, String> {
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        let admits = format!("an integer from {} to {}", i64::MIN, u64::MAX);
+        let admits = format!("an integer {}", Range::integers_within(range).words());
         return Err(out_of_range(&format!("`--{name}`"), &admits, text));
     }
     Err(format!("`--{name}` needs an integer, got `{text}`"))
@@ -3643,6 +3678,48 @@ mod tests {
                 json!({"a": 18_446_744_073_709_551_615_u64, "ids": [i64::MIN]})
             ))
         );
+    }
+
+    /// An integer past what JSON holds is told the schema's bounds, as one inside it and
+    /// past them is: `--delay-ms 99999999999999999999999` was told "from
+    /// -9223372036854775808 to 18446744073709551615", `--delay-ms 5000` "from 0 to 2000".
+    /// A bound the schema leaves open is JSON's; a list's items are held to theirs.
+    #[test]
+    fn an_integer_past_json_is_told_the_schemas_range() {
+        let export = verb_of(
+            "export",
+            json!({"type": "object", "properties": {
+                "delayMs": {"type": "integer", "minimum": 0, "maximum": 2000},
+                "above": {"type": "integer", "exclusiveMinimum": 5},
+                "ids": {"type": "array", "items": {"type": "integer", "maximum": 9}}
+            }}),
+        );
+        let huge = "99999999999999999999999";
+        let rows: &[(&[&str], _)] = &[
+            (
+                &["--delay-ms", huge][..],
+                format!("`--delay-ms` is out of range: an integer from 0 to 2000, got `{huge}`"),
+            ),
+            (
+                &["--delay-ms", "5000"],
+                "`--delay-ms` is out of range: an integer from 0 to 2000, got `5000`".to_owned(),
+            ),
+            (
+                &["--above", huge],
+                format!(
+                    "`--above` is out of range: an integer above 5 and at most \
+                     18446744073709551615, got `{huge}`"
+                ),
+            ),
+            (
+                &["--ids", &format!("-{huge}")],
+                format!(
+                    "`--ids` is out of range: an integer from -9223372036854775808 to 9, \
+                     got `-{huge}`"
+                ),
+            ),
+        ];
+        assert_refusals(&export, rows);
     }
 
     /// A choice's typo names the choice meant, as the verb kits' and the host's

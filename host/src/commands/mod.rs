@@ -185,6 +185,7 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
         Ok(matches) => {
             let mut cli = Cli::from_arg_matches(&matches)?;
             cli.host.note_typed(&matches);
+            crate::options::check_typed(&mut cli.host)?;
             // Refused as an unknown option is: a host option the command does not read.
             if let Some(unread) = cli.unread_option(&matches) {
                 let usage = usage_typed(&argv);

@@ -457,14 +457,15 @@ impl Args {
                             format!("unknown option `{word}`")
                         }
                         Some(word) if host_short_cluster(word) => {
-                            let apart: Vec<String> = word[1..]
-                                .chars()
-                                .map(|letter| format!("-{letter}"))
-                                .collect();
-                            return Err(format!(
-                                "unknown option `{word}`; write mur's `-v` and `-q` apart: `{}`",
-                                apart.join(" ")
-                            ));
+                            return Err(host_cluster_refused(word));
+                        }
+                        // mur's `-v` or `-q`, then a letter that is no flag of mur's: that
+                        // letter is the unknown one (lexopt names the first, `-v`, valid).
+                        Some(word) if after_host_letters(word).is_some() => {
+                            match host_letters_then(spec, word, words.len()) {
+                                Ok(unknown) => unknown,
+                                Err(refused) => return Err(refused),
+                            }
                         }
                         // `-s` for the one option that starts with `s` (`--selector`),
                         // where no text still to fill may start with a dash.
@@ -938,6 +939,60 @@ fn host_short_cluster(word: &str) -> bool {
         && word
             .strip_prefix('-')
             .is_some_and(|letters| letters.chars().all(|letter| matches!(letter, 'v' | 'q')))
+}
+
+/// [`host_short_cluster`]'s refusal, with the words that work typed: each flag apart
+/// (`-vq`: `-v -q`), or once where one is repeated (`-vv`: mur refuses `-v -v` too, as
+/// clap refuses `--verbose` twice).
+fn host_cluster_refused(word: &str) -> String {
+    let letters = &word[1..];
+    let repeated = letters
+        .chars()
+        .enumerate()
+        .any(|(i, c)| letters[..i].contains(c));
+    if repeated {
+        return format!("unknown option `{word}`; mur takes `-v` and `-q` once each");
+    }
+    let apart: Vec<String> = letters.chars().map(|letter| format!("-{letter}")).collect();
+    format!(
+        "unknown option `{word}`; write mur's `-v` and `-q` apart: `{}`",
+        apart.join(" ")
+    )
+}
+
+/// Of a word that starts with mur's short flags and goes on with a letter of no flag
+/// of mur's (`-vx`, `-vs`, `-vh`), mur's flags (`-v`) and that letter (`x`).
+fn after_host_letters(word: &str) -> Option<(&str, char)> {
+    let letters = word.strip_prefix('-')?;
+    let at = letters.find(|c| !matches!(c, 'v' | 'q'))?;
+    let other = letters[at..].chars().next()?;
+    (at > 0 && other.is_ascii_alphabetic()).then(|| (&word[..=at], other))
+}
+
+/// The refusal of `word`, mur's flags and then another letter ([`after_host_letters`]):
+/// that letter named (`unknown option `-x` in `-vx``), as mur names it before the verb,
+/// where the kit named `-v`, which is valid. `Err` is the whole refusal, with what to
+/// type (`-vh`: `-v -h`; `-vs`: `--selector`); `Ok` an unknown option's message, for the
+/// hint of a word meant as text. `filled`: the positionals the words before gave.
+fn host_letters_then(spec: &Spec, word: &str, filled: usize) -> Result<String, String> {
+    let Some((flags, other)) = after_host_letters(word) else {
+        return Ok(format!("unknown option `{word}`"));
+    };
+    let alone = word.len() == flags.len() + 1;
+    if alone && other == 'h' {
+        return Err(format!(
+            "unknown option `{word}`; write mur's `{flags}` apart: `{flags} -h`"
+        ));
+    }
+    let told = format!("unknown option `-{other}` in `{word}`");
+    let text = spec
+        .positionals
+        .get(filled)
+        .is_some_and(|pos| pos.kind == Kind::Text);
+    match short_meant(spec, other) {
+        Some(meant) if alone && !text => Err(format!("{told}; did you mean `--{meant}`?")),
+        _ => Ok(told),
+    }
 }
 
 /// `unknown` (an unknown option's message) with, where the positional still to fill

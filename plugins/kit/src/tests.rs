@@ -489,7 +489,22 @@ fn a_misspelt_host_option_is_named_after_the_verb_too() {
             &["#x", "-qv", "t"],
             "unknown option `-qv`; write mur's `-v` and `-q` apart: `-q -v`",
         ),
-        (&["#x", "t", "-vx"], "unknown option `-v`"),
+        // `-v` repeated: mur refuses `-v -v` as well, so it is not what to type.
+        (
+            &["#x", "t", "-vv"],
+            "unknown option `-vv`; mur takes `-v` and `-q` once each",
+        ),
+        // mur's `-v`, then a letter of no flag of mur's: that letter is the unknown one,
+        // not `-v`; `-h` is help written apart, and one option's letter is that option.
+        (&["#x", "t", "-vx"], "unknown option `-x` in `-vx`"),
+        (
+            &["#x", "t", "-vh"],
+            "unknown option `-vh`; write mur's `-v` apart: `-v -h`",
+        ),
+        (
+            &["#x", "t", "-qvw"],
+            "unknown option `-w` in `-qvw`; did you mean `--window`?",
+        ),
     ];
     crate::testing::assert_usage_errors::<Sample>(cases);
 }

@@ -853,6 +853,32 @@ fn an_endpoint_flag_off_loopback_is_refused_before_any_request() {
         );
 }
 
+/// An `--endpoint` mur's HTTP cannot read (a space, a newline, DEL in it) is a usage
+/// error where it is typed, before the verb or after it: it passed the loopback check
+/// and was refused by the HTTP layer as a request that failed (exit 2).
+#[test]
+fn an_endpoint_flag_the_http_layer_cannot_read_is_a_usage_error() {
+    let sb = Sandbox::new();
+    for (url, shown) in [
+        ("http://127.0.0.1:1/ x", "http://127.0.0.1:1/ x"),
+        ("http://127.0.0.1:1/\n", "http://127.0.0.1:1/\\x0a"),
+        ("http://127.0.0.1:1/\x7f", "http://127.0.0.1:1/\\x7f"),
+    ] {
+        let refused = format!(
+            "error: invalid value `{shown}` for `--endpoint <URL>`: not a URL (invalid uri \
+             character); nothing was sent\n"
+        );
+        sb.call_version_at(url, &[])
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(&refused);
+        sb.mur(&["devtools", "state", "--endpoint", url])
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(&refused);
+    }
+}
+
 #[test]
 fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
     let sb = Sandbox::new();

@@ -93,6 +93,54 @@ fn a_question_is_answered_with_answer_options() {
     );
 }
 
+/// Two different answers for one field are refused before anything is sent, wherever
+/// they are typed: `--answer confirm=false clear-todos --answer confirm=true` took the last
+/// and cleared the todos (exit 0). The same answer twice is one answer.
+#[test]
+fn two_answers_for_one_field_are_refused_and_nothing_is_cleared() {
+    let (sb, _app) = with_todos(&["milk"]);
+    let refused = "error: invalid value `confirm=true` for `--answer <KEY=VALUE>`: `confirm` \
+                   is answered already (`--answer confirm=false`); give each field one answer\n";
+    for argv in [
+        &[
+            "devtools",
+            "--answer",
+            "confirm=false",
+            "clear-todos",
+            "--answer",
+            "confirm=true",
+        ][..],
+        &[
+            "devtools",
+            "--answer",
+            "confirm=false",
+            "--answer",
+            "confirm=true",
+            "clear-todos",
+        ],
+        &[
+            "devtools",
+            "call",
+            "clearTodos",
+            "--answer",
+            "confirm=false",
+            "--answer",
+            "confirm=true",
+        ],
+    ] {
+        sb.mur(argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(refused);
+    }
+    let kept = clear(&sb, &["--answer", "confirm=no", "--answer", "confirm=no"]);
+    kept.assert_code(0);
+    assert_eq!(
+        kept.json()["structuredContent"],
+        json!({ "cleared": 0, "remaining": 1, "reason": "not confirmed" })
+    );
+}
+
 #[test]
 fn a_question_nobody_can_answer_fails_at_once_naming_it_and_its_answer_options() {
     let (sb, app) = with_todos(&["milk", "eggs"]);
