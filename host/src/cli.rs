@@ -1227,30 +1227,24 @@ mod tests {
                 .expect_err("refused");
             (error.kind(), error.to_string())
         };
-        let report = ["usage", "report"];
-        let prune = ["verbs", "prune"];
-        for (command, option, value) in [
-            (&report, "--since", "-1d"),
-            (&report, "--unused-for", "-7d"),
-            (&report, "--max-usage-error-rate", "-0.1"),
-            (&report, "--max-plugin-failure-rate", "-1"),
-            (&prune, "--unused-for", "-14d"),
-            (&prune, "--max-usage-error-rate", "-0.3"),
-            (&prune, "--max-plugin-failure-rate", "-inf"),
+        let report: &[&str] = &["usage", "report"];
+        let prune: &[&str] = &["verbs", "prune"];
+        let bridge: &[&str] = &["bridge"];
+        // The command, the option and its value, and what follows them.
+        for (command, option, value, after) in [
+            (report, "--since", "-1d", &[][..]),
+            (report, "--unused-for", "-7d", &[]),
+            (report, "--max-usage-error-rate", "-0.1", &[]),
+            (report, "--max-plugin-failure-rate", "-1", &[]),
+            (prune, "--unused-for", "-14d", &[]),
+            (prune, "--max-usage-error-rate", "-0.3", &[]),
+            (prune, "--max-plugin-failure-rate", "-inf", &[]),
+            (bridge, "--idle", "-5m", &["--", "server"]),
+            (bridge, "--max-message", "-5K", &["--", "server"]),
         ] {
-            let spaced = refusal(&[command[0], command[1], option, value]);
-            let joined = refusal(&[command[0], command[1], &format!("{option}={value}")]);
-            assert_eq!(spaced, joined, "{option} {value}");
-            assert_eq!(
-                spaced.0,
-                clap::error::ErrorKind::ValueValidation,
-                "{}",
-                spaced.1
-            );
-        }
-        for (option, value) in [("--idle", "-5m"), ("--max-message", "-5K")] {
-            let spaced = refusal(&["bridge", option, value, "--", "server"]);
-            let joined = refusal(&["bridge", &format!("{option}={value}"), "--", "server"]);
+            let joined_word = format!("{option}={value}");
+            let spaced = refusal(&[command, &[option, value], after].concat());
+            let joined = refusal(&[command, &[joined_word.as_str()], after].concat());
             assert_eq!(spaced, joined, "{option} {value}");
             assert_eq!(
                 spaced.0,
