@@ -578,6 +578,15 @@ impl Session {
                         bytes += tools.push(&tool);
                     }
                 }
+                // No list at all (`"tools": "none"`): a malformed answer, not a session
+                // without tools (the catalog listed no derived verb, and said nothing).
+                Some(other) if !other.is_null() => {
+                    return Err(Error::transport(format!(
+                        "`{}` answered `tools/list` with `tools` {}, not an array",
+                        self.endpoint,
+                        mur_client::value_in_words(&other)
+                    )));
+                }
                 _ => {
                     for entry in listed.take().unwrap_or_default() {
                         bytes += tools.push_text(entry.text, entry.name);

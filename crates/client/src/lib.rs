@@ -70,7 +70,7 @@ pub use events::{
 };
 pub use listing::{ToolEntry, ToolPage};
 pub use request::{LEGACY_VERSION, MODERN_VERSION, REVISIONS};
-pub use response::{BRIDGE_REALM, Reply, describe, past_the_limit};
+pub use response::{BRIDGE_REALM, Reply, describe, kind as value_in_words, past_the_limit};
 pub use shared::SharedSession;
 
 use mur_core::Settings;

@@ -164,7 +164,7 @@ fn unsound_error(error: &Value) -> Option<String> {
 
 /// A value of the server's in an error message, in a few words: a scalar as
 /// it is (a string cut short), a container by its kind (it may be 64 MiB).
-fn kind(value: &Value) -> String {
+pub fn kind(value: &Value) -> String {
     match value {
         Value::String(text) => format!("the string \"{}\"", snippet(text.as_bytes())),
         Value::Array(_) => "an array".to_owned(),

@@ -1378,30 +1378,41 @@ fn a_tool_lists_pages_together_are_bounded_by_max_response() {
     assert_eq!(listed, ["tool-1", "tool-2", "tool-3", "tool-4", "tool-5"]);
 }
 
-/// A server whose `nextCursor` never ends is read for 100 pages, then given up on as a
-/// malformed answer (exit 2, naming it), not as a tool's failure (it was exit 5).
+/// A tool list the server got wrong is its fault, as any malformed answer (exit 2, naming
+/// it): `tools` that is no array (the catalog listed no derived verb and said nothing, as
+/// for a session without tools), or a `nextCursor` that never ends, read for 100 pages
+/// (exit 5, as if a tool had failed).
 #[test]
-fn a_tool_list_that_pages_forever_is_the_servers_fault() {
+fn a_malformed_tool_list_is_the_servers_fault() {
     let sb = Sandbox::new();
-    let server = Stub::serve(|req| {
-        let body = req.json();
-        let result = match body["method"].as_str() {
-            Some("tools/list") => json!({ "tools": [], "nextCursor": "again" }),
-            _ => json!({}),
-        };
-        Reply::json(
-            200,
-            &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
-        )
-    });
-    let endpoint = server.endpoint();
-    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "catalog", "--json"]);
-    out.assert_code(2);
-    out.assert_stdout_is("");
-    out.assert_stderr_is(format!(
-        "error: `{endpoint}` was still paging its tool list (`tools/list`) after 100 pages, the \
-         most mur reads: a `nextCursor` that never ends\n"
-    ));
+    for (page, why) in [
+        (
+            json!({ "tools": "none" }),
+            "answered `tools/list` with `tools` the string \"none\", not an array",
+        ),
+        (
+            json!({ "tools": [], "nextCursor": "again" }),
+            "was still paging its tool list (`tools/list`) after 100 pages, the most mur reads: \
+             a `nextCursor` that never ends",
+        ),
+    ] {
+        let server = Stub::serve(move |req| {
+            let body = req.json();
+            let result = match body["method"].as_str() {
+                Some("tools/list") => page.clone(),
+                _ => json!({}),
+            };
+            Reply::json(
+                200,
+                &json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }),
+            )
+        });
+        let endpoint = server.endpoint();
+        sb.mur(&["devtools", "--endpoint", &endpoint, "catalog", "--json"])
+            .assert_code(2)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!("error: `{endpoint}` {why}\n"));
+    }
 }
 
 /// A question in the response stream: `{"message":…, "requestedSchema":…}`
@@ -1580,7 +1591,10 @@ fn an_event_stream_is_one_whatever_the_case_of_its_content_type() {
     let sb = Sandbox::new();
     let server = Stub::serve(|request| Reply::Respond {
         status: 200,
-        headers: vec![("content-type".into(), "TEXT/Event-Stream; charset=utf-8".into())],
+        headers: vec![(
+            "content-type".into(),
+            "TEXT/Event-Stream; charset=utf-8".into(),
+        )],
         body: format!(
             "event: message\ndata: {}\n\n",
             json!({ "jsonrpc": "2.0", "id": request.json()["id"], "result": { "v": 1 } })
