@@ -6,6 +6,8 @@
 //! different files are independent, so threads overlap both the waits and the kernel
 //! work. A few files stay on the calling thread: a thread costs more than they do.
 
+use std::time::Instant;
+
 /// Up to this many items are done on the calling thread.
 const SERIAL_MAX: usize = 32;
 
@@ -16,6 +18,22 @@ const WORKERS: usize = 8;
 
 /// `f` of each item, in the items' order.
 pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    // With no deadline, every item is done.
+    map_until(items, None, f).into_iter().flatten().collect()
+}
+
+/// [`map`], but an item whose turn comes at or after `deadline` is not done (`None`):
+/// a reader bounded by `--timeout` leaves the rest for later.
+pub(crate) fn map_until<T: Sync, R: Send>(
+    items: &[T],
+    deadline: Option<Instant>,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<Option<R>> {
+    let f = |item: &T| {
+        deadline
+            .is_none_or(|deadline| Instant::now() < deadline)
+            .then(|| f(item))
+    };
     if items.len() <= SERIAL_MAX {
         return items.iter().map(f).collect();
     }
@@ -24,7 +42,7 @@ pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> 
     std::thread::scope(|scope| {
         let workers: Vec<_> = items
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<Option<R>>>()))
             .collect();
         workers
             .into_iter()
@@ -41,6 +59,33 @@ pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past the deadline no item is begun, on the calling thread or on the workers; an
+    /// item begun before it is done.
+    #[test]
+    fn past_the_deadline_the_items_left_are_not_done() {
+        for len in [SERIAL_MAX, 1000] {
+            let items: Vec<usize> = (0..len).collect();
+            let past = Instant::now();
+            assert!(
+                map_until(&items, Some(past), |i| *i)
+                    .iter()
+                    .all(Option::is_none)
+            );
+            let later = Instant::now() + std::time::Duration::from_secs(60);
+            let done = map_until(&items, Some(later), |i| *i);
+            assert_eq!(done, items.iter().map(|i| Some(*i)).collect::<Vec<_>>());
+        }
+        // One slow item on the calling thread: those after it are left.
+        let deadline = Instant::now() + std::time::Duration::from_millis(50);
+        let done = map_until(&[0, 1, 2], Some(deadline), |i| {
+            if *i == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            *i
+        });
+        assert_eq!(done, [Some(0), None, None]);
+    }
 
     #[test]
     fn every_item_is_mapped_once_in_order_below_and_above_the_serial_bound() {

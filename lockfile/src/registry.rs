@@ -315,9 +315,14 @@ impl Registry {
     }
 
     /// [`Registry::remove_if_unchanged`] for each `(path, judged)`, many of them at
-    /// once on a few threads; the outcomes are in the order given.
-    pub fn remove_all_if_unchanged(&self, files: &[(&Path, &Lockfile)]) -> Vec<io::Result<bool>> {
-        batch::map(files, |(path, judged)| {
+    /// once on a few threads; the outcomes are in the order given. A file whose turn
+    /// comes at or after `deadline` is not tried (`None`), and stays for a later reader.
+    pub fn remove_all_if_unchanged(
+        &self,
+        files: &[(&Path, &Lockfile)],
+        deadline: Option<std::time::Instant>,
+    ) -> Vec<Option<io::Result<bool>>> {
+        batch::map_until(files, deadline, |(path, judged)| {
             self.remove_if_unchanged(path, judged)
         })
     }
@@ -348,7 +353,14 @@ pub fn files_with_extension(listing: fs::ReadDir, extension: &str) -> Vec<PathBu
     paths
 }
 
+/// The UTF-8 byte order mark, which a writer may put before the JSON.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 fn classify(bytes: &[u8]) -> ReadOutcome {
+    // A .NET app writing with `Encoding.UTF8` (the seed's apps are C# projects) starts
+    // its file with a BOM, which RFC 8259 lets a parser ignore: read as "not JSON", the
+    // lockfile of a running session was skipped, and removed by `session clean`.
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     let value: serde_json::Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(err) => return ReadOutcome::Malformed(format!("not JSON: {err}")),

@@ -78,6 +78,30 @@ fn a_group_writable_lockfile_or_directory_is_refused() {
     assert!(registry.ensure_dir().is_err());
 }
 
+/// A lockfile a .NET app wrote with `Encoding.UTF8` starts with a byte order mark, which
+/// RFC 8259 lets a parser ignore: it reads as the lockfile it is (it was "not JSON", and
+/// `session clean` removed a running session's file), a BOM anywhere else does not.
+#[test]
+fn a_lockfile_starting_with_a_utf8_bom_reads_as_valid() {
+    let (_guard, registry) = registry();
+    registry.ensure_dir().expect("dir");
+    let lock = sample_lock("/p/A.csproj");
+    let json = serde_json::to_string_pretty(&lock).expect("json");
+    let path = registry.path_for(&lock.project);
+    write_private(&path, format!("\u{feff}{json}\r\n").as_bytes());
+    assert_eq!(registry.read(&path), ReadOutcome::Valid(lock));
+    assert!(matches!(registry.remove_if_malformed(&path), Ok(false)));
+    assert!(
+        path.exists(),
+        "a valid lockfile is no malformed one to remove"
+    );
+    // Twice, or inside the JSON, it is no BOM a writer puts first: not JSON.
+    write_private(&path, format!("\u{feff}\u{feff}{json}").as_bytes());
+    assert!(
+        matches!(registry.read(&path), ReadOutcome::Malformed(why) if why.starts_with("not JSON")),
+    );
+}
+
 #[test]
 fn malformed_and_unknown_schema_files_are_classified_not_fatal() {
     let (_guard, registry) = registry();

@@ -169,7 +169,10 @@ impl Client<'_> {
                         self.endpoint,
                         match &result["protocolVersion"] {
                             Value::Null => "missing".to_owned(),
-                            other => format!("is {}", super::response::snippet(other.to_string().as_bytes())),
+                            other => format!(
+                                "is {}",
+                                super::response::snippet(other.to_string().as_bytes())
+                            ),
                         }
                     ))
                     .with_hint(format!("mur speaks {}", REVISIONS.join(", "))));

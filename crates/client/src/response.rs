@@ -776,7 +776,10 @@ mod tests {
             "its `error`'s `message` is an object, not a string"
         );
         assert_eq!(
-            Message::of(json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -1 } }), 1),
+            Message::of(
+                json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -1 } }),
+                1
+            ),
             Message::Reply(Reply::Error(json!({ "code": -1 })))
         );
         assert_eq!(

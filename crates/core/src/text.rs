@@ -26,6 +26,15 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
     escaped(text, |c| unprintable(c) && c != '\n')
 }
 
+/// A value read from a file, the disk or a server (a file's name, a lockfile's field)
+/// as it goes into a one-line message: every [`unprintable`] character written as an
+/// escape, the newline too (`\x0a`). A message may span lines, and stderr keeps its
+/// newlines ([`escape_controls`]): a newline in a value would start a line of its own,
+/// one that reads as mur's `error:`.
+pub fn escape_value(text: &str) -> Cow<'_, str> {
+    escaped(text, unprintable)
+}
+
 /// `text` with the characters `escape` picks written as escapes.
 pub fn escaped(text: &str, escape: fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(escape) {
@@ -76,7 +85,7 @@ pub fn ansi_c_quoted(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{ansi_c_quoted, escape_controls};
+    use super::{ansi_c_quoted, escape_controls, escape_value};
 
     #[test]
     fn ansi_c_quoting_reads_back_byte_for_byte() {
@@ -94,5 +103,14 @@ mod tests {
             "a\\x1b[2Jb\n\\x09c\\u{9b}d\\u{202e}e\\u{2067}"
         );
         assert_eq!(escape_controls("שלום مرحبا"), "שלום مرحبا");
+    }
+
+    #[test]
+    fn a_value_stays_on_its_line() {
+        assert_eq!(escape_value("/a/App.csproj"), "/a/App.csproj");
+        assert_eq!(
+            escape_value("a\nerror: forged\r\x1b[2J\u{202e}"),
+            "a\\x0aerror: forged\\x0d\\x1b[2J\\u{202e}"
+        );
     }
 }

@@ -12,7 +12,7 @@ mod select;
 mod sockets;
 
 pub use access::{Access, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidecar_path};
-pub use lockfiles::{Found, Survey, ended_note, registry, survey};
+pub use lockfiles::{Found, Survey, ended_notes, registry, survey};
 pub use report::{Report, Silent};
 pub use scan::{Scanned, scan};
 pub use select::{Candidate, ProjectFilter, again, rows as session_rows, with_the_first};
@@ -72,6 +72,10 @@ pub async fn resolve(
     // announced itself yet; saying "no session, start the app" then sent agents to
     // start a second one.
     let deadline = tokio::time::Instant::now() + STARTING_WAIT;
+    let mut looks = Looks {
+        ended: Vec::new(),
+        clear_by: std::time::Instant::now() + settings.timeout,
+    };
     let report = &mut report::Once::new(report);
     let work = async {
         // `--project` resolved once, for every look.
@@ -80,18 +84,13 @@ pub async fn resolve(
             .as_deref()
             .map(ProjectFilter::new)
             .transpose()?;
-        // The sessions found to have ended, in this look and the ones before: the look
-        // that removes a crashed session's lockfile may find no session while another is
-        // on its way, and the look that finds it has no lockfile left to tell it by
-        // (mur answered from another project with nothing said).
-        let mut ended = Vec::new();
         loop {
             // One look, in the directories searched as it starts (a directory made since
             // the last look is searched in this one).
             let registry = registry();
             let meant = project.as_ref();
             let found = find(
-                &registry, settings, meant, &mut ended, http, report, command,
+                &registry, settings, meant, &mut looks, http, report, command,
             )
             .await;
             match found {
@@ -104,7 +103,7 @@ pub async fn resolve(
                         return Err(stopped(e));
                     }
                     if tokio::time::Instant::now() >= deadline {
-                        return Err(stopped(stuck_starting(&e, project.as_ref(), &ended)));
+                        return Err(stopped(stuck_starting(&e, project.as_ref(), &looks.ended)));
                     }
                     tracing::debug!("a session is on its way (its slot is held): waiting for it");
                     tokio::time::sleep(STARTING_POLL).await;
@@ -166,6 +165,18 @@ fn checked_endpoint(url: &str) -> Result<String> {
         })
 }
 
+/// What the looks of one [`resolve`] share.
+struct Looks {
+    /// The sessions found to have ended, in this look and the ones before: the look
+    /// that removes a crashed session's lockfile may find no session while another is
+    /// on its way, and the look that finds it has no lockfile left to tell it by
+    /// (mur answered from another project with nothing said).
+    ended: Vec<Found>,
+    /// When `--timeout`, which bounds discovery, runs out: no stale lockfile is removed
+    /// after it ([`Survey::collect_garbage`]).
+    clear_by: std::time::Instant,
+}
+
 /// How long discovery waits for a session on its way (its slot held, no lockfile
 /// yet: a reload's successor, an app starting) before it says none runs: as long
 /// as a starting session itself waits for a slot, within `--timeout`.
@@ -184,12 +195,14 @@ fn stuck_starting(e: &Error, project: Option<&ProjectFilter>, ended: &[Found]) -
          session list` shows the sessions that have)",
         STARTING_WAIT.as_secs()
     ));
-    ended.iter().rev().fold(stuck, |e, found| {
-        e.with_first_hint(match project {
-            Some(_) => lockfiles::ended_words(THIS_PROJECT, found),
-            None => lockfiles::ended_note(found),
-        })
-    })
+    let said = match project {
+        Some(_) => ended
+            .iter()
+            .map(|found| lockfiles::ended_words(THIS_PROJECT, found))
+            .collect(),
+        None => lockfiles::ended_notes(ended),
+    };
+    said.into_iter().rev().fold(stuck, Error::with_first_hint)
 }
 
 /// Whether a session is on its way: a slot held (by a starting session, or handed
@@ -227,7 +240,7 @@ async fn find(
     registry: &mur_lockfile::Registry,
     settings: &Settings,
     project: Option<&ProjectFilter>,
-    ended_before: &mut Vec<Found>,
+    looks: &mut Looks,
     http: &mur_http::Http,
     report: &mut dyn Report,
     command: &dyn Fn() -> Vec<String>,
@@ -240,9 +253,10 @@ async fn find(
     let wanted = |found: &Found| project.is_none_or(|p| p.matches_lockfile(found));
     let survey = lockfiles::survey_wanted(registry, http, wanted, report).await?;
     let removed = match report.tells() {
-        true => survey.collect_garbage(registry, report),
+        true => survey.collect_garbage(registry, report, Some(looks.clear_by)),
         false => Vec::new(),
     };
+    let ended_before = &mut looks.ended;
     // Said of this look's result, with those an earlier look removed ([`resolve`]).
     ended_before.extend(survey.ended(&removed, wanted).into_iter().cloned());
     // An earlier look's crashed session whose project runs again in this one is no
@@ -305,10 +319,10 @@ async fn find(
         // says, naming the one used (the output alone read as the crashed app's).
         Ok(resolved) => {
             if let (Some(project), Some((pid, _))) = (&resolved.project, resolved.process) {
-                for ended in ended_sessions {
+                for ended in lockfiles::ended_notes(ended_sessions) {
                     report.notice(format!(
-                        "{}; the session of `{project}` (pid {pid}) is used instead",
-                        lockfiles::ended_note(ended)
+                        "{ended}; the session of `{}` (pid {pid}) is used instead",
+                        mur_core::text::escape_value(project)
                     ));
                 }
             }
@@ -317,15 +331,16 @@ async fn find(
         // "No session" says how the one meant ended, as with `--project`: a hint, which
         // `-q` keeps (the next command no longer knows it).
         Err(e) if e.kind() == mur_core::Kind::NoSession => {
-            Err(ended_sessions.iter().rev().fold(e, |e, ended| {
-                e.with_first_hint(lockfiles::ended_note(ended))
-            }))
+            Err(lockfiles::ended_notes(ended_sessions)
+                .into_iter()
+                .rev()
+                .fold(e, Error::with_first_hint))
         }
         Err(e) => {
             // `-q` hides notes, as everywhere.
             if !settings.quiet {
-                for ended in ended_sessions {
-                    report.note(lockfiles::ended_note(ended));
+                for ended in lockfiles::ended_notes(ended_sessions) {
+                    report.note(ended);
                 }
             }
             Err(e)

@@ -10,6 +10,7 @@ use mur_lockfile::liveness::{self, Liveness};
 use mur_lockfile::{Entry, Lockfile, ReadOutcome, Registry};
 
 use crate::report::Report;
+use mur_core::text::escape_value;
 use mur_core::{Error, Result};
 
 /// A valid lockfile and where it was found.
@@ -67,8 +68,10 @@ pub async fn survey_wanted(
     })?;
     // A session announced in a directory another user made or can write to is not
     // found: say so, or "no session" would send the user to start a second one.
+    // The lockfile crate's line names a directory from the environment: escaped whole,
+    // as it has no newline of its own.
     for why in registry.refused() {
-        report.notice(why.clone());
+        report.notice(escape_value(why).into_owned());
     }
     // Not "no session" (exit 4, where a script starts the app): whether one runs is
     // unknown, and the app could not announce itself there either. mur's own directory
@@ -117,14 +120,40 @@ pub async fn survey_wanted(
 /// "the session of `P` (pid N) at `E` did not answer …".
 pub fn unresponsive_message(found: &Found, reason: &str) -> String {
     format!(
-        "the session for `{}` (pid {}) at `{}` runs but {reason}",
-        found.lock.project, found.lock.pid, found.lock.endpoint
+        "the session for `{}` (pid {}) at `{}` runs but {}",
+        escape_value(&found.lock.project),
+        found.lock.pid,
+        escape_value(&found.lock.endpoint),
+        escape_value(reason)
     )
+}
+
+/// The most lines said of the sessions found to have ended: a directory of a thousand
+/// crashed sessions' lockfiles was a thousand lines on stderr, under every command.
+const ENDED_LINES: usize = 4;
+
+/// What to say of the sessions whose lockfiles a reader removed ([`Survey::ended`]): an
+/// [`ended_note`] each, or, past [`ENDED_LINES`], the first few and one line counting the
+/// rest.
+pub fn ended_notes<'a>(ended: impl IntoIterator<Item = &'a Found>) -> Vec<String> {
+    let ended: Vec<&Found> = ended.into_iter().collect();
+    if ended.len() <= ENDED_LINES {
+        return ended.into_iter().map(ended_note).collect();
+    }
+    let (named, rest) = ended.split_at(ENDED_LINES - 1);
+    let mut lines: Vec<String> = named.iter().copied().map(ended_note).collect();
+    lines.push(format!(
+        "and {} more sessions have ended without withdrawing their lockfiles: they crashed or \
+         were killed",
+        rest.len()
+    ));
+    lines
 }
 
 /// What to say of a session whose lockfile a reader removed ([`Survey::ended`]).
 pub fn ended_note(found: &Found) -> String {
-    ended_words(&format!("the session of `{}`", found.lock.project), found)
+    let project = escape_value(&found.lock.project);
+    ended_words(&format!("the session of `{project}`"), found)
 }
 
 /// That the session `found`, `who` (its project, or "this project's session" under an
@@ -140,7 +169,7 @@ pub fn ended_words(who: &str, found: &Found) -> String {
 
 /// Keeps valid lockfiles; says in one line why any other file is skipped.
 fn valid_or_notice(entry: Entry, report: &mut dyn Report) -> Option<Found> {
-    let path = entry.path.display();
+    let path = escape_value(&entry.path.to_string_lossy()).into_owned();
     match entry.outcome {
         ReadOutcome::Valid(lock) => {
             return Some(Found {
@@ -151,10 +180,12 @@ fn valid_or_notice(entry: Entry, report: &mut dyn Report) -> Option<Found> {
         ReadOutcome::Malformed(why) => report.malformed(&entry.path, &why),
         ReadOutcome::UnknownSchema(schema) => {
             report.notice(format!(
-                "skipping lockfile `{path}` of unknown schema `{schema}`"
+                "skipping lockfile `{path}` of unknown schema `{}`",
+                escape_value(&schema)
             ));
         }
-        ReadOutcome::Untrusted(why) => report.notice(why),
+        // The lockfile crate's line, naming the file: escaped whole.
+        ReadOutcome::Untrusted(why) => report.notice(escape_value(&why).into_owned()),
         // Removed since it was listed (`scan` leaves these out): nothing to say.
         ReadOutcome::Gone => {}
     }
@@ -165,16 +196,30 @@ impl Survey {
     /// Removes stale lockfiles on the way through, as every reader may, and
     /// returns those it removed. Each is removed under its slot's lock and
     /// only if it is still the file judged stale, so a session that started
-    /// since the survey keeps its fresh lockfile.
-    pub fn collect_garbage(&self, registry: &Registry, report: &mut dyn Report) -> Vec<&Found> {
+    /// since the survey keeps its fresh lockfile. Removed here, a crashed session is
+    /// told once (by the reader that removed it), and costs no later reader a read.
+    ///
+    /// None is begun at or after `deadline` (`--timeout`'s, which bounds discovery):
+    /// those left are a later reader's to remove and tell, which is no failure of this
+    /// one. `session clean` gives none: removing them is what it is asked to do.
+    pub fn collect_garbage(
+        &self,
+        registry: &Registry,
+        report: &mut dyn Report,
+        deadline: Option<std::time::Instant>,
+    ) -> Vec<&Found> {
         let mut removed = Vec::new();
         let files: Vec<_> = self
             .stale
             .iter()
             .map(|f| (f.path.as_path(), &f.lock))
             .collect();
-        let outcomes = registry.remove_all_if_unchanged(&files);
+        let outcomes = registry.remove_all_if_unchanged(&files, deadline);
         for (found, outcome) in self.stale.iter().zip(outcomes) {
+            let Some(outcome) = outcome else {
+                tracing::debug!("left `{}` for later: out of time", found.path.display());
+                continue;
+            };
             match outcome {
                 Ok(true) => {
                     removed.push(found);
@@ -184,7 +229,10 @@ impl Survey {
                     "left `{}`: it changed, or a session holds its slot",
                     found.path.display()
                 ),
-                Err(e) => report.notice(format!("cannot remove `{}`: {e}", found.path.display())),
+                Err(e) => report.notice(format!(
+                    "cannot remove `{}`: {e}",
+                    escape_value(&found.path.to_string_lossy())
+                )),
             }
         }
         removed
@@ -232,10 +280,11 @@ impl Survey {
     pub fn report_impostors(&self, report: &mut dyn Report) {
         for (found, reason) in &self.impostors {
             report.notice(format!(
-                "skipping lockfile `{}`: pid {} runs, but `{}` {reason}",
-                found.path.display(),
+                "skipping lockfile `{}`: pid {} runs, but `{}` {}",
+                escape_value(&found.path.to_string_lossy()),
                 found.lock.pid,
-                found.lock.endpoint
+                escape_value(&found.lock.endpoint),
+                escape_value(reason)
             ));
         }
     }
@@ -246,6 +295,72 @@ mod tests {
     use super::*;
     use crate::report::tests::Said as Notices;
     use mur_lockfile::SlotLock;
+
+    fn stale_in(registry: &Registry, count: u32) -> Vec<Found> {
+        (0..count)
+            .map(|i| {
+                let lock =
+                    Lockfile::http(1, 4_000_000 + i, format!("/s{i}/App.csproj"), "t".into());
+                let path = registry.write(&lock).expect("write");
+                Found { path, lock }
+            })
+            .collect()
+    }
+
+    /// A thousand crashed sessions were a thousand notes: four lines at most, the first
+    /// three named as one is, and the rest counted.
+    #[test]
+    fn many_ended_sessions_are_named_a_few_and_the_rest_counted() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let ended = stale_in(&registry, 1000);
+        let named = |i: usize| {
+            format!(
+                "the session of `/s{i}/App.csproj` (pid {}) has ended without withdrawing its \
+                 lockfile: it crashed or was killed",
+                4_000_000 + i
+            )
+        };
+        assert_eq!(
+            ended_notes(&ended[..4]),
+            (0..4).map(named).collect::<Vec<_>>()
+        );
+        let mut said: Vec<String> = (0..3).map(named).collect();
+        said.push(
+            "and 997 more sessions have ended without withdrawing their lockfiles: they \
+             crashed or were killed"
+                .to_owned(),
+        );
+        assert_eq!(ended_notes(&ended), said);
+    }
+
+    /// Past `--timeout`'s deadline no stale lockfile is removed: left, with nothing said,
+    /// for the next reader to remove and tell. Without one, each is.
+    #[test]
+    fn stale_lockfiles_are_removed_only_before_the_deadline() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        for count in [3, 100] {
+            let survey = Survey {
+                stale: stale_in(&registry, count),
+                ..Survey::default()
+            };
+            let mut notices = Notices::default();
+            let past = std::time::Instant::now();
+            assert!(
+                survey
+                    .collect_garbage(&registry, &mut notices, Some(past))
+                    .is_empty()
+            );
+            assert!(survey.stale.iter().all(|found| found.path.exists()));
+            assert_eq!(
+                survey.collect_garbage(&registry, &mut notices, None).len(),
+                survey.stale.len()
+            );
+            assert!(survey.stale.iter().all(|found| !found.path.exists()));
+            assert_eq!(notices.0, Vec::<String>::new());
+        }
+    }
 
     #[test]
     fn a_large_batch_is_removed_on_threads_but_a_held_slot_and_a_rewritten_file_stay() {
@@ -274,7 +389,10 @@ mod tests {
         };
 
         let mut notices = Notices::default();
-        assert_eq!(survey.collect_garbage(&registry, &mut notices).len(), 98);
+        assert_eq!(
+            survey.collect_garbage(&registry, &mut notices, None).len(),
+            98
+        );
         assert_eq!(notices.0, Vec::<String>::new());
         let mut left: Vec<PathBuf> = registry
             .scan()

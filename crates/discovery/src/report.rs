@@ -8,9 +8,11 @@ pub trait Report {
     /// A lockfile skipped as malformed (`why`): said as a notice that names the way to
     /// remove it, unless the caller is that way (`session clean`).
     fn malformed(&mut self, path: &std::path::Path, why: &str) {
+        // The file's name, and a parser's words that may quote the file: on this line.
         self.notice(format!(
-            "skipping malformed lockfile `{}`: {why} (`mur devtools session clean` removes it)",
-            path.display()
+            "skipping malformed lockfile `{}`: {} (`mur devtools session clean` removes it)",
+            mur_core::text::escape_value(&path.to_string_lossy()),
+            mur_core::text::escape_value(why)
         ));
     }
     /// A one-line note: what discovery did that the user should know of (the lockfile

@@ -1276,7 +1276,10 @@ word a word a word a word
         let help = spec.render("many", "Many options");
         let first = help.lines().next().expect("a line");
         assert!(first.chars().count() > 100, "{first}");
-        assert_eq!(Some(spec.usage("many").as_str()), first.strip_prefix("Usage: "));
+        assert_eq!(
+            Some(spec.usage("many").as_str()),
+            first.strip_prefix("Usage: ")
+        );
         let given = VerbSpec {
             synopsis: "tree [<selector>]".into(),
             ..spec

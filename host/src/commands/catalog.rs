@@ -123,8 +123,11 @@ impl serde::Serialize for Verbs<'_> {
 fn item_json(item: &Item) -> Value {
     // Looked up by name, not searched for each option: a tool of 32,000 properties
     // took 17 s, every option searching all the others' facts and the positionals.
-    let facts_of: HashMap<&str, &derived::Facts> =
-        item.facts.iter().map(|(name, facts)| (name.as_str(), facts)).collect();
+    let facts_of: HashMap<&str, &derived::Facts> = item
+        .facts
+        .iter()
+        .map(|(name, facts)| (name.as_str(), facts))
+        .collect();
     let params = item.spec.iter().flat_map(|s| {
         let positionals = s.positionals.iter().map(|p| (p, true));
         positionals.chain(s.options.iter().map(|p| (p, false)))

@@ -36,6 +36,8 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
 /// found answering HTTP, not as devtools sessions, are named with the `--endpoint` that
 /// reaches an MCP server there: in a hint under exit 4, else in a `note:`.
 async fn list(settings: &Settings, json: bool) -> Result<()> {
+    // `--timeout` bounds the listing, the stale lockfiles' removal on the way included.
+    let deadline = std::time::Instant::now() + settings.timeout;
     let http = mur_http::Http::new();
     let registry = discovery::registry();
     let project = settings
@@ -75,11 +77,11 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
             Ok((survey, others, sessions, scan_said))
         })
         .await?;
-    let removed = survey.collect_garbage(&registry, &mut Notices);
+    let removed = survey.collect_garbage(&registry, &mut Notices, Some(deadline));
     if !settings.quiet {
         let meant = |f: &Found| project.as_ref().is_none_or(|p| p.matches_lockfile(f));
-        for found in survey.ended(&removed, meant) {
-            discovery::Report::note(&mut Notices, discovery::ended_note(found));
+        for line in discovery::ended_notes(survey.ended(&removed, meant)) {
+            discovery::Report::note(&mut Notices, line);
         }
     }
     // Said as every command that reads the sessions says it: a lockfile skipped
@@ -296,12 +298,11 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     )
     .await?;
     if dry_run {
-        let mut names = Vec::new();
-        let stale = survey.stale.iter().map(|found| found.path.as_path());
-        let going: Vec<&Path> = stale
-            .chain(survey.malformed.iter().map(PathBuf::as_path))
-            .collect();
+        let stale = would_go(survey.stale.iter().map(|found| found.path.as_path()));
+        let malformed = would_go(survey.malformed.iter().map(PathBuf::as_path));
+        let going: Vec<&Path> = stale.iter().chain(&malformed).copied().collect();
         let left = leftovers.removable(&going);
+        let mut names = Vec::new();
         for path in going
             .iter()
             .copied()
@@ -313,26 +314,30 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
         output::stdout(&names)?;
         output::diagnostic(&format!(
             "would remove {} stale {}{}{}",
-            survey.stale.len(),
-            entries(survey.stale.len()),
-            malformed_count(survey.malformed.len()),
+            stale.len(),
+            entries(stale.len()),
+            malformed_count(malformed.len()),
             leftover_count(left.len())
         ));
         return Ok(());
     }
     let mut failed = Failures(0);
-    let removed = survey.collect_garbage(&registry, &mut failed).len();
+    let removed = survey.collect_garbage(&registry, &mut failed, None).len();
     let mut cleared = 0;
     for path in &survey.malformed {
         match registry.remove_if_malformed(path) {
             Ok(true) => cleared += 1,
             Ok(false) => {}
-            Err(e) => failed.notice(format!("cannot remove `{}`: {e}", path.display())),
+            Err(e) => failed.notice(format!(
+                "cannot remove `{}`: {e}",
+                mur_core::text::escape_value(&path.to_string_lossy())
+            )),
         }
     }
     let left = leftovers.clear();
+    // The lockfile crate's line, naming the file: escaped whole.
     for failure in &left.failed {
-        failed.notice(failure.to_string());
+        failed.notice(mur_core::text::escape_value(&failure.to_string()).into_owned());
     }
     output::diagnostic(&format!(
         "removed {removed} stale {}{}{}",
@@ -347,6 +352,13 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
             "{n} of the files to remove could not be removed (each is named above)"
         ))),
     }
+}
+
+/// Of the lockfiles judged stale or malformed, those the clean would remove: the real
+/// one takes each file's slot first and leaves the file of a session that holds it (one
+/// starting, or running with a lockfile mur cannot read), which the dry run listed.
+fn would_go<'a>(judged: impl Iterator<Item = &'a Path>) -> Vec<&'a Path> {
+    judged.filter(|path| !mur_lockfile::is_held(path)).collect()
 }
 
 /// The notices of a clean's removals, said and counted: each is one it could not make.

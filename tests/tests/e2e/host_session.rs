@@ -204,6 +204,201 @@ fn clean_removes_only_dead_lockfiles() {
     sb.mur(&["devtools", "call", "version"]).assert_code(0);
 }
 
+/// A running session whose lockfile starts with a UTF-8 BOM (a .NET app writing with
+/// `Encoding.UTF8`) is listed and called, and `session clean` leaves it: it read as "not
+/// JSON" everywhere, and a clean of a session holding no slot (the seed's apps) removed it.
+#[test]
+fn a_lockfile_with_a_utf8_bom_is_a_live_sessions_listed_called_and_kept() {
+    let (sb, app) = Sandbox::with_app();
+    let written = std::fs::read(&app.lockfile).expect("lockfile");
+    std::fs::write(&app.lockfile, [&b"\xEF\xBB\xBF"[..], &written].concat()).expect("BOM");
+    let listed = format!("{}\n", serde_json::to_string(&app.lock).expect("lock json"));
+    sb.mur(&["devtools", "session", "list"])
+        .assert_quiet_success()
+        .assert_stdout_is(&listed);
+    sb.mur(&["devtools", "call", "version"])
+        .assert_quiet_success()
+        .assert_answered_by(app.pid());
+    cleans_nothing(&sb);
+    assert!(app.lockfile.exists(), "a live session's lockfile is kept");
+}
+
+/// `session clean --dry-run`, then `session clean`: each says it removes nothing.
+fn cleans_nothing(sb: &Sandbox) {
+    for (args, said) in [
+        (
+            &["devtools", "session", "clean", "--dry-run"][..],
+            "would remove 0 stale entries\n",
+        ),
+        (
+            &["devtools", "session", "clean"],
+            "removed 0 stale entries\n",
+        ),
+    ] {
+        sb.mur(args)
+            .assert_code(0)
+            .assert_stdout_is("")
+            .assert_stderr_is(said);
+    }
+}
+
+/// `session clean --dry-run` says what the clean would do: a live session's lockfile that
+/// reads as stale (its `startedAt` after its process started) or as malformed is none it
+/// would remove, as its session holds the slot. The dry run listed it ("would remove 1
+/// stale entry") while the clean removed nothing.
+#[test]
+fn clean_dry_run_leaves_out_what_the_clean_leaves_a_running_session() {
+    let (sb, app) = Sandbox::with_app();
+    let mut past = app.lock.clone();
+    past.started_at = "2000-01-01T00:00:00Z".to_owned();
+    for contents in [
+        serde_json::to_string(&past).expect("json"),
+        "{ not json".to_owned(),
+    ] {
+        std::fs::write(&app.lockfile, &contents).expect("rewrite");
+        cleans_nothing(&sb);
+        assert!(app.lockfile.exists(), "{contents}: kept");
+    }
+}
+
+/// A newline in a lockfile's name or fields reaches stderr escaped (`\x0a`), as ESC did,
+/// on each line that quotes one: it started a line of its own, `error: forged…`.
+#[test]
+fn a_newline_in_a_lockfile_s_name_or_fields_forges_no_line() {
+    let (sb, app) = Sandbox::with_app();
+    let forged = "\nerror: forged";
+    let dir = sb.lockfile_dir();
+    let evil = dir.join(format!("evil{forged}.json"));
+    std::fs::write(&evil, "garbage").expect("plant");
+    let schema = sb.plant_lockfile(
+        "/schema",
+        &format!(
+            r#"{{"schema":"x{}","endpoint":"x"}}"#,
+            forged.replace('\n', "\\n")
+        ),
+    );
+    let json = |lock: &mur_lockfile::Lockfile| serde_json::to_string(lock).expect("json");
+    let gone = mur_lockfile::Lockfile::http(1, dead_pid(), format!("/gone{forged}"), "t".into());
+    sb.plant_lockfile(&gone.project, &json(&gone));
+    let me = std::process::id();
+    let mut far = mur_lockfile::Lockfile::http(1, me, "/far".into(), "t".into());
+    far.endpoint = format!("http://example.com/{forged}");
+    let far_path = sb.plant_lockfile(&far.project, &json(&far));
+    let (_listener, port) = mur_e2e::silent_listener();
+    let busy = mur_lockfile::Lockfile::http(port, me, format!("/busy{forged}"), "t".into());
+    sb.plant_lockfile(&busy.project, &json(&busy));
+
+    let out = sb.mur(&["devtools", "session", "list"]);
+    out.assert_code(0)
+        .assert_stdout_is(format!("{}\n", json(&app.lock)));
+    let escaped = "\\x0aerror: forged";
+    // Said as the directory is read, in the order of the files' names.
+    let mut read = [
+        (
+            evil.clone(),
+            format!(
+                "warning: skipping malformed lockfile `{}/evil{escaped}.json`: not JSON: expected \
+                 value at line 1 column 1 (`mur devtools session clean` removes it)\n",
+                dir.display()
+            ),
+        ),
+        (
+            schema.clone(),
+            format!(
+                "warning: skipping lockfile `{}` of unknown schema `x{escaped}`\n",
+                schema.display()
+            ),
+        ),
+    ];
+    read.sort();
+    let read: String = read.into_iter().map(|(_, line)| line).collect();
+    out.assert_stderr_is(format!(
+        "{read}\
+         note: the session of `/gone{escaped}` (pid {}) has ended without withdrawing its \
+         lockfile: it crashed or was killed\n\
+         warning: skipping lockfile `{}`: pid {me} runs, but `http://example.com/{escaped}` is \
+         not a loopback address (only 127.0.0.0/8, ::1 and localhost are contacted)\n\
+         warning: the session for `/busy{escaped}` (pid {me}) at `http://127.0.0.1:{port}/mcp` \
+         runs but did not answer the probe within 1500 ms\n",
+        gone.pid,
+        far_path.display(),
+    ));
+}
+
+/// A thousand crashed sessions' lockfiles: the reader that removes them says so in four
+/// lines, not a thousand (the first three, then a count), as a `note:` from `session list`
+/// and `hint:`s under a call's "no session"; and one whose `--timeout` runs out before it
+/// gets to them leaves them, unsaid, for a later reader, without failing for it.
+#[test]
+fn a_thousand_stale_lockfiles_are_told_in_a_few_lines_and_cleared_within_the_timeout() {
+    let sb = Sandbox::new();
+    let registry = sb.registry();
+    let pid = dead_pid();
+    let plant = || -> Vec<(PathBuf, String)> {
+        let mut planted: Vec<(PathBuf, String)> = (0..1000)
+            .map(|i| {
+                let lock =
+                    mur_lockfile::Lockfile::http(1, pid, format!("/s{i}/App.csproj"), "t".into());
+                (registry.write(&lock).expect("write"), lock.project)
+            })
+            .collect();
+        planted.sort();
+        planted
+    };
+    let told = |prefix: &str, planted: &[(PathBuf, String)]| -> String {
+        let named: String = planted[..3]
+            .iter()
+            .map(|(_, project)| {
+                format!(
+                    "{prefix}: the session of `{project}` (pid {pid}) has ended without \
+                     withdrawing its lockfile: it crashed or was killed\n"
+                )
+            })
+            .collect();
+        format!(
+            "{named}{prefix}: and 997 more sessions have ended without withdrawing their \
+             lockfiles: they crashed or were killed\n"
+        )
+    };
+    let searched = registry.searched();
+
+    let planted = plant();
+    let out = sb.mur(&["devtools", "session", "list"]);
+    out.assert_code(4)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "{}error: no running devtools session found\n\
+         hint: sessions announce themselves in {searched}\n",
+            told("note", &planted)
+        ));
+    assert!(planted.iter().all(|(path, _)| !path.exists()), "removed");
+
+    let planted = plant();
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_code(4)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: no running devtools session found\n{}\
+         hint: start the app with its devtools session enabled (`mur devtools guide` says \
+         how); `--auto` scans loopback ports for one that left no lockfile, `--endpoint URL` \
+         reaches any other MCP server; a session announces itself in {searched}\n",
+            told("hint", &planted)
+        ));
+    assert!(planted.iter().all(|(path, _)| !path.exists()), "removed");
+
+    // Reading a thousand files takes longer than 1 ms: none is removed, nothing said.
+    let planted = plant();
+    for words in [&["session", "list"][..], &["call", "version"]] {
+        let out = sb.mur(&[&["devtools", "--timeout", "1"][..], words].concat());
+        out.assert_code(4).assert_stdout_is("");
+        assert!(!out.stderr.contains("has ended"), "{out}");
+        assert!(
+            planted.iter().all(|(path, _)| path.exists()),
+            "{words:?}: left"
+        );
+    }
+}
+
 #[test]
 fn clean_after_a_crash_leaves_no_entry() {
     let (sb, sample) = Sandbox::with_app();

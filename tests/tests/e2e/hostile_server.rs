@@ -214,7 +214,10 @@ fn a_revision_mur_does_not_speak_is_neither_taken_nor_offered() {
             initialized["protocolVersion"] = version;
         }
         let server = Stub::legacy("s1", initialized, |req| {
-            Reply::json(200, &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "result": {} }))
+            Reply::json(
+                200,
+                &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "result": {} }),
+            )
         });
         sb.devtools(&["--endpoint", &server.endpoint(), "call", "echo"])
             .assert_code(2)
