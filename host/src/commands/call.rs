@@ -391,6 +391,10 @@ async fn ping(settings: &Settings, params: Option<&Value>) -> Result<Value> {
                 other => settle(other, settings, DISCOVER, None),
             }
         }
+        // The session answered: what the server put in ping's result beside nothing (fields
+        // of its own, an `isError` a ping has no use for) is not ping's (it was printed, or
+        // taken for a tool's failure, exit 5).
+        Reply::Result(_) => Ok(json!({})),
         reply => settle(reply, settings, PING, params),
     }
 }

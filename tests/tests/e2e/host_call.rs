@@ -1630,6 +1630,24 @@ fn a_connection_closed_mid_body_names_the_endpoint() {
     }
 }
 
+/// `call ping` prints `{}` when the session answers, whatever the server's result holds
+/// beside it: its own fields were printed, and an `isError` was a tool's failure (exit 5).
+#[test]
+fn call_ping_prints_nothing_of_the_servers_result() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|request| {
+        let result = json!({ "foo": "bar", "isError": true, "_meta": { "x": 1 } });
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": request.json()["id"], "result": result }),
+        )
+    });
+    sb.mur(&["devtools", "--endpoint", &server.endpoint(), "call", "ping"])
+        .assert_code(0)
+        .assert_stdout_is("{}\n")
+        .assert_stderr_is("");
+}
+
 #[test]
 fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
     let (sb, sample) = Sandbox::with_app();
