@@ -242,10 +242,12 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
             &["export-todos", "--delay-ms", "soon"],
             "error: export-todos: `--delay-ms` needs an integer, got `soon`\n",
         ),
+        // Past what JSON's integers hold: the schema's range still (it said JSON's, from
+        // -9223372036854775808 to 18446744073709551615, beside the 0 to 2000 below).
         (
             &["export-todos", "--delay-ms", "99999999999999999999"],
-            "error: export-todos: `--delay-ms` is out of range: an integer from \
-             -9223372036854775808 to 18446744073709551615, got `99999999999999999999`\n",
+            "error: export-todos: `--delay-ms` is out of range: an integer from 0 to 2000, got \
+             `99999999999999999999`\n",
         ),
         // The schema's `minimum`/`maximum` (0 and 2000), in the same words.
         (
