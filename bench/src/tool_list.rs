@@ -4,6 +4,7 @@
 //! unknown verb (looked for among the tools). Each tool is what a real server lists: a
 //! name, a sentence of description, an `inputSchema` of four described properties and
 //! an annotation.
+//! Then `catalog --json` of one tool of 20,000 properties: linear in them, or not.
 //! The server is the test kit's loopback stub (`mur_testkit::stub`), its page written
 //! once and sent as it is to each `tools/list` (the request's id put in), a one-line
 //! result to each `tools/call`; `mur` reaches it by `--endpoint`.
@@ -39,6 +40,22 @@ fn page(count: usize) -> String {
         })
         .collect();
     format!(r#"{{"tools":[{}]}}"#, tools.join(","))
+}
+
+/// How many properties the one tool of the wide list has: a schema no real tool has,
+/// which shows whether reading a tool's options grows with their square (a catalog of
+/// one tool of 32,000 properties took 17 s, the second fastest of this session's finds).
+const PROPERTIES: usize = 20_000;
+
+/// The `tools/list` result of one tool of `count` string properties.
+fn wide_page(count: usize) -> String {
+    let properties: Vec<String> = (0..count)
+        .map(|at| format!(r#""p{at}":{{"type":"string","description":"field {at}"}}"#))
+        .collect();
+    format!(
+        r#"{{"tools":[{{"name":"wide","inputSchema":{{"type":"object","properties":{{{}}}}}}}]}}"#,
+        properties.join(",")
+    )
 }
 
 /// A server of `page`: each POST answered with its own id, `tools/list` with the page,
@@ -121,16 +138,43 @@ pub fn large_tool_list(sandbox: &Bench, runs: usize) -> Result<Vec<Row>> {
             before: &keep,
         },
     ];
+    let mut rows = measured_cases(sandbox, &endpoint, &cases, &size, runs)?;
+    let wide = server(wide_page(PROPERTIES));
+    let size = format!("one tool of {} properties", fmt_count(PROPERTIES));
+    let cases = [Case {
+        name: "`catalog --json`, one wide tool",
+        words: &["catalog", "--json"],
+        code: 0,
+        before: &keep,
+    }];
+    rows.extend(measured_cases(
+        sandbox,
+        &wide.endpoint(),
+        &cases,
+        &size,
+        runs,
+    )?);
+    Ok(rows)
+}
+
+/// A row for each of `cases` against `endpoint`, noted with the list's `size`.
+fn measured_cases(
+    sandbox: &Bench,
+    endpoint: &str,
+    cases: &[Case],
+    size: &str,
+    runs: usize,
+) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     for case in cases {
         let command = || {
-            let mut command = sandbox.mur(&["--endpoint", &endpoint]);
+            let mut command = sandbox.mur(&["--endpoint", endpoint]);
             command.args(case.words);
             command
         };
         let measured = measured(&command, case.code, case.before, runs)
             .map_err(|e| format!("{}: {e}", case.name))?;
-        rows.push(Row::from_measured(case.name, &measured).note(size.clone()));
+        rows.push(Row::from_measured(case.name, &measured).note(size.to_owned()));
     }
     Ok(rows)
 }
@@ -185,6 +229,10 @@ mod tests {
         assert!(page.starts_with(r#"{"tools":[{"name":"search_records_00000","#));
         assert_eq!(page.matches(r#""inputSchema""#).count(), 3);
         assert!((1_800..2_100).contains(&page.len()), "{}", page.len());
+        assert_eq!(
+            wide_page(2),
+            r#"{"tools":[{"name":"wide","inputSchema":{"type":"object","properties":{"p0":{"type":"string","description":"field 0"},"p1":{"type":"string","description":"field 1"}}}}]}"#
+        );
         assert_eq!(fmt_count(10_000), "10,000");
         assert_eq!(fmt_count(999), "999");
     }
