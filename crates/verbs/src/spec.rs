@@ -1266,7 +1266,7 @@ word a word a word a word
     #[test]
     fn the_usage_alone_is_the_helps_first_line() {
         let long = (0..12)
-            .map(|i| Param::new(&format!("option-{i}"), "VALUE", ValueKind::Text, "some"))
+            .map(|i| Param::new(format!("option-{i}"), "VALUE", ValueKind::Text, "some"))
             .collect();
         let spec = VerbSpec {
             options: long,

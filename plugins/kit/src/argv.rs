@@ -462,10 +462,7 @@ impl Args {
                         // mur's `-v` or `-q`, then a letter that is no flag of mur's: that
                         // letter is the unknown one (lexopt names the first, `-v`, valid).
                         Some(word) if after_host_letters(word).is_some() => {
-                            match host_letters_then(spec, word, words.len()) {
-                                Ok(unknown) => unknown,
-                                Err(refused) => return Err(refused),
-                            }
+                            host_letters_then(spec, word, words.len())?
                         }
                         // `-s` for the one option that starts with `s` (`--selector`),
                         // where no text still to fill may start with a dash.
