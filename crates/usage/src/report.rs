@@ -909,8 +909,16 @@ fn no_tool_ran(records: &[&Record], installed: &[Installed]) -> Vec<NoToolRan> {
 
 fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> {
     // A name the server answered only with JSON-RPC errors never ran as a tool: most
-    // often one the session does not have (`call get-text`), so no verb is owed it.
-    let ran = records.iter().filter(|r| r.outcome != Outcome::RpcError);
+    // often one the session does not have (`call get-text`), so no verb is owed it. Nor
+    // one that never reached a tool at all: refused by the HTTP server (431 for a name
+    // too long for a header), no session, mur's own failure — junk typed to `call`
+    // was listed as a tool.
+    let ran = records.iter().filter(|r| {
+        !matches!(
+            r.outcome,
+            Outcome::RpcError | Outcome::SessionError | Outcome::InternalError
+        )
+    });
     let mut tools: BTreeSet<String> = ran.filter_map(|r| r.tool.clone()).collect();
     tools.extend(criteria.installed.iter().map(|v| v.tool.clone()));
     for record in records {
@@ -1694,9 +1702,17 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_the_server_only_ever_refused_is_owed_no_named_verb() {
+    fn a_tool_the_server_only_ever_refused_or_never_reached_is_owed_no_named_verb() {
         let records = [
             cli("call", Kind::Call, "nosuchtool", Outcome::RpcError, 1.0),
+            cli(
+                "call",
+                Kind::Call,
+                "x".repeat(9000).as_str(),
+                Outcome::SessionError,
+                1.0,
+            ),
+            cli("call", Kind::Call, "broke", Outcome::InternalError, 1.0),
             cli("call", Kind::Call, "fire", Outcome::RpcError, 1.0),
             cli("call", Kind::Call, "fire", Outcome::ToolError, 1.0),
             cli("wait-for", Kind::Derived, "waitFor", Outcome::Ok, 1.0),
