@@ -910,14 +910,12 @@ fn no_tool_ran(records: &[&Record], installed: &[Installed]) -> Vec<NoToolRan> {
 fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> {
     // A name the server answered only with JSON-RPC errors never ran as a tool: most
     // often one the session does not have (`call get-text`), so no verb is owed it. Nor
-    // one that never reached a tool at all: refused by the HTTP server (431 for a name
-    // too long for a header), no session, mur's own failure — junk typed to `call`
-    // was listed as a tool.
+    // a name typed to `call` that never reached a tool at all (refused by the HTTP server:
+    // 431 for a name too long for a header; no session; mur's own failure): junk was
+    // listed as a tool. A verb's tool is a name the verb or the session gave, kept.
     let ran = records.iter().filter(|r| {
-        !matches!(
-            r.outcome,
-            Outcome::RpcError | Outcome::SessionError | Outcome::InternalError
-        )
+        let unreached = matches!(r.outcome, Outcome::SessionError | Outcome::InternalError);
+        r.outcome != Outcome::RpcError && !(unreached && r.kind == Some(Kind::Call))
     });
     let mut tools: BTreeSet<String> = ran.filter_map(|r| r.tool.clone()).collect();
     tools.extend(criteria.installed.iter().map(|v| v.tool.clone()));
