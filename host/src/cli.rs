@@ -1021,10 +1021,14 @@ called with `call tools/call --args '{\"name\": \"ping\", \"arguments\": {}}'`."
 #[derive(Debug, Args)]
 pub struct CallArgs {
     /// Tool name (`tree`); a name with a `/` (`tools/list`) is a JSON-RPC method; `ping` checks the session
-    #[arg(required_unless_present = "method", conflicts_with = "method")]
+    #[arg(
+        required_unless_present = "method",
+        conflicts_with = "method",
+        value_parser = clap::builder::NonEmptyStringValueParser::new()
+    )]
     pub name: Option<String>,
     /// Send this JSON-RPC method as it is, with `--args` as its params
-    #[arg(long, value_name = "METHOD")]
+    #[arg(long, value_name = "METHOD", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub method: Option<String>,
     /// Tool arguments, or the method's params, as a JSON value; `@FILE` reads it from
     /// FILE, `-` from stdin (for one too long for a command line)

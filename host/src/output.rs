@@ -208,13 +208,16 @@ impl io::Write for LogLine {
     }
 }
 
-/// A one-line warning on stderr that does not stop the command.
+/// A one-line warning on stderr that does not stop the command: one line whatever
+/// it quotes (a newline in a file's name or a server's words is escaped, as on an
+/// `error:` line, so it cannot start a line that reads as mur's own), and bounded.
 pub fn notice(message: &str) {
-    diagnostic(&format!("warning: {message}"));
+    diagnostic(&format!("warning: {}", line(message)));
 }
 
 /// What discovery has to say along the way, shown on stderr: notices as
-/// warnings, notes as notes (discovery leaves them out under `-q`), `--auto` progress as a counter when stderr is a terminal.
+/// warnings, notes as notes (discovery leaves them out under `-q`), each one line
+/// whatever it quotes, `--auto` progress as a counter when stderr is a terminal.
 pub struct Notices;
 
 impl mur_discovery::Report for Notices {
@@ -223,7 +226,7 @@ impl mur_discovery::Report for Notices {
     }
 
     fn note(&mut self, message: String) {
-        diagnostic(&format!("note: {message}"));
+        diagnostic(&format!("note: {}", line(&message)));
     }
 
     fn scan_progress(&self, done: usize, total: usize) {

@@ -44,6 +44,7 @@
 //! ends the call with a transport error.
 
 mod auth;
+mod budget;
 mod events;
 mod legacy;
 mod listing;
@@ -52,6 +53,7 @@ mod response;
 mod reuse;
 mod session;
 mod shared;
+mod surrogates;
 pub mod task;
 pub mod tool_result;
 mod value_end;

@@ -20,6 +20,8 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use crate::surrogates::mended;
+
 /// One entry of a page's `tools`: its compact JSON text, and its `name` when that is a
 /// string.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,12 +85,20 @@ impl From<Value> for Messages {
 
 /// `bytes` (a body or an event's data) read as [`Messages`]; by a reader of `tools/list`
 /// pages (`listing`), each message's `result.tools` kept as texts.
+/// A body with a lone surrogate escape is read again mended ([`mended`]); where that
+/// fails too, the first refusal is the one told.
 pub(crate) fn messages_of(bytes: &[u8], listing: bool) -> serde_json::Result<Messages> {
-    if listing {
-        listing_of(bytes)
-    } else {
-        serde_json::from_slice::<Value>(bytes).map(Messages::from)
-    }
+    let read = |bytes: &[u8]| {
+        if listing {
+            listing_of(bytes)
+        } else {
+            serde_json::from_slice::<Value>(bytes).map(Messages::from)
+        }
+    };
+    read(bytes).or_else(|refused| match mended(bytes) {
+        Some(mended) => read(&mended).map_err(|_| refused),
+        None => Err(refused),
+    })
 }
 
 /// `bytes` read as [`Messages`], each message's `result.tools` kept as texts.
@@ -420,6 +430,31 @@ mod tests {
             .expect_err("not UTF-8");
         let page = messages_of(b"{\"result\":{\"tools\":[\"\xff\"]}}", true).expect_err("no page");
         assert_eq!(page.to_string(), value.to_string());
+    }
+
+    /// A lone surrogate escape (a JavaScript server's text cut inside an emoji) is read as
+    /// U+FFFD, in a message and in a page's entries; a body that is no JSON for another
+    /// reason as well is refused in the parser's words for the first.
+    #[test]
+    fn a_lone_surrogate_is_read_as_the_replacement_character() {
+        let text = r#"{"id":1,"result":{"content":[{"type":"text","text":"ok \ud83d"}]}}"#;
+        let Ok(Messages::One(read)) = messages_of(text.as_bytes(), false) else {
+            panic!("{text} refused");
+        };
+        assert_eq!(read.message["result"]["content"][0]["text"], "ok \u{fffd}");
+        let text = r#"{"id":1,"result":{"tools":[{"name":"a","description":"\udc4d"}]}}"#;
+        let Ok(Messages::One(read)) = messages_of(text.as_bytes(), true) else {
+            panic!("{text} refused");
+        };
+        let tools = read.tools.expect("entries");
+        assert_eq!(
+            &*tools[0].text,
+            "{\"name\":\"a\",\"description\":\"\u{fffd}\"}"
+        );
+        let text = r#"{"id":1,"result":{"text":"\ud83d",}}"#;
+        let value = serde_json::from_str::<Value>(text).expect_err("no value");
+        let read = messages_of(text.as_bytes(), false).expect_err("no message");
+        assert_eq!(read.to_string(), value.to_string());
     }
 
     /// The page keeps the entries given last, for its caller to take once.

@@ -40,6 +40,7 @@ use sse_stream::SseStream;
 use mur_core::settings::human_bytes;
 use mur_core::{Error, Result};
 
+use crate::budget::{BYTES_A_VALUE, most_values, too_many_values};
 use crate::listing::{Messages, Read, ToolEntry, messages_of};
 use crate::value_end::{BOM, ValueEnd};
 
@@ -277,6 +278,7 @@ impl<'a> Reader<'a> {
             });
         }
         let body = self.read_body(response).await?;
+        self.within_values(&body)?;
         let listing = self.listing;
         let (body, parsed) = parsed(body, move |body| {
             messages_of(body.strip_prefix(BOM).unwrap_or(body), listing)
@@ -372,6 +374,22 @@ impl<'a> Reader<'a> {
         past_the_limit(self.endpoint, "a response", self.limit)
     }
 
+    /// `json` (a body, an event's data) refused unparsed where it holds more values
+    /// than the limit allows ([`crate::budget`]), saying how to raise it.
+    fn within_values(&self, json: &[u8]) -> Result<()> {
+        if !too_many_values(json, self.limit) {
+            return Ok(());
+        }
+        Err(Error::transport(format!(
+            "`{}` sent a response of more than {} JSON values, more than mur parses under its \
+             response limit of {} (a value for every {BYTES_A_VALUE} bytes); it was not parsed",
+            self.endpoint,
+            most_values(self.limit),
+            human_bytes(self.limit)
+        ))
+        .with_hint(RAISE_THE_LIMIT))
+    }
+
     /// The connection ended (or failed) in the middle of the body.
     fn broken(&self, e: &reqwest::Error) -> Error {
         let cause = root_cause(e).map(|c| format!(" ({c})")).unwrap_or_default();
@@ -389,11 +407,12 @@ pub fn past_the_limit(endpoint: &str, what: &str, limit: u64) -> Error {
         "`{endpoint}` sent {what} larger than {}, mur's response limit; it was not read further",
         human_bytes(limit)
     ))
-    .with_hint(
-        "if an answer this large is expected, raise the limit with `--max-response BYTES` \
-         (e.g. `--max-response 256M`)",
-    )
+    .with_hint(RAISE_THE_LIMIT)
 }
+
+/// How to read an answer past the response limit, or one of more values than it allows.
+const RAISE_THE_LIMIT: &str = "if an answer this large is expected, raise the limit with \
+     `--max-response BYTES` (e.g. `--max-response 256M`)";
 
 impl Incoming<'_> {
     /// The next JSON-RPC message of the body; `None` at its end.
@@ -420,6 +439,7 @@ impl Incoming<'_> {
             let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else {
                 continue;
             };
+            self.reader.within_values(data.as_bytes())?;
             let listing = self.reader.listing;
             let (_, value) = parsed(data, move |data| messages_of(data.as_bytes(), listing)).await;
             let value = value.map_err(|e| {

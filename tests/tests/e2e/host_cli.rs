@@ -147,7 +147,18 @@ fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
             list,
         ),
         (&["devtools", "--endpoint"], "--endpoint <URL>", devtools),
-        // Empty: a value parser's refusal, said as the missing value it is.
+        // Empty: a value parser's refusal, said as the missing value it is. A tool or
+        // method named `''` was sent to the server as such.
+        (
+            &["devtools", "call", ""],
+            "[NAME]",
+            "mur devtools call [OPTIONS] [NAME]",
+        ),
+        (
+            &["devtools", "call", "--method="],
+            "--method <METHOD>",
+            "mur devtools call [OPTIONS] [NAME]",
+        ),
         (
             &["devtools", "session", "list", "--timeout="],
             "--timeout <MS>",

@@ -15,13 +15,103 @@ use serde_json::{Value, json};
 /// What mur prints for `call echo` against a server that answers every POST with
 /// `answer` of the request's body (status 200).
 fn answered_with(answer: impl Fn(&Value) -> Vec<u8> + Send + Sync + 'static) -> (Stub, Output) {
+    answered_as("application/json", &[], answer)
+}
+
+/// [`answered_with`] in a body of `content_type`, with mur's options `options` before
+/// `call echo`.
+fn answered_as(
+    content_type: &'static str,
+    options: &[&str],
+    answer: impl Fn(&Value) -> Vec<u8> + Send + Sync + 'static,
+) -> (Stub, Output) {
     let server = Stub::serve(move |req| Reply::Respond {
         status: 200,
-        headers: vec![("content-type".into(), "application/json".into())],
+        headers: vec![("content-type".into(), content_type.into())],
         body: answer(&req.json()),
     });
-    let out = Sandbox::new().devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    let endpoint = server.endpoint();
+    let mut line = vec!["--endpoint", &endpoint];
+    line.extend(options);
+    line.extend(["call", "echo"]);
+    let out = Sandbox::new().devtools(&line);
     (server, out)
+}
+
+/// A tool's text that a JavaScript server cut inside an emoji (`"👍".slice(0, 1)`,
+/// which `JSON.stringify` writes as a lone surrogate escape) is read as U+FFFD, the
+/// rest of the answer kept, in a JSON body and in an event: the whole answer was
+/// refused as no JSON mur can read (exit 2).
+#[test]
+fn a_lone_surrogate_in_an_answer_is_read_as_the_replacement_character() {
+    let response = |body: &Value| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{},"result":{{"content":[{{"type":"text","text":"cut \ud83d, kept \ud83d\udc4d"}}]}}}}"#,
+            body["id"]
+        )
+    };
+    for (content_type, framed) in [
+        (
+            "application/json",
+            (|text: String| text) as fn(String) -> String,
+        ),
+        ("text/event-stream", |text| {
+            format!("event: message\ndata: {text}\n\n")
+        }),
+    ] {
+        let (_server, out) = answered_as(content_type, &[], move |body| {
+            framed(response(body)).into_bytes()
+        });
+        out.assert_code(0).assert_stderr_is("");
+        assert_eq!(
+            out.json()["content"][0]["text"],
+            "cut \u{fffd}, kept \u{1f44d}"
+        );
+    }
+}
+
+/// An answer of more JSON values than the response limit allows (one for every 16
+/// bytes: 65,536 under `--max-response 1M`) is refused unparsed, exit 2, saying how to
+/// raise the limit: parsed, an answer of `[0,0,…]` filling the default 64 MiB took
+/// 2.3 GB. As many values as allowed are read.
+#[test]
+fn an_answer_of_more_values_than_the_limit_allows_is_refused_unparsed() {
+    let answer = |zeros: usize| {
+        move |body: &Value| {
+            let zeros = vec!["0"; zeros].join(",");
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{},"result":{{"content":[],"structuredContent":{{"z":[{zeros}]}}}}}}"#,
+                body["id"]
+            )
+            .into_bytes()
+        }
+    };
+    let (server, out) = answered_as(
+        "application/json",
+        &["--max-response", "1M"],
+        answer(70_000),
+    );
+    out.assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` sent a response of more than 65536 JSON values, more than mur parses \
+         under its response limit of 1 MiB (a value for every 16 bytes); it was not parsed\n\
+         hint: if an answer this large is expected, raise the limit with `--max-response \
+         BYTES` (e.g. `--max-response 256M`)\n",
+            server.endpoint()
+        ));
+    let (_server, out) = answered_as(
+        "application/json",
+        &["--max-response", "1M"],
+        answer(60_000),
+    );
+    out.assert_code(0).assert_stderr_is("");
+    assert_eq!(
+        out.json()["structuredContent"]["z"]
+            .as_array()
+            .map(Vec::len),
+        Some(60_000)
+    );
 }
 
 /// A response the server makes of the request's id.

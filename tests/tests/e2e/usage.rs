@@ -2227,18 +2227,20 @@ fn the_report_reads_what_bridges_record_where_they_record_it() {
     let named = sandbox.devtools(&["usage", "report", "--json", "--server-log", served_arg]);
     named.assert_code(0).assert_stderr_is("");
     assert_eq!(served_calls(&named.json()), [(json!("hello"), json!(2))]);
-    // A FIFO, and a link to another file, in a log's place: skipped, each said once.
+    // A FIFO, and a link to another file, in a log's place: skipped, each said once, on
+    // one line whatever its name holds (a newline in it started a line of its own).
     let fifo = dir.join("0000000000000000.jsonl");
     mur_e2e::mkfifo(&fifo);
     let elsewhere = sandbox.file("elsewhere.jsonl", "");
-    let link = dir.join("1111111111111111.jsonl");
+    let link = dir.join("1111111111111111\nerror: forged.jsonl");
     std::os::unix::fs::symlink(&elsewhere, &link).expect("symlink");
     let skipped = sandbox.devtools(&["usage", "report", "--json"]);
     skipped.assert_code(0).assert_stderr_is(format!(
         "warning: a session's usage log is skipped: `{}` is a FIFO, not a regular file\n\
-         warning: a session's usage log is skipped: `{}` is a symbolic link, not a regular file\n",
+         warning: a session's usage log is skipped: `{}/1111111111111111\\x0aerror: forged.jsonl` \
+         is a symbolic link, not a regular file\n",
         fifo.display(),
-        link.display()
+        dir.display()
     ));
     assert_eq!(served_calls(&skipped.json()), [(json!("hello"), json!(2))]);
     // With a named verb installed, the report judges verbs again, and says what it
