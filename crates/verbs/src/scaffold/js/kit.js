@@ -560,6 +560,18 @@ function theOnlyThing(options) {
   return unlisted.length === 1 ? unlisted[0] : undefined;
 }
 
+// The refusal of `word`, a cluster of mur's `-v` and `-q` (`-vq`), with the words that
+// work typed: each flag apart (`-vq`: `-v -q`), or once where one is repeated (`-vv`:
+// mur refuses `-v -v` too, as it refuses `--verbose` twice).
+function hostClusterRefused(word) {
+  const letters = [...word.slice(1)];
+  if (new Set(letters).size < letters.length) {
+    return `unknown option \`${word}\`; mur takes \`-v\` and \`-q\` once each`;
+  }
+  const apart = letters.map((letter) => `-${letter}`).join(" ");
+  return `unknown option \`${word}\`; write mur's \`-v\` and \`-q\` apart: \`${apart}\``;
+}
+
 // The option `-letter` likely stands for: the one option whose name starts with that
 // letter, if only one does. Not `-h` (help), `-v` or `-q` (mur's own).
 function shortMeant(word, optionNames) {
@@ -904,17 +916,34 @@ export class Verb {
         if (/^-[vq]{2,}$/.test(word)) {
           // The host takes `-vq` after a verb's name too: this reaches a verb natively,
           // or from an older `mur`, which took `-v` and `-q` only apart.
-          const apart = [...word.slice(1)].map((letter) => `-${letter}`).join(" ");
-          throw new VerbError(`unknown option \`${word}\`; write mur's \`-v\` and \`-q\` apart: \`${apart}\``);
+          throw new VerbError(hostClusterRefused(word));
         }
-        // Only `-h` alone is help: `-hello` is an unknown option, named whole, as is a
-        // number (`-15`, not `-1`).
-        const whole = word.startsWith("-h") || /^-\d/.test(word);
-        const unknown = `unknown option \`${whole ? word : word.slice(0, 2)}\``;
-        // `-s` for the one option that starts with `s` (`--selector`), where no text
-        // still to fill may start with a dash.
         const text = this.positionals[words.length]?.kind === "text";
-        const short = word.length === 2 && !text ? shortMeant(word, [...options.keys()]) : undefined;
+        const host = /^-([vq]+)(?![vq])([A-Za-z])/.exec(word);
+        // A letter, not a UTF-16 unit: `-😀` is one letter, as in the Rust and Python kits.
+        const letters = [...word];
+        let unknown;
+        let short;
+        if (host !== null) {
+          // mur's `-v` or `-q`, then a letter that is no flag of mur's: that letter is
+          // the unknown one, not `-v`, which is valid; `-vh` is help written apart, and
+          // one option's letter is that option (`-vs`).
+          const [, flags, other] = host;
+          const alone = word.length === flags.length + 2;
+          if (alone && other === "h") {
+            throw new VerbError(`unknown option \`${word}\`; write mur's \`-${flags}\` apart: \`-${flags} -h\``);
+          }
+          unknown = `unknown option \`-${other}\` in \`${word}\``;
+          short = alone && !text ? shortMeant(`-${other}`, [...options.keys()]) : undefined;
+        } else {
+          // Only `-h` alone is help: `-hello` is an unknown option, named whole, as is
+          // a number (`-15`, not `-1`).
+          const whole = word.startsWith("-h") || /^-\d/.test(word);
+          unknown = `unknown option \`${whole ? word : letters.slice(0, 2).join("")}\``;
+          // `-s` for the one option that starts with `s` (`--selector`), where no text
+          // still to fill may start with a dash.
+          short = letters.length === 2 && !text ? shortMeant(word, [...options.keys()]) : undefined;
+        }
         if (short !== undefined) throw new VerbError(`${unknown}; did you mean \`--${short}\`?`);
         throw new VerbError(this.#afterDashes(argv, i, words.length, unknown));
       }

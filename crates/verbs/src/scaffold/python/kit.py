@@ -659,16 +659,27 @@ class Verb:
                 if len(word) > 2 and all(letter in "vq" for letter in word[1:]):
                     # The host takes `-vq` after a verb's name too: this reaches a verb
                     # natively, or from an older `mur`, which took `-v` and `-q` only apart.
-                    apart = " ".join(f"-{letter}" for letter in word[1:])
-                    raise Error(f"unknown option `{word}`; write mur's `-v` and `-q` apart: `{apart}`")
-                # Only `-h` alone is help: `-hello` is an unknown option, named whole, as
-                # is a number (`-15`, not `-1`).
-                whole = word.startswith("-h") or word[1:2] in string.digits
-                unknown = f"unknown option `{word if whole else word[:2]}`"
-                # `-s` for the one option that starts with `s` (`--selector`), where no
-                # text still to fill may start with a dash.
+                    raise Error(_host_cluster_refused(word))
                 text = len(words) < len(self.positionals) and self.positionals[len(words)].kind == "text"
-                meant = _short_meant(word, options) if len(word) == 2 and not text else None
+                host = _after_host_letters(word)
+                if host is not None:
+                    # mur's `-v` or `-q`, then a letter that is no flag of mur's: that
+                    # letter is the unknown one, not `-v`, which is valid; `-vh` is help
+                    # written apart, and one option's letter is that option (`-vs`).
+                    flags, other = host
+                    alone = len(word) == len(flags) + 1
+                    if alone and other == "h":
+                        raise Error(f"unknown option `{word}`; write mur's `{flags}` apart: `{flags} -h`")
+                    unknown = f"unknown option `-{other}` in `{word}`"
+                    meant = _short_meant(f"-{other}", options) if alone and not text else None
+                else:
+                    # Only `-h` alone is help: `-hello` is an unknown option, named whole,
+                    # as is a number (`-15`, not `-1`).
+                    whole = word.startswith("-h") or word[1:2] in string.digits
+                    unknown = f"unknown option `{word if whole else word[:2]}`"
+                    # `-s` for the one option that starts with `s` (`--selector`), where
+                    # no text still to fill may start with a dash.
+                    meant = _short_meant(word, options) if len(word) == 2 and not text else None
                 if meant is not None:
                     raise Error(f"{unknown}; did you mean `--{meant}`?")
                 raise Error(self._after_dashes(argv, at - 1, len(words), unknown))
@@ -893,6 +904,29 @@ def _takes_any_word(options, param):
     selector."""
     only = _the_only_thing(options)
     return only is not None and only.name == param.name
+
+
+def _host_cluster_refused(word):
+    """The refusal of `word`, a cluster of mur's `-v` and `-q` (`-vq`), with the words
+    that work typed: each flag apart (`-vq`: `-v -q`), or once where one is repeated
+    (`-vv`: mur refuses `-v -v` too, as it refuses `--verbose` twice)."""
+    letters = word[1:]
+    if len(set(letters)) < len(letters):
+        return f"unknown option `{word}`; mur takes `-v` and `-q` once each"
+    apart = " ".join(f"-{letter}" for letter in letters)
+    return f"unknown option `{word}`; write mur's `-v` and `-q` apart: `{apart}`"
+
+
+def _after_host_letters(word):
+    """Of a word that starts with mur's short flags and goes on with an ASCII letter of
+    no flag of mur's (`-vx`, `-vs`, `-vh`), mur's flags (`-v`) and that letter (`x`);
+    else None."""
+    letters = word[1:]
+    rest = letters.lstrip("vq")
+    at = len(letters) - len(rest)
+    if at == 0 or not rest or not (rest[0].isascii() and rest[0].isalpha()):
+        return None
+    return word[: at + 1], rest[0]
 
 
 def _short_meant(word, options):
