@@ -230,11 +230,10 @@ pub struct Devtools {
 #[command(next_help_heading = "Host options")]
 pub struct HostArgs {
     /// Use this MCP endpoint as-is, without discovery
-    // An empty one (`--endpoint=`) is missing, as an empty `--project=` is: it was
-    // refused only later, as "`--endpoint ` is not a URL". One mur's HTTP cannot read is
-    // refused once clap has parsed it (`options::check_typed`).
-    #[arg(long, global = true, value_name = "URL",
-          value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    // An empty one (`--endpoint=`) is missing, as an empty `--project=` is (said so of
+    // any empty value a parser refuses): it was refused only later, as "`--endpoint ` is
+    // not a URL".
+    #[arg(long, global = true, value_name = "URL", value_parser = endpoint)]
     pub endpoint: Option<String>,
     /// Pick the session of this project (its project file)
     #[arg(long, global = true, value_name = "PATH")]

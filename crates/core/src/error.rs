@@ -1,7 +1,10 @@
 //! The one error type of `mur`: every failure carries its kind, and
 //! [`Error::exit_code`] is the single place that maps kinds to exit codes.
 
+use std::borrow::Cow;
 use std::fmt;
+
+use crate::text::escape_value;
 
 /// What class of failure happened; decides the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -346,7 +349,7 @@ impl From<clap::Error> for Error {
 /// join it. Read off the rendered text: clap's structured context holds not all of it
 /// (the usage line is rendered only with the message); the context names what clap quoted.
 fn usage_from_clap(e: &clap::Error) -> Error {
-    let rendered = e.render().to_string();
+    let rendered = one_line_values(e, e.render().to_string());
     let quoted = clap_quoted(e);
     let mut lines = rendered.lines().map(str::trim_end);
     let first = lines.next().unwrap_or_default();
@@ -406,17 +409,43 @@ fn usage_from_clap(e: &clap::Error) -> Error {
     }
 }
 
-/// The words clap's message quotes ('…'): the values of its context.
-fn clap_quoted(e: &clap::Error) -> Vec<String> {
+/// The words of clap's context: what its message quotes.
+fn context_words(e: &clap::Error) -> impl Iterator<Item = &String> {
     use clap::error::ContextValue;
-    let mut words: Vec<String> = e
-        .context()
-        .flat_map(|(_, value)| match value {
-            ContextValue::String(word) => vec![word.clone()],
-            ContextValue::Strings(words) => words.clone(),
-            _ => Vec::new(),
+    e.context().flat_map(|(_, value)| match value {
+        ContextValue::String(word) => std::slice::from_ref(word),
+        ContextValue::Strings(words) => words.as_slice(),
+        _ => &[],
+    })
+}
+
+/// clap's `rendered` error with each word of its context that holds a newline (or any
+/// character [`escape_value`] escapes) escaped where it stands quoted, as '…' by clap or
+/// as `…` by one of mur's value parsers: read line by line, a value typed with a newline
+/// (`--timeout $'5\nerror: x'`) cut the message there, and the rest read as lines of
+/// their own. The word is found as clap renders it: its rendering drops some control
+/// characters (DEL), so a value quoted with one was not the value typed.
+fn one_line_values(e: &clap::Error, rendered: String) -> String {
+    context_words(e)
+        .filter(|word| matches!(escape_value(word), Cow::Owned(_)))
+        .fold(rendered, |text, word| {
+            let escaped = escape_value(word);
+            let shown = clap::builder::StyledStr::from(word.clone()).to_string();
+            ["'", "`"].iter().fold(text, |text, quote| {
+                text.replace(
+                    &format!("{quote}{shown}{quote}"),
+                    &format!("{quote}{escaped}{quote}"),
+                )
+            })
         })
+}
+
+/// The words clap's message quotes ('…'): the values of its context, as
+/// [`one_line_values`] leaves them.
+fn clap_quoted(e: &clap::Error) -> Vec<String> {
+    let mut words: Vec<String> = context_words(e)
         .filter(|word| !word.is_empty())
+        .map(|word| escape_value(word).into_owned())
         .collect();
     // The longest first, so that `'-- --x'` is not read as `'--x'` inside it; `'-- --x'`
     // itself is what clap's tip on a value that looks like an option proposes.

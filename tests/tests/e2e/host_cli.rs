@@ -460,6 +460,18 @@ fn a_bad_timeout_is_a_usage_error() {
             &["--timeout", "-1", "devtools", "call", "version"][..],
             "-1",
         ),
+        // A newline in the value, escaped where it is quoted: clap's refusal was cut
+        // there, and what followed read as a line of mur's own.
+        (
+            &[
+                "devtools",
+                "--timeout",
+                "5\nerror: forged",
+                "call",
+                "version",
+            ][..],
+            "5\\x0aerror: forged",
+        ),
     ] {
         let out = sb.mur(argv);
         out.assert_code(1);
