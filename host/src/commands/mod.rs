@@ -211,7 +211,8 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
             }
             let tool = tool_under_a_commands_name(&argv, &e);
             let usage = usage_to_give(&argv, &e);
-            let error = with_usage(without_devtools(&argv, e), usage);
+            let meant = synonym_meant(&argv, &e);
+            let error = with_meant(with_usage(without_devtools(&argv, e), usage), meant);
             Err(tool.into_iter().fold(error, Error::with_first_hint))
         }
     }
@@ -393,6 +394,57 @@ fn usage_typed(argv: &[OsString]) -> Option<String> {
         .iter()
         .try_fold(&mut tree, |command, name| command.find_subcommand_mut(name))?;
     Some(cli::usage_hint(command))
+}
+
+/// Words other tools use for a command of mur's group (`verbs install`, as npm and cargo
+/// say it), each with the command meant: clap's nearest spelling was another command
+/// (`install` → `list`, `ls` → `new`), which did something else when typed.
+const SYNONYMS: &[(&str, &str, &str)] = &[
+    ("verbs", "install", "add"),
+    ("verbs", "uninstall", "remove"),
+    ("verbs", "rm", "remove"),
+    ("verbs", "delete", "remove"),
+    ("verbs", "ls", "list"),
+    ("verbs", "show", "info"),
+    ("verbs", "create", "new"),
+    ("verbs", "init", "new"),
+    ("session", "ls", "list"),
+    ("session", "prune", "clean"),
+];
+
+/// The command of [`SYNONYMS`] meant by the unknown subcommand clap refused, typed
+/// after its group's name.
+fn synonym_meant(argv: &[OsString], e: &clap::Error) -> Option<&'static str> {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(word)) = e.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    let words: Vec<&str> = argv.iter().filter_map(|w| w.to_str()).collect();
+    let at = words.iter().position(|w| w == word)?;
+    let group = words[..at].iter().rev().find(|w| !w.starts_with('-'))?;
+    SYNONYMS
+        .iter()
+        .find(|(g, synonym, _)| g == group && synonym == word)
+        .map(|(_, _, meant)| *meant)
+}
+
+/// `error` with its did-you-mean naming `meant`, when there is one.
+fn with_meant(error: Error, meant: Option<&str>) -> Error {
+    let Some(meant) = meant else {
+        return error;
+    };
+    let hint = format!("did you mean `{meant}`?");
+    match error
+        .hints()
+        .iter()
+        .find(|h| h.starts_with("did you mean "))
+    {
+        Some(clap_s) => {
+            let clap_s = clap_s.clone();
+            error.replacing_hint(&clap_s, hint)
+        }
+        None => error.with_first_hint(hint),
+    }
 }
 
 /// `-V` or `--version` typed after a command: only `mur -V` takes it.

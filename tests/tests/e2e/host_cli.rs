@@ -584,6 +584,34 @@ fn a_word_one_slip_from_a_command_is_a_typo_and_one_further_perhaps_a_tool() {
         .assert_stderr_starts_with("error: unknown verb `sesion`\nhint: did you mean `session`?\n");
 }
 
+/// A word other tools use for one of mur's commands (`verbs install`) is pointed at
+/// that command: clap's nearest spelling was another one (`install`: `list`). A
+/// misspelling still gets clap's.
+#[test]
+fn another_tools_word_for_a_command_is_pointed_at_it() {
+    let sb = Sandbox::new();
+    for (argv, meant, group) in [
+        (&["verbs", "install", "v.wasm"][..], "add", "verbs"),
+        (&["verbs", "uninstall", "v"], "remove", "verbs"),
+        (&["verbs", "show", "v"], "info", "verbs"),
+        (&["--pretty", "verbs", "init", "v"], "new", "verbs"),
+        (&["session", "ls"], "list", "session"),
+        (&["verbs", "lst"], "list", "verbs"),
+    ] {
+        let mut line = vec!["devtools"];
+        line.extend(argv);
+        let typed = argv[argv.iter().position(|w| *w == group).expect("group") + 1];
+        sb.mur(&line)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: unrecognized subcommand `{typed}`\n\
+             hint: did you mean `{meant}`?\n\
+             hint: usage: mur devtools {group} [OPTIONS] <COMMAND> (`--help` shows more)\n"
+            ));
+    }
+}
+
 /// A verb typed without `devtools` gets the command as it goes; a near miss of
 /// `devtools` itself gets clap's suggestion alone.
 #[test]
