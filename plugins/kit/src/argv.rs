@@ -459,8 +459,8 @@ impl Args {
                         Some(word) if host_short_cluster(word) => {
                             return Err(host_cluster_refused(word));
                         }
-                        // mur's `-v` or `-q`, then a letter that is no flag of mur's: that
-                        // letter is the unknown one (lexopt names the first, `-v`, valid).
+                        // mur's `-v` or `-q`, then something else: that is what is wrong
+                        // (lexopt names the first letter, `-v`, which is valid).
                         Some(word) if after_host_letters(word).is_some() => {
                             host_letters_then(spec, word, words.len())?
                         }
@@ -957,37 +957,62 @@ fn host_cluster_refused(word: &str) -> String {
     )
 }
 
-/// Of a word that starts with mur's short flags and goes on with a letter of no flag
-/// of mur's (`-vx`, `-vs`, `-vh`), mur's flags (`-v`) and that letter (`x`).
-fn after_host_letters(word: &str) -> Option<(&str, char)> {
+/// Of a word that starts with mur's short flags and goes on with anything else (`-vx`,
+/// `-vh`, `-v1`, `-v=x`, `-vé`), mur's flags (`-v`) and the rest (`x`, `h`, `1`, `=x`, `é`).
+fn after_host_letters(word: &str) -> Option<(&str, &str)> {
     let letters = word.strip_prefix('-')?;
     let at = letters.find(|c| !matches!(c, 'v' | 'q'))?;
-    let other = letters[at..].chars().next()?;
-    (at > 0 && other.is_ascii_alphabetic()).then(|| (&word[..=at], other))
+    (at > 0).then(|| (&word[..=at], &letters[at..]))
 }
 
-/// The refusal of `word`, mur's flags and then another letter ([`after_host_letters`]):
-/// that letter named (`unknown option `-x` in `-vx``), as mur names it before the verb,
-/// where the kit named `-v`, which is valid. `Err` is the whole refusal, with what to
-/// type (`-vh`: `-v -h`; `-vs`: `--selector`); `Ok` an unknown option's message, for the
-/// hint of a word meant as text. `filled`: the positionals the words before gave.
+/// The refusal of `word`, mur's flags and then something else ([`after_host_letters`]):
+/// what is wrong is named, never mur's valid `-v` (lexopt names the first letter), as mur
+/// names a letter before the verb. `Err` is the whole refusal, with what to type (`-vh`:
+/// `-v -h`, `-vvh` too, since mur takes each flag once; `-vs`: `--selector`); `Ok` the
+/// message, for the hint of a word meant as text. After mur's flags: a letter is named
+/// (`-x` in `-vx`); `h` and more, or a number, are named whole, as alone (`-hx` in `-vhx`,
+/// `-15` in `-v15`); `=` is a value, which mur's flags take none of (`-v=x`, as
+/// `--quiet=1`); a dash is no option's letter, so the word is named whole (`-v-`).
+/// `filled`: the positionals the words before gave.
 fn host_letters_then(spec: &Spec, word: &str, filled: usize) -> Result<String, String> {
-    let Some((flags, other)) = after_host_letters(word) else {
+    let Some((flags, rest)) = after_host_letters(word) else {
         return Ok(format!("unknown option `{word}`"));
     };
-    let alone = word.len() == flags.len() + 1;
-    if alone && other == 'h' {
-        return Err(format!(
-            "unknown option `{word}`; write mur's `{flags}` apart: `{flags} -h`"
-        ));
+    if rest == "h" {
+        let mut once = String::new();
+        for flag in flags.chars() {
+            if !once.contains(flag) {
+                once.push(flag);
+            }
+        }
+        return Err(match once.len() < flags.len() {
+            true => {
+                format!("unknown option `{word}`; mur takes `-v` and `-q` once each: `{once} -h`")
+            }
+            false => format!("unknown option `{word}`; write mur's `{flags}` apart: `{flags} -h`"),
+        });
     }
-    let told = format!("unknown option `-{other}` in `{word}`");
+    if let Some(value) = rest.strip_prefix('=') {
+        let flag = &flags[flags.len() - 1..];
+        return Ok(format!("`-{flag}` takes no value, got `{value}`"));
+    }
+    let mut chars = rest.chars();
+    let other = chars.next().unwrap_or_default();
+    let alone = chars.next().is_none();
+    let named = match other {
+        '-' => return Ok(format!("unknown option `{word}`")),
+        'h' | '0'..='9' => rest,
+        _ => &rest[..other.len_utf8()],
+    };
+    let told = format!("unknown option `-{named}` in `{word}`");
     let text = spec
         .positionals
         .get(filled)
         .is_some_and(|pos| pos.kind == Kind::Text);
     match short_meant(spec, other) {
-        Some(meant) if alone && !text => Err(format!("{told}; did you mean `--{meant}`?")),
+        Some(meant) if alone && !text && !other.is_ascii_digit() => {
+            Err(format!("{told}; did you mean `--{meant}`?"))
+        }
         _ => Ok(told),
     }
 }

@@ -509,6 +509,62 @@ fn a_misspelt_host_option_is_named_after_the_verb_too() {
     crate::testing::assert_usage_errors::<Sample>(cases);
 }
 
+/// mur's `-v` or `-q`, then anything but a letter `-vx` names (a digit, `=`, `-`, a
+/// letter outside ASCII, `h` and more): what is wrong is named, never the valid `-v`,
+/// which every one of them was told was unknown; and `-vvh` is told what works (it was
+/// told `-vv -h`, which mur refuses as it refuses `-vv`). The same words as the Python
+/// and JavaScript kits.
+#[test]
+fn what_follows_murs_short_flags_is_named_not_the_flags() {
+    let hint = "to give it as `<text>`, put it after `--`";
+    let cases: &[(&[&str], &str)] = &[
+        // Help, with mur's flags once each (the host takes `-qv` after the verb's name).
+        (
+            &["#x", "t", "-vvh"],
+            "unknown option `-vvh`; mur takes `-v` and `-q` once each: `-v -h`",
+        ),
+        (
+            &["#x", "t", "-qvqh"],
+            "unknown option `-qvqh`; mur takes `-v` and `-q` once each: `-qv -h`",
+        ),
+        // A number, named whole as `-15` is.
+        (&["#x", "t", "-v1"], "unknown option `-1` in `-v1`"),
+        (&["#x", "t", "-vv15"], "unknown option `-15` in `-vv15`"),
+        (
+            &["#x", "-v1"],
+            &format!(
+                "unknown option `-1` in `-v1`; {hint}: did you mean `mur devtools sample '#x' -- -v1`?"
+            ),
+        ),
+        // A value, which mur's flags take none of, as `--quiet=1`.
+        (&["#x", "t", "-v=x"], "`-v` takes no value, got `x`"),
+        (&["#x", "t", "-vq="], "`-q` takes no value, got ``"),
+        (
+            &["#x", "-v=x"],
+            &format!(
+                "`-v` takes no value, got `x`; {hint}: did you mean `mur devtools sample '#x' -- -v=x`?"
+            ),
+        ),
+        // A dash, which no option's letter is: the word, whole.
+        (&["#x", "t", "-v-"], "unknown option `-v-`"),
+        (&["#x", "t", "-v-x"], "unknown option `-v-x`"),
+        // A letter outside ASCII, or none, as `-é` alone is named.
+        (&["#x", "t", "-vé"], "unknown option `-é` in `-vé`"),
+        (&["#x", "t", "-v😀"], "unknown option `-😀` in `-v😀`"),
+        // `h` and more, named whole as `-hx` is (`-h` is help, valid).
+        (&["#x", "t", "-vhx"], "unknown option `-hx` in `-vhx`"),
+        // A letter then digits: the letter, as `-x5` alone names `-x` (`-x` with a value).
+        (&["#x", "t", "-x5"], "unknown option `-x`"),
+        (&["#x", "t", "-vx5"], "unknown option `-x` in `-vx5`"),
+    ];
+    crate::testing::assert_usage_errors::<Sample>(cases);
+    // What `-vvh` is told to type is help here (the host takes its `-v`).
+    assert_eq!(
+        parse::<Sample>(&argv(&["#x", "t", "-v", "-h"])),
+        Ok(Parsed::Help)
+    );
+}
+
 #[test]
 fn several_words_of_text_are_told_to_be_quoted_as_one() {
     let cases: &[(&[&str], &str)] = &[

@@ -572,6 +572,33 @@ function hostClusterRefused(word) {
   return `unknown option \`${word}\`; write mur's \`-v\` and \`-q\` apart: \`${apart}\``;
 }
 
+// The refusal of `word`, mur's flags `flags` (`-v`) and then something else, `rest`:
+// what is wrong is named, never mur's valid `-v`. Throws the whole refusal, with what to
+// type (`-vh`: `-v -h`, `-vvh` too, since mur takes each flag once); else returns the
+// message and the option a lone letter stands for (`-vs`: `--selector`), if any. After
+// mur's flags: a letter is named (`-x` in `-vx`); `h` and more, or a number, are named
+// whole, as alone (`-hx` in `-vhx`, `-15` in `-v15`); `=` is a value, which mur's flags
+// take none of (`-v=x`, as `--quiet=1`); a dash is no option's letter, so the word is
+// named whole (`-v-`). `text`: whether the positional still to fill is text. As the Rust
+// kit's `host_letters_then`.
+function hostLettersThen(word, flags, rest, optionNames, text) {
+  if (rest === "h") {
+    const once = [...new Set(flags)].join("");
+    if (once.length < flags.length) {
+      throw new VerbError(`unknown option \`${word}\`; mur takes \`-v\` and \`-q\` once each: \`${once} -h\``);
+    }
+    throw new VerbError(`unknown option \`${word}\`; write mur's \`${flags}\` apart: \`${flags} -h\``);
+  }
+  if (rest.startsWith("=")) return [`\`-${flags.at(-1)}\` takes no value, got \`${rest.slice(1)}\``, undefined];
+  // A letter, not a UTF-16 unit (`-v😀` names `-😀`).
+  const [other, ...after] = [...rest];
+  if (other === "-") return [`unknown option \`${word}\``, undefined];
+  const number = /^\d$/.test(other);
+  const unknown = `unknown option \`-${other === "h" || number ? rest : other}\` in \`${word}\``;
+  const alone = after.length === 0;
+  return [unknown, alone && !text && !number ? shortMeant(`-${other}`, optionNames) : undefined];
+}
+
 // The option `-letter` likely stands for: the one option whose name starts with that
 // letter, if only one does. Not `-h` (help), `-v` or `-q` (mur's own).
 function shortMeant(word, optionNames) {
@@ -919,22 +946,15 @@ export class Verb {
           throw new VerbError(hostClusterRefused(word));
         }
         const text = this.positionals[words.length]?.kind === "text";
-        const host = /^-([vq]+)(?![vq])([A-Za-z])/.exec(word);
+        const host = /^-([vq]+)(?![vq])(.+)$/su.exec(word);
         // A letter, not a UTF-16 unit: `-😀` is one letter, as in the Rust and Python kits.
         const letters = [...word];
         let unknown;
         let short;
         if (host !== null) {
-          // mur's `-v` or `-q`, then a letter that is no flag of mur's: that letter is
-          // the unknown one, not `-v`, which is valid; `-vh` is help written apart, and
-          // one option's letter is that option (`-vs`).
-          const [, flags, other] = host;
-          const alone = word.length === flags.length + 2;
-          if (alone && other === "h") {
-            throw new VerbError(`unknown option \`${word}\`; write mur's \`-${flags}\` apart: \`-${flags} -h\``);
-          }
-          unknown = `unknown option \`-${other}\` in \`${word}\``;
-          short = alone && !text ? shortMeant(`-${other}`, [...options.keys()]) : undefined;
+          // mur's `-v` or `-q`, then something else: that is what is wrong, not `-v`,
+          // which is valid (`hostLettersThen`).
+          [unknown, short] = hostLettersThen(word, `-${host[1]}`, host[2], [...options.keys()], text);
         } else {
           // Only `-h` alone is help: `-hello` is an unknown option, named whole, as is
           // a number (`-15`, not `-1`).

@@ -663,15 +663,9 @@ class Verb:
                 text = len(words) < len(self.positionals) and self.positionals[len(words)].kind == "text"
                 host = _after_host_letters(word)
                 if host is not None:
-                    # mur's `-v` or `-q`, then a letter that is no flag of mur's: that
-                    # letter is the unknown one, not `-v`, which is valid; `-vh` is help
-                    # written apart, and one option's letter is that option (`-vs`).
-                    flags, other = host
-                    alone = len(word) == len(flags) + 1
-                    if alone and other == "h":
-                        raise Error(f"unknown option `{word}`; write mur's `{flags}` apart: `{flags} -h`")
-                    unknown = f"unknown option `-{other}` in `{word}`"
-                    meant = _short_meant(f"-{other}", options) if alone and not text else None
+                    # mur's `-v` or `-q`, then something else: that is what is wrong, not
+                    # `-v`, which is valid (`_host_letters_then`).
+                    unknown, meant = _host_letters_then(word, host, options, text)
                 else:
                     # Only `-h` alone is help: `-hello` is an unknown option, named whole,
                     # as is a number (`-15`, not `-1`).
@@ -918,15 +912,43 @@ def _host_cluster_refused(word):
 
 
 def _after_host_letters(word):
-    """Of a word that starts with mur's short flags and goes on with an ASCII letter of
-    no flag of mur's (`-vx`, `-vs`, `-vh`), mur's flags (`-v`) and that letter (`x`);
-    else None."""
+    """Of a word that starts with mur's short flags and goes on with anything else
+    (`-vx`, `-vh`, `-v1`, `-v=x`, `-vé`), mur's flags (`-v`) and the rest (`x`, `h`,
+    `1`, `=x`, `é`); else None."""
     letters = word[1:]
     rest = letters.lstrip("vq")
     at = len(letters) - len(rest)
-    if at == 0 or not rest or not (rest[0].isascii() and rest[0].isalpha()):
+    if at == 0 or not rest:
         return None
-    return word[: at + 1], rest[0]
+    return word[: at + 1], rest
+
+
+def _host_letters_then(word, host, options, text):
+    """The refusal of `word`, mur's flags and then something else (`host`, from
+    `_after_host_letters`): what is wrong is named, never mur's valid `-v`. Raises the
+    whole refusal, with what to type (`-vh`: `-v -h`, `-vvh` too, since mur takes each
+    flag once); else the message and the option a lone letter stands for (`-vs`:
+    `--selector`), if any. After mur's flags: a letter is named (`-x` in `-vx`); `h` and
+    more, or a number, are named whole, as alone (`-hx` in `-vhx`, `-15` in `-v15`); `=`
+    is a value, which mur's flags take none of (`-v=x`, as `--quiet=1`); a dash is no
+    option's letter, so the word is named whole (`-v-`). `text`: whether the positional
+    still to fill is text. As the Rust kit's `host_letters_then`."""
+    flags, rest = host
+    if rest == "h":
+        once = "".join(dict.fromkeys(flags))
+        if len(once) < len(flags):
+            raise Error(f"unknown option `{word}`; mur takes `-v` and `-q` once each: `{once} -h`")
+        raise Error(f"unknown option `{word}`; write mur's `{flags}` apart: `{flags} -h`")
+    if rest.startswith("="):
+        return f"`-{flags[-1]}` takes no value, got `{rest[1:]}`", None
+    other = rest[0]
+    if other == "-":
+        return f"unknown option `{word}`", None
+    number = other in string.digits
+    named = rest if other == "h" or number else other
+    unknown = f"unknown option `-{named}` in `{word}`"
+    alone = len(rest) == 1
+    return unknown, _short_meant(f"-{other}", options) if alone and not text and not number else None
 
 
 def _short_meant(word, options):
