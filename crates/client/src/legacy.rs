@@ -141,11 +141,7 @@ impl Client<'_> {
                     .body(body.to_string()),
             )
             .await?;
-        let id = response
-            .headers()
-            .get(HEADER_SESSION_ID)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        let id = self.session_id(&response)?;
         // From here on the server holds a session: make sure it is ended,
         // even if its answer never arrives.
         let offered = Session {
@@ -416,6 +412,24 @@ impl Client<'_> {
             Ok(Answer::Reply(Reply::Result(_))) => {}
             Ok(other) => tracing::debug!("`logging/setLevel` was not accepted: {other:?}"),
             Err(e) => tracing::debug!("`logging/setLevel` failed: {}", e.message()),
+        }
+    }
+
+    /// The session id `initialize`'s answer gives, if any. One that is no visible ASCII
+    /// (MCP's rule for it) cannot be sent back as a header: it was dropped unsaid, and
+    /// the next request, without it, was refused by the server in its own words.
+    fn session_id(&self, response: &reqwest::Response) -> Result<Option<String>> {
+        let Some(id) = response.headers().get(HEADER_SESSION_ID) else {
+            return Ok(None);
+        };
+        match id.to_str() {
+            Ok(id) => Ok(Some(id.to_owned())),
+            Err(_) => Err(Error::transport(format!(
+                "`{}` answered `initialize` with a session id (`Mcp-Session-Id: {}`) that is \
+                 not visible ASCII, which MCP requires and mur cannot send back",
+                self.endpoint,
+                String::from_utf8_lossy(id.as_bytes())
+            ))),
         }
     }
 

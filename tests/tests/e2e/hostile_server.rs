@@ -264,6 +264,29 @@ fn questions_over_the_event_stream_stop_at_the_calls_bound() {
     assert!(!answers[1000]);
 }
 
+/// A session id that is no visible ASCII (MCP's rule for it) cannot be sent back: it
+/// is refused, naming it, exit 2. It was dropped unsaid, and the server refused the call
+/// that came without it in its own words ("No valid session ID provided").
+#[test]
+fn a_session_id_mur_cannot_send_back_is_refused_naming_it() {
+    let initialized = json!({ "protocolVersion": "2025-11-25", "capabilities": { "tools": {} },
+                              "serverInfo": { "name": "stub", "version": "0" } });
+    let server = Stub::legacy("s\u{ff}1", initialized, |req| {
+        Reply::json(
+            200,
+            &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "result": { "content": [] } }),
+        )
+    });
+    let out = Sandbox::new().devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    out.assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` answered `initialize` with a session id (`Mcp-Session-Id: s\u{ff}1`) \
+             that is not visible ASCII, which MCP requires and mur cannot send back\n",
+            server.endpoint()
+        ));
+}
+
 /// The hint under a negotiation that failed.
 const SPEAKS: &str =
     "hint: mur speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05\n";
