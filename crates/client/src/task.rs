@@ -236,6 +236,13 @@ impl Client<'_> {
             tokio::time::sleep(wait).await;
             wait = (wait * 2).min(task.poll);
             let now = self.about_task(route, id, "tasks/get", &params).await?;
+            // Another task's status (or outcome) is not this one's.
+            if let Some(other) = now
+                .get("taskId")
+                .filter(|other| **other != params["taskId"])
+            {
+                return Err(self.other_task(&task.id, other));
+            }
             self.show(&now);
             match now["status"].as_str().unwrap_or_default() {
                 "working" => {}
@@ -333,6 +340,16 @@ impl Client<'_> {
 
     /// A task in a status the extension does not define: mur cannot tell
     /// whether it ends, so the call ends (and cancels it).
+    /// `tasks/get` about task `id` answered about task `other`.
+    fn other_task(&self, id: &str, other: &Value) -> Error {
+        Error::transport(format!(
+            "`{}` answered `tasks/get` for task {} about task {}",
+            self.endpoint,
+            short(id),
+            other.as_str().map_or_else(|| shown(other), short)
+        ))
+    }
+
     fn undefined_status(&self, id: &str, status: &Value) -> Error {
         Error::transport(format!(
             "`{}` says task {} is {}, a status the tasks extension does not define",

@@ -385,6 +385,8 @@ fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
                 json!({ "status": "failed", "error": { "code": -32603, "message": "out of memory" } })
             }
             "paused" => json!({ "status": "paused" }),
+            "mixed" => json!({ "taskId": "other", "status": "completed",
+                "result": { "content": [{ "type": "text", "text": "another's" }] } }),
             _ => return rpc_error(body, -32602, "unknown task"),
         };
         task_now(body, fields)
@@ -437,6 +439,14 @@ fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
              does not define\n"
     ));
     assert_eq!(cancelled_at(&server), ["forgotten", "paused"]);
+    // Another task's status, and its outcome: not this one's (it was taken as its result).
+    let out = call("mixed");
+    out.assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{endpoint}` answered `tasks/get` for task mixed about task other\n"
+        ));
+    assert_eq!(cancelled_at(&server), ["forgotten", "paused", "mixed"]);
 
     // A task that cannot be read is a malformed answer, not a result.
     let numbered = Stub::answering(json!({ "resultType": "task", "taskId": 12345,
