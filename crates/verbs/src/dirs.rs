@@ -29,14 +29,19 @@ impl VerbDirs {
         let cache = xdg("XDG_CACHE_HOME")
             .or_else(platform_cache)
             .map(|d| d.join("mur").join("verbs"));
-        match (verbs, cache) {
-            (Some(verbs), Some(cache)) => Ok(Self { verbs, cache }),
-            // Its own directory, as for the usage log: mur's failure to place it (exit 7).
-            _ => Err(VerbError::internal_with_hint(
-                "cannot find a home directory for the verb directory",
-                "set `XDG_DATA_HOME` and `XDG_CACHE_HOME` (or `HOME`)",
-            )),
-        }
+        // Its own directory, as for the usage log: mur's failure to place it (exit 7),
+        // naming the one it cannot place and the variable that would (with one of the
+        // two set, "the verb directory" and both variables named the one that was).
+        let (what, set) = match (verbs, cache) {
+            (Some(verbs), Some(cache)) => return Ok(Self { verbs, cache }),
+            (None, None) => ("the verb directory", "`XDG_DATA_HOME` and `XDG_CACHE_HOME`"),
+            (None, Some(_)) => ("the verb directory", "`XDG_DATA_HOME`"),
+            (Some(_), None) => ("the verbs' compiled-code cache", "`XDG_CACHE_HOME`"),
+        };
+        Err(VerbError::internal_with_hint(
+            format!("cannot find a home directory for {what}"),
+            format!("set {set} (or `HOME`)"),
+        ))
     }
 }
 

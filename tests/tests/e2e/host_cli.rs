@@ -528,6 +528,29 @@ fn no_home_directory_is_murs_own_failure_for_verbs_and_usage_alike() {
             .assert_code(7)
             .assert_stderr_is(said);
     }
+    // One of the two placed by its variable: the other is named, with its variable
+    // (both were named as "the verb directory").
+    for (set, said) in [
+        (
+            "XDG_DATA_HOME",
+            "error: cannot find a home directory for the verbs' compiled-code cache\n\
+             hint: set `XDG_CACHE_HOME` (or `HOME`)\n",
+        ),
+        (
+            "XDG_CACHE_HOME",
+            "error: cannot find a home directory for the verb directory\n\
+             hint: set `XDG_DATA_HOME` (or `HOME`)\n",
+        ),
+    ] {
+        let mut homeless = sb.mur_command(&["devtools", "version"]);
+        for var in ["HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"] {
+            homeless.env_remove(var);
+        }
+        homeless.env(set, sb.root());
+        mur_e2e::run(&mut homeless)
+            .assert_code(7)
+            .assert_stderr_is(said);
+    }
 }
 
 /// An argument that is no UTF-8 text is named, as a shell reads it back (clap said
