@@ -390,13 +390,16 @@ impl<'a> Reader<'a> {
         .with_hint(RAISE_THE_LIMIT))
     }
 
-    /// The connection ended (or failed) in the middle of the body.
+    /// The connection ended (or failed) in the middle of the body, or the body's HTTP
+    /// framing was broken (a chunk's size line no number: the connection was open, and
+    /// "closed the connection" misled).
     fn broken(&self, e: &reqwest::Error) -> Error {
         let cause = root_cause(e).map(|c| format!(" ({c})")).unwrap_or_default();
-        Error::transport(format!(
-            "`{}` closed the connection before the answer was complete{cause}",
-            self.endpoint
-        ))
+        let what = match malformed_framing(e) {
+            true => "sent an answer whose HTTP framing is broken",
+            false => "closed the connection before the answer was complete",
+        };
+        Error::transport(format!("`{}` {what}{cause}", self.endpoint))
     }
 }
 
@@ -620,6 +623,22 @@ pub fn describe(e: &reqwest::Error) -> String {
 /// The innermost cause of `e`, which is the one that says what happened.
 fn root_cause(e: &reqwest::Error) -> Option<String> {
     std::error::Error::source(e).map(mur_http::innermost)
+}
+
+/// Whether reading a body failed on its framing (hyper's chunked decoder says so as an
+/// I/O error of kind `InvalidInput` or `InvalidData`), not on the connection.
+fn malformed_framing(e: &reqwest::Error) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            return matches!(
+                io.kind(),
+                std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData
+            );
+        }
+        source = cause.source();
+    }
+    false
 }
 
 /// A request that got no answer from `endpoint`, as a transport error: one whose

@@ -1628,6 +1628,22 @@ fn a_connection_closed_mid_body_names_the_endpoint() {
             "{content_type}: {out}"
         );
     }
+    // A chunk whose size line is no number: the connection was open, the framing broken.
+    let broken = Stub::serve(|_| {
+        Reply::Raw(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: \
+              chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"
+                .to_vec(),
+        )
+    });
+    sb.call_version_at(&broken.endpoint(), &[])
+        .assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` sent an answer whose HTTP framing is broken (Invalid chunk size line: \
+             missing size digit)\n",
+            broken.endpoint()
+        ));
 }
 
 /// `call ping` prints `{}` when the session answers, whatever the server's result holds
