@@ -347,19 +347,26 @@ fn usage_to_give(argv: &[OsString], e: &clap::Error) -> Option<String> {
 
 /// `error` with `usage` in the place of its usage hint, or after its hints.
 fn with_usage(error: Error, usage: Option<String>) -> Error {
-    let Some(usage) = usage else {
-        return error;
-    };
-    match error
-        .hints()
-        .iter()
-        .find(|hint| hint.starts_with("usage: "))
-    {
+    match usage {
+        Some(usage) => in_place_of(error, "usage: ", usage, Error::with_hint),
+        None => error,
+    }
+}
+
+/// `error` with `hint` in the place of clap's hint that starts with `prefix`, or added
+/// by `otherwise` where clap gave none.
+fn in_place_of(
+    error: Error,
+    prefix: &str,
+    hint: String,
+    otherwise: fn(Error, String) -> Error,
+) -> Error {
+    match error.hints().iter().find(|h| h.starts_with(prefix)) {
         Some(clap_s) => {
             let clap_s = clap_s.clone();
-            error.replacing_hint(&clap_s, usage)
+            error.replacing_hint(&clap_s, hint)
         }
-        None => error.with_hint(usage),
+        None => otherwise(error, hint),
     }
 }
 
@@ -430,20 +437,14 @@ fn synonym_meant(argv: &[OsString], e: &clap::Error) -> Option<&'static str> {
 
 /// `error` with its did-you-mean naming `meant`, when there is one.
 fn with_meant(error: Error, meant: Option<&str>) -> Error {
-    let Some(meant) = meant else {
-        return error;
-    };
-    let hint = format!("did you mean `{meant}`?");
-    match error
-        .hints()
-        .iter()
-        .find(|h| h.starts_with("did you mean "))
-    {
-        Some(clap_s) => {
-            let clap_s = clap_s.clone();
-            error.replacing_hint(&clap_s, hint)
-        }
-        None => error.with_first_hint(hint),
+    match meant {
+        Some(meant) => in_place_of(
+            error,
+            "did you mean ",
+            format!("did you mean `{meant}`?"),
+            Error::with_first_hint,
+        ),
+        None => error,
     }
 }
 
