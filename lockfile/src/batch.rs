@@ -16,14 +16,9 @@ const SERIAL_MAX: usize = 32;
 /// ext4); past eight the waits no longer shrink.
 const WORKERS: usize = 8;
 
-/// `f` of each item, in the items' order.
-pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    // With no deadline, every item is done.
-    map_until(items, None, f).into_iter().flatten().collect()
-}
-
-/// [`map`], but an item whose turn comes at or after `deadline` is not done (`None`):
-/// a reader bounded by `--timeout` leaves the rest for later.
+/// `f` of each item, in the items' order; but an item whose turn comes at or after
+/// `deadline` is not done (`None`): a reader bounded by `--timeout` leaves the rest for
+/// later.
 pub(crate) fn map_until<T: Sync, R: Send>(
     items: &[T],
     deadline: Option<Instant>,
@@ -92,14 +87,17 @@ mod tests {
         for len in [0, 1, SERIAL_MAX, SERIAL_MAX + 1, 100, 1000] {
             let items: Vec<usize> = (0..len).collect();
             let threads = std::sync::Mutex::new(std::collections::HashSet::new());
-            let doubled = map(&items, |&i| {
+            let doubled = map_until(&items, None, |&i| {
                 threads
                     .lock()
                     .expect("lock")
                     .insert(std::thread::current().id());
                 i * 2
             });
-            assert_eq!(doubled, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+            assert_eq!(
+                doubled,
+                items.iter().map(|i| Some(i * 2)).collect::<Vec<_>>()
+            );
             let threads = threads.into_inner().expect("lock").len();
             assert_eq!(
                 threads > 1,

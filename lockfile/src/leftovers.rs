@@ -73,7 +73,8 @@ impl Registry {
     /// The files ended sessions may have left in the directories searched, by lockfile: its
     /// slot lock, and what `beside` names for a lockfile (a bridge's sidecar and log).
     /// A file named otherwise is no session's, and left alone; so is what is not a
-    /// regular file. Found before anything in the directory is judged: the slot locks
+    /// regular file, but a slot lock that is none and may go ([`slot::BrokenSlot`]), which
+    /// [`Leftovers::clear`] removes (only then can a session of the project start). Found before anything in the directory is judged: the slot locks
     /// a reader takes to remove stale lockfiles are its own, none a session left.
     pub fn leftovers(&self, beside: impl Fn(&Path) -> Vec<PathBuf>) -> Leftovers {
         let names = |lockfile: &Path| {
@@ -90,10 +91,17 @@ impl Registry {
         });
         for (dir, entry) in entries {
             let name = entry.file_name();
-            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
-            let Some(name) = name.to_str().filter(|_| is_file) else {
+            let Some(name) = name.to_str() else {
                 continue;
             };
+            if !entry.file_type().is_ok_and(|t| t.is_file()) {
+                // A slot lock that is none (a FIFO, a link, an empty directory) blocks
+                // the project's sessions: the ended session's to clear, when it may go.
+                if let Some(lockfile) = lockfile_of_broken_slot(dir, name) {
+                    found.entry(lockfile).or_default().push(dir.join(name));
+                }
+                continue;
+            }
             let (target, writer) = match atomic::temp_writer(name) {
                 Some((target, pid)) => (target, Some(pid)),
                 None => (name, None),
@@ -134,6 +142,19 @@ impl Registry {
     }
 }
 
+/// The lockfile `<hash>.json` of `name` in `dir` when `name` is its slot lock
+/// `<hash>.lock` and what is there is no lock file but may go ([`slot::BrokenSlot`]).
+fn lockfile_of_broken_slot(dir: &Path, name: &str) -> Option<PathBuf> {
+    let hash = hash_of(name)?;
+    if name != format!("{hash}.lock") {
+        return None;
+    }
+    let lockfile = dir.join(format!("{hash}.json"));
+    slot::BrokenSlot::of_lockfile(&lockfile)
+        .filter(slot::BrokenSlot::removable)
+        .map(|_| lockfile)
+}
+
 /// The hash a session's file is named after: its name's first 16 hex digits, then a dot.
 fn hash_of(name: &str) -> Option<&str> {
     let hash = name.split('.').next()?;
@@ -152,6 +173,9 @@ impl Leftovers {
             .filter(|s| {
                 (going.contains(&s.lockfile.as_path()) || !exists(&s.lockfile))
                     && !slot::is_held(&s.lockfile)
+                    // A slot lock the clear cannot take ([`slot::BrokenSlot::removable`]).
+                    && slot::BrokenSlot::of_lockfile(&s.lockfile)
+                        .is_none_or(|broken| broken.removable())
             })
             .flat_map(|s| s.found.iter().cloned())
             .chain(self.abandoned().cloned())
@@ -197,7 +221,7 @@ impl Session {
         if exists(&self.lockfile) {
             return;
         }
-        let slot = match slot::SlotLock::try_acquire(&self.lockfile) {
+        let slot = match slot::SlotLock::try_acquire_clearing(&self.lockfile) {
             Ok(Some(slot)) => slot,
             Ok(None) => return,
             Err(error) => {
@@ -295,6 +319,53 @@ mod tests {
         let lock = dir.path().join("00000000000000cc.lock");
         assert_eq!(cleared.removed, [starting.clone(), lock.clone()]);
         assert!(!starting.exists() && !lock.exists());
+    }
+
+    /// A slot lock that is none (a FIFO, a link, an empty directory: no session of the
+    /// project can start while it is there) is an ended session's file, which the clean
+    /// removes, and its files with it; a directory with something in it is left, and the
+    /// clean says which file is what it cannot clear.
+    #[cfg(unix)]
+    #[test]
+    fn a_slot_lock_that_is_none_goes_unless_it_is_a_directory_with_files() {
+        let (dir, registry, touch) = registry_with("");
+        let at = |name: &str| dir.path().join(name);
+        crate::open::tests::mkfifo(&at("00000000000000aa.lock"));
+        std::os::unix::fs::symlink(at("nowhere"), at("00000000000000bb.lock")).expect("link");
+        let bridge = touch("00000000000000bb.bridge");
+        fs::create_dir(at("00000000000000cc.lock")).expect("mkdir");
+        fs::create_dir(at("00000000000000dd.lock")).expect("mkdir");
+        fs::write(at("00000000000000dd.lock/kept"), "").expect("write");
+        let stuck = touch("00000000000000dd.bridge");
+
+        let leftovers = registry.leftovers(sidecar);
+        let going = [
+            at("00000000000000aa.lock"),
+            bridge.clone(),
+            at("00000000000000bb.lock"),
+            at("00000000000000cc.lock"),
+        ];
+        assert_eq!(leftovers.removable(&[]), going);
+        let cleared = leftovers.clear();
+        assert_eq!(cleared.removed, going);
+        let failed: Vec<String> = cleared.failed.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            failed,
+            [format!(
+                "cannot take the slot of `{}` to clear its files: slot lock `{}` is a directory \
+                 with files in it, not a regular file",
+                at("00000000000000dd.json").display(),
+                at("00000000000000dd.lock").display()
+            )]
+        );
+        for name in [
+            "00000000000000aa.lock",
+            "00000000000000bb.lock",
+            "00000000000000cc.lock",
+        ] {
+            assert!(fs::symlink_metadata(at(name)).is_err(), "{name}");
+        }
+        assert!(stuck.exists() && at("00000000000000dd.lock/kept").exists());
     }
 
     #[test]

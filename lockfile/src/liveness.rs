@@ -11,6 +11,7 @@
 //! does not answer in time (stopped in a debugger, out of file descriptors) is
 //! [`Liveness::Unresponsive`], never mistaken for a stale one.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
@@ -32,9 +33,37 @@ pub const PROBE_MAX_BYTES: usize = 16 * 1024;
 
 /// The most probes in flight at once, each a connection (a descriptor) open: a
 /// directory of thousands of lockfiles whose processes run must not exhaust this
-/// process's descriptors (`ulimit -n` is 1024 by default), which would make every
-/// probe past the limit fail as if its session had.
-pub const PROBES_IN_FLIGHT: usize = 32;
+/// process's descriptors, which would make every probe past the limit fail as if its
+/// session had. Fewer when `ulimit -n` leaves fewer ([`probes_in_flight`]).
+pub const PROBES_IN_FLIGHT: usize = 256;
+
+/// The descriptors left to the rest of the process while probes are in flight (its
+/// standard streams, the runtime's, kept connections, a verb's files).
+const DESCRIPTORS_KEPT: u64 = 32;
+
+/// How many probes may be in flight at once in this process: [`PROBES_IN_FLIGHT`], or
+/// what the descriptor limit (`ulimit -n`, 1024 by default on Linux, 256 on macOS)
+/// leaves once [`DESCRIPTORS_KEPT`] are kept for the rest, at least one.
+pub fn probes_in_flight() -> usize {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes one `rlimit` into the struct given, valid for the call.
+        #[allow(unsafe_code)]
+        let failed = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0;
+        if !failed && limit.rlim_cur != libc::RLIM_INFINITY {
+            let soft: u64 = limit.rlim_cur;
+            let left = soft.saturating_sub(DESCRIPTORS_KEPT);
+            return usize::try_from(left)
+                .unwrap_or(PROBES_IN_FLIGHT)
+                .clamp(1, PROBES_IN_FLIGHT);
+        }
+    }
+    PROBES_IN_FLIGHT
+}
 
 /// Slack between a process's start time as the OS reports it (whole seconds,
 /// derived from the boot time) and the `startedAt` the process wrote itself.
@@ -327,18 +356,25 @@ pub enum ProbeError {
 /// [`PROBE_MAX_BYTES`], within [`PROBE_TIMEOUT`]. A redirect is refused,
 /// naming where it pointed (it is never followed).
 pub async fn probe(http: &Http, endpoint: &str) -> Result<ProbeInfo, ProbeError> {
-    probe_by(http, endpoint, Instant::now() + PROBE_TIMEOUT).await
+    let within = || format!("within {} ms", PROBE_TIMEOUT.as_millis());
+    probe_by(http, endpoint, Instant::now() + PROBE_TIMEOUT, within).await
 }
 
-/// [`probe`], answered by `deadline` (one a batch of probes shares).
-async fn probe_by(http: &Http, endpoint: &str, deadline: Instant) -> Result<ProbeInfo, ProbeError> {
+/// [`probe`], answered by `deadline`; `within` says how long it had ("within 1500
+/// ms"), for the verdict on a probe that had no answer by then.
+async fn probe_by(
+    http: &Http,
+    endpoint: &str,
+    deadline: Instant,
+    within: impl FnOnce() -> String,
+) -> Result<ProbeInfo, ProbeError> {
     endpoint::check_loopback(endpoint).map_err(ProbeError::NotDevtools)?;
     tokio::time::timeout_at(deadline, probe_unbounded(http, endpoint))
         .await
         .unwrap_or_else(|_| {
             Err(ProbeError::NoAnswer(format!(
-                "did not answer the probe within {} ms",
-                PROBE_TIMEOUT.as_millis()
+                "did not answer the probe {}",
+                within()
             )))
         })
 }
@@ -428,8 +464,9 @@ pub async fn check(client: &Http, lock: &Lockfile) -> Liveness {
 }
 
 /// Judge many lockfiles: one look at each distinct pid, then the HTTP probes of the
-/// sessions' processes concurrently, [`PROBES_IN_FLIGHT`] at a time, all within one
-/// [`PROBE_TIMEOUT`]. Verdicts come back in the order of `locks`.
+/// sessions' processes concurrently, [`probes_in_flight`] at a time, all within one
+/// [`PROBE_TIMEOUT`], each its fair share of it ([`Shares`]). Verdicts come back in the
+/// order of `locks`.
 async fn check_all(client: &Http, locks: &[&Lockfile]) -> Vec<Liveness> {
     // Every lockfile is probed, so every verdict is there.
     let probed: Vec<(&Lockfile, bool)> = locks.iter().map(|lock| (*lock, true)).collect();
@@ -445,30 +482,107 @@ async fn check_all(client: &Http, locks: &[&Lockfile]) -> Vec<Liveness> {
 /// does not wait on the probe of another's session (stopped in a debugger, it
 /// would cost the whole probe timeout), yet still sees which lockfiles are stale.
 pub async fn check_wanted(client: &Http, locks: &[(&Lockfile, bool)]) -> Vec<Option<Liveness>> {
+    check_in_flight(client, locks, probes_in_flight()).await
+}
+
+/// [`check_wanted`] with at most `in_flight` probes at once.
+async fn check_in_flight(
+    client: &Http,
+    locks: &[(&Lockfile, bool)],
+    in_flight: usize,
+) -> Vec<Option<Liveness>> {
     let pids: Vec<(u32, Option<i64>)> = locks
         .iter()
         .map(|(lock, _)| (lock.pid, started_at_secs(lock)))
         .collect();
     let states = process_states(&pids);
-    // One deadline over the batch, not one per probe: a probe's own would start only
-    // once a place in flight is free, so N stopped sessions cost ceil(N / 32) probe
-    // timeouts (~200 of them outlast the default 10 s `--timeout`). A probe that has
-    // not answered by then gets the verdict of one that timed out.
-    let deadline = Instant::now() + PROBE_TIMEOUT;
-    let probes = locks
-        .iter()
-        .zip(states)
-        .map(|(&(lock, probe), state)| async move {
-            match stale(lock, state) {
-                Some(stale) => Some(stale),
-                None if probe => Some(check_running(client, lock, deadline).await),
-                None => None,
+    let mut verdicts: Vec<Option<Liveness>> = Vec::with_capacity(locks.len());
+    let mut probed = Vec::new();
+    for (at, (&(lock, probe), state)) in locks.iter().zip(states).enumerate() {
+        verdicts.push(match stale(lock, state) {
+            Some(stale) => Some(stale),
+            // Stdio sessions have no endpoint: their process is all there is to check.
+            None if probe && lock.transport == Transport::Stdio => Some(Liveness::Live),
+            None if probe => {
+                probed.push(at);
+                None
             }
+            None => None,
         });
-    futures_util::stream::iter(probes)
-        .buffered(PROBES_IN_FLIGHT)
+    }
+    let shares = Shares::new(Instant::now() + PROBE_TIMEOUT, in_flight, probed.len());
+    let shares = &shares;
+    let probes = probed.into_iter().map(|at| async move {
+        let verdict = check_running(client, locks[at].0, shares).await;
+        shares.finished();
+        (at, verdict)
+    });
+    // Unordered: a probe whose answer is in frees its place at once, whatever the
+    // probes before it wait on (an ordered buffer held every place behind a silent one).
+    let answered: Vec<(usize, Liveness)> = futures_util::stream::iter(probes)
+        .buffer_unordered(in_flight.max(1))
         .collect()
-        .await
+        .await;
+    for (at, verdict) in answered {
+        verdicts[at] = Some(verdict);
+    }
+    verdicts
+}
+
+/// How the probe budget ([`PROBE_TIMEOUT`], one deadline over a batch) is shared by the
+/// probes of a batch, `places` of them in flight at once. A probe may take, from when it
+/// starts, the time left times the places over the probes not finished: all of the time
+/// left while there are no more probes than places, and otherwise an equal share of the
+/// places' time, which the probes answered sooner hand on to the later ones. A silent
+/// endpoint (a process that accepts connections and never answers: stopped, or
+/// planted so) holds its place no longer than its share, so however many there are,
+/// each probe after them starts before the deadline with a share of its own: with the
+/// deadline alone, `places` silent ones held every place to the end, and the live
+/// session listed after them was never probed.
+struct Shares {
+    deadline: Instant,
+    places: u32,
+    /// How many were to be probed.
+    count: usize,
+    /// How many have not finished.
+    unfinished: AtomicUsize,
+}
+
+impl Shares {
+    fn new(deadline: Instant, places: usize, count: usize) -> Self {
+        Self {
+            deadline,
+            places: u32::try_from(places.max(1)).unwrap_or(u32::MAX),
+            count,
+            unfinished: AtomicUsize::new(count),
+        }
+    }
+
+    /// The time a probe starting now may take, and how to say it; `None` once the
+    /// deadline is past.
+    fn share(&self) -> Option<(Duration, String)> {
+        let left = self.deadline.checked_duration_since(Instant::now())?;
+        if left.is_zero() {
+            return None;
+        }
+        let unfinished = self.unfinished.load(Ordering::Relaxed).max(1);
+        let probes = u32::try_from(unfinished).unwrap_or(u32::MAX);
+        if probes <= self.places {
+            return Some((left, format!("within {} ms", PROBE_TIMEOUT.as_millis())));
+        }
+        let share = left * self.places / probes;
+        let said = format!(
+            "within {} ms, its share of the {} ms that the probes of {} sessions had",
+            share.as_millis(),
+            PROBE_TIMEOUT.as_millis(),
+            self.count
+        );
+        Some((share, said))
+    }
+
+    fn finished(&self) {
+        self.unfinished.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// The verdict on a lockfile whose process is gone or is another's now.
@@ -483,21 +597,18 @@ fn stale(lock: &Lockfile, state: ProcessState) -> Option<Liveness> {
     }
 }
 
-/// The verdict on a lockfile whose session's process runs, probed by `deadline`.
-async fn check_running(client: &Http, lock: &Lockfile, deadline: Instant) -> Liveness {
-    // Stdio sessions have no endpoint: their process is all there is to check.
-    if lock.transport == Transport::Stdio {
-        return Liveness::Live;
-    }
-    // Its turn came too late: other probes in flight, silent, used up the time.
-    // Not contacted, it is said so, rather than connected to and dropped at once.
-    if Instant::now() >= deadline {
+/// The verdict on the lockfile of an HTTP session whose process runs, probed within
+/// its share of the batch's time.
+async fn check_running(client: &Http, lock: &Lockfile, shares: &Shares) -> Liveness {
+    // Its turn came too late (the machine too slow to start it in time): not
+    // contacted, it is said so, rather than connected to and dropped at once.
+    let Some((share, within)) = shares.share() else {
         return Liveness::Unresponsive(format!(
-            "was not probed within {} ms: the probes of other sessions, silent, took all of it",
+            "was not probed within {} ms: the probes of other sessions took all of it",
             PROBE_TIMEOUT.as_millis()
         ));
-    }
-    match probe_by(client, &lock.endpoint, deadline).await {
+    };
+    match probe_by(client, &lock.endpoint, Instant::now() + share, || within).await {
         Ok(info) if info.pid == lock.pid => Liveness::Live,
         Ok(info) => {
             Liveness::NotDevtools(format!("answered for pid {}, not {}", info.pid, lock.pid))
@@ -609,43 +720,119 @@ pub(crate) mod tests {
         drop(listener);
     }
 
-    /// More silent sessions than probes in flight are all judged within one probe
-    /// timeout: the probes past the first [`PROBES_IN_FLIGHT`], whose turn comes only
-    /// once those timed out, are said to be unprobed and never contacted. Before, each
-    /// waited its own full timeout after its turn came (ceil(N / 32) timeouts in all).
-    #[tokio::test]
-    async fn more_silent_sessions_than_probes_in_flight_share_one_probe_timeout() {
-        let count = PROBES_IN_FLIGHT + 8;
-        // Bound and listening, never accepting, as in the test above.
-        let listeners: Vec<std::net::TcpListener> = (0..count)
-            .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("bind"))
-            .collect();
-        let locks: Vec<Lockfile> = listeners
-            .iter()
-            .map(|l| ours_at(l.local_addr().expect("addr").port()))
-            .collect();
-        let verdicts = check_all(&Http::new(), &locks.iter().collect::<Vec<_>>()).await;
-
-        let timed_out = Liveness::Unresponsive("did not answer the probe within 1500 ms".into());
-        let unprobed = Liveness::Unresponsive(
-            "was not probed within 1500 ms: the probes of other sessions, silent, took all of it"
-                .into(),
+    /// A listener on `127.0.0.1` that answers every connection's request with the devtools
+    /// probe, as this process's session; its port.
+    fn answering_the_probe() -> u16 {
+        use std::io::{Read as _, Write as _};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let body = format!(
+            "{{\"schema\":\"{PROBE_SCHEMA}\",\"pid\":{}}}",
+            std::process::id()
         );
-        let mut expected = vec![timed_out; PROBES_IN_FLIGHT];
-        expected.resize(count, unprobed);
-        assert_eq!(verdicts, expected);
-        // Which listeners were connected to: a connection the client dropped still
-        // waits in the accept queue.
-        let contacted: Vec<bool> = listeners
+        std::thread::spawn(move || {
+            for mut stream in listener.incoming().flatten() {
+                let _ = stream.read(&mut [0u8; 4096]);
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\
+                     content-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        port
+    }
+
+    /// Whether each listener was connected to: a connection the client dropped still
+    /// waits in the accept queue.
+    fn contacted(listeners: &[std::net::TcpListener]) -> Vec<bool> {
+        listeners
             .iter()
             .map(|l| {
                 l.set_nonblocking(true).expect("nonblocking");
                 l.accept().is_ok()
             })
+            .collect()
+    }
+
+    /// A live session listed after more silent ones (that accept connections and never
+    /// answer) than probes in flight is found, and every silent one is contacted, all
+    /// within the one probe timeout: each probe gets its share of it. Before, the silent
+    /// ones held every place in flight until the deadline, and the live session, its
+    /// turn come too late, was "not probed" (left out of `session list`, exit 2).
+    #[tokio::test]
+    async fn a_live_session_after_more_silent_ones_than_places_in_flight_is_found() {
+        let in_flight = 4;
+        let silent: Vec<std::net::TcpListener> = (0..in_flight + 2)
+            .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("bind"))
             .collect();
-        let mut were = vec![true; PROBES_IN_FLIGHT];
-        were.resize(count, false);
-        assert_eq!(contacted, were);
+        let mut locks: Vec<Lockfile> = silent
+            .iter()
+            .map(|l| ours_at(l.local_addr().expect("addr").port()))
+            .collect();
+        locks.push(ours_at(answering_the_probe()));
+        let probed: Vec<(&Lockfile, bool)> = locks.iter().map(|lock| (lock, true)).collect();
+        let verdicts: Vec<Liveness> = check_in_flight(&Http::new(), &probed, in_flight)
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
+
+        assert_eq!(verdicts.len(), locks.len());
+        let (live, silent_verdicts) = verdicts.split_last().expect("verdicts");
+        assert_eq!(*live, Liveness::Live, "{verdicts:?}");
+        for verdict in silent_verdicts {
+            let Liveness::Unresponsive(why) = verdict else {
+                panic!("{verdicts:?}");
+            };
+            assert!(why.starts_with("did not answer the probe within "), "{why}");
+        }
+        assert_eq!(contacted(&silent), vec![true; silent.len()]);
+    }
+
+    /// More silent sessions than places in flight: the first probes say that their time
+    /// was their share of the probe timeout, with others, and the last that it was the
+    /// probe timeout; none is left unprobed.
+    #[tokio::test]
+    async fn a_silent_sessions_share_of_the_probe_timeout_is_said() {
+        let in_flight = 2;
+        let silent: Vec<std::net::TcpListener> = (0..3)
+            .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("bind"))
+            .collect();
+        let locks: Vec<Lockfile> = silent
+            .iter()
+            .map(|l| ours_at(l.local_addr().expect("addr").port()))
+            .collect();
+        let probed: Vec<(&Lockfile, bool)> = locks.iter().map(|lock| (lock, true)).collect();
+        let verdicts = check_in_flight(&Http::new(), &probed, in_flight).await;
+        let said: Vec<String> = verdicts
+            .into_iter()
+            .map(|verdict| match verdict {
+                Some(Liveness::Unresponsive(why)) => why,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        for why in &said[..2] {
+            assert!(
+                why.starts_with("did not answer the probe within ")
+                    && why.ends_with(
+                        " ms, its share of the 1500 ms that the probes of 3 sessions had"
+                    ),
+                "{why}"
+            );
+        }
+        assert_eq!(said[2], "did not answer the probe within 1500 ms");
+        assert_eq!(contacted(&silent), [true; 3]);
+    }
+
+    /// The places in flight are what the descriptor limit leaves, at most
+    /// [`PROBES_IN_FLIGHT`].
+    #[cfg(unix)]
+    #[test]
+    fn the_probes_in_flight_are_bounded_by_the_descriptor_limit() {
+        let places = probes_in_flight();
+        assert!((1..=PROBES_IN_FLIGHT).contains(&places), "{places}");
     }
 
     #[tokio::test]

@@ -4,6 +4,7 @@
 use std::{
     fs, io,
     path::{Path, PathBuf},
+    time::Instant,
 };
 
 use crate::atomic::write_atomic;
@@ -223,16 +224,29 @@ impl Registry {
 
     /// [`Registry::scan`], a failure naming the directory that could not be listed.
     pub fn scan_naming(&self) -> Result<Vec<Entry>, Unlisted> {
-        let paths = self.listing("json")?;
-        let outcomes = batch::map(&paths, |path| self.read(path));
-        Ok(paths
-            .into_iter()
-            .zip(outcomes)
-            .filter_map(|(path, outcome)| match outcome {
-                ReadOutcome::Gone => None,
-                outcome => Some(Entry { path, outcome }),
-            })
-            .collect())
+        let scanned = self.scan_until(None)?;
+        Ok(scanned.unwrap_or_default())
+    }
+
+    /// [`Registry::scan_naming`] by `deadline` (a reader's `--timeout`): `None` when it
+    /// came first, the directories not listed or their files not read by then. A
+    /// directory of ten thousand files takes a reader more than half a second, and the
+    /// work is not async: a bound kept only around it (`tokio::time::timeout`) fired
+    /// once it was all done.
+    pub fn scan_until(&self, deadline: Option<Instant>) -> Result<Option<Vec<Entry>>, Unlisted> {
+        let Some(paths) = self.listing_until("json", deadline)? else {
+            return Ok(None);
+        };
+        let outcomes = batch::map_until(&paths, deadline, |path| self.read(path));
+        let mut entries = Vec::with_capacity(paths.len());
+        for (path, outcome) in paths.into_iter().zip(outcomes) {
+            match outcome {
+                None => return Ok(None),
+                Some(ReadOutcome::Gone) => {}
+                Some(outcome) => entries.push(Entry { path, outcome }),
+            }
+        }
+        Ok(Some(entries))
     }
 
     /// The files named `*.<extension>` in the directories searched (a bridge's
@@ -244,15 +258,30 @@ impl Registry {
             .collect()
     }
 
-    fn listing(&self, extension: &str) -> Result<Vec<PathBuf>, Unlisted> {
+    /// The files named `*.<extension>` in the directories searched, each directory's
+    /// sorted; `None` once `deadline` has come.
+    fn listing_until(
+        &self,
+        extension: &str,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Vec<PathBuf>>, Unlisted> {
         let mut paths = Vec::new();
         for dir in self.dirs() {
-            paths.extend(listed(dir, extension).map_err(|error| Unlisted {
+            let unlisted = |error| Unlisted {
                 dir: dir.to_owned(),
                 error,
-            })?);
+            };
+            let listing = match fs::read_dir(dir) {
+                Ok(listing) => listing,
+                Err(err) if err.kind() == io::ErrorKind::NotFound => continue,
+                Err(err) => return Err(unlisted(err)),
+            };
+            match files_with_extension_until(listing, extension, deadline) {
+                Some(found) => paths.extend(found),
+                None => return Ok(None),
+            }
         }
-        Ok(paths)
+        Ok(Some(paths))
     }
 
     /// Remove a lockfile; one that is already gone is fine (another reader
@@ -279,7 +308,17 @@ impl Registry {
     /// when the slot is held (a session is starting or running) or the file
     /// changed. The slot's lock file goes with it: the session it was is over.
     pub fn remove_if_unchanged(&self, path: &Path, judged: &Lockfile) -> io::Result<bool> {
-        let Some(slot) = SlotLock::try_acquire(path)? else {
+        self.remove_if_unchanged_by(path, judged, SlotLock::try_acquire)
+    }
+
+    /// [`Registry::remove_if_unchanged`], the slot taken by `take`.
+    fn remove_if_unchanged_by(
+        &self,
+        path: &Path,
+        judged: &Lockfile,
+        take: impl Fn(&Path) -> io::Result<Option<SlotLock>>,
+    ) -> io::Result<bool> {
+        let Some(slot) = take(path)? else {
             return Ok(false);
         };
         match self.read(path) {
@@ -297,9 +336,11 @@ impl Registry {
     /// Removes the file at `path` if it is still malformed, under the slot's lock like
     /// [`Registry::remove_if_unchanged`]: a session writes its lockfile whole (by a
     /// rename), so a malformed one is no session's, and one that a session has since
-    /// written anew is left. Returns whether it removed the file.
+    /// written anew is left. Returns whether it removed the file. For `session clean`,
+    /// which alone removes these: a slot lock that is none but may go is removed first
+    /// ([`SlotLock::try_acquire_clearing`]).
     pub fn remove_if_malformed(&self, path: &Path) -> io::Result<bool> {
-        let Some(slot) = SlotLock::try_acquire(path)? else {
+        let Some(slot) = SlotLock::try_acquire_clearing(path)? else {
             return Ok(false);
         };
         match self.read(path) {
@@ -317,19 +358,26 @@ impl Registry {
     /// [`Registry::remove_if_unchanged`] for each `(path, judged)`, many of them at
     /// once on a few threads; the outcomes are in the order given. A file whose turn
     /// comes at or after `deadline` is not tried (`None`), and stays for a later reader.
+    /// `clearing` (`session clean`): a slot lock that is none but may go is removed
+    /// first ([`SlotLock::try_acquire_clearing`]); a reader leaves it, and the file.
     pub fn remove_all_if_unchanged(
         &self,
         files: &[(&Path, &Lockfile)],
         deadline: Option<std::time::Instant>,
+        clearing: bool,
     ) -> Vec<Option<io::Result<bool>>> {
+        let take = match clearing {
+            true => SlotLock::try_acquire_clearing,
+            false => SlotLock::try_acquire,
+        };
         batch::map_until(files, deadline, |(path, judged)| {
-            self.remove_if_unchanged(path, judged)
+            self.remove_if_unchanged_by(path, judged, take)
         })
     }
 }
 
 /// Whether `path` is a directory with nothing in it (one that cannot be listed is not).
-fn is_empty_dir(path: &Path) -> bool {
+pub(crate) fn is_empty_dir(path: &Path) -> bool {
     fs::read_dir(path).is_ok_and(|mut listing| listing.next().is_none())
 }
 
@@ -345,12 +393,31 @@ fn listed(dir: &Path, extension: &str) -> io::Result<Vec<PathBuf>> {
 /// The paths of `listing` named `*.<extension>`, sorted; an entry that could not be
 /// read is left out. The registry's listing rule, which the usage logs' listing shares.
 pub fn files_with_extension(listing: fs::ReadDir, extension: &str) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = listing
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .filter(|path| path.extension().is_some_and(|ext| ext == extension))
-        .collect();
+    files_with_extension_until(listing, extension, None).unwrap_or_default()
+}
+
+/// [`files_with_extension`], `None` once `deadline` has come.
+fn files_with_extension_until(
+    listing: fs::ReadDir,
+    extension: &str,
+    deadline: Option<Instant>,
+) -> Option<Vec<PathBuf>> {
+    let mut paths = Vec::new();
+    for (at, entry) in listing.enumerate() {
+        // A look at the clock now and then: an entry costs about a microsecond.
+        if at % 64 == 63 && deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            return None;
+        }
+        let Ok(entry) = entry else {
+            continue;
+        };
+        let path = entry.path();
+        if path.extension().is_some_and(|ext| ext == extension) {
+            paths.push(path);
+        }
+    }
     paths.sort();
-    paths
+    Some(paths)
 }
 
 /// The UTF-8 byte order mark, which a writer may put before the JSON.

@@ -56,6 +56,24 @@ impl SlotLock {
         )))
     }
 
+    /// [`SlotLock::try_acquire`], for `session clean`: what is at the lock file's path
+    /// when it is no lock file but may go ([`BrokenSlot::removable`]: a FIFO, a symbolic
+    /// link, an empty directory, planted or left there) is removed first, and the slot
+    /// taken anew. No process can hold a slot there (each refuses it), nor can a session
+    /// of the project start while it is there: it is no one's.
+    pub fn try_acquire_clearing(lockfile: &Path) -> io::Result<Option<Self>> {
+        match Self::try_acquire(lockfile) {
+            Err(err) => match BrokenSlot::of(&err) {
+                Some(broken) if broken.removable => {
+                    broken.remove()?;
+                    Self::try_acquire(lockfile)
+                }
+                _ => Err(err),
+            },
+            taken => taken,
+        }
+    }
+
     /// The lock file's path, `<hash>.lock`.
     pub fn path(&self) -> &Path {
         &self.path
@@ -189,21 +207,123 @@ pub fn lock_path(lockfile: &Path) -> PathBuf {
 }
 
 /// Creates or opens the lock file: never through a symlink, never blocking,
-/// owner-only, and refused unless it is a regular file of ours.
+/// owner-only, and refused unless it is a regular file of ours. What is there and is
+/// no regular file is said as a [`BrokenSlot`] (the error's inner error).
 fn open_lock_file(path: &Path) -> io::Result<File> {
     let mut options = fs::OpenOptions::new();
     options.read(true).write(true).create(true).truncate(false);
-    let file = open::guarded(&mut options, path)?;
+    let broken = |err: io::Error| BrokenSlot::at(path).map_or(err, io::Error::other);
+    let file = open::guarded(&mut options, path).map_err(broken)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
-        return Err(io::Error::other(format!(
+        return Err(broken(io::Error::other(format!(
             "slot lock `{}` is not a regular file",
             path.display()
-        )));
+        ))));
     }
     trust::check_metadata(&meta, path, "slot lock").map_err(io::Error::other)?;
     Ok(file)
 }
+
+/// A slot lock that is none: what is at `<hash>.lock` is no regular file (a FIFO, a
+/// directory, a symbolic link, dangling or not), so no process can take the slot there
+/// — neither a session of the project, which cannot start, nor a reader, which cannot
+/// remove the lockfile beside it. Its `Display` is the line that names the file and
+/// what it is: the lockfile was blamed ("cannot remove `<hash>.json`: Is a directory").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenSlot {
+    path: PathBuf,
+    /// What it is ("a FIFO"), as the line says it.
+    what: String,
+    /// Whether it is a directory.
+    dir: bool,
+    /// Whether it may go: anything but a directory with something in it.
+    removable: bool,
+}
+
+impl BrokenSlot {
+    /// What is at `lockfile`'s slot lock path, when that is there and no regular file.
+    pub fn of_lockfile(lockfile: &Path) -> Option<Self> {
+        Self::at(&lock_path(lockfile))
+    }
+
+    /// The broken slot an error of taking a slot ([`SlotLock::try_acquire`]) is of.
+    pub fn of(err: &io::Error) -> Option<&Self> {
+        err.get_ref()?.downcast_ref()
+    }
+
+    fn at(path: &Path) -> Option<Self> {
+        let meta = fs::symlink_metadata(path).ok()?;
+        if meta.is_file() {
+            return None;
+        }
+        let (what, removable) = if meta.file_type().is_symlink() {
+            let target = fs::read_link(path).unwrap_or_default();
+            let target = target.display();
+            match fs::metadata(path) {
+                Ok(_) => (format!("a symbolic link (to `{target}`)"), true),
+                Err(_) => (
+                    format!("a symbolic link (to `{target}`, which is not there)"),
+                    true,
+                ),
+            }
+        } else if meta.is_dir() {
+            match crate::registry::is_empty_dir(path) {
+                true => ("an empty directory".to_owned(), true),
+                false => ("a directory with files in it".to_owned(), false),
+            }
+        } else {
+            (open::describe_type(&meta).to_owned(), true)
+        };
+        Some(Self {
+            path: path.to_owned(),
+            what,
+            dir: meta.is_dir(),
+            removable,
+        })
+    }
+
+    /// The lock file's path, `<hash>.lock`.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether `session clean` may remove it ([`SlotLock::try_acquire_clearing`]):
+    /// anything but a directory with something in it, which mur never removes.
+    pub fn removable(&self) -> bool {
+        self.removable
+    }
+
+    /// Removes it (a link itself, never what it names; a directory only when empty).
+    /// Only what is no lock file is removed: a regular file there since (a session
+    /// took the slot meanwhile) is left.
+    fn remove(&self) -> io::Result<()> {
+        let removed = match Self::at(&self.path) {
+            None => return Ok(()),
+            Some(now) if now.dir => fs::remove_dir(&self.path),
+            Some(_) => fs::remove_file(&self.path),
+        };
+        match removed {
+            Err(err) if err.kind() != io::ErrorKind::NotFound => Err(io::Error::other(format!(
+                "{self}, and cannot be removed: {err}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl std::fmt::Display for BrokenSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "slot lock `{}` is {}, not a regular file",
+            self.path.display(),
+            self.what
+        )
+    }
+}
+
+impl std::error::Error for BrokenSlot {}
 
 #[cfg(test)]
 mod tests {
@@ -331,6 +451,93 @@ mod tests {
             .output()
             .expect("sh");
         assert_eq!(String::from_utf8_lossy(&other.stdout), "closed");
+    }
+
+    /// What is at a slot lock's path and is no lock file is named, with what it is: the
+    /// lockfile beside it was blamed ("Is a directory"), and a link said nothing at all
+    /// ("Too many levels of symbolic links").
+    #[cfg(unix)]
+    #[test]
+    fn a_slot_lock_that_is_none_is_named_with_what_it_is() {
+        let (dir, lockfile) = a_lockfile();
+        let lock = lock_path(&lockfile);
+        let refused = |lockfile: &Path| {
+            let err = SlotLock::try_acquire(lockfile).expect_err("no slot there");
+            let broken = BrokenSlot::of(&err).expect("a broken slot").clone();
+            assert_eq!(err.to_string(), broken.to_string());
+            broken
+        };
+        let said = |what: &str| {
+            format!(
+                "slot lock `{}` is {what}, not a regular file",
+                lock.display()
+            )
+        };
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &lock).expect("symlink");
+        let link = refused(&lockfile);
+        let nowhere = dir.path().join("nowhere");
+        assert_eq!(
+            link.to_string(),
+            said(&format!(
+                "a symbolic link (to `{}`, which is not there)",
+                nowhere.display()
+            ))
+        );
+        assert!(
+            link.removable() && !nowhere.exists(),
+            "nothing made through it"
+        );
+        fs::remove_file(&lock).expect("rm");
+        fs::create_dir(&lock).expect("mkdir");
+        let empty = refused(&lockfile);
+        assert_eq!(empty.to_string(), said("an empty directory"));
+        assert!(empty.removable());
+        fs::write(lock.join("kept"), "").expect("write");
+        let full = refused(&lockfile);
+        assert_eq!(full.to_string(), said("a directory with files in it"));
+        assert!(!full.removable());
+        assert_eq!(BrokenSlot::of_lockfile(&lockfile), Some(full));
+        fs::remove_dir_all(&lock).expect("rm");
+        crate::open::tests::mkfifo(&lock);
+        assert_eq!(refused(&lockfile).to_string(), said("a FIFO"));
+    }
+
+    /// `session clean` takes a slot whose lock file is none by removing what is there
+    /// (the link itself, never what it names), but never a directory with something in it.
+    #[cfg(unix)]
+    #[test]
+    fn clearing_takes_the_slot_in_place_of_what_may_go_and_leaves_what_may_not() {
+        let (dir, lockfile) = a_lockfile();
+        let lock = lock_path(&lockfile);
+        let named = dir.path().join("named");
+        fs::write(&named, "mine").expect("write");
+        let plant: [(&str, &dyn Fn()); 3] = [
+            ("fifo", &|| crate::open::tests::mkfifo(&lock)),
+            ("link", &|| {
+                std::os::unix::fs::symlink(&named, &lock).expect("symlink");
+            }),
+            ("empty directory", &|| fs::create_dir(&lock).expect("mkdir")),
+        ];
+        for (what, plant) in plant {
+            plant();
+            let slot = SlotLock::try_acquire_clearing(&lockfile)
+                .unwrap_or_else(|e| panic!("{what}: {e}"))
+                .unwrap_or_else(|| panic!("{what}: held"));
+            assert!(
+                fs::symlink_metadata(&lock).expect("there").is_file(),
+                "{what}"
+            );
+            slot.release_removing();
+        }
+        assert_eq!(fs::read_to_string(&named).expect("read"), "mine");
+        fs::create_dir(&lock).expect("mkdir");
+        fs::write(lock.join("kept"), "").expect("write");
+        let err = SlotLock::try_acquire_clearing(&lockfile).expect_err("left");
+        assert!(
+            BrokenSlot::of(&err).is_some_and(|b| !b.removable()),
+            "{err}"
+        );
+        assert!(lock.join("kept").exists());
     }
 
     #[cfg(unix)]

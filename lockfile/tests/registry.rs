@@ -418,3 +418,56 @@ fn a_registry_of_several_directories_writes_to_the_first_and_reads_each() {
     let unlisted = registry.scan_naming().expect_err("unlisted");
     assert_eq!(unlisted.dir, second);
 }
+
+/// A reader bounded by `--timeout` stops reading the directory at its deadline (`None`):
+/// a directory of ten thousand files held every command for more than half a second
+/// whatever its bound, as the read is no async work a timer can cut short.
+#[test]
+fn a_scan_stops_at_its_deadline() {
+    let (_guard, registry) = registry();
+    registry.ensure_dir().expect("dir");
+    for n in 0..200 {
+        write_private(&registry.dir().join(format!("{n:016x}.json")), b"{");
+    }
+    let past = std::time::Instant::now();
+    assert_eq!(registry.scan_until(Some(past)).expect("listed"), None);
+    let later = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    let scanned = registry.scan_until(Some(later)).expect("listed");
+    assert_eq!(scanned.map(|entries| entries.len()), Some(200));
+    assert_eq!(registry.scan().expect("scan").len(), 200);
+}
+
+/// A stale lockfile whose slot lock is none (a FIFO here) is left by a reader, which
+/// names the slot lock and what it is, and removed by `session clean` (`clearing`),
+/// with what was in the slot lock's place.
+#[cfg(unix)]
+#[test]
+fn a_stale_lockfile_behind_a_slot_lock_that_is_none_goes_only_when_clearing() {
+    let (_guard, registry) = registry();
+    let mut judged = sample_lock("/p/A.csproj");
+    judged.started_at = "2001-01-01T00:00:00Z".into();
+    let path = registry.write(&judged).expect("write");
+    let lock = mur_lockfile::lock_path(&path);
+    let made = std::process::Command::new("mkfifo").arg(&lock).status();
+    assert!(made.expect("mkfifo").success());
+    let files = [(path.as_path(), &judged)];
+
+    let read = registry.remove_all_if_unchanged(&files, None, false);
+    let [Some(Err(err))] = read.as_slice() else {
+        panic!("{read:?}");
+    };
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "slot lock `{}` is a FIFO, not a regular file",
+            lock.display()
+        )
+    );
+    assert!(path.exists());
+    let cleaned = registry.remove_all_if_unchanged(&files, None, true);
+    assert!(
+        matches!(cleaned.as_slice(), [Some(Ok(true))]),
+        "{cleaned:?}"
+    );
+    assert!(!path.exists() && fs::symlink_metadata(&lock).is_err());
+}

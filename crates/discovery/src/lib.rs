@@ -12,7 +12,7 @@ mod select;
 mod sockets;
 
 pub use access::{Access, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidecar_path};
-pub use lockfiles::{Found, Survey, ended_notes, registry, survey};
+pub use lockfiles::{Found, Survey, ended_notes, registry, survey, unremoved};
 pub use report::{Report, Silent};
 pub use scan::{Scanned, scan};
 pub use select::{Candidate, ProjectFilter, again, rows as session_rows, with_the_first};
@@ -112,9 +112,9 @@ pub async fn resolve(
             }
         }
     };
-    match tokio::time::timeout(settings.timeout, work).await {
-        Ok(resolved) => resolved,
-        Err(_) => Err(
+    match in_time(settings.timeout, work).await {
+        Some(resolved) => resolved,
+        None => Err(
             too_long(settings.timeout, "finding the session").with_hint(format!(
                 "give it longer: `{} --timeout {} …`; `-v` shows what discovery was waiting for, \
              `--endpoint URL` skips it",
@@ -127,15 +127,30 @@ pub async fn resolve(
 
 /// `work` under the `--timeout` bound: past it, a transport error saying
 /// that `what` ("finding the session") took longer. The one bound on every
-/// read of the lockfile directory, for calls and `session` commands alike.
+/// read of the lockfile directory, for calls and `session` commands alike: a
+/// survey that ran out of it reading the directories (by the deadline it was given,
+/// [`survey`]) says so as the timer does.
 pub async fn within<T>(
     timeout: std::time::Duration,
     what: &str,
     work: impl Future<Output = Result<T>>,
 ) -> Result<T> {
-    tokio::time::timeout(timeout, work)
+    in_time(timeout, work)
         .await
-        .unwrap_or_else(|_| Err(too_long(timeout, what)))
+        .unwrap_or_else(|| Err(too_long(timeout, what)))
+}
+
+/// What `work` came to within `timeout`; `None` when it ran out of it: the timer fired,
+/// or the work found its deadline past and said so ([`Error::out_of_bound`]).
+async fn in_time<T>(
+    timeout: std::time::Duration,
+    work: impl Future<Output = Result<T>>,
+) -> Option<Result<T>> {
+    match tokio::time::timeout(timeout, work).await {
+        Ok(Err(e)) if e.is_out_of_bound() => None,
+        Ok(done) => Some(done),
+        Err(_) => None,
+    }
 }
 
 /// A bound worth trying after `timeout` ran out: ten times it, at least the
@@ -251,7 +266,8 @@ async fn find(
     };
     // Only the project's session is probed when `--project` names one.
     let wanted = |found: &Found| project.is_none_or(|p| p.matches_lockfile(found));
-    let survey = lockfiles::survey_wanted(registry, http, wanted, report).await?;
+    let survey =
+        lockfiles::survey_wanted(registry, http, wanted, report, Some(looks.clear_by)).await?;
     let removed = match report.tells() {
         true => survey.collect_garbage(registry, report, Some(looks.clear_by)),
         false => Vec::new(),
@@ -274,6 +290,7 @@ async fn find(
         .map_err(|e| unresponsive_instead(e, &survey, project));
     // Whether the error says how the project's session ended (then no note says it too).
     let told = std::cell::Cell::new(false);
+    let clear_by = looks.clear_by;
     let found = async {
         match (chosen, range) {
             (Err(e), Some(range)) if e.kind() == mur_core::Kind::NoSession => {
@@ -299,7 +316,12 @@ async fn find(
                         _ => no_session_hint(e, registry, false),
                     };
                     let ran = ended(&survey, ended_sessions, project).is_some();
-                    with_other_projects(e, project, ran, registry, http, command, not_running).await
+                    let others = Others {
+                        registry,
+                        http,
+                        deadline: clear_by,
+                    };
+                    with_other_projects(e, project, ran, others, command, not_running).await
                 }
                 None => no_session_hint(e, registry, false),
             }),
@@ -370,6 +392,13 @@ impl From<Candidate> for Resolved {
     }
 }
 
+/// Where [`with_other_projects`] looks for them, and by when.
+struct Others<'a> {
+    registry: &'a mur_lockfile::Registry,
+    http: &'a mur_http::Http,
+    deadline: std::time::Instant,
+}
+
 /// `e`, no session of `project`, with the live sessions of other projects (only the
 /// project's was probed; the error path probes the rest), or `not_running`'s hints
 /// ([`select::with_other_projects`]); `command` is said again when several in a folder
@@ -378,13 +407,21 @@ async fn with_other_projects(
     e: Error,
     project: &ProjectFilter,
     ran: bool,
-    registry: &mur_lockfile::Registry,
-    http: &mur_http::Http,
+    others: Others<'_>,
     command: &dyn Fn() -> Vec<String>,
     not_running: impl FnOnce(Error) -> Error,
 ) -> Error {
-    let live = match lockfiles::survey_wanted(registry, http, |_| true, &mut Silent).await {
+    let Others {
+        registry,
+        http,
+        deadline,
+    } = others;
+    let mut silent = Silent;
+    let all = lockfiles::survey_wanted(registry, http, |_| true, &mut silent, Some(deadline));
+    let live = match all.await {
         Ok(all) => all.live.iter().map(Candidate::from_lockfile).collect(),
+        // Out of `--timeout`: said as such ([`in_time`]), not as no session.
+        Err(out) if out.is_out_of_bound() => return out,
         Err(_) => Vec::new(),
     };
     select::with_other_projects(e, project, ran, &live, command, not_running)

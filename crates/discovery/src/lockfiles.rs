@@ -4,10 +4,11 @@
 //! that are malformed, of an unknown schema, or untrusted, and for directories not
 //! searched as untrusted.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use mur_lockfile::liveness::{self, Liveness};
-use mur_lockfile::{Entry, Lockfile, ReadOutcome, Registry};
+use mur_lockfile::{BrokenSlot, Entry, Lockfile, ReadOutcome, Registry};
 
 use crate::report::Report;
 use mur_core::text::escape_value;
@@ -44,13 +45,17 @@ pub fn registry() -> Registry {
 }
 
 /// Scans `registry`, probing every valid lockfile in parallel; files that
-/// are skipped are told to `report`.
+/// are skipped are told to `report`. The directories are read by `deadline`
+/// (`--timeout`'s): past it, the error is marked out of its bound
+/// ([`Error::out_of_bound`]), for the caller that set it to say so in its words
+/// ([`crate::within`]). The probes, which wait, are bounded by the caller's timer.
 pub async fn survey(
     registry: &Registry,
     http: &mur_http::Http,
     report: &mut dyn Report,
+    deadline: Option<std::time::Instant>,
 ) -> Result<Survey> {
-    survey_wanted(registry, http, |_| true, report).await
+    survey_wanted(registry, http, |_| true, report, deadline).await
 }
 
 /// As [`survey`], but only the sessions `wanted` keeps are probed: the others are
@@ -60,11 +65,14 @@ pub async fn survey_wanted(
     http: &mur_http::Http,
     wanted: impl Fn(&Found) -> bool,
     report: &mut dyn Report,
+    deadline: Option<std::time::Instant>,
 ) -> Result<Survey> {
     registry.check_searched_trusted().map_err(|reason| {
-        Error::no_session(reason).with_hint(
-            "the lockfile directory must be yours and private: `chmod 700` it, or remove it",
-        )
+        let refused = Error::no_session(reason);
+        match untrusted_dir_fix(registry) {
+            Some(fix) => refused.with_hint(fix),
+            None => refused,
+        }
     })?;
     // A session announced in a directory another user made or can write to is not
     // found: say so, or "no session" would send the user to start a second one.
@@ -76,7 +84,7 @@ pub async fn survey_wanted(
     // Not "no session" (exit 4, where a script starts the app): whether one runs is
     // unknown, and the app could not announce itself there either. mur's own directory
     // failing is mur's failure (exit 7).
-    let entries = registry.scan_naming().map_err(|unlisted| {
+    let entries = registry.scan_until(deadline).map_err(|unlisted| {
         Error::internal(format!(
             "cannot read lockfile directory `{}`: {}",
             unlisted.dir.display(),
@@ -84,6 +92,12 @@ pub async fn survey_wanted(
         ))
         .with_hint("sessions announce themselves there: it must be a directory mur can read")
     })?;
+    // Not async work: a timer around it fired only once it was all done.
+    let Some(entries) = entries else {
+        return Err(
+            Error::transport("reading the lockfile directories ran out of time").out_of_bound(),
+        );
+    };
     let mut malformed = Vec::new();
     let valid: Vec<Found> = entries
         .into_iter()
@@ -94,16 +108,34 @@ pub async fn survey_wanted(
             valid_or_notice(entry, report)
         })
         .collect();
+    let (valid, copies) = without_copies(valid);
     let locks: Vec<(&Lockfile, bool)> = valid.iter().map(|f| (&f.lock, wanted(f))).collect();
     let verdicts = liveness::check_wanted(http, &locks).await;
     let mut survey = Survey {
         malformed,
         ..Survey::default()
     };
-    for (found, verdict) in valid.into_iter().zip(verdicts) {
+    let mut copies = copies.into_iter().peekable();
+    for (at, (found, verdict)) in valid.into_iter().zip(verdicts).enumerate() {
+        // The copies of this one: judged as it is (the same process), a session's
+        // said and left out, a stale one's removed with it.
+        let mut copied = Vec::new();
+        while let Some((copy, _)) = copies.next_if(|(_, of)| *of == at) {
+            copied.push(copy);
+        }
         let Some(verdict) = verdict else {
             continue;
         };
+        if let Liveness::Stale(reason) = &verdict {
+            for copy in copied {
+                tracing::debug!("stale lockfile `{}`: {reason}", copy.path.display());
+                survey.stale.push(copy);
+            }
+        } else {
+            for copy in copied {
+                report.notice(copy_notice(&copy, &found));
+            }
+        }
         match verdict {
             Liveness::Live => survey.live.push(found),
             Liveness::Stale(reason) => {
@@ -115,6 +147,105 @@ pub async fn survey_wanted(
         }
     }
     Ok(survey)
+}
+
+/// What tells a session's lockfiles from others': its process (pid and start), endpoint
+/// and project. Two lockfiles of one session are one and a copy (`cp`, a backup, a sync
+/// tool's conflict file): a session writes one. (One process may serve several projects,
+/// each announced on its own: those are told apart by `--project`, and listed each.)
+fn session_of(lock: &Lockfile) -> Session {
+    (
+        lock.pid,
+        lock.started_at.clone(),
+        lock.endpoint.clone(),
+        lock.project.clone(),
+    )
+}
+
+/// A session's identity ([`session_of`]).
+type Session = (u32, String, String, String);
+
+/// Whether `found` is named as the contract names its project's lockfile (the hash of
+/// its project's path): the file its session writes, and withdraws, and beside which
+/// its other files are (a bridge's sidecar and log, the slot lock).
+fn named_for_its_project(found: &Found) -> bool {
+    found
+        .path
+        .file_name()
+        .is_some_and(|name| *name == *mur_lockfile::paths::lockfile_name(&found.lock.project))
+}
+
+/// `valid` with each session once: of the lockfiles of one session ([`session_of`]),
+/// the one named for its project ([`named_for_its_project`]), else the first found
+/// (the directory written to is searched first). The others are returned as copies,
+/// each with the index in the first list of the one kept, in that order. A copy
+/// listed the session twice, and `--project` could choose neither of the two.
+fn without_copies(valid: Vec<Found>) -> (Vec<Found>, Vec<(Found, usize)>) {
+    let mut kept: Vec<Found> = Vec::with_capacity(valid.len());
+    let mut copies: Vec<(Found, usize)> = Vec::new();
+    let mut sessions: HashMap<Session, usize> = HashMap::new();
+    for found in valid {
+        let session = session_of(&found.lock);
+        let Some(&at) = sessions.get(&session) else {
+            sessions.insert(session, kept.len());
+            kept.push(found);
+            continue;
+        };
+        if named_for_its_project(&found) && !named_for_its_project(&kept[at]) {
+            let copy = std::mem::replace(&mut kept[at], found);
+            copies.push((copy, at));
+        } else {
+            copies.push((found, at));
+        }
+    }
+    copies.sort_by(|(a, at_a), (b, at_b)| at_a.cmp(at_b).then_with(|| a.path.cmp(&b.path)));
+    (kept, copies)
+}
+
+/// The one line said of a copy of `of`'s lockfile, which is skipped.
+fn copy_notice(copy: &Found, of: &Found) -> String {
+    format!(
+        "skipping lockfile `{}`: a copy of `{}`, the lockfile of the same session (pid {} at \
+         `{}`)",
+        escape_value(&copy.path.to_string_lossy()),
+        escape_value(&of.path.to_string_lossy()),
+        of.lock.pid,
+        escape_value(&of.lock.endpoint)
+    )
+}
+
+/// The hint under the refusal of a lockfile directory searched (the first refused,
+/// as [`Registry::check_searched_trusted`] says it): what makes it one to trust, when
+/// the user can do it. `chmod 700` was said whatever was wrong, where it does nothing:
+/// a link (the mode of what it names changes, and a link is refused whatever it names)
+/// or a directory another user owns (whose mode only they can change).
+fn untrusted_dir_fix(registry: &Registry) -> Option<String> {
+    use mur_lockfile::{Keep, Untrusted, check_own};
+    let (dir, meta, why) = registry.dirs().find_map(|dir| {
+        let meta = std::fs::symlink_metadata(dir).ok()?;
+        let why = check_own(&meta, Keep::Writes).err()?;
+        Some((dir, meta, why))
+    })?;
+    let dir = mur_core::shell_name(dir.as_os_str());
+    match why {
+        // Sessions make it (0700) where it is not, and refuse a link as readers do.
+        Untrusted::Link => Some(format!(
+            "a lockfile directory must be a directory of yours, not a link: remove the link \
+             (`rm {dir}`), and the next session makes the directory"
+        )),
+        Untrusted::Open { .. } if meta.is_dir() => Some(format!(
+            "a lockfile directory must be yours and private: `chmod 700 {dir}`"
+        )),
+        Untrusted::Open { .. } => Some(format!(
+            "it is no directory: remove it (`rm {dir}`), and the next session makes the \
+             directory"
+        )),
+        // Not yours: only its owner (or root) can change or remove it.
+        Untrusted::Owner { uid, .. } => Some(format!(
+            "only uid {uid} or root can remove it (the next session then makes it, yours), or \
+             point `XDG_RUNTIME_DIR` at a private directory of your own"
+        )),
+    }
 }
 
 /// "the session of `P` (pid N) at `E` did not answer …".
@@ -167,6 +298,28 @@ pub fn ended_words(who: &str, found: &Found) -> String {
     )
 }
 
+/// The line said of a lockfile that could not be removed (`e`): of its slot lock when
+/// that is what is wrong, naming it and what it is (the lockfile was blamed: "cannot
+/// remove `<hash>.json`: Is a directory"), and whether `session clean` removes it.
+pub fn unremoved(lockfile: &Path, e: &std::io::Error) -> String {
+    let path = escape_value(&lockfile.to_string_lossy()).into_owned();
+    let Some(broken) = BrokenSlot::of(e) else {
+        return format!("cannot remove `{path}`: {e}");
+    };
+    let removable = broken.removable();
+    let broken = escape_value(&broken.to_string()).into_owned();
+    match removable {
+        true => format!(
+            "{broken}: the lockfile `{path}` beside it is left (`mur devtools session clean` \
+             removes both)"
+        ),
+        false => format!(
+            "{broken}: the lockfile `{path}` beside it cannot be removed without it (mur removes \
+             no directory that is not empty)"
+        ),
+    }
+}
+
 /// Keeps valid lockfiles; says in one line why any other file is skipped.
 fn valid_or_notice(entry: Entry, report: &mut dyn Report) -> Option<Found> {
     let path = escape_value(&entry.path.to_string_lossy()).into_owned();
@@ -201,12 +354,30 @@ impl Survey {
     ///
     /// None is begun at or after `deadline` (`--timeout`'s, which bounds discovery):
     /// those left are a later reader's to remove and tell, which is no failure of this
-    /// one. `session clean` gives none: removing them is what it is asked to do.
+    /// one. A slot lock that is none (a FIFO, a directory, a link) is left, and the
+    /// lockfile beside it, named in a notice that says `session clean` removes both.
     pub fn collect_garbage(
         &self,
         registry: &Registry,
         report: &mut dyn Report,
         deadline: Option<std::time::Instant>,
+    ) -> Vec<&Found> {
+        self.remove_stale(registry, report, deadline, false)
+    }
+
+    /// [`Survey::collect_garbage`] for `session clean`: every stale lockfile is tried,
+    /// whatever the time (removing them is what it is asked to do), and a slot lock
+    /// that is none but may go is removed first ([`mur_lockfile::BrokenSlot`]).
+    pub fn clean_garbage(&self, registry: &Registry, report: &mut dyn Report) -> Vec<&Found> {
+        self.remove_stale(registry, report, None, true)
+    }
+
+    fn remove_stale(
+        &self,
+        registry: &Registry,
+        report: &mut dyn Report,
+        deadline: Option<std::time::Instant>,
+        clearing: bool,
     ) -> Vec<&Found> {
         let mut removed = Vec::new();
         let files: Vec<_> = self
@@ -214,7 +385,7 @@ impl Survey {
             .iter()
             .map(|f| (f.path.as_path(), &f.lock))
             .collect();
-        let outcomes = registry.remove_all_if_unchanged(&files, deadline);
+        let outcomes = registry.remove_all_if_unchanged(&files, deadline, clearing);
         for (found, outcome) in self.stale.iter().zip(outcomes) {
             let Some(outcome) = outcome else {
                 tracing::debug!("left `{}` for later: out of time", found.path.display());
@@ -229,10 +400,7 @@ impl Survey {
                     "left `{}`: it changed, or a session holds its slot",
                     found.path.display()
                 ),
-                Err(e) => report.notice(format!(
-                    "cannot remove `{}`: {e}",
-                    escape_value(&found.path.to_string_lossy())
-                )),
+                Err(e) => report.notice(unremoved(&found.path, &e)),
             }
         }
         removed
@@ -248,10 +416,13 @@ impl Survey {
         removed: &[&'a Found],
         meant: impl Fn(&Found) -> bool,
     ) -> Vec<&'a Found> {
+        let mut told = std::collections::HashSet::new();
         removed
             .iter()
             .copied()
             .filter(|found| meant(found) && !self.runs_project_of(found))
+            // A session's lockfile and its copies: one session ended.
+            .filter(|found| told.insert(session_of(&found.lock)))
             .collect()
     }
 
@@ -294,6 +465,7 @@ impl Survey {
 mod tests {
     use super::*;
     use crate::report::tests::Said as Notices;
+    use crate::within;
     use mur_lockfile::SlotLock;
 
     fn stale_in(registry: &Registry, count: u32) -> Vec<Found> {
@@ -359,6 +531,215 @@ mod tests {
             );
             assert!(survey.stale.iter().all(|found| !found.path.exists()));
             assert_eq!(notices.0, Vec::<String>::new());
+        }
+    }
+
+    /// Writes `lock` under `name` in `registry`'s directory, as a copy made by hand is.
+    fn copy_as(registry: &Registry, name: &str, lock: &Lockfile) -> PathBuf {
+        let path = registry.dir().join(name);
+        std::fs::write(&path, serde_json::to_vec(lock).expect("json")).expect("copy");
+        path
+    }
+
+    /// A session's lockfile copied under another name (before its own, and after) is one
+    /// session: the file named for its project is it, listed once, and each copy is said
+    /// in one line. It was listed twice, and `--project` could choose neither.
+    #[tokio::test]
+    async fn a_copy_of_a_sessions_lockfile_is_said_and_left_out() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        // A stdio session of this (running) process: live without a probe.
+        let lock = Lockfile::stdio(std::process::id(), "/p/App.csproj".into(), "t".into());
+        let own = registry.write(&lock).expect("write");
+        let copies = [
+            copy_as(&registry, "0000000000000000.json", &lock),
+            copy_as(&registry, "zz-backup.json", &lock),
+        ];
+        // The same process announcing another project is no copy.
+        let mut other = lock.clone();
+        other.project = "/q/App.csproj".into();
+        let other = registry.write(&other).expect("write");
+        let mut said = Notices::default();
+        let survey = survey(&registry, &mur_http::Http::new(), &mut said, None)
+            .await
+            .expect("survey");
+        let mut live: Vec<&Path> = survey.live.iter().map(|f| f.path.as_path()).collect();
+        live.sort();
+        let mut sessions = [own.as_path(), other.as_path()];
+        sessions.sort();
+        assert_eq!(live, sessions);
+        let copy_of = |copy: &Path| {
+            format!(
+                "skipping lockfile `{}`: a copy of `{}`, the lockfile of the same session (pid \
+                 {} at `stdio`)",
+                copy.display(),
+                own.display(),
+                lock.pid
+            )
+        };
+        assert_eq!(
+            said.0,
+            copies.iter().map(|c| copy_of(c)).collect::<Vec<_>>()
+        );
+    }
+
+    /// The copy of a session that ended is removed with its lockfile, and the session said
+    /// to have ended once.
+    #[tokio::test]
+    async fn a_copy_of_an_ended_sessions_lockfile_goes_with_it_and_is_told_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let lock = stale_in(&registry, 1).remove(0).lock;
+        let copy = copy_as(&registry, "copy.json", &lock);
+        let mut said = Notices::default();
+        let survey = survey(&registry, &mur_http::Http::new(), &mut said, None)
+            .await
+            .expect("survey");
+        assert_eq!(said.0, Vec::<String>::new());
+        assert_eq!(survey.stale.len(), 2);
+        let removed = survey.collect_garbage(&registry, &mut said, None);
+        assert_eq!(removed.len(), 2);
+        assert!(!copy.exists());
+        assert_eq!(ended_notes(survey.ended(&removed, |_| true)).len(), 1);
+    }
+
+    /// Past its deadline the survey reads no more of the directory, and says it ran out
+    /// of its bound, for the caller to say in its words (`--timeout`'s error).
+    #[tokio::test]
+    async fn a_survey_past_its_deadline_is_out_of_its_bound() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        stale_in(&registry, 3);
+        let past = Some(std::time::Instant::now());
+        let out = survey(
+            &registry,
+            &mur_http::Http::new(),
+            &mut Notices::default(),
+            past,
+        )
+        .await
+        .expect_err("out of time");
+        assert!(out.is_out_of_bound(), "{out:?}");
+        let none = within(
+            std::time::Duration::from_millis(10),
+            "reading the sessions",
+            async { Err::<(), _>(out) },
+        )
+        .await
+        .expect_err("out of time");
+        assert_eq!(
+            none.message(),
+            "reading the sessions took longer than 10 ms"
+        );
+    }
+
+    /// A stale lockfile whose slot lock is a FIFO: a reader leaves both and names the slot
+    /// lock (the lockfile was blamed: "cannot remove `<hash>.json`"), and says `session
+    /// clean` removes both, which it does.
+    #[cfg(unix)]
+    #[test]
+    fn a_stale_lockfile_behind_a_slot_lock_that_is_none_is_told_by_its_slot_lock() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let survey = Survey {
+            stale: stale_in(&registry, 1),
+            ..Survey::default()
+        };
+        let lockfile = survey.stale[0].path.clone();
+        let lock = mur_lockfile::lock_path(&lockfile);
+        let made = std::process::Command::new("mkfifo").arg(&lock).status();
+        assert!(made.expect("mkfifo").success());
+        let mut said = Notices::default();
+        assert!(
+            survey
+                .collect_garbage(&registry, &mut said, None)
+                .is_empty()
+        );
+        assert_eq!(
+            said.0,
+            [format!(
+                "slot lock `{}` is a FIFO, not a regular file: the lockfile `{}` beside it is \
+                 left (`mur devtools session clean` removes both)",
+                lock.display(),
+                lockfile.display()
+            )]
+        );
+        let mut cleaning = Notices::default();
+        assert_eq!(survey.clean_garbage(&registry, &mut cleaning).len(), 1);
+        assert_eq!(cleaning.0, Vec::<String>::new());
+        assert!(!lockfile.exists() && std::fs::symlink_metadata(&lock).is_err());
+    }
+
+    /// The hint under a refused lockfile directory is what makes it one to trust: `chmod
+    /// 700` only where that does (a directory of the user's that others can write to), not
+    /// for a link (refused whatever it names) nor another user's directory.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_refused_lockfile_directory_is_told_what_can_fix_it() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lockfiles = dir.path().join("reactor-devtools");
+        let registry = Registry::at(lockfiles.clone());
+        let refused = || async {
+            let error = survey(
+                &registry,
+                &mur_http::Http::new(),
+                &mut Notices::default(),
+                None,
+            )
+            .await
+            .expect_err("refused");
+            (error.message().to_owned(), error.hints().to_vec())
+        };
+        let shown = lockfiles.display();
+        registry.ensure_dir().expect("dir");
+        std::fs::set_permissions(&lockfiles, std::fs::Permissions::from_mode(0o777))
+            .expect("chmod");
+        assert_eq!(
+            refused().await,
+            (
+                format!(
+                    "refusing lockfile directory `{shown}`: writable by group or others (mode \
+                     777)"
+                ),
+                vec![format!(
+                    "a lockfile directory must be yours and private: `chmod 700 {shown}`"
+                )]
+            )
+        );
+        std::fs::remove_dir(&lockfiles).expect("rmdir");
+        let real = dir.path().join("real");
+        mur_lockfile::ensure_private_dir(&real, "test").expect("private");
+        std::os::unix::fs::symlink(&real, &lockfiles).expect("symlink");
+        assert_eq!(
+            refused().await,
+            (
+                format!("refusing lockfile directory `{shown}`: it is a symbolic link"),
+                vec![format!(
+                    "a lockfile directory must be a directory of yours, not a link: remove the \
+                     link (`rm {shown}`), and the next session makes the directory"
+                )]
+            )
+        );
+        std::fs::remove_file(&lockfiles).expect("rm");
+        // Another user's: only root can give a directory away to make one.
+        if mur_lockfile::current_uid() == 0 {
+            registry.ensure_dir().expect("dir");
+            std::os::unix::fs::chown(&lockfiles, Some(65534), None).expect("chown");
+            assert_eq!(
+                refused().await,
+                (
+                    format!(
+                        "refusing lockfile directory `{shown}`: owned by uid 65534, not by you \
+                         (uid 0)"
+                    ),
+                    vec![
+                        "only uid 65534 or root can remove it (the next session then makes it, \
+                         yours), or point `XDG_RUNTIME_DIR` at a private directory of your own"
+                            .to_owned()
+                    ]
+                )
+            );
         }
     }
 

@@ -49,7 +49,8 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
     // One `--timeout` for the survey and the scan together.
     let (survey, others, sessions, scan_said) =
         discovery::within(settings.timeout, "reading the sessions", async {
-            let mut survey = discovery::survey(&registry, &http, &mut Notices).await?;
+            let mut survey =
+                discovery::survey(&registry, &http, &mut Notices, Some(deadline)).await?;
             // Every live session is probed, not only the project's: when the project
             // has none, the error lists the others (`--project` may name the wrong file).
             let (live, others): (Vec<Found>, Vec<Found>) = std::mem::take(&mut survey.live)
@@ -291,15 +292,23 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
     // Before the survey: the slot locks it takes to remove stale lockfiles are made
     // (and removed) by this command, none the user had.
     let leftovers = registry.leftovers(BridgeFiles::all_beside);
+    let deadline = std::time::Instant::now() + settings.timeout;
     let survey = discovery::within(
         settings.timeout,
         "reading the sessions",
-        discovery::survey(&registry, &http, &mut Cleaning),
+        discovery::survey(&registry, &http, &mut Cleaning, Some(deadline)),
     )
     .await?;
     if dry_run {
         let stale = would_go(survey.stale.iter().map(|found| found.path.as_path()));
         let malformed = would_go(survey.malformed.iter().map(PathBuf::as_path));
+        // What the clean cannot remove, said as it says it (and left out of the list).
+        let judged = survey.stale.iter().map(|found| found.path.as_path());
+        for lockfile in judged.chain(survey.malformed.iter().map(PathBuf::as_path)) {
+            if let Some(broken) = unremovable_slot(lockfile) {
+                Cleaning.notice(discovery::unremoved(lockfile, &broken));
+            }
+        }
         let going: Vec<&Path> = stale.iter().chain(&malformed).copied().collect();
         let left = leftovers.removable(&going);
         let mut names = Vec::new();
@@ -322,16 +331,13 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
         return Ok(());
     }
     let mut failed = Failures(0);
-    let removed = survey.collect_garbage(&registry, &mut failed, None).len();
+    let removed = survey.clean_garbage(&registry, &mut failed).len();
     let mut cleared = 0;
     for path in &survey.malformed {
         match registry.remove_if_malformed(path) {
             Ok(true) => cleared += 1,
             Ok(false) => {}
-            Err(e) => failed.notice(format!(
-                "cannot remove `{}`: {e}",
-                mur_core::text::escape_value(&path.to_string_lossy())
-            )),
+            Err(e) => failed.notice(discovery::unremoved(path, &e)),
         }
     }
     let left = leftovers.clear();
@@ -356,9 +362,20 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
 
 /// Of the lockfiles judged stale or malformed, those the clean would remove: the real
 /// one takes each file's slot first and leaves the file of a session that holds it (one
-/// starting, or running with a lockfile mur cannot read), which the dry run listed.
+/// starting, or running with a lockfile mur cannot read), which the dry run listed, and
+/// the file whose slot lock is a directory with files in it ([`unremovable_slot`]).
 fn would_go<'a>(judged: impl Iterator<Item = &'a Path>) -> Vec<&'a Path> {
-    judged.filter(|path| !mur_lockfile::is_held(path)).collect()
+    judged
+        .filter(|path| !mur_lockfile::is_held(path) && unremovable_slot(path).is_none())
+        .collect()
+}
+
+/// The error the clean meets at `lockfile` when its slot lock is none that the clean
+/// may remove to take the slot (a directory with files in it), if it is one.
+fn unremovable_slot(lockfile: &Path) -> Option<std::io::Error> {
+    mur_lockfile::BrokenSlot::of_lockfile(lockfile)
+        .filter(|broken| !broken.removable())
+        .map(std::io::Error::other)
 }
 
 /// The notices of a clean's removals, said and counted: each is one it could not make.

@@ -697,8 +697,8 @@ fn an_open_lockfile_directory_is_refused() {
     sb.mur(&["devtools", "call", "version"])
         .assert_code(4)
         .assert_stderr_is(format!(
-            "error: refusing lockfile directory `{}`: writable by group or others (mode 777)\n\
-             hint: the lockfile directory must be yours and private: `chmod 700` it, or remove it\n",
+            "error: refusing lockfile directory `{0}`: writable by group or others (mode 777)\n\
+             hint: a lockfile directory must be yours and private: `chmod 700 {0}`\n",
             sb.lockfile_dir().display()
         ));
 }
@@ -1783,4 +1783,110 @@ fn auto_and_session_list_name_an_mcp_server_they_scanned_with_the_endpoint_that_
         out.json_lines(),
         [serde_json::to_value(&app.lock).expect("lock json")]
     );
+}
+
+/// A live session beside more silent ones (processes that accept connections and never
+/// answer: stopped, or lockfiles planted so) than probes may be in flight is listed:
+/// each probe gets its share of the probe timeout, where the silent ones held every
+/// place to its end and the live session, probed after them, was never probed (left
+/// out of `session list`, exit 2). Under `ulimit -n 64`, 32 probes are in flight.
+#[cfg(unix)]
+#[test]
+fn a_live_session_beside_more_silent_ones_than_probes_in_flight_is_listed() {
+    let (sb, app) = Sandbox::with_app();
+    let pid = std::process::id();
+    let silent: Vec<(std::net::TcpListener, u16)> = (0..32).map(|_| silent_listener()).collect();
+    // Named to be probed before the live session's lockfile (named after its hash).
+    let said: Vec<(String, String)> = silent
+        .iter()
+        .enumerate()
+        .map(|(n, (_, port))| {
+            let project = format!("/silent/{n}/App.csproj");
+            let lock = mur_lockfile::Lockfile::http(*port, pid, project.clone(), "t".into());
+            let path = sb.lockfile_dir().join(format!("{n:016x}.json"));
+            std::fs::write(&path, serde_json::to_string(&lock).expect("json")).expect("plant");
+            (
+                format!(
+                    "warning: the session for `{project}` (pid {pid}) at `{}` runs but did not \
+                     answer the probe within ",
+                    lock.endpoint
+                ),
+                " ms, its share of the 1500 ms that the probes of 33 sessions had".to_owned(),
+            )
+        })
+        .collect();
+    let out = mur_e2e::run(&mut sb.shell_command("ulimit -n 64 && exec mur devtools session list"));
+    out.assert_code(0).assert_stdout_is(format!(
+        "{}\n",
+        serde_json::to_string(&app.lock).expect("json")
+    ));
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), said.len(), "{out}");
+    for (line, (start, end)) in lines.iter().zip(&said) {
+        let ms = line
+            .strip_prefix(start.as_str())
+            .and_then(|rest| rest.strip_suffix(end.as_str()))
+            .unwrap_or_else(|| panic!("{line:?} is not {start:?}…{end:?}\n{out}"));
+        assert!(ms.parse::<u32>().is_ok_and(|ms| ms <= 1500), "{line}");
+    }
+    drop(silent);
+}
+
+/// `--timeout` bounds the read of the lockfile directory itself: ten thousand files took
+/// more than half a second to read whatever the bound (the read is no async work, and
+/// the timer around it fired only once it was done), and `--timeout 1` then said "no
+/// session" (exit 4) rather than that it ran out of time (exit 2).
+#[test]
+fn timeout_bounds_the_read_of_a_large_lockfile_directory() {
+    let sb = Sandbox::new();
+    let dir = sb.lockfile_dir();
+    sb.registry().ensure_dir().expect("the lockfile directory");
+    let lock = mur_lockfile::Lockfile::http(
+        free_port(),
+        dead_pid(),
+        "/gone/App.csproj".into(),
+        "t".into(),
+    );
+    let text = serde_json::to_string(&lock).expect("json");
+    for n in 0..10_000 {
+        std::fs::write(dir.join(format!("{n:016x}.json")), &text).expect("plant");
+    }
+    sb.mur(&["devtools", "--timeout", "1", "session", "list"])
+        .assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is("error: reading the sessions took longer than 1 ms\n");
+    sb.mur(&["devtools", "--timeout", "1", "call", "version"])
+        .assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: finding the session took longer than 1 ms\n\
+             hint: give it longer: `mur devtools --timeout 10000 …`; `-v` shows what discovery \
+             was waiting for, `--endpoint URL` skips it\n",
+        );
+}
+
+/// A lockfile directory that is a link is refused with a hint that can fix it: remove
+/// the link. `chmod 700` it, the hint said, which changes what the link names and leaves
+/// the link refused.
+#[cfg(unix)]
+#[test]
+fn a_lockfile_directory_that_is_a_link_is_told_to_remove_the_link() {
+    let sb = Sandbox::new();
+    let real = sb.dir("elsewhere");
+    std::os::unix::fs::symlink(&real, sb.lockfile_dir()).expect("symlink");
+    let dir = sb.lockfile_dir();
+    for args in [
+        &["devtools", "call", "version"][..],
+        &["devtools", "session", "list"],
+    ] {
+        sb.mur(args)
+            .assert_code(4)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: refusing lockfile directory `{0}`: it is a symbolic link\n\
+                 hint: a lockfile directory must be a directory of yours, not a link: remove the \
+                 link (`rm {0}`), and the next session makes the directory\n",
+                dir.display()
+            ));
+    }
 }

@@ -328,7 +328,8 @@ fn a_newline_in_a_lockfile_s_name_or_fields_forges_no_line() {
 /// A thousand crashed sessions' lockfiles: the reader that removes them says so in four
 /// lines, not a thousand (the first three, then a count), as a `note:` from `session list`
 /// and `hint:`s under a call's "no session"; and one whose `--timeout` runs out before it
-/// gets to them leaves them, unsaid, for a later reader, without failing for it.
+/// gets to them leaves them, unsaid, for a later reader (one that runs out of it reading
+/// them fails for that, exit 2: it knows no more what sessions there are).
 #[test]
 fn a_thousand_stale_lockfiles_are_told_in_a_few_lines_and_cleared_within_the_timeout() {
     let sb = Sandbox::new();
@@ -386,11 +387,18 @@ fn a_thousand_stale_lockfiles_are_told_in_a_few_lines_and_cleared_within_the_tim
         ));
     assert!(planted.iter().all(|(path, _)| !path.exists()), "removed");
 
-    // Reading a thousand files takes longer than 1 ms: none is removed, nothing said.
+    // Reading a thousand files takes longer than 1 ms: none is removed, nothing said but
+    // that (it was exit 4, "no session", once the read was done: `--timeout` did not bound
+    // the read of the directory).
     let planted = plant();
-    for words in [&["session", "list"][..], &["call", "version"]] {
+    for (words, what) in [
+        (&["session", "list"][..], "reading the sessions"),
+        (&["call", "version"], "finding the session"),
+    ] {
         let out = sb.mur(&[&["devtools", "--timeout", "1"][..], words].concat());
-        out.assert_code(4).assert_stdout_is("");
+        out.assert_code(2)
+            .assert_stdout_is("")
+            .assert_stderr_starts_with(&format!("error: {what} took longer than 1 ms\n"));
         assert!(!out.stderr.contains("has ended"), "{out}");
         assert!(
             planted.iter().all(|(path, _)| path.exists()),
@@ -982,23 +990,140 @@ fn clean_removes_an_empty_directory_and_abandoned_temporary_files_as_promised() 
 }
 
 /// A clean that could not remove something says so and exits 7 (mur failed at its own
-/// directory), after the count of what it did remove: it exited 0, as a clean one.
+/// directory), after the count of what it did remove: it exited 0, as a clean one. What
+/// it could not remove is said by what stood in the way: the slot lock, here a directory
+/// with files in it, which mur removes no more than any such directory (the line blamed
+/// the lockfile: "cannot remove `<hash>.json`: Is a directory"). The dry run leaves it out.
 #[cfg(unix)]
 #[test]
 fn a_clean_that_could_not_remove_a_file_exits_7() {
     let sb = Sandbox::new();
     let malformed = sb.plant_lockfile("/p/App.csproj", "{");
     // Its slot lock cannot be taken: the lockfile is not removed without it.
-    std::fs::create_dir(mur_lockfile::lock_path(&malformed)).expect("mkdir");
+    let lock = mur_lockfile::lock_path(&malformed);
+    std::fs::create_dir(&lock).expect("mkdir");
+    std::fs::write(lock.join("notes.txt"), "mine").expect("write");
     let dead = sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
+    let unremoved = format!(
+        "warning: slot lock `{}` is a directory with files in it, not a regular file: the \
+         lockfile `{}` beside it cannot be removed without it (mur removes no directory that is \
+         not empty)\n",
+        lock.display(),
+        malformed.display()
+    );
+    sb.mur(&["devtools", "session", "clean", "--dry-run"])
+        .assert_code(0)
+        .assert_stdout_is(format!("{}\n", dead.display()))
+        .assert_stderr_is(format!("{unremoved}would remove 1 stale entry\n"));
     let out = sb.mur(&["devtools", "session", "clean"]);
     out.assert_code(7)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
-            "warning: cannot remove `{}`: Is a directory (os error 21)\n\
-         removed 1 stale entry\n\
-         error: 1 of the files to remove could not be removed (each is named above)\n",
-            malformed.display()
+            "{unremoved}\
+             removed 1 stale entry\n\
+             error: 1 of the files to remove could not be removed (each is named above)\n",
         ));
-    assert!(malformed.exists() && !dead.exists());
+    assert!(malformed.exists() && !dead.exists() && lock.join("notes.txt").exists());
+}
+
+/// A slot lock that is none — a FIFO, a link to nowhere, an empty directory — is named
+/// with what it is by a reader, which leaves the stale lockfile beside it (it was blamed:
+/// "cannot remove `<hash>.json`: Is a directory", and `session clean` could not remove
+/// it either); `session clean` removes both, and one left alone beside no lockfile (no
+/// session of its project could start while it was there).
+#[cfg(unix)]
+#[test]
+fn a_slot_lock_that_is_none_is_named_and_cleaned_away() {
+    let sb = Sandbox::new();
+    let lone = sb.lockfile_dir().join("00000000000000aa.lock");
+    let plant = |what: &str, at: &Path| match what {
+        "a FIFO" => mur_e2e::mkfifo(at),
+        "an empty directory" => std::fs::create_dir(at).expect("mkdir"),
+        _ => std::os::unix::fs::symlink(at.with_extension("nowhere"), at).expect("link"),
+    };
+    for what in ["a FIFO", "an empty directory", "a symbolic link"] {
+        let stale = sb.plant_http_lockfile("/gone/App.csproj", dead_pid(), free_port());
+        let lock = mur_lockfile::lock_path(&stale);
+        plant(what, &lock);
+        plant(what, &lone);
+        let what = match what {
+            "a symbolic link" => format!(
+                "a symbolic link (to `{}`, which is not there)",
+                lock.with_extension("nowhere").display()
+            ),
+            what => what.to_owned(),
+        };
+        let list = sb.mur(&["devtools", "session", "list"]);
+        list.assert_code(4).assert_stderr_starts_with(&format!(
+            "warning: slot lock `{}` is {what}, not a regular file: the lockfile `{}` beside it \
+             is left (`mur devtools session clean` removes both)\n\
+             error: no running devtools session found\n",
+            lock.display(),
+            stale.display()
+        ));
+        assert!(stale.exists());
+        // The stale lockfile, then what ended sessions left, by lockfile: its slot lock
+        // as any stale lockfile's, and the one alone.
+        let mut left = [&lock, &lone];
+        left.sort();
+        sb.mur(&["devtools", "session", "clean", "--dry-run"])
+            .assert_code(0)
+            .assert_stdout_is(format!(
+                "{}\n{}\n{}\n",
+                stale.display(),
+                left[0].display(),
+                left[1].display()
+            ))
+            .assert_stderr_is("would remove 1 stale entry and 2 files of ended sessions\n");
+        sb.mur(&["devtools", "session", "clean"])
+            .assert_code(0)
+            .assert_stdout_is("")
+            .assert_stderr_is("removed 1 stale entry and 2 files of ended sessions\n");
+        for gone in [&stale, &lock, &lone] {
+            assert!(std::fs::symlink_metadata(gone).is_err(), "{what}: {gone:?}");
+        }
+    }
+}
+
+/// A live session's lockfile copied under another name (a backup, `cp`) is one session:
+/// listed once, from the file named for its project, and `--project` picks it; the copy
+/// is said in one line. It was listed twice, and `--project` could choose neither.
+#[test]
+fn a_copied_lockfile_is_one_session_listed_once_and_picked_by_project() {
+    let (sb, app) = Sandbox::with_app();
+    let copy = sb.lockfile_dir().join("copy.json");
+    std::fs::copy(&app.lockfile, &copy).expect("copy");
+    let skipped = format!(
+        "warning: skipping lockfile `{}`: a copy of `{}`, the lockfile of the same session (pid \
+         {} at `{}`)\n",
+        copy.display(),
+        app.lockfile.display(),
+        app.pid(),
+        app.endpoint()
+    );
+    let project = app.project.to_str().expect("utf-8");
+    for args in [
+        &["devtools", "session", "list"][..],
+        &["devtools", "session", "list", "--project", project],
+    ] {
+        sb.mur(args)
+            .assert_code(0)
+            .assert_stdout_is(format!(
+                "{}\n",
+                serde_json::to_string(&app.lock).expect("json")
+            ))
+            .assert_stderr_is(&skipped);
+    }
+    for args in [
+        &["devtools", "call", "version"][..],
+        &["devtools", "--project", project, "call", "version"],
+    ] {
+        let out = sb.mur(args);
+        out.assert_answered_by(app.pid()).assert_stderr_is(&skipped);
+    }
+    // Neither file is the clean's: the session runs.
+    sb.mur(&["devtools", "session", "clean"])
+        .assert_code(0)
+        .assert_stderr_is(format!("{skipped}removed 0 stale entries\n"));
+    assert!(copy.exists() && app.lockfile.exists());
 }
