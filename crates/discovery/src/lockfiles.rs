@@ -99,15 +99,20 @@ pub async fn survey_wanted(
         );
     };
     let mut malformed = Vec::new();
+    let mut skips = Skips::of(&entries);
     let valid: Vec<Found> = entries
         .into_iter()
         .filter_map(|entry| {
             if matches!(entry.outcome, ReadOutcome::Malformed(_)) {
                 malformed.push(entry.path.clone());
             }
-            valid_or_notice(entry, report)
+            match skips.names(&entry.outcome) {
+                true => valid_or_notice(entry, report),
+                false => None,
+            }
         })
         .collect();
+    skips.count_the_rest(report);
     let (valid, copies) = without_copies(valid);
     let locks: Vec<(&Lockfile, bool)> = valid.iter().map(|f| (&f.lock, wanted(f))).collect();
     let verdicts = liveness::check_wanted(http, &locks).await;
@@ -317,6 +322,76 @@ pub fn unremoved(lockfile: &Path, e: &std::io::Error) -> String {
             "{broken}: the lockfile `{path}` beside it cannot be removed without it (mur removes \
              no directory that is not empty)"
         ),
+    }
+}
+
+/// Of the files skipped, how many are named, one line each, and how many are left to a
+/// line that counts them: past [`ENDED_LINES`] of one kind (malformed, or neither
+/// malformed nor valid: another schema's, not the user's own), the first few. A
+/// directory of 10,000 malformed files was 10,000 lines on every command's stderr.
+struct Skips {
+    /// Malformed, then the others: how many are still to be named, and how many not.
+    malformed: (usize, usize),
+    other: (usize, usize),
+}
+
+impl Skips {
+    fn of(entries: &[Entry]) -> Self {
+        let named = |count: usize| match count <= ENDED_LINES {
+            true => count,
+            false => ENDED_LINES - 1,
+        };
+        let count = |malformed: bool| {
+            entries
+                .iter()
+                .filter(|e| Self::kind(&e.outcome) == Some(malformed))
+                .count()
+        };
+        Self {
+            malformed: (named(count(true)), 0),
+            other: (named(count(false)), 0),
+        }
+    }
+
+    /// `Some(true)` for a malformed file, `Some(false)` for another one skipped, `None`
+    /// for one that is not ([`valid_or_notice`] says nothing of it).
+    fn kind(outcome: &ReadOutcome) -> Option<bool> {
+        match outcome {
+            ReadOutcome::Malformed(_) => Some(true),
+            ReadOutcome::UnknownSchema(_) | ReadOutcome::Untrusted(_) => Some(false),
+            ReadOutcome::Valid(_) | ReadOutcome::Gone => None,
+        }
+    }
+
+    /// Whether the file read as `outcome` goes to [`valid_or_notice`]: every valid one,
+    /// and a skipped one while its kind has lines left; else it is counted.
+    fn names(&mut self, outcome: &ReadOutcome) -> bool {
+        let Some(malformed) = Self::kind(outcome) else {
+            return true;
+        };
+        let (left, unnamed) = match malformed {
+            true => &mut self.malformed,
+            false => &mut self.other,
+        };
+        if *left > 0 {
+            *left -= 1;
+            return true;
+        }
+        *unnamed += 1;
+        false
+    }
+
+    /// The lines that count the files not named.
+    fn count_the_rest(&self, report: &mut dyn Report) {
+        if self.malformed.1 > 0 {
+            report.more_malformed(self.malformed.1);
+        }
+        if self.other.1 > 0 {
+            report.notice(format!(
+                "and {} more lockfiles of another schema, or not yours, were skipped",
+                self.other.1
+            ));
+        }
     }
 }
 

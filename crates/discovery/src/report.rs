@@ -15,6 +15,14 @@ pub trait Report {
             mur_core::text::escape_value(why)
         ));
     }
+    /// `count` more malformed lockfiles skipped than were named ([`Self::malformed`]):
+    /// said as one notice, unless the caller is the way to remove them.
+    fn more_malformed(&mut self, count: usize) {
+        self.notice(format!(
+            "and {count} more malformed lockfiles were skipped (`mur devtools session clean` \
+             removes them)"
+        ));
+    }
     /// A one-line note: what discovery did that the user should know of (the lockfile
     /// of a session that ended, removed). Nothing by default.
     fn note(&mut self, _message: String) {}
@@ -67,6 +75,12 @@ impl Report for Once<'_> {
     fn malformed(&mut self, path: &std::path::Path, why: &str) {
         if self.said.insert(format!("{}\0{why}", path.display())) {
             self.report.malformed(path, why);
+        }
+    }
+
+    fn more_malformed(&mut self, count: usize) {
+        if self.said.insert(format!("\0more malformed {count}")) {
+            self.report.more_malformed(count);
         }
     }
 

@@ -275,6 +275,8 @@ impl discovery::Report for Cleaning {
     }
 
     fn malformed(&mut self, _path: &std::path::Path, _why: &str) {}
+
+    fn more_malformed(&mut self, _count: usize) {}
 }
 
 /// Removes lockfiles whose process is gone, files named like lockfiles that are

@@ -623,6 +623,60 @@ fn a_malformed_lockfile_is_skipped_with_a_notice() {
     assert!(sample.lockfile.exists(), "the live session's is kept");
 }
 
+/// Past four skipped files of a kind, three are named and one line counts the rest: a
+/// directory of 10,000 malformed files was 10,000 lines on every command's stderr. The
+/// clean that removes them says neither.
+#[test]
+fn many_skipped_lockfiles_are_named_a_few_and_counted() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("live"));
+    for n in 0..10 {
+        sb.plant_lockfile(&format!("/bad{n}/App.csproj"), "{ not json");
+    }
+    for n in 0..6 {
+        sb.plant_lockfile(
+            &format!("/v2-{n}/App.csproj"),
+            r#"{"schema":"reactor-devtools-lockfile/2","endpoint":"x"}"#,
+        );
+    }
+    let out = sb.mur(&["devtools", "call", "version"]);
+    out.assert_answered_by(sample.pid());
+    let lines = out.stderr_lines("warning:");
+    let named = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
+    assert_eq!(
+        (
+            lines.len(),
+            named("skipping malformed lockfile `"),
+            named("of unknown schema")
+        ),
+        (8, 3, 3),
+        "{out}"
+    );
+    assert!(
+        lines.contains(
+            &"warning: and 7 more malformed lockfiles were skipped (`mur devtools session clean` \
+              removes them)"
+        ),
+        "{out}"
+    );
+    assert!(
+        lines.contains(
+            &"warning: and 3 more lockfiles of another schema, or not yours, were skipped"
+        ),
+        "{out}"
+    );
+    let clean = sb.mur(&["devtools", "session", "clean"]);
+    clean.assert_code(0);
+    let warned = clean.stderr_lines("warning:");
+    assert!(!warned.iter().any(|l| l.contains("malformed")), "{clean}");
+    assert!(
+        clean
+            .stderr
+            .ends_with("removed 0 stale entries and 10 malformed lockfiles\n"),
+        "{clean}"
+    );
+}
+
 #[test]
 fn a_lockfile_of_unknown_schema_is_skipped_with_a_notice() {
     let sb = Sandbox::new();
