@@ -97,6 +97,12 @@ pub(crate) fn read_capped(mut file: &File, size_hint: u64, cap: u64) -> io::Resu
     Ok(bytes)
 }
 
+/// Whether `path` is a directory with nothing in it (one that cannot be listed is not):
+/// what a reader may remove in a file's place (the registry and the slot lock ask alike).
+pub(crate) fn is_empty_dir(path: &Path) -> bool {
+    fs::read_dir(path).is_ok_and(|mut listing| listing.next().is_none())
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

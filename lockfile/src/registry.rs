@@ -196,7 +196,7 @@ impl Registry {
         };
         // A directory is no session's lockfile, but what is in one may be someone's:
         // only an empty one is malformed, and removed as one.
-        if meta.is_dir() && !is_empty_dir(path) {
+        if meta.is_dir() && !open::is_empty_dir(path) {
             return ReadOutcome::Untrusted(format!(
                 "refusing `{}`: a directory with files in it, not a lockfile (mur removes \
                  no directory that is not empty)",
@@ -374,11 +374,6 @@ impl Registry {
             self.remove_if_unchanged_by(path, judged, take)
         })
     }
-}
-
-/// Whether `path` is a directory with nothing in it (one that cannot be listed is not).
-pub(crate) fn is_empty_dir(path: &Path) -> bool {
-    fs::read_dir(path).is_ok_and(|mut listing| listing.next().is_none())
 }
 
 /// The files named `*.<extension>` in `dir`, sorted; none in a directory not there.

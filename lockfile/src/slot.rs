@@ -268,7 +268,7 @@ impl BrokenSlot {
                 ),
             }
         } else if meta.is_dir() {
-            match crate::registry::is_empty_dir(path) {
+            match open::is_empty_dir(path) {
                 true => ("an empty directory".to_owned(), true),
                 false => ("a directory with files in it".to_owned(), false),
             }
