@@ -41,7 +41,7 @@ async fn call_on(
     settled(
         // What the verb is handed (and prints, when its result is printed as it is) is
         // the tool's result, whatever the server's revision.
-        tools_own(reply),
+        tools_result(reply),
         session,
         settings,
         "tools/call",
@@ -164,6 +164,36 @@ impl Bound {
             ),
             Self::Call => "a slow tool may need a longer `--timeout MS` before `call`".to_owned(),
         }
+    }
+}
+
+/// A `tools/call` reply as the tool gave it ([`tools_own`]), said first to be of a kind
+/// (`resultType`) mur does not know when it is ([`unknown_result_type`]): the protocol's
+/// field is taken out with the rest.
+pub(crate) fn tools_result(reply: Reply) -> Reply {
+    if let Reply::Result(result) = &reply {
+        unknown_result_type(result);
+    }
+    tools_own(reply)
+}
+
+/// The kinds of result (`resultType`) the revisions mur speaks define: 2026-07-28's; an
+/// earlier revision's result has none, which reads as `complete`.
+const RESULT_TYPES: [&str; 3] = ["complete", "input_required", "task"];
+
+/// Warns of a result whose `resultType` no revision mur speaks defines: it is shown as it
+/// came (a later revision may add a kind), but no longer taken for the call's outcome
+/// unsaid.
+fn unknown_result_type(result: &Value) {
+    if let Some(kind) = result.get("resultType")
+        && !kind
+            .as_str()
+            .is_some_and(|kind| RESULT_TYPES.contains(&kind))
+    {
+        crate::output::notice(&format!(
+            "the server's result is of kind {kind} (`resultType`), which no MCP revision mur \
+             speaks defines: it is shown as it came"
+        ));
     }
 }
 

@@ -3,7 +3,6 @@
 //! tool gave it (as a verb's is), a method's as the server sent it.
 
 use mur_client::Reply;
-use mur_client::tool_result;
 use mur_core::{Error, Result, Settings};
 use mur_verbs::derived::{Derived, Source};
 use mur_verbs::tools::ToolTexts;
@@ -89,7 +88,7 @@ async fn method_call(
         .await
         .map_err(|e| tool_call::too_large(e, params))?;
     let reply = match sent {
-        Sent::Tool => tool_result::tools_own(reply),
+        Sent::Tool => tool_call::tools_result(reply),
         Sent::Named | Sent::Method => reply,
     };
     let refused = sent == Sent::Named && method != TOOLS_CALL && matches!(reply, Reply::Error(_));

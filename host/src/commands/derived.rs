@@ -173,7 +173,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         .map_err(|e| tool_call::too_large(e, Some(&params)))?;
     // The tool's result whatever the server's revision: a result printed whole (an
     // image alone, `--out`'s) carried a 2026-07-28 server's `resultType` and `_meta`.
-    let reply = tool_result::tools_own(reply);
+    let reply = tool_call::tools_result(reply);
     let stale = tool_result::missing_tool(&reply, "tools/call", Some(&params)).is_some()
         || tool_result::arguments_refused(&reply);
     if stale {

@@ -70,6 +70,38 @@ fn a_lone_surrogate_in_an_answer_is_read_as_the_replacement_character() {
     }
 }
 
+/// A result of a kind (`resultType`) no revision mur speaks defines is shown as the
+/// tool's result (the protocol's `resultType` taken out, as ever), with a warning: it was
+/// taken for the call's outcome unsaid. The kinds mur knows, and none, say nothing.
+#[test]
+fn a_result_of_a_kind_mur_does_not_know_is_shown_with_a_warning() {
+    for (kind, warned) in [
+        (json!("bogus"), Some("\"bogus\"")),
+        (json!(7), Some("7")),
+        (json!("complete"), None),
+        (Value::Null, None),
+    ] {
+        let tools = json!({ "content": [{ "type": "text", "text": "done" }] });
+        let mut shown = tools.clone();
+        if !kind.is_null() {
+            shown["resultType"] = kind.clone();
+        }
+        let (_server, out) = answered_with(move |body| {
+            json!({ "jsonrpc": "2.0", "id": body["id"], "result": shown })
+                .to_string()
+                .into_bytes()
+        });
+        out.assert_code(0);
+        assert_eq!(out.json(), tools);
+        out.assert_stderr_is(warned.map_or_else(String::new, |kind| {
+            format!(
+                "warning: the server's result is of kind {kind} (`resultType`), which no MCP \
+                 revision mur speaks defines: it is shown as it came\n"
+            )
+        }));
+    }
+}
+
 /// An answer of more JSON values than the response limit allows (one for every 16
 /// bytes: 65,536 under `--max-response 1M`) is refused unparsed, exit 2, saying how to
 /// raise the limit: parsed, an answer of `[0,0,…]` filling the default 64 MiB took
