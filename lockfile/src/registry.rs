@@ -254,7 +254,8 @@ impl Registry {
     /// be listed are left out.
     pub fn files(&self, extension: &str) -> Vec<PathBuf> {
         self.dirs()
-            .flat_map(|dir| listed(dir, extension).unwrap_or_default())
+            .flat_map(|dir| listed_until(dir, extension, None).ok().flatten())
+            .flatten()
             .collect()
     }
 
@@ -267,16 +268,11 @@ impl Registry {
     ) -> Result<Option<Vec<PathBuf>>, Unlisted> {
         let mut paths = Vec::new();
         for dir in self.dirs() {
-            let unlisted = |error| Unlisted {
+            let listed = listed_until(dir, extension, deadline).map_err(|error| Unlisted {
                 dir: dir.to_owned(),
                 error,
-            };
-            let listing = match fs::read_dir(dir) {
-                Ok(listing) => listing,
-                Err(err) if err.kind() == io::ErrorKind::NotFound => continue,
-                Err(err) => return Err(unlisted(err)),
-            };
-            match files_with_extension_until(listing, extension, deadline) {
+            })?;
+            match listed {
                 Some(found) => paths.extend(found),
                 None => return Ok(None),
             }
@@ -376,11 +372,16 @@ impl Registry {
     }
 }
 
-/// The files named `*.<extension>` in `dir`, sorted; none in a directory not there.
-fn listed(dir: &Path, extension: &str) -> io::Result<Vec<PathBuf>> {
+/// The files named `*.<extension>` in `dir`, sorted; none in a directory not there;
+/// `None` once `deadline` has come.
+fn listed_until(
+    dir: &Path,
+    extension: &str,
+    deadline: Option<Instant>,
+) -> io::Result<Option<Vec<PathBuf>>> {
     match fs::read_dir(dir) {
-        Ok(listing) => Ok(files_with_extension(listing, extension)),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+        Ok(listing) => Ok(files_with_extension_until(listing, extension, deadline)),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Some(Vec::new())),
         Err(err) => Err(err),
     }
 }
