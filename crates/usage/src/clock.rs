@@ -1,7 +1,8 @@
 //! Record times and windows: UTC RFC 3339 with milliseconds, which sort as
 //! strings, so a window is a string comparison, never a date parsed back. A
-//! record's time is only checked for that shape ([`is_record_time`]): any other
-//! would fall in every window, or none.
+//! record's time is checked for that shape and put in mur's own form as it is read
+//! ([`record_time`]): any other shape would fall in every window, or none, and
+//! another length of fraction would sort out of time order.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -10,20 +11,28 @@ use time::{Date, Month, OffsetDateTime};
 pub use mur_lockfile::now_rfc3339_millis as now_millis;
 use mur_lockfile::rfc3339_millis as format_millis;
 
-/// Whether `text` is a UTC RFC 3339 time (`2026-11-22T21:50:00.123Z`, any
-/// fraction of a second or none) of a real date: only such a time compares
-/// as a string with a window's start. Any other would be in or out of every
-/// window (`zzzz` sorts after all of them), so its record is not counted.
-pub fn is_record_time(text: &str) -> bool {
-    let Some((whole, fraction)) = text
+/// `text`, a UTC RFC 3339 time of a real date with any fraction of a second or
+/// none, in mur's own form: milliseconds, cut as mur cuts its own (`…:00Z` is
+/// `…:00.000Z`, `…:00.123456Z` is `…:00.123Z`). Only in that form does a time
+/// compare as a string with another and with a window's start: `…:00Z` would sort
+/// after `…:00.500Z` (`Z` after `.`). `None` for any other text, which would be in
+/// or out of every window (`zzzz` sorts after all of them): no record's time.
+pub fn record_time(text: &str) -> Option<String> {
+    let (whole, fraction) = text
         .strip_suffix('Z')
-        .map(|t| t.split_at(t.find('.').unwrap_or(t.len())))
-    else {
-        return false;
-    };
-    let fraction_ok = fraction.is_empty()
-        || (fraction.len() > 1 && fraction[1..].bytes().all(|b| b.is_ascii_digit()));
-    fraction_ok && is_date_and_time(whole)
+        .map(|t| t.split_at(t.find('.').unwrap_or(t.len())))?;
+    let digits = fraction.strip_prefix('.').unwrap_or(fraction);
+    let fraction_ok =
+        fraction.is_empty() || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
+    if !(fraction_ok && is_date_and_time(whole)) {
+        return None;
+    }
+    let millis: String = digits
+        .chars()
+        .chain(std::iter::repeat('0'))
+        .take(3)
+        .collect();
+    Some(format!("{whole}.{millis}Z"))
 }
 
 /// `2026-11-22T21:50:00`, each field in its range (a leap second allowed).
@@ -43,6 +52,14 @@ fn is_date_and_time(text: &str) -> bool {
     });
     date.is_ok() && field(11, 2) < 24 && field(14, 2) < 60 && field(17, 2) <= 60
 }
+
+/// The earliest time a record may bear, in mur's form: 2020-01-01, years before mur
+/// or the protocol it measures (MCP dates from late 2024), so no call of mur's was
+/// ever made before it. An earlier time is a clock not yet set (the epoch of a board
+/// or VM before NTP, a year 0000): it would date the log's start before every window
+/// and pass for a log that reaches back past it, so that every unused verb is judged
+/// so. Such a record is no record, as one from the far future.
+pub const EARLIEST_RECORD_TIME: &str = "2020-01-01T00:00:00.000Z";
 
 /// The latest time a record may bear: a day from now, the slack for the clocks of the
 /// machines a log was gathered from. A record from further ahead (`9999-12-31T…`) would
@@ -88,7 +105,7 @@ mod tests {
             "2024-02-29T23:59:60.5Z",
             &now_millis(),
         ] {
-            assert!(is_record_time(time), "{time}");
+            assert!(record_time(time).is_some(), "{time}");
         }
         for time in [
             "zzzz",
@@ -105,8 +122,34 @@ mod tests {
             "+026-11-22T21:50:00Z",
             "2026-11-22T21:50:00.123Z\u{1b}[2J",
         ] {
-            assert!(!is_record_time(time), "{time}");
+            assert_eq!(record_time(time), None, "{time}");
         }
+    }
+
+    /// Every fraction a record may bear is put in mur's form, so that string order is
+    /// time order again: `…:00Z` before `…:00.500Z`, not after it.
+    #[test]
+    fn a_records_time_is_read_in_murs_form() {
+        let read = |time: &str| record_time(time).unwrap_or_default();
+        for (time, form) in [
+            ("2026-11-22T21:50:00Z", "2026-11-22T21:50:00.000Z"),
+            ("2026-11-22T21:50:00.5Z", "2026-11-22T21:50:00.500Z"),
+            ("2026-11-22T21:50:00.12Z", "2026-11-22T21:50:00.120Z"),
+            ("2026-11-22T21:50:00.123Z", "2026-11-22T21:50:00.123Z"),
+            ("2026-11-22T21:50:00.123999Z", "2026-11-22T21:50:00.123Z"),
+            ("2024-02-29T23:59:60.5Z", "2024-02-29T23:59:60.500Z"),
+        ] {
+            assert_eq!(read(time), form, "{time}");
+        }
+        assert_eq!(record_time("2026-11-22T21:50:00.Z"), None);
+        let mut times = ["2026-11-22T21:50:00.500Z", "2026-11-22T21:50:00Z"].map(read);
+        times.sort();
+        assert_eq!(
+            times,
+            ["2026-11-22T21:50:00.000Z", "2026-11-22T21:50:00.500Z"]
+        );
+        let edge = Since("2026-11-22T21:50:00.999Z".to_owned());
+        assert!(!edge.admits(&read("2026-11-22T21:50:00Z")));
     }
 
     #[test]

@@ -396,11 +396,11 @@ pub fn page(report: &Report) -> String {
         &["Argv", "Times", "Last", "Nearest verb"],
         &asked,
     );
-    if !report.tools_without_named_calls.is_empty() {
+    if let Some(tools) = report.tools_no_named_verb_reached() {
         let _ = write!(
             body,
             "<h2>Tools no named verb reached</h2><p>{}</p>",
-            escape(&report.tools_without_named_calls.join(", "))
+            escape(&tools.join(", "))
         );
     }
     if !report.verbs_no_tool_ran.is_empty() {
@@ -610,7 +610,18 @@ mod tests {
             // No such tool: an rpc error, as the record says, no tool that failed.
             cli("call", Kind::Call, "getText", Outcome::RpcError),
         ];
-        let page = page(&report(&records, 0, &Criteria::default()));
+        // A named verb installed: without one, no tool is listed as no named verb's.
+        let criteria = Criteria {
+            installed: vec![crate::Installed {
+                name: "state".to_owned(),
+                kind: Kind::Plugin,
+                tool: "state".to_owned(),
+                sha256: None,
+                added_at: None,
+            }],
+            ..Criteria::default()
+        };
+        let page = page(&report(&records, 0, &criteria));
         let verbs = table_after(&page, "<h2>Verbs</h2>");
         let cells = |row: &str| row.rsplit_once(' ').map_or(row, |(r, _last)| r).to_owned();
         assert_eq!(
@@ -654,6 +665,20 @@ mod tests {
             page.contains("<h2>Tools no named verb reached</h2><p>fire, state</p>"),
             "{page}"
         );
+    }
+
+    /// With no named verb installed (someone who only bridges stdio servers) every
+    /// tool is one no named verb reached: the page leaves the list out, as the table
+    /// does; the JSON keeps it.
+    #[test]
+    fn with_no_named_verb_installed_the_page_lists_no_tools_none_reached() {
+        let mut served = Record::new(Side::Server, Surface::Mcp, Outcome::Ok, 1.0);
+        served.tool = Some("echo".to_owned());
+        let report = report(&[served], 0, &Criteria::default());
+        assert_eq!(report.tools_without_named_calls, ["echo"]);
+        assert_eq!(report.tools_no_named_verb_reached(), None);
+        let page = page(&report);
+        assert!(!page.contains("no named verb reached"), "{page}");
     }
 
     #[test]

@@ -295,27 +295,26 @@ impl UsageDir {
         let meta = std::fs::metadata(&off).ok()?;
         let text = std::fs::read_to_string(&off).unwrap_or_default();
         let text = text.trim();
-        if crate::clock::is_record_time(text) {
-            return Some(text.to_owned());
+        if let Some(time) = crate::clock::record_time(text) {
+            return Some(time);
         }
         let made = meta.modified().unwrap_or(std::time::SystemTime::UNIX_EPOCH);
         Some(mur_lockfile::rfc3339_millis(made.into()))
     }
 
     /// The periods recording was off (`usage off` to `usage on`), oldest first; the
-    /// last one has no end while it still is. A line that is not two record times is
-    /// passed over.
+    /// last one has no end while it still is, each time in mur's form (as a record's).
+    /// A line that is not two record times is passed over.
     pub fn off_periods(&self) -> Vec<OffPeriod> {
         let text = std::fs::read_to_string(self.dir.join("off-periods")).unwrap_or_default();
         let mut periods: Vec<OffPeriod> = text
             .lines()
-            .filter_map(|line| line.split_once(' '))
-            .filter(|(from, to)| {
-                crate::clock::is_record_time(from) && crate::clock::is_record_time(to)
-            })
-            .map(|(from, to)| OffPeriod {
-                from: from.to_owned(),
-                to: Some(to.to_owned()),
+            .filter_map(|line| {
+                let (from, to) = line.split_once(' ')?;
+                Some(OffPeriod {
+                    from: crate::clock::record_time(from)?,
+                    to: Some(crate::clock::record_time(to)?),
+                })
             })
             .collect();
         periods.extend(self.went_off().map(|from| OffPeriod { from, to: None }));
@@ -683,14 +682,15 @@ impl LogReader {
         let mut reader = BufReader::new(file);
         let mut line = Vec::new();
         while let Some(whole) = next_line(&mut reader, &mut line, MAX_LINE).map_err(cannot)? {
-            match serde_json::from_slice::<Record>(&line) {
-                Ok(record)
-                    if whole && record.schema == crate::record::SCHEMA && record.is_sound() =>
-                {
-                    self.records.push(record);
-                }
-                _ if whole && line.iter().all(u8::is_ascii_whitespace) => {}
-                _ => self.skipped += 1,
+            // Each record's time in mur's own form, which sorts as time does.
+            let record = serde_json::from_slice::<Record>(&line)
+                .ok()
+                .filter(|r| whole && r.schema == crate::record::SCHEMA)
+                .and_then(Record::sound);
+            match record {
+                Some(record) => self.records.push(record),
+                None if whole && line.iter().all(u8::is_ascii_whitespace) => {}
+                None => self.skipped += 1,
             }
         }
         Ok(())
@@ -888,6 +888,9 @@ mod tests {
             ("", 1.0),
             (real, 1e308),
             (real, -1.0),
+            // A clock not yet set: the log would seem to reach back past every window.
+            ("1970-01-01T00:00:05.000Z", 1.0),
+            ("0000-01-01T00:00:00Z", 1.0),
         ];
         for (time, ms) in bad_ones {
             let mut bad = record(2);
@@ -897,7 +900,37 @@ mod tests {
         }
         let (records, skipped) = read_logs(&[log]).unwrap_or_default();
         let names: Vec<_> = records.iter().filter_map(|r| r.verb.clone()).collect();
-        assert_eq!((names, skipped), (vec!["verb-1".to_owned()], 5));
+        assert_eq!((names, skipped), (vec!["verb-1".to_owned()], 7));
+    }
+
+    /// A time of another fraction (none, or microseconds) is read in mur's form, so
+    /// the records of a log sort by time as strings: `…:00Z` is before `…:00.500Z`.
+    #[test]
+    fn a_records_time_is_read_in_murs_form() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let log = UsageLog::at(dir.path().join("usage.jsonl"));
+        for time in [
+            "2026-01-01T10:00:00Z",
+            "2026-01-01T10:00:00.5Z",
+            "2026-01-01T10:00:00.250999Z",
+        ] {
+            let mut r = record(1);
+            r.time = time.to_owned();
+            log.append(&r).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let (records, skipped) = read_logs(&[log]).unwrap_or_default();
+        let times: Vec<&str> = records.iter().map(|r| r.time.as_str()).collect();
+        assert_eq!(
+            (times, skipped),
+            (
+                vec![
+                    "2026-01-01T10:00:00.000Z",
+                    "2026-01-01T10:00:00.500Z",
+                    "2026-01-01T10:00:00.250Z"
+                ],
+                0
+            )
+        );
     }
 
     #[test]

@@ -225,14 +225,27 @@ const MAX_MS: f64 = 365.0 * 86_400_000.0;
 
 impl Record {
     /// Whether the record can be counted: its `time` compares with a window
-    /// ([`crate::clock::is_record_time`]) and is not ahead of now (but for a day of
-    /// clock skew), and its `ms` is a call's duration (`0 ≤ ms ≤` a year). Any other
-    /// line of a log, whoever wrote it, is no record: counted with the lines skipped,
-    /// never in a figure.
+    /// ([`crate::clock::record_time`]), is not before any mur
+    /// ([`crate::clock::EARLIEST_RECORD_TIME`]: a clock not yet set) nor ahead of now
+    /// (but for a day of clock skew), and its `ms` is a call's duration (`0 ≤ ms ≤` a
+    /// year). Any other line of a log, whoever wrote it, is no record: counted with the
+    /// lines skipped, never in a figure.
     pub fn is_sound(&self) -> bool {
-        crate::clock::is_record_time(&self.time)
-            && self.time.as_str() <= crate::clock::latest_record_time()
-            && (0.0..=MAX_MS).contains(&self.ms)
+        crate::clock::record_time(&self.time).is_some_and(|time| {
+            (crate::clock::EARLIEST_RECORD_TIME..=crate::clock::latest_record_time())
+                .contains(&time.as_str())
+        }) && (0.0..=MAX_MS).contains(&self.ms)
+    }
+
+    /// The record as a report compares it, its `time` in mur's own form (`.mmmZ`,
+    /// [`crate::clock::record_time`]) so that string order is time order; `None`
+    /// when it is not [sound](Self::is_sound).
+    pub fn sound(mut self) -> Option<Self> {
+        if !self.is_sound() {
+            return None;
+        }
+        self.time = crate::clock::record_time(&self.time)?;
+        Some(self)
     }
 
     /// Whether it is a stdio server's record of a call a bridge forwarded to it (its
@@ -308,6 +321,18 @@ mod tests {
         assert!(
             !at("9999-12-31T23:59:59.999Z", 1.0),
             "in every window, for ever"
+        );
+        // A clock not yet set: before every window, as if the log reached back past it.
+        for time in [
+            "1970-01-01T00:00:05.000Z",
+            "0000-01-01T00:00:00Z",
+            "2019-12-31T23:59:59.999Z",
+        ] {
+            assert!(!at(time, 1.0), "{time}");
+        }
+        assert!(
+            at("2020-01-01T00:00:00Z", 1.0),
+            "the earliest time, in any form"
         );
         for ms in [-1.0, f64::NAN, f64::INFINITY, 1e308, MAX_MS * 2.0] {
             assert!(!at("2026-01-01T10:00:00.000Z", ms), "{ms}");

@@ -389,6 +389,10 @@ pub struct Report {
     /// Tools called on some surface, or behind an installed verb, that no
     /// named verb reached in the window.
     pub tools_without_named_calls: Vec<String>,
+    /// Whether any named (plugin or data) verb is installed: without one, every tool
+    /// is one no named verb reached ([`Report::tools_no_named_verb_reached`]).
+    #[serde(skip)]
+    pub named_installed: bool,
     /// Installed named verbs whose every call the sessions answered in the window was
     /// a JSON-RPC error: no tool ran for them.
     pub verbs_no_tool_ran: Vec<NoToolRan>,
@@ -428,6 +432,15 @@ pub struct Report {
 }
 
 impl Report {
+    /// The tools no named verb reached, as every rendering lists them (the table, the
+    /// page): `None` when there are none, or when no named verb is installed (someone
+    /// who only bridges stdio servers), for then it would be every tool, which says
+    /// nothing. The JSON keeps `toolsWithoutNamedCalls` whole.
+    pub fn tools_no_named_verb_reached(&self) -> Option<&[String]> {
+        let listed = self.named_installed && !self.tools_without_named_calls.is_empty();
+        listed.then_some(self.tools_without_named_calls.as_slice())
+    }
+
     /// The rows of its two tables of argv shapes, as every rendering prints them: the
     /// argv the verbs refused (argv, times, last), then the verbs asked for that do not
     /// exist (the same, and the nearest verb).
@@ -583,6 +596,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         refused,
         unknown_verbs,
         tools_without_named_calls: without_named_calls(&chosen, criteria),
+        named_installed: !criteria.installed.is_empty(),
         verbs_no_tool_ran: no_tool_ran(&chosen, &criteria.installed),
         verbs,
         window_covered: covered,

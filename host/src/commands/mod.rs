@@ -47,7 +47,11 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     }
     match verb {
         Verb::Usage(cmd) => usage::run(&cmd, host.pretty, Duration::from_millis(host.timeout)),
-        Verb::Guide { all } => guide::run(all),
+        Verb::Guide { all } => {
+            // Recorded as the others are: `-v` says why its record was not written.
+            started(&host);
+            guide::run(all)
+        }
         Verb::Catalog { json } => {
             let settings = started(&host);
             on_runtime(|| catalog::catalog(&settings, json))

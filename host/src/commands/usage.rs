@@ -159,7 +159,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     }
     // Record text (a server's tool name) is escaped as a help's is: the report's
     // lines and tabs stay, no ESC or CR reaches the terminal.
-    output::text(&text(&report, &read, !criteria.installed.is_empty()))
+    output::text(&text(&report, &read))
 }
 
 /// The verbs of the sessions' tools the logs show were there (`reached`): the derived
@@ -187,10 +187,8 @@ fn sessions_verbs(reached: &Reached) -> Vec<String> {
 
 /// The report for people: tables, then the losers with their commands. What a
 /// record says (a time, a tool's name) is one line each, as in the tables. `read`
-/// says which logs of the sessions' own were read, in a line under the first; with
-/// no named verb installed (`named`), no line lists the tools none reached: all of
-/// them.
-fn text(report: &Report, read: &Read, named: bool) -> String {
+/// says which logs of the sessions' own were read, in a line under the first.
+fn text(report: &Report, read: &Read) -> String {
     // Whose calls, and by what rule losers are named: a saved table of one agent's
     // calls never reads as every agent's.
     let whose = match &report.agent {
@@ -276,10 +274,10 @@ fn text(report: &Report, read: &Read, named: bool) -> String {
         &["ARGV", "TIMES", "LAST", "NEAREST"],
         &asked,
     );
-    if named && !report.tools_without_named_calls.is_empty() {
+    if let Some(tools) = report.tools_no_named_verb_reached() {
         out.push_str(&format!(
             "\ntools no named verb reached: {}\n",
-            one_line_each(&report.tools_without_named_calls)
+            one_line_each(tools)
         ));
     }
     if !report.verbs_no_tool_ran.is_empty() {
@@ -415,7 +413,7 @@ mod tests {
             ..Criteria::default()
         };
         let report = mur_usage::report(&[record], 0, &criteria);
-        let text = text(&report, &crate::judging::Read::default(), true);
+        let text = text(&report, &crate::judging::Read::default());
         let expected = format!(
             "1 records, 2026-11-20T10:00:00.000Z to 2026-11-20T10:00:00.000Z (every agent; usage \
              errors above 50% or failures of the verb's own above 20% of at least 3 calls make a \

@@ -1854,6 +1854,27 @@ fn a_report_names_every_log_it_read() {
     );
 }
 
+/// `guide` is recorded as the other commands are, so `-v` says why its record was not
+/// written, as it does for them (it said nothing: `guide` never started the verbose log).
+#[test]
+fn verbose_says_why_a_guides_record_was_not_written() {
+    let sandbox = Sandbox::new();
+    let log = sandbox.usage_log();
+    std::fs::create_dir_all(log.parent().expect("dir")).expect("mkdir");
+    mur_e2e::mkfifo(&log);
+    let why = format!(
+        "DEBUG usage not recorded: cannot write the usage log `{}`: it is a FIFO, not a \
+         regular file\n",
+        log.display()
+    );
+    let guide = sandbox.devtools(&["-v", "guide"]);
+    guide.assert_code(0).assert_stderr_is(&why);
+    let clean = sandbox.devtools(&["-v", "session", "clean"]);
+    clean
+        .assert_code(0)
+        .assert_stderr_is(format!("removed 0 stale entries\n{why}"));
+}
+
 #[test]
 fn a_log_that_is_no_file_or_holds_hostile_lines_is_refused_or_read_never_hung_on() {
     let sandbox = Sandbox::new();
