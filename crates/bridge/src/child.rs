@@ -320,17 +320,35 @@ async fn initialize(relay: &Relay, writer: &Writer) -> Result<Value> {
             ))
         })?
         .ok_or_else(|| Error::transport("the server closed its output during `initialize`"))?;
-    let result = answer.get("result").cloned().ok_or_else(|| {
-        Error::transport(format!(
+    let result = initialize_result(&answer)?;
+    let note = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    let _ = writer.send(note.to_string());
+    Ok(result)
+}
+
+/// The result of the server's `answer` to `initialize`, when it is one: an object
+/// naming the protocol version the server speaks. Anything else fails the start,
+/// naming what it answered: taken, it was passed to every client as the bridge's own
+/// `initialize` result, whose calls then failed blaming the bridge's endpoint.
+fn initialize_result(answer: &Value) -> Result<Value> {
+    let Some(result) = answer.get("result") else {
+        return Err(Error::transport(format!(
             "the server refused `initialize`: {}",
             answer["error"]["message"]
                 .as_str()
                 .unwrap_or("(no message)")
-        ))
-    })?;
-    let note = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
-    let _ = writer.send(note.to_string());
-    Ok(result)
+        )));
+    };
+    let words = mur_client::value_in_words;
+    let wrong = match result.get("protocolVersion") {
+        _ if !result.is_object() => format!("a `result` that is {}, not an object", words(result)),
+        Some(Value::String(_)) => return Ok(result.clone()),
+        Some(other) => format!("a `protocolVersion` that is {}, not a string", words(other)),
+        None => "a `result` without its `protocolVersion`".to_owned(),
+    };
+    Err(Error::transport(format!(
+        "the server answered `initialize` with {wrong}"
+    )))
 }
 
 /// Writes each message as one line; ends when the relay lets go of the
@@ -537,6 +555,43 @@ mod tests {
             Some(InPlace::Answer(answer)) => answer,
             other => panic!("no answer: {other:?}"),
         }
+    }
+
+    /// An `initialize` answer that is no initialize result fails the start, naming
+    /// what the server answered; one that is, is taken whole.
+    #[test]
+    fn an_initialize_answer_that_is_no_initialize_result_fails_the_start() {
+        let refused = |result: Value| {
+            let answer = json!({ "jsonrpc": "2.0", "id": 0, "result": result });
+            let e = initialize_result(&answer).expect_err("refused");
+            assert_eq!(e.kind(), Kind::Transport);
+            e.message().to_owned()
+        };
+        assert_eq!(
+            refused(json!("nope")),
+            "the server answered `initialize` with a `result` that is the string \"nope\", \
+             not an object"
+        );
+        assert_eq!(
+            refused(json!([{ "protocolVersion": "2025-06-18" }])),
+            "the server answered `initialize` with a `result` that is an array, not an object"
+        );
+        assert_eq!(
+            refused(json!({ "capabilities": {} })),
+            "the server answered `initialize` with a `result` without its `protocolVersion`"
+        );
+        assert_eq!(
+            refused(json!({ "protocolVersion": 2025 })),
+            "the server answered `initialize` with a `protocolVersion` that is 2025, not a string"
+        );
+        let result = json!({ "protocolVersion": "2025-06-18", "capabilities": {} });
+        let answer = json!({ "jsonrpc": "2.0", "id": 0, "result": result });
+        assert_eq!(initialize_result(&answer).expect("taken"), result);
+        let error = json!({ "jsonrpc": "2.0", "id": 0, "error": { "code": 1, "message": "no" } });
+        assert_eq!(
+            initialize_result(&error).expect_err("refused").message(),
+            "the server refused `initialize`: no"
+        );
     }
 
     #[test]

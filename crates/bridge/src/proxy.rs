@@ -22,13 +22,15 @@
 //! answered before the proxy returns, for [`INPUT_END_GRACE`] at most: after
 //! that each is given up (its call cancelled, an error written for it). Once
 //! nobody can read the answers — stdout closed by its reader, seen when a
-//! write fails or as a hangup on stdout ([`ClientOutput::hung_up`]) — the
-//! requests in flight are given up at once: an agent host killed mid-call
-//! leaves no proxy behind waiting on a call that may never end. A write that
-//! fails stops the proxy at once, its input read no further (stdin is read on a
-//! thread of its own, so a proxy blocked reading it is not held): [`serve`]
-//! returns that write's error ([`Stopped::Output`]), for the binary to tell a
-//! closed pipe (quiet) from an output it cannot write (a full disk: said, exit 7).
+//! write fails or as a hangup on stdout ([`ClientOutput::hung_up`], looked for
+//! every [`LOOK_EVERY`] while requests are in flight, stdin open or not) — the
+//! requests in flight are given up at once: an agent host killed mid-call, or
+//! one that closed only its read end, leaves no proxy behind waiting on a call
+//! that may never end. Either stops the proxy at once, its input read no further
+//! (stdin is read on a thread of its own, so a proxy blocked reading it is not
+//! held): [`serve`] returns the write's error, or a closed pipe's
+//! ([`Stopped::Output`]), for the binary to tell a closed pipe (quiet) from an
+//! output it cannot write (a full disk: said, exit 7).
 //!
 //! A request the client cancels (`notifications/cancelled`) is given up: its
 //! call to the session ends as at a timeout (the HTTP request dropped, which
@@ -177,7 +179,8 @@ struct Proxy<W> {
     next_question: AtomicU64,
     /// Requests in flight, each on its thread.
     running: Mutex<Vec<Running>>,
-    /// A write to the client failed: nobody reads the answers any more.
+    /// A write to the client failed, or its output hung up with requests in flight:
+    /// nobody reads the answers any more.
     gone: AtomicBool,
     /// The first write's failure, which [`serve`] returns.
     failed: Mutex<Option<std::io::Error>>,
@@ -194,12 +197,13 @@ type Asked = (Value, mpsc::Sender<Value>);
 
 /// What the serving loop is handed: by the thread that reads the input, a line,
 /// a line too long (skipped to its newline) or the input's end (its failure);
-/// by a write that failed, nothing but a nudge to look at [`Proxy::gone`].
+/// when the client is gone (a write failed, the output hung up), nothing but a
+/// nudge to look at [`Proxy::gone`].
 enum Input {
     Line(Vec<u8>),
     TooLong,
     End(std::io::Result<()>),
-    WriteFailed,
+    ClientGone,
 }
 
 /// Why [`serve`] stopped short of its input's end, or found it failed.
@@ -234,8 +238,9 @@ struct Running {
 /// Serves `input` until it ends, writing to `output`; the requests in flight
 /// are answered before it returns, or given up ([`INPUT_END_GRACE`] after
 /// `input` ended, or once the client is gone), also when reading `input`
-/// fails ([`Stopped::Input`] then); a write that fails stops it at once, the
-/// requests in flight given up ([`Stopped::Output`]); then the upstream is ended
+/// fails ([`Stopped::Input`] then); a write that fails, or the output hanging up
+/// while requests are in flight, stops it at once, the requests in flight given up
+/// ([`Stopped::Output`]); then the upstream is ended
 /// ([`Upstream::end`]). A signal (SIGTERM, SIGINT, SIGHUP) meanwhile gives the
 /// requests up, ends the upstream and ends the process by it: never returns,
 /// also when it came after the input ended. One after it returned ends the
@@ -281,7 +286,14 @@ fn serve_within<W: ClientOutput>(
     if let Err(e) = &watch {
         tracing::debug!("no signal handlers ({e}): a signal ends the proxy at once");
     }
+    let (still_reading, read_done) = mpsc::channel::<()>();
+    let watching = std::thread::spawn({
+        let proxy = proxy.clone();
+        move || proxy.watch_output(&read_done)
+    });
     let read = serve_inputs(&proxy, &inputs);
+    drop(still_reading);
+    let _ = watching.join();
     proxy.finish();
     proxy.upstream.end();
     // A signal that came while the input's end was served ends the proxy all the
@@ -332,7 +344,7 @@ fn serve_inputs<W: ClientOutput>(
         }
         let line = match input {
             Input::End(read) => return read.map_err(Stopped::Input),
-            Input::WriteFailed => continue,
+            Input::ClientGone => continue,
             Input::Line(line) => line,
             Input::TooLong => {
                 proxy.write(&error(
@@ -524,6 +536,20 @@ impl<W: ClientOutput> Proxy<W> {
             .map_or(true, |r| r.iter().all(|r| r.thread.is_finished()))
     }
 
+    /// Looks every [`LOOK_EVERY`], until the input is read no further (`done` dropped),
+    /// whether the client closed the proxy's output with requests in flight: then it is
+    /// gone, as when a write fails. Left to the next write, a hangup went unseen while
+    /// the client kept stdin open and a call ran on (a host that closed only its read
+    /// end), for as long as the call took — forever, for one that never ends.
+    fn watch_output(&self, done: &mpsc::Receiver<()>) {
+        while let Err(mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(LOOK_EVERY) {
+            if !self.all_ended() && self.client_gone().is_some() {
+                self.lost_client(std::io::ErrorKind::BrokenPipe.into(), "stdout closed");
+                return;
+            }
+        }
+    }
+
     /// Why nobody can read the answers any more, if so.
     fn client_gone(&self) -> Option<&'static str> {
         if self.gone.load(Ordering::SeqCst) {
@@ -707,9 +733,15 @@ impl<W: ClientOutput> Proxy<W> {
             Ok(mut out) => writeln!(out, "{message}").and_then(|()| out.flush()).err(),
             Err(_) => None,
         };
-        let Some(failed) = failed else {
-            return;
-        };
+        if let Some(failed) = failed {
+            self.lost_client(failed, "a write to stdout failed");
+        }
+    }
+
+    /// The client is gone (`how`: a write failed with `failed`, or the output hung up):
+    /// the requests in flight are given up and the input read no further, [`serve`]
+    /// returning `failed` ([`Self::write_failure`]). Only the first time.
+    fn lost_client(&self, failed: std::io::Error, how: &str) {
         {
             // Kept before `gone` is set, under the lock [`Self::write_failure`] takes.
             let Ok(mut first) = self.failed.lock() else {
@@ -718,13 +750,13 @@ impl<W: ClientOutput> Proxy<W> {
             if self.gone.load(Ordering::SeqCst) {
                 return;
             }
-            tracing::debug!("a write to stdout failed ({failed}): the proxy's client is gone");
+            tracing::debug!("{how} ({failed}): the proxy's client is gone");
             *first = Some(failed);
             self.gone.store(true, Ordering::SeqCst);
         }
-        self.give_up_all("its client is gone (a write to stdout failed)");
+        self.give_up_all(&format!("its client is gone ({how})"));
         // Full: a line waits there, and the loop looks at `gone` once it takes it.
-        let _ = self.wake.try_send(Input::WriteFailed);
+        let _ = self.wake.try_send(Input::ClientGone);
     }
 
     /// The error of the write that failed, once one has.
@@ -1259,11 +1291,10 @@ mod tests {
             let upstream = Arc::new(Cancellable::default());
             let closed = Closed { hung_up };
             let served = serve(upstream.clone(), std::io::Cursor::new(input), closed);
-            // Hung up, nothing written: the input's end. A write failed: its error.
+            // Hung up, nothing written: the input's end (or the hangup, if seen first:
+            // a closed pipe all the same). A write failed: its error.
             match served {
-                Err(Stopped::Output(e)) if !hung_up => {
-                    assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
-                }
+                Err(Stopped::Output(e)) => assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe),
                 served => assert!(hung_up && served.is_ok(), "{served:?}"),
             }
             assert_eq!(upstream.0.load(Ordering::SeqCst), 1, "hung up: {hung_up}");
@@ -1321,6 +1352,35 @@ mod tests {
             "cannot write to stdout: no space left"
         );
         assert_eq!(upstream.0.load(Ordering::SeqCst), 1, "given up");
+        drop(held);
+    }
+
+    /// A client that closes the proxy's output but keeps its input open (a host that
+    /// closed only its read end) is gone once that is seen, not at the next write: the
+    /// request in flight is given up at once, rather than run for as long as it takes,
+    /// and the proxy stops as when a write fails, its input still open.
+    #[test]
+    fn a_client_that_closes_only_the_proxys_output_is_gone_at_once() {
+        let (held, more) = std::sync::mpsc::channel();
+        let input = Open {
+            line: SLOW,
+            more: Mutex::new(more),
+        };
+        let upstream = Arc::new(Cancellable::default());
+        let began = Instant::now();
+        let closed = Closed { hung_up: true };
+        let served = serve(upstream.clone(), std::io::BufReader::new(input), closed);
+        match served {
+            Err(Stopped::Output(e)) => assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe),
+            served => panic!("not stopped as by a closed pipe: {served:?}"),
+        }
+        assert_eq!(upstream.0.load(Ordering::SeqCst), 1, "not given up");
+        // The upstream gives up on its own after 10 s.
+        assert!(
+            began.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            began.elapsed()
+        );
         drop(held);
     }
 

@@ -484,23 +484,49 @@ pub(crate) fn serve_error(error: ServeError, project: &Path) -> Error {
             format!("another session for this project is active at {endpoint} (pid {pid})"),
         )
         .with_hint(if is_bridge(project, pid) {
-            format!(
-                "stop it first with `mur devtools bridge stop --project {}`",
-                mur_core::shell_word(&project.to_string_lossy())
-            )
+            format!("stop it first with {}", bridge_stop(project))
         } else {
             format!(
                 "it is an app's own session (pid {pid}), which `bridge stop` leaves alone: stop the app first"
             )
         }),
-        ServeError::SlotBusy { .. } => Error::new(
-            Kind::SessionActive,
-            error.to_string().trim_end_matches(" stop it first.").to_owned(),
-        )
-        .with_hint("stop it first, or try again once it has announced itself"),
+        ServeError::SlotBusy { .. } => {
+            let starting = is_bridge_starting(project);
+            // The session library's words end "; stop it first.": the hint says how.
+            let message = error.to_string();
+            Error::new(
+                Kind::SessionActive,
+                message.trim_end_matches("; stop it first.").to_owned(),
+            )
+            .with_hint(match starting {
+                true => format!(
+                    "stop it first with {}, or try again once it has announced itself",
+                    bridge_stop(project)
+                ),
+                false => "stop it first, or try again once it has announced itself".to_owned(),
+            })
+        }
         ServeError::Project { .. } => Error::usage(error.to_string()),
         _ => Error::internal(error.to_string()),
     }
+}
+
+/// The command that stops the bridge of `project` (as the user named it), quoted.
+fn bridge_stop(project: &Path) -> String {
+    format!(
+        "`mur devtools bridge stop --project {}`",
+        mur_core::shell_word(&project.to_string_lossy())
+    )
+}
+
+/// Whether what holds the slot of `project`, not announced yet, is a bridge still
+/// starting its server (its sidecar names its running pid), which `bridge stop` stops.
+fn is_bridge_starting(project: &Path) -> bool {
+    let Ok(canonical) = mur_lockfile::paths::canonical_project(project) else {
+        return false;
+    };
+    let registry = mur_lockfile::Registry::default_location();
+    crate::files::starting(&registry.path_for(&canonical)).is_some()
 }
 
 /// Whether the session holding `project` (process `pid`) is a bridge.
@@ -616,5 +642,25 @@ mod tests {
         for hour in 0..10 {
             assert_eq!(restarts.allow(at(hour * 3600)), Some(1));
         }
+    }
+
+    /// A slot held by a session still starting is exit 3, its words the session
+    /// library's without their "; stop it first." (the hint says how), none left dangling.
+    #[test]
+    fn a_slot_held_by_a_session_starting_is_refused_in_one_clean_line() {
+        let lock = std::path::PathBuf::from("/run/reactor-devtools/0123456789abcdef.lock");
+        let e = serve_error(
+            ServeError::SlotBusy { lock },
+            Path::new("/no/such/dir/App.csproj"),
+        );
+        assert_eq!(e.exit_code(), 3);
+        assert_eq!(
+            (e.message(), e.hints()),
+            (
+                "another session for this project is starting (it holds \
+                 `/run/reactor-devtools/0123456789abcdef.lock`) and has not announced itself",
+                &["stop it first, or try again once it has announced itself".to_owned()][..]
+            )
+        );
     }
 }

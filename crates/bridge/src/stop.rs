@@ -1,10 +1,11 @@
 //! `bridge stop`: find the bridge (of `--project`, or the only one running,
 //! or one still starting its server, which has no lockfile yet) in every directory
 //! where a bridge of this user may have announced itself, make sure the
-//! process is the one that wrote the lockfile, send it SIGTERM and wait for the
-//! process to end. Not for its lockfile to go: a bridge removes that (and its
-//! sidecar) first, while it still holds its port, then stops its server (up to
-//! 4 s). Only a bridge is ever signalled: an app's own session is the user's to stop.
+//! process is the one that wrote the lockfile, send it SIGTERM (and SIGCONT when
+//! it is stopped, so that it takes it) and wait for the process to end. Not for
+//! its lockfile to go: a bridge removes that (and its sidecar) first, while it
+//! still holds its port, then stops its server (up to 4 s). Only a bridge is ever
+//! signalled: an app's own session is the user's to stop.
 
 use std::{
     path::{Path, PathBuf},
@@ -14,7 +15,7 @@ use std::{
 use mur_core::{Error, Result};
 use mur_lockfile::{
     Lockfile, ReadOutcome, Registry,
-    liveness::{self, Liveness},
+    liveness::{self, Fate, Liveness},
     paths,
 };
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, Signal, System};
@@ -48,8 +49,8 @@ pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopp
     let (path, lock) = match found {
         Found::Announced(path, lock) => (path, lock),
         Found::Starting(_, project, bridge) => {
-            terminate(bridge.pid)?;
             let started_at = liveness::rfc3339_secs(&bridge.started_at);
+            terminate(bridge.pid, started_at)?;
             until_ended(&project, bridge.pid, started_at).await?;
             return Ok(Stopped {
                 project,
@@ -69,8 +70,9 @@ pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopp
             )));
         }
     }
-    terminate(lock.pid)?;
-    until_ended(&lock.project, lock.pid, liveness::started_at_secs(&lock)).await?;
+    let started_at = liveness::started_at_secs(&lock);
+    terminate(lock.pid, started_at)?;
+    until_ended(&lock.project, lock.pid, started_at).await?;
     if still_there(&registry, &path, &lock) {
         // Killed before it could remove it (SIGKILL from elsewhere, a crash).
         let _ = registry.remove_if_unchanged(&path, &lock);
@@ -86,16 +88,34 @@ pub async fn stop(project: Option<&Path>, http: &mur_http::Http) -> Result<Stopp
 /// let go.
 async fn until_ended(project: &str, pid: u32, started_at: Option<i64>) -> Result<()> {
     let deadline = Instant::now() + STOP_LIMIT;
-    while liveness::fate(pid, started_at) != liveness::Fate::Gone {
+    loop {
+        let fate = liveness::fate(pid, started_at);
+        if fate == Fate::Gone {
+            return Ok(());
+        }
         if Instant::now() >= deadline {
-            return Err(Error::transport(format!(
-                "the bridge of `{project}` (pid {pid}) did not stop within {} s",
-                STOP_LIMIT.as_secs()
-            )));
+            return Err(not_ended(project, pid, fate));
         }
         tokio::time::sleep(POLL).await;
     }
-    Ok(())
+}
+
+/// The bridge of `project` (`pid`) did not end within [`STOP_LIMIT`] of its SIGTERM,
+/// and is now as `fate` says. Stopped (a debugger holds it, or it was stopped again),
+/// it has the signal pending, so it ends once resumed: said with how to resume it, in
+/// the words a call to a stopped session's process is told.
+fn not_ended(project: &str, pid: u32, fate: Fate) -> Error {
+    let e = Error::transport(format!(
+        "the bridge of `{project}` (pid {pid}) did not stop within {} s",
+        STOP_LIMIT.as_secs()
+    ));
+    match fate {
+        Fate::Stopped => e.with_hint(format!(
+            "it is stopped (a debugger, SIGSTOP) and stops once resumed: `kill -CONT {pid}` \
+             resumes it"
+        )),
+        Fate::Gone | Fate::Running => e,
+    }
 }
 
 /// A bridge to stop.
@@ -275,28 +295,70 @@ fn starting_bridges(registry: &Registry) -> Vec<Found> {
         .collect()
 }
 
-fn terminate(pid: u32) -> Result<()> {
-    let pid = Pid::from_u32(pid);
+/// SIGTERM to the bridge `pid` (the process that wrote its lockfile or sidecar, which
+/// says it started at `started_at`). A bridge found stopped then (SIGSTOP, Ctrl+Z)
+/// takes it only once resumed, so it is sent SIGCONT too: `bridge stop` is asked to
+/// stop it, not to leave the stop pending. Only this verified pid is signalled; one a
+/// debugger holds stays stopped, which [`not_ended`] says.
+fn terminate(pid: u32, started_at: Option<i64>) -> Result<()> {
+    let target = Pid::from_u32(pid);
     let Ok(mut system) = System::new() else {
         return Err(Error::internal("cannot read the process table"));
     };
     system.refresh_processes_specifics(
-        ProcessesToUpdate::Some(&[pid]),
+        ProcessesToUpdate::Some(&[target]),
         true,
         ProcessRefreshKind::nothing(),
     );
-    let sent = system
-        .process(pid)
-        .and_then(|process| process.kill_with(Signal::Term));
-    match sent {
-        Some(true) => Ok(()),
-        _ => Err(Error::internal(format!(
-            "cannot signal the bridge (pid {pid})"
-        ))),
+    let Some(process) = system.process(target) else {
+        return Err(cannot_signal(pid));
+    };
+    if process.kill_with(Signal::Term) != Some(true) {
+        return Err(cannot_signal(pid));
     }
+    // `fate` compares its start time with `started_at` again: a pid reused since is
+    // `Gone`, never resumed.
+    if liveness::fate(pid, started_at) == Fate::Stopped {
+        tracing::debug!("the bridge (pid {pid}) is stopped: resuming it to take SIGTERM");
+        let _ = process.kill_with(Signal::Continue);
+    }
+    Ok(())
+}
+
+fn cannot_signal(pid: u32) -> Error {
+    Error::internal(format!("cannot signal the bridge (pid {pid})"))
 }
 
 /// Whether the lockfile still names the bridge we signalled.
 fn still_there(registry: &Registry, path: &Path, lock: &Lockfile) -> bool {
     matches!(registry.read(path), ReadOutcome::Valid(now) if now.pid == lock.pid && now.started_at == lock.started_at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bridge still there after its SIGTERM's wait is named; stopped, it is said how
+    /// it takes the stop (pending until it is resumed), in one hint.
+    #[test]
+    fn a_bridge_that_did_not_stop_is_named_and_a_stopped_one_how_to_resume_it() {
+        let e = not_ended("/p/App.csproj", 42, Fate::Stopped);
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(
+            (e.message(), e.hints()),
+            (
+                "the bridge of `/p/App.csproj` (pid 42) did not stop within 10 s",
+                &[
+                    "it is stopped (a debugger, SIGSTOP) and stops once resumed: `kill -CONT 42` \
+                   resumes it"
+                        .to_owned()
+                ][..]
+            )
+        );
+        assert!(
+            not_ended("/p/App.csproj", 42, Fate::Running)
+                .hints()
+                .is_empty()
+        );
+    }
 }

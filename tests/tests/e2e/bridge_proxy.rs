@@ -1093,6 +1093,30 @@ fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
     assert!(status.success(), "{status}");
 }
 
+/// An agent host that closes only its read end of the proxy (the proxy's stdout), its
+/// stdin left open, is gone all the same: the call in flight, which would go on for ten
+/// minutes, is given up at once and the proxy exits, quietly, as on a closed pipe. It
+/// saw the hangup only once its stdin ended or a write failed: it ran the call on.
+#[test]
+fn a_proxy_whose_host_closes_only_its_stdout_gives_up_its_calls_and_exits() {
+    let (sb, _app) = Sandbox::with_app();
+    let mut command = sb.mur_command(&["devtools", "proxy"]);
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let (mut process, mut stdin) = Process::spawn_with_stdin(&mut command);
+    let stdout = process.child_mut().stdout.take().expect("stdout");
+    let mut stdout = std::io::BufReader::new(stdout);
+    write_lines(&mut stdin, &[initialize()]);
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut line).expect("the answer to initialize");
+    assert!(line.contains("\"id\":1"), "{line}");
+    write_lines(&mut stdin, &[waiting_for_nothing(2, 600_000)]);
+    drop(stdout);
+    // A hang guard, far past the moment the hangup is seen.
+    let (out, _) = process.wait_output_within(std::time::Duration::from_secs(30));
+    out.assert_code(0).assert_stderr_is("");
+    drop(stdin);
+}
+
 /// A proxy whose stdout cannot be written (a full disk: `/dev/full`) stops at once, its
 /// stdin still open, with one line saying why and exit 7, as any command whose result
 /// cannot be written: it read on until its input ended, every answer lost, and exited 0.

@@ -2262,6 +2262,18 @@ fn stop_while_starting(
     out
 }
 
+/// A bridge that is itself stopped (SIGSTOP, Ctrl+Z) is stopped by `bridge stop` all
+/// the same: resumed to take its SIGTERM. `bridge stop` waited out 10 s, exited 2 with
+/// no hint, and left the stop pending until someone resumed the bridge.
+#[test]
+fn bridge_stop_stops_a_bridge_that_is_itself_stopped() {
+    let sb = Sandbox::new();
+    let bridge = hostile_bridge(&sb);
+    let pid = bridge.line["pid"].as_u64().expect("pid") as u32;
+    mur_e2e::signal(pid, "STOP");
+    bridge.stop();
+}
+
 #[test]
 fn bridge_stop_stops_a_bridge_still_starting() {
     let sb = Sandbox::new();
@@ -2303,12 +2315,16 @@ fn a_bridge_refused_while_another_starts_writes_nothing_in_its_log() {
         before,
         "the starting bridge's log was written to"
     );
+    // Its words end without the session library's "; stop it first.", and its hint
+    // names the command that stops a bridge still starting.
+    let project_arg = project.to_str().expect("utf-8");
     out.assert_code(3).assert_stderr_is(format!(
         "error: another session for this project is starting (it holds `{}`) and has not \
-         announced itself;\nhint: stop it first, or try again once it has announced itself\n",
-        sb.lockfile_path(&project).with_extension("lock").display()
+         announced itself\nhint: stop it first with `mur devtools bridge stop --project {}`, \
+         or try again once it has announced itself\n",
+        sb.lockfile_path(&project).with_extension("lock").display(),
+        mur_core::shell_word(project_arg)
     ));
-    let project_arg = project.to_str().expect("utf-8");
     let stop = ["devtools", "--project", project_arg, "bridge", "stop"];
     stop_while_starting(&sb, &stop, starting, &project, &group);
 }
@@ -2401,6 +2417,46 @@ fn a_server_that_exits_before_initialize_is_quoted_from_what_it_wrote() {
             "{out}"
         );
     }
+}
+
+/// A server whose answer to `initialize` is no initialize result (`"result":"nope"`) is
+/// a start that fails: exit 2, naming what it answered, what it wrote that is not
+/// JSON-RPC and its log. The bridge announced it, and relayed the string as its own
+/// `initialize` result, every call then failing as if its endpoint were malformed.
+#[test]
+fn a_server_whose_initialize_answer_is_no_result_fails_the_start() {
+    let sb = Sandbox::new();
+    let script = sb.file(
+        "badinit.py",
+        r#"
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("method") == "initialize":
+        sys.stderr.write("badinit: answering\n"); sys.stderr.flush()
+        print("this is not json at all", flush=True)
+        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": "nope"}), flush=True)
+"#,
+    );
+    let project = sb.project("badinit");
+    let out = start(&sb, &project, &[], &["python3".into(), script.into()]);
+    out.assert_code(2);
+    assert!(sb.read_lockfile(&project).is_none(), "{out}");
+    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    assert_eq!(
+        after_waiting(&out.stderr, &log),
+        format!(
+            "error: the server answered `initialize` with a `result` that is the string \
+             \"nope\", not an object\n\
+             hint: it wrote to its stdout what is not JSON-RPC, where an MCP stdio server \
+             writes only its JSON-RPC messages: is the command one?\n\
+             hint: stdout: this is not json at all\n\
+             hint: stderr: badinit: answering\n\
+             hint: its stderr is in `{}`\n",
+            log.display()
+        ),
+        "{out}"
+    );
 }
 
 /// A server that writes to its stdout what is not JSON-RPC (a JSON logger's line, then
