@@ -1,7 +1,8 @@
 //! Running the agent command for one task: its placeholders filled in (shell-quoted),
 //! run by `sh -c` in the task's working directory with the profile's environment and
 //! nothing else, its stdout and stderr kept as the transcript, in a process group of its
-//! own that is killed whole at the time limit (and whatever it left running, after).
+//! own that is killed whole at the time limit (and whatever it left running, after: the
+//! group, and what left it, [`crate::orphans`]).
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -157,12 +158,16 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     // Through pipes, each drained into its file up to the cap: a file handed to the
     // agent would grow as long as it printed.
     let started = Instant::now();
+    // Inherited by all it starts: what tells this run's leftovers (`crate::orphans`).
+    // Last, so that no `--pass-env` replaces it.
+    let marker = crate::orphans::marker();
     let mut child = crate::stop::unblocked(&mut Command::new("sh"))
         .arg("-c")
         .arg(&command)
         .current_dir(invocation.workdir)
         .env_clear()
         .envs(invocation.env.iter().map(|(k, v)| (k, v)))
+        .env(crate::orphans::VAR, &marker)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -225,13 +230,21 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
         }
     };
     let wall = started.elapsed();
-    // Nothing the agent started may outlive its task (or call the next task's session).
+    // Nothing the agent started may outlive its task (or call the next task's session):
+    // its group, then what left the group.
     kill_group(group);
+    let left = crate::orphans::kill_left(&marker, group.map(Pid::as_raw));
     crate::stop::unregister(child.id());
     if let Some((path, _)) = recorded {
         let _ = std::fs::remove_file(path);
     }
     let mut notes = Vec::new();
+    if left > 0 {
+        notes.push(format!(
+            "the agent left {left} {} running outside its process group; killed once it ended",
+            if left == 1 { "process" } else { "processes" }
+        ));
+    }
     let mut open = names;
     for _ in 0..draining {
         let Ok((name, drained)) = kept_rx.recv_timeout(OUTPUT_WAIT) else {
@@ -381,14 +394,15 @@ mod tests {
         );
     }
 
-    /// A process the agent left in a session of its own still holds its stdout: the
-    /// run is not held for it, and the note says its later output is not counted.
+    /// A process the agent left in a session of its own, with an environment of its own
+    /// (so nothing tells whose it is: `crate::orphans`), still holds its stdout: the run
+    /// is not held for it, and the note says its later output is not counted.
     #[test]
     fn a_stream_still_open_after_the_agent_ended_is_said() {
         // The agent ends only once the process has left its group (`ready` is written
         // after setsid): ended before, the group's kill could take it along.
         let (ended, ..) = ran(
-            "setsid sh -c ': > ready; exec sleep 4' & \
+            "setsid env -i PATH=/usr/bin:/bin sh -c ': > ready; exec sleep 4' & \
              until [ -e ready ]; do sleep 0.01; done; echo started",
             |_| {},
         );
@@ -400,6 +414,41 @@ mod tests {
                 "`out` still open after the agent ended; later output not counted"
             ]
         );
+    }
+
+    /// A process the agent moved out of its group (`setsid`), still holding its stdout,
+    /// is killed (and reaped) once the agent ends, and said; a process of the harness's
+    /// own (as the run's session is) is left alone.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn what_the_agent_left_outside_its_group_is_killed() {
+        crate::orphans::adopt();
+        let mut harness_own = Command::new("sleep").arg("30").spawn().expect("sleep runs");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let escaped = dir.path().join("escaped");
+        let command = format!(
+            "setsid sh -c 'echo $$ > {0}.new; mv {0}.new {0}; exec sleep 30' & \
+             until [ -s {0} ]; do sleep 0.01; done; echo started",
+            escaped.display()
+        );
+        let started = Instant::now();
+        let (ended, out, _) = ran(&command, |_| {});
+        assert_eq!((ended.exit, out.as_str()), (Some(0), "started\n"));
+        assert_eq!(
+            ended.notes,
+            ["the agent left 1 process running outside its process group; killed once it ended"]
+        );
+        // Not waited for: its pipes closed as it was killed.
+        assert!(started.elapsed() < OUTPUT_WAIT, "{:?}", started.elapsed());
+        let pid = std::fs::read_to_string(&escaped).expect("the escaped pid");
+        let pid = pid.trim();
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "pid {pid} is still there"
+        );
+        assert!(matches!(harness_own.try_wait(), Ok(None)), "left running");
+        let _ = harness_own.kill();
+        let _ = harness_own.wait();
     }
 
     /// A file that cannot be written to (a full disk): the keeping ends at the first

@@ -240,6 +240,7 @@ impl StudyArgs {
         )?;
         let tasks_from = self.runner.task_dir()?;
         let tasks = task::select(task::load_dir(&tasks_from)?, &self.tasks)?;
+        crate::study::check_size(conditions.len(), tasks.len(), self.repeats)?;
         let named = conditions
             .iter()
             .any(|c| c.verbs == Some(crate::condition::VerbSet::Named));

@@ -26,6 +26,7 @@ mod counterbalance;
 mod group;
 mod listing;
 mod oracle;
+mod orphans;
 mod outdir;
 mod output;
 mod profile;
@@ -58,6 +59,8 @@ const HARNESS_FAILED: u8 = 7;
 
 fn main() -> ExitCode {
     stop::on_signals();
+    // Before any child is started: what an agent leaves behind stays mur-eval's to kill.
+    orphans::adopt();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return ExitCode::from(output::clap(&error)),

@@ -241,6 +241,7 @@ impl Session {
         }
         let _ = killpg(group, Signal::SIGKILL);
         let _ = self.child.wait();
+        crate::orphans::reap_group(group.as_raw());
         crate::stop::unregister(self.first_pid);
         // Stopped: nothing is left for a resumed study to stop (as `agent.group`).
         let _ = std::fs::remove_file(&self.group_file);
@@ -249,6 +250,11 @@ impl Session {
     /// The first process has exited (and is reaped) and no process is left in its group.
     fn all_gone(&mut self, group: Pid) -> bool {
         let first_exited = !matches!(self.child.try_wait(), Ok(None));
+        if first_exited {
+            // A successor, its parent gone, is mur-eval's child (`crate::orphans`): once
+            // it exits it is reaped here, or its zombie would keep the group alive.
+            crate::orphans::reap_group(group.as_raw());
+        }
         first_exited && killpg(group, None).is_err()
     }
 }
@@ -309,14 +315,17 @@ pub fn stop_leftovers(sample: &Path, dir: &Path) {
 }
 
 /// Whether `pid` belongs to the process session `session` leads (a pid is not reused
-/// while it names a session with members, so no stranger can be in it).
+/// while it names a session with members, so no stranger can be in it), and has not
+/// exited: a successor that did is mur-eval's zombie until reaped (`crate::orphans`).
 #[cfg(target_os = "linux")]
 fn in_session(pid: u32, session: u32) -> bool {
     use procfs::FromRead as _;
     std::fs::read(format!("/proc/{pid}/stat"))
         .ok()
         .and_then(|bytes| procfs::process::Stat::from_read(bytes.as_slice()).ok())
-        .is_some_and(|stat| u32::try_from(stat.session).is_ok_and(|s| s == session))
+        .is_some_and(|stat| {
+            stat.state != 'Z' && u32::try_from(stat.session).is_ok_and(|s| s == session)
+        })
 }
 
 /// Without `/proc`: only the process the harness started itself.

@@ -151,4 +151,7 @@ fn stop_all() {
     for (group, signal) in running {
         let _ = killpg(Pid::from_raw(group), signal);
     }
+    // And what the agents left outside their groups (`setsid`), which would outlive
+    // mur-eval.
+    crate::orphans::kill_all();
 }

@@ -158,6 +158,11 @@ pub fn parse(id: &str, text: &str) -> std::result::Result<Task, String> {
     if file.checks.is_empty() {
         return Err("a task needs at least one [[check]]".to_owned());
     }
+    // As `--time-limit 0` is refused: 0 would end the agent at once and record every
+    // run as a timed-out failure, charged to the surface.
+    if file.time_limit_secs == Some(0) {
+        return Err("`time_limit_secs` is at least 1: 0 would end every agent at once".to_owned());
+    }
     let checks = file
         .checks
         .into_iter()
@@ -393,6 +398,11 @@ equals = 3
             ),
             ("equals = 3", "reloaded = true", "give exactly one of"),
             ("equals = 3", "matches = \"(\"", "bad regular expression"),
+            (
+                "title =",
+                "time_limit_secs = 0\ntitle =",
+                "`time_limit_secs` is at least 1: 0 would end every agent at once",
+            ),
         ];
         for (from, to, message) in cases {
             let error = parse("counter", &COUNTER.replace(from, to)).expect_err(message);

@@ -8,17 +8,30 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::report::{AgentReport, result_text};
+use super::report::{AgentReport, Tokens, Usage, fields, result_text};
 use crate::trace::{self, Step};
 
-/// The input tokens of a `usage` object: uncached, cache writes and cache reads.
-fn input(usage: &Value) -> (u64, u64) {
-    let field = |name: &str| usage[name].as_u64().unwrap_or(0);
-    let cached = field("cache_read_input_tokens");
-    (
-        field("input_tokens") + field("cache_creation_input_tokens") + cached,
-        cached,
-    )
+/// The figures of a `usage` object, its input tokens those uncached, cache writes and
+/// cache reads; nothing for one without a numeric token field.
+fn usage(usage: &Value) -> Usage {
+    let names = [
+        "input_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "output_tokens",
+    ];
+    let Some([uncached, written, read, output]) = fields(usage, names) else {
+        return Usage::default();
+    };
+    let input = [uncached, written, read]
+        .map(Tokens::Counted)
+        .into_iter()
+        .fold(Tokens::Unreported, Tokens::plus);
+    Usage {
+        input,
+        cached: Tokens::Counted(read),
+        output: Tokens::Counted(output),
+    }
 }
 
 /// Whether `event` is one of the stream's: `system` and `result` with their `subtype`,
@@ -36,7 +49,7 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
     let mut seen = BTreeSet::new();
     // Tool calls waiting for their result, by `tool_use` id.
     let mut calls: BTreeMap<String, Value> = BTreeMap::new();
-    let (mut input_sum, mut cached_sum, mut output_sum) = (0, 0, 0);
+    let mut summed = Usage::default();
     let mut result = None;
     for event in events {
         match event["type"].as_str() {
@@ -46,10 +59,7 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
                 // Several content blocks of one message may come as several events,
                 // each repeating the message's usage.
                 if seen.insert(id) {
-                    let (input, cached) = input(&message["usage"]);
-                    input_sum += input;
-                    cached_sum += cached;
-                    output_sum += message["usage"]["output_tokens"].as_u64().unwrap_or(0);
+                    summed = summed.plus(usage(&message["usage"]));
                 }
                 for block in message["content"].as_array().into_iter().flatten() {
                     match block["type"].as_str() {
@@ -93,18 +103,20 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
     }
     match result {
         Some(result) => {
-            let (input, cached) = input(&result["usage"]);
             report.turns = result["num_turns"].as_u64();
-            report.input_tokens = Some(input);
-            report.cached_tokens = Some(cached);
-            report.output_tokens = result["usage"]["output_tokens"].as_u64();
             report.cost_usd = result["total_cost_usd"].as_f64();
+            // A `result` without usage gives none: the messages' sum, if any, stands.
+            let given = usage(&result["usage"]);
+            let tokens = if given == Usage::default() {
+                summed
+            } else {
+                given
+            };
+            tokens.report(&mut report);
         }
         None if !seen.is_empty() => {
             report.turns = Some(seen.len() as u64);
-            report.input_tokens = Some(input_sum);
-            report.cached_tokens = Some(cached_sum);
-            report.output_tokens = Some(output_sum);
+            summed.report(&mut report);
         }
         None => {}
     }

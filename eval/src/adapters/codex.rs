@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::report::{AgentReport, result_text};
+use super::report::{AgentReport, Tokens, Usage, fields, result_text};
 use crate::trace::{self, Step};
 
 /// Whether `event` is one of the stream's: the thread's and turns' events, an `item.*`
@@ -24,15 +24,13 @@ pub fn is_event(event: &Value) -> bool {
 pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
     let mut report = AgentReport::default();
     let mut turns = 0;
-    let (mut input, mut cached, mut output) = (0, 0, 0);
+    let mut summed = Usage::default();
     for event in events {
         match event["type"].as_str() {
             Some("turn.completed" | "turn.failed") => {
                 turns += 1;
-                let usage = &event["usage"];
-                input += usage["input_tokens"].as_u64().unwrap_or(0);
-                cached += usage["cached_input_tokens"].as_u64().unwrap_or(0);
-                output += usage["output_tokens"].as_u64().unwrap_or(0);
+                // A failed turn carries an `error`, and usually no usage: no tokens, not 0.
+                summed = summed.plus(usage(&event["usage"]));
             }
             Some("item.completed") => {
                 let item = &event["item"];
@@ -72,11 +70,23 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
     }
     if turns > 0 {
         report.turns = Some(turns);
-        report.input_tokens = Some(input);
-        report.cached_tokens = Some(cached);
-        report.output_tokens = Some(output);
+        summed.report(&mut report);
     }
     report
+}
+
+/// The figures of a turn's `usage` (its input tokens include the cached ones); nothing
+/// for one without a numeric token field.
+fn usage(usage: &Value) -> Usage {
+    let names = ["input_tokens", "cached_input_tokens", "output_tokens"];
+    let Some([input, cached, output]) = fields(usage, names) else {
+        return Usage::default();
+    };
+    Usage {
+        input: Tokens::Counted(input),
+        cached: Tokens::Counted(cached),
+        output: Tokens::Counted(output),
+    }
 }
 
 /// The command line the agent wrote: Codex runs each in `bash -lc '…'`, which the trace

@@ -186,6 +186,130 @@ mod tests {
         assert_eq!(report.mcp_results, ["clicked"]);
     }
 
+    /// The stream is the agent's output: token counts whose sum passes `u64::MAX` leave
+    /// that figure unreported, with a note, never a panic (or a wrapped sum).
+    #[test]
+    fn token_sums_that_overflow_are_not_reported_and_said() {
+        let max = u64::MAX;
+        let note = |name: &str| {
+            format!("`{name}` overflowed: the stream's token counts sum past {max}; not reported")
+        };
+        let claude = [
+            format!(
+                r#"{{"type":"assistant","message":{{"id":"m1","content":[],"usage":{{"input_tokens":{max},"cache_creation_input_tokens":1,"output_tokens":1}}}}}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","message":{{"id":"m2","content":[],"usage":{{"input_tokens":1,"output_tokens":{max}}}}}}}"#
+            ),
+        ]
+        .join("\n");
+        let report = read(Format::StreamJson, &claude);
+        assert_eq!(report.turns, Some(2));
+        assert_eq!(
+            (
+                report.input_tokens,
+                report.cached_tokens,
+                report.output_tokens
+            ),
+            (None, Some(0), None)
+        );
+        assert_eq!(report.notes, [note("inputTokens"), note("outputTokens")]);
+        // The same figures in the `result` event.
+        let result = format!(
+            r#"{{"type":"result","subtype":"success","num_turns":1,"usage":{{"input_tokens":{max},"cache_read_input_tokens":{max},"output_tokens":3}}}}"#
+        );
+        let report = read(Format::StreamJson, &result);
+        assert_eq!(
+            (
+                report.input_tokens,
+                report.cached_tokens,
+                report.output_tokens
+            ),
+            (None, Some(max), Some(3))
+        );
+        assert_eq!(report.notes, [note("inputTokens")]);
+        let codex = format!(
+            "{{\"type\":\"turn.completed\",\"usage\":{{\"input_tokens\":{max},\"output_tokens\":1}}}}\n\
+             {{\"type\":\"turn.completed\",\"usage\":{{\"input_tokens\":5,\"output_tokens\":1}}}}"
+        );
+        let report = read(Format::CodexJson, &codex);
+        assert_eq!(report.turns, Some(2));
+        assert_eq!(
+            (
+                report.input_tokens,
+                report.cached_tokens,
+                report.output_tokens
+            ),
+            (None, Some(0), Some(2))
+        );
+        assert_eq!(report.notes, [note("inputTokens")]);
+    }
+
+    /// A figure no event carried is unreported (`null`), not 0: a Codex turn that failed
+    /// (an `error`, no `usage`), a Claude `result` without usage.
+    #[test]
+    fn tokens_no_usage_carried_are_not_reported_as_zero() {
+        let failed = [
+            r#"{"type":"thread.started","thread_id":"t1"}"#,
+            r#"{"type":"turn.started"}"#,
+            r#"{"type":"turn.failed","error":{"message":"stream disconnected before completion"}}"#,
+        ]
+        .join("\n");
+        let report = read(Format::CodexJson, &failed);
+        assert_eq!(report.turns, Some(1));
+        assert_eq!(
+            (
+                report.input_tokens,
+                report.cached_tokens,
+                report.output_tokens
+            ),
+            (None, None, None)
+        );
+        // Beside a turn that reported its usage, the failed one adds nothing.
+        let completed = r#"{"type":"turn.completed","usage":{"input_tokens":7,"cached_input_tokens":2,"output_tokens":3}}"#;
+        let report = read(Format::CodexJson, &format!("{completed}\n{failed}"));
+        assert_eq!(report.turns, Some(2));
+        assert_eq!(
+            (
+                report.input_tokens,
+                report.cached_tokens,
+                report.output_tokens
+            ),
+            (Some(7), Some(2), Some(3))
+        );
+        for usage in [
+            "",
+            r#","usage":null"#,
+            r#","usage":{"input_tokens":"many"}"#,
+        ] {
+            let result = format!(r#"{{"type":"result","subtype":"success","num_turns":2{usage}}}"#);
+            let report = read(Format::StreamJson, &result);
+            assert_eq!(report.turns, Some(2), "{usage}");
+            assert_eq!(
+                (
+                    report.input_tokens,
+                    report.cached_tokens,
+                    report.output_tokens
+                ),
+                (None, None, None),
+                "{usage}"
+            );
+            // After messages that carried usage, theirs is the figure.
+            let message = r#"{"type":"assistant","message":{"id":"m1","content":[],"usage":{"input_tokens":4,"output_tokens":6}}}"#;
+            let report = read(Format::StreamJson, &format!("{message}\n{result}"));
+            assert_eq!(
+                (
+                    report.input_tokens,
+                    report.cached_tokens,
+                    report.output_tokens
+                ),
+                (Some(4), Some(0), Some(6)),
+                "{usage}"
+            );
+        }
+        assert!(report.notes.is_empty());
+    }
+
     #[test]
     fn output_that_is_no_event_stream_reports_nothing() {
         let report = read(Format::CodexJson, "hello\nnot json\n[1,2]\n");

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use serde_json::Value;
+
 use crate::trace::Step;
 
 /// What the agent reported. A figure the stream does not carry stays `None`.
@@ -34,6 +36,86 @@ pub struct AgentReport {
     /// What it did and said, in order, for its trace (not serialized: `trace.md` shows it).
     #[serde(skip)]
     pub steps: Vec<Step>,
+    /// What the run's notes say of the stream's figures (a sum that overflowed); not
+    /// serialized here: the study adds them to the run's `notes`.
+    #[serde(skip)]
+    pub notes: Vec<String>,
+}
+
+/// One token figure over a stream's events: unreported until an event carries it, and
+/// overflowed for good once its sum passes `u64::MAX` (the stream is the agent's
+/// output, which may say anything).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) enum Tokens {
+    #[default]
+    Unreported,
+    Counted(u64),
+    Overflowed,
+}
+
+impl Tokens {
+    /// `self` and `other` added: unreported only when both are.
+    pub fn plus(self, other: Tokens) -> Tokens {
+        use Tokens::{Counted, Overflowed, Unreported};
+        match (self, other) {
+            (Overflowed, _) | (_, Overflowed) => Overflowed,
+            (Unreported, tokens) | (tokens, Unreported) => tokens,
+            (Counted(a), Counted(b)) => a.checked_add(b).map_or(Overflowed, Counted),
+        }
+    }
+
+    /// The figure reported as `name` (its field in results.jsonl): `None` when no event
+    /// carried it, or when it overflowed, which `notes` then says.
+    fn reported(self, name: &str, notes: &mut Vec<String>) -> Option<u64> {
+        match self {
+            Tokens::Counted(n) => Some(n),
+            Tokens::Unreported => None,
+            Tokens::Overflowed => {
+                notes.push(format!(
+                    "`{name}` overflowed: the stream's token counts sum past {}; not reported",
+                    u64::MAX
+                ));
+                None
+            }
+        }
+    }
+}
+
+/// The token figures of one `usage` object, or of several summed.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Usage {
+    /// Every input token, cached ones included.
+    pub input: Tokens,
+    pub cached: Tokens,
+    pub output: Tokens,
+}
+
+impl Usage {
+    pub fn plus(self, other: Usage) -> Usage {
+        Usage {
+            input: self.input.plus(other.input),
+            cached: self.cached.plus(other.cached),
+            output: self.output.plus(other.output),
+        }
+    }
+
+    /// Sets `report`'s token figures, with a note for each that overflowed.
+    pub fn report(self, report: &mut AgentReport) {
+        report.input_tokens = self.input.reported("inputTokens", &mut report.notes);
+        report.cached_tokens = self.cached.reported("cachedTokens", &mut report.notes);
+        report.output_tokens = self.output.reported("outputTokens", &mut report.notes);
+    }
+}
+
+/// The fields of `usage` named, each a number or 0, when at least one is a number; `None`
+/// for a `usage` that is absent, `null` or without one (a figure the stream did not
+/// carry is not reported as 0).
+pub(super) fn fields<const N: usize>(usage: &Value, names: [&str; N]) -> Option<[u64; N]> {
+    let values = names.map(|name| usage[name].as_u64());
+    values
+        .iter()
+        .any(Option::is_some)
+        .then(|| values.map(|value| value.unwrap_or(0)))
 }
 
 fn is_false(value: &bool) -> bool {

@@ -35,8 +35,8 @@ use files::LOCK;
 pub use files::{META, OWN, RESULTS};
 use journal::{Matrix, Meta};
 pub use paths::resolved;
-pub use plan::Study;
 use plan::{Planned, id, order, run_dir};
+pub use plan::{Study, check_size};
 use progress::Bar;
 pub use reread::{Readme, Reread};
 

@@ -28,8 +28,62 @@ const LIVE_FILE: &str = "live";
 /// a directory of its own under `live`'s, outside `out`, and moved into `out` once the
 /// agent and the checks are done: an agent that looks around (`ls ../..`) finds no other
 /// run's files, and no path its environment names leads into the study. A run a signal
-/// stops is neither begun nor moved in (its result is not recorded).
+/// stops is neither begun nor moved in (its result is not recorded). A panic of
+/// mur-eval's own while making or measuring it (a bug) is recorded as the run's
+/// harness error, made again on resume, not the end of the study.
 pub fn run_one(
+    study: &Study,
+    ready: &[Option<Ready>],
+    checker: &Checker,
+    out: &Path,
+    live: &Live,
+    planned: &Planned,
+) -> RunResult {
+    guarded(
+        || make(study, ready, checker, out, live, planned),
+        || unmade(study, out, planned),
+    )
+}
+
+/// What `make` returns; if it panics, `unmade` with the panic as its harness error. The
+/// session and the run's temporary directory are dropped (stopped, removed) as the
+/// panic unwinds.
+fn guarded(make: impl FnOnce() -> RunResult, unmade: impl FnOnce() -> RunResult) -> RunResult {
+    let panic = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)) {
+        Ok(result) => return result,
+        Err(panic) => panic,
+    };
+    let why = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    let mut result = unmade();
+    result.error = Some(format!(
+        "mur-eval failed making or measuring this run (a bug in mur-eval): {why}"
+    ));
+    result
+}
+
+/// The run's record before anything is made.
+fn unmade(study: &Study, out: &Path, planned: &Planned) -> RunResult {
+    let condition = &study.conditions[planned.condition];
+    let task = &study.tasks[planned.task];
+    RunResult {
+        categories: task.categories.clone(),
+        order: planned.order,
+        ..RunResult::unmade(
+            id(study, planned),
+            condition.name.clone(),
+            condition.surface.name().to_owned(),
+            task.id.clone(),
+            planned.repeat,
+            run_dir(study, out, planned),
+        )
+    }
+}
+
+fn make(
     study: &Study,
     ready: &[Option<Ready>],
     checker: &Checker,
@@ -43,18 +97,7 @@ pub fn run_one(
     // A run cut short by a kill left its directory (its session was stopped when the
     // study started again): it is made again from nothing.
     let _ = std::fs::remove_dir_all(&dir);
-    let mut result = RunResult {
-        categories: task.categories.clone(),
-        order: planned.order,
-        ..RunResult::unmade(
-            id(study, planned),
-            condition.name.clone(),
-            condition.surface.name().to_owned(),
-            task.id.clone(),
-            planned.repeat,
-            dir.clone(),
-        )
-    };
+    let mut result = unmade(study, out, planned);
     result.agent_command = Some(study.agent.clone());
     result.task_sha256 = Some(task.sha256.clone());
     result.condition_sha256 = Some(condition.sha256.clone());
@@ -146,6 +189,7 @@ pub fn run_one(
         if report.no_events {
             result.notes.push(no_events_note(format.name()));
         }
+        result.notes.extend(report.notes.iter().cloned());
         report
     });
     // The agent may have left anything under these names (a FIFO would hold the write):
@@ -379,6 +423,32 @@ mod tests {
     fn ran(argv: &[&str], ms: f64) -> context::Captured {
         serde_json::from_value(serde_json::json!({ "argv": argv, "time": ms }))
             .expect("a capture line")
+    }
+
+    /// A panic of mur-eval's own in a run is that run's harness error, not the end of
+    /// the study (whose thread scope would panic in turn).
+    #[test]
+    fn a_panic_while_making_a_run_is_its_harness_error() {
+        let unmade = || {
+            RunResult::unmade(
+                "cli-named/a/1".into(),
+                "cli-named".into(),
+                "cli".into(),
+                "a".into(),
+                1,
+                PathBuf::from("/nowhere"),
+            )
+        };
+        let made = guarded(|| panic!("attempt to add with overflow"), unmade);
+        assert_eq!(
+            made.error.as_deref(),
+            Some(
+                "mur-eval failed making or measuring this run (a bug in mur-eval): attempt to add with overflow"
+            )
+        );
+        assert_eq!(made.id, "cli-named/a/1");
+        let made = guarded(|| panic!("{} of {}", 1, 2), unmade);
+        assert!(made.error.is_some_and(|e| e.ends_with(": 1 of 2")));
     }
 
     #[test]

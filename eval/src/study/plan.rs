@@ -44,6 +44,28 @@ pub(super) struct Planned {
     pub swapped: bool,
 }
 
+/// The most runs one command asks a study for: its whole plan is built (and shuffled)
+/// in memory before the first run, and a typo (`--repeats 4294967295`) would ask for
+/// hundreds of GB. 100 000 runs of a minute each is over two months.
+pub const MAX_RUNS: u64 = 100_000;
+
+/// Refuses (a usage error) a matrix of more than [`MAX_RUNS`] runs.
+pub fn check_size(conditions: usize, tasks: usize, repeats: u32) -> mur_core::Result<()> {
+    let runs = [conditions as u64, tasks as u64, u64::from(repeats)]
+        .into_iter()
+        .fold(1u64, u64::saturating_mul);
+    if runs <= MAX_RUNS {
+        return Ok(());
+    }
+    Err(mur_core::Error::usage(format!(
+        "{} × {} × {} is {runs} runs, more than the {MAX_RUNS} a study makes: ask for fewer \
+         `--repeats`, tasks or conditions",
+        super::report::plural(conditions, "condition"),
+        super::report::plural(tasks, "task"),
+        super::report::plural(repeats as usize, "repeat"),
+    )))
+}
+
 /// Every run of the matrix, shuffled by `seed` (the same seed, the same order).
 pub(super) fn order(study: &Study, seed: u64) -> Vec<Planned> {
     let mut runs = Vec::new();
@@ -125,6 +147,20 @@ mod tests {
             .into_iter()
             .map(|p| ((study.tasks[p.task].id.clone(), p.repeat), p.swapped))
             .collect()
+    }
+
+    #[test]
+    fn a_matrix_past_the_most_runs_is_refused_in_one_line() {
+        assert!(check_size(10, 10, 1_000).is_ok(), "exactly the most");
+        let error = check_size(1, 1, u32::MAX).expect_err("too many");
+        assert_eq!(error.exit_code(), 1);
+        assert_eq!(
+            error.message(),
+            "1 condition × 1 task × 4294967295 repeats is 4294967295 runs, more than the \
+             100000 a study makes: ask for fewer `--repeats`, tasks or conditions"
+        );
+        let error = check_size(usize::MAX, usize::MAX, 2).expect_err("too many");
+        assert!(error.message().contains(&format!(" is {} runs", u64::MAX)));
     }
 
     #[test]

@@ -72,7 +72,7 @@ pub struct Row {
     pub context_tokens: Option<f64>,
     pub context_bytes: Option<f64>,
     pub seconds: Option<f64>,
-    pub off_condition: u32,
+    pub off_condition: u64,
     /// The invocations mur refused (usage errors), by argv shape (`state WORD`), summed
     /// over the runs.
     pub refused: BTreeMap<String, u64>,
@@ -139,7 +139,10 @@ impl Reach {
 impl Row {
     /// How many invocations mur refused in these runs.
     pub fn refused_total(&self) -> u64 {
-        self.refused.values().sum()
+        // Each count is a record's `times`, up to u64::MAX in a hand-edited journal.
+        self.refused
+            .values()
+            .fold(0, |sum, n| sum.saturating_add(*n))
     }
 
     /// The success rate, 0 to 1; `None` without runs: a task none of whose runs was
@@ -237,7 +240,8 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         context_tokens: of(&|r| Some(r.context.total.tokens as f64)),
         context_bytes: of(&|r| Some(r.context.total.bytes as f64)),
         seconds: of(&|r| Some(r.wall_ms / 1000.0)),
-        off_condition: runs.iter().map(|r| r.calls.off_condition).sum(),
+        // Widened: a record is read as written, and a hand-edited one may say anything.
+        off_condition: runs.iter().map(|r| u64::from(r.calls.off_condition)).sum(),
         refused: refused(runs),
         reach: Reach::of(runs),
         agents: runs.iter().fold(Vec::new(), |mut agents, r| {
@@ -276,13 +280,13 @@ fn mcp_results_unseen(r: &RunResult) -> bool {
 
 /// A run's calls the session served and invocations mur refused before any call.
 fn attempts(r: &RunResult) -> u64 {
-    let refused: u64 = r
-        .invocations
+    // Saturating: a hand-edited record's `times` may be anything up to u64::MAX.
+    r.invocations
         .iter()
         .flat_map(|i| &i.refused)
-        .map(|shape| shape.times)
-        .sum();
-    u64::from(r.calls.total) + refused
+        .fold(u64::from(r.calls.total), |sum, shape| {
+            sum.saturating_add(shape.times)
+        })
 }
 
 /// Whether the run's agent exited nonzero before it did anything the study can see: no
@@ -324,7 +328,8 @@ fn refused(runs: &[&RunResult]) -> BTreeMap<String, u64> {
         .filter_map(|r| r.invocations.as_ref())
         .flat_map(|i| &i.refused);
     for shape in shapes {
-        *by_argv.entry(shape.argv()).or_default() += shape.times;
+        let times: &mut u64 = by_argv.entry(shape.argv()).or_default();
+        *times = times.saturating_add(shape.times);
     }
     by_argv
 }
@@ -856,7 +861,7 @@ pub fn not_started_line(rows: &Rows<'_>) -> Option<String> {
 pub fn agent_exits_line(rows: &Rows<'_>) -> Option<String> {
     let clauses = per_condition(rows, |r| {
         (!r.agent_exits.is_empty()).then(|| {
-            let exited: u32 = r.agent_exits.values().sum();
+            let exited: u64 = r.agent_exits.values().map(|&n| u64::from(n)).sum();
             let codes: Vec<String> = r
                 .agent_exits
                 .iter()
@@ -870,7 +875,11 @@ pub fn agent_exits_line(rows: &Rows<'_>) -> Option<String> {
             )
         })
     });
-    let at_once: u32 = rows.conditions.iter().map(|r| r.failed_at_once).sum();
+    let at_once: u64 = rows
+        .conditions
+        .iter()
+        .map(|r| u64::from(r.failed_at_once))
+        .sum();
     let at_once = match at_once {
         0 => String::new(),
         n => format!(
@@ -1416,7 +1425,8 @@ pub fn csv(rows: &Rows<'_>) -> String {
             row.input_runs,
             row.timed_out,
             row.mcp_unseen,
-            row.agent_exits.values().sum::<u32>() + row.not_started,
+            row.agent_exits.values().map(|&n| u64::from(n)).sum::<u64>()
+                + u64::from(row.not_started),
             row.failed_at_once,
             row.no_events,
         );
@@ -2235,6 +2245,26 @@ mod tests {
         let line = serde_json::to_string(&results[0]).expect("serialize");
         let back: RunResult = serde_json::from_str(&line).expect("deserialize");
         assert_eq!(back, results[0]);
+    }
+
+    /// A hand-edited journal may give any figure its type holds: the sums over runs are
+    /// wide enough (or saturate), never a panic.
+    #[test]
+    fn figures_near_their_types_most_are_summed_without_overflow() {
+        let mut results = vec![
+            refusing("cli-named", &[("state", &[], 1, u64::MAX)]),
+            refusing("cli-named", &[("state", &[], 1, u64::MAX)]),
+        ];
+        for run in &mut results {
+            run.calls.off_condition = u32::MAX;
+        }
+        let rows = rows(&results, &["cli-named".to_owned()]);
+        let named = rows.conditions.first().expect("a row");
+        assert_eq!(named.off_condition, 2 * u64::from(u32::MAX));
+        assert_eq!(named.refused_total(), u64::MAX);
+        assert_eq!(named.attempts, Some(u64::MAX as f64));
+        assert!(markdown(&rows, "study").contains("cli-named"));
+        assert!(csv(&rows).contains(&format!(",{},", 2 * u64::from(u32::MAX))));
     }
 
     /// The CSV row of `condition` as a whole (its `task` empty).
