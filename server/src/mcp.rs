@@ -216,14 +216,41 @@ impl DevtoolsHandler {
         Ok(())
     }
 
+    /// [`Self::serve_call`], stopped when its client cancels the request: rmcp
+    /// cancels the request's token when the HTTP request is dropped before its
+    /// answer (2026-07-28: a client that gave up, at its timeout or Ctrl-C) and on
+    /// `notifications/cancelled` (a 2025-11-25 session, stdio), but only cancels
+    /// it; the tool runs inside this future, so it stops only when this future is
+    /// dropped. A call that became a task has been answered by then (its request
+    /// is over, its token cancelled with it): `tasks/cancel` stops that one.
+    async fn serve_unless_cancelled(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+        finish: Option<&Finish>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let cancelled = context.ct.clone();
+        tokio::select! {
+            biased;
+            () = cancelled.cancelled() => {
+                // Nobody reads the answer; the record says the client stopped the call.
+                if let Some(finish) = finish {
+                    finish.done(Outcome::Interrupted);
+                }
+                Err(ErrorData::internal_error("the client cancelled the call", None))
+            }
+            response = self.serve_call(request, context, finish) => response,
+        }
+    }
+
     /// `tools/call` itself. A call of a task-supporting tool from a client
-    /// that can follow tasks may become one (see [`task::serve`]); `finish`
-    /// then goes with it, to record the call when it ends.
+    /// that can follow tasks may become one (see [`task::serve`]); a clone of
+    /// `finish` then goes with it, to record the call when it ends.
     async fn serve_call(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-        finish: &mut Option<Finish>,
+        finish: Option<&Finish>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(spec) = self.tools.spec(&request.name) else {
             return Err(unknown_tool(&request.name));
@@ -252,11 +279,11 @@ impl DevtoolsHandler {
             return respond(&request.name, task::guarded(call).await, inline);
         }
         let name = request.name.clone();
-        let finish = finish.take();
+        let finish = finish.cloned();
         let settle = move |ended: Ended| {
             let settled = settle_task(&name, ended);
             if let Some(finish) = finish {
-                finish.done(settled.as_ref().map_or(Outcome::RpcError, result_outcome));
+                finish.done(task_outcome(&settled));
             }
             settled
         };
@@ -434,11 +461,13 @@ impl ServerHandler for DevtoolsHandler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let mut finish = self
+        let finish = self
             .usage
             .as_ref()
             .map(|usage| Finish::start(usage, &request.name, &context));
-        let mut response = self.serve_call(request, context, &mut finish).await;
+        let mut response = self
+            .serve_unless_cancelled(request, context, finish.as_ref())
+            .await;
         if let (Some(finish), Some(outcome)) = (finish, outcome_of(&response)) {
             finish.done(outcome);
         }
@@ -696,6 +725,17 @@ fn outcome_of(response: &Result<CallToolResponse, ErrorData>) -> Option<Outcome>
         Ok(CallToolResponse::Complete(result)) => Some(result_outcome(result)),
         Ok(_) => None,
         Err(_) => Some(Outcome::RpcError),
+    }
+}
+
+/// How a task ended, for its usage record: `tasks/cancel` is the client
+/// stopping the call, as mur's Ctrl-C is, no failure; a crash or a refused
+/// question is the protocol error it ends with.
+fn task_outcome(settled: &Result<CallToolResult, TaskExit>) -> Outcome {
+    match settled {
+        Ok(result) => result_outcome(result),
+        Err(TaskExit::Cancelled) => Outcome::Interrupted,
+        Err(_) => Outcome::RpcError,
     }
 }
 

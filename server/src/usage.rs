@@ -5,6 +5,7 @@
 //! The stdio bridge records the calls it serves through the same [`Recorder`].
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use mur_usage::{Kind, Outcome, Record, Side, Surface, UsageLog};
@@ -91,17 +92,19 @@ impl Recorder {
         }
     }
 
+    /// The tool's and the verb's names are the client's words, so they are cut as
+    /// its name is ([`client_info_field`]).
     fn served(&self, tool: &str, client: Option<String>, verb: Option<&Value>) -> Served {
         Served {
             started: Instant::now(),
-            tool: tool.to_owned(),
+            tool: client_info_field(tool),
             client,
             surface: if verb.is_some() {
                 Surface::Cli
             } else {
                 Surface::Mcp
             },
-            verb: verb.and_then(|v| v["name"].as_str()).map(str::to_owned),
+            verb: verb.and_then(|v| v["name"].as_str()).map(client_info_field),
             kind: verb.and_then(|v| v["kind"].as_str()).and_then(Kind::parse),
             bridge: false,
         }
@@ -130,9 +133,11 @@ impl Recorder {
     }
 }
 
-/// The most characters of a client's name, and of its version, a record keeps. A
-/// name is a product's (`claude-code`, `Visual Studio Code`) and a version a few
-/// numbers: 200 is far past any, while a client's own words, unbounded, could make
+/// The most characters of a client's name, and of its version, a record keeps; of
+/// the tool's name and the verb's (`_meta["dev.mur/verb"].name`) too, which the client
+/// chose as well. A name is a product's (`claude-code`, `Visual Studio Code`) or a
+/// tool's or verb's (128 and 64 characters at most where they are checked) and a version
+/// a few numbers: 200 is far past any, while a client's own words, unbounded, could make
 /// each of its records longer than the 1 MiB a reader takes as one line (skipped,
 /// uncounted) and flush every other record out of the log's rotation in a few calls.
 pub const CLIENT_INFO_CHARS: usize = 200;
@@ -164,26 +169,37 @@ pub fn client_label(name: &str, version: Option<&str>) -> Option<String> {
 }
 
 /// A call being served and the recorder its record goes to, once it ends
-/// (with its request, or later as a task).
+/// (with its request, or later as a task). Clones share the one record: the
+/// request and the task a call may become each hold one, and whichever sees
+/// the call end records it; the other's `done` finds it written.
+#[derive(Clone)]
 pub(crate) struct Finish {
-    recorder: std::sync::Arc<Recorder>,
-    served: Served,
+    recorder: Arc<Recorder>,
+    served: Arc<Mutex<Option<Served>>>,
 }
 
 impl Finish {
     pub(crate) fn start(
-        recorder: &std::sync::Arc<Recorder>,
+        recorder: &Arc<Recorder>,
         tool: &str,
         context: &RequestContext<RoleServer>,
     ) -> Self {
         Self {
             recorder: recorder.clone(),
-            served: recorder.start(tool, context),
+            served: Arc::new(Mutex::new(Some(recorder.start(tool, context)))),
         }
     }
 
-    pub(crate) fn done(self, outcome: Outcome) {
-        self.recorder.finish(self.served, outcome);
+    /// Records the call as ended with `outcome`, unless a clone did already.
+    pub(crate) fn done(&self, outcome: Outcome) {
+        let served = self
+            .served
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(served) = served {
+            self.recorder.finish(served, outcome);
+        }
     }
 }
 
@@ -210,6 +226,28 @@ impl Served {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tool's and the verb's names are the client's words too (audit 54 #1: a
+    /// 2 MiB verb name made a record no reader takes, and flushed the log's others).
+    #[test]
+    fn the_tool_and_verb_names_a_client_sent_are_bounded_as_its_name_is() {
+        let recorder = Recorder::new(
+            &UsageLogging::At(PathBuf::from("never-written.jsonl")),
+            std::path::Path::new("0123456789abcdef.json"),
+            "tag",
+        )
+        .expect("a recorder");
+        let long = "v".repeat(2 << 20);
+        let meta = serde_json::json!({ VERB_META: { "name": long, "kind": "plugin" } });
+        let served = recorder.call(&long, None, &meta);
+        let cut = client_info_field(&long);
+        assert_eq!(cut.chars().count(), CLIENT_INFO_CHARS + 1);
+        assert_eq!(
+            (served.tool(), served.verb.as_deref()),
+            (&*cut, Some(&*cut))
+        );
+        assert_eq!(served.kind, Some(Kind::Plugin));
+    }
 
     #[test]
     fn a_clients_label_is_its_name_and_version_each_bounded() {

@@ -11,3 +11,4 @@ mod mcp_features;
 mod mcp_tasks;
 mod stdio_session;
 mod support;
+mod usage_records;

@@ -278,13 +278,14 @@ fn discover_declares_what_is_registered() {
 }
 
 /// A 2025-11-25 client: `initialize`, then every request in its session.
-struct LegacySession {
+pub(crate) struct LegacySession {
     endpoint: String,
-    id: String,
+    /// Its `Mcp-Session-Id`.
+    pub(crate) id: String,
 }
 
 impl LegacySession {
-    fn start(endpoint: &str, capabilities: Value) -> Self {
+    pub(crate) fn start(endpoint: &str, capabilities: Value) -> Self {
         let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": mcp::LEGACY, "capabilities": capabilities,
             "clientInfo": { "name": "legacy", "version": "0" } } });
@@ -308,7 +309,7 @@ impl LegacySession {
         session
     }
 
-    fn post(&self, body: &Value) -> reqwest::blocking::Response {
+    pub(crate) fn post(&self, body: &Value) -> reqwest::blocking::Response {
         mcp::post(&self.endpoint)
             .header("Mcp-Session-Id", &self.id)
             .header("MCP-Protocol-Version", mcp::LEGACY)

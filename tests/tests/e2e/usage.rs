@@ -562,6 +562,48 @@ fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
     assert_eq!(report["toolsServed"][0]["calls"], 2);
 }
 
+/// A call mur gives up on at its `--timeout` (as at Ctrl-C or SIGTERM: it drops the HTTP
+/// request, which the session takes as its cancel) stops in the session too, and the
+/// session records it as interrupted, after about as long as mur waited (audit 54 #2: the
+/// tool ran on to the end of its own wait, and was recorded as a tool failure of that
+/// whole duration, 20 s here).
+#[test]
+fn a_call_mur_gave_up_on_is_recorded_interrupted_by_the_session_which_stopped_it() {
+    let sandbox = Sandbox::new();
+    let served = sandbox.root().join("served.jsonl");
+    let served_arg = served.display().to_string();
+    let _app = sandbox.start_sample_with(&sandbox.project("app"), &["--usage-log", &served_arg]);
+    let started = std::time::Instant::now();
+    let args = r##"{"selector":"#never","timeoutMs":20000}"##;
+    sandbox
+        .devtools(&["--timeout", "1500", "call", "waitFor", "--args", args])
+        .assert_code(2);
+    let record = mur_e2e::process::wait_until("the session's record of the call", || {
+        records(&served).pop()
+    });
+    let seen = started.elapsed();
+    assert_eq!(
+        (&record["verb"], &record["tool"], &record["outcome"]),
+        (&json!("call"), &json!("waitFor"), &json!("interrupted")),
+        "{record}"
+    );
+    // About mur's 1.5 s; the tool's own wait would have been 20 s.
+    let ms = record["ms"].as_f64().unwrap_or_default();
+    assert!((1000.0..8000.0).contains(&ms), "{record}");
+    assert!(
+        seen < std::time::Duration::from_secs(12),
+        "recorded after {seen:?}"
+    );
+    let report = sandbox.devtools(&["usage", "report", "--json", "--server-log", &served_arg]);
+    let served_row = row(&report.json()["toolsServed"], "waitFor").clone();
+    let keys = ["calls", "toolFailures", "interrupted", "p50Ms"];
+    assert_eq!(
+        keys.map(|k| served_row[k].clone()),
+        [json!(1), json!(0), json!(1), json!(0.0)],
+        "{served_row}"
+    );
+}
+
 /// A log with known records: times fixed in the past and known durations.
 fn known_log(sandbox: &Sandbox) {
     let rec = |day: u32, verb: &str, kind: &str, tool: &str, outcome: &str, ms: f64| {

@@ -1,0 +1,305 @@
+//! The usage records a session keeps of the calls it serves (`mur-sample --usage-log`),
+//! over real HTTP: the names a client chose are cut as its `clientInfo` is, a call its
+//! client stops — the HTTP request dropped (2026-07-28), `notifications/cancelled` (a
+//! 2025-11-25 session), `tasks/cancel` — stops there and then and is recorded
+//! `interrupted` with the time it ran, and a call that could have become a task but
+//! ended first is recorded as any other.
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::mcp_features::LegacySession;
+use crate::support::{Session, World, mcp, wait_until};
+
+/// How long `slow_compute` is asked to work: far past any wait below, so a record
+/// that comes sooner says the call was stopped, not that it ended.
+const SECONDS: u64 = 60;
+
+/// A 2 MiB name: its record would be longer than the 1 MiB line a reader takes.
+fn flood() -> String {
+    "v".repeat(2 << 20)
+}
+
+/// What a record keeps of a name of 200 characters or more: its first 200 and `…`.
+fn cut(name: &str) -> String {
+    format!("{}…", &name[..200])
+}
+
+/// `mur-sample` with its fixture tools, recording to its log.
+struct Recording {
+    _world: World,
+    session: Session,
+    log: PathBuf,
+}
+
+impl Recording {
+    fn start() -> Self {
+        let world = World::new();
+        let log = world.sandbox.root().join("served.jsonl");
+        let args = [
+            "--conformance-fixtures",
+            "--usage-log",
+            log.to_str().expect("a UTF-8 path"),
+        ];
+        let session = world.sandbox.start_sample_with(&world.project, &args);
+        Self {
+            _world: world,
+            session,
+            log,
+        }
+    }
+
+    fn endpoint(&self) -> &str {
+        &self.session.lock.endpoint
+    }
+
+    /// The `n`th record (from 1) once it is written, and how long after `since` it was seen.
+    fn record(&self, n: usize, since: Instant) -> (Value, Duration) {
+        let record = wait_until(&format!("record {n}"), || {
+            records(&self.log).into_iter().nth(n - 1)
+        });
+        (record, since.elapsed())
+    }
+}
+
+fn records(log: &Path) -> Vec<Value> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a record"))
+        .collect()
+}
+
+/// A 2026-07-28 `tools/call` of `name`, its `_meta` the modern one plus `meta`,
+/// from a client that gives up after `patience` (and drops the request): its answer,
+/// or `None` when it gave up.
+fn call(
+    endpoint: &str,
+    name: &str,
+    arguments: Value,
+    meta: Value,
+    patience: Duration,
+) -> Option<Value> {
+    let mut full = mcp::modern_meta();
+    if let (Some(full), Some(meta)) = (full.as_object_mut(), meta.as_object()) {
+        full.extend(meta.clone());
+    }
+    let params = json!({ "name": name, "arguments": arguments, "_meta": full });
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params });
+    let sent = mcp::post(endpoint)
+        .header("MCP-Protocol-Version", mcp::MODERN)
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", name)
+        .timeout(patience)
+        .json(&body)
+        .send();
+    // Plain JSON on one line, or an event stream's `data:` lines; either may be cut
+    // off by the client's patience.
+    let text = sent.ok()?.text().ok()?;
+    text.lines()
+        .map(|line| line.strip_prefix("data:").unwrap_or(line))
+        .filter_map(|line| serde_json::from_str::<Value>(line.trim()).ok())
+        .find(|message| message["id"] == 1)
+}
+
+/// The capabilities of a client that follows tasks.
+fn follows_tasks() -> Value {
+    json!({ "io.modelcontextprotocol/clientCapabilities": {
+        "extensions": { "io.modelcontextprotocol/tasks": {} } } })
+}
+
+/// `record` is of `tool`, `interrupted`, after about `ran` (as the server measured it).
+#[track_caller]
+fn assert_interrupted(record: &Value, tool: &str, ran: Duration) {
+    assert_eq!(
+        (&record["tool"], &record["outcome"]),
+        (&json!(tool), &json!("interrupted")),
+        "{record}"
+    );
+    let ms = record["ms"].as_f64().unwrap_or(-1.0);
+    let ran = ran.as_secs_f64() * 1000.0;
+    assert!(
+        ms >= ran * 0.5 && ms < ran + 10_000.0,
+        "ran about {ran} ms: {record}"
+    );
+}
+
+/// Audit 54 #1: the verb name in `_meta["dev.mur/verb"]` (and the tool's) was written
+/// whole: a 2 MiB one made a record the report skips, and a few dozen such calls rotated
+/// every other record out of the log.
+#[test]
+fn names_a_client_chose_are_cut_in_the_record_as_its_client_info_is() {
+    let recording = Recording::start();
+    let name = flood();
+    let verb = json!({ "dev.mur/verb": { "name": name, "kind": "plugin" } });
+    let answer = call(
+        recording.endpoint(),
+        "greet",
+        json!({}),
+        verb,
+        Duration::from_secs(30),
+    );
+    assert_eq!(answer.expect("an answer")["result"]["isError"], false);
+    // On 2025-11-25 no header carries the tool's name: a call of a tool the session
+    // lacks, under any name, is recorded (`rpc-error`).
+    let legacy = LegacySession::start(recording.endpoint(), json!({}));
+    let unknown = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": name, "arguments": {} } });
+    let answered = legacy.post(&unknown);
+    assert!(answered.status().is_success(), "{}", answered.status());
+    let (served, _) = recording.record(2, Instant::now());
+    let records = records(&recording.log);
+    let kept = |r: &Value, key: &str| r[key].as_str().unwrap_or_default().to_owned();
+    assert_eq!(
+        (kept(&records[0], "verb"), kept(&records[0], "tool")),
+        (cut(&name), "greet".to_owned())
+    );
+    assert_eq!(
+        (kept(&served, "tool"), kept(&served, "outcome")),
+        (cut(&name), "rpc-error".to_owned())
+    );
+    let size = std::fs::metadata(&recording.log).expect("the log").len();
+    assert!(size < 4096, "the log holds {size} bytes");
+}
+
+/// Audit 54 #2: a call whose client went away ran on to its end and was recorded as
+/// the tool ended, with that whole duration. rmcp cancels the request's token when the
+/// HTTP request is dropped, before its answer (a plain JSON one) or during its event
+/// stream (once a progress notification went out); the call now stops with it.
+#[test]
+fn a_call_whose_http_request_is_dropped_stops_and_is_recorded_interrupted() {
+    let recording = Recording::start();
+    let arguments = json!({ "seconds": SECONDS });
+    let patience = Duration::from_millis(1000);
+    for (n, meta) in [(1, json!({})), (2, json!({ "progressToken": "p" }))] {
+        let started = Instant::now();
+        let answer = call(
+            recording.endpoint(),
+            "slow_compute",
+            arguments.clone(),
+            meta,
+            patience,
+        );
+        assert_eq!(answer, None, "the client gave up before the tool's end");
+        let (record, seen) = recording.record(n, started);
+        assert_interrupted(&record, "slow_compute", patience);
+        assert!(
+            seen < Duration::from_secs(SECONDS / 2),
+            "recorded after {seen:?}"
+        );
+    }
+}
+
+/// A 2025-11-25 client stops a call with `notifications/cancelled`: rmcp cancels the
+/// request's token, and the call stops with it. The POST of the call is its own, so
+/// the cancel is sent (again, while the call is not yet known) until the record comes.
+#[test]
+fn notifications_cancelled_stops_a_legacy_sessions_call() {
+    let recording = Recording::start();
+    let legacy = LegacySession::start(recording.endpoint(), json!({}));
+    let started = Instant::now();
+    let endpoint = recording.endpoint().to_owned();
+    let call = json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": { "name": "slow_compute", "arguments": { "seconds": SECONDS } } });
+    let session_id = legacy.id.clone();
+    let in_flight = std::thread::spawn(move || {
+        // Its answer is dropped once the call is cancelled: the POST ends at its timeout.
+        let _ = mcp::post(&endpoint)
+            .header("Mcp-Session-Id", session_id)
+            .header("MCP-Protocol-Version", mcp::LEGACY)
+            .timeout(Duration::from_secs(5))
+            .json(&call)
+            .send()
+            .and_then(|response| response.text());
+    });
+    let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 7, "reason": "the user stopped it" } });
+    let record = wait_until("the cancelled call's record", || {
+        assert_eq!(legacy.post(&cancel).status(), 202);
+        std::thread::sleep(Duration::from_millis(100));
+        records(&recording.log).pop()
+    });
+    let seen = started.elapsed();
+    assert_interrupted(&record, "slow_compute", Duration::ZERO);
+    assert!(
+        record["ms"].as_f64().unwrap_or(f64::MAX) < 4000.0,
+        "{record}"
+    );
+    assert!(
+        seen < Duration::from_secs(SECONDS / 2),
+        "recorded after {seen:?}"
+    );
+    in_flight.join().expect("the call's POST");
+}
+
+/// A call that became a task is stopped by `tasks/cancel` (the task's handler is
+/// dropped), and recorded `interrupted`, not as the protocol error it was.
+#[test]
+fn tasks_cancel_stops_a_task_and_records_it_interrupted() {
+    let recording = Recording::start();
+    let endpoint = recording.endpoint();
+    let started = Instant::now();
+    let arguments = json!({ "seconds": SECONDS });
+    let patience = Duration::from_secs(30);
+    let created = call(
+        endpoint,
+        "slow_compute",
+        arguments,
+        follows_tasks(),
+        patience,
+    )
+    .expect("an answer");
+    let id = created["result"]["taskId"]
+        .as_str()
+        .expect("a task")
+        .to_owned();
+    let mut meta = mcp::modern_meta();
+    meta["io.modelcontextprotocol/clientCapabilities"] =
+        follows_tasks()["io.modelcontextprotocol/clientCapabilities"].clone();
+    let cancel = json!({ "jsonrpc": "2.0", "id": 2, "method": "tasks/cancel",
+        "params": { "taskId": id, "_meta": meta } });
+    let acked = mcp::post(endpoint)
+        .header("MCP-Protocol-Version", mcp::MODERN)
+        .header("Mcp-Method", "tasks/cancel")
+        .header("Mcp-Name", &id)
+        .json(&cancel)
+        .send()
+        .expect("tasks/cancel");
+    let acked = mcp::message_with_id(acked, 2);
+    assert!(acked.get("result").is_some(), "{acked}");
+    let cancelled_after = started.elapsed();
+    let (record, seen) = recording.record(1, started);
+    assert_interrupted(&record, "slow_compute", cancelled_after);
+    assert!(
+        seen < Duration::from_secs(SECONDS / 2),
+        "recorded after {seen:?}"
+    );
+}
+
+/// A call of a tool that supports tasks, from a client that follows them (as mur does
+/// on every call), that ended before it became a task: recorded as any call. Its record
+/// went with the task it did not become, and was never written.
+#[test]
+fn a_call_that_ended_before_it_became_a_task_is_recorded() {
+    let recording = Recording::start();
+    let arguments = json!({ "seconds": 0 });
+    let patience = Duration::from_secs(30);
+    let answer = call(
+        recording.endpoint(),
+        "slow_compute",
+        arguments,
+        follows_tasks(),
+        patience,
+    )
+    .expect("an answer");
+    assert_eq!(answer["result"]["resultType"], "complete", "{answer}");
+    let (record, _) = recording.record(1, Instant::now());
+    assert_eq!(
+        (&record["tool"], &record["outcome"]),
+        (&json!("slow_compute"), &json!("ok")),
+        "{record}"
+    );
+}
