@@ -1064,15 +1064,18 @@ fn a_bridge_killed_after_an_older_one_stopped_elsewhere_is_said_killed() {
     proxy.end().assert_code(0);
 }
 
-/// An agent host killed mid-call (its end of both pipes closed) leaves no proxy behind:
-/// with a call in flight that would go on for ten minutes, the proxy sees its stdout
-/// closed once its stdin ends, gives the call up and exits (it waited for the call
-/// for ever, an orphan per host killed).
-#[test]
-fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
-    let (sb, _app) = Sandbox::with_app();
+/// A proxy of `sb`'s session, initialized, with a call in flight that would go on for
+/// ten minutes; its stderr to `stderr`. Its stdin and stdout are the host's ends.
+fn proxy_in_a_long_call(
+    sb: &Sandbox,
+    stderr: Stdio,
+) -> (
+    Process,
+    std::process::ChildStdin,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
     let mut command = sb.mur_command(&["devtools", "proxy"]);
-    command.stdout(Stdio::piped()).stderr(Stdio::null());
+    command.stdout(Stdio::piped()).stderr(stderr);
     let (mut process, mut stdin) = Process::spawn_with_stdin(&mut command);
     let stdout = process.child_mut().stdout.take().expect("stdout");
     let mut stdout = std::io::BufReader::new(stdout);
@@ -1081,6 +1084,17 @@ fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
     std::io::BufRead::read_line(&mut stdout, &mut line).expect("the answer to initialize");
     assert!(line.contains("\"id\":1"), "{line}");
     write_lines(&mut stdin, &[waiting_for_nothing(2, 600_000)]);
+    (process, stdin, stdout)
+}
+
+/// An agent host killed mid-call (its end of both pipes closed) leaves no proxy behind:
+/// with a call in flight that would go on for ten minutes, the proxy sees its stdout
+/// closed once its stdin ends, gives the call up and exits (it waited for the call
+/// for ever, an orphan per host killed).
+#[test]
+fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
+    let (sb, _app) = Sandbox::with_app();
+    let (mut process, stdin, stdout) = proxy_in_a_long_call(&sb, Stdio::null());
     drop(stdin);
     drop(stdout);
     // A hang guard, well under the minute a proxy whose stdout is still open
@@ -1100,16 +1114,7 @@ fn a_proxy_whose_host_is_gone_gives_up_its_calls_in_flight_and_exits() {
 #[test]
 fn a_proxy_whose_host_closes_only_its_stdout_gives_up_its_calls_and_exits() {
     let (sb, _app) = Sandbox::with_app();
-    let mut command = sb.mur_command(&["devtools", "proxy"]);
-    command.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let (mut process, mut stdin) = Process::spawn_with_stdin(&mut command);
-    let stdout = process.child_mut().stdout.take().expect("stdout");
-    let mut stdout = std::io::BufReader::new(stdout);
-    write_lines(&mut stdin, &[initialize()]);
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut stdout, &mut line).expect("the answer to initialize");
-    assert!(line.contains("\"id\":1"), "{line}");
-    write_lines(&mut stdin, &[waiting_for_nothing(2, 600_000)]);
+    let (process, stdin, stdout) = proxy_in_a_long_call(&sb, Stdio::piped());
     drop(stdout);
     // A hang guard, far past the moment the hangup is seen.
     let (out, _) = process.wait_output_within(std::time::Duration::from_secs(30));
