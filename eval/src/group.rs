@@ -75,19 +75,11 @@ impl Group {
     }
 }
 
-/// A process's group id and start time (a zombie's too: its pid is still taken).
-#[cfg(target_os = "linux")]
+/// A process's group id and start time (a zombie's too: its pid is still taken). Without
+/// `/proc`, no start time to compare: nothing is recorded or signalled.
 fn stat(pid: u32) -> Option<(u32, u64)> {
-    use procfs::FromRead as _;
-    let bytes = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
-    let stat = procfs::process::Stat::from_read(bytes.as_slice()).ok()?;
-    Some((u32::try_from(stat.pgrp).ok()?, stat.starttime))
-}
-
-/// Without `/proc`, no start time to compare: nothing is recorded or signalled.
-#[cfg(not(target_os = "linux"))]
-fn stat(_pid: u32) -> Option<(u32, u64)> {
-    None
+    let stat = mur_procs::stat(i32::try_from(pid).ok()?)?;
+    Some((u32::try_from(stat.pgrp).ok()?, stat.start))
 }
 
 #[cfg(test)]

@@ -279,7 +279,6 @@ pub fn stop_leftovers(sample: &Path, dir: &Path) {
     crate::group::Group::stop_recorded(&dir.join(GROUP_FILE));
     #[cfg(target_os = "linux")]
     {
-        use procfs::FromRead as _;
         let sample = std::fs::canonicalize(sample).unwrap_or_else(|_| sample.to_owned());
         let log = dir.join("usage.jsonl");
         let wanted: Vec<u8> = [
@@ -299,9 +298,9 @@ pub fn stop_leftovers(sample: &Path, dir: &Path) {
             else {
                 continue;
             };
-            let leader = std::fs::read(entry.path().join("stat"))
+            let leader = i32::try_from(pid)
                 .ok()
-                .and_then(|bytes| procfs::process::Stat::from_read(bytes.as_slice()).ok())
+                .and_then(mur_procs::stat)
                 .is_some_and(|stat| u32::try_from(stat.session).is_ok_and(|s| s == pid));
             let ours = leader
                 && std::fs::read_link(entry.path().join("exe")).is_ok_and(|exe| exe == sample)
@@ -319,13 +318,10 @@ pub fn stop_leftovers(sample: &Path, dir: &Path) {
 /// exited: a successor that did is mur-eval's zombie until reaped (`crate::orphans`).
 #[cfg(target_os = "linux")]
 fn in_session(pid: u32, session: u32) -> bool {
-    use procfs::FromRead as _;
-    std::fs::read(format!("/proc/{pid}/stat"))
+    i32::try_from(pid)
         .ok()
-        .and_then(|bytes| procfs::process::Stat::from_read(bytes.as_slice()).ok())
-        .is_some_and(|stat| {
-            stat.state != 'Z' && u32::try_from(stat.session).is_ok_and(|s| s == session)
-        })
+        .and_then(mur_procs::stat)
+        .is_some_and(|stat| !stat.zombie && u32::try_from(stat.session).is_ok_and(|s| s == session))
 }
 
 /// Without `/proc`: only the process the harness started itself.

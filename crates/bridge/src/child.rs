@@ -104,10 +104,10 @@ impl Server {
         relay: &Relay,
         stopped: impl Future<Output = ()>,
     ) -> Result<Self> {
-        let mut child = spawn(command)?;
+        let (mut child, marker) = spawn(command)?;
         let tail = child.stderr.take().map(|stderr| pump(stderr, log.clone()));
         let log = log.path();
-        let (mut process, stdin, stdout) = Process::adopt(child)
+        let (mut process, stdin, stdout) = Process::adopt(child, marker)
             .map_err(|e| Error::internal(format!("cannot attach to the server: {e}")))?;
         let (writer, lines) = mpsc::unbounded_channel();
         let (broke, mut broken) = mpsc::channel(1);
@@ -193,28 +193,33 @@ impl Server {
     }
 
     /// Closes its stdin (a stdio server exits when its input ends), waits a
-    /// little for its processes to go, then ends them (SIGTERM, then SIGKILL).
+    /// little for its processes to go, then ends them (SIGTERM, then SIGKILL),
+    /// and what it left outside its group.
     pub(crate) async fn stop(mut self, relay: &Relay) {
         relay.attach(None);
         if !self.process.group_gone_within(EXIT_GRACE).await {
             tracing::info!("the server did not exit when its input closed; ending it");
-            let _ = self.process.end(TERM_GRACE).await;
         }
+        let _ = self.process.end(TERM_GRACE).await;
     }
 }
 
-fn spawn(command: &[OsString]) -> Result<std::process::Child> {
+/// Starts `command` in a process group of its own, marked ([`crate::process::marked`]):
+/// the child and the marker.
+fn spawn(command: &[OsString]) -> Result<(std::process::Child, String)> {
     let Some((program, args)) = command.split_first() else {
         return Err(Error::usage("no server command given after `--`"));
     };
     let mut command = Command::new(program);
-    crate::process::in_own_group(&mut command)
+    let marker = crate::process::marked(&mut command);
+    let child = crate::process::in_own_group(&mut command)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| not_started(program, &e))
+        .map_err(|e| not_started(program, &e))?;
+    Ok((child, marker))
 }
 
 /// Why the server command did not start: the command line's fault (not there, not

@@ -17,6 +17,13 @@
 //! a server started through a wrapper (`npx` runs `npm exec`, which runs
 //! `sh -c`, which runs `node`; `sh -c 'server; cleanup'`) has its real process
 //! as a grandchild, which a signal to the child alone leaves running, orphaned.
+//!
+//! What left the group (a `setsid`, a daemon's double fork) is found by the marker
+//! the child's environment holds ([`SERVER_VAR`], inherited by all it starts): on
+//! Linux the bridge is a child subreaper ([`mur_procs::become_subreaper`]), so such a
+//! process stays its descendant however it detached, and is killed once the group
+//! is gone. A process that left the group and replaced its environment
+//! (`setsid env -i …`) is not found, nor anything outside the group without `/proc`.
 
 use std::io;
 use std::process::{Child, ExitStatus};
@@ -32,6 +39,15 @@ const GROUP_POLL: Duration = Duration::from_millis(20);
 /// How long the group gets to go after SIGKILL (a process in uninterruptible
 /// sleep dies only when it wakes): past it the bridge goes on without it.
 const KILL_WAIT: Duration = Duration::from_secs(2);
+/// How often the zombies of the group are reaped while the child runs: a process
+/// of the group whose parent exited is the bridge's (a subreaper), and nothing
+/// else reaps it once it exits.
+const REAP_EVERY: Duration = Duration::from_secs(5);
+
+/// The variable in the server's environment (and so in that of everything it
+/// starts) whose value marks the processes of that one start of it
+/// ([`mur_procs::marker`]).
+pub(crate) const SERVER_VAR: &str = "MUR_BRIDGE_SERVER";
 
 /// A started child with piped stdin and stdout, leading a process group of its
 /// own; its group is killed (and the child reaped) when dropped.
@@ -42,15 +58,24 @@ pub(crate) struct Process {
     /// group's number is not given to a new process while any member lives,
     /// but once the group is empty it may be, so it is not signalled again.
     group: Option<rustix::process::Pid>,
+    /// The group's number for good: the bridge's zombies of the group are
+    /// reaped by it, and a process marked is said to have left it or not.
+    pgid: i32,
+    /// The child's [`SERVER_VAR`], until what carries it has been killed.
+    marker: Option<String>,
     #[cfg(target_os = "linux")]
     exit: Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>>,
 }
 
 impl Process {
     /// Takes over `child` (spawned with piped stdin and stdout, in a process
-    /// group of its own: [`in_own_group`]); returns it with those two pipes as
-    /// async ends. Called inside the runtime.
-    pub(crate) fn adopt(mut child: Child) -> io::Result<(Self, pipe::Sender, pipe::Receiver)> {
+    /// group of its own: [`in_own_group`], its environment holding `marker`:
+    /// [`marked`]); returns it with those two pipes as async ends. Called
+    /// inside the runtime.
+    pub(crate) fn adopt(
+        mut child: Child,
+        marker: String,
+    ) -> io::Result<(Self, pipe::Sender, pipe::Receiver)> {
         let pipes = match (child.stdin.take(), child.stdout.take()) {
             (Some(stdin), Some(stdout)) => pipe::Sender::from_owned_fd(stdin.into())
                 .and_then(|stdin| Ok((stdin, pipe::Receiver::from_owned_fd(stdout.into())?))),
@@ -58,10 +83,13 @@ impl Process {
                 "the server's stdin or stdout was not piped",
             )),
         };
+        let group = rustix::process::Pid::from_child(&child);
         let process = Self {
             #[cfg(target_os = "linux")]
             exit: exit_fd(&child),
-            group: Some(rustix::process::Pid::from_child(&child)),
+            group: Some(group),
+            pgid: group.as_raw_nonzero().get(),
+            marker: Some(marker),
             child: Some(child),
         };
         let (stdin, stdout) = pipes?;
@@ -69,15 +97,29 @@ impl Process {
     }
 
     /// Resolves once the child has exited, with its status (cancel-safe: a
-    /// `select!` may drop it and wait again).
+    /// `select!` may drop it and wait again). Meanwhile the zombies of its group
+    /// that are the bridge's are reaped every [`REAP_EVERY`].
     pub(crate) async fn wait(&mut self) -> io::Result<ExitStatus> {
+        let mut next_reap = tokio::time::Instant::now() + REAP_EVERY;
         loop {
-            if let Some(status) = self.child_mut()?.try_wait()? {
+            let child = self.child_mut()?;
+            if let Some(status) = child.try_wait()? {
                 return Ok(status);
+            }
+            if tokio::time::Instant::now() >= next_reap {
+                // The child is its `Child`'s to reap.
+                let owned = i32::try_from(child.id()).ok();
+                if owned.is_some() {
+                    mur_procs::reap_group(self.pgid, owned);
+                }
+                next_reap = tokio::time::Instant::now() + REAP_EVERY;
             }
             #[cfg(target_os = "linux")]
             if let Some(exit) = &self.exit {
-                exit.readable().await?.clear_ready();
+                tokio::select! {
+                    ready = exit.readable() => ready?.clear_ready(),
+                    () = tokio::time::sleep_until(next_reap) => {}
+                }
                 continue;
             }
             tokio::time::sleep(EXIT_POLL).await;
@@ -87,7 +129,9 @@ impl Process {
     /// Ends the child's whole group: SIGTERM to every process in it (a server
     /// that saves its state on SIGTERM gets to), `grace` for them to go, then
     /// SIGKILL; returns once the child is reaped and the group gone (or after
-    /// [`KILL_WAIT`] past the SIGKILL). At once if the group is already empty.
+    /// [`KILL_WAIT`] past the SIGKILL), and what it left outside the group is
+    /// killed ([`Process::end_left`]). The signals are skipped if the group is
+    /// already empty.
     pub(crate) async fn end(&mut self, grace: Duration) -> io::Result<ExitStatus> {
         if !self.group_gone() {
             self.signal_group(rustix::process::Signal::TERM);
@@ -100,7 +144,35 @@ impl Process {
                 self.group_gone_within(KILL_WAIT).await;
             }
         }
-        self.wait().await
+        let status = self.wait().await;
+        self.reap();
+        self.end_left().await;
+        status
+    }
+
+    /// Kills what carries the child's marker, the processes it started that left
+    /// its group (and any of the group still there), and reaps those that are the
+    /// bridge's; once, after the child is reaped by its `Child` (a zombie of the
+    /// marker is reaped here). Blocking work, done off the runtime's threads.
+    async fn end_left(&mut self) {
+        let Some(marker) = self.marker.take() else {
+            return;
+        };
+        let group = self.pgid;
+        let killed = tokio::task::spawn_blocking(move || {
+            mur_procs::kill_left(SERVER_VAR, &marker, Some(group))
+        })
+        .await;
+        match killed {
+            Ok(0) => {}
+            Ok(left) => tracing::info!(
+                "the server left {left} {} running outside its process group (`setsid`, a \
+                 daemon); killed {}",
+                if left == 1 { "process" } else { "processes" },
+                if left == 1 { "it" } else { "them" },
+            ),
+            Err(e) => tracing::debug!("cannot end what the server left running: {e}"),
+        }
     }
 
     /// Whether the child has exited (it is reaped then) and no other process
@@ -118,12 +190,11 @@ impl Process {
         }
     }
 
-    /// Reaps the child if it has exited, then asks the kernel whether its
-    /// group still has a process (an exited one not yet reaped counts).
+    /// Reaps the child if it has exited (and what of its group is the
+    /// bridge's: [`Process::reap`]), then asks the kernel whether its group
+    /// still has a process (an exited one not yet reaped counts).
     fn group_gone(&mut self) -> bool {
-        if let Some(child) = self.child.as_mut() {
-            let _ = child.try_wait();
-        }
+        self.reap();
         let Some(group) = self.group else {
             return true;
         };
@@ -134,11 +205,26 @@ impl Process {
         // seconds).
         let gone = rustix::process::test_kill_process_group(group)
             .is_err_and(|e| e == rustix::io::Errno::SRCH)
-            || only_exited(group);
+            || mur_procs::only_exited(self.pgid);
         if gone {
             self.group = None;
+            // The child, if it was one of those exited, is reaped now.
+            self.reap();
         }
         gone
+    }
+
+    /// Reaps the child if it has exited, and then the zombies of its group that
+    /// are the bridge's: a process of the group whose parent exited is the
+    /// bridge's (a subreaper), and its zombie would stay until the bridge ends.
+    fn reap(&mut self) {
+        let reaped = self
+            .child
+            .as_mut()
+            .is_some_and(|child| matches!(child.try_wait(), Ok(Some(_))));
+        if reaped {
+            mur_procs::reap_group(self.pgid, None);
+        }
     }
 
     fn signal_group(&mut self, signal: rustix::process::Signal) {
@@ -161,60 +247,60 @@ impl Process {
 }
 
 impl Drop for Process {
-    /// As `kill_on_drop`, for the whole group: a bridge that stops or fails
-    /// leaves no server behind.
+    /// As `kill_on_drop`, for the whole group and what carries the child's
+    /// marker: a bridge that stops or fails leaves no server behind.
     /// The reaping happens on a thread of its own, so a child slow to die
     /// (in uninterruptible sleep) does not hold up the runtime.
     fn drop(&mut self) {
         if !self.group_gone() {
             self.signal_group(rustix::process::Signal::KILL);
         }
-        let Some(mut child) = self.child.take() else {
-            return;
-        };
-        if matches!(child.try_wait(), Ok(Some(_))) {
-            return;
+        let marker = self.marker.take();
+        let killed = marker
+            .as_ref()
+            .map(|marker| mur_procs::kill_marked(SERVER_VAR, marker));
+        let mut child = self.child.take();
+        if child
+            .as_mut()
+            .is_none_or(|child| matches!(child.try_wait(), Ok(Some(_))))
+        {
+            child = None;
+            if marker.is_none() {
+                return;
+            }
         }
-        let _ = child.kill();
+        if let Some(child) = &mut child {
+            let _ = child.kill();
+        }
+        let group = self.pgid;
         let _ = std::thread::Builder::new()
             .name("reap-server".into())
-            .spawn(move || child.wait());
+            .spawn(move || {
+                if let Some(mut child) = child {
+                    let _ = child.wait();
+                }
+                // Its `Child` reaped: the rest of the group and what left it are
+                // the bridge's to reap.
+                if let (Some(marker), Some(killed)) = (marker, killed) {
+                    mur_procs::kill_left_after(killed, SERVER_VAR, &marker, Some(group));
+                }
+                mur_procs::reap_group(group, None);
+            });
     }
-}
-
-/// Whether every process of `group` has exited (is a zombie), by
-/// `/proc/<pid>/stat`; `false` where that cannot be read.
-fn only_exited(group: rustix::process::Pid) -> bool {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return false;
-    };
-    let group = group.as_raw_nonzero().get().to_string();
-    !entries.filter_map(Result::ok).any(|entry| {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
-            .map(str::to_owned)
-        else {
-            return false;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            return false;
-        };
-        // `pid (comm) state ppid pgrp …`; comm may hold spaces and parens.
-        let Some(rest) = stat.rfind(')').and_then(|at| stat.get(at + 2..)) else {
-            return false;
-        };
-        let mut fields = rest.split(' ');
-        let state = fields.next();
-        state != Some("Z") && fields.nth(1) == Some(group.as_str())
-    })
 }
 
 /// `command`, set to start in a process group of its own (led by the child),
 /// which [`Process`] ends as a whole.
 pub(crate) fn in_own_group(command: &mut std::process::Command) -> &mut std::process::Command {
     std::os::unix::process::CommandExt::process_group(command, 0)
+}
+
+/// Gives `command` a new marker in its environment ([`SERVER_VAR`]), which
+/// everything it starts inherits; returns it, for [`Process::adopt`].
+pub(crate) fn marked(command: &mut std::process::Command) -> String {
+    let marker = mur_procs::marker();
+    command.env(SERVER_VAR, &marker);
+    marker
 }
 
 /// A pidfd for `child`: readable once it has exited. `None` where the kernel
@@ -251,13 +337,14 @@ mod tests {
 
     fn start(script: &str) -> (Process, pipe::Sender, pipe::Receiver) {
         let mut command = Command::new("sh");
+        let marker = marked(&mut command);
         let child = in_own_group(&mut command)
             .args(["-c", script])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
             .expect("sh starts");
-        Process::adopt(child).expect("adopted")
+        Process::adopt(child, marker).expect("adopted")
     }
 
     /// Whether `pid` is still a process (a zombie counts: it is not reaped).
@@ -322,18 +409,11 @@ mod tests {
     /// The live processes of group `pgid` (an exited one not yet reaped by
     /// its new parent does not count: it holds nothing).
     fn members(pgid: u32) -> Vec<u32> {
-        let Ok(entries) = std::fs::read_dir("/proc") else {
-            return Vec::new();
-        };
-        entries
-            .filter_map(|entry| {
-                let pid: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-                // `pid (comm) state ppid pgrp …`: comm may hold spaces and parens.
-                let rest = &stat[stat.rfind(')')? + 2..];
-                let fields: Vec<&str> = rest.split(' ').collect();
-                (fields.first() != Some(&"Z") && fields.get(2)?.parse() == Ok(pgid)).then_some(pid)
-            })
+        mur_procs::processes()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| !p.zombie && u32::try_from(p.pgrp) == Ok(pgid))
+            .filter_map(|p| u32::try_from(p.pid).ok())
             .collect()
     }
 
@@ -388,5 +468,91 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(10), gone)
             .await
             .expect("killed and reaped when dropped");
+    }
+
+    /// A server that leaves a process outside its group (`setsid`), which writes its
+    /// pid to the server's stdout and sleeps; the server waits for it.
+    const LEAVES: &str = "setsid sh -c 'echo $$; exec sleep 60' & wait";
+
+    /// The pid the first line of `stdout` names.
+    async fn first_pid(stdout: pipe::Receiver) -> i32 {
+        let (mut line, mut stdout) = (String::new(), BufReader::new(stdout));
+        let read = stdout.read_line(&mut line);
+        tokio::time::timeout(Duration::from_secs(10), read)
+            .await
+            .expect("a line within 10 s")
+            .expect("read");
+        line.trim().parse().expect("a pid")
+    }
+
+    /// Whether `pid` is running (not gone, no zombie).
+    fn running(pid: i32) -> bool {
+        mur_procs::stat(pid).is_some_and(|p| !p.zombie)
+    }
+
+    /// Waits until `pid` is gone, reaped, for at most 10 s.
+    async fn reaped(pid: i32) {
+        let gone = async {
+            while mur_procs::stat(pid).is_some() {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), gone)
+            .await
+            .expect("gone and reaped");
+    }
+
+    /// What the server moved out of its group carries its marker: ending the
+    /// server kills it, and reaps it (its parent gone, it is the bridge's, a
+    /// subreaper). Before, it ran on, reparented to init.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn ending_a_process_kills_what_it_left_outside_its_group() {
+        mur_procs::become_subreaper().expect("a subreaper");
+        let (mut process, _stdin, stdout) = start(LEAVES);
+        let left = first_pid(stdout).await;
+        let pgid = process.pgid;
+        assert!(running(left));
+        assert_ne!(mur_procs::stat(left).map(|p| p.pgrp), Some(pgid));
+        process
+            .end(Duration::from_millis(200))
+            .await
+            .expect("ended");
+        assert_eq!(mur_procs::stat(left), None, "killed and reaped");
+        assert_eq!(members(pgid as u32), Vec::<u32>::new());
+    }
+
+    /// Dropped, the same: killed at once, reaped on the reaping thread.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn a_dropped_process_kills_what_it_left_outside_its_group() {
+        mur_procs::become_subreaper().expect("a subreaper");
+        let (process, _stdin, stdout) = start(LEAVES);
+        let left = first_pid(stdout).await;
+        assert!(running(left));
+        drop(process);
+        reaped(left).await;
+    }
+
+    /// A process of the group whose parent exited is the bridge's: its zombie is
+    /// reaped once the child is, and the group is gone (not just all exited).
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn the_groups_zombies_that_are_the_bridges_are_reaped() {
+        mur_procs::become_subreaper().expect("a subreaper");
+        let (mut process, stdin, stdout) = start("(sh -c 'echo $$; exec sleep 0.1' &); read line");
+        let orphan = first_pid(stdout).await;
+        let me = i32::try_from(std::process::id()).expect("a pid");
+        let zombie = async {
+            while !mur_procs::stat(orphan).is_some_and(|p| p.zombie && p.ppid == me) {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), zombie)
+            .await
+            .expect("a zombie of this process");
+        drop(stdin);
+        assert!(process.group_gone_within(Duration::from_secs(10)).await);
+        assert_eq!(mur_procs::stat(orphan), None, "reaped");
     }
 }

@@ -137,6 +137,16 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
         .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", files.sidecar.display())));
     let started = match written {
         Ok(()) => {
+            // Once, for the bridge's life: what its server starts that leaves the
+            // server's process group is reparented to the bridge when its parent
+            // exits (not to init), where it is found by its marker and killed with
+            // the server (crate::process).
+            if let Err(e) = mur_procs::become_subreaper() {
+                tracing::debug!(
+                    "cannot become the subreaper of the server's processes: {e}; what leaves \
+                     its process group and outlives its parent is not found"
+                );
+            }
             let stopped = signals.arrived();
             Server::start(&options.command, options.max_message, &log, &relay, stopped).await
         }

@@ -2713,3 +2713,116 @@ fn a_call_out_of_time_quotes_what_the_bridge_could_not_match() {
         ));
     });
 }
+
+/// A stdio server (Python, standard library only) that starts a process outside its
+/// process group, as a daemon does: `setsid sh -c …` appends its pid to the file
+/// `argv[1]` and becomes `sleep 300`. Its tool `exit` exits 3; any other answers.
+const LEAVING_SERVER: &str = r#"
+import json, os, subprocess, sys
+subprocess.Popen(["setsid", "sh", "-c", 'echo $$ >> "$0"; exec sleep 300', sys.argv[1]],
+                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+for raw in sys.stdin:
+    msg = json.loads(raw)
+    mid, method = msg.get("id"), msg.get("method")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
+              "capabilities": {"tools": {}}, "serverInfo": {"name": "leaving", "version": "1"}}})
+    elif method == "tools/call" and msg["params"]["name"] == "exit":
+        os._exit(3)
+    elif method == "tools/call":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "here"}]}})
+    elif mid is not None:
+        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []} if method == "tools/list" else {}})
+"#;
+
+/// The process a [`LEAVING_SERVER`] left outside its group, the `n`th (from 0) its
+/// file names; killed on drop while it still runs `sleep`, so a failing test leaves
+/// nothing running.
+struct Left(u32);
+
+impl Left {
+    fn nth(pids: &Path, n: usize) -> Self {
+        Self(wait_until(
+            "the server's setsid'd process to write its pid",
+            || {
+                let text = std::fs::read_to_string(pids).unwrap_or_default();
+                let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+                whole.lines().nth(n)?.trim().parse().ok()
+            },
+        ))
+    }
+
+    /// Whether it still runs: not gone, and no zombie (one that has exited and
+    /// waits to be reaped holds nothing).
+    fn running(&self) -> bool {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.0)).unwrap_or_default();
+        // `pid (comm) state …`: comm may hold spaces and parens.
+        stat.rfind(')')
+            .and_then(|at| stat.get(at + 2..at + 3))
+            .is_some_and(|state| state != "Z")
+    }
+}
+
+impl Drop for Left {
+    fn drop(&mut self) {
+        let comm = std::fs::read_to_string(format!("/proc/{}/comm", self.0)).unwrap_or_default();
+        if self.running() && comm.trim() == "sleep" {
+            drop(mur_e2e::Adopted(self.0));
+        }
+    }
+}
+
+/// What the server started outside its process group (`setsid`, a daemon's double
+/// fork) does not outlive it: the bridge (a subreaper) kills what carries the marker
+/// the server's environment held (`MUR_BRIDGE_SERVER`) once the group is gone — at a
+/// restart, before the new server answers, and at `bridge stop`. Before, the group
+/// alone was ended: each such process ran on, reparented to init, after every restart
+/// and after the bridge.
+#[test]
+fn what_the_server_started_outside_its_group_ends_at_a_restart_and_at_bridge_stop() {
+    let sb = Sandbox::new();
+    let script = sb.file("leaving_server.py", LEAVING_SERVER);
+    let pids = sb.root().join("left.pids");
+    let command: Vec<OsString> = vec![
+        "python3".into(),
+        "-u".into(),
+        script.into(),
+        pids.clone().into(),
+    ];
+    let bridge = Bridge::start(&sb, "leaving", &[], &command);
+    let first = Left::nth(&pids, 0);
+    assert!(first.running(), "the first server's process runs");
+
+    // The server exits; the one started again answers, and what the first left is gone.
+    bridge
+        .mur(&["call", "exit"])
+        .assert_code(5)
+        .assert_stderr_contains("the bridge is starting it again");
+    let out = bridge.mur(&["call", "here"]);
+    out.assert_code(0);
+    assert_eq!(out.tool_text(0), "here", "{out}");
+    assert!(
+        !first.running(),
+        "the first server's setsid'd process (pid {}) outlived its restart",
+        first.0
+    );
+    let log = bridge.log();
+    assert!(
+        log.contains(
+            "the server left 1 process running outside its process group (`setsid`, a daemon); \
+             killed it"
+        ),
+        "{log}"
+    );
+
+    let second = Left::nth(&pids, 1);
+    assert!(second.running(), "the second server's process runs");
+    bridge.stop();
+    assert!(
+        !second.running(),
+        "the server's setsid'd process (pid {}) outlived `bridge stop`",
+        second.0
+    );
+}
