@@ -11,6 +11,9 @@ use mur_lockfile::{Lockfile, Registry, SlotLock, paths};
 
 use crate::error::ServeError;
 use crate::http::HttpLimits;
+/// How long [`claim`] waits for a slot another process holds without having announced
+/// a session yet, before [`ServeError::SlotBusy`].
+pub use crate::single_instance::SLOT_WAIT;
 use crate::{
     announce::Announcement, http, identity::SessionIdentity, shutdown::StopSignals,
     tools::SessionControl,

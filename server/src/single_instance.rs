@@ -19,7 +19,7 @@ use crate::error::ServeError;
 /// How long a start waits for a slot another process holds without having
 /// announced a session yet (it is starting, or a reader is removing a stale
 /// file): far longer than either takes.
-const SLOT_WAIT: Duration = Duration::from_secs(5);
+pub const SLOT_WAIT: Duration = Duration::from_secs(5);
 const SLOT_POLL: Duration = Duration::from_millis(20);
 
 /// A claimed slot: its lock, and whether the process that started this one handed

@@ -45,6 +45,10 @@ pub enum Waiting<'a> {
     /// JSON-RPC and has not answered `initialize` (the cause, likely, of a server that
     /// never will), as the log has it; the bridge waits on.
     NotJsonRpc(&'a str),
+    /// Before any of those, when the project's slot is still held after [`SLOW_START`]
+    /// by a session that has not announced itself (another bridge starting): the start
+    /// waits for it at most `at_most`, then is refused (exit 3) unless the slot is let go.
+    SlotHeld { at_most: Duration },
 }
 
 /// A bridge that has announced itself.
@@ -60,7 +64,8 @@ pub struct Started {
 /// would claim it (a session there, live or starting, is refused with the line
 /// the bridge itself would print), and handed to the bridge: only then is its
 /// log opened, so a bridge refused writes nothing into the log of the one
-/// already there. `waiting` is told once, with the bridge's log, when the
+/// already there (`waiting` told if that takes long: [`Waiting::SlotHeld`]).
+/// `waiting` is told once, with the bridge's log, when the
 /// bridge has not announced itself after [`SLOW_START`], and after that once more
 /// when the bridge notes that its server wrote what is not JSON-RPC ([`Waiting`]).
 pub async fn start(
@@ -68,8 +73,7 @@ pub async fn start(
     options: &Options,
     mut waiting: impl FnMut(Waiting<'_>),
 ) -> Result<Started> {
-    let build_tag = mur_lockfile::now_rfc3339();
-    let claimed = mur_server::endpoint::claim(&options.project, build_tag)
+    let claimed = claim(&options.project, &mut waiting)
         .await
         .map_err(|e| serve_error(e, &options.project))?;
     let path = claimed.lockfile_path().to_owned();
@@ -126,6 +130,24 @@ pub async fn start(
             .with_hint(format!("its log is `{}`", log.display())));
         }
         tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Claims the slot of `project`; `waiting` is told ([`Waiting::SlotHeld`]) when that
+/// takes longer than [`SLOW_START`]: the slot is held by a session still starting, and
+/// the start would otherwise say nothing for seconds before it is refused.
+async fn claim(
+    project: &Path,
+    waiting: &mut impl FnMut(Waiting<'_>),
+) -> std::result::Result<Claimed, mur_server::ServeError> {
+    let claiming = mur_server::endpoint::claim(project, mur_lockfile::now_rfc3339());
+    tokio::pin!(claiming);
+    tokio::select! {
+        claimed = &mut claiming => claimed,
+        () = tokio::time::sleep(SLOW_START) => {
+            waiting(Waiting::SlotHeld { at_most: mur_server::endpoint::SLOT_WAIT });
+            claiming.await
+        }
     }
 }
 

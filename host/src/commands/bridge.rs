@@ -45,6 +45,11 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
                 log.display()
             )),
             Waiting::NotJsonRpc(note) => output::diagnostic(&format!("note: {note}")),
+            Waiting::SlotHeld { at_most } => output::diagnostic(&format!(
+                "another session for this project is starting; waiting up to {} s for it to \
+                 announce itself",
+                at_most.as_secs()
+            )),
         }
     };
     let started = crate::invoke::block_on(mur_bridge::start(&exe, &options, waiting))??;

@@ -2303,7 +2303,8 @@ fn bridge_stop_stops_a_bridge_still_starting() {
 /// A second `bridge` for a project whose bridge is still starting is refused (exit 3)
 /// and writes nothing into that bridge's log: it opened the log before its bridge
 /// claimed the slot, and its refusal ("another session for this project is starting")
-/// landed among the starting bridge's lines, as if that bridge had failed.
+/// landed among the starting bridge's lines, as if that bridge had failed. While it
+/// waits for the slot (5 s) it says so, after 2 s: it said nothing until refused.
 #[test]
 fn a_bridge_refused_while_another_starts_writes_nothing_in_its_log() {
     let sb = Sandbox::new();
@@ -2319,7 +2320,8 @@ fn a_bridge_refused_while_another_starts_writes_nothing_in_its_log() {
     // names the command that stops a bridge still starting.
     let project_arg = project.to_str().expect("utf-8");
     out.assert_code(3).assert_stderr_is(format!(
-        "error: another session for this project is starting (it holds `{}`) and has not \
+        "another session for this project is starting; waiting up to 5 s for it to announce \
+         itself\nerror: another session for this project is starting (it holds `{}`) and has not \
          announced itself\nhint: stop it first with `mur devtools bridge stop --project {}`, \
          or try again once it has announced itself\n",
         sb.lockfile_path(&project).with_extension("lock").display(),
