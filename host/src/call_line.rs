@@ -40,7 +40,8 @@ pub fn call_line(devtools: &str, tool: &str, arguments: Arguments<'_>) -> String
         true => "JSON".to_owned(),
         false => json,
     });
-    if sent_as_method(tool) {
+    // An empty name is no word `call` takes (it refuses an empty NAME).
+    if tool.is_empty() || sent_as_method(tool) {
         let arguments = match (arguments, &json) {
             (Arguments::None, _) => String::new(),
             (Arguments::Elided, _) => r#","arguments":{…}"#.to_owned(),
@@ -103,6 +104,10 @@ mod tests {
         assert_eq!(
             line("a/b", Arguments::Given(&long)),
             r#"mur devtools call tools/call --args '{"name":"a/b","arguments":JSON}'"#
+        );
+        assert_eq!(
+            line("", Arguments::None),
+            r#"mur devtools call tools/call --args '{"name":""}'"#
         );
         assert_eq!(
             line("echo", Arguments::Given(&long)),

@@ -10,6 +10,7 @@ use mur_verbs::derived::{self, Derived};
 use mur_verbs::{Entry, VerbSpec};
 use serde_json::Value;
 
+use crate::call_line::{Arguments, call_line};
 use crate::cli;
 use crate::invoke::Session;
 use crate::output;
@@ -75,6 +76,16 @@ pub fn reach(tool: &str, verb: Option<String>, installed: &[Entry]) -> Reach {
 /// the tree 20,000 times, a third of its time).
 pub fn taken(word: &str, installed: &[Entry]) -> bool {
     cli::is_host_command(word) || installed.iter().any(|e| e.name == word)
+}
+
+/// A tool's name as a warning or hint lists it: an empty one, which `call NAME`
+/// cannot give (it was a blank in the list), as `""` with the line that calls it.
+pub fn shown(name: &str) -> String {
+    if !name.is_empty() {
+        return name.to_owned();
+    }
+    let line = call_line("mur devtools", name, Arguments::None);
+    format!("`\"\"` (`{line}`)")
 }
 
 /// The tools of the session reached only as `call NAME`.

@@ -14,7 +14,7 @@ use mur_verbs::derived;
 use serde_json::{Value, json};
 
 use crate::output;
-use crate::verb_list::{Item, call_only, items, offered};
+use crate::verb_list::{Item, call_only, items, offered, shown};
 
 /// The session's tool list is read afresh, never the cached one
 /// ([`tools`](crate::verb_list::tools)): `--refresh` changes nothing here.
@@ -28,7 +28,11 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     if !call_only.is_empty() {
         output::notice(&format!(
             "tools reachable only as `mur devtools call NAME` (their verb names are taken): {}",
-            call_only.join(", ")
+            call_only
+                .iter()
+                .map(|name| shown(name))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     if as_json {

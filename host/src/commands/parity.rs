@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::invoke::Session;
 use crate::output;
-use crate::verb_list::{Reach, reach, tools};
+use crate::verb_list::{Reach, reach, shown, tools};
 
 /// `mur devtools parity`: exit 0 only when every tool has a named verb.
 pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
@@ -27,12 +27,12 @@ pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
         let (verbs, kind) = match reach(name, verb, &installed) {
             Reach::Named(named) => (named, "named"),
             Reach::Derived(verb) => {
-                missing.push(name.to_owned());
+                missing.push(shown(name));
                 (vec![verb], "derived")
             }
             Reach::CallOnly => {
-                missing.push(name.to_owned());
-                only_call.push(name.to_owned());
+                missing.push(shown(name));
+                only_call.push(shown(name));
                 (Vec::new(), "call-only")
             }
         };
@@ -77,7 +77,7 @@ pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
             output::line(&format!(
                 "{} of {} tools have no named verb: {}",
                 missing.len(),
-                tools.len(),
+                rows.len(),
                 missing.join(", ")
             ))
         ));

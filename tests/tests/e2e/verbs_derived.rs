@@ -1890,6 +1890,41 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
     ));
 }
 
+/// A tool named `""` has no verb and no `call NAME` (which refuses an empty name):
+/// `catalog` and `parity` named it as a blank (`hint:  only as …`), and now as `""`
+/// with the `call tools/call` line that reaches it. Entries of the list that are no
+/// named tool (`1`, a number for a name) are left out of `parity`'s count too: it said
+/// "1 of 3 tools" of a list of one tool.
+#[test]
+fn a_tool_without_a_name_one_can_type_is_named_with_the_line_that_calls_it() {
+    let sb = Sandbox::new();
+    let tools = json!([1, { "name": 5 }, { "name": "", "inputSchema": { "type": "object" } }]);
+    let server = Stub::with_tools(tools, |_| Ok(json!({ "content": [] })));
+    let endpoint = server.endpoint();
+    let called = r#"`""` (`mur devtools call tools/call --args '{"name":""}'`)"#;
+    let parity = sb.devtools(&["--endpoint", &endpoint, "parity"]);
+    parity.assert_code(1).assert_stderr_is(format!(
+        "note: 1 of 1 tools have no named verb: {called}\n\
+         hint: {called} only as `mur devtools call NAME`, its verb name being taken; \
+         `mur devtools verbs new` makes a named one\n"
+    ));
+    let catalog = sb.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
+    catalog.assert_code(0).assert_stderr_is(format!(
+        "warning: tools reachable only as `mur devtools call NAME` (their verb names are taken): \
+         {called}\n"
+    ));
+    assert_eq!(catalog.json()["callOnly"], json!([""]));
+    sb.devtools(&[
+        "--endpoint",
+        &endpoint,
+        "call",
+        "tools/call",
+        "--args",
+        r#"{"name":""}"#,
+    ])
+    .assert_code(0);
+}
+
 /// A derived verb is recorded under its verb name — the kebab-case name `catalog`
 /// lists — however it was typed: `exportTodos` (the tool's own name) and `export-todos`
 /// are one verb, one row of the report, by mur and as the session served it; `waitFor`,
