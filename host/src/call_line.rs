@@ -16,6 +16,14 @@ pub fn sent_as_method(name: &str) -> bool {
     name == "ping" || name.contains('/')
 }
 
+/// Whether `call NAME` with this name, as a hint writes it, reaches the tool of that
+/// name: not a method ([`sent_as_method`]), not empty (`call` refuses an empty NAME),
+/// and not beginning with `-` (an option to the parser: `call --help` prints call's
+/// help). Any other tool is called through `call tools/call`.
+pub fn called_by_name(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with('-') && !sent_as_method(name)
+}
+
 /// The tool's arguments, as a hint's `call` writes them.
 #[derive(Clone, Copy)]
 pub enum Arguments<'a> {
@@ -40,8 +48,7 @@ pub fn call_line(devtools: &str, tool: &str, arguments: Arguments<'_>) -> String
         true => "JSON".to_owned(),
         false => json,
     });
-    // An empty name is no word `call` takes (it refuses an empty NAME).
-    if tool.is_empty() || sent_as_method(tool) {
+    if !called_by_name(tool) {
         let arguments = match (arguments, &json) {
             (Arguments::None, _) => String::new(),
             (Arguments::Elided, _) => r#","arguments":{…}"#.to_owned(),
@@ -108,6 +115,10 @@ mod tests {
         assert_eq!(
             line("", Arguments::None),
             r#"mur devtools call tools/call --args '{"name":""}'"#
+        );
+        assert_eq!(
+            line("--help", Arguments::None),
+            r#"mur devtools call tools/call --args '{"name":"--help"}'"#
         );
         assert_eq!(
             line("echo", Arguments::Given(&long)),

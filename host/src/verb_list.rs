@@ -10,7 +10,7 @@ use mur_verbs::derived::{self, Derived};
 use mur_verbs::{Entry, VerbSpec};
 use serde_json::Value;
 
-use crate::call_line::{Arguments, call_line};
+use crate::call_line::{Arguments, call_line, called_by_name};
 use crate::cli;
 use crate::invoke::Session;
 use crate::output;
@@ -70,22 +70,26 @@ pub fn reach(tool: &str, verb: Option<String>, installed: &[Entry]) -> Reach {
     }
 }
 
-/// Whether `word` is a host command's (`help` too) or an installed verb's:
-/// then it runs that, never a derived verb of that name. Asked once a tool: the fast
+/// Whether `word` is a host command's (`help` too) or an installed verb's, or begins
+/// with `-` (an option to mur's parser: a tool `--help` kept under its own name was a
+/// verb `--help` that printed mur's help): then it runs that, never a derived verb of
+/// that name. Asked once a tool: the fast
 /// path's list of host commands, not the command tree (a catalog of 10,000 tools built
 /// the tree 20,000 times, a third of its time).
 pub fn taken(word: &str, installed: &[Entry]) -> bool {
-    cli::is_host_command(word) || installed.iter().any(|e| e.name == word)
+    word.starts_with('-') || cli::is_host_command(word) || installed.iter().any(|e| e.name == word)
 }
 
-/// A tool's name as a warning or hint lists it: an empty one, which `call NAME`
-/// cannot give (it was a blank in the list), as `""` with the line that calls it.
+/// A tool's name as a warning or hint lists it: one that `call NAME` does not reach
+/// ([`called_by_name`]: empty, a blank in the list; `--help`, call's own help; `ping`,
+/// the method) with the line that calls it, an empty one as `""`.
 pub fn shown(name: &str) -> String {
-    if !name.is_empty() {
+    if called_by_name(name) {
         return name.to_owned();
     }
     let line = call_line("mur devtools", name, Arguments::None);
-    format!("`\"\"` (`{line}`)")
+    let name = if name.is_empty() { "\"\"" } else { name };
+    format!("`{name}` (`{line}`)")
 }
 
 /// The tools of the session reached only as `call NAME`.

@@ -145,7 +145,8 @@ fn derived(
         .iter()
         .zip(derived::verb_names(tools))
         .filter_map(|(tool, name)| {
-            let name = name.filter(|name| typable(name) && wanted(name))?;
+            // A name beginning with `-` is no verb: the parser takes it as an option.
+            let name = name.filter(|n| typable(n) && !n.starts_with('-') && wanted(n))?;
             Derived::of_entry(tool, name)
         })
         .filter(|verb| {
@@ -701,7 +702,7 @@ mod tests {
     /// to the terminal: such verbs and tools are left out, the others still complete.
     #[test]
     fn names_with_control_characters_are_no_candidates() {
-        let tools: Vec<serde_json::Value> = ["new\nline", "new line", "bell\u{7}", "bell"]
+        let tools: Vec<serde_json::Value> = ["new\nline", "new line", "bell\u{7}", "bell", "-"]
             .iter()
             .map(|name| serde_json::json!({ "name": name, "inputSchema": { "type": "object" } }))
             .collect();

@@ -1892,20 +1892,25 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
 
 /// A tool named `""` has no verb and no `call NAME` (which refuses an empty name):
 /// `catalog` and `parity` named it as a blank (`hint:  only as …`), and now as `""`
-/// with the `call tools/call` line that reaches it. Entries of the list that are no
-/// named tool (`1`, a number for a name) are left out of `parity`'s count too: it said
-/// "1 of 3 tools" of a list of one tool.
+/// with the `call tools/call` line that reaches it. A tool `--help` whose kebab-case
+/// name is another's (`help`) kept its own name, a verb no one can type (`mur devtools
+/// --help` is mur's help), which `catalog` listed with that usage: it is reached only
+/// by call too, named with its line (`call --help` is call's help). Entries of the list
+/// that are no named tool (`1`, a number for a name) are left out of `parity`'s count
+/// too: it said "2 of 5 tools" of a list of three.
 #[test]
 fn a_tool_without_a_name_one_can_type_is_named_with_the_line_that_calls_it() {
     let sb = Sandbox::new();
-    let tools = json!([1, { "name": 5 }, { "name": "", "inputSchema": { "type": "object" } }]);
+    let schema = json!({ "type": "object" });
+    let tools = json!([1, { "name": 5 }, { "name": "", "inputSchema": schema },
+        { "name": "--help", "inputSchema": schema }, { "name": "help", "inputSchema": schema }]);
     let server = Stub::with_tools(tools, |_| Ok(json!({ "content": [] })));
     let endpoint = server.endpoint();
-    let called = r#"`""` (`mur devtools call tools/call --args '{"name":""}'`)"#;
+    let called = r#"`""` (`mur devtools call tools/call --args '{"name":""}'`), `--help` (`mur devtools call tools/call --args '{"name":"--help"}'`), help"#;
     let parity = sb.devtools(&["--endpoint", &endpoint, "parity"]);
     parity.assert_code(1).assert_stderr_is(format!(
-        "note: 1 of 1 tools have no named verb: {called}\n\
-         hint: {called} only as `mur devtools call NAME`, its verb name being taken; \
+        "note: 3 of 3 tools have no named verb: {called}\n\
+         hint: {called} only as `mur devtools call NAME`, their verb names being taken; \
          `mur devtools verbs new` makes a named one\n"
     ));
     let catalog = sb.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
@@ -1913,16 +1918,23 @@ fn a_tool_without_a_name_one_can_type_is_named_with_the_line_that_calls_it() {
         "warning: tools reachable only as `mur devtools call NAME` (their verb names are taken): \
          {called}\n"
     ));
-    assert_eq!(catalog.json()["callOnly"], json!([""]));
-    sb.devtools(&[
-        "--endpoint",
-        &endpoint,
-        "call",
-        "tools/call",
-        "--args",
-        r#"{"name":""}"#,
-    ])
-    .assert_code(0);
+    let catalog = catalog.json();
+    assert_eq!(catalog["callOnly"], json!(["", "--help", "help"]));
+    let derived = catalog["verbs"].as_array().expect("verbs").iter();
+    let derived: Vec<&serde_json::Value> = derived.filter(|v| v["kind"] == "derived").collect();
+    assert!(derived.is_empty(), "{derived:?}");
+    for name in ["", "--help"] {
+        let args = json!({ "name": name }).to_string();
+        sb.devtools(&[
+            "--endpoint",
+            &endpoint,
+            "call",
+            "tools/call",
+            "--args",
+            &args,
+        ])
+        .assert_code(0);
+    }
 }
 
 /// A derived verb is recorded under its verb name — the kebab-case name `catalog`
