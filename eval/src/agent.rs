@@ -160,7 +160,7 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     let started = Instant::now();
     // Inherited by all it starts: what tells this run's leftovers (`crate::orphans`).
     // Last, so that no `--pass-env` replaces it.
-    let marker = crate::orphans::marker();
+    let marker = mur_procs::marker();
     let mut child = crate::stop::unblocked(&mut Command::new("sh"))
         .arg("-c")
         .arg(&command)
@@ -422,7 +422,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn what_the_agent_left_outside_its_group_is_killed() {
-        crate::orphans::adopt();
+        let _ = mur_procs::become_subreaper();
         let mut harness_own = Command::new("sleep").arg("30").spawn().expect("sleep runs");
         let dir = tempfile::tempdir().expect("tempdir");
         let escaped = dir.path().join("escaped");

@@ -60,7 +60,7 @@ const HARNESS_FAILED: u8 = 7;
 fn main() -> ExitCode {
     stop::on_signals();
     // Before any child is started: what an agent leaves behind stays mur-eval's to kill.
-    orphans::adopt();
+    let _ = mur_procs::become_subreaper();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return ExitCode::from(output::clap(&error)),

@@ -15,19 +15,6 @@
 /// The variable naming the run in the agent's environment (docs/eval.md).
 pub const VAR: &str = "MUR_EVAL_RUN";
 
-/// Makes mur-eval the subreaper of what it starts (Linux; elsewhere nothing is done):
-/// orphans of an agent are then reparented to mur-eval, where [`kill_left`] finds them.
-/// Called once, first thing in `main`.
-pub fn adopt() {
-    let _ = mur_procs::become_subreaper();
-}
-
-/// A marker for one run's agent: this mur-eval's pid, a count, and a random part (an
-/// agent cannot guess another run's).
-pub fn marker() -> String {
-    mur_procs::marker()
-}
-
 /// Kills every descendant of mur-eval whose environment holds `VAR=marker`, and reaps
 /// those reparented to it, with what the agent's `group` (killed already) left to reap.
 /// Returns how many of them had left the group. Called once the agent's `sh`, the one
@@ -42,14 +29,6 @@ pub fn kill_all() {
     mur_procs::kill_all_marked(VAR);
 }
 
-/// Reaps this process's zombie children in process `group`: as a subreaper mur-eval is
-/// the parent of any process whose own parent exited (a reload's successor of a
-/// session), and a zombie keeps its group alive until reaped. Called only once the
-/// group's process std's `Child` owns is reaped (it would be taken from `Child`).
-pub fn reap_group(group: i32) {
-    mur_procs::reap_group(group, None);
-}
-
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
@@ -59,7 +38,7 @@ mod tests {
     /// (the run's session), is left running.
     #[test]
     fn only_the_runs_own_processes_are_killed() {
-        let (mine, another) = (marker(), marker());
+        let (mine, another) = (mur_procs::marker(), mur_procs::marker());
         assert_ne!(mine, another);
         let start = |marker: Option<&str>| {
             let mut command = Command::new("sleep");

@@ -241,7 +241,7 @@ impl Session {
         }
         let _ = killpg(group, Signal::SIGKILL);
         let _ = self.child.wait();
-        crate::orphans::reap_group(group.as_raw());
+        mur_procs::reap_group(group.as_raw(), None);
         crate::stop::unregister(self.first_pid);
         // Stopped: nothing is left for a resumed study to stop (as `agent.group`).
         let _ = std::fs::remove_file(&self.group_file);
@@ -253,7 +253,7 @@ impl Session {
         if first_exited {
             // A successor, its parent gone, is mur-eval's child (`crate::orphans`): once
             // it exits it is reaped here, or its zombie would keep the group alive.
-            crate::orphans::reap_group(group.as_raw());
+            mur_procs::reap_group(group.as_raw(), None);
         }
         first_exited && killpg(group, None).is_err()
     }

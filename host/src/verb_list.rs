@@ -70,14 +70,12 @@ pub fn reach(tool: &str, verb: Option<String>, installed: &[Entry]) -> Reach {
     }
 }
 
-/// Whether `word` is a host command's (`help` too) or an installed verb's, or begins
-/// with `-` (an option to mur's parser: a tool `--help` kept under its own name was a
-/// verb `--help` that printed mur's help): then it runs that, never a derived verb of
-/// that name. Asked once a tool: the fast
+/// Whether `word` is a host command's (`help` too) or an installed verb's:
+/// then it runs that, never a derived verb of that name. Asked once a tool: the fast
 /// path's list of host commands, not the command tree (a catalog of 10,000 tools built
 /// the tree 20,000 times, a third of its time).
 pub fn taken(word: &str, installed: &[Entry]) -> bool {
-    word.starts_with('-') || cli::is_host_command(word) || installed.iter().any(|e| e.name == word)
+    cli::is_host_command(word) || installed.iter().any(|e| e.name == word)
 }
 
 /// A tool's name as a warning or hint lists it: one that `call NAME` does not reach

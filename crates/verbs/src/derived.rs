@@ -562,7 +562,10 @@ pub fn kebab(name: &str) -> String {
 /// The verb name of each tool in a `tools/list` result, in order: its kebab-case
 /// name, except where that is empty or another tool's is the same (`get_sum` and
 /// `getSum`), when it is the tool's own name, so that no verb stands for two tools
-/// and none is left without a name one can type. `None` for an entry with no name.
+/// and none is left without a name one can type. `None` for an entry with no name, an
+/// empty one, or a kept name beginning with `-` (`--help` where `help` is another
+/// tool's): mur's parser takes that word for an option, so the tool has no verb and is
+/// reached by `call` alone.
 pub fn verb_names(tools: &[Value]) -> Vec<Option<String>> {
     verb_names_of(&names_of(tools))
 }
@@ -586,7 +589,10 @@ pub fn verb_names_of(names: &[Option<&str>]) -> Vec<Option<String>> {
     let mut chosen = unique_kebab(&present).into_iter();
     names
         .iter()
-        .map(|name| name.and_then(|_| chosen.next()))
+        .map(|name| {
+            name.and_then(|_| chosen.next())
+                .filter(|verb| !verb.starts_with('-'))
+        })
         .collect()
 }
 

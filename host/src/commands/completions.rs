@@ -145,8 +145,7 @@ fn derived(
         .iter()
         .zip(derived::verb_names(tools))
         .filter_map(|(tool, name)| {
-            // A name beginning with `-` is no verb: the parser takes it as an option.
-            let name = name.filter(|n| typable(n) && !n.starts_with('-') && wanted(n))?;
+            let name = name.filter(|name| typable(name) && wanted(name))?;
             Derived::of_entry(tool, name)
         })
         .filter(|verb| {
