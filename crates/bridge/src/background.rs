@@ -36,7 +36,8 @@ const END_LIMIT: Duration = Duration::from_secs(10);
 /// server fetched by `npx` takes seconds, one that never answers a minute.
 pub const SLOW_START: Duration = Duration::from_secs(2);
 
-/// What a start that has not returned yet says while it waits ([`start`]).
+/// What a start that has not returned yet says while it waits ([`start`]; a bridge in
+/// the foreground, [`crate::run`], says only [`Waiting::SlotHeld`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Waiting<'a> {
     /// Not announced after [`SLOW_START`]: the bridge's log, where it says why.
@@ -73,7 +74,7 @@ pub async fn start(
     options: &Options,
     mut waiting: impl FnMut(Waiting<'_>),
 ) -> Result<Started> {
-    let claimed = claim(&options.project, &mut waiting)
+    let claimed = claim(&options.project, mur_lockfile::now_rfc3339(), &mut waiting)
         .await
         .map_err(|e| serve_error(e, &options.project))?;
     let path = claimed.lockfile_path().to_owned();
@@ -133,14 +134,18 @@ pub async fn start(
     }
 }
 
-/// Claims the slot of `project`; `waiting` is told ([`Waiting::SlotHeld`]) when that
-/// takes longer than [`SLOW_START`]: the slot is held by a session still starting, and
-/// the start would otherwise say nothing for seconds before it is refused.
-async fn claim(
+/// Claims the slot of `project` (`build_tag`: the lockfile's); `waiting` is told
+/// ([`Waiting::SlotHeld`]) when that takes longer than [`SLOW_START`]: the slot is held
+/// by a session still starting, and the start would otherwise say nothing for seconds
+/// before it is refused. Both starts claim so: this command before it starts its
+/// bridge, and the bridge in the foreground ([`crate::run`]), whose own lines are held
+/// for its log meanwhile and so say nothing of the wait.
+pub(crate) async fn claim(
     project: &Path,
+    build_tag: impl Into<String>,
     waiting: &mut impl FnMut(Waiting<'_>),
 ) -> std::result::Result<Claimed, mur_server::ServeError> {
-    let claiming = mur_server::endpoint::claim(project, mur_lockfile::now_rfc3339());
+    let claiming = mur_server::endpoint::claim(project, build_tag);
     tokio::pin!(claiming);
     tokio::select! {
         claimed = &mut claiming => claimed,

@@ -25,6 +25,7 @@
 
 use std::{
     convert::Infallible,
+    path::{Path, PathBuf},
     sync::{Arc, RwLock},
     time::Duration,
 };
@@ -46,12 +47,16 @@ use mur_server::{Recorder, Served, client_label};
 use mur_usage::Outcome;
 
 use crate::capabilities::without_notifications;
+use crate::child::INITIALIZE_LIMIT;
 use crate::relay::{INTERNAL_ERROR, Relay, Sent, Waited};
 
 /// JSON-RPC codes of a message that cannot be read.
 const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
-/// How long a request waits for a server that is being restarted.
+/// How long a request waits for a server that is being restarted: half the
+/// [`INITIALIZE_LIMIT`] the start itself gets, so that a client hears why its call
+/// waits — a restart slower than this fails it, saying the bridge is still starting
+/// the server — while the start goes on.
 const RESTART_WAIT: Duration = Duration::from_secs(30);
 /// How long the bridge waits for the server to take a new log level.
 const SET_LEVEL_LIMIT: Duration = Duration::from_secs(5);
@@ -83,6 +88,11 @@ pub(crate) struct Bridge {
     log_level: Mutex<Option<String>>,
     /// How long a request may wait for the server ([`REQUEST_LIMIT`]).
     request_limit: Duration,
+    /// How long a request may wait for a server being restarted ([`RESTART_WAIT`]).
+    restart_wait: Duration,
+    /// The bridge's log, where the server's stderr is: named to a request the
+    /// server was not there to take.
+    log: PathBuf,
     /// One permit a request, taken before it waits for anything (a restart, the
     /// log level): [`MAX_IN_FLIGHT`] bounds every request the bridge holds.
     slots: Arc<tokio::sync::Semaphore>,
@@ -91,12 +101,19 @@ pub(crate) struct Bridge {
 }
 
 impl Bridge {
-    pub(crate) fn new(relay: Relay, initialized: Value, usage: Option<Recorder>) -> Arc<Self> {
+    pub(crate) fn new(
+        relay: Relay,
+        initialized: Value,
+        usage: Option<Recorder>,
+        log: &Path,
+    ) -> Arc<Self> {
         Arc::new(Self {
             relay,
             initialized: RwLock::new(as_told(initialized)),
             log_level: Mutex::new(None),
             request_limit: REQUEST_LIMIT,
+            restart_wait: RESTART_WAIT,
+            log: log.to_owned(),
             slots: Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
             usage: usage.map(Arc::new),
         })
@@ -228,11 +245,22 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
     let served = bridge.served(method, params.as_ref());
     let mut params = params;
     let level = take_modern_meta(&mut params);
-    let why = match bridge.relay.writer_within(RESTART_WAIT).await {
+    let why = match bridge.relay.writer_within(bridge.restart_wait).await {
         Waited::Attached => None,
         Waited::Failed(why) => Some(why),
+        // Only a restart leaves no server attached while the endpoint serves (a bridge
+        // that gave up stops serving): it is still under way, and may yet succeed.
         Waited::TimedOut => {
-            Some("the stdio server is not running (it is being restarted, or gave up)".to_owned())
+            let why = format!(
+                "the stdio server is being started again and has not answered `initialize` \
+                 within {}, the longest a request waits for it; the bridge gives the start up \
+                 to {}, so try again shortly; its stderr is in `{}`",
+                humantime::format_duration(bridge.restart_wait),
+                humantime::format_duration(INITIALIZE_LIMIT),
+                bridge.log.display()
+            );
+            tracing::warn!("a request failed, never sent: {why}");
+            Some(why)
         }
     };
     if let Some(why) = why {
@@ -544,7 +572,12 @@ mod tests {
         let relay = Relay::new();
         let (to_server, server) = tokio::sync::mpsc::unbounded_channel();
         relay.attach(Some(to_server));
-        let mut bridge = Bridge::new(relay, json!({ "capabilities": {} }), None);
+        let mut bridge = Bridge::new(
+            relay,
+            json!({ "capabilities": {} }),
+            None,
+            Path::new("b.log"),
+        );
         Arc::get_mut(&mut bridge).expect("one owner").request_limit = limit;
         (bridge, server)
     }
@@ -604,6 +637,32 @@ mod tests {
         );
     }
 
+    /// A call that came while the server was being started again, and the start took
+    /// longer than the call waits for it: its client is told so — that the start goes
+    /// on, how long it may take, and where the server's stderr is. It was told "the
+    /// stdio server is not running (it is being restarted, or gave up)", though a bridge
+    /// that gave up serves no request, and nothing of the start still under way.
+    #[tokio::test]
+    async fn a_call_that_outwaits_a_slow_restart_is_told_the_restart_goes_on() {
+        // No server attached: one is being started again, and none will be here.
+        let mut bridge = Bridge::new(
+            Relay::new(),
+            json!({ "capabilities": {} }),
+            None,
+            Path::new("/run/b.bridge.log"),
+        );
+        Arc::get_mut(&mut bridge).expect("one owner").restart_wait = Duration::from_millis(50);
+        let response = request(&bridge, "tools/call", json!(3), None).await;
+        let answer: Value = serde_json::from_str(&body_of(response).await).expect("json");
+        assert_eq!(
+            answer,
+            json!({ "jsonrpc": "2.0", "id": 3, "error": { "code": INTERNAL_ERROR, "message":
+                "the stdio server is being started again and has not answered `initialize` \
+                 within 50ms, the longest a request waits for it; the bridge gives the start up \
+                 to 1m, so try again shortly; its stderr is in `/run/b.bridge.log`" } })
+        );
+    }
+
     /// A call that came while the server was restarting, and the restart failed: its
     /// client gets an error, and the bridge's usage log records it (it was dropped).
     #[tokio::test]
@@ -614,7 +673,12 @@ mod tests {
         let recorder = Recorder::new(&logging, &dir.path().join("0123.json"), "tag");
         // No server attached: one is being started again.
         let relay = Relay::new();
-        let bridge = Bridge::new(relay.clone(), json!({ "capabilities": {} }), recorder);
+        let bridge = Bridge::new(
+            relay.clone(),
+            json!({ "capabilities": {} }),
+            recorder,
+            Path::new("b.log"),
+        );
         let params = json!({ "name": "echo", "arguments": {} });
         let pending = tokio::spawn({
             let bridge = bridge.clone();

@@ -18,6 +18,7 @@ use mur_server::{HttpLimits, Recorder, ServeError, endpoint::Announced};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
+    background::Waiting,
     child::{Ended, Server},
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
@@ -48,8 +49,15 @@ const MAX_RELOADS: usize = 60;
 /// Runs the bridge until it is stopped (SIGTERM, Ctrl+C), has had no request
 /// for `idle`, or its server died more than [`MAX_RESTARTS`] times in [`RESTART_WINDOW`].
 /// `announced` gets the lockfile once clients can connect. A live session
-/// for the project is [`Kind::SessionActive`] (exit 3), before anything starts.
-pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result<()> {
+/// for the project is [`Kind::SessionActive`] (exit 3), before anything starts;
+/// one still starting is waited for, and `waiting` told so once
+/// ([`Waiting::SlotHeld`], the only [`Waiting`] it is told), as a background
+/// start's caller is.
+pub async fn run(
+    options: &Options,
+    mut waiting: impl FnMut(Waiting<'_>),
+    announced: impl FnOnce(&Lockfile),
+) -> Result<()> {
     // From the first moment: a signal while the server starts stops it too
     // (`mur-server`'s handlers come only once the endpoint is served).
     let mut signals = StopSignal::install()
@@ -58,7 +66,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
     // made: in the foreground they go there too, as through its stderr in the background.
     let own_lines = OwnLines::hold();
     let build_tag = mur_lockfile::now_rfc3339();
-    let claimed = mur_server::endpoint::claim(&options.project, build_tag.as_str())
+    let claimed = crate::background::claim(&options.project, build_tag.as_str(), &mut waiting)
         .await
         .map_err(|e| serve_error(e, &options.project))?;
     let usage = Recorder::new(&options.usage, claimed.lockfile_path(), &build_tag);
@@ -160,7 +168,7 @@ pub async fn run(options: &Options, announced: impl FnOnce(&Lockfile)) -> Result
             return Err(e);
         }
     };
-    let bridge = Bridge::new(relay.clone(), server.initialized.clone(), usage);
+    let bridge = Bridge::new(relay.clone(), server.initialized.clone(), usage, &files.log);
 
     let shutdown = CancellationToken::new();
     let gave_up = CancellationToken::new();
@@ -608,7 +616,7 @@ mod tests {
             max_message: MAX_MESSAGE_BYTES,
             log,
             relay: relay.clone(),
-            bridge: Bridge::new(relay.clone(), server.initialized.clone(), None),
+            bridge: Bridge::new(relay.clone(), server.initialized.clone(), None, &log_path),
         };
         let shutdown = CancellationToken::new();
         let supervisor = tokio::spawn(supervise(

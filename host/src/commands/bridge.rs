@@ -29,12 +29,22 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
         max_message: args.max_message.0,
     };
     if args.foreground {
-        return foreground(&options);
+        return foreground(&options, settings.quiet);
     }
     let exe = std::env::current_exe()
         .map_err(|e| Error::internal(format!("cannot find mur's own executable: {e}")))?;
-    let quiet = settings.quiet;
-    let waiting = |waiting: Waiting<'_>| {
+    let started = crate::invoke::block_on(mur_bridge::start(
+        &exe,
+        &options,
+        say_waiting(settings.quiet),
+    ))??;
+    session_line(&started.path, &started.lockfile)
+}
+
+/// What a start says on stderr while it waits (not with `-q`), in the background or
+/// the foreground alike: the same wait is worded the same.
+fn say_waiting(quiet: bool) -> impl FnMut(Waiting<'_>) {
+    move |waiting| {
         if quiet {
             return;
         }
@@ -51,21 +61,20 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
                 at_most.as_secs()
             )),
         }
-    };
-    let started = crate::invoke::block_on(mur_bridge::start(&exe, &options, waiting))??;
-    session_line(&started.path, &started.lockfile)
+    }
 }
 
 /// The bridge itself, in this process: several clients at once, so on a
-/// runtime with worker threads.
-fn foreground(options: &mur_bridge::Options) -> Result<()> {
+/// runtime with worker threads. While it waits for the project's slot it says
+/// so as a background start does (its own lines are held for its log until then).
+fn foreground(options: &mur_bridge::Options, quiet: bool) -> Result<()> {
     output::start_service_log();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
-    runtime.block_on(mur_bridge::run(options, |lock| {
+    runtime.block_on(mur_bridge::run(options, say_waiting(quiet), |lock| {
         // Announced: clients can connect now. Its line, as `session list` shows it.
         let path = mur_lockfile::Registry::default_location().path_for(&lock.project);
         let _ = session_line(&path, lock);

@@ -2304,7 +2304,9 @@ fn bridge_stop_stops_a_bridge_still_starting() {
 /// and writes nothing into that bridge's log: it opened the log before its bridge
 /// claimed the slot, and its refusal ("another session for this project is starting")
 /// landed among the starting bridge's lines, as if that bridge had failed. While it
-/// waits for the slot (5 s) it says so, after 2 s: it said nothing until refused.
+/// waits for the slot (5 s) it says so, after 2 s: it said nothing until refused. So
+/// does a bridge started in the foreground, which said nothing (its own lines are
+/// held for its log until it holds the slot).
 #[test]
 fn a_bridge_refused_while_another_starts_writes_nothing_in_its_log() {
     let sb = Sandbox::new();
@@ -2319,14 +2321,28 @@ fn a_bridge_refused_while_another_starts_writes_nothing_in_its_log() {
     // Its words end without the session library's "; stop it first.", and its hint
     // names the command that stops a bridge still starting.
     let project_arg = project.to_str().expect("utf-8");
-    out.assert_code(3).assert_stderr_is(format!(
+    let refused = format!(
         "another session for this project is starting; waiting up to 5 s for it to announce \
          itself\nerror: another session for this project is starting (it holds `{}`) and has not \
          announced itself\nhint: stop it first with `mur devtools bridge stop --project {}`, \
          or try again once it has announced itself\n",
         sb.lockfile_path(&project).with_extension("lock").display(),
         mur_core::shell_word(project_arg)
-    ));
+    );
+    out.assert_code(3).assert_stderr_is(&refused);
+    // In the foreground: the same words, once, and nothing in the starting bridge's log.
+    let mut foreground = sb.mur_command(&["devtools", "bridge", "--foreground", "--project"]);
+    foreground
+        .arg(&project)
+        .arg("--")
+        .args(lingering(&sb, &["cleanup"]));
+    let out = mur_e2e::run(&mut foreground);
+    out.assert_code(3).assert_stderr_is(&refused);
+    assert_eq!(
+        std::fs::read_to_string(&log).expect("log"),
+        before,
+        "the starting bridge's log was written to"
+    );
     let stop = ["devtools", "--project", project_arg, "bridge", "stop"];
     stop_while_starting(&sb, &stop, starting, &project, &group);
 }
