@@ -21,8 +21,8 @@ use crate::{
     child::{INITIALIZE_LIMIT, UNANSWERED_NOTE},
     files::BridgeFiles,
     options::Options,
-    serve::serve_error,
     signals::Interrupts,
+    slot::{SLOW_START, Waiting, claim, serve_error},
 };
 
 /// How often the lockfile is looked for.
@@ -32,26 +32,6 @@ const START_SLACK: Duration = Duration::from_secs(10);
 /// How long a bridge gets to stop (its server first: up to 2 s for its input
 /// to end, 2 s after SIGTERM) before it is killed.
 const END_LIMIT: Duration = Duration::from_secs(10);
-/// How long a start may take before the caller hears what it waits for: a
-/// server fetched by `npx` takes seconds, one that never answers a minute.
-pub const SLOW_START: Duration = Duration::from_secs(2);
-
-/// What a start that has not returned yet says while it waits ([`start`]; a bridge in
-/// the foreground, [`crate::run`], says only [`Waiting::SlotHeld`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Waiting<'a> {
-    /// Not announced after [`SLOW_START`]: the bridge's log, where it says why.
-    Slow(&'a Path),
-    /// Then, if so, the bridge's note that its server wrote to its stdout what is not
-    /// JSON-RPC and has not answered `initialize` (the cause, likely, of a server that
-    /// never will), as the log has it; the bridge waits on.
-    NotJsonRpc(&'a str),
-    /// Before any of those, when the project's slot is still held after [`SLOW_START`]
-    /// by a session that has not announced itself (another bridge starting): the start
-    /// waits for it at most `at_most`, then is refused (exit 3) unless the slot is let go.
-    SlotHeld { at_most: Duration },
-}
-
 /// A bridge that has announced itself.
 #[derive(Debug)]
 pub struct Started {
@@ -131,28 +111,6 @@ pub async fn start(
             .with_hint(format!("its log is `{}`", log.display())));
         }
         tokio::time::sleep(POLL).await;
-    }
-}
-
-/// Claims the slot of `project` (`build_tag`: the lockfile's); `waiting` is told
-/// ([`Waiting::SlotHeld`]) when that takes longer than [`SLOW_START`]: the slot is held
-/// by a session still starting, and the start would otherwise say nothing for seconds
-/// before it is refused. Both starts claim so: this command before it starts its
-/// bridge, and the bridge in the foreground ([`crate::run`]), whose own lines are held
-/// for its log meanwhile and so say nothing of the wait.
-pub(crate) async fn claim(
-    project: &Path,
-    build_tag: impl Into<String>,
-    waiting: &mut impl FnMut(Waiting<'_>),
-) -> std::result::Result<Claimed, mur_server::ServeError> {
-    let claiming = mur_server::endpoint::claim(project, build_tag);
-    tokio::pin!(claiming);
-    tokio::select! {
-        claimed = &mut claiming => claimed,
-        () = tokio::time::sleep(SLOW_START) => {
-            waiting(Waiting::SlotHeld { at_most: mur_server::endpoint::SLOT_WAIT });
-            claiming.await
-        }
     }
 }
 

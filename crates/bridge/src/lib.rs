@@ -32,9 +32,10 @@ pub mod proxy;
 mod relay;
 mod serve;
 mod signals;
+mod slot;
 mod stop;
 
-pub use background::{SLOW_START, Started, Waiting, start};
+pub use background::{Started, start};
 pub use child::{INITIALIZE_LIMIT, MAX_MESSAGE_BYTES};
 pub use ended::{LastStop, newest_stop, stop_since, with_last_stop};
 pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};
@@ -43,4 +44,5 @@ pub use log::LogFile;
 pub use mur_server::UsageLogging;
 pub use options::{DEFAULT_IDLE, Idle, MAX_IDLE, Options, parse_idle};
 pub use serve::{MAX_RESTARTS, RESTART_WINDOW, run};
+pub use slot::{SLOW_START, Waiting};
 pub use stop::{Stopped, stop};

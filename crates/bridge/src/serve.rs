@@ -7,18 +7,16 @@
 
 use std::{
     ffi::OsString,
-    path::Path,
     sync::Arc,
     time::{Duration, Instant},
 };
 
-use mur_core::{Error, Kind, Result};
+use mur_core::{Error, Result};
 use mur_lockfile::Lockfile;
-use mur_server::{HttpLimits, Recorder, ServeError, endpoint::Announced};
+use mur_server::{HttpLimits, Recorder, endpoint::Announced};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    background::Waiting,
     child::{Ended, Server},
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
@@ -26,6 +24,7 @@ use crate::{
     options::{Options, shell_line, words},
     relay::Relay,
     signals::StopSignal,
+    slot::{Waiting, claim, serve_error},
 };
 
 /// How many times a server that dies is started again within
@@ -49,7 +48,7 @@ const MAX_RELOADS: usize = 60;
 /// Runs the bridge until it is stopped (SIGTERM, Ctrl+C), has had no request
 /// for `idle`, or its server died more than [`MAX_RESTARTS`] times in [`RESTART_WINDOW`].
 /// `announced` gets the lockfile once clients can connect. A live session
-/// for the project is [`Kind::SessionActive`] (exit 3), before anything starts;
+/// for the project is [`mur_core::Kind::SessionActive`] (exit 3), before anything starts;
 /// one still starting is waited for, and `waiting` told so once
 /// ([`Waiting::SlotHeld`], the only [`Waiting`] it is told), as a background
 /// start's caller is.
@@ -66,7 +65,7 @@ pub async fn run(
     // made: in the foreground they go there too, as through its stderr in the background.
     let own_lines = OwnLines::hold();
     let build_tag = mur_lockfile::now_rfc3339();
-    let claimed = crate::background::claim(&options.project, build_tag.as_str(), &mut waiting)
+    let claimed = claim(&options.project, build_tag.as_str(), &mut waiting)
         .await
         .map_err(|e| serve_error(e, &options.project))?;
     let usage = Recorder::new(&options.usage, claimed.lockfile_path(), &build_tag);
@@ -492,79 +491,11 @@ fn new_secret() -> Result<String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// A session-side failure as mur reports it: another session for `project`
-/// (as the user named it) is exit 3, its hint how to stop it — `bridge stop`
-/// for a bridge; an app's own session is the app's to stop.
-pub(crate) fn serve_error(error: ServeError, project: &Path) -> Error {
-    match error {
-        ServeError::AlreadyActive { endpoint, pid } => Error::new(
-            Kind::SessionActive,
-            format!("another session for this project is active at {endpoint} (pid {pid})"),
-        )
-        .with_hint(if is_bridge(project, pid) {
-            format!("stop it first with {}", bridge_stop(project))
-        } else {
-            format!(
-                "it is an app's own session (pid {pid}), which `bridge stop` leaves alone: stop the app first"
-            )
-        }),
-        ServeError::SlotBusy { .. } => {
-            let starting = is_bridge_starting(project);
-            // The session library's words end "; stop it first.": the hint says how.
-            let message = error.to_string();
-            Error::new(
-                Kind::SessionActive,
-                message.trim_end_matches("; stop it first.").to_owned(),
-            )
-            .with_hint(match starting {
-                true => format!(
-                    "stop it first with {}, or try again once it has announced itself",
-                    bridge_stop(project)
-                ),
-                false => "stop it first, or try again once it has announced itself".to_owned(),
-            })
-        }
-        ServeError::Project { .. } => Error::usage(error.to_string()),
-        _ => Error::internal(error.to_string()),
-    }
-}
-
-/// The command that stops the bridge of `project` (as the user named it), quoted.
-fn bridge_stop(project: &Path) -> String {
-    format!(
-        "`mur devtools bridge stop --project {}`",
-        mur_core::shell_word(&project.to_string_lossy())
-    )
-}
-
-/// Whether what holds the slot of `project`, not announced yet, is a bridge still
-/// starting its server (its sidecar names its running pid), which `bridge stop` stops.
-fn is_bridge_starting(project: &Path) -> bool {
-    let Ok(canonical) = mur_lockfile::paths::canonical_project(project) else {
-        return false;
-    };
-    let registry = mur_lockfile::Registry::default_location();
-    crate::files::starting(&registry.path_for(&canonical)).is_some()
-}
-
-/// Whether the session holding `project` (process `pid`) is a bridge.
-fn is_bridge(project: &Path, pid: u32) -> bool {
-    let Ok(canonical) = mur_lockfile::paths::canonical_project(project) else {
-        return false;
-    };
-    let registry = mur_lockfile::Registry::default_location();
-    let path = registry.path_for(&canonical);
-    match registry.read(&path) {
-        mur_lockfile::ReadOutcome::Valid(lock) => {
-            lock.pid == pid && crate::files::bridge_of(&path, &lock).is_some()
-        }
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
+
     use crate::{child::MAX_MESSAGE_BYTES, relay::Waited};
 
     /// A stdio server in `sh` that counts its starts in `dir/starts`: the first answers
@@ -660,25 +591,5 @@ mod tests {
         for hour in 0..10 {
             assert_eq!(restarts.allow(at(hour * 3600)), Some(1));
         }
-    }
-
-    /// A slot held by a session still starting is exit 3, its words the session
-    /// library's without their "; stop it first." (the hint says how), none left dangling.
-    #[test]
-    fn a_slot_held_by_a_session_starting_is_refused_in_one_clean_line() {
-        let lock = std::path::PathBuf::from("/run/reactor-devtools/0123456789abcdef.lock");
-        let e = serve_error(
-            ServeError::SlotBusy { lock },
-            Path::new("/no/such/dir/App.csproj"),
-        );
-        assert_eq!(e.exit_code(), 3);
-        assert_eq!(
-            (e.message(), e.hints()),
-            (
-                "another session for this project is starting (it holds \
-                 `/run/reactor-devtools/0123456789abcdef.lock`) and has not announced itself",
-                &["stop it first, or try again once it has announced itself".to_owned()][..]
-            )
-        );
     }
 }
