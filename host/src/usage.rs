@@ -26,6 +26,8 @@ struct Invocation {
     value_options: Option<Vec<String>>,
     verb_hash: Option<String>,
     tool: Option<String>,
+    /// `tool` is in the session's tool list as cached (`call NAME`: [`tool_listed`]).
+    tool_listed: bool,
     project: Option<String>,
     build_tag: Option<String>,
     /// The server answered with a JSON-RPC error, not a result (outcome `rpc-error`).
@@ -86,6 +88,7 @@ impl Invocation {
             value_options: None,
             verb_hash: None,
             tool: None,
+            tool_listed: false,
             project: None,
             build_tag: None,
             rpc_error: false,
@@ -101,25 +104,54 @@ impl Invocation {
 
 /// What stands for a word typed in a verb's place that no verb could be named: a
 /// value given where the verb goes (`mur devtools '#email'`, `mur devtools "$TEXT"`),
-/// which a record never keeps, as it keeps no other word typed.
+/// which a record never keeps, as it keeps no other word typed. So does a name typed to
+/// `call` that no tool could be named (`call '{"password":…}'`).
 const NOT_A_VERB_NAME: &str = "WORD";
 
 impl Invocation {
     /// The verb a record names: a verb, command or tool mur found by it (`session
     /// list`, an installed verb, a derived verb renamed from its tool); for a word that
     /// named none (`unknown`), the word when a verb or a tool could be named so
-    /// ([`mur_verbs::valid_verb_name`], [`tool_like`]), or `with_values` (`usage on
-    /// --with-values`: every word is kept); else [`NOT_A_VERB_NAME`]. The report's
-    /// "verbs callers expect" never needs `#email`.
+    /// ([`name_shaped`]), or `with_values` (`usage on --with-values`: every word is
+    /// kept); else [`NOT_A_VERB_NAME`]. The report's "verbs callers expect" never needs
+    /// `#email`. Cut as a session cuts the names it records ([`mur_usage::cut_name`]).
     fn recorded_verb(&self, with_values: bool) -> String {
         let found = self.kind != Kind::Unknown || self.renamed;
-        let named = mur_verbs::valid_verb_name(&self.verb) || tool_like(&self.verb);
-        if with_values || found || named {
-            self.verb.clone()
+        if with_values || found || name_shaped(&self.verb) {
+            mur_usage::cut_name(&self.verb)
         } else {
             NOT_A_VERB_NAME.to_owned()
         }
     }
+
+    /// The tool a record names, by the verb's rule ([`Invocation::recorded_verb`]): a
+    /// verb's tool is its file's or the session's list's, kept; a name typed to `call`
+    /// is kept when the session has a tool of that name — it answered the call as the
+    /// tool's (`outcome` ok, or the tool's own failure), or its tool list as cached
+    /// names it ([`tool_listed`]) —, when a tool could be named so ([`name_shaped`]),
+    /// or `with_values`; else it is [`NOT_A_VERB_NAME`]: a value typed as the name
+    /// (`call '{"password":"hunter2"}'`, a text of 120,000 characters) is never
+    /// recorded. Cut as the verb is.
+    fn recorded_tool(&self, outcome: Outcome, with_values: bool) -> Option<String> {
+        let tool = self.tool.as_deref()?;
+        let typed = matches!(self.kind, Kind::Call | Kind::Unknown);
+        let answered = matches!(outcome, Outcome::Ok | Outcome::ToolError);
+        Some(
+            if with_values || !typed || answered || self.tool_listed || name_shaped(tool) {
+                mur_usage::cut_name(tool)
+            } else {
+                NOT_A_VERB_NAME.to_owned()
+            },
+        )
+    }
+}
+
+/// Whether `word`, typed where a verb or a tool's name goes, is shaped like a name, and
+/// so kept in a record as typed: a verb's name ([`mur_verbs::valid_verb_name`]: what
+/// `verbs add` holds names to) or a tool's as an agent used to MCP types one
+/// ([`tool_like`]). The one rule of the verb's word and of `call`'s tool name.
+pub fn name_shaped(word: &str) -> bool {
+    mur_verbs::valid_verb_name(word) || tool_like(word)
 }
 
 /// A word a tool could be named, as an agent used to MCP types one in the verb's place
@@ -210,6 +242,12 @@ pub fn verb_file(tool: &str, sha256: Option<&str>) {
 
 pub fn tool(tool: &str) {
     with(|i| i.tool = Some(tool.to_owned()));
+}
+
+/// The tool `call` names is one of the session's tool list (as cached): recorded as
+/// itself, whatever its shape ([`Invocation::recorded_tool`]).
+pub fn tool_listed() {
+    with(|i| i.tool_listed = true);
 }
 
 /// The server answered the call with a JSON-RPC error (an unknown tool, most often).
@@ -401,6 +439,7 @@ fn record(
         other => other,
     };
     let verb = i.recorded_verb(with_values);
+    let tool = i.recorded_tool(outcome_kind, with_values);
     let mut record = Record::new(Side::Cli, Surface::Cli, outcome_kind, ms);
     record.client = Some(concat!("mur ", env!("CARGO_PKG_VERSION")).to_owned());
     record.agent = i.agent.or_else(parent_name);
@@ -410,7 +449,7 @@ fn record(
     record.verb = Some(verb);
     record.kind = Some(i.kind);
     record.verb_hash = i.verb_hash;
-    record.tool = i.tool;
+    record.tool = tool;
     record.exit = Some(exit);
     record.class = outcome.as_ref().err().map(|e| class(e).to_owned());
     record.project = i.project;
@@ -533,6 +572,66 @@ mod tests {
         assert_eq!(
             record(command, &Ok(()), 0, false).verb.as_deref(),
             Some("session list")
+        );
+    }
+
+    /// A name typed to `call` is kept by the verb word's rule: as typed when a tool could
+    /// be named so, or the session has a tool of that name (it answered the call as the
+    /// tool's, or its list names it), or values are recorded; else `WORD`. Whatever is
+    /// kept is cut to 200 characters, as a session cuts the names it records (audit 56
+    /// #1: `call '{"password":"hunter2"}'` and `call <120,000 b's>` were recorded whole).
+    #[test]
+    fn a_name_typed_to_call_no_tool_could_be_named_is_recorded_as_word() {
+        let recorded = |tool: &str, kind: Kind, outcome: Outcome, listed: bool, values: bool| {
+            let mut i = Invocation::new("call", kind, &["NAME".to_owned()], Some("claude"));
+            i.tool = Some(tool.to_owned());
+            i.tool_listed = listed;
+            let result = match outcome {
+                Outcome::Ok => Ok(()),
+                Outcome::UsageError => Err(Error::usage("HTTP 431")),
+                _ => Err(Error::tool_failed("unknown tool")),
+            };
+            if outcome == Outcome::RpcError {
+                i.rpc_error = true;
+            }
+            let exit = if outcome == Outcome::Ok { 0 } else { 5 };
+            let record = record(i, &result, exit, values);
+            assert_eq!(record.outcome, outcome, "{tool}");
+            record.tool.unwrap_or_default()
+        };
+        let password = r#"{"password":"hunter2"}"#;
+        let long = "b".repeat(120_000);
+        let (rpc, usage, ok) = (Outcome::RpcError, Outcome::UsageError, Outcome::Ok);
+        for (typed, outcome) in [(password, rpc), (&long, usage), ("fs.read_v2", rpc)] {
+            assert_eq!(recorded(typed, Kind::Call, outcome, false, false), "WORD");
+        }
+        // Shaped like a name (the verb word's rule), or the session's tool: as typed.
+        for name in ["state", "take_screenshot", "get-text", "hunter2"] {
+            assert_eq!(recorded(name, Kind::Call, rpc, false, false), name);
+        }
+        assert_eq!(
+            recorded("fs.read_v2", Kind::Call, ok, false, false),
+            "fs.read_v2"
+        );
+        let tool_error = Outcome::ToolError;
+        assert_eq!(
+            recorded("fs.read_v2", Kind::Call, tool_error, false, false),
+            "fs.read_v2"
+        );
+        assert_eq!(
+            recorded("fs.read_v2", Kind::Call, rpc, true, false),
+            "fs.read_v2"
+        );
+        // A verb's tool is its file's or the session's list's.
+        assert_eq!(
+            recorded("fs.read_v2", Kind::Derived, rpc, false, false),
+            "fs.read_v2"
+        );
+        // With values: as typed, cut as a session cuts a name.
+        assert_eq!(recorded(password, Kind::Call, rpc, false, true), password);
+        assert_eq!(
+            recorded(&long, Kind::Call, usage, false, true),
+            format!("{}…", "b".repeat(mur_usage::NAME_CHARS))
         );
     }
 

@@ -133,23 +133,12 @@ impl Recorder {
     }
 }
 
-/// The most characters of a client's name, and of its version, a record keeps; of
-/// the tool's name and the verb's (`_meta["dev.mur/verb"].name`) too, which the client
-/// chose as well. A name is a product's (`claude-code`, `Visual Studio Code`) or a
-/// tool's or verb's (128 and 64 characters at most where they are checked) and a version
-/// a few numbers: 200 is far past any, while a client's own words, unbounded, could make
-/// each of its records longer than the 1 MiB a reader takes as one line (skipped,
-/// uncounted) and flush every other record out of the log's rotation in a few calls.
-pub const CLIENT_INFO_CHARS: usize = 200;
-
-/// `text`, trimmed and cut to [`CLIENT_INFO_CHARS`] characters (`…` marks the cut).
+/// A client's name, or its version, as a record keeps it; the tool's name and the verb's
+/// (`_meta["dev.mur/verb"].name`) too, which the client chose as well: trimmed and cut to
+/// [`mur_usage::NAME_CHARS`] characters (`…` marks the cut), as mur's own records cut what
+/// its caller typed ([`mur_usage::cut_name`]).
 pub fn client_info_field(text: &str) -> String {
-    let text = text.trim();
-    match text.char_indices().nth(CLIENT_INFO_CHARS) {
-        // Trimmed again: a cut after a space would leave `name …`.
-        Some((at, _)) => format!("{}…", text[..at].trim_end()),
-        None => text.to_owned(),
-    }
+    mur_usage::cut_name(text)
 }
 
 /// Who a record says called: the client's `name version`, or its name alone when it
@@ -241,7 +230,7 @@ mod tests {
         let meta = serde_json::json!({ VERB_META: { "name": long, "kind": "plugin" } });
         let served = recorder.call(&long, None, &meta);
         let cut = client_info_field(&long);
-        assert_eq!(cut.chars().count(), CLIENT_INFO_CHARS + 1);
+        assert_eq!(cut.chars().count(), mur_usage::NAME_CHARS + 1);
         assert_eq!(
             (served.tool(), served.verb.as_deref()),
             (&*cut, Some(&*cut))
@@ -259,12 +248,12 @@ mod tests {
         let long = client_label(&"é".repeat(1_500_000), Some(&"9".repeat(300))).expect("a label");
         let expected = format!(
             "{}… {}…",
-            "é".repeat(CLIENT_INFO_CHARS),
-            "9".repeat(CLIENT_INFO_CHARS)
+            "é".repeat(mur_usage::NAME_CHARS),
+            "9".repeat(mur_usage::NAME_CHARS)
         );
         assert_eq!(long, expected);
         // A cut just after a space leaves none before the `…`.
-        let spaced = format!("{} tail", "x".repeat(CLIENT_INFO_CHARS - 1));
+        let spaced = format!("{} tail", "x".repeat(mur_usage::NAME_CHARS - 1));
         assert_eq!(client_info_field(&spaced), format!("{}…", "x".repeat(199)));
         // Cut once is cut for good: the proxy cuts, the session cuts again.
         assert_eq!(

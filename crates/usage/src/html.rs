@@ -350,12 +350,18 @@ fn logs_read(report: &Report) -> String {
 
 /// The usage report as a page: per-verb charts, the tables, the losers.
 pub fn page(report: &Report) -> String {
-    let mut body = format!(
-        "<p>{} records from {} to {}.</p>",
-        report.records,
-        escape(report.first.as_deref().unwrap_or("-")),
-        escape(report.last.as_deref().unwrap_or("-"))
-    );
+    let mut body = match report.no_record() {
+        Some(mut none) => {
+            none[..1].make_ascii_uppercase();
+            format!("<p>{}.</p>", code_spans(&none))
+        }
+        None => format!(
+            "<p>{} from {} to {}.</p>",
+            report.records_counted(),
+            escape(report.first.as_deref().unwrap_or("-")),
+            escape(report.last.as_deref().unwrap_or("-"))
+        ),
+    };
     body.push_str(&criteria(report));
     body.push_str("<h2>Verbs</h2>");
     body.push_str(&bar_chart(

@@ -18,8 +18,8 @@ pub use log::{
 };
 pub use reached::{Reached, reached};
 pub use record::{
-    ArgvShape, BRIDGE_CLIENT, Kind, Outcome, Phases, Record, SCHEMA, Side, Surface, VERB_META,
-    argv_shape,
+    ArgvShape, BRIDGE_CLIENT, Kind, NAME_CHARS, Outcome, Phases, Record, SCHEMA, Side, Surface,
+    VERB_META, argv_shape, cut_name,
 };
 pub use report::{
     Criteria, Installed, LogsRead, Loser, LoserRule, NO_TOOL_RAN, NoToolRan, OffPeriod,

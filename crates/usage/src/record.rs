@@ -12,6 +12,26 @@ pub const SCHEMA: &str = "mur-usage/1";
 /// surface `cli`; any other client's is `mcp`.
 pub const VERB_META: &str = "dev.mur/verb";
 
+/// The most characters of a name a record keeps — a tool's, a verb's, a client's name
+/// and its version — whoever chose it: mur's caller (`call NAME`, a word kept `--with-values`)
+/// or a session's client. A name is a product's (`claude-code`, `Visual Studio Code`) or a
+/// tool's or verb's (128 and 64 characters at most where they are checked) and a version a
+/// few numbers: 200 is far past any, while a caller's own words, unbounded, could make each
+/// of its records longer than the 1 MiB a reader takes as one line (skipped, uncounted) and
+/// flush every other record out of the log's rotation in a few calls.
+pub const NAME_CHARS: usize = 200;
+
+/// `text`, trimmed and cut to [`NAME_CHARS`] characters (`…` marks the cut): a name as a
+/// record keeps it, on either side.
+pub fn cut_name(text: &str) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(NAME_CHARS) {
+        // Trimmed again: a cut after a space would leave `name …`.
+        Some((at, _)) => format!("{}…", text[..at].trim_end()),
+        None => text.to_owned(),
+    }
+}
+
 /// Who wrote the record: `mur` itself, or the session serving the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -432,6 +432,36 @@ pub struct Report {
 }
 
 impl Report {
+    /// How many records the report counts, as every rendering says it: `1 record`,
+    /// `2 records`, `0 records`.
+    pub fn records_counted(&self) -> String {
+        match self.records {
+            1 => "1 record".to_owned(),
+            n => format!("{n} records"),
+        }
+    }
+
+    /// That no record was counted, said plainly by every rendering (`None` when some
+    /// were): the logs read hold none (of `--agent`, since `--since`), so no table has
+    /// a row and no tool is listed as one no named verb reached — with no call read,
+    /// every installed verb's tool would be.
+    pub fn no_record(&self) -> Option<String> {
+        if self.records > 0 {
+            return None;
+        }
+        let whose = match &self.agent {
+            Some(agent) => format!(" of agent `{agent}`"),
+            None => String::new(),
+        };
+        let since = match &self.since {
+            Some(since) => format!(" since {since}"),
+            None => String::new(),
+        };
+        Some(format!(
+            "no record to report: the logs read hold none{whose}{since}"
+        ))
+    }
+
     /// The tools no named verb reached, as every rendering lists them (the table, the
     /// page): `None` when there are none, or when no named verb is installed (someone
     /// who only bridges stdio servers), for then it would be every tool, which says
@@ -922,14 +952,20 @@ fn no_tool_ran(records: &[&Record], installed: &[Installed]) -> Vec<NoToolRan> {
 }
 
 fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> {
+    // No record read: no call to count, so none of the installed verbs' tools is one
+    // no named verb reached (every one was listed, as if each went unused).
+    if records.is_empty() {
+        return Vec::new();
+    }
     // A name the server answered only with JSON-RPC errors never ran as a tool: most
     // often one the session does not have (`call get-text`), so no verb is owed it. Nor
-    // a name typed to `call` that never reached a tool at all (refused by the HTTP server:
-    // 431 for a name too long for a header; no session; mur's own failure): junk was
-    // listed as a tool. A verb's tool is a name the verb or the session gave, kept.
+    // a name typed to `call` that never reached a tool at all ([`reached`]: refused by
+    // the HTTP server, 431 for a name too long for a header, a usage error; no session;
+    // mur's own failure; stopped before it was sent): junk was listed as a tool. A
+    // verb's tool is a name the verb or the session gave, kept.
     let ran = records.iter().filter(|r| {
-        let unreached = matches!(r.outcome, Outcome::SessionError | Outcome::InternalError);
-        r.outcome != Outcome::RpcError && !(unreached && r.kind == Some(Kind::Call))
+        let unreached = r.kind == Some(Kind::Call) && !reached(r);
+        r.outcome != Outcome::RpcError && !unreached
     });
     let mut tools: BTreeSet<String> = ran.filter_map(|r| r.tool.clone()).collect();
     tools.extend(criteria.installed.iter().map(|v| v.tool.clone()));
@@ -1731,5 +1767,78 @@ mod tests {
         ];
         let report = report(&records, 0, &Criteria::default());
         assert_eq!(report.tools_without_named_calls, ["fire", "waitFor"]);
+    }
+
+    /// A name typed to `call` that the session's HTTP refused (431: too long for the
+    /// `Mcp-Name` header; exit 1, a usage error) reached no tool, as one with no session
+    /// did not: no tool, so none a named verb is owed (audit 56 #2: an older log's
+    /// 120,000 `b`s, or `WORD`, were listed). A verb's refused argv keeps its tool.
+    #[test]
+    fn a_name_the_sessions_http_refused_is_owed_no_named_verb() {
+        let long = "b".repeat(120_000);
+        let records = [
+            cli("call", Kind::Call, &long, Outcome::UsageError, 1.0),
+            cli("call", Kind::Call, "WORD", Outcome::UsageError, 1.0),
+            cli("call", Kind::Call, "state", Outcome::UsageError, 1.0),
+            cli("call", Kind::Call, "state", Outcome::Ok, 1.0),
+            cli("click", Kind::Derived, "click", Outcome::UsageError, 1.0),
+        ];
+        let report = report(&records, 0, &Criteria::default());
+        assert_eq!(report.tools_without_named_calls, ["click", "state"]);
+    }
+
+    /// No record in the selection (an `--agent` with none, a window with none) is said
+    /// plainly, and no installed verb's tool is listed as one no named verb reached: with
+    /// no call read, every one was (audit 56 #3: `--agent nobody` listed 19 tools).
+    #[test]
+    fn a_report_over_no_record_says_so_and_lists_no_tool() {
+        let criteria = |agent: Option<&str>, since: Option<&str>| Criteria {
+            installed: vec![installed("click", None)],
+            agent: agent.map(str::to_owned),
+            since: since.map(|s| Since(s.to_owned())),
+            ..Criteria::default()
+        };
+        let someone = |mut r: Record| {
+            r.agent = Some("claude".to_owned());
+            r
+        };
+        let records = [someone(cli(
+            "tree",
+            Kind::Derived,
+            "tree",
+            Outcome::Ok,
+            1.0,
+        ))];
+        let every = report(&records, 0, &criteria(None, None));
+        assert_eq!(every.tools_without_named_calls, ["click", "tree"]);
+        assert_eq!(
+            (every.records_counted(), every.no_record()),
+            ("1 record".to_owned(), None)
+        );
+        let nobody = report(&records, 0, &criteria(Some("nobody"), None));
+        assert_eq!(nobody.tools_without_named_calls, Vec::<String>::new());
+        assert_eq!(nobody.tools_no_named_verb_reached(), None);
+        assert_eq!(
+            (nobody.records_counted(), nobody.no_record().as_deref()),
+            (
+                "0 records".to_owned(),
+                Some("no record to report: the logs read hold none of agent `nobody`")
+            )
+        );
+        let later = report(
+            &records,
+            0,
+            &criteria(None, Some("2099-01-01T00:00:00.000Z")),
+        );
+        assert_eq!(
+            later.no_record().as_deref(),
+            Some("no record to report: the logs read hold none since 2099-01-01T00:00:00.000Z")
+        );
+        assert_eq!(later.tools_without_named_calls, Vec::<String>::new());
+        let none = report(&[], 0, &criteria(None, None));
+        assert_eq!(
+            none.no_record().as_deref(),
+            Some("no record to report: the logs read hold none")
+        );
     }
 }

@@ -196,9 +196,9 @@ fn text(report: &Report, read: &Read) -> String {
         None => "every agent".to_owned(),
     };
     let mut out = format!(
-        "{} records{} ({whose}; usage errors above {}% or failures of the verb's own above \
+        "{}{} ({whose}; usage errors above {}% or failures of the verb's own above \
          {}% of at least {} calls make a loser)\n",
-        report.records,
+        report.records_counted(),
         match (&report.first, &report.last) {
             (Some(first), Some(last)) => {
                 format!(", {} to {}", output::line(first), output::line(last))
@@ -242,6 +242,10 @@ fn text(report: &Report, read: &Read) -> String {
             "(with the tool calls the sessions served, as {} record them{each})\n",
             places.join(" and ")
         ));
+    }
+    // No record: said plainly, where the tables would be.
+    if let Some(none) = report.no_record() {
+        out.push_str(&format!("\n{}\n", output::line(&none)));
     }
     section(&mut out, "VERB", "verbs (as mur ran them)", &report.verbs);
     section(&mut out, "SURFACE", "surfaces", &report.surfaces);
@@ -415,7 +419,7 @@ mod tests {
         let report = mur_usage::report(&[record], 0, &criteria);
         let text = text(&report, &crate::judging::Read::default());
         let expected = format!(
-            "1 records, 2026-11-20T10:00:00.000Z to 2026-11-20T10:00:00.000Z (every agent; usage \
+            "1 record, 2026-11-20T10:00:00.000Z to 2026-11-20T10:00:00.000Z (every agent; usage \
              errors above 50% or failures of the verb's own above 20% of at least 3 calls make a \
              loser)\n\
              \n\

@@ -341,6 +341,131 @@ fn a_value_typed_in_the_verbs_place_is_never_recorded() {
     assert_eq!(last.map(|r| r["verb"].clone()), Some(json!("#email")));
 }
 
+/// A name typed to `call` is recorded by the rule of the word typed in the verb's place:
+/// as typed when a tool could be named so, else `WORD` (audit 56 #1: a JSON object of a
+/// password, and a name of 120,000 characters, were recorded whole and printed by the
+/// report). A name the session's HTTP refused (431: too long for its `Mcp-Name` header)
+/// reached no tool, so it is none a named verb is owed (audit 56 #2: it was listed).
+#[test]
+fn a_name_typed_to_call_is_recorded_only_as_a_tool_could_be_named() {
+    let (sandbox, _app) = Sandbox::with_app();
+    // A named verb installed: the report lists the tools none reached.
+    add_data_verb(&sandbox, "greet", "zzz");
+    sandbox
+        .devtools(&["call", r#"{"password":"hunter2"}"#])
+        .assert_code(5);
+    let long = "b".repeat(120_000);
+    sandbox.devtools(&["call", &long]).assert_code(1);
+    sandbox.devtools(&["call", "state"]).assert_code(0);
+    let log = std::fs::read_to_string(sandbox.usage_log()).expect("the log");
+    assert!(
+        !log.contains("hunter2") && !log.contains("bbb") && log.len() < 2000,
+        "{log}"
+    );
+    let mut recorded = records(&sandbox.usage_log());
+    assert_eq!(
+        fields(&recorded, ["verb", "tool", "outcome", "exit"]),
+        [
+            ["call", "WORD", "rpc-error", "5"],
+            ["call", "WORD", "usage-error", "1"],
+            ["call", "state", "ok", "0"],
+        ]
+    );
+    // The durations made known, the report is what an operator reads.
+    for record in &mut recorded {
+        record["ms"] = json!(2.0);
+    }
+    write_log(&sandbox, &recorded);
+    let out = sandbox.devtools(&["usage", "report"]);
+    out.assert_code(0).assert_stderr_is("");
+    let row = |figures: &str| format!("{figures}  TIME");
+    assert_eq!(
+        untimed(&out.stdout),
+        format!(
+            "\
+3 records, TIME to TIME (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+
+verbs (as mur ran them):
+VERB         CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+call (call)  {}
+
+surfaces:
+SURFACE   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+cli/call  {}
+
+tools called by mur:
+TOOL   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+WORD   {}
+state  {}
+
+argv the verbs refused (usage errors by shape; WORD: a word not an option):
+ARGV       TIMES  LAST
+call WORD  1      TIME
+
+tools no named verb reached: state, zzz
+
+losers: none
+  (no verb was judged unused: the records read do not go back to TIME)
+",
+            row("3      1   1          0          1        0            0           0            2       2     "),
+            row("3      1   1          0          1        0            0           0            2       2     "),
+            row("1      0   0          0          1        0            0           0            2       2     "),
+            row("1      1   0          0          0        0            0           0            2       2     "),
+        ),
+        "{out}"
+    );
+    let json = sandbox.devtools(&["usage", "report", "--json"]).json();
+    assert_eq!(json["toolsWithoutNamedCalls"], json!(["state", "zzz"]));
+    // Kept `--with-values`: as typed, cut to 200 characters as a session cuts a name.
+    sandbox
+        .devtools(&["usage", "on", "--with-values"])
+        .assert_code(0);
+    sandbox.devtools(&["call", &long]).assert_code(1);
+    let last = records(&sandbox.usage_log()).pop().unwrap_or_default();
+    assert_eq!(last["tool"], json!(format!("{}…", "b".repeat(200))));
+}
+
+/// A tool of the session's list is recorded as itself, whatever its shape: when the
+/// session answered the call as the tool's, or its tool list as cached names it; not a
+/// name the session answered with an error before any list was read.
+#[test]
+fn a_tool_the_session_has_is_recorded_as_itself_whatever_its_shape() {
+    let sandbox = Sandbox::new();
+    let tools = json!([{ "name": "fs.read_v2", "inputSchema": { "type": "object" } }]);
+    let server = Stub::with_tools(tools, |params| {
+        if params["arguments"]["path"].is_string() {
+            Ok(json!({ "content": [{ "type": "text", "text": "read" }] }))
+        } else {
+            Err(json!({ "code": -32602, "message": "invalid arguments: `path` is required" }))
+        }
+    });
+    let endpoint = server.endpoint();
+    let devtools = |words: &[&str]| {
+        let argv: Vec<&str> = ["--endpoint", endpoint.as_str()]
+            .into_iter()
+            .chain(words.iter().copied())
+            .collect();
+        sandbox.devtools(&argv)
+    };
+    devtools(&["call", "fs.read_v2", "--args", r#"{"path":"a"}"#]).assert_code(0);
+    devtools(&["call", "fs.read_v2"]).assert_code(5);
+    // The tool list read (and cached): the name is the session's tool's.
+    devtools(&["catalog"]).assert_code(0);
+    devtools(&["call", "fs.read_v2"]).assert_code(5);
+    let calls: Vec<Value> = records(&sandbox.usage_log())
+        .into_iter()
+        .filter(|r| r["verb"] == "call")
+        .collect();
+    assert_eq!(
+        fields(&calls, ["tool", "outcome"]),
+        [
+            ["fs.read_v2", "ok"],
+            ["WORD", "rpc-error"],
+            ["fs.read_v2", "rpc-error"],
+        ]
+    );
+}
+
 #[test]
 fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() {
     let (sandbox, _app) = Sandbox::with_app();
@@ -1472,6 +1597,9 @@ fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
 /// A misspelled `--agent` is said, and so is a log too young, whatever else keeps verbs
 /// from being judged unused: a time recording was off in the window hid both (user audit
 /// AU7 4: `--agent nobody` printed "0 records" and "no verb to prune", nothing more).
+/// The report over no record says so, and lists no tool as one no named verb reached,
+/// in the table, the JSON and the page alike (audit 56 #3: every installed verb's tool
+/// was listed, as if each went unused).
 #[test]
 fn a_misspelled_agent_is_said_though_recording_was_off_in_the_window() {
     let sandbox = bump_and_idle_long_installed();
@@ -1489,11 +1617,26 @@ fn a_misspelled_agent_is_said_though_recording_was_off_in_the_window() {
             format!(
                 "0 records (agent `nobody`; usage errors above 50% or failures of the verb's own \
                  above 20% of at least 3 calls make a loser)\n\n\
-                 tools no named verb reached: click, scroll\n\nlosers: none\n  ({off})\n"
+                 no record to report: the logs read hold none of agent `nobody`\n\n\
+                 losers: none\n  ({off})\n"
             ),
             format!("warning: {off}\n{nobody}")
         ),
         "{report}"
+    );
+    let json = sandbox.devtools(&["usage", "report", "--agent", "nobody", "--json"]);
+    let json = json.assert_code(0).json();
+    assert_eq!(
+        (&json["records"], &json["toolsWithoutNamedCalls"]),
+        (&json!(0), &json!([]))
+    );
+    let page = sandbox.devtools(&["usage", "report", "--agent", "nobody", "--html", "-"]);
+    let page = &page.assert_code(0).stdout;
+    assert!(
+        page.contains(
+            "<p>No record to report: the logs read hold none of agent <code>nobody</code>.</p>"
+        ) && !page.contains("no named verb reached"),
+        "{page}"
     );
     let prune = sandbox.devtools(&["verbs", "prune", "--agent", "nobody"]);
     prune.assert_code(0).assert_stdout_is("");
@@ -2008,7 +2151,7 @@ fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
     assert_eq!(
         shown.replace(&log, "LOG"),
         "\
-1 records, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+1 record, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 (with the tool calls the sessions served, as 1 log given with `--server-log` (`LOG`) record them)
 
 surfaces:
@@ -2172,7 +2315,7 @@ fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
         shown,
         format!(
             "\
-1 records, {now} to {now} (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+1 record, {now} to {now} (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 verbs (as mur ran them):
 VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
