@@ -385,6 +385,11 @@ impl HostOption {
         HOST_OPTIONS.iter().find(|option| option.long == long)
     }
 
+    /// Its id in clap's tree (`auto_full` for `--auto-full`).
+    pub fn id(&self) -> String {
+        self.long.replace('-', "_")
+    }
+
     /// As clap names it in an error: `--timeout <MS>`, `--pretty`.
     pub fn usage(&self) -> String {
         match self.value {
@@ -606,14 +611,14 @@ impl Cli {
             return None;
         };
         let typed = |option: &&HostOption| {
-            let id = option.long.replace('-', "_");
+            let id = option.id();
             !reads.reads(&id)
                 && matches.value_source(&id) == Some(clap::parser::ValueSource::CommandLine)
         };
         let unread = HOST_OPTIONS.iter().find(typed)?;
         let read: Vec<String> = HOST_OPTIONS
             .iter()
-            .filter(|option| ids.contains(&option.long.replace('-', "_").as_str()))
+            .filter(|option| ids.contains(&option.id().as_str()))
             .map(|option| match option.short {
                 Some(short) => format!("`-{short}`"),
                 None => format!("`--{}`", option.long),

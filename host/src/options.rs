@@ -1,6 +1,7 @@
 //! Host options turned into validated [`Settings`] once, and host options
 //! pulled out of a plugin verb's argv, so the rest of `mur` never sees raw flags.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -71,6 +72,33 @@ fn short_flags(word: &str) -> Option<Vec<&'static HostOption>> {
         .collect()
 }
 
+/// Whether host flag `option`, named twice among `words` (a command line, the program's
+/// name first), was typed by its short name the second time (`-vv`, `-v call version
+/// -qv`, not `-v call version --verbose`), the time it is refused: clap names it by its
+/// long name (`--verbose`) however it was typed.
+pub fn again_by_short_name(option: &HostOption, words: &[OsString]) -> bool {
+    let (Some(short), None) = (option.short, option.value) else {
+        return false;
+    };
+    let long = format!("--{}", option.long);
+    // Each time it is named, whether by its short name.
+    let mut named = words
+        .iter()
+        .skip(1)
+        .map(|word| word.to_string_lossy())
+        .take_while(|word| word != "--")
+        .flat_map(|word| match short_flags(&word) {
+            Some(flags) => flags
+                .iter()
+                .filter(|flag| flag.short == Some(short))
+                .map(|_| true)
+                .collect(),
+            None if *word == long => vec![false],
+            None => Vec::new(),
+        });
+    named.nth(1) == Some(true)
+}
+
 /// Whether `word` is the host's short flags (`-v`, `-vq`), as clap takes them.
 pub fn is_short_flags(word: &str) -> bool {
     short_flags(word).is_some()
@@ -128,17 +156,101 @@ fn add_answer(
     }
 }
 
-/// What clap's parsers cannot check of the host options typed before the verb, checked
-/// as [`set`] checks them after it, in the same words: each field answered once
-/// ([`add_answer`]: `--answer` repeats, and a parser sees one value at a time).
-pub fn check_typed(host: &mut HostArgs) -> Result<()> {
-    let usage = |long: &str| HostOption::named(long).map_or_else(String::new, HostOption::usage);
-    for (key, value) in std::mem::take(&mut host.answer) {
-        let text = format!("{key}={value}");
-        add_answer(&mut host.answer, (key, value))
-            .map_err(|why| invalid(&usage("--answer"), &text, why))?;
+/// What clap's parse of `argv` cannot check of the host options typed before a verb or
+/// among the words of mur's own commands, checked by the rule that takes them after a
+/// verb's name ([`set_once`]), in its words. A host option is global: every level of a
+/// command (`mur`, `devtools`, `call`; `session`, `list`) takes it, and clap refuses one
+/// typed twice at one level only. Typed at two, clap took the lower level's and dropped
+/// the other unsaid: `--project a call version --project b` called `b`'s session where
+/// `--project a tree --project b` is refused, and `--answer k=1 call T --answer j=2` sent
+/// `j=2` alone. So where some host option is named twice ([`named_twice`]), `argv` is
+/// parsed again by `tree`, the tree clap parsed it with, each level keeping its own
+/// ([`each_level_its_own`]), and the levels' host options are set in the order typed:
+/// each option once, each `--answer` field once ([`add_answer`]; the same answer twice is
+/// one). `host` keeps clap's values, which are those for an option typed once, and gets
+/// every level's answers.
+pub fn check_typed(host: &mut HostArgs, tree: clap::Command, argv: &[OsString]) -> Result<()> {
+    if !named_twice(argv) {
+        return Ok(());
     }
+    let mut tree = each_level_its_own(tree);
+    let matches = tree.try_get_matches_from_mut(argv)?;
+    let mut typed = HostArgs::unset();
+    let mut level = Some(&matches);
+    while let Some(matches) = level {
+        let mut here: Vec<(usize, &HostOption)> = HOST_OPTIONS
+            .iter()
+            .filter(|option| {
+                let id = option.id();
+                matches.ids().any(|present| present == id.as_str())
+                    && matches.value_source(&id) == Some(clap::parser::ValueSource::CommandLine)
+            })
+            .map(|option| (matches.index_of(&option.id()).unwrap_or_default(), option))
+            .collect();
+        // In the order typed: the first option typed again is the one refused.
+        here.sort_by_key(|(at, _)| *at);
+        for (_, option) in here {
+            if option.value.is_none() {
+                set_once(&mut typed, option, "", again_by_short_name(option, argv))?;
+                continue;
+            }
+            for text in matches.get_raw(&option.id()).into_iter().flatten() {
+                set_once(&mut typed, option, &text.to_string_lossy(), false)?;
+            }
+        }
+        level = matches.subcommand().map(|(_, matches)| matches);
+    }
+    host.answer = typed.answer;
     Ok(())
+}
+
+/// `tree` with each command's host options its own, not global: clap then keeps at each
+/// level the ones typed there, where it sets a global one at every level to the lowest
+/// level's. Built (parsed once), each level of the path taken has a copy of them, which
+/// this turns local in place (`mut_args` keeps the arguments' order, which the built
+/// lookups go by); nothing else changes.
+fn each_level_its_own(tree: clap::Command) -> clap::Command {
+    tree.mut_args(|arg| {
+        let host = HOST_OPTIONS
+            .iter()
+            .any(|option| *arg.get_id() == option.id().as_str());
+        if host { arg.global(false) } else { arg }
+    })
+    .mut_subcommands(each_level_its_own)
+}
+
+/// Whether some host option is named in two of `argv`'s words (`--project`, `--project=…`,
+/// `-v` alone or among short flags: `-vq`): what one typed at two levels of the command
+/// takes, so that a command line that names each once, as nearly every one does, is
+/// parsed once ([`check_typed`]). A word that names one and is none (a value, a word after
+/// `--`) costs a second parse, which finds it is none.
+fn named_twice(argv: &[OsString]) -> bool {
+    let mut named = [false; HOST_OPTIONS.len()];
+    for word in argv.iter().skip(1) {
+        let word = word.to_string_lossy();
+        let options: Vec<usize> = match word.strip_prefix("--") {
+            Some(long) => {
+                let long = long.split_once('=').map_or(long, |(long, _)| long);
+                HOST_OPTIONS
+                    .iter()
+                    .position(|option| option.long == long)
+                    .into_iter()
+                    .collect()
+            }
+            None => word
+                .strip_prefix('-')
+                .unwrap_or_default()
+                .chars()
+                .filter_map(|c| HOST_OPTIONS.iter().position(|o| o.short == Some(c)))
+                .collect(),
+        };
+        for option in options {
+            if std::mem::replace(&mut named[option], true) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Whether host option `option` is set on `host` already: typed before the verb's name,
@@ -164,12 +276,17 @@ fn given(host: &HostArgs, option: &HostOption) -> bool {
 
 /// [`set`], refusing a host option given already that clap takes once, in clap's words
 /// before the verb: `--project a tree --project b` was the session of `b`, `a` dropped,
-/// where `--project a --project b tree` is refused.
-fn set_once(host: &mut HostArgs, option: &HostOption, text: &str) -> Result<()> {
+/// where `--project a --project b tree` is refused. `short`: whether it was typed by its
+/// short name, which the refusal names then: `-vv` is refused as `-v`, not as the
+/// `--verbose` never typed.
+fn set_once(host: &mut HostArgs, option: &HostOption, text: &str, short: bool) -> Result<()> {
     if !option.repeatable && given(host, option) {
+        let name = match option.short {
+            Some(letter) if short => format!("-{letter}"),
+            _ => option.usage(),
+        };
         return Err(Error::usage(format!(
-            "the argument `{}` cannot be used multiple times",
-            option.usage()
+            "the argument `{name}` cannot be used multiple times"
         )));
     }
     set(host, option, text).map_err(|why| {
@@ -215,7 +332,7 @@ pub fn extract_host_options(
             && let Some(flags) = short_flags(flag)
         {
             for flag in flags {
-                set_once(host, flag, "")?;
+                set_once(host, flag, "", true)?;
             }
             continue;
         }
@@ -226,11 +343,9 @@ pub fn extract_host_options(
         let name = option.usage();
         if option.value.is_none() {
             if let Some(value) = inline {
-                return Err(Error::usage(format!(
-                    "`{flag}` takes no value, got `{value}`"
-                )));
+                return Err(takes_no_value(flag, &value));
             }
-            set_once(host, option, "")?;
+            set_once(host, option, "", false)?;
             continue;
         }
         // The value typed with the option (`--answer=x`), else the next word where clap
@@ -247,10 +362,18 @@ pub fn extract_host_options(
         }
         .filter(|text| !text.is_empty())
         .ok_or_else(|| missing_value(&name, verb.map(|verb| verb_usage(verb, spec))))?;
-        set_once(host, option, &text)?;
+        set_once(host, option, &text, false)?;
     }
     rest.extend_from_slice(end);
     Ok(rest)
+}
+
+/// Host flag `flag` (`--pretty`) typed with a value (`--pretty=false`): refused so after a
+/// verb's name and before it alike, where clap said "unexpected value `false` for
+/// `--pretty` found; no more were expected", with `mur devtools --pretty <COMMAND>` as
+/// the usage to follow.
+pub fn takes_no_value(flag: &str, value: &str) -> Error {
+    Error::usage(format!("`{flag}` takes no value, got `{value}`"))
 }
 
 /// Host option `name` (`--answer <KEY=VALUE>`) typed after a verb's name without its
@@ -423,16 +546,25 @@ mod tests {
     /// The host options clap takes from `line` (after `mur devtools`, then `tree`), as
     /// a run gets them: which options with a default were typed too.
     fn parsed_before_a_verb(line: &[&str]) -> HostArgs {
+        let line: Vec<&str> = line.iter().copied().chain(["tree"]).collect();
+        parsed(&line).unwrap_or_else(|e| panic!("{line:?}: {e}"))
+    }
+
+    /// The host options of `mur devtools` and the words of `line`, as a run gets them
+    /// ([`check_typed`] too), or their refusal.
+    fn parsed(line: &[&str]) -> Result<HostArgs> {
         use clap::FromArgMatches as _;
-        let argv = ["mur", "devtools"].iter().chain(line).chain(&["tree"]);
-        let matches = crate::cli::command()
-            .try_get_matches_from(argv)
-            .unwrap_or_else(|e| panic!("{line:?}: {e}"));
-        let mut host = crate::cli::Cli::from_arg_matches(&matches)
-            .expect("parsed")
-            .host;
+        let argv: Vec<OsString> = ["mur", "devtools"]
+            .iter()
+            .chain(line)
+            .map(OsString::from)
+            .collect();
+        let mut tree = crate::cli::command();
+        let matches = tree.try_get_matches_from_mut(&argv)?;
+        let mut host = crate::cli::Cli::from_arg_matches(&matches)?.host;
         host.note_typed(&matches);
-        host
+        check_typed(&mut host, tree, &argv)?;
+        Ok(host)
     }
 
     /// Each host option typed after a verb's name sets what it sets before it, as clap
@@ -530,11 +662,12 @@ mod tests {
         );
         assert!(host.quiet && host.verbose);
         // Each once, refused as before the verb: `-vv` was left to the verb, which said
-        // to write `-v -v`, refused in turn.
+        // to write `-v -v`, refused in turn. Named as typed again (it was `--verbose`).
         for (line, flag) in [
-            ("#x -vv", "--verbose"),
-            ("#x -qvq", "--quiet"),
-            ("#x -v -vq", "--verbose"),
+            ("#x -vv", "-v"),
+            ("#x -qvq", "-q"),
+            ("#x -v -vq", "-v"),
+            ("#x -v --verbose", "--verbose"),
         ] {
             let refused = extract(line, &mut HostArgs::default(), None).expect_err(line);
             assert_eq!(
@@ -671,6 +804,130 @@ mod tests {
         assert_eq!(host.answer.len(), 2);
     }
 
+    /// A host option typed at two levels of mur's own command (before `devtools`, before
+    /// the command, after it, after a group's command) is refused by the rule that
+    /// refuses one typed again after a verb's name, in its words: clap, which refuses one
+    /// typed twice at one level, took the later of two levels' and dropped the first
+    /// (`--project a call version --project b` called `b`'s session). `--answer` repeats
+    /// at every level, and none is dropped.
+    #[test]
+    fn a_host_option_typed_at_two_levels_of_a_command_is_refused_as_after_a_verb() {
+        for (line, name) in [
+            (
+                &["--project", "a", "call", "version", "--project", "b"][..],
+                "--project <PATH>",
+            ),
+            (
+                &["--project", "a", "session", "list", "--project", "b"],
+                "--project <PATH>",
+            ),
+            (&["session", "--pretty", "list", "--pretty"], "--pretty"),
+            (
+                &["--timeout", "100", "catalog", "--timeout", "200"],
+                "--timeout <MS>",
+            ),
+            (
+                &["--timeout", "100", "parity", "--timeout=100"],
+                "--timeout <MS>",
+            ),
+            (&["-v", "call", "version", "-qv"], "-v"),
+            (&["-v", "call", "version", "--verbose"], "--verbose"),
+            (&["--quiet", "session", "list", "-q"], "-q"),
+            // The first option typed again is the one named.
+            (
+                &[
+                    "--refresh",
+                    "--protocol",
+                    "2025-11-25",
+                    "catalog",
+                    "--protocol",
+                    "2025-11-25",
+                    "--refresh",
+                ],
+                "--protocol <REVISION>",
+            ),
+        ] {
+            let refused = parsed(line).expect_err(&format!("{line:?}"));
+            assert_eq!(
+                (refused.message(), refused.exit_code()),
+                (
+                    format!("the argument `{name}` cannot be used multiple times").as_str(),
+                    1
+                ),
+                "{line:?}"
+            );
+        }
+        // Before `devtools` and after it.
+        let argv = [
+            "mur",
+            "--project",
+            "a",
+            "devtools",
+            "--project",
+            "b",
+            "catalog",
+        ];
+        let mut tree = crate::cli::command();
+        let matches = tree.try_get_matches_from_mut(argv).expect("parsed");
+        let mut host = <crate::cli::Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+            .expect("a Cli")
+            .host;
+        let argv: Vec<OsString> = argv.iter().map(OsString::from).collect();
+        let refused = check_typed(&mut host, tree, &argv).expect_err("twice");
+        assert_eq!(
+            refused.message(),
+            "the argument `--project <PATH>` cannot be used multiple times"
+        );
+        // Each level's answers, all of them; the options typed once as clap took them.
+        let host = parsed(&[
+            "--answer",
+            "a=1",
+            "-v",
+            "call",
+            "version",
+            "--answer",
+            "b=2",
+            "--answer=a=1",
+            "--project",
+            "p",
+        ])
+        .expect("taken");
+        assert_eq!(
+            host.answer,
+            [("a".into(), "1".into()), ("b".into(), "2".into())]
+        );
+        assert!(host.verbose);
+        assert_eq!(host.project, Some(PathBuf::from("p")));
+        // A host option's name as a word of the server's command is no host option.
+        let bridge = parsed(&["--project", "a", "bridge", "--", "server", "--project", "b"]);
+        assert_eq!(bridge.expect("taken").project, Some(PathBuf::from("a")));
+    }
+
+    /// A host flag typed twice is named as typed the second time, as clap takes it and
+    /// after a verb's name alike: clap named `-vv` `--verbose`.
+    #[test]
+    fn a_flag_typed_twice_is_named_as_typed_again() {
+        let words = |line: &str| -> Vec<OsString> {
+            std::iter::once("mur")
+                .chain(line.split_whitespace())
+                .map(OsString::from)
+                .collect()
+        };
+        let verbose = HostOption::named("--verbose").expect("a host option");
+        for (line, short) in [
+            ("devtools -vv tree", true),
+            ("devtools -v call x -qv", true),
+            ("devtools --verbose call x -v", true),
+            ("devtools -v call x --verbose", false),
+            ("devtools -v -- -v", false),
+            ("devtools -v", false),
+        ] {
+            assert_eq!(again_by_short_name(verbose, &words(line)), short, "{line}");
+        }
+        let pretty = HostOption::named("--pretty").expect("a host option");
+        assert!(!again_by_short_name(pretty, &words("--pretty --pretty")));
+    }
+
     /// `--answer` repeats for different fields only: a second, different answer for one
     /// field is refused, before the verb, after it or across it, in one wording
     /// (`--answer confirm=false clear-todos --answer confirm=true` cleared the todos, the
@@ -679,12 +936,23 @@ mod tests {
     fn two_answers_for_one_field_are_refused_wherever_they_are_typed() {
         let refused = "invalid value `confirm=true` for `--answer <KEY=VALUE>`: `confirm` is \
                        answered already (`--answer confirm=false`); give each field one answer";
-        let mut before =
-            parsed_before_a_verb(&["--answer", "confirm=false", "--answer", "confirm=true"]);
-        assert_eq!(
-            check_typed(&mut before).expect_err("two answers").message(),
-            refused
-        );
+        let before = parsed(&[
+            "--answer",
+            "confirm=false",
+            "--answer",
+            "confirm=true",
+            "tree",
+        ]);
+        assert_eq!(before.expect_err("two answers").message(), refused);
+        // Across the levels of mur's own command too.
+        let across = parsed(&[
+            "--answer",
+            "confirm=false",
+            "catalog",
+            "--answer",
+            "confirm=true",
+        ]);
+        assert_eq!(across.expect_err("two answers").message(), refused);
         for (first, again) in [
             (
                 &["--answer", "confirm=false"][..],
@@ -693,7 +961,6 @@ mod tests {
             (&[], "#x --answer=confirm=false --answer confirm=true"),
         ] {
             let mut host = parsed_before_a_verb(first);
-            check_typed(&mut host).expect("one answer");
             let error = extract(again, &mut host, None).expect_err(again);
             assert_eq!(
                 (error.message(), error.exit_code()),
@@ -702,7 +969,6 @@ mod tests {
             );
         }
         let mut host = parsed_before_a_verb(&["--answer", "a=1", "--answer", "a=1"]);
-        check_typed(&mut host).expect("the same answer");
         let rest = extract("#x --answer a=1 --answer b=", &mut host, None).expect("taken");
         assert_eq!(rest, ["#x"]);
         assert_eq!(

@@ -173,19 +173,33 @@ impl FromStr for PortRange {
     }
 }
 
-/// `--timeout MS`, wherever it is typed: a whole number of milliseconds, at
-/// least 1. A bound of 0 ms could only fail, and would fail as a timeout (exit
+/// `--timeout MS`, wherever it is typed: a whole number of milliseconds, from 1 to
+/// [`MAX_TIMEOUT_MS`]. A bound of 0 ms could only fail, and would fail as a timeout (exit
 /// 2) when the mistake is the command's (exit 1). Its callers name the text
 /// ("invalid value `0` for `--timeout <MS>`:"), so a message does not begin with it.
 pub fn timeout_ms(text: &str) -> Result<u64, String> {
-    match text.trim().parse::<u64>() {
+    let trimmed = text.trim();
+    let digits = trimmed.strip_prefix('+').unwrap_or(trimmed);
+    let digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    match trimmed.parse::<u64>() {
         Ok(0) => Err("the bound must be at least 1 ms".to_owned()),
-        Ok(ms) => Ok(ms),
-        Err(_) => Err(format!(
+        Ok(ms) if ms <= MAX_TIMEOUT_MS => Ok(ms),
+        // Digits past the most, whether a u64 holds them or not.
+        _ if digits => Err(format!(
+            "the bound is at most {MAX_TIMEOUT_MS} ms (about 49 days)"
+        )),
+        _ => Err(format!(
             "`{text}` is not a whole number of milliseconds (e.g. `5000`)"
         )),
     }
 }
+
+/// The longest `--timeout`, before a verb and after its name alike: a verb's own
+/// `--timeout` reaches the host as the verb interface's `timeout-ms`, a `u32` (wit/), and
+/// the kits refuse more (``is at most 4294967295 ms``); the host's own, held as a `u64`, took
+/// `--timeout 99999999999` before the verb where `wait --timeout 99999999999` was refused.
+/// 49 days cuts no call short.
+pub const MAX_TIMEOUT_MS: u64 = u32::MAX as u64;
 
 /// A size in bytes, as typed for `--max-response`: a plain number, or one
 /// with a `K`, `M` or `G` suffix counted in powers of 1024 (`64M` is 64 MiB;
@@ -311,12 +325,22 @@ mod tests {
             timeout_ms("0"),
             Err("the bound must be at least 1 ms".to_owned())
         );
-        for bad in ["-1", "1.5", "5s", "", "99999999999999999999"] {
+        for bad in ["-1", "1.5", "5s", "", "+", "1_000"] {
             assert_eq!(
                 timeout_ms(bad),
                 Err(format!(
                     "`{bad}` is not a whole number of milliseconds (e.g. `5000`)"
                 )),
+            );
+        }
+        // At most what a verb's own `--timeout` can be: past a u64 too.
+        assert_eq!(timeout_ms("4294967295"), Ok(4_294_967_295));
+        assert_eq!(timeout_ms(" +4294967295 "), Ok(4_294_967_295));
+        for long in ["4294967296", "99999999999", "99999999999999999999"] {
+            assert_eq!(
+                timeout_ms(long),
+                Err("the bound is at most 4294967295 ms (about 49 days)".to_owned()),
+                "{long}"
             );
         }
     }

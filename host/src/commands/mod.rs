@@ -185,11 +185,12 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
         return Ok(cli);
     }
     not_text(&argv)?;
-    match cli::command().try_get_matches_from(argv.clone()) {
+    let mut tree = cli::command();
+    match tree.try_get_matches_from_mut(argv.clone()) {
         Ok(matches) => {
             let mut cli = Cli::from_arg_matches(&matches)?;
             cli.host.note_typed(&matches);
-            crate::options::check_typed(&mut cli.host)?;
+            crate::options::check_typed(&mut cli.host, tree, &argv)?;
             // Refused as an unknown option is: a host option the command does not read.
             if let Some(unread) = cli.unread_option(&matches) {
                 let usage = usage_typed(&argv);
@@ -210,9 +211,13 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
         }
         Err(e) if asks_version(&e) => Err(version_of_mur(e)),
         Err(e) => {
+            if let Some(refused) = host_flag_given_a_value(&e) {
+                return Err(refused);
+            }
             if let Some(option) = given_empty(&e, &argv) {
                 return Err(crate::options::value_required(&option, usage_typed(&argv)));
             }
+            let e = named_as_typed(e, &argv);
             let tool = tool_under_a_commands_name(&argv, &e);
             let usage = usage_to_give(&argv, &e);
             let meant = synonym_meant(&argv, &e);
@@ -372,6 +377,47 @@ fn in_place_of(
         }
         None => otherwise(error, hint),
     }
+}
+
+/// clap's refusal of a host flag typed twice (`-vv`), naming it as typed again
+/// ([`crate::options::again_by_short_name`]): clap names it by its long name
+/// (`--verbose`), which the user may never have typed; after a verb's name it is named
+/// as typed too.
+fn named_as_typed(mut e: clap::Error, argv: &[OsString]) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let (Some(ContextValue::String(flag)), Some(ContextValue::String(prior))) =
+        (e.get(ContextKind::InvalidArg), e.get(ContextKind::PriorArg))
+    else {
+        return e;
+    };
+    let again = cli::HostOption::named(flag)
+        .filter(|option| flag == prior && crate::options::again_by_short_name(option, argv))
+        .and_then(|option| option.short);
+    if let (ErrorKind::ArgumentConflict, Some(short)) = (e.kind(), again) {
+        for kind in [ContextKind::InvalidArg, ContextKind::PriorArg] {
+            e.insert(kind, ContextValue::String(format!("-{short}")));
+        }
+    }
+    e
+}
+
+/// A host flag typed with a value before the verb or among mur's own command's words
+/// (`--pretty=false`), refused in the words said of it after a verb's name
+/// ([`crate::options::takes_no_value`]).
+fn host_flag_given_a_value(e: &clap::Error) -> Option<Error> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::TooManyValues {
+        return None;
+    }
+    let (Some(ContextValue::String(flag)), Some(ContextValue::String(value))) = (
+        e.get(ContextKind::InvalidArg),
+        e.get(ContextKind::InvalidValue),
+    ) else {
+        return None;
+    };
+    cli::HostOption::named(flag)
+        .filter(|option| option.value.is_none())
+        .map(|_| crate::options::takes_no_value(flag, value))
 }
 
 /// The option a value parser of mur's refused an empty value of (`--answer=`,

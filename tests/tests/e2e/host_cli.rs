@@ -472,11 +472,18 @@ fn a_bad_timeout_is_a_usage_error() {
             ][..],
             "5\\x0aerror: forged",
         ),
+        // Past the most a verb's own `--timeout` can be, as after a named verb's name
+        // ("`--timeout` is at most 4294967295 ms"): it was taken before the verb.
+        (
+            &["devtools", "--timeout", "99999999999", "call", "version"][..],
+            "99999999999",
+        ),
     ] {
         let out = sb.mur(argv);
         out.assert_code(1);
         let line = match value {
             "0" => "the bound must be at least 1 ms".to_owned(),
+            "99999999999" => "the bound is at most 4294967295 ms (about 49 days)".to_owned(),
             _ => format!("`{value}` is not a whole number of milliseconds (e.g. `5000`)"),
         };
         assert_eq!(
@@ -490,6 +497,15 @@ fn a_bad_timeout_is_a_usage_error() {
     derived.assert_code(1).assert_stderr_is(
         "error: invalid value `0` for `--timeout <MS>`: the bound must be at least 1 ms\n",
     );
+    sb.mur(&["devtools", "export-todos", "--timeout", "4294967296"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: invalid value `4294967296` for `--timeout <MS>`: the bound is at most \
+             4294967295 ms (about 49 days)\n",
+        );
+    sb.mur(&["devtools", "--timeout", "4294967295", "call", "version"])
+        .assert_code(0);
 }
 
 #[test]
@@ -990,6 +1006,10 @@ fn a_host_option_typed_twice_around_a_verb_is_refused_as_before_it() {
         ),
         (&["devtools", "-v", "tree", "--verbose"], "--verbose"),
         (&["devtools", "tree", "--pretty", "--pretty"], "--pretty"),
+        // A flag named as typed again: clap named `-vv` `--verbose`, and `-q` after the
+        // verb `--quiet`.
+        (&["devtools", "-vv", "tree"], "-v"),
+        (&["devtools", "-q", "tree", "-q"], "-q"),
     ] {
         standard
             .mur(line)
@@ -1003,6 +1023,141 @@ fn a_host_option_typed_twice_around_a_verb_is_refused_as_before_it() {
         .mur(&["devtools", "--answer", "a=1", "tree", "--answer", "b=2"])
         .assert_code(4)
         .assert_stderr_starts_with("error: no running devtools session found\n");
+}
+
+/// A host option typed at two levels of mur's own command (before `devtools`, before the
+/// command, after it) is refused as after a verb's name, in the same words, exit 1: clap,
+/// which refuses one typed twice at one level, took the later level's and dropped the
+/// first unsaid, so `--project a call version --project APP` called APP's session (exit
+/// 0), and `--timeout 100 call version --timeout 200` bounded it at 200 ms.
+#[test]
+fn a_host_option_typed_twice_around_a_command_of_murs_is_refused_as_around_a_verb() {
+    let (sb, app) = Sandbox::with_app();
+    let project = app.project.to_str().expect("utf-8");
+    let other = sb.project("other");
+    let other = other.to_str().expect("utf-8");
+    let joined = format!("--project={project}");
+    for (line, name) in [
+        (
+            &[
+                "devtools",
+                "--project",
+                other,
+                "call",
+                "version",
+                "--project",
+                project,
+            ][..],
+            "--project <PATH>",
+        ),
+        (
+            &[
+                "devtools",
+                "--project",
+                project,
+                "call",
+                "version",
+                "--project",
+                other,
+            ],
+            "--project <PATH>",
+        ),
+        (
+            &[
+                "devtools",
+                "--project",
+                other,
+                "session",
+                "list",
+                "--project",
+                project,
+            ],
+            "--project <PATH>",
+        ),
+        (
+            &[
+                "--project",
+                other,
+                "devtools",
+                "catalog",
+                "--project",
+                project,
+            ],
+            "--project <PATH>",
+        ),
+        (
+            &["devtools", "--project", other, "parity", &joined],
+            "--project <PATH>",
+        ),
+        (
+            &[
+                "devtools",
+                "--timeout",
+                "100",
+                "call",
+                "version",
+                "--timeout",
+                "200",
+            ],
+            "--timeout <MS>",
+        ),
+        (
+            &["devtools", "session", "--pretty", "list", "--pretty"],
+            "--pretty",
+        ),
+        // A flag named as typed again: clap named `-v` `--verbose`.
+        (&["devtools", "-v", "call", "version", "-v"], "-v"),
+        (&["devtools", "-qv", "session", "list", "-q"], "-q"),
+        (&["devtools", "-v", "catalog", "--verbose"], "--verbose"),
+    ] {
+        sb.mur(line)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: the argument `{name}` cannot be used multiple times\n"
+            ));
+    }
+    // Once at each level is no repeat.
+    sb.mur(&[
+        "--pretty",
+        "devtools",
+        "--project",
+        project,
+        "call",
+        "version",
+        "-q",
+    ])
+    .assert_code(0);
+}
+
+/// A host flag typed with a value is refused in one wording wherever it is typed: before
+/// the verb clap said "unexpected value `false` for `--pretty` found; no more were
+/// expected" under the usage `mur devtools --pretty <COMMAND>`, after it "`--pretty` takes
+/// no value, got `false`".
+#[test]
+fn a_host_flag_given_a_value_is_refused_alike_before_the_verb_and_after_it() {
+    let standard = mur_e2e::plugins::standard_sandbox();
+    for (line, flag, value) in [
+        (
+            &["devtools", "--pretty=false", "tree"][..],
+            "--pretty",
+            "false",
+        ),
+        (&["devtools", "tree", "--pretty=false"], "--pretty", "false"),
+        (
+            &["devtools", "--pretty=false", "call", "version"],
+            "--pretty",
+            "false",
+        ),
+        (&["--quiet=", "devtools", "session", "list"], "--quiet", ""),
+        (&["devtools", "catalog", "--refresh=1"], "--refresh", "1"),
+    ] {
+        standard
+            .mur(line)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
+    }
 }
 
 /// A JSON option's value read from a pipe its writer keeps open is read within the

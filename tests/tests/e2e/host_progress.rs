@@ -127,6 +127,16 @@ fn two_answers_for_one_field_are_refused_and_nothing_is_cleared() {
             "--answer",
             "confirm=true",
         ],
+        // Before mur's own command and after it: the first was dropped, the todos cleared.
+        &[
+            "devtools",
+            "--answer",
+            "confirm=false",
+            "call",
+            "clearTodos",
+            "--answer",
+            "confirm=true",
+        ],
     ] {
         sb.mur(argv)
             .assert_code(1)
@@ -134,6 +144,23 @@ fn two_answers_for_one_field_are_refused_and_nothing_is_cleared() {
             .assert_stderr_is(refused);
     }
     let kept = clear(&sb, &["--answer", "confirm=no", "--answer", "confirm=no"]);
+    kept.assert_code(0);
+    assert_eq!(
+        kept.json()["structuredContent"],
+        json!({ "cleared": 0, "remaining": 1, "reason": "not confirmed" })
+    );
+    // An answer before the command is kept beside one to another field after it (it was
+    // dropped: the question unanswered, exit 5).
+    let argv = [
+        "devtools",
+        "--answer",
+        "confirm=no",
+        "call",
+        "clearTodos",
+        "--answer",
+        "other=x",
+    ];
+    let kept = sb.mur(&argv);
     kept.assert_code(0);
     assert_eq!(
         kept.json()["structuredContent"],
