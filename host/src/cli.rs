@@ -276,7 +276,8 @@ pub struct HostArgs {
     /// Answer the server's question: KEY is a field of the schema it asks for (repeatable)
     #[arg(long, global = true, value_name = "KEY=VALUE", value_parser = answer)]
     pub answer: Vec<(String, String)>,
-    /// Speak only this MCP revision (2026-07-28, or 2025-11-25 for the initialize session form)
+    /// Speak only this MCP revision: 2026-07-28, or the initialize session form of 2025-11-25,
+    /// 2025-06-18, 2025-03-26 or 2024-11-05
     #[arg(long, global = true, value_name = "REVISION", value_parser = revision)]
     pub protocol: Option<String>,
     /// Read the session's tool list afresh, not from the cache (a derived verb's call, completion, hints)
