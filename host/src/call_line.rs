@@ -18,10 +18,38 @@ pub fn sent_as_method(name: &str) -> bool {
 
 /// Whether `call NAME` with this name, as a hint writes it, reaches the tool of that
 /// name: not a method ([`sent_as_method`]), not empty (`call` refuses an empty NAME),
-/// and not beginning with `-` (an option to the parser: `call --help` prints call's
-/// help). Any other tool is called through `call tools/call`.
+/// not beginning with `-` (an option to the parser: `call --help` prints call's help),
+/// and holding no [`invisible`](mur_core::text::invisible) character (a control or a
+/// zero-width space: stderr shows it escaped, or not at all, so the line as read is not
+/// the name). Any other tool is called through `call tools/call`, its name [`quoted`].
 pub fn called_by_name(name: &str) -> bool {
-    !name.is_empty() && !name.starts_with('-') && !sent_as_method(name)
+    !name.is_empty()
+        && !name.starts_with('-')
+        && !sent_as_method(name)
+        && !name.chars().any(mur_core::text::invisible)
+}
+
+/// `name` as a JSON string whose every [`invisible`](mur_core::text::invisible)
+/// character is an escape (`"\u200b"`, `""`): what a reader sees is the name, and the
+/// text pasted into `--args` is that name again.
+pub fn quoted(name: &str) -> String {
+    let json = Value::from(name).to_string();
+    if !json.chars().any(mur_core::text::invisible) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if !mur_core::text::invisible(c) {
+            out.push(c);
+            continue;
+        }
+        // JSON escapes a code unit of UTF-16: one past U+FFFF is a surrogate pair.
+        let mut units = [0; 2];
+        for unit in c.encode_utf16(&mut units) {
+            out.push_str(&format!("\\u{unit:04x}"));
+        }
+    }
+    out
 }
 
 /// The tool's arguments, as a hint's `call` writes them.
@@ -56,7 +84,7 @@ pub fn call_line(devtools: &str, tool: &str, arguments: Arguments<'_>) -> String
             (Arguments::Given(_), None) => r#","arguments":{}"#.to_owned(),
         };
         // Written by hand: the name first, as a reader looks for it.
-        let params = format!(r#"{{"name":{}{arguments}}}"#, Value::from(tool));
+        let params = format!(r#"{{"name":{}{arguments}}}"#, quoted(tool));
         return format!(
             "{devtools} call tools/call --args {}",
             mur_core::shell_word(&params)
@@ -124,5 +152,25 @@ mod tests {
             line("echo", Arguments::Given(&long)),
             "mur devtools call echo --args JSON"
         );
+    }
+
+    /// A name with a character one cannot see (a zero-width space, a control) is given
+    /// in `tools/call`'s params, each such character an escape JSON reads back.
+    #[test]
+    fn a_name_holding_an_invisible_character_is_called_through_tools_call() {
+        let line = |tool| call_line("mur devtools", tool, Arguments::None);
+        assert_eq!(
+            line("\u{200b}"),
+            r#"mur devtools call tools/call --args '{"name":"\u200b"}'"#
+        );
+        assert_eq!(
+            line("a\u{7}\u{feff}b\u{e0041}"),
+            r#"mur devtools call tools/call --args '{"name":"a\u0007\ufeffb\udb40\udc41"}'"#
+        );
+        for name in ["\u{200b}", "x\u{200d}y\u{9b}", "\u{e0041}", "\"\\"] {
+            let read: Value = serde_json::from_str(&quoted(name)).expect("JSON");
+            assert_eq!(read, name, "{name:?}");
+        }
+        assert_eq!(quoted(""), r#""""#);
     }
 }

@@ -3,6 +3,9 @@
 //! verb per tool no installed verb covers; and how each tool of the session is
 //! reached (`parity`).
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use mur_client::Reply;
 use mur_core::settings::Source;
 use mur_core::{Error, Kind, Result, Settings};
@@ -10,7 +13,7 @@ use mur_verbs::derived::{self, Derived};
 use mur_verbs::{Entry, VerbSpec};
 use serde_json::Value;
 
-use crate::call_line::{Arguments, call_line, called_by_name};
+use crate::call_line::{Arguments, call_line, called_by_name, quoted};
 use crate::cli;
 use crate::invoke::Session;
 use crate::output;
@@ -80,26 +83,54 @@ pub fn taken(word: &str, installed: &[Entry]) -> bool {
 
 /// A tool's name as a warning or hint lists it: one that `call NAME` does not reach
 /// ([`called_by_name`]: empty, a blank in the list; `--help`, call's own help; `ping`,
-/// the method) with the line that calls it, an empty one as `""`.
+/// the method; one with a character one cannot see, a blank or an escape) [`written`],
+/// with the line that calls it.
 pub fn shown(name: &str) -> String {
     if called_by_name(name) {
         return name.to_owned();
     }
     let line = call_line("mur devtools", name, Arguments::None);
-    let name = if name.is_empty() { "\"\"" } else { name };
-    format!("`{name}` (`{line}`)")
+    format!("`{}` (`{line}`)", written(name))
 }
 
-/// The tools of the session reached only as `call NAME`.
+/// A tool's name as a table or a warning writes it: as it is, but an empty one or one
+/// holding an [`invisible`](mur_core::text::invisible) character as the JSON string
+/// `call tools/call` names it by (`""`, `"\u200b"`): a blank cell or a zero-width space
+/// showed no name, or another one.
+pub fn written(name: &str) -> Cow<'_, str> {
+    match name.is_empty() || name.chars().any(mur_core::text::invisible) {
+        true => Cow::Owned(quoted(name)),
+        false => Cow::Borrowed(name),
+    }
+}
+
+/// The tools of the session reached only as `call NAME`; a tool listed twice is
+/// reached as its first entry is ([`derived::repeated`]), and named once.
 pub fn call_only(installed: &[Entry], offered: Option<&Offered>) -> Vec<String> {
     let names = offered.map(|o| o.tools.names()).unwrap_or_default();
     names
         .iter()
         .zip(derived::verb_names_of(&names))
-        .filter_map(|(name, verb)| {
-            let name = (*name)?;
+        .zip(derived::repeated(&names))
+        .filter_map(|((name, verb), again)| {
+            let name = name.filter(|_| !again)?;
             matches!(reach(name, verb, installed), Reach::CallOnly).then(|| name.to_owned())
         })
+        .collect()
+}
+
+/// The tools the session lists more than once, each named once, in the order of their
+/// first entries: each is one tool, one verb, of its first entry ([`derived::repeated`]).
+pub fn listed_again(offered: Option<&Offered>) -> Vec<String> {
+    let names = offered.map(|o| o.tools.names()).unwrap_or_default();
+    let repeated = derived::repeated(&names);
+    let entries = || names.iter().zip(&repeated);
+    let listed_twice: HashSet<&str> = entries()
+        .filter_map(|(name, again)| name.filter(|_| *again))
+        .collect();
+    entries()
+        .filter_map(|(name, again)| name.filter(|name| !again && listed_twice.contains(name)))
+        .map(str::to_owned)
         .collect()
 }
 

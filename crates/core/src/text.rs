@@ -19,6 +19,17 @@ pub fn unprintable(c: char) -> bool {
         )
 }
 
+/// Whether `c` shows nothing of itself where a name is read: a control character, or a
+/// format character (Unicode's category Cf: the zero-width space and joiners, the
+/// byte-order mark, the soft hyphen, the bidirectional controls [`unprintable`] escapes,
+/// tags). A name holding one is no word a reader can see whole or type (a tool named
+/// U+200B was a verb whose row showed no name): such a name is not made a verb, a
+/// candidate, or a `call NAME`.
+pub fn invisible(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory as _};
+    c.is_control() || c.general_category() == GeneralCategory::Format
+}
+
 /// `text` with every [`unprintable`] character but the newline written as an
 /// escape (`\x1b`, `\u{9b}`, `\u{202e}`): it prints as text, never as a
 /// terminal command, and keeps its lines.
@@ -85,7 +96,7 @@ pub fn ansi_c_quoted(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{ansi_c_quoted, escape_controls, escape_value};
+    use super::{ansi_c_quoted, escape_controls, escape_value, invisible, unprintable};
 
     #[test]
     fn ansi_c_quoting_reads_back_byte_for_byte() {
@@ -103,6 +114,25 @@ mod tests {
             "a\\x1b[2Jb\n\\x09c\\u{9b}d\\u{202e}e\\u{2067}"
         );
         assert_eq!(escape_controls("שלום مرحبا"), "שלום مرحبا");
+    }
+
+    /// Every format character (Cf) and control counts, so a name of one is seen as
+    /// holding something unseen; letters, marks and spaces do not.
+    #[test]
+    fn control_and_format_characters_are_invisible() {
+        for c in [
+            '\x07', '\u{9b}', '\u{ad}', '\u{200b}', '\u{200d}', '\u{202e}', '\u{feff}',
+        ] {
+            assert!(invisible(c), "{c:?}");
+        }
+        for c in ['\u{e0041}', '\u{1343f}', '\u{2064}'] {
+            assert!(invisible(c), "{c:?}");
+        }
+        for c in ['a', ' ', '-', '\u{301}', '\u{5d0}', '\u{3000}'] {
+            assert!(!invisible(c), "{c:?}");
+        }
+        // What a terminal would act on is invisible too.
+        assert!(('\0'..='\u{10ffff}').all(|c| !unprintable(c) || invisible(c)));
     }
 
     #[test]

@@ -563,9 +563,12 @@ pub fn kebab(name: &str) -> String {
 /// name, except where that is empty or another tool's is the same (`get_sum` and
 /// `getSum`), when it is the tool's own name, so that no verb stands for two tools
 /// and none is left without a name one can type. `None` for an entry with no name, an
-/// empty one, or a kept name beginning with `-` (`--help` where `help` is another
-/// tool's): mur's parser takes that word for an option, so the tool has no verb and is
-/// reached by `call` alone.
+/// empty one, one an entry before it has ([`repeated`]: the first is the tool's verb,
+/// the one its name picks), or a kept name one cannot type: beginning with `-`
+/// (`--help` where `help` is another tool's), which mur's parser takes for an option,
+/// or holding an [`invisible`](mur_core::text::invisible) character (a tool named
+/// U+200B, or `bell` and a BEL where `bell` is another tool's), a verb whose name no
+/// table shows. Such a tool has no verb and is reached by `call` alone.
 pub fn verb_names(tools: &[Value]) -> Vec<Option<String>> {
     verb_names_of(&names_of(tools))
 }
@@ -583,27 +586,44 @@ fn names_of(tools: &[Value]) -> Vec<Option<&str>> {
 pub fn verb_names_of(names: &[Option<&str>]) -> Vec<Option<String>> {
     let names: Vec<Option<&str>> = names
         .iter()
-        .map(|name| name.filter(|name| !name.is_empty()))
+        .zip(repeated(names))
+        .map(|(name, again)| name.filter(|name| !name.is_empty() && !again))
         .collect();
     let present: Vec<&str> = names.iter().flatten().copied().collect();
     let mut chosen = unique_kebab(&present).into_iter();
     names
         .iter()
         .map(|name| {
-            name.and_then(|_| chosen.next())
-                .filter(|verb| !verb.starts_with('-'))
+            name.and_then(|_| chosen.next()).filter(|verb| {
+                !verb.starts_with('-') && !verb.chars().any(mur_core::text::invisible)
+            })
         })
+        .collect()
+}
+
+/// Whether each entry of a list of tools named `names` names a tool an entry before it
+/// names too: a server that lists a tool twice lists one tool, whose name picks the
+/// first entry ([`Derived::pick_at`]); the others are no verb (they were two rows of
+/// `catalog`, two verbs of which one could be called).
+pub fn repeated(names: &[Option<&str>]) -> Vec<bool> {
+    let mut seen = HashSet::new();
+    names
+        .iter()
+        .map(|name| name.is_some_and(|name| !seen.insert(name)))
         .collect()
 }
 
 /// The tools whose kebab-case name is `word`, when there are several: then none
 /// of them is the verb `word` ([`verb_names`]), and each is one under its own name.
+/// A tool listed twice is one of them, named once.
 pub fn sharing<'a>(tools: &'a [Value], word: &str) -> Vec<&'a str> {
-    let named: Vec<&str> = tools
-        .iter()
-        .filter_map(|tool| tool["name"].as_str())
-        .filter(|name| kebab(name) == word)
-        .collect();
+    let mut named: Vec<&str> = Vec::new();
+    let names = tools.iter().filter_map(|tool| tool["name"].as_str());
+    for name in names.filter(|name| kebab(name) == word) {
+        if !named.contains(&name) {
+            named.push(name);
+        }
+    }
     if named.len() > 1 { named } else { Vec::new() }
 }
 
@@ -893,15 +913,7 @@ impl Derived {
             whole = format!("all-{whole}");
         }
         options.push(whole_param(&whole, &unnamed));
-        let description = tool
-            .get("description")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let title = tool
-            .pointer("/annotations/title")
-            .or_else(|| tool.get("title"))
-            .and_then(Value::as_str);
-        let (summary, details) = split_description(description, title.unwrap_or(name));
+        let (summary, details) = described(tool, name);
         let mut annotations = annotations(tool.get("annotations"));
         if tool["execution"]["taskSupport"] == "required" {
             // mur waits for it (mur-client's `task`): worth knowing before a long wait.
@@ -2367,6 +2379,29 @@ fn whole_param(name: &str, unnamed: &[(String, bool)]) -> Param {
     Param::new(name, "JSON", ValueKind::Json, &help)
 }
 
+/// The summary of the verb of `tool`, an entry of a `tools/list` result, as its
+/// [`Derived`] has it, without building the verb: the word a list of verbs shows beside
+/// its name (a completion candidate's), where building each verb's options for it took
+/// minutes for 50,000 tools.
+pub fn summary_of(tool: &Value) -> String {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    described(tool, name).0
+}
+
+/// The summary and details of the verb of `tool`, named `name`: from its description
+/// ([`split_description`]), its title when it has none, else its name.
+fn described(tool: &Value, name: &str) -> (String, String) {
+    let description = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let title = tool
+        .pointer("/annotations/title")
+        .or_else(|| tool.get("title"))
+        .and_then(Value::as_str);
+    split_description(description, title.unwrap_or(name))
+}
+
 /// The first sentence of a description as the summary (the title when
 /// there is none), the rest as details.
 fn split_description(description: &str, title: &str) -> (String, String) {
@@ -2531,6 +2566,91 @@ mod tests {
         assert!(sharing(&tools, "wait-for").is_empty());
         let (verb, _) = Derived::pick(&tools, "getSum").expect("its own name");
         assert_eq!(verb.tool, "getSum");
+    }
+
+    /// A tool listed twice is one tool: the first entry is its verb, named as if the
+    /// second were not there (`click-element`, not two verbs `clickElement` of which one
+    /// was the tool's), and the one its name picks.
+    #[test]
+    fn a_tool_listed_twice_is_one_verb_of_its_first_entry() {
+        let tool = |name: &str, description: &str| json!({"name": name, "description": description, "inputSchema": {"type": "object"}});
+        let tools = [
+            tool("clickElement", "First"),
+            tool("get_sum", ""),
+            tool("clickElement", "Second"),
+            tool("getSum", ""),
+            tool("get_sum", ""),
+            tool("", ""),
+            tool("", ""),
+        ];
+        assert_eq!(
+            verb_names(&tools),
+            [
+                Some("click-element".to_owned()),
+                Some("get_sum".to_owned()),
+                None,
+                Some("getSum".to_owned()),
+                None,
+                None,
+                None,
+            ]
+        );
+        let names: Vec<Option<&str>> = tools.iter().map(|t| t["name"].as_str()).collect();
+        assert_eq!(
+            repeated(&names),
+            [false, false, true, false, true, false, true]
+        );
+        let (verb, _) = Derived::pick(&tools, "clickElement").expect("its own name");
+        assert_eq!(
+            (verb.name.as_str(), verb.summary.as_str()),
+            ("click-element", "First")
+        );
+        assert_eq!(Derived::all(&tools).len(), 3);
+        assert_eq!(sharing(&tools, "get-sum"), ["get_sum", "getSum"]);
+    }
+
+    /// A verb name one could not see whole (a tool named U+200B, or a format or control
+    /// character in a name kept as it is) is none: the tool is `call`'s alone, as one
+    /// named `--help` is. A kebab-case name is letters and digits, and stays a verb.
+    #[test]
+    fn a_verb_name_with_an_invisible_character_is_none() {
+        let tool = |name: &str| json!({"name": name, "inputSchema": {"type": "object"}});
+        let tools = [
+            tool("\u{200b}"),
+            tool("\u{feff}"),
+            tool("a\u{200d}b"),
+            tool("a b"),
+            tool("\u{7}"),
+            tool("ring\u{7}bell"),
+            tool("zero\u{200b}"),
+        ];
+        assert_eq!(
+            verb_names(&tools),
+            [
+                None,
+                None,
+                None,
+                Some("a b".to_owned()),
+                None,
+                Some("ring-bell".to_owned()),
+                Some("zero".to_owned()),
+            ]
+        );
+        assert!(Derived::pick(&tools, "\u{200b}").is_none());
+    }
+
+    /// A candidate's summary, read off the tool's entry, is its verb's.
+    #[test]
+    fn the_summary_of_a_tool_is_its_verbs_without_building_it() {
+        for tool in [
+            json!({"name": "a", "description": "One. Two.\nThree"}),
+            json!({"name": "b", "title": "Bee", "description": "  "}),
+            json!({"name": "c", "title": "Sea", "annotations": {"title": "See"}}),
+            json!({"name": "d"}),
+        ] {
+            let verb = Derived::from_tool(&tool).expect("a tool");
+            assert_eq!(summary_of(&tool), verb.summary, "{tool}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use mur_verbs::derived;
 use serde_json::{Value, json};
 
 use crate::output;
-use crate::verb_list::{Item, call_only, items, offered, shown};
+use crate::verb_list::{Item, call_only, items, listed_again, offered, shown, written};
 
 /// The session's tool list is read afresh, never the cached one
 /// ([`tools`](crate::verb_list::tools)): `--refresh` changes nothing here.
@@ -25,14 +25,19 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     let items = items(&installed, offered.as_ref());
     let instructions = offered.as_ref().and_then(|o| o.instructions.clone());
     let call_only = call_only(&installed, offered.as_ref());
+    let named = |names: &[String]| names.iter().map(|name| shown(name)).collect::<Vec<_>>();
     if !call_only.is_empty() {
         output::notice(&format!(
             "tools reachable only as `mur devtools call NAME` (their verb names are taken): {}",
-            call_only
-                .iter()
-                .map(|name| shown(name))
-                .collect::<Vec<_>>()
-                .join(", ")
+            named(&call_only).join(", ")
+        ));
+    }
+    // One row each, of its first entry: the one its name reaches.
+    let listed_again = listed_again(offered.as_ref());
+    if !listed_again.is_empty() {
+        output::notice(&format!(
+            "tools listed more than once by the session (each is one verb, of its first entry): {}",
+            named(&listed_again).join(", ")
         ));
     }
     if as_json {
@@ -73,7 +78,11 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
             vec![
                 i.name.clone(),
                 i.kind.to_owned(),
-                i.tool.clone().unwrap_or_default(),
+                i.tool
+                    .as_deref()
+                    .map(written)
+                    .unwrap_or_default()
+                    .into_owned(),
                 hints.join(", "),
                 i.summary.clone(),
             ]

@@ -9,6 +9,7 @@
 use std::collections::HashSet;
 use std::ffi::OsString;
 
+use clap_complete::engine::{CompletionCandidate, SubcommandCandidates};
 use clap_complete::env::Shells;
 
 use crate::output;
@@ -78,12 +79,16 @@ fn run_registration(completer: &dyn clap_complete::env::EnvCompleter) -> Result<
 
 /// A verb as completion sees it: a 0.2, data or derived verb declares its
 /// params (`spec`); a 0.1 verb declares none.
+#[derive(Clone)]
 struct Completable {
     name: String,
     summary: String,
     spec: Option<VerbSpec>,
     /// The tool it calls: an installed verb's hides its tool's derived verb.
     tool: String,
+    /// A derived verb the line does not name, not built ([`Need::Name`]): a candidate
+    /// for the word completed, its name and summary, and no command of the tree.
+    unbuilt: bool,
 }
 
 /// How long completion waits for a session to list its tools: a <Tab> must
@@ -103,6 +108,7 @@ fn installed() -> Vec<Completable> {
             summary: e.summary,
             spec: e.spec,
             tool: e.tool,
+            unbuilt: false,
         })
         .collect()
 }
@@ -130,41 +136,63 @@ fn host_args(words: &[OsString], current: usize) -> crate::cli::HostArgs {
 
 /// The verbs derived from the session's `tools` that no installed verb hides, by
 /// its name or by calling the same tool (`wait` hides `wait-for`): the verbs
-/// `catalog` lists. One whose name holds a control character (a tool's own name, kept
-/// where its kebab-case form is another's) is left out, as `call` leaves out such a
-/// tool: a candidate is a line to the shell's script, so a newline split it in two
-/// and an escape reached the terminal as it is. Only the verbs `wanted` are built: the
-/// one the line names, and those the word being completed begins (a tree of every verb
-/// of 50,000 tools took 19 s and 890 MB at each <Tab>).
+/// `catalog` lists (one whose name no one can type, a control character or a zero-width
+/// space in it, is none: [`derived::verb_names`]). Each as much as `need` says: the one
+/// the line names is built, its options to complete; one the word being completed
+/// begins is a candidate, its name and summary read off its tool's entry alone (building
+/// each verb's options for a candidate list took 297 s and 900 MB a <Tab> for 50,000
+/// tools); others are left out.
 fn derived(
     tools: &[serde_json::Value],
     installed: &[Completable],
-    wanted: impl Fn(&str) -> bool,
+    need: impl Fn(&str) -> Need,
 ) -> Vec<Completable> {
+    let hidden =
+        |name: &str, tool: &str| installed.iter().any(|i| i.name == name || i.tool == tool);
     tools
         .iter()
         .zip(derived::verb_names(tools))
         .filter_map(|(tool, name)| {
-            let name = name.filter(|name| typable(name) && wanted(name))?;
-            Derived::of_entry(tool, name)
-        })
-        .filter(|verb| {
-            !installed
-                .iter()
-                .any(|i| i.name == verb.name || i.tool == verb.tool)
-        })
-        .map(|verb| Completable {
-            name: verb.name,
-            summary: verb.summary,
-            spec: Some(verb.spec),
-            tool: verb.tool,
+            let name = name?;
+            let tool_name = tool.get("name")?.as_str()?;
+            if hidden(&name, tool_name) {
+                return None;
+            }
+            match need(&name) {
+                Need::Nothing => None,
+                Need::Name => Some(Completable {
+                    summary: derived::summary_of(tool),
+                    name,
+                    spec: None,
+                    tool: tool_name.to_owned(),
+                    unbuilt: true,
+                }),
+                Need::Options => Derived::of_entry(tool, name).map(|verb| Completable {
+                    name: verb.name,
+                    summary: verb.summary,
+                    spec: Some(verb.spec),
+                    tool: verb.tool,
+                    unbuilt: false,
+                }),
+            }
         })
         .collect()
 }
 
-/// Which derived verbs completing `words` needs ([`derived`]): one the line gives (all
-/// but the word being completed, `current`), and those the word being completed begins.
-fn wanted(words: &[OsString], current: usize) -> impl Fn(&str) -> bool {
+/// How much of a derived verb completing a line needs ([`derived`]).
+#[derive(Clone, Copy)]
+enum Need {
+    Nothing,
+    /// A candidate for the word being completed: its name and summary.
+    Name,
+    /// The verb the line names: its options, to complete what follows it.
+    Options,
+}
+
+/// How much of each derived verb completing `words` needs ([`derived`]): the options of
+/// one the line gives (all but the word being completed, `current`), the name of one
+/// the word being completed begins.
+fn wanted(words: &[OsString], current: usize) -> impl Fn(&str) -> Need + use<> {
     let typed: HashSet<String> = words
         .iter()
         .enumerate()
@@ -173,23 +201,69 @@ fn wanted(words: &[OsString], current: usize) -> impl Fn(&str) -> bool {
         .collect();
     let prefix = words.get(current).map(|w| w.to_string_lossy().into_owned());
     move |name: &str| {
-        typed.contains(name)
-            || prefix
-                .as_ref()
-                .is_some_and(|p| name.starts_with(p.as_str()))
+        if typed.contains(name) {
+            Need::Options
+        } else if prefix
+            .as_ref()
+            .is_some_and(|p| name.starts_with(p.as_str()))
+        {
+            Need::Name
+        } else {
+            Need::Nothing
+        }
     }
 }
 
-/// The command tree with each verb under `devtools`, with its declared
-/// positionals and options.
+/// The command tree with each verb under `devtools`, with its declared positionals and
+/// options; an [`unbuilt`](Completable::unbuilt) verb is a candidate of `devtools`'
+/// commands alone (clap_complete's [`SubcommandCandidates`]), offered as the command it
+/// stands for would be, in its place: a command of clap's tree for each of 50,000 tools,
+/// every host option copied into it when the tree is built, took 18 s and 870 MB a <Tab>.
 fn with_verbs(cmd: clap::Command, verbs: &[Completable]) -> clap::Command {
-    cmd.mut_subcommand("devtools", |mut devtools| {
-        for verb in verbs {
-            if devtools.find_subcommand(&verb.name).is_none() {
-                devtools = devtools.subcommand(verb_command(verb));
+    cmd.mut_subcommand("devtools", |devtools| {
+        // The words taken, in a set: each verb searching the commands added before it
+        // took minutes for 50,000 tools.
+        let mut taken: HashSet<String> = devtools
+            .get_subcommands()
+            .flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases()))
+            .map(str::to_owned)
+            .collect();
+        let verbs = verbs.iter().filter(|verb| taken.insert(verb.name.clone()));
+        // The place clap gives the next command, each verb's after it as if each were one.
+        let first = devtools
+            .clone()
+            .subcommand(clap::Command::new("-"))
+            .find_subcommand("-")
+            .map_or(0, clap::Command::get_display_order);
+        let heading = devtools
+            .get_subcommand_help_heading()
+            .unwrap_or("Commands")
+            .to_owned();
+        let mut commands = Vec::new();
+        let mut candidates = Vec::new();
+        for (at, verb) in verbs.enumerate() {
+            if !verb.unbuilt {
+                commands.push(verb_command(verb).display_order(first + at));
+                continue;
             }
+            candidates.push((verb.name.clone(), summary(verb), first + at));
         }
-        devtools
+        let devtools = devtools.subcommands(commands);
+        if candidates.is_empty() {
+            return devtools;
+        }
+        // As clap_complete offers a command (its `populate_command_candidate`).
+        let offered = move || {
+            let offer = |(name, help, order): &(String, String, usize)| {
+                CompletionCandidate::new(name)
+                    .help(Some(help.clone().into()))
+                    .id(Some(format!("command::{name}")))
+                    .tag(Some(heading.clone().into()))
+                    .display_order(Some(*order))
+            };
+            candidates.iter().map(offer).collect()
+        };
+        devtools.add(SubcommandCandidates::new(offered))
     })
 }
 
@@ -313,11 +387,14 @@ fn with_tool_names(cmd: clap::Command, tools: &[serde_json::Value]) -> clap::Com
     if tools.is_empty() {
         return cmd;
     }
+    // A tool listed twice (or named `ping`) is one candidate.
+    let mut seen = HashSet::new();
     let names: Vec<&'static str> = tools
         .iter()
         .filter_map(|tool| tool["name"].as_str())
         .filter(|name| typable(name))
         .chain(["ping", "tools/list"])
+        .filter(|name| seen.insert(*name))
         .map(leak)
         .collect();
     cmd.mut_subcommand("devtools", |devtools| {
@@ -329,9 +406,13 @@ fn with_tool_names(cmd: clap::Command, tools: &[serde_json::Value]) -> clap::Com
     })
 }
 
-/// Whether `name` can be a completion candidate: it holds no control character.
+/// Whether `name` can be a completion candidate: it holds no character one cannot see
+/// ([`invisible`](mur_core::text::invisible)), as a derived verb's name does not
+/// ([`derived::verb_names`]): a candidate is a line to the shell's script, which a
+/// newline split in two, an escape reached the terminal through, and a zero-width
+/// space made a candidate that shows as another (or as nothing).
 fn typable(name: &str) -> bool {
-    !name.chars().any(char::is_control)
+    !name.chars().any(mur_core::text::invisible)
 }
 
 /// clap names are `&'static str`; a completion run builds one tree and exits.
@@ -342,8 +423,7 @@ fn leak(text: &str) -> &'static str {
 /// A completion-only command for a verb: a 0.2 verb's declared params, or
 /// free words for a 0.1 verb, which declares none.
 fn verb_command(verb: &Completable) -> clap::Command {
-    let summary = mur_core::text::escaped(&verb.summary, mur_core::text::unprintable);
-    let cmd = clap::Command::new(leak(&verb.name)).about(summary.into_owned());
+    let cmd = clap::Command::new(leak(&verb.name)).about(summary(verb));
     let Some(spec) = &verb.spec else {
         let words = clap::Arg::new("args")
             .num_args(0..)
@@ -401,6 +481,12 @@ fn verb_command(verb: &Completable) -> clap::Command {
     cmd.args(positionals).args(options)
 }
 
+/// A verb's summary as a candidate's help shows it, what would drive the terminal
+/// escaped.
+fn summary(verb: &Completable) -> String {
+    mur_core::text::escaped(&verb.summary, mur_core::text::unprintable).into_owned()
+}
+
 /// What a value completes to: its choices, or file names for a path.
 fn with_values(arg: clap::Arg, kind: ValueKind, choices: &[String]) -> clap::Arg {
     match kind {
@@ -424,6 +510,7 @@ mod tests {
             summary: "s".to_owned(),
             spec,
             tool: name.to_owned(),
+            unbuilt: false,
         }
     }
 
@@ -705,7 +792,7 @@ mod tests {
             .iter()
             .map(|name| serde_json::json!({ "name": name, "inputSchema": { "type": "object" } }))
             .collect();
-        let verbs = derived(&tools, &[], |_| true);
+        let verbs = derived(&tools, &[], |_| Need::Options);
         let names: Vec<&str> = verbs.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, ["new line", "bell"]);
         let cmd = with_tool_names(command_tree::built(cli::command()), &tools);
@@ -713,7 +800,7 @@ mod tests {
         assert_eq!(names, ["bell"]);
     }
 
-    /// Completion builds the verb the line names and those the word completed begins,
+    /// Completion takes the verb the line names and those the word completed begins,
     /// not one verb per tool of the session (50,000 tools: 19 s and 890 MB a <Tab>).
     #[test]
     fn only_the_derived_verbs_the_line_can_use_are_built() {
@@ -730,6 +817,135 @@ mod tests {
         assert_eq!(built(&["mur", "devtools", "tool1"]), ["tool1", "tool12"]);
         assert_eq!(built(&["mur", "devtools", "tool2", "--"]), ["tool2"]);
         assert_eq!(built(&["mur", "devtools", ""]).len(), 4);
+    }
+
+    /// Where the word completed is the verb, no derived verb is built: a candidate is
+    /// its name and summary, read off its tool's entry, and no command of clap's tree
+    /// (every verb's options built for the list took 297 s and 900 MB a <Tab> for 50,000
+    /// tools; a command each, without them, 18 s and 870 MB). The verb the line names is
+    /// built, its options to complete. What the shell is offered, help, order and all, is
+    /// what it was with every verb built.
+    #[test]
+    fn candidates_for_the_verb_are_named_without_building_their_verbs() {
+        use serde_json::json;
+        let schema = json!({ "type": "object",
+            "properties": { "level": { "type": "integer" }, "mode": { "enum": ["a", "b"] } } });
+        let tool = |name: &str, more: serde_json::Value| {
+            let mut tool = json!({ "name": name, "inputSchema": schema });
+            let more = more.as_object().cloned().unwrap_or_default();
+            tool.as_object_mut().expect("an object").extend(more);
+            tool
+        };
+        let tools = [
+            tool("tool1", json!({ "description": "Does one. And more." })),
+            tool("toolTwelve", json!({ "title": "Twelfth" })),
+            tool(
+                "tool2",
+                json!({ "annotations": { "title": "Second" }, "description": " " }),
+            ),
+            tool(
+                "other",
+                json!({ "description": "Other\u{1b}[31m\nline two" }),
+            ),
+            tool("tools", json!({ "description": "Its own" })),
+        ];
+        let installed = [entry("tools", None), entry("tooled", None)];
+        let line = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
+        // The verbs named, and those built, completing `words` at `current`.
+        let derived_for = |words: &[&str], current: usize| {
+            derived(&tools, &installed, wanted(&line(words), current))
+        };
+        let built = |words: &[&str]| {
+            let verbs = derived_for(words, words.len() - 1);
+            let named = verbs
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let built = verbs
+                .iter()
+                .filter(|v| v.spec.is_some())
+                .map(|v| v.name.as_str());
+            (named, built.collect::<Vec<_>>().join(" "))
+        };
+        let named = |named: &str, built: &str| (named.to_owned(), built.to_owned());
+        assert_eq!(
+            built(&["mur", "devtools", ""]),
+            named("tool1 tool-twelve tool2 other", "")
+        );
+        assert_eq!(built(&["mur", "devtools", "tool1"]), named("tool1", ""));
+        assert_eq!(
+            built(&["mur", "devtools", "tool2", "--"]),
+            named("tool2", "tool2")
+        );
+        // Each candidate, help and all, as the shell is offered it.
+        let offered = |verbs: &[Completable], words: &[&str], current: usize| {
+            let verbs = [&installed[..], verbs].concat();
+            let mut cmd = tree(&verbs, &[], &tools);
+            let candidates = clap_complete::engine::complete(&mut cmd, line(words), current, None);
+            candidates
+                .expect("completes")
+                .iter()
+                .map(|c| {
+                    let help = c.get_help().map(|h| h.to_string()).unwrap_or_default();
+                    format!("{}\t{help}", c.get_value().to_string_lossy())
+                })
+                .collect::<Vec<_>>()
+        };
+        let whole = derived(&tools, &installed, |_| Need::Options);
+        assert!(whole.iter().all(|v| v.spec.is_some()));
+        for (words, current) in [
+            (&["mur", "devtools", ""][..], 2),
+            (&["mur", "devtools", "tool"], 2),
+            (&["mur", "devtools", "o"], 2),
+            // The verb the line names after the word completed is built, in its place.
+            (&["mur", "devtools", "t", "tool2"], 2),
+            (&["mur", "devtools", "tool2", "--mode", ""], 4),
+        ] {
+            let verbs = derived_for(words, current);
+            assert_eq!(
+                offered(&verbs, words, current),
+                offered(&whole, words, current),
+                "{words:?}"
+            );
+        }
+        assert_eq!(
+            offered(&whole, &["mur", "devtools", "t"], 2),
+            [
+                "tools\ts",
+                "tooled\ts",
+                "tool1\tDoes one",
+                "tool-twelve\tTwelfth",
+                "tool2\tSecond"
+            ]
+        );
+    }
+
+    /// A tool whose verb name holds a character one cannot see (a zero-width space, a
+    /// byte-order mark, a joiner: Unicode's format characters, as a control character
+    /// before) is no candidate, as it is no verb: one showed as another name, or as
+    /// nothing. A tool listed twice is one candidate, verb and `call`'s.
+    #[test]
+    fn invisible_names_are_no_candidates_and_a_tool_listed_twice_is_one() {
+        let tools: Vec<serde_json::Value> = [
+            "\u{200b}",
+            "zero\u{200b}width",
+            "zero width",
+            "\u{feff}bom",
+            "join\u{200d}",
+            "clickElement",
+            "clickElement",
+        ]
+        .iter()
+        .map(|name| serde_json::json!({ "name": name, "inputSchema": { "type": "object" } }))
+        .collect();
+        let verbs = derived(&tools, &[], |_| Need::Name);
+        let names: Vec<&str> = verbs.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["zero width", "bom", "join", "click-element"]);
+        let cmd = with_tool_names(command_tree::built(cli::command()), &tools);
+        let mut names = completed(cmd, &["mur", "devtools", "call", ""]);
+        names.retain(|name| !name.starts_with('-'));
+        assert_eq!(names, ["zero width", "clickElement", "ping", "tools/list"]);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::invoke::Session;
 use crate::output;
-use crate::verb_list::{Reach, reach, shown, tools};
+use crate::verb_list::{Reach, reach, shown, tools, written};
 
 /// `mur devtools parity`: exit 0 only when every tool has a named verb.
 pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
@@ -19,9 +19,12 @@ pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
     let mut rows = Vec::new();
     let mut missing = Vec::new();
     let mut only_call = Vec::new();
-    let verb_names = derived::verb_names(&tools);
-    for (tool, verb) in tools.iter().zip(verb_names) {
-        let Some(name) = tool["name"].as_str() else {
+    let names: Vec<Option<&str>> = tools.iter().map(|tool| tool["name"].as_str()).collect();
+    let verb_names = derived::verb_names_of(&names);
+    // A tool listed twice is one tool, reached as its first entry is: one row.
+    let repeated = derived::repeated(&names);
+    for ((name, verb), again) in names.iter().zip(verb_names).zip(repeated) {
+        let Some(name) = name.filter(|_| !again) else {
             continue;
         };
         let (verbs, kind) = match reach(name, verb, &installed) {
@@ -58,7 +61,7 @@ pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
                 } else {
                     verbs.join(", ")
                 };
-                vec![tool.clone(), verb, (*kind).to_owned()]
+                vec![written(tool).into_owned(), verb, (*kind).to_owned()]
             })
             .collect();
         output::stdout(output::table(&["TOOL", "VERB", "KIND"], &table).as_bytes())?;

@@ -114,7 +114,11 @@ async fn list_all(settings: &Settings) -> Result<()> {
             vec![
                 i.name,
                 i.kind.to_owned(),
-                i.tool.unwrap_or_default(),
+                i.tool
+                    .as_deref()
+                    .map(verb_list::written)
+                    .unwrap_or_default()
+                    .into_owned(),
                 i.summary,
             ]
         })

@@ -1937,6 +1937,187 @@ fn a_tool_without_a_name_one_can_type_is_named_with_the_line_that_calls_it() {
     }
 }
 
+/// A server that lists a tool twice lists one tool: `catalog` listed two identical rows,
+/// two verbs `clickElement` (the kebab-case name shared, each kept its own) of which only
+/// the first could be called. Now it is one verb, `click-element`, of the first entry
+/// (the one its name reaches), `catalog` says so in a warning, and neither `parity` nor
+/// completion counts it twice.
+#[test]
+fn a_tool_listed_twice_is_one_verb_of_its_first_entry() {
+    let sb = Sandbox::new();
+    let tool = |description: &str| {
+        json!({ "name": "clickElement", "description": description,
+                "inputSchema": { "type": "object", "properties": { "selector": { "type": "string" } } } })
+    };
+    let echo =
+        json!({ "name": "echo", "description": "Echoes", "inputSchema": { "type": "object" } });
+    let tools = json!([tool("Clicks"), echo, tool("Clicks again"), tool("Clicks")]);
+    let server = Stub::with_tools(tools, |params| {
+        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = devtools_at(&sb, &server);
+    let catalog = devtools(&["catalog"]);
+    catalog
+        .assert_code(0)
+        .assert_stdout_is(format!(
+            "NAME           KIND     TOOL          HINTS  SUMMARY\n\
+             click-element  derived  clickElement         Clicks\n\
+             echo           derived  echo                 Echoes\n\
+             \n{}",
+            own_commands(&endpoint)
+        ))
+        .assert_stderr_is(
+            "warning: tools listed more than once by the session (each is one verb, of its \
+             first entry): clickElement\n",
+        );
+    let json = devtools(&["catalog", "--json"]);
+    json.assert_code(0);
+    let derived: Vec<String> = json.json()["verbs"]
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .filter(|v| v["kind"] == "derived")
+        .map(|v| format!("{} {}", v["name"], v["summary"]))
+        .collect();
+    assert_eq!(
+        derived,
+        [r#""click-element" "Clicks""#, r#""echo" "Echoes""#]
+    );
+    assert_eq!(json.json()["callOnly"], json!([]));
+    let parity = devtools(&["parity"]);
+    parity
+        .assert_code(1)
+        .assert_stdout_is(
+            "TOOL          VERB           KIND\n\
+             clickElement  click-element  derived\n\
+             echo          echo           derived\n",
+        )
+        .assert_stderr_is(
+            "note: 2 of 2 tools have no named verb: clickElement, echo\n\
+             hint: each is still reachable as a derived verb; `mur devtools verbs new` makes a named one\n",
+        );
+    let called = devtools(&["click-element", "--selector", "#b"]);
+    called.assert_code(0);
+    let sent = called.json();
+    assert_eq!(
+        (&sent["name"], &sent["arguments"]),
+        (&json!("clickElement"), &json!({ "selector": "#b" }))
+    );
+    let complete = |words: &[&str]| {
+        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
+        sb.complete("fish", &words).stdout
+    };
+    assert_eq!(complete(&["cl"]), "click-element\tClicks\n");
+    assert_eq!(complete(&["call", "cl"]), "clickElement\n");
+}
+
+/// A tool whose name is a zero-width space, a byte-order mark and a joiner, or a bell
+/// (each a character one cannot see: a format character, Unicode's Cf, or a control)
+/// was a verb of that name: a row of `catalog` with no name to read (or `\x07`, which
+/// typed is no bell), and a candidate showing as nothing. As a verb name beginning with
+/// `-` is, it is no verb: `catalog`'s warning and `parity` name it as the JSON string of
+/// the `call tools/call` line that reaches it, and completion leaves it out. A name
+/// holding one beside letters is a verb under its kebab-case name, its tool written so.
+#[test]
+fn a_tool_named_with_characters_one_cannot_see_is_named_so_and_reached_by_call() {
+    let sb = Sandbox::new();
+    let schema = json!({ "type": "object" });
+    let tools = json!([
+        { "name": "\u{200b}", "description": "Zero", "inputSchema": schema },
+        { "name": "\u{feff}\u{200d}", "description": "Marks", "inputSchema": schema },
+        { "name": "\u{7}", "description": "Bell", "inputSchema": schema },
+        { "name": "zero\u{200b}width", "description": "Wide", "inputSchema": schema },
+    ]);
+    let server = Stub::with_tools(tools, |params| {
+        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = devtools_at(&sb, &server);
+    let named = [
+        r#"`"\u200b"` (`mur devtools call tools/call --args '{"name":"\u200b"}'`)"#,
+        r#"`"\ufeff\u200d"` (`mur devtools call tools/call --args '{"name":"\ufeff\u200d"}'`)"#,
+        r#"`"\u0007"` (`mur devtools call tools/call --args '{"name":"\u0007"}'`)"#,
+    ]
+    .join(", ");
+    let catalog = devtools(&["catalog"]);
+    catalog
+        .assert_code(0)
+        .assert_stdout_is(format!(
+            "NAME        KIND     TOOL               HINTS  SUMMARY\n\
+             zero-width  derived  \"zero\\u200bwidth\"         Wide\n\
+             \n{}",
+            own_commands(&endpoint)
+        ))
+        .assert_stderr_is(format!(
+            "warning: tools reachable only as `mur devtools call NAME` (their verb names are \
+             taken): {named}\n"
+        ));
+    let json = devtools(&["catalog", "--json"]);
+    assert_eq!(
+        json.json()["callOnly"],
+        json!(["\u{200b}", "\u{feff}\u{200d}", "\u{7}"])
+    );
+    let parity = devtools(&["parity"]);
+    parity
+        .assert_code(1)
+        .assert_stdout_is(
+            r#"TOOL               VERB        KIND
+"\u200b"           –           call-only
+"\ufeff\u200d"     –           call-only
+"\u0007"           –           call-only
+"zero\u200bwidth"  zero-width  derived
+"#,
+        )
+        .assert_stderr_is(format!(
+            "note: 4 of 4 tools have no named verb: {named}, `\"zero\\u200bwidth\"` (`mur devtools \
+             call tools/call --args '{{\"name\":\"zero\\u200bwidth\"}}'`)\n\
+             hint: {named} only as `mur devtools call NAME`, their verb names being taken; \
+             the other as a derived verb; `mur devtools verbs new` makes a named one\n"
+        ));
+    // Each line given, pasted, reaches its tool.
+    for params in [
+        r#"{"name":"\u200b"}"#,
+        r#"{"name":"\ufeff\u200d"}"#,
+        r#"{"name":"\u0007"}"#,
+    ] {
+        sb.tools_call_at(&endpoint, params).assert_code(0);
+    }
+    let called: Vec<serde_json::Value> = (server.requests().iter())
+        .map(|r| r.json())
+        .filter(|body| body["method"] == "tools/call")
+        .map(|body| body["params"]["name"].clone())
+        .collect();
+    assert_eq!(
+        called,
+        [json!("\u{200b}"), json!("\u{feff}\u{200d}"), json!("\u{7}")]
+    );
+    // No verb, no candidate: the word is unknown, and completion offers only the verb
+    // one can read.
+    devtools(&["\u{200b}"]).assert_code(1);
+    let complete = |words: &[&str]| {
+        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
+        sb.complete("fish", &words).stdout
+    };
+    let summaries = ["\tZero", "\tMarks", "\tBell", "\tWide"];
+    let verbs = complete(&[""]);
+    let derived = verbs
+        .lines()
+        .filter(|l| summaries.iter().any(|s| l.ends_with(s)));
+    assert_eq!(derived.collect::<Vec<_>>(), ["zero-width\tWide"]);
+    let tools = complete(&["call", ""]);
+    let tools = tools.lines().filter(|l| !l.starts_with('-'));
+    assert_eq!(tools.collect::<Vec<_>>(), ["ping", "tools/list"]);
+}
+
+/// The line under the verbs of a catalog of the session at `endpoint`: mur's own commands.
+fn own_commands(endpoint: &str) -> String {
+    format!(
+        "mur's own commands (`mur devtools --endpoint {endpoint} COMMAND --help` says what each \
+         does): session, call, verbs, guide, catalog, parity, usage, bridge, proxy\n"
+    )
+}
+
 /// A derived verb is recorded under its verb name — the kebab-case name `catalog`
 /// lists — however it was typed: `exportTodos` (the tool's own name) and `export-todos`
 /// are one verb, one row of the report, by mur and as the session served it; `waitFor`,
