@@ -226,6 +226,10 @@ fn notification(bridge: &Bridge, method: &str, message: &Value) {
 }
 
 async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<Value>) -> Response {
+    // Every request counts for the idle time, whatever becomes of it: answered here,
+    // refused, failed while it waited for a restart. Held until this returns; one sent
+    // to the server is in flight until its answer as well.
+    let _arrival = bridge.relay.arrived();
     match method {
         "initialize" => return rpc_result(id, bridge.initialized()),
         "server/discover" => return rpc_result(id, discover(&bridge.initialized())),
@@ -660,6 +664,49 @@ mod tests {
                 "the stdio server is being started again and has not answered `initialize` \
                  within 50ms, the longest a request waits for it; the bridge gives the start up \
                  to 1m, so try again shortly; its stderr is in `/run/b.bridge.log`" } })
+        );
+    }
+
+    /// Every request that reaches the bridge counts for its idle time: one waiting for
+    /// a restart is in flight while it waits, and one that fails (the restart failed)
+    /// or that the bridge answers itself (`initialize`) is activity. Such requests, never
+    /// sent to the server, counted for nothing: a bridge whose server did not come back
+    /// stopped after `--idle` saying "no request for 10m" while calls kept arriving.
+    #[tokio::test]
+    async fn every_request_counts_for_the_idle_time_sent_to_the_server_or_not() {
+        // No server attached: one is being started again.
+        let relay = Relay::new();
+        let bridge = Bridge::new(
+            relay.clone(),
+            json!({ "capabilities": {} }),
+            None,
+            Path::new("b.log"),
+        );
+        assert_eq!(relay.activity(), (false, None));
+        let answered = request(&bridge, "initialize", json!(1), None).await;
+        assert_eq!(answered.status(), StatusCode::OK);
+        let (busy, after_initialize) = relay.activity();
+        assert!(!busy, "nothing in flight");
+        let after_initialize =
+            after_initialize.expect("`initialize`, answered by the bridge, counts");
+        let waiting = request(&bridge, "tools/call", json!(2), None);
+        tokio::pin!(waiting);
+        assert!(futures_util::poll!(&mut waiting).is_pending());
+        assert!(
+            relay.activity().0,
+            "a request waiting for a restart is in flight"
+        );
+        relay.start_failed("the stdio server exited (exit status: 3)");
+        let answer: Value = serde_json::from_str(&body_of(waiting.await).await).expect("json");
+        assert_eq!(
+            answer["error"]["message"],
+            "the stdio server exited (exit status: 3)"
+        );
+        let (busy, last) = relay.activity();
+        assert!(!busy, "nothing in flight once it failed");
+        assert!(
+            last.is_some_and(|last| last >= after_initialize),
+            "the failed request counts from its end"
         );
     }
 

@@ -226,6 +226,10 @@ struct State {
     /// Keyed by the bridge's id, so the first is the oldest.
     pending: BTreeMap<u64, Pending>,
     asked: HashMap<String, Asked>,
+    /// Client requests the bridge is handling, an [`Arrival`] each, sent to the server
+    /// or not: also those waiting for a server being restarted, and those the bridge
+    /// answers itself, never [`State::pending`].
+    arrived: usize,
     last_activity: Option<Instant>,
 }
 
@@ -246,6 +250,18 @@ pub(crate) enum Waited {
     /// The restart it waited for failed: why.
     Failed(String),
     TimedOut,
+}
+
+/// A client request the bridge holds ([`Relay::arrived`]); once dropped, the idle
+/// time counts from then, unless the request is in flight to the server.
+pub(crate) struct Arrival(Relay);
+
+impl Drop for Arrival {
+    fn drop(&mut self) {
+        let mut state = self.0.state();
+        state.arrived -= 1;
+        state.last_activity = Some(Instant::now());
+    }
 }
 
 /// A request on its way: its bridge id, and the messages for its client.
@@ -315,10 +331,22 @@ impl Relay {
         self.state().last_activity = Some(Instant::now());
     }
 
+    /// A client request reached the bridge: from now until the [`Arrival`] is dropped
+    /// it is in flight for the idle clock, sent to the server or not. One that never
+    /// reaches the server — failed while it waited for a restart, answered by the
+    /// bridge itself — is a request all the same: a bridge whose server does not come
+    /// back, called on meanwhile, was said to have had "no request for 10m".
+    pub(crate) fn arrived(&self) -> Arrival {
+        let mut state = self.state();
+        state.arrived += 1;
+        state.last_activity = Some(Instant::now());
+        Arrival(self.clone())
+    }
+
     /// Whether a client request is in flight, and when the last activity was.
     pub(crate) fn activity(&self) -> (bool, Option<Instant>) {
         let state = self.state();
-        let busy = state.pending.values().any(|p| !p.internal);
+        let busy = state.arrived > 0 || state.pending.values().any(|p| !p.internal);
         (busy, state.last_activity)
     }
 

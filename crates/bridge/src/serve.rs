@@ -356,10 +356,13 @@ async fn supervise(
                 format!("the stdio server {why}; the bridge stopped it before it answered"),
             ),
         };
+        // Why the server is not running, for the log: what ended it, then why the last
+        // start failed (a retry's line repeated the crash that came before it).
+        let mut down = what.clone();
         loop {
             let Some(count) = restarts.allow(Instant::now()) else {
                 tracing::error!(
-                    "the server {what}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gives up"
+                    "the server {down}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gives up"
                 );
                 how.relay.fail_all(&format!(
                     "{failed}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gave up and stopped; {log}"
@@ -371,7 +374,7 @@ async fn supervise(
                 "{failed}; the bridge is starting it again ({count} of at most {MAX_RESTARTS} restarts a minute); {log}"
             ));
             tracing::warn!(
-                "the server {what}; restarting it ({count} of {MAX_RESTARTS} within a minute)"
+                "the server {down}; restarting it ({count} of {MAX_RESTARTS} within a minute)"
             );
             tokio::select! {
                 () = shutdown.cancelled() => return,
@@ -383,7 +386,7 @@ async fn supervise(
                     server = started;
                     break;
                 }
-                Some(Err(_)) => {}
+                Some(Err(why)) => down = format!("did not start again ({why})"),
             }
         }
     }
@@ -408,6 +411,8 @@ async fn restart(
     }
     Some(match started {
         Ok(started) => {
+            // It has answered `initialize`: the requests waiting for it go to it now.
+            tracing::info!("the server started again");
             how.bridge.restarted(started.initialized.clone()).await;
             Ok(started)
         }
@@ -499,10 +504,10 @@ mod tests {
     use crate::{child::MAX_MESSAGE_BYTES, relay::Waited};
 
     /// A stdio server in `sh` that counts its starts in `dir/starts`: the first answers
-    /// `initialize`, then exits for a reload (status 75); the second exits (9) before
-    /// it answers, as a new build that does not start; any later one answers and runs
-    /// until its input ends.
-    fn reloading_then_broken(dir: &Path) -> Vec<OsString> {
+    /// `initialize`, then exits with `status` (75: for a reload); the second exits (9)
+    /// before it answers, as a new build that does not start; any later one answers and
+    /// runs until its input ends.
+    fn exiting_then_broken(dir: &Path, status: u8) -> Vec<OsString> {
         let script = r#"
             n=$(( $(cat "$1/starts" 2>/dev/null || echo 0) + 1 )); echo "$n" > "$1/starts"
             if [ "$n" -eq 2 ]; then echo "a build that does not start" >&2; exit 9; fi
@@ -510,14 +515,121 @@ mod tests {
             id=${line#*\"id\":}; id=${id%%[,\}]*}
             printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"sh","version":"1"}}}\n' "$id"
             IFS= read -r initialized
-            if [ "$n" -eq 1 ]; then exit 75; fi
+            if [ "$n" -eq 1 ]; then exit "$2"; fi
             cat > /dev/null
         "#;
         ["sh", "-c", script, "sh"]
             .into_iter()
             .map(OsString::from)
-            .chain([dir.as_os_str().to_owned()])
+            .chain([dir.as_os_str().to_owned(), status.to_string().into()])
             .collect()
+    }
+
+    /// What `tracing` writes, gathered for a test's look.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().expect("the lines").extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Captured {
+        /// The lines of `target`'s events at INFO and above (no time: the layout is the
+        /// log's but for it), whole.
+        fn lines_of(&self, target: &str) -> Vec<String> {
+            let text = String::from_utf8_lossy(&self.0.lock().expect("the lines")).into_owned();
+            text.lines()
+                .filter(|line| line.contains(&format!(" {target}: ")))
+                .map(str::to_owned)
+                .collect()
+        }
+    }
+
+    /// Each restart's line says why the server is down: after a start that failed, why
+    /// that start failed (it repeated the crash before it); and the server started again
+    /// is logged once it has answered `initialize` (after "restarting it" the log showed
+    /// only the server's own stderr, whether it came back or not).
+    #[tokio::test]
+    async fn a_restart_logs_why_the_last_start_failed_and_when_the_server_is_back() {
+        let captured = Captured::default();
+        let subscriber = tracing::Dispatch::new(
+            tracing_subscriber::fmt()
+                .with_writer({
+                    let captured = captured.clone();
+                    move || captured.clone()
+                })
+                .with_ansi(false)
+                .without_time()
+                .with_max_level(tracing::Level::INFO)
+                .finish(),
+        );
+        // `tracing` caches whether a line is wanted where it is written; while one
+        // subscriber exists it asks only the writing thread's, so a line another test's
+        // thread writes first is wanted by no one, for good. With a second one alive it
+        // asks each, and each thread's own decides.
+        let _second = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
+        // On this one thread (a current-thread runtime): the supervisor's lines too.
+        let _default = tracing::dispatcher::set_default(&subscriber);
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log_path = dir.path().join("bridge.log");
+        let log = Log::empty(&log_path);
+        let relay = Relay::new();
+        let command = exiting_then_broken(dir.path(), 1);
+        let never = std::future::pending::<()>();
+        let server = Server::start(&command, MAX_MESSAGE_BYTES, &log, &relay, never)
+            .await
+            .expect("the first start");
+        let how = Supervised {
+            command,
+            max_message: MAX_MESSAGE_BYTES,
+            log,
+            relay: relay.clone(),
+            bridge: Bridge::new(relay.clone(), server.initialized.clone(), None, &log_path),
+        };
+        let shutdown = CancellationToken::new();
+        let supervisor = tokio::spawn(supervise(
+            server,
+            how,
+            shutdown.clone(),
+            CancellationToken::new(),
+        ));
+        // The first exits, the second start fails, the third answers: once it is started
+        // (the first long gone), the next server attached is the third.
+        let third = async {
+            let starts = dir.path().join("starts");
+            while std::fs::read_to_string(&starts).map_or(true, |n| n.trim() != "3") {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            relay.writer_within(crate::child::INITIALIZE_LIMIT).await
+        };
+        let attached = tokio::time::timeout(Duration::from_secs(120), third).await;
+        assert!(
+            matches!(attached, Ok(Waited::Attached)),
+            "the third start was not attached: {:?}",
+            captured.lines_of("mur_bridge::serve")
+        );
+        shutdown.cancel();
+        supervisor.await.expect("the supervisor ends");
+        assert_eq!(
+            captured.lines_of("mur_bridge::serve"),
+            [
+                " WARN mur_bridge::serve: the server exited (exit status: 1); restarting it (1 of \
+                 5 within a minute)",
+                "ERROR mur_bridge::serve: the server did not start again: the server exited (exit \
+                 status: 9) before it answered `initialize`",
+                " WARN mur_bridge::serve: the server did not start again (the server exited (exit \
+                 status: 9) before it answered `initialize`); restarting it (2 of 5 within a \
+                 minute)",
+                " INFO mur_bridge::serve: the server started again",
+            ]
+        );
     }
 
     /// A request waiting for the server a reload starts fails when that start fails,
@@ -530,7 +642,7 @@ mod tests {
         let log_path = dir.path().join("bridge.log");
         let log = Log::empty(&log_path);
         let relay = Relay::new();
-        let command = reloading_then_broken(dir.path());
+        let command = exiting_then_broken(dir.path(), 75);
         let never = std::future::pending::<()>();
         let server = Server::start(&command, MAX_MESSAGE_BYTES, &log, &relay, never)
             .await
