@@ -49,7 +49,10 @@ impl Kind {
 
 /// Every exit code `mur` uses and what it means, for the catalog and docs.
 pub const EXIT_CODES: &[(u8, &str)] = &[
-    (0, "success (also --help and a closed stdout pipe)"),
+    (
+        0,
+        "success (also --help, and a closed stdout pipe when the command had nothing else to say)",
+    ),
     (
         1,
         "usage: bad flags or --args, unknown verb, a verb's usage error, several live sessions; parity: a tool without a named verb",

@@ -1,7 +1,7 @@
 //! `mur devtools parity`: each tool of the session and the verb that reaches it
 //! (named, derived, or only `call`); exit 1 when a tool has no named verb.
 
-use mur_core::{Error, Result, Settings};
+use mur_core::{Error, Kind as ErrorKind, Result, Settings};
 use mur_verbs::VerbHost;
 use mur_verbs::derived;
 use serde_json::{Value, json};
@@ -41,7 +41,7 @@ pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
         };
         rows.push((name.to_owned(), verbs, kind));
     }
-    if as_json {
+    let printed = if as_json {
         // `verbs` lists each verb that reaches the tool; `verb` says them as the table
         // does (null for none), for readers of the first form.
         let list: Vec<Value> = rows
@@ -51,7 +51,7 @@ pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
                 json!({"tool": tool, "verb": verb, "verbs": verbs, "kind": kind})
             })
             .collect();
-        output::json(&Value::Array(list), settings.pretty)?;
+        output::json(&Value::Array(list), settings.pretty)
     } else {
         let table: Vec<Vec<String>> = rows
             .iter()
@@ -64,10 +64,15 @@ pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
                 vec![written(tool).into_owned(), verb, (*kind).to_owned()]
             })
             .collect();
-        output::stdout(output::table(&["TOOL", "VERB", "KIND"], &table).as_bytes())?;
-    }
-    if missing.is_empty() {
-        return Ok(());
+        output::stdout(output::table(&["TOOL", "VERB", "KIND"], &table).as_bytes())
+    };
+    // A reader that closed stdout (`parity | head -1`, `| true`) changes no answer: exit
+    // 1 and its note stay, as a tool's failure stays 5; it was a quiet exit 0, which a
+    // script reading the table through `head` took for "every tool has a named verb".
+    match printed {
+        Err(e) if e.kind() != ErrorKind::BrokenPipe => return Err(e),
+        printed if missing.is_empty() => return printed,
+        _ => {}
     }
     // Exit 1 is parity's answer (CI branches on it), not a refusal of what was typed
     // nor a failure: the normal state of a third-party server's session. Said as the

@@ -445,6 +445,18 @@ fn parity_says_its_answer_as_a_note_that_quiet_hides() {
         .assert_code(1)
         .assert_stdout_is(&out.stdout)
         .assert_stderr_is("");
+    // Read through `head` (stdout closed early), the answer stays: exit 1 and its note,
+    // in either form (it was a quiet exit 0, as if every tool had a named verb).
+    for argv in [
+        &["devtools", "parity", "--json"][..],
+        &["devtools", "parity"],
+    ] {
+        assert_eq!(
+            with_stdout_closed(&sb, argv),
+            (Some(1), out.stderr.clone()),
+            "{argv:?}"
+        );
+    }
 }
 
 #[test]
@@ -687,11 +699,18 @@ fn a_second_session_for_the_same_project_exits_3() {
 
 #[test]
 fn a_closed_stdout_pipe_is_a_quiet_exit() {
+    let (sb, _sample) = Sandbox::with_app();
+    let (code, stderr) = with_stdout_closed(&sb, &["devtools", "--pretty", "call", "tools/list"]);
+    assert_eq!(stderr, "", "nothing on stderr for a closed pipe");
+    assert_eq!(code, Some(0));
+}
+
+/// `mur ARGV…` whose reader closed its stdout before it wrote: its exit code and stderr.
+fn with_stdout_closed(sb: &Sandbox, argv: &[&str]) -> (Option<i32>, String) {
     use std::io::Read as _;
     use std::process::Stdio;
-    let (sb, _sample) = Sandbox::with_app();
     let mut child = sb
-        .mur_command(&["devtools", "--pretty", "call", "tools/list"])
+        .mur_command(argv)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -704,9 +723,7 @@ fn a_closed_stdout_pipe_is_a_quiet_exit() {
         .expect("stderr")
         .read_to_string(&mut stderr)
         .expect("read stderr");
-    let status = child.wait().expect("wait");
-    assert_eq!(stderr, "", "nothing on stderr for a closed pipe");
-    assert_eq!(status.code(), Some(0));
+    (child.wait().expect("wait").code(), stderr)
 }
 
 #[test]
