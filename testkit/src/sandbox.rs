@@ -167,6 +167,12 @@ impl Sandbox {
         self.mur(&[&["devtools"], args].concat())
     }
 
+    /// Runs `mur devtools --endpoint ENDPOINT ARGS…` to completion: a session found by
+    /// its URL (a stub server's), not by discovery.
+    pub fn devtools_at(&self, endpoint: &str, args: &[&str]) -> Output {
+        self.mur(&[&["devtools", "--endpoint", endpoint], args].concat())
+    }
+
     /// What `mur`'s completion script for `shell` gets at a <Tab> after `mur WORDS…`: `mur`
     /// run with `COMPLETE=<shell>` on `-- mur WORDS…`, completing the last word (bash's
     /// script names its index in `_CLAP_COMPLETE_INDEX`; the others take the last).

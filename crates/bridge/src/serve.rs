@@ -501,6 +501,8 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    use mur_testkit::Captured;
+
     use crate::{child::MAX_MESSAGE_BYTES, relay::Waited};
 
     /// A stdio server in `sh` that counts its starts in `dir/starts`: the first answers
@@ -525,31 +527,42 @@ mod tests {
             .collect()
     }
 
-    /// What `tracing` writes, gathered for a test's look.
-    #[derive(Clone, Default)]
-    struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
-
-    impl std::io::Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().expect("the lines").extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
+    /// The lines of `target`'s events in `captured` (no time: the layout is the log's
+    /// but for it), whole.
+    fn lines_of(captured: &Captured, target: &str) -> Vec<String> {
+        let text = captured.text();
+        text.lines()
+            .filter(|line| line.contains(&format!(" {target}: ")))
+            .map(str::to_owned)
+            .collect()
     }
 
-    impl Captured {
-        /// The lines of `target`'s events at INFO and above (no time: the layout is the
-        /// log's but for it), whole.
-        fn lines_of(&self, target: &str) -> Vec<String> {
-            let text = String::from_utf8_lossy(&self.0.lock().expect("the lines")).into_owned();
-            text.lines()
-                .filter(|line| line.contains(&format!(" {target}: ")))
-                .map(str::to_owned)
-                .collect()
-        }
+    /// A supervisor of `server` (started from `command`, logging to `log` at `log_path`),
+    /// spawned, and what stops it. On a current-thread runtime it runs only once the
+    /// test waits.
+    fn supervisor_of(
+        server: Server,
+        command: Vec<OsString>,
+        log: Arc<Log>,
+        relay: &Relay,
+        log_path: &Path,
+    ) -> (tokio::task::JoinHandle<()>, CancellationToken) {
+        let bridge = Bridge::new(relay.clone(), server.initialized.clone(), None, log_path);
+        let how = Supervised {
+            command,
+            max_message: MAX_MESSAGE_BYTES,
+            log,
+            relay: relay.clone(),
+            bridge,
+        };
+        let shutdown = CancellationToken::new();
+        let supervisor = tokio::spawn(supervise(
+            server,
+            how,
+            shutdown.clone(),
+            CancellationToken::new(),
+        ));
+        (supervisor, shutdown)
     }
 
     /// Each restart's line says why the server is down: after a start that failed, why
@@ -586,20 +599,7 @@ mod tests {
         let server = Server::start(&command, MAX_MESSAGE_BYTES, &log, &relay, never)
             .await
             .expect("the first start");
-        let how = Supervised {
-            command,
-            max_message: MAX_MESSAGE_BYTES,
-            log,
-            relay: relay.clone(),
-            bridge: Bridge::new(relay.clone(), server.initialized.clone(), None, &log_path),
-        };
-        let shutdown = CancellationToken::new();
-        let supervisor = tokio::spawn(supervise(
-            server,
-            how,
-            shutdown.clone(),
-            CancellationToken::new(),
-        ));
+        let (supervisor, shutdown) = supervisor_of(server, command, log, &relay, &log_path);
         // The first exits, the second start fails, the third answers: once it is started
         // (the first long gone), the next server attached is the third.
         let third = async {
@@ -613,12 +613,12 @@ mod tests {
         assert!(
             matches!(attached, Ok(Waited::Attached)),
             "the third start was not attached: {:?}",
-            captured.lines_of("mur_bridge::serve")
+            lines_of(&captured, "mur_bridge::serve")
         );
         shutdown.cancel();
         supervisor.await.expect("the supervisor ends");
         assert_eq!(
-            captured.lines_of("mur_bridge::serve"),
+            lines_of(&captured, "mur_bridge::serve"),
             [
                 " WARN mur_bridge::serve: the server exited (exit status: 1); restarting it (1 of \
                  5 within a minute)",
@@ -654,20 +654,7 @@ mod tests {
         let waiting = relay.writer_within(Duration::from_secs(600));
         tokio::pin!(waiting);
         assert!(futures_util::poll!(&mut waiting).is_pending());
-        let how = Supervised {
-            command,
-            max_message: MAX_MESSAGE_BYTES,
-            log,
-            relay: relay.clone(),
-            bridge: Bridge::new(relay.clone(), server.initialized.clone(), None, &log_path),
-        };
-        let shutdown = CancellationToken::new();
-        let supervisor = tokio::spawn(supervise(
-            server,
-            how,
-            shutdown.clone(),
-            CancellationToken::new(),
-        ));
+        let (supervisor, shutdown) = supervisor_of(server, command, log, &relay, &log_path);
         let why = match waiting.await {
             Waited::Failed(why) => why,
             Waited::Attached => panic!("the request was held for the next start"),

@@ -440,13 +440,7 @@ fn a_tool_the_session_has_is_recorded_as_itself_whatever_its_shape() {
         }
     });
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| {
-        let argv: Vec<&str> = ["--endpoint", endpoint.as_str()]
-            .into_iter()
-            .chain(words.iter().copied())
-            .collect();
-        sandbox.devtools(&argv)
-    };
+    let devtools = |words: &[&str]| sandbox.devtools_at(&endpoint, words);
     devtools(&["call", "fs.read_v2", "--args", r#"{"path":"a"}"#]).assert_code(0);
     devtools(&["call", "fs.read_v2"]).assert_code(5);
     // The tool list read (and cached): the name is the session's tool's.
@@ -1794,13 +1788,7 @@ fn a_verb_asked_for_is_near_the_session_verbs_the_log_shows() {
         Ok(json!({ "content": [{ "type": "text", "text": "ok" }] }))
     });
     let endpoint = server.endpoint();
-    let devtools = |words: &[&str]| {
-        let argv: Vec<&str> = ["--endpoint", endpoint.as_str()]
-            .into_iter()
-            .chain(words.iter().copied())
-            .collect();
-        sandbox.devtools(&argv)
-    };
+    let devtools = |words: &[&str]| sandbox.devtools_at(&endpoint, words);
     devtools(&["echo"]).assert_code(0);
     devtools(&["get-sum"]).assert_code(0);
     devtools(&["call", "take_screenshot"]).assert_code(0);
