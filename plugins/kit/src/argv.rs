@@ -114,7 +114,8 @@ impl Opt {
     /// "did you mean `--name WORD`?" (one its option would take, and no other option
     /// could be meant for: `tree '#count'` is `--selector`, but `tree main` may be
     /// `--window`, and stays refused). Declared to the host as an optional positional
-    /// `[<name>]`, so its help and completion show it.
+    /// `[<name>]`, so its help and completion show it. Given both ways (`state '#a'
+    /// --selector '#b'`), it is refused as given twice, as [`Pos::or_option`]'s is.
     pub const fn or_word(self) -> Self {
         Opt { word: true, ..self }
     }
@@ -723,17 +724,50 @@ impl Args {
         }
         // An option's lone word (`state '#count'`), never one that reads as an option
         // or stdin (`-`, `-x` after `--`); a word after it is one too many, as after a
-        // positional (`state '#a' '#b'`: `#b` is unexpected).
-        if let Some(word) = extra.first().filter(|word| !word.starts_with('-'))
-            && let Some(opt) = self.meant(spec, word).filter(|opt| opt.word)
-        {
-            self.given.push((opt, Some(word.clone())));
-            extra.remove(0);
+        // positional (`state '#a' '#b'`: `#b` is unexpected). The word it would have
+        // been beside that option given (`state '#a' --selector '#b'`) is the argument
+        // given twice, as a positional's is beside its option form.
+        if let Some(word) = extra.first().filter(|word| !word.starts_with('-')) {
+            match self.meant(spec, word).filter(|opt| opt.word) {
+                Some(opt) => {
+                    self.given.push((opt, Some(word.clone())));
+                    extra.remove(0);
+                }
+                None => {
+                    if let Some(twice) = self.word_given_too(spec, word) {
+                        return Err(twice);
+                    }
+                }
+            }
         }
         match extra.is_empty() {
             true => Ok(()),
             false => Err(self.unexpected(verb, spec, &extra)),
         }
+    }
+
+    /// For a stray `word` beside an option given that also takes a lone word
+    /// ([`Opt::or_word`]): the refusal of that argument given twice, where the word is
+    /// the one the option would have taken alone ([`meant`](Self::meant), the option not
+    /// given): `state '#a' --selector '#b'`, as `click '#a' --selector '#b'` is told.
+    /// None for a word no option would have taken (`tree main --selector '#a'`, which
+    /// may mean `--window main`).
+    fn word_given_too(&self, spec: &Spec, word: &str) -> Option<String> {
+        let given = self.given.iter().enumerate();
+        given
+            .filter(|(_, (opt, _))| opt.word)
+            .find_map(|(at, (opt, value))| {
+                let mut without = self.clone();
+                without.given.remove(at);
+                let meant = without.meant(spec, word)?;
+                (meant.name == opt.name).then(|| {
+                    format!(
+                        "`<{name}>` given twice: as `{word}` and as `--{name} {}`",
+                        shell_word(value.as_deref().unwrap_or_default()),
+                        name = opt.name
+                    )
+                })
+            })
     }
 
     /// The value of `--name` given for positional `<name>` ([`Pos::or_option`]), taken
@@ -1245,15 +1279,18 @@ fn check_word(kind: Kind, shown: &str, word: String) -> Result<String, String> {
 
 /// A [`Kind::Count`]'s value, or why `word` is none: an integer as mur reads one
 /// (ASCII digits after at most one sign, `-0` being 0), within a `u64`. An integer
-/// past it (`-1`) is "out of range", as the Python and JavaScript kits and mur's
-/// derived verbs say it.
+/// past it is "out of range", as the Python and JavaScript kits and mur's derived
+/// verbs say it, naming the range as a derived verb does for a schema's `"minimum": 0`:
+/// `-1` is told "at least 0" (not "from 0 to 18446744073709551615", whose top no one
+/// typing `-1` is near), a number past the top the whole range.
 fn count(word: &str) -> Result<u64, String> {
     let Some(digits) = integer_digits(word) else {
         return Err("needs a non-negative integer".to_owned());
     };
     match (word.starts_with('-'), digits.parse::<u64>()) {
         (false, Ok(n)) | (true, Ok(n @ 0)) => Ok(n),
-        _ => Err(format!(
+        (true, _) => Err("is out of range: an integer at least 0".to_owned()),
+        (false, Err(_)) => Err(format!(
             "is out of range: an integer from 0 to {}",
             u64::MAX
         )),

@@ -152,13 +152,20 @@ pub fn check_selector_verb<V: Verb>() {
 
 /// The checks every verb whose selector is optional must pass (`tree`, `state`, …:
 /// `Opt::selector(help).or_word()`): nothing sent without one; the selector sent as
-/// given, as `--selector S` or as a word that starts like one; exactly one, not
-/// empty; help.
+/// given, as `--selector S` or as a word that starts like one; exactly one (given both
+/// ways, told so, as a selector verb is), not empty; help.
 pub fn check_optional_selector_verb<V: Verb>() {
     assert_eq!(arguments::<V>(&[]), json!({}));
     check_selector_sent_as_given::<V>();
     assert_usage_errors::<V>(&[
-        (&["#a", "--selector", "#b"], "unexpected argument `#a`"),
+        (
+            &["#a", "--selector", "#b"],
+            "`<selector>` given twice: as `#a` and as `--selector '#b'`",
+        ),
+        (
+            &["--selector", "#b", "#a"],
+            "`<selector>` given twice: as `#a` and as `--selector '#b'`",
+        ),
         (&["#a", "#b"], "unexpected argument `#b`"),
         (&[""], "`<selector>` must not be empty"),
         (&["--selector"], "`--selector` needs a value (S)"),

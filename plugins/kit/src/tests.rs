@@ -254,11 +254,11 @@ fn a_positional_is_held_to_its_kind_and_sent_by_it() {
         // and hint `--` for it).
         (
             &["fast", "-1", "900", "1"],
-            "`<n>` is out of range: an integer from 0 to 18446744073709551615, got `-1`",
+            "`<n>` is out of range: an integer at least 0, got `-1`",
         ),
         (
             &["fast", "--", "-1", "900", "1"],
-            "`<n>` is out of range: an integer from 0 to 18446744073709551615, got `-1`",
+            "`<n>` is out of range: an integer at least 0, got `-1`",
         ),
         (
             &["fast", "18446744073709551616", "900", "1"],
@@ -631,7 +631,7 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         ),
         (
             &["#x", "t", "--count", "-1"],
-            "`--count` is out of range: an integer from 0 to 18446744073709551615, got `-1`",
+            "`--count` is out of range: an integer at least 0, got `-1`",
         ),
         (
             &["#x", "t", "--count", "many"],
@@ -1559,7 +1559,21 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
             &["full"],
             "unexpected argument `full`; did you mean `--view full`?",
         ),
-        (&["#x", "--selector", "#y"], "unexpected argument `#x`"),
+        // The word it would have taken, beside the option given: the argument given
+        // twice, in either order, as a positional beside its option form is told.
+        (
+            &["#x", "--selector", "#y"],
+            "`<selector>` given twice: as `#x` and as `--selector '#y'`",
+        ),
+        (
+            &["--selector=#y", "Button"],
+            "`<selector>` given twice: as `Button` and as `--selector '#y'`",
+        ),
+        // A choice's word, which the selector would not have taken, is the choice's.
+        (
+            &["--selector", "#y", "full"],
+            "unexpected argument `full`; did you mean `--view full`?",
+        ),
         // The cases a derived verb's lone word agrees on (mur-verbs' derived.rs,
         // `a_lone_word_is_taken_as_the_kit_takes_it`): a second word is one too
         // many, and a word that reads as an option or stdin is never the option's.
@@ -1583,11 +1597,20 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
         (&["#x", ""], "unexpected argument ``"),
     ]);
     assert_arguments::<Listing>(&[(&["[a=b]"], json!({"selector": "[a=b]"}))]);
-    // A plain word may be meant for `--window` as well: both are named.
-    assert_usage_errors::<Listing>(&[(
-        &["main"],
-        "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
-    )]);
+    // A plain word may be meant for `--window` as well: both are named; beside
+    // `--selector`, it is not the selector given twice (it may be `--window main`). A
+    // word that starts like a selector is the selector's.
+    assert_usage_errors::<Listing>(&[
+        (
+            &["main"],
+            "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
+        ),
+        (&["--selector", "#a", "main"], "unexpected argument `main`"),
+        (
+            &["[b]", "--selector", "#a"],
+            "`<selector>` given twice: as `[b]` and as `--selector '#a'`",
+        ),
+    ]);
 
     let described = |info: crate::Info| {
         let params = |params: &[crate::Param]| -> Vec<(String, String, bool, String)> {

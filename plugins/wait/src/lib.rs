@@ -84,6 +84,10 @@ mur_verb_kit::verb_tables!(Wait {
             "`--count` needs a non-negative integer, got `two`",
         ),
         (
+            &["#s", "--count", "-1"],
+            "`--count` is out of range: an integer at least 0, got `-1`",
+        ),
+        (
             &["#s", "--timeout", "-5"],
             "`--timeout` needs a positive number of milliseconds, got `-5`",
         ),

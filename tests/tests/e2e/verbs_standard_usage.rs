@@ -104,11 +104,17 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["--selector", "#a", "--selector", "#b"],
         "`--selector` given more than once",
     ),
-    // `state '#count'` is `state --selector '#count'`, but not given both ways.
+    // `state '#count'` is `state --selector '#count'`, but not given both ways: told
+    // so, in either order, as `click` is.
     (
         "state",
         &["#a", "--selector", "#b"],
-        "unexpected argument `#a`",
+        "`<selector>` given twice: as `#a` and as `--selector '#b'`",
+    ),
+    (
+        "tree",
+        &["--selector", "#b", "#a"],
+        "`<selector>` given twice: as `#a` and as `--selector '#b'`",
     ),
     // One selector: a second word is one too many, as after `click '#a'`.
     ("state", &["#a", "#b"], "unexpected argument `#b`"),
@@ -176,6 +182,12 @@ const BAD: &[(&str, &[&str], &str)] = &[
         "wait",
         &["#todo-1", "--count", "x"],
         "`--count` needs a non-negative integer, got `x`",
+    ),
+    // A negative count is told the bound it is past, not the top of a `u64`.
+    (
+        "wait",
+        &["#todo-1", "--count", "-1"],
+        "`--count` is out of range: an integer at least 0, got `-1`",
     ),
     (
         "wait",

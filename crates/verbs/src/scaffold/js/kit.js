@@ -117,7 +117,7 @@ export function flag(name, help, { key = "", send = true } = {}) {
  * lone word too (`state '#count'` for `state --selector '#count'`): only for a verb
  * without positionals, and only the word a usage error would otherwise answer with
  * "did you mean `--name WORD`?" (`tree '#x'`, but not `tree main` where `--window`
- * may be meant).
+ * may be meant). Given both ways, it is refused as given twice.
  */
 export function option(name, valueName, help, { kind = "text", choices = [], key = "", send = true, word = false } = {}) {
   return param(name, help, kind, { valueName, choices, key, send, word });
@@ -644,6 +644,22 @@ function meant(verb, word, given) {
   return found !== undefined && fits(found) ? found : undefined;
 }
 
+// For a stray `word` beside an option given that also takes a lone word (`{ word: true
+// }`): the refusal of that argument given twice, where the word is the one the option
+// would have taken alone (`meant`, the option not given): `state '#a' --selector '#b'`,
+// as `click '#a' --selector '#b'` is told. Undefined for a word no option would have
+// taken (`tree main --selector '#a'`, which may mean `--window main`).
+function wordGivenToo(verb, word, given) {
+  for (const [at, [name, value]] of given.entries()) {
+    if (!verb.options.some((p) => p.name === name && p.word)) continue;
+    const option = meant(verb, word, given.filter((_, i) => i !== at));
+    if (option?.name === name) {
+      return `\`<${name}>\` given twice: as \`${word}\` and as \`--${name} ${shellWord(value)}\``;
+    }
+  }
+  return undefined;
+}
+
 // `unexpected argument` (the first of `extra`, the words past the positionals), with
 // what was likely meant: the words quoted as one where the last positional is text
 // (`type '#x' 'buy milk'`), else the option of `meant`. `read`: what `#read` made of
@@ -1025,13 +1041,18 @@ export class Verb {
     }
     const read = { values, timeoutMs, positionals, given: taken };
     // An option's lone word (`state '#count'`), never one that reads as an option or
-    // stdin; a word after it is one too many, as after a positional.
+    // stdin; a word after it is one too many, as after a positional. The word it would
+    // have been beside that option given (`state '#a' --selector '#b'`) is the argument
+    // given twice, as a positional's is beside its option form.
     if (words.length > 0 && !words[0].startsWith("-")) {
       const option = meant(this, words[0], taken);
       if (option?.word) {
         const word = words.shift();
         values[option.name] = typed(option, word);
         taken.push([option.name, word]);
+      } else {
+        const twice = wordGivenToo(this, words[0], taken);
+        if (twice !== undefined) throw new VerbError(twice);
       }
     }
     if (words.length > 0) throw new VerbError(unexpected(this, words, read));

@@ -221,7 +221,7 @@ def option(name, value_name, help, kind="text", choices=(), key="", send=True, w
     lone word too (`state '#count'` for `state --selector '#count'`): only for a
     verb without positionals, and only the word a usage error would otherwise
     answer with "did you mean `--name WORD`?" (`tree '#x'`, but not `tree main`
-    where `--window` may be meant)."""
+    where `--window` may be meant). Given both ways, it is refused as given twice."""
     return Param(name, help, kind, value_name, choices, key, send, word=word)
 
 
@@ -740,13 +740,19 @@ class Verb:
             positionals.append((param, word))
         read = _Read(values, timeout_ms, positionals, given)
         # An option's lone word (`state '#count'`), never one that reads as an option
-        # or stdin; a word after it is one too many, as after a positional.
+        # or stdin; a word after it is one too many, as after a positional. The word it
+        # would have been beside that option given (`state '#a' --selector '#b'`) is the
+        # argument given twice, as a positional's is beside its option form.
         if words and not words[0].startswith("-"):
             meant = self._meant(words[0], given)
             if meant is not None and meant.word:
                 word = words.pop(0)
                 values[meant.name] = _typed(meant, word)
                 given.append((meant.name, word))
+            else:
+                twice = self._word_given_too(words[0], given)
+                if twice is not None:
+                    raise Error(twice)
         if words:
             raise Error(self._unexpected(words, positionals, given))
         return read
@@ -836,6 +842,22 @@ class Verb:
             or _the_only_thing(self.options)
         )
         return meant if meant is not None and fits(meant) else None
+
+    def _word_given_too(self, word, given):
+        """For a stray `word` beside an option given that also takes a lone word
+        (`option(word=True)`): the refusal of that argument given twice, where the
+        word is the one the option would have taken alone (`_meant`, the option not
+        given): `state '#a' --selector '#b'`, as `click '#a' --selector '#b'` is told.
+        None for a word no option would have taken (`tree main --selector '#a'`,
+        which may mean `--window main`)."""
+        for at, (name, value) in enumerate(given):
+            param = next((p for p in self.options if p.name == name and p.word), None)
+            if param is None:
+                continue
+            meant = self._meant(word, given[:at] + given[at + 1:])
+            if meant is not None and meant.name == name:
+                return f"`<{name}>` given twice: as `{word}` and as `--{name} {_shell_word(value)}`"
+        return None
 
     def _unexpected(self, extra, positionals, given):
         """`unexpected argument` (the first of `extra`, the words past the positionals),
