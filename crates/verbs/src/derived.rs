@@ -974,6 +974,9 @@ impl Derived {
         let mut lone: Option<&String> = None;
         // The flag the word before was, given without a value (`--include-image`).
         let mut bare_flag: Option<&Field> = None;
+        // Each option's value as typed (`--selector @s.txt`, not the file's text): what
+        // a refusal of the lone word beside it quotes ([`given_twice`]).
+        let mut typed: Vec<(&str, String)> = Vec::new();
         // Past `--`: every word is a word, as the kits take it (the lone word).
         let mut ended = false;
         let mut words = argv.iter();
@@ -993,7 +996,16 @@ impl Derived {
                     return Err(meant);
                 }
                 let Some(field) = self.positional(word, &given) else {
-                    return Err(self.unexpected(word, &given, ended));
+                    // The lone word beside its option given first (`--selector '#t'
+                    // '#s'`): the argument given twice, as the kits say it.
+                    // Not a word right after a flag (`--include-image null`), which may
+                    // have been meant as the flag's.
+                    let lone = self.lone_word_for(word).filter(|_| flag_before.is_none());
+                    let twice = lone.and_then(|field| {
+                        let (_, value) = typed.iter().rfind(|(o, _)| *o == field.option)?;
+                        Some(given_twice(field, word, value))
+                    });
+                    return Err(twice.unwrap_or_else(|| self.unexpected(word, &given, ended)));
                 };
                 let value = Value::String(word.clone());
                 check_value(field.range.as_ref(), &field.said(), &value)?;
@@ -1035,6 +1047,7 @@ impl Derived {
                 (Type::Boolean, Some(inline)) => convert(name, &field.ty, &inline, None)?,
                 (ty, inline) => {
                     let word = self.value_of(name, inline, &mut words)?;
+                    typed.push((name, word.clone()));
                     if field.nullable && word == "null" {
                         given.push(self.once(field, Value::Null, &given)?);
                         continue;
@@ -1057,12 +1070,16 @@ impl Derived {
                 check_choice(field, &field.said(), &value)?;
                 check_value(field.range.as_ref(), &field.said(), &value)?;
             }
-            // The option given after its lone word: the word is the one too many, as
-            // it is when the option comes first.
+            // The option given after its lone word: the argument given twice, as when
+            // the option comes first.
             if let Some(word) =
                 lone.filter(|_| self.the_one().is_some_and(|one| one.option == field.option))
             {
-                return Err(format!("unexpected argument `{word}`"));
+                let value = typed.last().filter(|(o, _)| *o == name).map(|(_, v)| v);
+                return Err(match value {
+                    Some(value) => given_twice(field, word, value),
+                    None => format!("unexpected argument `{word}`"),
+                });
             }
             given.push(self.once(field, value, &given)?);
         }
@@ -1203,11 +1220,18 @@ impl Derived {
     /// side's tests holding it (here `a_lone_word_is_taken_as_the_kit_takes_it`): a
     /// word an option offers as a choice is that option's, a word starting with `-`
     /// is never taken, a second word is the one too many, and a word beside the
-    /// option itself is unexpected. They differ where their inputs do: the kit
+    /// option itself is the argument given twice. They differ where their inputs do: the kit
     /// knows no required options (so its lone word is a selector's only where no
     /// other option may be meant, a `#…` or `[…]` word elsewhere), reads `-x` as a
     /// short option (`unknown option`), and has no `@FILE` values to mistake.
     fn positional(&self, word: &str, given: &[(&Field, Value)]) -> Option<&Field> {
+        let field = self.lone_word_for(word)?;
+        let free = !given.iter().any(|(g, _)| g.option == field.option);
+        free.then_some(field)
+    }
+
+    /// The option `word` would be the lone word of, its option not given ([`Self::positional`]).
+    fn lone_word_for(&self, word: &str) -> Option<&Field> {
         let field = self.lone_option()?;
         // A word one of the options offers as a choice (`full` of `--view`) is that
         // option's, as the refusal says; never the text of another.
@@ -1216,8 +1240,7 @@ impl Derived {
             .iter()
             .any(|f| f.choices.iter().any(|c| c.as_str() == Some(word)));
         let plain = !offered && !word.starts_with('-') && !word.starts_with('@');
-        let free = !given.iter().any(|(g, _)| g.option == field.option);
-        (plain && free).then_some(field)
+        plain.then_some(field)
     }
 
     /// The option a lone word may be the value of: [`Self::the_one`], when it takes
@@ -1338,6 +1361,17 @@ fn with_value(name: &str, value: &str) -> String {
         true => format!("--{name}={value}"),
         false => format!("--{name} {value}"),
     }
+}
+
+/// The refusal of `field`'s lone word `word` beside the option given as `value`
+/// (`#s --selector '#t'`, in either order), in the verb kits' words (plugins/kit's
+/// `Args::word_given_too`): a word beside the option is the argument given twice.
+fn given_twice(field: &Field, word: &str, value: &str) -> String {
+    format!(
+        "`<{}>` given twice: as `{word}` and as `{}`",
+        field.option,
+        with_value(&field.option, value)
+    )
 }
 
 /// Whether `--help` or `-h` appears before `--` in `argv`: help wins there (every
@@ -3295,7 +3329,7 @@ mod tests {
             ),
             (
                 &["--selector", "#s", "stray"],
-                "unexpected argument `stray`",
+                "`<selector>` given twice: as `stray` and as `--selector '#s'`",
             ),
             // A stray word: the option whose `enum` holds it, else the one required.
             (
@@ -3969,9 +4003,21 @@ mod tests {
                 &["--", "-x"],
                 "unexpected argument `-x`; did you mean `--selector -x`?",
             ),
-            // Beside the option itself, in either order, the word is unexpected.
-            (&["#s", "--selector", "#t"], "unexpected argument `#s`"),
-            (&["--selector", "#t", "#s"], "unexpected argument `#s`"),
+            // Beside the option itself, in either order, the argument is given twice, as
+            // the kits say it; a word the option would not take stays unexpected.
+            (
+                &["#s", "--selector", "#t"],
+                "`<selector>` given twice: as `#s` and as `--selector '#t'`",
+            ),
+            (
+                &["--selector", "#t", "#s"],
+                "`<selector>` given twice: as `#s` and as `--selector '#t'`",
+            ),
+            (
+                &["--selector=#t", "#s"],
+                "`<selector>` given twice: as `#s` and as `--selector '#t'`",
+            ),
+            (&["--selector", "#t", "-"], "unexpected argument `-`"),
         ];
         assert_refusals(&verb, rows);
         assert_eq!(
@@ -4031,14 +4077,13 @@ mod tests {
             assert_eq!(refused(&echo, words), refusal, "{words:?}");
             assert_eq!(echo.parse(&argv(meant), WITHIN), message(sent), "{meant:?}");
         }
-        // A word past the lone one is one too many, as before `--`.
-        for words in [&["--", "a", "b"][..], &["--message", "a", "--", "b"]] {
-            assert_eq!(
-                refused(&echo, words),
-                "unexpected argument `b`",
-                "{words:?}"
-            );
-        }
+        // A word past the lone one is one too many, as before `--`; beside the option
+        // given, the argument is given twice.
+        assert_eq!(refused(&echo, &["--", "a", "b"]), "unexpected argument `b`");
+        assert_eq!(
+            refused(&echo, &["--message", "a", "--", "b"]),
+            "`<message>` given twice: as `b` and as `--message a`"
+        );
         let typing = verb_of(
             "type",
             json!({"type": "object", "required": ["selector", "text"], "properties": {
