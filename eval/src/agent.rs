@@ -161,7 +161,8 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     // Inherited by all it starts: what tells this run's leftovers (`crate::orphans`).
     // Last, so that no `--pass-env` replaces it.
     let marker = mur_procs::marker();
-    let mut child = crate::stop::unblocked(&mut Command::new("sh"))
+    let mut sh = Command::new("sh");
+    crate::stop::unblocked(&mut sh)
         .arg("-c")
         .arg(&command)
         .current_dir(invocation.workdir)
@@ -171,8 +172,10 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
+        .process_group(0);
+    // Listed as its `Child`'s until reaped: mur-eval's reaping of what it adopted
+    // (`mur_procs::reap_adopted`) never takes its status.
+    let mut child = mur_procs::spawn(&mut sh)
         .map_err(|e| Error::internal(format!("cannot run the agent command with `sh`: {e}")))?;
     let group = i32::try_from(child.id()).map(Pid::from_raw).ok();
     crate::stop::register(child.id(), Signal::SIGKILL);

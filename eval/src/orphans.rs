@@ -6,7 +6,10 @@
 //! `--jobs` > 1 that tells whose leftovers are whose. A process is killed only if it is
 //! a descendant of mur-eval and carries that run's marker — never the run's session
 //! (mur-eval starts it with an environment of its own), never another run's processes.
-//! The mechanism is `mur-procs`'; what is mur-eval's is the variable.
+//! The mechanism is `mur-procs`'; what is mur-eval's is the variable. What left and exits
+//! on its own (before the kill, or without the marker) is reaped after each run
+//! (`mur_procs::reap_adopted`, in `crate::run`): never a process whose status a `Child`
+//! waits for, the agents and sessions being spawned through `mur_procs::spawn`.
 //!
 //! What this cannot find: a process that left the agent's group and also replaced its
 //! environment (`setsid env -i …`): nothing then says which run it is of. And without

@@ -160,6 +160,12 @@ pub fn run_task(harness: &Harness, task: &Task, dir: &Path) -> RunRecord {
         record.error = Some(error.message().to_owned());
         record.completed = false;
     }
+    // The run's agent and session ended and their leftovers killed: what of theirs
+    // exited on its own, outside their groups (no marker, or gone before the kill), is
+    // mur-eval's, a subreaper, and stays a zombie until reaped — a study of thousands of
+    // runs would gather them. Never a `Child`'s (`mur_procs::spawn`): with `--jobs`,
+    // another run's agent and session are listed as theirs.
+    mur_procs::reap_adopted();
     // The verbs copied in for the agent are the installation's, not what it did: tens
     // of MB of compiled code a run, which `--out` would keep and a study publish.
     for copied in [DATA, CACHE] {

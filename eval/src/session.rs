@@ -12,7 +12,7 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mur_core::{Error, Result};
@@ -53,7 +53,9 @@ pub struct Serving {
 
 /// The task's session.
 pub struct Session {
-    child: Child,
+    /// Listed as its `Child`'s until reaped (`mur_procs::spawn`): the reaping of what
+    /// mur-eval adopted never takes its status.
+    child: mur_procs::Spawned,
     /// The pid that announced itself first; a reload replaces it. Also the id of the
     /// process session (and group) it leads, which a successor inherits.
     pub first_pid: u32,
@@ -95,7 +97,7 @@ impl Session {
                         .map_err(std::io::Error::from)
                 });
             }
-            let child = command
+            command
                 .arg("--project")
                 .arg(&project)
                 .args(["--port", &free_port()?.to_string()])
@@ -106,11 +108,10 @@ impl Session {
                 .env("XDG_RUNTIME_DIR", runtime)
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
-                .stderr(stderr)
-                .spawn()
-                .map_err(|e| {
-                    Error::internal(format!("cannot start `{}`: {e}", sample.display()))
-                })?;
+                .stderr(stderr);
+            let child = mur_procs::spawn(&mut command).map_err(|e| {
+                Error::internal(format!("cannot start `{}`: {e}", sample.display()))
+            })?;
             crate::stop::register(child.id(), Signal::SIGTERM);
             // Recorded at once (the new session is made before `spawn` returns): a study
             // killed from here on stops it when it resumes.
@@ -241,7 +242,7 @@ impl Session {
         }
         let _ = killpg(group, Signal::SIGKILL);
         let _ = self.child.wait();
-        mur_procs::reap_group(group.as_raw(), None);
+        mur_procs::reap_adopted();
         crate::stop::unregister(self.first_pid);
         // Stopped: nothing is left for a resumed study to stop (as `agent.group`).
         let _ = std::fs::remove_file(&self.group_file);
@@ -253,7 +254,7 @@ impl Session {
         if first_exited {
             // A successor, its parent gone, is mur-eval's child (`crate::orphans`): once
             // it exits it is reaped here, or its zombie would keep the group alive.
-            mur_procs::reap_group(group.as_raw(), None);
+            mur_procs::reap_adopted();
         }
         first_exited && killpg(group, None).is_err()
     }

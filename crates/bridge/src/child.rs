@@ -205,20 +205,20 @@ impl Server {
 }
 
 /// Starts `command` in a process group of its own, marked ([`crate::process::marked`]):
-/// the child and the marker.
-fn spawn(command: &[OsString]) -> Result<(std::process::Child, String)> {
+/// the child and the marker. Through [`mur_procs::spawn`]: listed as its `Child`'s until
+/// reaped, so the bridge's reaping of what it adopted never takes the server's status.
+fn spawn(command: &[OsString]) -> Result<(mur_procs::Spawned, String)> {
     let Some((program, args)) = command.split_first() else {
         return Err(Error::usage("no server command given after `--`"));
     };
     let mut command = Command::new(program);
     let marker = crate::process::marked(&mut command);
-    let child = crate::process::in_own_group(&mut command)
+    crate::process::in_own_group(&mut command)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| not_started(program, &e))?;
+        .stderr(Stdio::piped());
+    let child = mur_procs::spawn(&mut command).map_err(|e| not_started(program, &e))?;
     Ok((child, marker))
 }
 

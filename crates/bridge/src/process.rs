@@ -11,7 +11,8 @@
 //! pidfd, readable once the child has exited; elsewhere (or on a kernel before
 //! 5.3) a poll of `try_wait`. The `std::process::Child` stays the one owner of
 //! the pid: it knows whether it has reaped the child, so a kill never reaches
-//! a recycled pid.
+//! a recycled pid. It is spawned through [`mur_procs::spawn`], which lists it
+//! until reaped, so the bridge's own reaping never takes its status.
 //!
 //! The child leads a process group of its own, and the group is what is ended:
 //! a server started through a wrapper (`npx` runs `npm exec`, which runs
@@ -24,11 +25,16 @@
 //! process stays its descendant however it detached, and is killed once the group
 //! is gone. A process that left the group and replaced its environment
 //! (`setsid env -i …`) is not found, nor anything outside the group without `/proc`.
+//! Whatever of the server's the bridge adopted and exits on its own (or was killed and
+//! not reaped yet) is reaped every [`REAP_EVERY`] while the server runs, and as a start
+//! ends ([`mur_procs::reap_adopted`]): a bridge that runs for days and restarts its
+//! server does not gather zombies.
 
 use std::io;
-use std::process::{Child, ExitStatus};
+use std::process::ExitStatus;
 use std::time::Duration;
 
+use mur_procs::Spawned;
 use tokio::net::unix::pipe;
 
 /// How often a child's exit is checked where there is no pidfd to wait on.
@@ -39,9 +45,11 @@ const GROUP_POLL: Duration = Duration::from_millis(20);
 /// How long the group gets to go after SIGKILL (a process in uninterruptible
 /// sleep dies only when it wakes): past it the bridge goes on without it.
 const KILL_WAIT: Duration = Duration::from_secs(2);
-/// How often the zombies of the group are reaped while the child runs: a process
-/// of the group whose parent exited is the bridge's (a subreaper), and nothing
-/// else reaps it once it exits.
+/// How often the bridge's zombie children no `Child` is owed are reaped while the
+/// server runs: a process whose parent exited is the bridge's (a subreaper), in the
+/// server's group or out of it (`setsid`, marked or not), and nothing else reaps
+/// it once it exits on its own. One `waitid` each time, `/proc` read only when there
+/// is a zombie; never on a request's path.
 const REAP_EVERY: Duration = Duration::from_secs(5);
 
 /// The variable in the server's environment (and so in that of everything it
@@ -53,13 +61,13 @@ pub(crate) const SERVER_VAR: &str = "MUR_BRIDGE_SERVER";
 /// own; its group is killed (and the child reaped) when dropped.
 pub(crate) struct Process {
     /// `None` only while being dropped.
-    child: Option<Child>,
+    child: Option<Spawned>,
     /// The child's process group (its pid), until it is known to be empty: a
     /// group's number is not given to a new process while any member lives,
     /// but once the group is empty it may be, so it is not signalled again.
     group: Option<rustix::process::Pid>,
-    /// The group's number for good: the bridge's zombies of the group are
-    /// reaped by it, and a process marked is said to have left it or not.
+    /// The group's number for good: a process marked is said to have left it
+    /// or not, and the group is gone once only exited members are left.
     pgid: i32,
     /// The child's [`SERVER_VAR`], until what carries it has been killed.
     marker: Option<String>,
@@ -68,12 +76,12 @@ pub(crate) struct Process {
 }
 
 impl Process {
-    /// Takes over `child` (spawned with piped stdin and stdout, in a process
-    /// group of its own: [`in_own_group`], its environment holding `marker`:
-    /// [`marked`]); returns it with those two pipes as async ends. Called
-    /// inside the runtime.
+    /// Takes over `child` (spawned through [`mur_procs::spawn`] with piped stdin
+    /// and stdout, in a process group of its own: [`in_own_group`], its environment
+    /// holding `marker`: [`marked`]); returns it with those two pipes as async ends.
+    /// Called inside the runtime.
     pub(crate) fn adopt(
-        mut child: Child,
+        mut child: Spawned,
         marker: String,
     ) -> io::Result<(Self, pipe::Sender, pipe::Receiver)> {
         let pipes = match (child.stdin.take(), child.stdout.take()) {
@@ -97,8 +105,8 @@ impl Process {
     }
 
     /// Resolves once the child has exited, with its status (cancel-safe: a
-    /// `select!` may drop it and wait again). Meanwhile the zombies of its group
-    /// that are the bridge's are reaped every [`REAP_EVERY`].
+    /// `select!` may drop it and wait again). Meanwhile the bridge's zombie children
+    /// that no `Child` is owed are reaped every [`REAP_EVERY`].
     pub(crate) async fn wait(&mut self) -> io::Result<ExitStatus> {
         let mut next_reap = tokio::time::Instant::now() + REAP_EVERY;
         loop {
@@ -107,11 +115,9 @@ impl Process {
                 return Ok(status);
             }
             if tokio::time::Instant::now() >= next_reap {
-                // The child is its `Child`'s to reap.
-                let owned = i32::try_from(child.id()).ok();
-                if owned.is_some() {
-                    mur_procs::reap_group(self.pgid, owned);
-                }
+                // Not the child, which is listed as its `Child`'s (`mur_procs::spawn`):
+                // what the server left that has exited since.
+                reaped_adopted();
                 next_reap = tokio::time::Instant::now() + REAP_EVERY;
             }
             #[cfg(target_os = "linux")]
@@ -214,16 +220,17 @@ impl Process {
         gone
     }
 
-    /// Reaps the child if it has exited, and then the zombies of its group that
-    /// are the bridge's: a process of the group whose parent exited is the
-    /// bridge's (a subreaper), and its zombie would stay until the bridge ends.
+    /// Reaps the child if it has exited, and then the bridge's zombie children no
+    /// `Child` is owed: a process of the group whose parent exited is the bridge's
+    /// (a subreaper), and its zombie would stay until the bridge ends (and keep the
+    /// group from being gone).
     fn reap(&mut self) {
         let reaped = self
             .child
             .as_mut()
             .is_some_and(|child| matches!(child.try_wait(), Ok(Some(_))));
         if reaped {
-            mur_procs::reap_group(self.pgid, None);
+            reaped_adopted();
         }
     }
 
@@ -239,7 +246,7 @@ impl Process {
         }
     }
 
-    fn child_mut(&mut self) -> io::Result<&mut Child> {
+    fn child_mut(&mut self) -> io::Result<&mut Spawned> {
         self.child
             .as_mut()
             .ok_or_else(|| io::Error::other("the server's process is gone"))
@@ -284,8 +291,19 @@ impl Drop for Process {
                 if let (Some(marker), Some(killed)) = (marker, killed) {
                     mur_procs::kill_left_after(killed, SERVER_VAR, &marker, Some(group));
                 }
-                mur_procs::reap_group(group, None);
+                reaped_adopted();
             });
+    }
+}
+
+/// [`mur_procs::reap_adopted`], said in the log when it reaped something.
+fn reaped_adopted() {
+    let reaped = mur_procs::reap_adopted();
+    if reaped > 0 {
+        tracing::debug!(
+            "reaped {reaped} exited {} the bridge adopted",
+            if reaped == 1 { "process" } else { "processes" }
+        );
     }
 }
 
@@ -306,7 +324,7 @@ pub(crate) fn marked(command: &mut std::process::Command) -> String {
 /// A pidfd for `child`: readable once it has exited. `None` where the kernel
 /// has none (before 5.3): [`Process::wait`] then polls.
 #[cfg(target_os = "linux")]
-fn exit_fd(child: &Child) -> Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>> {
+fn exit_fd(child: &std::process::Child) -> Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>> {
     use rustix::process::{Pid, PidfdFlags, pidfd_open};
     let pid = Pid::from_child(child);
     let fd = pidfd_open(pid, PidfdFlags::NONBLOCK)
@@ -338,12 +356,12 @@ mod tests {
     fn start(script: &str) -> (Process, pipe::Sender, pipe::Receiver) {
         let mut command = Command::new("sh");
         let marker = marked(&mut command);
-        let child = in_own_group(&mut command)
+        in_own_group(&mut command)
             .args(["-c", script])
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("sh starts");
+            .stdout(Stdio::piped());
+        // Listed, as the server is: other tests of this process reap what it adopted.
+        let child = mur_procs::spawn(&mut command).expect("sh starts");
         Process::adopt(child, marker).expect("adopted")
     }
 
@@ -432,7 +450,11 @@ mod tests {
 
         // A grandchild that ignores SIGTERM is killed with the group.
         let (mut process, _stdin, _stdout) = start(WRAPPED);
-        let pgid = process.child.as_ref().map(Child::id).expect("a child");
+        let pgid = process
+            .child
+            .as_ref()
+            .map(|child| child.id())
+            .expect("a child");
         server_started(pgid).await;
         process
             .end(Duration::from_millis(200))
@@ -456,7 +478,11 @@ mod tests {
     #[tokio::test]
     async fn a_dropped_process_is_killed_with_its_group_and_reaped() {
         let (process, _stdin, _stdout) = start(WRAPPED);
-        let pid = process.child.as_ref().map(Child::id).expect("a child");
+        let pid = process
+            .child
+            .as_ref()
+            .map(|child| child.id())
+            .expect("a child");
         assert!(exists(pid));
         server_started(pid).await;
         drop(process);
@@ -543,8 +569,10 @@ mod tests {
         let (mut process, stdin, stdout) = start("(sh -c 'echo $$; exec sleep 0.1' &); read line");
         let orphan = first_pid(stdout).await;
         let me = i32::try_from(std::process::id()).expect("a pid");
+        // Or reaped already: by this process, its parent, where another test's server
+        // ended meanwhile (what a bridge adopted is reaped whoever's it was).
         let zombie = async {
-            while !mur_procs::stat(orphan).is_some_and(|p| p.zombie && p.ppid == me) {
+            while !mur_procs::stat(orphan).is_none_or(|p| p.zombie && p.ppid == me) {
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
         };

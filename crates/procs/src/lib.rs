@@ -10,20 +10,27 @@
 //! of none — and reaps those that are its own children. What this cannot find: a process
 //! that left the group and also replaced its environment (`setsid env -i …`): nothing then
 //! says whose it is. Without `/proc` (not Linux) nothing is found, and nothing is done.
+//!
+//! What was adopted and exits on its own (no marker, or gone before the kill) is reaped by
+//! [`reap_adopted`], never one whose status a `Child` waits for: a child put outside this
+//! process's group is spawned through [`spawn`], which lists it until its `Child` has
+//! reaped it (`own.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 #[cfg(target_os = "linux")]
 mod linux;
+mod own;
 mod stat;
 
+pub use own::{Spawned, spawn};
 pub use stat::{Stat, only_exited, processes, stat};
 
 /// Makes this process the child subreaper of its descendants (Linux; elsewhere nothing is
 /// done): a descendant whose parent exits is reparented to this process, not to init,
 /// where [`kill_left`] finds it. Process-wide and for good; asked of the kernel once,
 /// however often called. Its zombies are this process's to reap from then on
-/// ([`reap_group`], [`kill_left`]).
+/// ([`kill_left`], [`reap_adopted`]).
 pub fn become_subreaper() -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     {
@@ -112,23 +119,29 @@ pub fn kill_all_marked(var: &str) {
     let _ = var;
 }
 
-/// Reaps this process's zombie children in process `group`: as a subreaper this process
-/// is the parent of any process of the group whose own parent exited, and a zombie keeps
-/// the group's number taken (and fills the process table) until reaped. `owned`: the pid
-/// of the group's process std's `Child` owns while it is not reaped, left to it; with
-/// `None`, called only once it is reaped (it would be taken from `Child`).
-pub fn reap_group(group: i32, owned: Option<i32>) {
-    use rustix::process::{Pid, WaitOptions, waitpgid};
-    let Some(members) = Pid::from_raw(group) else {
-        return;
-    };
-    match owned {
-        None => while let Ok(Some(_)) = waitpgid(members, WaitOptions::NOHANG) {},
-        #[cfg(target_os = "linux")]
-        Some(owned) => linux::reap_but(members, owned),
-        // Not a subreaper there: the group's other processes are not its children.
-        #[cfg(not(target_os = "linux"))]
-        Some(_) => {}
+/// Reaps this process's zombie children that no `Child` is owed: as a subreaper it adopts
+/// every descendant whose parent exits, and one that then exits on its own (a process a
+/// server or agent left outside its group, with or without a marker, or a member of a
+/// group already ended) would be a zombie — a pid and a slot of the process table taken —
+/// until this process exits. Returns how many it reaped.
+///
+/// Never one a `Child` waits for: a child spawned through [`spawn`] is listed until its
+/// [`Spawned`] has reaped it, and one in this process's own process group (every child
+/// std spawns that is not put in a group of its own) is left alone, listed or not. Hence
+/// no `waitpid(-1)`, which would take any child's status: a `waitid` that leaves the
+/// status in place says whether there is a zombie child at all, `/proc` which ones, then
+/// a `waitpid` of each pid, all under one lock (`own.rs` says why nothing can take a
+/// pid's place meanwhile). Cheap when there is nothing to reap (that one `waitid`), so a
+/// long-running process may call it on a timer. Linux only (elsewhere nothing is
+/// adopted); without `/proc`, nothing is reaped.
+pub fn reap_adopted() -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        linux::reap_adopted(&|_| true)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        0
     }
 }
 
@@ -224,37 +237,59 @@ mod tests {
         stop(&mut kept);
     }
 
-    /// A process of the group whose parent exited is this subreaper's child; once it
-    /// exits, its zombie is reaped — not the group's leader, which its `Child` owns.
+    /// A process whose parent exited is this subreaper's child: once it exits on its own
+    /// (no kill, no marker), its zombie is reaped. Never a zombie a `Child` waits for: the
+    /// leader of a group of its own, spawned through `spawn` and exited, not yet waited
+    /// for, nor a child std spawned in this process's own group — each `Child` still gets
+    /// its process's status. Before, such an orphan stayed a zombie until this process
+    /// exited, unless it was in the group of a leader whose pid the caller named.
     #[test]
-    fn a_groups_zombies_are_reaped_but_not_the_one_a_child_owns() {
+    fn adopted_zombies_are_reaped_but_never_one_a_child_waits_for() {
         become_subreaper().expect("a subreaper");
         let dir = tempfile::tempdir().expect("tempdir");
         let pid_file = dir.path().join("orphan");
+        // The orphan writes its pid and exits; the leader exits 7 once it is written.
         let script = format!(
-            "(sh -c 'echo $$ > {0}.new; mv {0}.new {0}; exit 0' &); exec sleep 30",
+            "(sh -c 'echo $$ > {0}.new; mv {0}.new {0}' &); \
+             until [ -s {0} ]; do sleep 0.01; done; exit 7",
             pid_file.display()
         );
-        let mut leader = Command::new("sh")
-            .args(["-c", &script])
-            .process_group(0)
-            .spawn()
-            .expect("sh runs");
-        let group = i32::try_from(leader.id()).expect("a pid");
+        let mut leader =
+            spawn(Command::new("sh").args(["-c", &script]).process_group(0)).expect("sh runs");
+        let mut plain = Command::new("true").spawn().expect("true runs");
+        let (led, plain_pid) = (pid_of(&leader), pid_of(&plain));
         let orphan: i32 = wait_for(|| std::fs::read_to_string(&pid_file).ok()?.trim().parse().ok());
-        // Our zombie, once its parent (the subshell) and it have exited.
-        wait_for(|| {
-            stat(orphan)
-                .filter(|p| p.zombie && p.ppid == me())
-                .map(drop)
-        });
-        reap_group(group, Some(group));
-        wait_for(|| stat(orphan).is_none().then_some(()));
-        assert!(
-            matches!(leader.try_wait(), Ok(None)),
-            "the leader is its Child's"
-        );
-        stop(&mut leader);
+        // All three exited, zombies of this process: the orphan once its parent (the
+        // subshell) exited too.
+        for pid in [orphan, led, plain_pid] {
+            wait_for(|| stat(pid).filter(|p| p.zombie && p.ppid == me()).map(drop));
+        }
+        // This test's own processes only: other tests' children share this process.
+        let ours = |pid| [orphan, led, plain_pid].contains(&pid);
+        assert_eq!(linux::reap_adopted(&ours), 1);
+        assert_eq!(stat(orphan), None, "reaped");
+        assert!(own::listed(led));
+        let status = leader.wait().expect("the leader's status is its Child's");
+        assert_eq!(status.code(), Some(7));
+        assert!(!own::listed(led), "off the list once its Child reaped it");
+        assert!(plain.wait().expect("its status is its Child's").success());
+    }
+
+    /// A child spawned through `spawn` whose `Spawned` is dropped unreaped is no `Child`'s
+    /// any more: its zombie is reaped as one adopted.
+    #[test]
+    fn a_spawned_child_dropped_unreaped_is_reaped_as_adopted() {
+        let spawned = spawn(Command::new("true").process_group(0)).expect("true runs");
+        let pid = pid_of(&spawned);
+        wait_for(|| stat(pid).filter(|p| p.zombie).map(drop));
+        assert_eq!(linux::reap_adopted(&|p| p == pid), 0, "its Child's still");
+        drop(spawned);
+        assert_eq!(linux::reap_adopted(&|p| p == pid), 1);
+        assert_eq!(stat(pid), None);
+    }
+
+    fn pid_of(child: &Child) -> i32 {
+        i32::try_from(child.id()).expect("a pid")
     }
 
     /// A process's own stat, and a child's as it exits (a zombie until reaped).

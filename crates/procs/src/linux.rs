@@ -1,11 +1,12 @@
-//! Finding, killing and reaping what carries a marker (Linux: `/proc`, a subreaper).
+//! Finding, killing and reaping what carries a marker, and reaping what was adopted
+//! (Linux: `/proc`, a subreaper).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, WaitOptions, kill_process, waitpid};
 
-use crate::stat::{Stat, processes};
+use crate::stat::{Stat, processes, stat};
 
 /// How long the killing may take: a process that forks as fast as it is killed is
 /// given up on after this.
@@ -62,23 +63,31 @@ pub(crate) fn kill_now(is_ours: Marked<'_>) -> Vec<Stat> {
     found
 }
 
-/// [`crate::reap_group`] of `group` but its process `owned`.
-pub(crate) fn reap_but(group: Pid, owned: i32) {
-    use rustix::process::{WaitId, WaitIdOptions, waitid};
-    // One system call says whether the group has a zombie child of ours at all (left
-    // waitable); `/proc` is read only when it has.
+/// [`crate::reap_adopted`], of the zombies whose pid `among` names (all of them but in
+/// tests, which share this process with others' children).
+pub(crate) fn reap_adopted(among: &dyn Fn(i32) -> bool) -> usize {
+    use rustix::process::{WaitId, WaitIdOptions, getpgrp, waitid};
+    // One system call says whether this process has a zombie child at all (left
+    // waitable: NOWAIT takes no status); `/proc` is read only when it has.
     let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
-    if !matches!(waitid(WaitId::Pgid(Some(group)), options), Ok(Some(_))) {
-        return;
+    if !matches!(waitid(WaitId::All, options), Ok(Some(_))) {
+        return 0;
     }
-    let (me, group) = (me(), group.as_raw_nonzero().get());
-    for p in table().values() {
-        if p.zombie && p.ppid == me && p.pgrp == group && p.pid != owned {
-            // Our zombie child, which no `Child` owns: its pid stays taken until we
-            // reap it, so it is this one.
-            reap_one(p.pid);
+    let (me, own_group) = (me(), getpgrp().as_raw_nonzero().get());
+    // Held from the look at `/proc` to the last `waitpid`: what is read as no `Child`'s
+    // stays so meanwhile (`crate::own`).
+    let owned = crate::own::lock();
+    let mut reaped = 0;
+    for p in processes().unwrap_or_default() {
+        // Our zombie child, no `Child`'s: listed by none, and out of our own group, where
+        // every child std spawns unlisted stays. Its pid stays taken until we reap it, so
+        // the `waitpid` is of this very process.
+        let adopted = p.zombie && p.ppid == me && p.pgrp != own_group;
+        if adopted && !owned.contains(&p.pid) && among(p.pid) && reap_one(p.pid) {
+            reaped += 1;
         }
     }
+    reaped
 }
 
 fn kill(pid: i32) {
@@ -87,10 +96,10 @@ fn kill(pid: i32) {
     }
 }
 
-fn reap_one(pid: i32) {
-    if let Some(pid) = Pid::from_raw(pid) {
-        let _ = waitpid(Some(pid), WaitOptions::NOHANG);
-    }
+/// Reaps `pid` if it is a zombie child of this process: whether it did.
+fn reap_one(pid: i32) -> bool {
+    Pid::from_raw(pid)
+        .is_some_and(|pid| matches!(waitpid(Some(pid), WaitOptions::NOHANG), Ok(Some(_))))
 }
 
 /// The live descendants of this process whose environment has an entry `is_ours`
@@ -122,22 +131,29 @@ fn descends(table: &BTreeMap<i32, Stat>, mut pid: i32, ancestor: i32) -> bool {
 }
 
 /// Reaps this process's zombie children among `killed` (the same pid and start time:
-/// never a pid reused since) and in `group`; forgets those gone. Whether some killed
-/// process still is to be waited for (dying, or a zombie of a parent dying too).
+/// never a pid reused since) and in `group`, but a listed one (`crate::own`: a `Child`'s,
+/// its owner's to reap); forgets those gone. Whether some killed process still is to be
+/// waited for (dying, or a zombie of a parent dying too).
 fn reap(table: &BTreeMap<i32, Stat>, killed: &mut BTreeMap<i32, u64>, group: Option<i32>) -> bool {
     let me = me();
+    let ours = |p: &Stat, killed: &BTreeMap<i32, u64>| {
+        p.zombie && p.ppid == me && (killed.get(&p.pid) == Some(&p.start) || group == Some(p.pgrp))
+    };
     let zombies: Vec<i32> = table
         .values()
-        .filter(|p| {
-            p.zombie
-                && p.ppid == me
-                && (killed.get(&p.pid) == Some(&p.start) || group == Some(p.pgrp))
-        })
+        .filter(|p| ours(p, killed))
         .map(|p| p.pid)
         .collect();
-    for pid in zombies {
-        reap_one(pid);
-        killed.remove(&pid);
+    if !zombies.is_empty() {
+        let owned = crate::own::lock();
+        for pid in zombies {
+            // Read again under the lock: `table` may be older than a reaping elsewhere in
+            // this process and a spawn given the pid since.
+            if !owned.contains(&pid) && stat(pid).is_some_and(|p| ours(&p, killed)) {
+                reap_one(pid);
+            }
+            killed.remove(&pid);
+        }
     }
     killed.retain(|pid, start| table.get(pid).is_some_and(|p| p.start == *start));
     !killed.is_empty()

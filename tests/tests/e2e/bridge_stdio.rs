@@ -2844,3 +2844,114 @@ fn what_the_server_started_outside_its_group_ends_at_a_restart_and_at_bridge_sto
         second.0
     );
 }
+
+/// A stdio server (Python, standard library only) that, as it starts, leaves two processes
+/// that exit on their own 2 s later, outside its process group and its children no more:
+/// `setsid sh -c 'sh -c … &'` — the `sh` made session leader starts one, which writes
+/// its pid to the file `argv[1]`, and exits at once (the server reaps it), so its child
+/// is reparented to the bridge, a subreaper. The second has no `MUR_BRIDGE_SERVER` in
+/// its environment. Its tool `exit` exits 3; any other answers.
+const ORPHANING_SERVER: &str = r#"
+import json, os, subprocess, sys
+for env in ([], ["env", "-u", "MUR_BRIDGE_SERVER"]):
+    inner = " ".join(env) + """ sh -c 'echo $$ >> "$0"; exec sleep 2' "$0" &"""
+    subprocess.run(["setsid", "sh", "-c", inner, sys.argv[1]], stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+for raw in sys.stdin:
+    msg = json.loads(raw)
+    mid, method = msg.get("id"), msg.get("method")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
+              "capabilities": {"tools": {}}, "serverInfo": {"name": "orphaning", "version": "1"}}})
+    elif method == "tools/call" and msg["params"]["name"] == "exit":
+        os._exit(3)
+    elif method == "tools/call":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "here"}]}})
+    elif mid is not None:
+        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []} if method == "tools/list" else {}})
+"#;
+
+/// `pid`'s state and parent, from `/proc/<pid>/stat`; `None` once it is gone (reaped).
+fn state_and_parent(pid: u32) -> Option<(String, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid …`: comm may hold spaces and parens.
+    let mut fields = stat.get(stat.rfind(')')? + 1..)?.split_whitespace();
+    let state = fields.next()?.to_owned();
+    Some((state, fields.next()?.parse().ok()?))
+}
+
+/// The zombie children of process `parent`: exited, not yet reaped by it.
+fn zombie_children(parent: u32) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| state_and_parent(pid).is_some_and(|(s, ppid)| s == "Z" && ppid == parent))
+        .collect()
+}
+
+/// What the bridge adopted from its server (a process that left the server's group, whose
+/// parent exited) and that exits on its own — carrying the server's marker or not — is
+/// reaped while the bridge runs: the bridge is left with no zombie child, each start of
+/// the server after the other. The server's own exit is still the bridge's to see (its
+/// status is not taken by that reaping: `exit` says "exit status: 3"), calls are served
+/// after, and `bridge stop` ends it. Before, each such process stayed a zombie of the
+/// bridge until the bridge exited, and a bridge that ran for days gathered them.
+#[test]
+fn what_the_bridge_adopted_and_exits_on_its_own_is_reaped_while_it_runs() {
+    let sb = Sandbox::new();
+    let script = sb.file("orphaning_server.py", ORPHANING_SERVER);
+    let pids = sb.root().join("orphans.pids");
+    let command: Vec<OsString> = vec![
+        "python3".into(),
+        "-u".into(),
+        script.into(),
+        pids.clone().into(),
+    ];
+    let bridge = Bridge::start(&sb, "orphaning", &[], &command);
+    let pid = bridge.line["pid"].as_u64().expect("pid") as u32;
+    // Each start's two: first the bridge's children (adopted), then reaped once exited —
+    // the bridge looks every 5 s; the limit is against a hang, not a speed expected.
+    let reaped = |first: usize| {
+        let orphans = [Left::nth(&pids, first), Left::nth(&pids, first + 1)];
+        for orphan in &orphans {
+            // Its parent, the `sh` made session leader, exits a moment after it starts.
+            wait_until("the server's orphan to be the bridge's child", || {
+                match state_and_parent(orphan.0) {
+                    Some((_, parent)) => (parent == pid).then_some(()),
+                    // Exited and reaped before it was seen: by the bridge, its parent.
+                    None => Some(()),
+                }
+            });
+        }
+        mur_e2e::process::wait_until_within(
+            "the bridge to reap what it adopted",
+            std::time::Duration::from_secs(120),
+            || {
+                let gone = orphans.iter().all(|o| state_and_parent(o.0).is_none());
+                (gone && zombie_children(pid).is_empty()).then_some(())
+            },
+        );
+    };
+    reaped(0);
+    let out = bridge.mur(&["call", "here"]);
+    out.assert_code(0);
+    assert_eq!(out.tool_text(0), "here", "{out}");
+
+    // The server's own status reaches the bridge: not taken by the reaping.
+    bridge
+        .mur(&["call", "exit"])
+        .assert_code(5)
+        .assert_stderr_contains("the stdio server exited (exit status: 3)")
+        .assert_stderr_contains("the bridge is starting it again");
+    let out = bridge.mur(&["call", "here"]);
+    out.assert_code(0);
+    assert_eq!(out.tool_text(0), "here", "{out}");
+    reaped(2);
+    let out = bridge.mur(&["call", "here"]);
+    out.assert_code(0);
+    bridge.stop();
+}

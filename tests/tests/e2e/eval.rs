@@ -619,6 +619,66 @@ fn a_run_killed_mid_task_leaves_nothing_that_drives_the_next_run() {
     assert_none_left(&out);
 }
 
+/// The agent of [`what_an_agent_left_that_exits_on_its_own_is_reaped_after_its_run`]
+/// (`$1`: the orphan's pid file, `$2`: where it says what it saw; its `$PPID` is
+/// mur-eval's pid, the agent being `exec`'d by mur-eval's `sh -c`). The first run's
+/// leaves a process that exits at once, in a session of its own and no child of its
+/// (`setsid sh -c 'sh … &'`, whose `sh` exits), and waits until it is mur-eval's zombie
+/// (`adopted`: reparented to mur-eval, a subreaper); the next run's says whether it
+/// still is (`zombie`) or not (`reaped`).
+const ORPHANING_AGENT: &str = r#"
+is_zombie_of_mur_eval() {
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    set -- ${stat##*) }
+    [ "$1" = Z ] && [ "$2" = "$PPID" ]
+}
+if [ -s "$1" ]; then
+    if is_zombie_of_mur_eval "$(cat "$1")"; then echo zombie; else echo reaped; fi >> "$2"
+    exit 0
+fi
+setsid sh -c 'sh -c '\''echo $$ > "$0.new"; mv "$0.new" "$0"'\'' "$0" &' "$1"
+i=0
+until [ -s "$1" ] && is_zombie_of_mur_eval "$(cat "$1")"; do
+    i=$((i + 1))
+    if [ "$i" -gt 1200 ]; then echo "not adopted" >> "$2"; exit 0; fi
+    sleep 0.05
+done
+echo adopted >> "$2"
+"#;
+
+/// What an agent left that exits on its own — out of its group and its process tree,
+/// which makes it mur-eval's (a subreaper) once its parent exits — is reaped once its run
+/// is over: the next run finds no zombie of it. Before, it stayed a zombie of mur-eval
+/// (no kill found it: it had exited) until mur-eval exited, and a study of thousands of
+/// runs gathered them.
+#[test]
+fn what_an_agent_left_that_exits_on_its_own_is_reaped_after_its_run() {
+    let sandbox = Sandbox::new();
+    let agent = sandbox.file("orphaning-agent.sh", ORPHANING_AGENT);
+    let (pid_file, seen) = (
+        sandbox.root().join("orphan.pid"),
+        sandbox.root().join("seen"),
+    );
+    let command = format!(
+        "exec sh '{}' '{}' '{}'",
+        agent.display(),
+        pid_file.display(),
+        seen.display()
+    );
+    let (output, report) = run(
+        &sandbox,
+        "mcp",
+        &command,
+        &["--tasks", "count-to-three,updates-off"],
+    );
+    // Neither task is done: the agent makes no call.
+    output.assert_code(2);
+    let runs = report["runs"].as_array().expect("runs");
+    assert!(runs.iter().all(|r| r["agentExit"] == 0), "{report}");
+    let said = std::fs::read_to_string(&seen).expect("what the agents saw");
+    assert_eq!(said, "adopted\nreaped\n", "{output}");
+}
+
 #[test]
 fn a_second_run_into_a_directory_a_run_holds_is_refused() {
     let sandbox = Sandbox::new();
