@@ -102,66 +102,36 @@ impl Invocation {
     }
 }
 
-/// What stands for a word typed in a verb's place that no verb could be named: a
-/// value given where the verb goes (`mur devtools '#email'`, `mur devtools "$TEXT"`),
-/// which a record never keeps, as it keeps no other word typed. So does a name typed to
-/// `call` that no tool could be named (`call '{"password":…}'`).
-const NOT_A_VERB_NAME: &str = "WORD";
-
 impl Invocation {
     /// The verb a record names: a verb, command or tool mur found by it (`session
     /// list`, an installed verb, a derived verb renamed from its tool); for a word that
     /// named none (`unknown`), the word when a verb or a tool could be named so
-    /// ([`name_shaped`]), or `with_values` (`usage on --with-values`: every word is
-    /// kept); else [`NOT_A_VERB_NAME`]. The report's "verbs callers expect" never needs
-    /// `#email`. Cut as a session cuts the names it records ([`mur_usage::cut_name`]).
+    /// ([`mur_usage::name_shaped`]), or `with_values` (`usage on --with-values`: every
+    /// word is kept); else [`mur_usage::NOT_A_NAME`] (`WORD`): a value given where the
+    /// verb goes (`mur devtools '#email'`, `mur devtools "$TEXT"`), which a record never
+    /// keeps, as it keeps no other word typed. The report's "verbs callers expect" never
+    /// needs `#email`. Cut as a session cuts the names it records
+    /// ([`mur_usage::recorded_name`], the rule of both sides).
     fn recorded_verb(&self, with_values: bool) -> String {
         let found = self.kind != Kind::Unknown || self.renamed;
-        if with_values || found || name_shaped(&self.verb) {
-            mur_usage::cut_name(&self.verb)
-        } else {
-            NOT_A_VERB_NAME.to_owned()
-        }
+        mur_usage::recorded_name(&self.verb, with_values || found)
     }
 
     /// The tool a record names, by the verb's rule ([`Invocation::recorded_verb`]): a
     /// verb's tool is its file's or the session's list's, kept; a name typed to `call`
     /// is kept when the session has a tool of that name — it answered the call as the
     /// tool's (`outcome` ok, or the tool's own failure), or its tool list as cached
-    /// names it ([`tool_listed`]) —, when a tool could be named so ([`name_shaped`]),
-    /// or `with_values`; else it is [`NOT_A_VERB_NAME`]: a value typed as the name
-    /// (`call '{"password":"hunter2"}'`, a text of 120,000 characters) is never
-    /// recorded. Cut as the verb is.
+    /// names it ([`tool_listed`]) —, when a tool could be named so
+    /// ([`mur_usage::name_shaped`]), or `with_values`; else it is `WORD`: a value typed
+    /// as the name (`call '{"password":"hunter2"}'`, a text of 120,000 characters) is
+    /// never recorded. Cut as the verb is.
     fn recorded_tool(&self, outcome: Outcome, with_values: bool) -> Option<String> {
         let tool = self.tool.as_deref()?;
         let typed = matches!(self.kind, Kind::Call | Kind::Unknown);
         let answered = matches!(outcome, Outcome::Ok | Outcome::ToolError);
-        Some(
-            if with_values || !typed || answered || self.tool_listed || name_shaped(tool) {
-                mur_usage::cut_name(tool)
-            } else {
-                NOT_A_VERB_NAME.to_owned()
-            },
-        )
+        let known = with_values || !typed || answered || self.tool_listed;
+        Some(mur_usage::recorded_name(tool, known))
     }
-}
-
-/// Whether `word`, typed where a verb or a tool's name goes, is shaped like a name, and
-/// so kept in a record as typed: a verb's name ([`mur_verbs::valid_verb_name`]: what
-/// `verbs add` holds names to) or a tool's as an agent used to MCP types one
-/// ([`tool_like`]). The one rule of the verb's word and of `call`'s tool name.
-pub fn name_shaped(word: &str) -> bool {
-    mur_verbs::valid_verb_name(word) || tool_like(word)
-}
-
-/// A word a tool could be named, as an agent used to MCP types one in the verb's place
-/// (`getText`, `take_screenshot`): letters and `_` alone, at most 64. What the report
-/// shows as a verb callers expected; a value (`#email`, a sentence, a key with digits
-/// such as `ghp_…`, `sk-live-…`) is none.
-fn tool_like(word: &str) -> bool {
-    (1..=64).contains(&word.len())
-        && word.starts_with(|c: char| c.is_ascii_alphabetic())
-        && word.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
 }
 
 /// Not a call after all (`--help`): nothing is recorded.

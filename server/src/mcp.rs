@@ -461,10 +461,10 @@ impl ServerHandler for DevtoolsHandler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let finish = self
-            .usage
-            .as_ref()
-            .map(|usage| Finish::start(usage, &request.name, &context));
+        let finish = self.usage.as_ref().map(|usage| {
+            let has_tool = self.tools.spec(&request.name).is_some();
+            Finish::start(usage, &request.name, has_tool, &context)
+        });
         let mut response = self
             .serve_unless_cancelled(request, context, finish.as_ref())
             .await;

@@ -3,6 +3,10 @@
 //! from mur names its verb in `_meta["dev.mur/verb"]` and counts as surface
 //! `cli`; any other client is surface `mcp`. Off unless the app turns it on.
 //! The stdio bridge records the calls it serves through the same [`Recorder`].
+//! A name the client sent (the tool's, the verb's) is recorded as sent only when
+//! the session has that tool or the name is shaped like one, else as `WORD`
+//! ([`mur_usage::recorded_name`], the rule of mur's own records): a value sent
+//! as a name (`{"password":"hunter2"}`) is never recorded.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -73,46 +77,80 @@ impl Recorder {
         self.log.path()
     }
 
-    /// A call starting now: who asks, through which verb.
-    pub(crate) fn start(&self, tool: &str, context: &RequestContext<RoleServer>) -> Served {
+    /// A call starting now: who asks, through which verb. `has_tool`: the session has
+    /// a tool of that name (its [`ToolSet`](crate::ToolSet) does).
+    pub(crate) fn start(
+        &self,
+        tool: &str,
+        has_tool: bool,
+        context: &RequestContext<RoleServer>,
+    ) -> Served {
         let client = context
             .client_info()
             .and_then(|info| client_label(&info.name, Some(&info.version)));
-        self.served(tool, client, context.meta.get(VERB_META))
+        self.served(tool, has_tool, client, context.meta.get(VERB_META))
     }
 
     /// A call of `tool` starting now, from `client` ([`client_label`]); `meta` is the
-    /// request's `_meta`, which names the verb when the call is mur's.
+    /// request's `_meta`, which names the verb when the call is mur's. Whether the
+    /// server has that tool is told by its answer ([`Recorder::finish`]): a bridge keeps
+    /// no tool list of its server's.
     pub fn call(&self, tool: &str, client: Option<String>, meta: &Value) -> Served {
         // Only a bridge serves calls outside rmcp: its records say so, so a report
         // that reads them leaves out its server's own records of the same calls.
         Served {
             bridge: true,
-            ..self.served(tool, client, meta.get(VERB_META))
+            ..self.served(tool, false, client, meta.get(VERB_META))
         }
     }
 
     /// The tool's and the verb's names are the client's words, so they are cut as
-    /// its name is ([`client_info_field`]).
-    fn served(&self, tool: &str, client: Option<String>, verb: Option<&Value>) -> Served {
+    /// its name is ([`client_info_field`]); whether the record keeps them is decided
+    /// when the call ends ([`Recorder::record`]).
+    fn served(
+        &self,
+        tool: &str,
+        has_tool: bool,
+        client: Option<String>,
+        verb: Option<&Value>,
+    ) -> Served {
+        let verb_name = verb.and_then(|v| v["name"].as_str());
         Served {
             started: Instant::now(),
             tool: client_info_field(tool),
+            has_tool,
             client,
             surface: if verb.is_some() {
                 Surface::Cli
             } else {
                 Surface::Mcp
             },
-            verb: verb.and_then(|v| v["name"].as_str()).map(client_info_field),
+            verb: verb_name.map(client_info_field),
+            verb_of_tool: verb_name.is_some_and(|verb| verb_of(verb, tool)),
             kind: verb.and_then(|v| v["kind"].as_str()).and_then(Kind::parse),
             bridge: false,
         }
     }
 
-    /// Appends the record of `served`; a failure to record is logged, never
-    /// the call's failure.
+    /// Appends the record of `served` ([`Recorder::record`]); a failure to record is
+    /// logged, never the call's failure.
     pub fn finish(&self, served: Served, outcome: Outcome) {
+        let record = self.record(served, outcome);
+        if let Err(why) = self.log.append(&record) {
+            tracing::warn!("usage not recorded: {why}");
+        }
+    }
+
+    /// The record of `served`, ended with `outcome`. The tool's name is kept as the
+    /// client sent it when the session has that tool — its tool set does, or its server
+    /// answered the call as the tool's (a result, or the tool's own failure: how a bridge
+    /// knows) — or when a tool could be named so ([`mur_usage::name_shaped`]); else it is
+    /// `WORD`. So is the verb's (`_meta["dev.mur/verb"].name`), kept when shaped like a
+    /// name or when it is the verb of the session's tool called ([`verb_of`]: mur's
+    /// derived verb `2fa-check` of a tool `2faCheck`). The rule of mur's own records
+    /// ([`mur_usage::recorded_name`]): a value sent as a name (`{"password":"hunter2"}`,
+    /// a sentence) is never recorded, as no argument value is.
+    fn record(&self, served: Served, outcome: Outcome) -> Record {
         let ms = served.started.elapsed().as_secs_f64() * 1000.0;
         let mut record = Record::new(
             Side::Server,
@@ -120,17 +158,34 @@ impl Recorder {
             outcome,
             (ms * 1000.0).round() / 1000.0,
         );
+        let answered = matches!(outcome, Outcome::Ok | Outcome::ToolError);
+        let has_tool = served.has_tool || answered;
         record.client = served.client;
-        record.verb = served.verb;
+        record.verb = served
+            .verb
+            .map(|verb| mur_usage::recorded_name(&verb, has_tool && served.verb_of_tool));
         record.kind = served.kind;
-        record.tool = Some(served.tool);
+        record.tool = Some(mur_usage::recorded_name(&served.tool, has_tool));
         record.project = Some(self.project.clone());
         record.build_tag = Some(self.build_tag.clone());
         record.bridge = served.bridge;
-        if let Err(why) = self.log.append(&record) {
-            tracing::warn!("usage not recorded: {why}");
-        }
+        record
     }
+}
+
+/// Whether `verb` is the verb name mur gives the tool `tool`: its kebab-case form
+/// (`fs.read_v2` → `fs-read-v2`, `2faCheck` → `2fa-check`), or the tool's own name where
+/// another tool's has the same form — the same letters and digits, case aside. Such a
+/// name says no more than the tool's own: of a tool the session has, it is kept.
+fn verb_of(verb: &str, tool: &str) -> bool {
+    let letters = |name: &str| -> Vec<char> {
+        name.chars()
+            .flat_map(char::to_lowercase)
+            .filter(|c| c.is_alphanumeric())
+            .collect()
+    };
+    let verb = letters(verb);
+    !verb.is_empty() && verb == letters(tool)
 }
 
 /// A client's name, or its version, as a record keeps it; the tool's name and the verb's
@@ -171,11 +226,13 @@ impl Finish {
     pub(crate) fn start(
         recorder: &Arc<Recorder>,
         tool: &str,
+        has_tool: bool,
         context: &RequestContext<RoleServer>,
     ) -> Self {
+        let served = recorder.start(tool, has_tool, context);
         Self {
             recorder: recorder.clone(),
-            served: Arc::new(Mutex::new(Some(recorder.start(tool, context)))),
+            served: Arc::new(Mutex::new(Some(served))),
         }
     }
 
@@ -196,17 +253,24 @@ impl Finish {
 #[derive(Debug)]
 pub struct Served {
     started: Instant,
+    /// The tool's name as the client sent it, cut.
     tool: String,
+    /// The session has a tool of that name (a bridge learns it from the answer).
+    has_tool: bool,
     client: Option<String>,
     surface: Surface,
+    /// The verb's name as mur sent it, cut.
     verb: Option<String>,
+    /// `verb` is the verb of `tool` ([`verb_of`]).
+    verb_of_tool: bool,
     kind: Option<Kind>,
     /// Served by a bridge ([`Recorder::call`]).
     bridge: bool,
 }
 
 impl Served {
-    /// The tool called.
+    /// The tool called, as the client named it (cut: [`client_info_field`]), to read
+    /// its answer by; the record may say `WORD` ([`Recorder::finish`]).
     pub fn tool(&self) -> &str {
         &self.tool
     }
@@ -236,6 +300,70 @@ mod tests {
             (&*cut, Some(&*cut))
         );
         assert_eq!(served.kind, Some(Kind::Plugin));
+    }
+
+    /// A name the client sent is recorded as sent when the session has that tool (its
+    /// tool set does, or — a bridge's — its server answered the call as the tool's) or
+    /// when it is shaped like a name; else as `WORD`, the verb's name alike (kept too as
+    /// the verb of the session's tool called): a value sent as a name is never recorded.
+    /// Whatever is kept is cut.
+    #[test]
+    fn a_name_sent_is_kept_when_the_session_has_it_or_it_is_shaped_like_one() {
+        let recorder = Recorder::new(
+            &UsageLogging::At(PathBuf::from("never-written.jsonl")),
+            std::path::Path::new("0123456789abcdef.json"),
+            "tag",
+        )
+        .expect("a recorder");
+        let recorded = |tool: &str, has_tool: bool, verb: Option<&str>, outcome: Outcome| {
+            let meta = verb.map(|name| serde_json::json!({ "name": name, "kind": "derived" }));
+            let served = recorder.served(tool, has_tool, None, meta.as_ref());
+            let record = recorder.record(served, outcome);
+            (record.tool.unwrap_or_default(), record.verb)
+        };
+        let (ok, rpc, stopped) = (Outcome::Ok, Outcome::RpcError, Outcome::Interrupted);
+        let password = r#"{"password":"hunter2"}"#;
+        let word = || "WORD".to_owned();
+        assert_eq!(recorded(password, false, None, rpc), (word(), None));
+        // Shaped like a name, though no tool of the session's: kept.
+        for name in ["get-text", "getText", "take_screenshot"] {
+            assert_eq!(recorded(name, false, None, rpc).0, name);
+        }
+        // The session's tool, whatever its shape: its tool set has it, or (a bridge) its
+        // server answered the call as the tool's, a result or the tool's own failure.
+        assert_eq!(recorded("fs.read_v2", false, None, rpc).0, "WORD");
+        assert_eq!(recorded("fs.read_v2", false, None, stopped).0, "WORD");
+        assert_eq!(recorded("fs.read_v2", true, None, stopped).0, "fs.read_v2");
+        for answered in [ok, Outcome::ToolError] {
+            assert_eq!(
+                recorded("fs.read_v2", false, None, answered).0,
+                "fs.read_v2"
+            );
+        }
+        // The verb: shaped like a name, or the verb of the session's tool called.
+        let verb = |verb: &str, tool: &str, has_tool: bool| {
+            recorded(tool, has_tool, Some(verb), rpc)
+                .1
+                .unwrap_or_default()
+        };
+        assert_eq!(verb(password, "greet", true), "WORD");
+        assert_eq!(verb("greet", "greet", true), "greet");
+        assert_eq!(verb("get-text", "getText", false), "get-text");
+        assert_eq!(verb("2fa-check", "2faCheck", true), "2fa-check");
+        assert_eq!(verb("2fa_check2", "2fa_check2", true), "2fa_check2");
+        assert_eq!(verb("2fa-check", "2faCheck", false), "WORD");
+        assert_eq!(verb("2fa-check", "3faCheck", true), "WORD");
+        // Kept, a name is cut; a sent one no one has is not kept at all.
+        let long = "v".repeat(2 << 20);
+        let cut = format!("{}…", "v".repeat(mur_usage::NAME_CHARS));
+        assert_eq!(
+            recorded(&long, true, Some(&long), ok),
+            (cut.clone(), Some(cut))
+        );
+        assert_eq!(
+            recorded(&long, false, Some(&long), rpc),
+            (word(), Some(word()))
+        );
     }
 
     #[test]

@@ -750,6 +750,82 @@ mod tests {
         assert_eq!(seen, [(&json!("echo"), &json!("rpc-error"))]);
     }
 
+    /// A name a client sent is recorded as sent when its server answered the call as its
+    /// tool's (a result, or the tool's own failure: the bridge keeps no tool list of its
+    /// server's, so the answer says which) or when it is shaped like a name; else as
+    /// `WORD`, the verb's name in `_meta` alike: `{"password":"hunter2"}` sent as a tool's
+    /// name, or as a verb's, is never recorded (it was, cut to 200 characters).
+    #[tokio::test]
+    async fn a_value_sent_as_a_name_is_recorded_as_word() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let log = dir.path().join("served.jsonl");
+        let logging = mur_server::UsageLogging::At(log.clone());
+        let recorder = Recorder::new(&logging, &dir.path().join("0123.json"), "tag");
+        let relay = Relay::new();
+        let (to_server, mut server) = tokio::sync::mpsc::unbounded_channel();
+        relay.attach(Some(to_server));
+        let bridge = Bridge::new(
+            relay.clone(),
+            json!({ "capabilities": {} }),
+            recorder,
+            Path::new("b.log"),
+        );
+        let password = r#"{"password":"hunter2"}"#;
+        let verb = |name: &str| json!({ "dev.mur/verb": { "name": name, "kind": "derived" } });
+        let text = |text: &str, failed: bool| json!({ "result": { "content": [{ "type": "text", "text": text }], "isError": failed } });
+        let unknown = json!({ "error": { "code": -32602, "message": "Unknown tool" } });
+        let calls = [
+            (password, json!({}), unknown.clone()),
+            ("fs.read_v2", json!({}), unknown),
+            (
+                "fs.read_v2",
+                json!({}),
+                text("MCP error -32602: Tool fs.read_v2 not found", true),
+            ),
+            ("fs.read_v2", json!({}), text("read", false)),
+            ("fs.write_v2", json!({}), text("the disk is full", true)),
+            ("get-text", json!({}), text("Tool get-text not found", true)),
+            ("greet", verb(password), text("hi", false)),
+            ("2faCheck", verb("2fa-check"), text("checked", false)),
+        ];
+        for (id, (name, meta, answer)) in calls.into_iter().enumerate() {
+            let params = json!({ "name": name, "arguments": {}, "_meta": meta });
+            let pending = tokio::spawn({
+                let bridge = bridge.clone();
+                async move { request(&bridge, "tools/call", json!(id), Some(params)).await }
+            });
+            let sent: Value =
+                serde_json::from_str(&server.recv().await.expect("the call")).expect("json");
+            let mut answer = answer;
+            answer["id"] = sent["id"].clone();
+            relay.route(answer, 0);
+            pending.await.expect("answered");
+        }
+        let records = std::fs::read_to_string(&log).unwrap_or_default();
+        assert!(!records.contains("hunter2"), "{records}");
+        let records: Vec<Value> = records
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a record"))
+            .collect();
+        let seen: Vec<[&str; 3]> = records
+            .iter()
+            .map(|r| ["tool", "verb", "outcome"].map(|key| r[key].as_str().unwrap_or("-")))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ["WORD", "-", "rpc-error"],
+                ["WORD", "-", "rpc-error"],
+                ["WORD", "-", "rpc-error"],
+                ["fs.read_v2", "-", "ok"],
+                ["fs.write_v2", "-", "tool-error"],
+                ["get-text", "-", "rpc-error"],
+                ["greet", "WORD", "ok"],
+                ["2faCheck", "2fa-check", "ok"],
+            ]
+        );
+    }
+
     #[tokio::test]
     async fn past_the_cap_on_requests_in_flight_a_request_is_refused_at_once() {
         let (bridge, _server) = unanswering(REQUEST_LIMIT);

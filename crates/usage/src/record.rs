@@ -32,6 +32,65 @@ pub fn cut_name(text: &str) -> String {
     }
 }
 
+/// What a record says in place of a name that no verb or tool could be named, and that
+/// no one has (no tool of the session, no installed verb): a value typed or sent where a
+/// name goes (`mur devtools '#email'`, `call '{"password":"hunter2"}'`, a `tools/call`
+/// whose `name` is a sentence), which a record never keeps, as it keeps no other value.
+pub const NOT_A_NAME: &str = "WORD";
+
+/// The name a record keeps of `name`, a verb's or a tool's as it was typed or sent: the
+/// name, cut ([`cut_name`]), when `known` (a verb mur found, a tool the session has, or
+/// values are recorded) or when it is [`name_shaped`]; else [`NOT_A_NAME`]. The one rule
+/// of both sides: mur's records of what its caller typed, and a session's (or a bridge's)
+/// of the names its client sent.
+pub fn recorded_name(name: &str, known: bool) -> String {
+    if known || name_shaped(name) {
+        cut_name(name)
+    } else {
+        NOT_A_NAME.to_owned()
+    }
+}
+
+/// Whether `word`, typed or sent where a verb's or a tool's name goes, is shaped like
+/// a name, and so kept in a record as it came even when nothing of that name is known:
+/// a verb's name ([`verb_name_shaped`]) or a tool's as an agent used to MCP types one
+/// ([`tool_like`]).
+///
+/// It is this and not MCP's own tool-name rule (2025-11-25, "Tool Names": 1 to 128 of
+/// `A-Z a-z 0-9 _ - .`, a SHOULD): that rule admits nearly every secret's shape — an API
+/// key (`ghp_abc123XYZ`, `sk_live_…`, `AKIAIOSFODNN7EXAMPLE`), a base64url token of up
+/// to 128 characters — which is what a value typed as a name most often is. A tool that
+/// is named so all the same is kept as itself when the session has it (it answered the
+/// call as its tool's, its list names it): only a name no one has must look like one.
+/// Lives here, not in mur-verbs, so that mur-server, which records a session's calls
+/// and must stay light (no wasmtime, no clap), holds names to the same rule as mur.
+pub fn name_shaped(word: &str) -> bool {
+    verb_name_shaped(word) || tool_like(word)
+}
+
+/// A verb name: `[a-z][a-z0-9-]*`, no dash at the end or twice in a row, at most 64
+/// bytes. The rule `verbs add` and `verbs new` hold names to (`mur_verbs::valid_verb_name`
+/// is this, so that the two never differ), kept here for [`name_shaped`].
+pub fn verb_name_shaped(name: &str) -> bool {
+    name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// A word a tool could be named, as an agent used to MCP types one in the verb's place
+/// (`getText`, `take_screenshot`): letters and `_` alone, at most 64. What the report
+/// shows as a verb callers expected; a value (`#email`, a sentence, a key with digits
+/// such as `ghp_…`, `sk-live-…`) is none.
+pub fn tool_like(word: &str) -> bool {
+    (1..=64).contains(&word.len())
+        && word.starts_with(|c: char| c.is_ascii_alphabetic())
+        && word.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+}
+
 /// Who wrote the record: `mur` itself, or the session serving the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -311,6 +370,48 @@ mod tests {
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()
+    }
+
+    /// A name no one has is kept only when shaped like one (a verb's, or a tool's as an
+    /// agent types it); a value sent as a name is `WORD`, on either side. A name someone
+    /// has is kept whatever its shape, cut as every name is.
+    #[test]
+    fn a_name_is_kept_when_shaped_like_one_or_known() {
+        for name in [
+            "get-text",
+            "click",
+            "v2",
+            "getText",
+            "take_screenshot",
+            "hunter",
+        ] {
+            assert!(name_shaped(name), "{name}");
+            assert_eq!(recorded_name(name, false), name);
+        }
+        let long = "b".repeat(120_000);
+        for value in [
+            r#"{"password":"hunter2"}"#,
+            "#email",
+            "hello world",
+            "ghp_abc123XYZ",
+            "AKIAIOSFODNN7EXAMPLE",
+            "fs.read_v2",
+            "2fa-check",
+            "get--text",
+            "Get-Text",
+            "",
+            &long,
+        ] {
+            assert!(!name_shaped(value), "{value}");
+            assert_eq!(recorded_name(value, false), NOT_A_NAME);
+        }
+        assert_eq!(recorded_name("fs.read_v2", true), "fs.read_v2");
+        assert_eq!(
+            recorded_name(&long, true),
+            format!("{}…", "b".repeat(NAME_CHARS))
+        );
+        // At most 64 characters, as a verb's name.
+        assert!(name_shaped(&"a".repeat(64)) && !name_shaped(&"a".repeat(65)));
     }
 
     #[test]

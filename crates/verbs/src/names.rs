@@ -5,15 +5,12 @@ pub const VERB_NAME_RULE: &str = "a verb name is lowercase letters, digits and i
 
 /// A verb name is a word typed after `mur devtools` and a file name:
 /// `[a-z][a-z0-9-]*`, no dash at the end or twice in a row, at most 64 bytes.
-/// The one rule for `verbs add` and `verbs new` alike.
+/// The one rule for `verbs add` and `verbs new` alike. Written in mur-usage
+/// ([`mur_usage::verb_name_shaped`]), where usage records — mur's and a session's,
+/// whose mur-server cannot depend on this crate — keep a word as typed when a verb
+/// could be named so: one rule, not two that could drift apart.
 pub fn valid_verb_name(name: &str) -> bool {
-    name.len() <= 64
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && !name.ends_with('-')
-        && !name.contains("--")
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    mur_usage::verb_name_shaped(name)
 }
 
 /// Why a verb cannot have a name.

@@ -106,7 +106,7 @@ async fn method_call(
 
 /// Tells the usage record that the tool called is one of the session's tool list as
 /// cached, so that it is recorded as itself though not shaped like a name (`fs.read_v2`):
-/// a name typed to `call` is otherwise recorded only when it is ([`usage::name_shaped`]),
+/// a name typed to `call` is otherwise recorded only when it is ([`mur_usage::name_shaped`]),
 /// or the session answers it as its tool's. The cache alone is read, and only for such
 /// a name: no request more.
 fn note_listed(session: &Session, method: &str, params: Option<&Value>) {
@@ -116,7 +116,7 @@ fn note_listed(session: &Session, method: &str, params: Option<&Value>) {
     else {
         return;
     };
-    if !usage::recording() || usage::name_shaped(name) {
+    if !usage::recording() || mur_usage::name_shaped(name) {
         return;
     }
     let cached = session.cached_tools().listed();

@@ -1,5 +1,6 @@
 //! The usage records a session keeps of the calls it serves (`mur-sample --usage-log`),
-//! over real HTTP: the names a client chose are cut as its `clientInfo` is, a call its
+//! over real HTTP: the names a client chose are kept only when the session has the tool
+//! or they are shaped like names (a value sent as one is `WORD`), a call its
 //! client stops — the HTTP request dropped (2026-07-28), `notifications/cancelled` (a
 //! 2025-11-25 session), `tasks/cancel` — stops there and then and is recorded
 //! `interrupted` with the time it ran, and a call that could have become a task but
@@ -21,11 +22,6 @@ const SECONDS: u64 = 60;
 /// A 2 MiB name: its record would be longer than the 1 MiB line a reader takes.
 fn flood() -> String {
     "v".repeat(2 << 20)
-}
-
-/// What a record keeps of a name of 200 characters or more: its first 200 and `…`.
-fn cut(name: &str) -> String {
-    format!("{}…", &name[..200])
 }
 
 /// `mur-sample` with its fixture tools, recording to its log.
@@ -129,9 +125,10 @@ fn assert_interrupted(record: &Value, tool: &str, ran: Duration) {
 
 /// Audit 54 #1: the verb name in `_meta["dev.mur/verb"]` (and the tool's) was written
 /// whole: a 2 MiB one made a record the report skips, and a few dozen such calls rotated
-/// every other record out of the log.
+/// every other record out of the log. Such a name, no tool's of the session's nor shaped
+/// like one, is now `WORD` (a name kept is cut: usage.rs's unit tests).
 #[test]
-fn names_a_client_chose_are_cut_in_the_record_as_its_client_info_is() {
+fn names_a_client_chose_do_not_flood_the_log() {
     let recording = Recording::start();
     let name = flood();
     let verb = json!({ "dev.mur/verb": { "name": name, "kind": "plugin" } });
@@ -155,14 +152,68 @@ fn names_a_client_chose_are_cut_in_the_record_as_its_client_info_is() {
     let kept = |r: &Value, key: &str| r[key].as_str().unwrap_or_default().to_owned();
     assert_eq!(
         (kept(&records[0], "verb"), kept(&records[0], "tool")),
-        (cut(&name), "greet".to_owned())
+        ("WORD".to_owned(), "greet".to_owned())
     );
     assert_eq!(
         (kept(&served, "tool"), kept(&served, "outcome")),
-        (cut(&name), "rpc-error".to_owned())
+        ("WORD".to_owned(), "rpc-error".to_owned())
     );
     let size = std::fs::metadata(&recording.log).expect("the log").len();
     assert!(size < 4096, "the log holds {size} bytes");
+}
+
+/// A value sent as a tool's name (`{"password":"hunter2"}`, `fs.read_v2` where the
+/// session has no such tool) or as the verb's is recorded as `WORD`, as mur's own record
+/// of `call '{"password":"hunter2"}'` is, never as sent (it was, cut to 200 characters);
+/// a name shaped like one is kept, and so is a tool the session has whatever its shape
+/// (`json_schema_2020_12_tool`), with its verb as mur names it.
+#[test]
+fn a_value_sent_as_a_tool_or_verb_name_is_never_recorded() {
+    let recording = Recording::start();
+    let password = r#"{"password":"hunter2"}"#;
+    let verb = |name: &str| json!({ "dev.mur/verb": { "name": name, "kind": "derived" } });
+    let patience = Duration::from_secs(30);
+    let tool = "json_schema_2020_12_tool";
+    let calls = [
+        (password, json!({})),
+        ("fs.read_v2", json!({})),
+        ("get-text", json!({})),
+        ("greet", verb(password)),
+        (tool, verb("json-schema-2020-12-tool")),
+        (tool, verb(tool)),
+    ];
+    for (name, meta) in &calls {
+        let answer = call(
+            recording.endpoint(),
+            name,
+            json!({}),
+            meta.clone(),
+            patience,
+        );
+        assert!(answer.is_some(), "{name} answered");
+    }
+    recording.record(calls.len(), Instant::now());
+    let log = std::fs::read_to_string(&recording.log).expect("the log");
+    assert!(
+        !log.contains("hunter2") && !log.contains("fs.read"),
+        "{log}"
+    );
+    let records = records(&recording.log);
+    let seen: Vec<[&str; 3]> = records
+        .iter()
+        .map(|r| ["tool", "verb", "outcome"].map(|key| r[key].as_str().unwrap_or("-")))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ["WORD", "-", "rpc-error"],
+            ["WORD", "-", "rpc-error"],
+            ["get-text", "-", "rpc-error"],
+            ["greet", "WORD", "ok"],
+            [tool, "json-schema-2020-12-tool", "ok"],
+            [tool, tool, "ok"],
+        ]
+    );
 }
 
 /// Audit 54 #2: a call whose client went away ran on to its end and was recorded as
