@@ -68,7 +68,7 @@ mur_verb_kit::verb_tables!(State {
     ],
     usage_errors: [(
         &["#count", "--selector", "#btn-inc"],
-        "unexpected argument `#count`",
+        "`<selector>` given twice: as `#count` and as `--selector '#btn-inc'`",
     )],
 });
 
