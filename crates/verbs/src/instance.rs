@@ -200,7 +200,8 @@ impl Instance {
                 })
             }),
         };
-        self.finish("parse", parsed)
+        let answer = self.finish("parse", parsed)?;
+        self.unless_refused_memory("parse", answer)
     }
 
     pub fn shape(
@@ -229,7 +230,31 @@ impl Instance {
                 )));
             }
         };
-        self.finish("shape", shaped)
+        let answer = self.finish("shape", shaped)?;
+        self.unless_refused_memory("shape", answer)
+    }
+
+    /// The verb's own refusal (`answer`'s `Err`), unless the memory limit refused it
+    /// memory during the call: then that limit, as when it traps for it. A JavaScript
+    /// verb does not trap: SpiderMonkey throws "out of memory", which the kit returns as
+    /// the verb's message, and it read as a usage error (exit 1) or a result it could
+    /// not shape where the Rust and Python kits hit the limit (exit 6).
+    fn unless_refused_memory<T>(
+        &self,
+        export: &str,
+        answer: Result<T, String>,
+    ) -> Result<Result<T, String>, VerbError> {
+        let limits = &self.store.data().limits;
+        match answer {
+            Err(said) if limits.exceeded => {
+                tracing::debug!("verb `{}` said in `{export}`: {said}", self.verb);
+                Err(VerbError::plugin(
+                    &self.verb,
+                    format!("exceeded its {}", limits.told()),
+                ))
+            }
+            answer => Ok(answer),
+        }
     }
 
     /// Log the fuel and host calls a call used (to size the bounds) and what the verb wrote

@@ -168,6 +168,9 @@ impl Sandbox {
         self.stdout.restart();
         self.stderr.restart();
         self.host_calls.restart();
+        // Whether this call is refused memory: one that was before, and went on, is
+        // not what ends this one.
+        self.limits.exceeded = false;
     }
 
     /// What the verb did past a bound of [`super::capture`] or

@@ -102,6 +102,18 @@ fn a_memory_bomb_hits_the_memory_limit() {
     );
 }
 
+/// A verb refused memory that returns its own error rather than trapping (a JavaScript
+/// verb: SpiderMonkey throws "out of memory", which the kit returns as the verb's
+/// message) hit the memory limit all the same: exit 6, not its usage error (exit 1).
+#[test]
+fn a_verb_that_says_it_ran_out_of_memory_hit_the_memory_limit() {
+    let (_tmp, mut host) = host_with(&["hog"]);
+    assert_eq!(
+        plugin_message(refused(&mut host, "hog", &["--catch"])),
+        "verb `hog` exceeded its 64 MiB memory limit"
+    );
+}
+
 #[test]
 fn a_panic_is_reported_with_its_message() {
     let message = stopped("crash");
