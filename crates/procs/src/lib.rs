@@ -153,13 +153,24 @@ mod tests {
     use std::time::{Duration, Instant};
 
     /// `sleep 30` with `var` set to `value` (`None`: unset).
+    /// `sleep 30` with `var=value` in its environment, once it runs `sleep`: until its
+    /// `exec`, the forked child has this process's environment, without the marker, and
+    /// a one-shot kill (`kill_all_marked`) passed it over, leaving it to sleep its 30 s.
     fn sleeping(var: &str, value: Option<&str>) -> Child {
         let mut command = Command::new("sleep");
         command.arg("30").env_remove(var);
         if let Some(value) = value {
             command.env(var, value);
         }
-        command.spawn().expect("sleep runs")
+        let child = command.spawn().expect("sleep runs");
+        let environ = format!("/proc/{}/environ", child.id());
+        let entry = format!("{var}=").into_bytes();
+        wait_for(|| {
+            let environ = std::fs::read(&environ).ok()?;
+            let has = environ.split(|&b| b == 0).any(|e| e.starts_with(&entry));
+            (has == value.is_some()).then_some(())
+        });
+        child
     }
 
     fn stop(child: &mut Child) {
