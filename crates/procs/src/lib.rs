@@ -152,10 +152,9 @@ mod tests {
     use std::process::{Child, Command};
     use std::time::{Duration, Instant};
 
-    /// `sleep 30` with `var` set to `value` (`None`: unset).
-    /// `sleep 30` with `var=value` in its environment, once it runs `sleep`: until its
-    /// `exec`, the forked child has this process's environment, without the marker, and
-    /// a one-shot kill (`kill_all_marked`) passed it over, leaving it to sleep its 30 s.
+    /// `sleep 30` with `var=value` in its environment (`None`: unset), once its
+    /// environment shows it ([`running`]): a one-shot kill (`kill_all_marked`) passed over
+    /// a child not yet `exec`ed, which then slept its 30 s.
     fn sleeping(var: &str, value: Option<&str>) -> Child {
         let mut command = Command::new("sleep");
         command.arg("30").env_remove(var);
@@ -163,12 +162,25 @@ mod tests {
             command.env(var, value);
         }
         let child = command.spawn().expect("sleep runs");
+        match value {
+            Some(_) => running(child, var),
+            // Nothing to find it by, before its `exec` or after.
+            None => child,
+        }
+    }
+
+    /// `child` once its environment shows `var`: until its `exec` has set up the new
+    /// program's environment, the child has this process's, without the marker, and a
+    /// kill by marker that looks once passes it over.
+    fn running(child: Child, var: &str) -> Child {
         let environ = format!("/proc/{}/environ", child.id());
         let entry = format!("{var}=").into_bytes();
         wait_for(|| {
             let environ = std::fs::read(&environ).ok()?;
-            let has = environ.split(|&b| b == 0).any(|e| e.starts_with(&entry));
-            (has == value.is_some()).then_some(())
+            environ
+                .split(|&b| b == 0)
+                .any(|e| e.starts_with(&entry))
+                .then_some(())
         });
         child
     }
@@ -204,12 +216,13 @@ mod tests {
         const VAR: &str = "MUR_PROCS_TEST_GROUP";
         let mine = marker();
         let mut leader = Command::new("sleep");
-        let mut leader = leader
+        let leader = leader
             .arg("30")
             .env(VAR, &mine)
             .process_group(0)
             .spawn()
             .expect("sleep runs");
+        let mut leader = running(leader, VAR);
         let group = i32::try_from(leader.id()).expect("a pid");
         assert_eq!(kill_left(VAR, &mine, Some(group)), 0);
         assert!(leader.try_wait().is_err(), "killed and reaped");
