@@ -7,6 +7,11 @@
 //! - Python: `app.py` on `kit.py`, componentized with componentize-py.
 //! - JavaScript: `verb.js` on `kit.js`, componentized with componentize-js.
 //!
+//! Their native tests are in two files: the verb's own, few, which read what it
+//! declares (`test_app.py`, `verb.test.js`), and the kit's, which hold it to mur's rules
+//! on verbs of their own (`test_kit.py`, `kit.test.js`), so that no change to the verb
+//! breaks them; the Rust kit's are in the vendored kit.
+//!
 //! Every project gets `wit/verb.wit` (`mur:verb@0.3.0`, exactly as this `mur`
 //! loads it) and a README with the next steps.
 
@@ -62,19 +67,21 @@ macro_rules! templates {
     };
 }
 
-const PYTHON: [(&str, &str); 6] = templates!("python":
+const PYTHON: [(&str, &str); 7] = templates!("python":
     "app.py.tmpl",
     "kit.py",
-    "test_app.py.tmpl",
+    "test_app.py",
+    "test_kit.py",
     "build.sh.tmpl",
     "requirements.txt",
     "README.md.tmpl",
 );
 
-const JS: [(&str, &str); 6] = templates!("js":
+const JS: [(&str, &str); 7] = templates!("js":
     "verb.js.tmpl",
     "kit.js",
-    "verb.test.js.tmpl",
+    "verb.test.js",
+    "kit.test.js",
     "build.mjs",
     "package.json.tmpl",
     "README.md.tmpl",
@@ -657,6 +664,72 @@ mod tests {
         }
     }
 
+    /// The kit's tests use verbs of their own, never the project's: a Python kit test ran
+    /// `kit.stamp` on `app.Verb` and expected no `mur:verb-waits`, so declaring `waits` as
+    /// the guide says failed it. The verb's own tests read the tool it declares (they wrote
+    /// `click`) and are few, the kit's conformance cases all in the kit's file.
+    #[test]
+    fn the_kits_tests_are_apart_from_the_verbs_and_use_no_part_of_it() {
+        for (lang, verb, ours, kit, imports) in [
+            (
+                Lang::Python,
+                "app.py",
+                "test_app.py",
+                "test_kit.py",
+                &["import app", "from app"][..],
+            ),
+            (
+                Lang::JavaScript,
+                "verb.js",
+                "verb.test.js",
+                "kit.test.js",
+                &["./verb.js"][..],
+            ),
+        ] {
+            let files = files("bump", lang);
+            let (ours, kit) = (text(&files, ours), text(&files, kit));
+            for import in imports {
+                assert!(
+                    !kit.contains(import),
+                    "{lang:?}: the kit's tests use {verb}"
+                );
+            }
+            assert!(
+                ours.contains(imports[0]),
+                "{lang:?}: the verb's tests do not use {verb}"
+            );
+            assert!(!ours.contains("\"click\""), "{lang:?}: {ours}");
+            assert!(ours.lines().count() < 60, "{lang:?}: {ours}");
+            for table in ["names: begin", "milliseconds: begin"] {
+                assert!(
+                    kit.contains(table) && !ours.contains(table),
+                    "{lang:?}: {table}"
+                );
+            }
+        }
+    }
+
+    /// A kind spelt as a type (`int`, `Boolean`, JSON Schema's `boolean`) is answered with
+    /// the kit's in both kits, from one table: the JavaScript kit named no kind for `int`.
+    #[test]
+    fn the_python_and_javascript_kits_take_one_table_of_kinds_meant() {
+        let table = |lang, kit: &str| -> Vec<String> {
+            let source = text(&files("bump", lang), kit);
+            let start = source
+                .find("KINDS_AS_TYPES_SAY = {")
+                .unwrap_or_else(|| panic!("no table in {kit}"));
+            let body = &source[start..];
+            let body = &body[body.find('{').expect("{") + 1..body.find('}').expect("}")];
+            body.split(',')
+                .map(|pair| pair.split_whitespace().collect::<String>().replace('"', ""))
+                .filter(|pair| !pair.is_empty())
+                .collect()
+        };
+        let python = table(Lang::Python, "kit.py");
+        assert!(python.contains(&"int:integer".to_owned()), "{python:?}");
+        assert_eq!(table(Lang::JavaScript, "kit.js"), python);
+    }
+
     #[test]
     fn every_language_gets_the_interface_a_verb_a_kit_a_test_and_a_readme() {
         let expect = |lang, paths: &[&str]| {
@@ -673,6 +746,7 @@ mod tests {
                 "app.py",
                 "kit.py",
                 "test_app.py",
+                "test_kit.py",
                 "build.sh",
                 "requirements.txt",
             ],
@@ -683,6 +757,7 @@ mod tests {
                 "verb.js",
                 "kit.js",
                 "verb.test.js",
+                "kit.test.js",
                 "build.mjs",
                 "package.json",
             ],

@@ -115,9 +115,9 @@ fn timeout_is_accepted_by_every_verb_as_a_hint() {
 /// A milliseconds value and its verdict (the number, `refused` or `past u32`), as mur
 /// reads its own `--timeout MS` (`mur_core::settings::timeout_ms`: the text trimmed,
 /// then a `u64`'s `from_str`, at least 1) and as `wit/verb.wit` carries it (a `u32`): one
-/// table, which this test, the Python kit's `test_app.py.tmpl` and the JavaScript kit's
-/// `verb.test.js.tmpl` all run, held identical, and to `mur --timeout`, by the scaffold
-/// e2e test (tests/tests/e2e/scaffold.rs).
+/// table, which this test, the Python kit's `test_kit.py` and the JavaScript kit's
+/// `kit.test.js` all run, held identical, and to `mur --timeout`, by the scaffold e2e
+/// test (tests/tests/e2e/scaffold.rs).
 // milliseconds: begin (the same rows in the Python and JavaScript kits' tests)
 const MILLISECONDS: [(&str, &str); 28] = [
     ("900", "900"),
@@ -1167,9 +1167,9 @@ fn a_spec_no_command_line_could_use_is_named() {
 
 /// mur's verdict on option names (`mur_verbs::usable_name`, which `verbs add` holds a
 /// verb's options to: Rust's `char::is_alphanumeric` first, then that or `-`, `_`,
-/// `.`): one table, which this test, the Python kit's `test_app.py.tmpl` and the
-/// JavaScript kit's `verb.test.js.tmpl` all run, held identical by the scaffold e2e
-/// test (tests/tests/e2e/scaffold.rs).
+/// `.`): one table, which this test, the Python kit's `test_kit.py` and the JavaScript
+/// kit's `kit.test.js` all run, held identical by the scaffold e2e test
+/// (tests/tests/e2e/scaffold.rs).
 // names: begin (the same rows in the Python and JavaScript kits' tests)
 const OPTION_NAMES: [(&str, bool); 28] = [
     ("clear", true),

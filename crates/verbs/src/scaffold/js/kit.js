@@ -68,10 +68,29 @@ export const KINDS = [
   "output-path", "milliseconds",
 ];
 
+// The kinds a type's name may have been meant as, in any case (`kind: "int"`, `kind:
+// Boolean`, JSON Schema's `"boolean"`): one table in the Python and JavaScript kits.
+const KINDS_AS_TYPES_SAY = {
+  int: "integer", float: "number", str: "text", string: "text", bool: "flag",
+  boolean: "flag",
+};
+
+// "; did you mean `integer`?" for a kind not among `KINDS`, when one is near.
+function kindMeant(typed) {
+  if (typeof typed !== "string") return "";
+  const lower = typed.toLowerCase();
+  const meant = Object.hasOwn(KINDS_AS_TYPES_SAY, lower) ? KINDS_AS_TYPES_SAY[lower] : nearest(typed, KINDS)?.[1];
+  return meant === undefined ? "" : `; did you mean \`${meant}\`?`;
+}
+
 // A second form: a positional's `option` is the placeholder of `--name VALUE`, which
 // gives it too; an option with `word: true` is also taken as a lone word.
 function param(name, help, kind, { valueName = "", choices = [], key = "", send = true, option = "", word = false } = {}) {
-  if (!KINDS.includes(kind)) throw new DeclarationError(`kind \`${kind}\` is not one of ${KINDS.join(", ")}`);
+  if (!KINDS.includes(kind)) {
+    // A type given for its name (`kind: Number`) is named as typed, not by its source.
+    const typed = typeof kind === "function" ? kind.name : kind;
+    throw new DeclarationError(`kind \`${typed}\` is not one of ${KINDS.join(", ")}${kindMeant(typed)}`);
+  }
   // A string spreads into its letters: `choices: "ab"` made the choices `a` and `b`,
   // and refused `ab`.
   if (typeof choices === "string") {

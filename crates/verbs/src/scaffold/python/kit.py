@@ -100,15 +100,19 @@ _NOT_THE_VERBS = {
     os.path.abspath(path) for path in (__file__, getattr(dataclasses, "__file__", None)) if path
 }
 
-_KINDS_AS_PYTHON_SAYS = {"int": "integer", "float": "number", "str": "text", "bool": "flag"}
-"""The kinds a Python type's name may have been meant as (`kind="int"`, `kind=int`)."""
+_KINDS_AS_TYPES_SAY = {
+    "int": "integer", "float": "number", "str": "text", "string": "text", "bool": "flag",
+    "boolean": "flag",
+}
+"""The kinds a type's name may have been meant as, in any case (`kind="int"`, `kind=int`,
+JSON Schema's `"boolean"`): one table in the Python and JavaScript kits."""
 
 
 def _kind_meant(typed):
     """"; did you mean `integer`?" for a kind not among `KINDS`, when one is near."""
     if not isinstance(typed, str):
         return ""
-    meant = _KINDS_AS_PYTHON_SAYS.get(typed) or (_nearest(typed, KINDS) or (0, None))[1]
+    meant = _KINDS_AS_TYPES_SAY.get(typed.lower()) or (_nearest(typed, KINDS) or (0, None))[1]
     return "" if meant is None else f"; did you mean `{meant}`?"
 
 
