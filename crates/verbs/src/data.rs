@@ -179,8 +179,13 @@ pub struct DataVerb {
 impl DataVerb {
     /// Read and check a data verb file's bytes; the error says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Invalid> {
-        let Object(file): Object<File> =
-            serde_json::from_slice(bytes).map_err(|e| format!("is not a data verb: {e}"))?;
+        let Object(file): Object<File> = serde_json::from_slice(bytes).map_err(|e| {
+            let invalid = Invalid::new(format!("is not a data verb: {e}"));
+            match field_meant(&e.to_string()) {
+                Some(meant) => invalid.hint(format!("did you mean `{meant}`?")),
+                None => invalid,
+            }
+        })?;
         if file.schema != SCHEMA {
             return Err(Invalid::new(format!(
                 "has schema `{}`; this mur reads `{SCHEMA}`",
@@ -323,6 +328,20 @@ fn one_line(file: &File) -> Result<(), Invalid> {
         .hint(ONE_LINE)),
         None => Ok(()),
     }
+}
+
+/// The field a misspelt one was likely meant as (`argumnets` → `arguments`, an
+/// option's `feild` → `field`), by the one rule ([`mur_core::nearest`]), from serde's
+/// refusal of an unknown field, which names the fields of the object it was in:
+/// "unknown field `argumnets`, expected one of `schema`, `name`, …" (or "expected
+/// `a` or `b`", or "there are no fields").
+fn field_meant(refusal: &str) -> Option<String> {
+    let rest = refusal.strip_prefix("unknown field `")?;
+    let (typed, rest) = rest.split_once('`')?;
+    let expected = rest.strip_prefix(", expected ")?;
+    // The fields are each in backticks: every second piece between them.
+    let fields = expected.split('`').skip(1).step_by(2);
+    mur_core::nearest(typed, fields).map(str::to_owned)
 }
 
 /// The types an option may have.
@@ -580,6 +599,38 @@ mod tests {
             unknown.starts_with("is not a data verb: unknown field `run`"),
             "{unknown}"
         );
+    }
+
+    /// A misspelt field, the file's or an option's, is told the field meant by the one
+    /// rule (audit 271: "unknown field `argumnets`" alone); a field like none, none.
+    #[test]
+    fn a_misspelt_field_is_told_the_field_meant() {
+        let top = |field: &str| {
+            format!(
+                r#"{{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s", "{field}": {{}}}}"#
+            )
+        };
+        let option = |field: &str| {
+            format!(
+                r#"{{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s", "options": [{{"field": "a", "{field}": 1}}]}}"#
+            )
+        };
+        for (text, meant) in [
+            (top("argumnets"), Some("arguments")),
+            (top("exmaples"), Some("examples")),
+            (top("Summary"), Some("summary")),
+            (option("feild"), Some("field")),
+            (option("choises"), Some("choices")),
+            (top("run"), None),
+        ] {
+            let refused = DataVerb::from_bytes(text.as_bytes()).expect_err("refused");
+            assert!(refused.why.contains("unknown field"), "{refused}");
+            assert_eq!(
+                refused.hint,
+                meant.map(|meant| format!("did you mean `{meant}`?")),
+                "{text}"
+            );
+        }
     }
 
     /// A control character in a field shown as one line is refused, the field named: a

@@ -54,9 +54,16 @@ impl VerbError {
     /// nothing after it told the user nothing). A message that names the fix (`did
     /// you mean `--selector`?`) goes without the usage, which would only repeat what
     /// the user must type into every agent's context (hundreds of bytes a slip): a
-    /// hint names `--help` instead.
-    pub fn usage(verb: &str, message: String, usage: String, spec: Option<&VerbSpec>) -> Self {
-        let unquoted = spec.is_some_and(|spec| missing_selector(&message, spec));
+    /// hint names `--help` instead. `argv` is what the verb was given, which tells
+    /// whether the shell can have read the selector as a comment ([`missing_selector`]).
+    pub fn usage(
+        verb: &str,
+        message: String,
+        usage: String,
+        spec: Option<&VerbSpec>,
+        argv: &[String],
+    ) -> Self {
+        let unquoted = spec.is_some_and(|spec| missing_selector(&message, spec, argv));
         let message = match message.trim() {
             "" => {
                 "refused these arguments without saying why (the verb gave no message)".to_owned()
@@ -198,21 +205,28 @@ impl From<VerbError> for Error {
 /// Why a selector typed on the command line can be missing from argv.
 const UNQUOTED: &str = "quote a selector that starts with `#` ('#btn-inc'): unquoted, the shell reads it and the rest of the line as a comment";
 
-/// Whether `message` says a selector is missing: a positional of kind selector
-/// (`missing argument `<selector>``) or an option named or typed so (`` `--selector`
-/// needs a value``), in the words every verb kit and the derived parser use.
-fn missing_selector(message: &str, spec: &VerbSpec) -> bool {
+/// Whether `message` says a selector is missing where the shell can have taken it
+/// for a comment: a positional of kind selector (`missing argument `<selector>``) or
+/// an option named or typed so (`` `--selector` needs a value``), in the words every
+/// verb kit and the derived parser use. The shell drops an unquoted `#…` word and
+/// every word after it, so argv ends where the selector was dropped: an option's value
+/// was dropped only when the option is argv's last word (`state --selector` from
+/// `state --selector #count`), not when words follow it (`wait-for --selector --text
+/// x`) or it was given `=` (`--selector=`). A missing positional is always at the end
+/// of what was given (`bump`, `bump --timeout 900` may each have been followed by
+/// `#btn-inc`): argv cannot tell those from a selector left out.
+fn missing_selector(message: &str, spec: &VerbSpec, argv: &[String]) -> bool {
     let selector = |p: &&Param| p.kind == ValueKind::Selector || p.name == "selector";
     let positional = spec
         .positionals
         .iter()
         .filter(selector)
         .any(|p| message == format!("missing argument `<{}>`", p.name));
-    let option = spec
-        .options
-        .iter()
-        .filter(selector)
-        .any(|p| message.starts_with(&format!("`--{}` needs a value", p.name)));
+    let last = argv.last().map(String::as_str);
+    let option = spec.options.iter().filter(selector).any(|p| {
+        let option = format!("--{}", p.name);
+        message.starts_with(&format!("`{option}` needs a value")) && last == Some(option.as_str())
+    });
     positional || option
 }
 
@@ -226,12 +240,14 @@ pub(crate) fn io_error(action: &str, path: &std::path::Path, err: std::io::Error
 mod tests {
     use super::*;
 
-    fn hints(message: &str, spec: &VerbSpec) -> Vec<String> {
+    fn hints(message: &str, spec: &VerbSpec, argv: &[&str]) -> Vec<String> {
+        let argv: Vec<String> = argv.iter().map(|w| (*w).to_owned()).collect();
         let error = Error::from(VerbError::usage(
             "v",
             message.into(),
             String::new(),
             Some(spec),
+            &argv,
         ));
         error.hints().to_vec()
     }
@@ -252,27 +268,34 @@ mod tests {
             ..VerbSpec::default()
         };
         let usage = "`mur devtools v --help` shows its usage".to_owned();
-        for message in [
-            "missing argument `<selector>`",
-            "missing argument `<item-selector>`",
-            "`--selector` needs a value",
-            "`--to` needs a value (S)",
+        let quote = [UNQUOTED.to_owned(), usage.clone()];
+        for (message, argv) in [
+            ("missing argument `<selector>`", &[][..]),
+            // Each may have been followed by `#btn-inc`, dropped by the shell.
+            ("missing argument `<selector>`", &["--timeout", "900"]),
+            ("missing argument `<item-selector>`", &["#list"]),
+            ("`--selector` needs a value", &["--selector"]),
+            ("`--to` needs a value (S)", &["#a", "--to"]),
         ] {
-            assert_eq!(
-                hints(message, &select),
-                [UNQUOTED.to_owned(), usage.clone()],
-                "{message}"
-            );
+            assert_eq!(hints(message, &select, argv), quote, "{message} {argv:?}");
         }
-        for message in [
-            "missing argument `<text>`",
-            "`--window` needs a value (W)",
-            "unknown option `--selector-x`",
+        for (message, argv) in [
+            ("missing argument `<text>`", &["#a"][..]),
+            ("`--window` needs a value (W)", &["--window"]),
+            ("unknown option `--selector-x`", &["--selector-x"]),
+            // Words came after the option, or its value was given empty: the shell
+            // dropped no word there (audit 271: the hint said it had).
+            (
+                "`--selector` needs a value, and `--text` is an option (a value that begins \
+                 with `--` is written `--selector=VALUE`)",
+                &["--selector", "--text", "x"],
+            ),
+            ("`--to` needs a value (S)", &["--to="]),
         ] {
             assert_eq!(
-                hints(message, &select),
+                hints(message, &select, argv),
                 std::slice::from_ref(&usage),
-                "{message}"
+                "{message} {argv:?}"
             );
         }
     }
@@ -286,6 +309,7 @@ mod tests {
             "unknown option `--x`".into(),
             "Usage: mur devtools v".into(),
             None,
+            &[],
         ));
         assert_eq!(error.hints(), [] as [String; 0]);
     }

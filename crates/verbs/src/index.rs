@@ -79,10 +79,12 @@ fn interface_0_1() -> String {
 
 impl Entry {
     /// Its `--help` text: rendered afresh from its spec (so a newer `mur`
-    /// renders every verb alike), else the text kept at install.
+    /// renders every verb alike), its details ending with the line naming its tool
+    /// and the hints a session listed for it (``Tool `click`.``), as a data or derived
+    /// verb's do; else (a 0.1 verb, which declares nothing) the text kept at install.
     pub fn usage_text(&self) -> String {
         match &self.spec {
-            Some(spec) if !self.hints.is_empty() => VerbSpec {
+            Some(spec) => VerbSpec {
                 details: with_tool_line(
                     without_tool_line(&spec.details, &self.tool),
                     &self.tool,
@@ -91,7 +93,6 @@ impl Entry {
                 ..spec.clone()
             }
             .render(&self.name, &self.summary),
-            Some(spec) => spec.render(&self.name, &self.summary),
             None => self.usage.clone(),
         }
     }
@@ -538,6 +539,33 @@ mod tests {
             "Usage: mur devtools count\n\nThe counter\n\nPrint the counter's value\n\n\
              Tool `state`: read-only, idempotent.\n\nOptions:\n  -h, --help  print this help\n"
         );
+    }
+
+    /// A component verb's help names its tool as a data or derived verb's does, before
+    /// any session taught it its tool's hints (audit 271: `bump --help` never said it,
+    /// where `count --help` said ``Tool `state`.``); a 0.1 verb's own text is kept.
+    #[test]
+    fn a_component_verbs_help_names_its_tool_before_any_hint_is_learned() {
+        let spec = VerbSpec {
+            synopsis: "bump <selector>".into(),
+            ..VerbSpec::default()
+        };
+        let component = Entry {
+            tool: "click".into(),
+            summary: "Click it".into(),
+            spec: Some(spec),
+            ..entry("bump")
+        };
+        assert_eq!(
+            component.usage_text(),
+            "Usage: mur devtools bump <selector>\n\nClick it\n\nTool `click`.\n\nOptions:\n  \
+             -h, --help  print this help\n"
+        );
+        let old = Entry {
+            usage: "bump SELECTOR\n".into(),
+            ..entry("bump")
+        };
+        assert_eq!(old.usage_text(), "bump SELECTOR\n");
     }
 
     fn names(index: &Index) -> Vec<&str> {

@@ -231,6 +231,18 @@ impl VerbHost {
         })
     }
 
+    /// An installed verb's `--help` text, as `mur devtools VERB --help` prints it
+    /// (before the host's line about its options): a data verb's rendered from its file
+    /// as its run renders it ([`data::DataVerb::help`]: what `@FILE` is too), any
+    /// other's [`Self::usage`]. A data verb whose file cannot be read is rendered from
+    /// its index entry.
+    pub fn help(&self, verb: &str) -> Option<String> {
+        match self.data_verb(verb) {
+            Ok(Some(data)) => Some(data.help()),
+            _ => self.usage(verb),
+        }
+    }
+
     /// What an installed 0.2-or-later verb declared (`None`: unknown verb, or 0.1).
     pub fn spec(&self, verb: &str) -> Option<&VerbSpec> {
         self.index.get(verb).and_then(|e| e.spec.as_ref())
@@ -272,7 +284,7 @@ impl VerbHost {
         let read = match self.spec(verb) {
             Some(spec) => values::read(spec, argv, within).map_err(|message| {
                 let usage = values::shown(spec).render_brief(verb);
-                VerbError::usage(verb, message, usage, Some(spec))
+                VerbError::usage(verb, message, usage, Some(spec), argv)
             })?,
             None => Cow::Borrowed(argv),
         };
@@ -310,7 +322,7 @@ impl VerbHost {
                     Some(spec) => values::shown(spec).render_brief(verb),
                     None => usage(self),
                 };
-                Err(VerbError::usage(verb, message, usage, spec))
+                Err(VerbError::usage(verb, message, usage, spec, argv))
             }
         }
     }

@@ -779,11 +779,44 @@ fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
             format!("`{}` is not a usable verb: it {refusal}", file.display()),
             format!("{WHAT_A_VERB_IS}, or a data verb (`.json`, mur-verb/1); {BUILD_FIRST}"),
         ),
+        // A project's folder (`verbs add ~/src/bump`): its build writes the file to add.
+        Refusal::NotRegular("a directory") => VerbError::refused(
+            format!("`{}` is not a usable verb: it {refusal}", file.display()),
+            match built_in(file) {
+                Some(built) => format!(
+                    "`verbs add` takes a verb's file, not a project's folder: did you mean `{}`?",
+                    built.display()
+                ),
+                None => format!(
+                    "`verbs add` takes a verb's file (a component, or a data verb's `.json`), not \
+                     a folder; {BUILD_FIRST}, and the file it writes is added (its `verbs add` \
+                     line names it)"
+                ),
+            },
+        ),
         refusal => VerbError::refused(
             format!("`{}` is not a usable verb: it {refusal}", file.display()),
             WHAT_A_VERB_IS,
         ),
     })
+}
+
+/// The one component built in project folder `dir`, where a `verbs new` project's
+/// build writes it: a Rust crate's under `target/<wasm target>/release/`, a Python or
+/// JavaScript project's in the folder itself. `None` when there is none, or several.
+fn built_in(dir: &Path) -> Option<PathBuf> {
+    let places = [
+        dir.to_owned(),
+        dir.join("target/wasm32-wasip2/release"),
+        dir.join("target/wasm32-unknown-unknown/release"),
+    ];
+    let mut built = places
+        .iter()
+        .filter_map(|place| std::fs::read_dir(place).ok())
+        .flat_map(|entries| entries.flatten().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "wasm") && path.is_file());
+    let one = built.next()?;
+    built.next().is_none().then_some(one)
 }
 
 /// What a file that is no WebAssembly at all suggests after what a verb is: a

@@ -55,6 +55,7 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
     let settings = started(&host);
     let Some(arguments) = arguments(
         &verb.name,
+        &argv,
         &verb.spec,
         || verb.help(),
         &verb.spec,
@@ -75,10 +76,11 @@ pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<
     output::result(&picked, settings.pretty)
 }
 
-/// The tool's arguments from argv (parsed by `parse`), or `None` once `--help` has
+/// The tool's arguments from `argv` (parsed by `parse`), or `None` once `--help` has
 /// printed verb `name`'s `help` (and the host options not shadowed by `shadowing`'s).
 fn arguments(
     name: &str,
+    argv: &[String],
     spec: &VerbSpec,
     help: impl FnOnce() -> String,
     shadowing: &VerbSpec,
@@ -92,12 +94,14 @@ fn arguments(
             Ok(None)
         }
         Ok(Request::Call(arguments)) => Ok(Some(arguments)),
-        Err(message) => Err(usage_error(name, message, spec)),
+        Err(message) => Err(usage_error(name, message, spec, argv)),
     }
 }
 
-fn usage_error(verb: &str, message: String, spec: &VerbSpec) -> Error {
-    VerbError::usage(verb, message, spec.render_brief(verb), Some(spec)).into()
+/// Verb `verb`'s refusal of `argv` (as it was given, which tells whether the shell
+/// can have dropped a selector: [`VerbError::usage`]).
+fn usage_error(verb: &str, message: String, spec: &VerbSpec, argv: &[String]) -> Error {
+    VerbError::usage(verb, message, spec.render_brief(verb), Some(spec), argv).into()
 }
 
 async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bool) -> Result<()> {
@@ -124,6 +128,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     let parse = |verb: &Derived| {
         arguments(
             &verb.name,
+            argv,
             &verb.spec,
             || verb.help(),
             &shadowing,

@@ -221,7 +221,9 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
             let tool = tool_under_a_commands_name(&argv, &e);
             let usage = usage_to_give(&argv, &e);
             let meant = synonym_meant(&argv, &e);
+            let data = data_verb_meant(&argv, &e);
             let error = with_meant(with_usage(without_devtools(&argv, e), usage), meant);
+            let error = data.into_iter().fold(error, Error::with_hint);
             Err(tool.into_iter().fold(error, Error::with_first_hint))
         }
     }
@@ -483,6 +485,51 @@ fn synonym_meant(argv: &[OsString], e: &clap::Error) -> Option<&'static str> {
         .iter()
         .find(|(g, synonym, _)| g == group && synonym == word)
         .map(|(_, _, meant)| *meant)
+}
+
+/// The hint for `verbs new NAME --lang data` (or `json`): a data verb is no project
+/// `verbs new` makes, and clap's refusal named only the languages it makes one in. It
+/// says what the file holds, under the name typed (`NAME` where none usable was), and
+/// how it is added: an installed mur has no docs/examples/count.json to point to.
+fn data_verb_meant(argv: &[OsString], e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let (Some(ContextValue::String(option)), Some(ContextValue::String(value))) = (
+        e.get(ContextKind::InvalidArg),
+        e.get(ContextKind::InvalidValue),
+    ) else {
+        return None;
+    };
+    let data = ["data", "json"].contains(&value.to_ascii_lowercase().as_str());
+    if e.kind() != ErrorKind::InvalidValue || !option.starts_with("--lang ") || !data {
+        return None;
+    }
+    let words: Vec<String> = argv
+        .iter()
+        .map(|word| word.to_string_lossy().into_owned())
+        .collect();
+    // The first word after `new` that is neither an option nor the value of one.
+    let typed = words.iter().position(|w| w == "new").and_then(|at| {
+        let mut rest = words[at + 1..].iter();
+        while let Some(word) = rest.next() {
+            match word.as_str() {
+                "--dir" | "--lang" => {
+                    rest.next();
+                }
+                _ if word.starts_with('-') => {}
+                _ => return Some(word.clone()),
+            }
+        }
+        None
+    });
+    let name = typed
+        .filter(|name| mur_verbs::valid_verb_name(name))
+        .unwrap_or_else(|| "NAME".to_owned());
+    Some(format!(
+        "a data verb is one JSON file, not a project: write `{name}.json` holding \
+         `{{\"schema\": \"mur-verb/1\", \"name\": \"{name}\", \"tool\": \"TOOL\", \"summary\": \"…\"}}` \
+         (`arguments`, `options`, `output`, `details` and `examples` optional), then \
+         `mur devtools verbs add {name}.json`"
+    ))
 }
 
 /// `error` with its did-you-mean naming `meant`, when there is one.

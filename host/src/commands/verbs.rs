@@ -9,6 +9,7 @@ use mur_verbs::{VerbDirs, VerbHost, scaffold};
 
 use crate::call_line::{Arguments, call_line};
 use crate::cli::{self, VerbsCommand};
+use crate::options::with_host_options;
 use crate::{judging, output, verb_list};
 
 /// How long `verbs info` and `verbs add` look for a session to speak of: longer than
@@ -251,7 +252,16 @@ fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) ->
         // One line each, whatever a summary holds (`key: value` stays readable).
         .map(|(label, value)| format!("{:<10} {}\n", format!("{label}:"), output::line(value)))
         .collect();
-    text += &format!("\n{}", entry.usage_text());
+    // Its help as `mur devtools NAME --help` prints it, one text: a data verb's too
+    // (which said neither what `@FILE` is nor where the host options go).
+    let help = VerbHost::open_in(dirs.clone())
+        .ok()
+        .and_then(|verbs| {
+            let help = verbs.help(name)?;
+            Some(with_host_options(&help, name, verbs.spec(name)))
+        })
+        .unwrap_or_else(|| entry.usage_text());
+    text += &format!("\n{help}");
     if !text.ends_with('\n') {
         text.push('\n');
     }

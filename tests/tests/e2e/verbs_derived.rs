@@ -750,6 +750,44 @@ fn parity_names_the_tools_without_a_named_verb() {
     );
 }
 
+/// The hint that the shell may have read an unquoted `#…` selector as a comment is
+/// given where argv ends at the missing selector (`count --selector`, from `count
+/// --selector #x`), not where words follow the option that wanted it: the shell drops
+/// the `#` word and all after it, so nothing was dropped there (audit 271).
+#[test]
+fn a_selector_the_shell_may_have_dropped_is_hinted_only_where_argv_ends() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .devtools(&["verbs", "add", count_json().to_str().expect("utf-8")])
+        .assert_code(0);
+    let usage = "Usage: mur devtools count [--selector S] [--args JSON]\n\n\
+         Options:\n  \
+         --selector S  read another element's text (default: #count)\n  \
+         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
+         FILE, stdin; 4 MiB at most, what a session takes in one\n                \
+         request); options given beside it override its fields\n  \
+         -h, --help    print this help\n\
+         \n\
+         Examples:\n  \
+         mur devtools count\n  \
+         mur devtools count --selector '#todo-input'\n";
+    sandbox
+        .devtools(&["count", "--selector"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: count: `--selector` needs a value\n\n{usage}\n\
+             hint: quote a selector that starts with `#` ('#btn-inc'): unquoted, the shell \
+             reads it and the rest of the line as a comment\n"
+        ));
+    sandbox
+        .devtools(&["count", "--selector", "--args", "{}"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: count: `--selector` needs a value, and `--args` is an option (a value \
+             that begins with `--` is written `--selector=VALUE`)\n\n{usage}\n"
+        ));
+}
+
 /// docs/examples/count.json, the data verb the docs show.
 fn count_json() -> std::path::PathBuf {
     mur_e2e::plugins::repo_root().join("docs/examples/count.json")
@@ -823,6 +861,13 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
     ));
     let info = sandbox.devtools(&["verbs", "info", "count"]).stdout;
     assert!(info.contains("interface: data (mur-verb/1)\n"), "{info}");
+    // Under its facts, `verbs info` shows the help `--help` prints, whole (audit 271: it
+    // said neither what `@FILE` is nor where the host options go).
+    assert_eq!(
+        info.split_once("\n\n").map(|(_, shown)| shown),
+        Some(help.stdout.as_str()),
+        "{info}"
+    );
     let catalog = ok(&sandbox, &["catalog", "--json"]);
     let count = catalog["verbs"]
         .as_array()

@@ -52,6 +52,43 @@ fn a_declared_path_the_user_never_typed_is_refused_and_nothing_is_sent() {
     assert_eq!(std::fs::read_to_string(&victim).expect("kept"), "precious");
 }
 
+/// A declared path no file can be written at (its directory missing) is refused before
+/// the call, exit 1, as docs/verbs.md's table of failures says: its row was missing there,
+/// which had only the exit-7 case found after a call (audit 271).
+#[test]
+fn a_declared_path_in_no_directory_is_refused_before_the_call_as_the_docs_say() {
+    let (sandbox, _app) = session();
+    let dir = sandbox.root().join("no/such/dir");
+    let target = dir.join("z.txt");
+    let (typed, dir) = (
+        target.to_str().expect("utf-8 path"),
+        dir.to_str().expect("utf-8 path"),
+    );
+    let out = sandbox.devtools(&["forger", "--out", typed]);
+    out.assert_code(1).assert_stdout_is("").assert_stderr_is(format!(
+        "error: cannot write `{typed}`: the directory `{dir}` does not exist (nothing was sent)\n\
+         hint: name a file that can be written, in a directory that exists\n"
+    ));
+    assert_eq!(count(&sandbox), "0", "the click was not sent");
+    // The table's row says both lines, with the exit code, in the table's own quoting.
+    let docs = std::fs::read_to_string(repo_root().join("docs/verbs.md")).expect("docs");
+    let said: Vec<String> = out
+        .stderr
+        .lines()
+        .map(|line| {
+            let line = line.replace(typed, "PATH").replace(dir, "DIR");
+            format!("`{}`", line.replace('`', "\\`"))
+        })
+        .collect();
+    let row = docs
+        .lines()
+        .find(|row| row.starts_with('|') && said.iter().all(|line| row.contains(line.as_str())));
+    assert!(
+        row.is_some_and(|row| row.contains("found before the call | 1 |")),
+        "docs/verbs.md has no row of exit 1 saying {said:?}"
+    );
+}
+
 #[test]
 fn a_declared_path_is_written_after_the_call_and_an_undeclared_one_is_refused() {
     let (sandbox, _app) = session();
@@ -113,6 +150,8 @@ fn help_is_rendered_from_what_the_verb_declares() {
          Click #btn-inc, declaring writes as told (test verb)\n\
          \n\
          A test verb of mur:verb@0.2.0.\n\
+         \n\
+         Tool `click`.\n\
          \n\
          Options:\n  \
          --project NAME  a project of its own\n  \

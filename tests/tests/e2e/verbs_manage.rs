@@ -42,6 +42,9 @@ const WHAT_A_VERB_IS: &str = "hint: a verb is a WebAssembly component built agai
 /// The hint for a file that is no WebAssembly at all.
 const NOT_WASM: &str = "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0), or a data verb (`.json`, mur-verb/1); a project `mur devtools verbs new` made is built first, by the command its README.md gives\n";
 
+/// The hint for a directory, a project's folder or not, with no component built in it.
+const NOT_A_FOLDER: &str = "hint: `verbs add` takes a verb's file (a component, or a data verb's `.json`), not a folder; a project `mur devtools verbs new` made is built first, by the command its README.md gives, and the file it writes is added (its `verbs add` line names it)\n";
+
 fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
@@ -247,16 +250,20 @@ fn a_device_a_fifo_or_a_directory_is_refused_at_once() {
     assert!(made.success(), "mkfifo");
     let dir = sandbox.dir("dir.wasm");
 
-    for (file, kind) in [
-        (std::path::PathBuf::from("/dev/zero"), "a device"),
-        (fifo, "a FIFO"),
-        (dir, "a directory"),
+    for (file, kind, hint) in [
+        (
+            std::path::PathBuf::from("/dev/zero"),
+            "a device",
+            WHAT_A_VERB_IS,
+        ),
+        (fifo, "a FIFO", WHAT_A_VERB_IS),
+        (dir, "a directory", NOT_A_FOLDER),
     ] {
         let out = add_refused(&sandbox, &file);
         assert_eq!(
             out.stderr,
             format!(
-                "error: `{}` is not a usable verb: it is {kind}, not a regular file\n{WHAT_A_VERB_IS}",
+                "error: `{}` is not a usable verb: it is {kind}, not a regular file\n{hint}",
                 path(&file)
             ),
             "{out}"
@@ -452,7 +459,7 @@ fn verbs_info_shows_the_source_as_a_canonical_path() {
              compiled:  {compiled} bytes (cached native code)\n\
              added:     {added}\n\
              \n\
-             {usage}\n",
+             {help}",
             summary = text("summary"),
             source = path(&source),
             file = path(&verb_dir(&sandbox).join("ping.wasm")),
@@ -460,7 +467,9 @@ fn verbs_info_shows_the_source_as_a_canonical_path() {
             size = text("size"),
             compiled = text("compiledBytes"),
             added = text("addedAt"),
-            usage = text("usage"),
+            // The help `ping --help` prints, a 0.1 verb's own usage text and the host
+            // options' line.
+            help = sandbox.devtools(&["ping", "--help"]).stdout,
         )
     );
 
@@ -1636,4 +1645,136 @@ fn a_source_file_or_a_mistyped_data_verb_type_is_told_what_was_meant() {
              boolean, array, json\nhint: did you mean `integer`?\n",
             path(&typed)
         ));
+}
+
+/// A project's folder given to `verbs add` (audit 271: "is a directory" with only
+/// what a verb is) is told that the file its build writes is what is added: the one
+/// component built in it, by name, else how a `verbs new` project is built first.
+#[test]
+fn a_projects_folder_is_told_the_file_its_build_writes() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.dir("src/bump");
+    sandbox.file("src/bump/Cargo.toml", "[package]\n");
+    add_refused(&sandbox, &project)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` is not a usable verb: it is a directory, not a regular file\n{NOT_A_FOLDER}",
+            path(&project)
+        ));
+    let built = project.join("target/wasm32-wasip2/release/mur_verb_bump.wasm");
+    std::fs::create_dir_all(built.parent().expect("release dir")).expect("mkdir");
+    std::fs::copy(guest("ping"), &built).expect("a built component");
+    add_refused(&sandbox, &project)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` is not a usable verb: it is a directory, not a regular file\n\
+             hint: `verbs add` takes a verb's file, not a project's folder: did you mean `{}`?\n",
+            path(&project),
+            path(&built)
+        ));
+}
+
+/// A data verb's field misspelt, the file's or an option's, is told the field meant by
+/// the one did-you-mean rule (audit 271: "unknown field `argumnets`" and the list of
+/// fields alone); nothing is installed.
+#[test]
+fn a_misspelt_data_verb_field_is_told_the_field_meant() {
+    let sandbox = Sandbox::new();
+    let top = sandbox.file(
+        "top.json",
+        r#"{"schema": "mur-verb/1", "name": "top", "tool": "state", "summary": "s", "argumnets": {}}"#,
+    );
+    add_refused(&sandbox, &top)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` is not a data verb: unknown field `argumnets`, expected one of \
+             `schema`, `name`, `tool`, `summary`, `details`, `arguments`, `options`, `output`, \
+             `examples` at line 1 column 84\n\
+             hint: did you mean `arguments`?\n",
+            path(&top)
+        ));
+    let option = data_verb(&sandbox, "opt.json", "opt", r#"[{"feild": "n"}]"#);
+    add_refused(&sandbox, &option)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` is not a data verb: unknown field `feild`, expected one of `field`, \
+             `type`, `help`, `required`, `choices` at line 1 column 93\n\
+             hint: did you mean `field`?\n",
+            path(&option)
+        ));
+    assert_eq!(
+        sandbox.devtools(&["verbs", "list", "--json"]).json(),
+        serde_json::json!([])
+    );
+}
+
+/// `verbs new NAME --lang data` is told what a data verb is, under the name typed, and
+/// how it is added: clap's refusal named only the languages `verbs new` makes a project
+/// in (audit 271).
+#[test]
+fn verbs_new_of_a_data_verb_is_told_a_data_verb_is_a_file() {
+    let sandbox = Sandbox::new();
+    for (args, name) in [
+        (&["verbs", "new", "tally", "--lang", "data"][..], "tally"),
+        (&["verbs", "new", "--lang", "JSON"], "NAME"),
+    ] {
+        let lang = args[args.len() - 1];
+        sandbox
+            .devtools(args)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: invalid value `{lang}` for `--lang <LANG>` (possible values: rust, \
+                 python, js)\n\
+                 hint: a data verb is one JSON file, not a project: write `{name}.json` \
+                 holding `{{\"schema\": \"mur-verb/1\", \"name\": \"{name}\", \"tool\": \
+                 \"TOOL\", \"summary\": \"…\"}}` (`arguments`, `options`, `output`, `details` \
+                 and `examples` optional), then `mur devtools verbs add {name}.json`\n"
+            ));
+    }
+    // Another language is refused as it was.
+    sandbox
+        .devtools(&["verbs", "new", "tally", "--lang", "go"])
+        .assert_code(1)
+        .assert_stderr_is(
+            "error: invalid value `go` for `--lang <LANG>` (possible values: rust, python, js)\n",
+        );
+}
+
+/// `verbs info` shows the help `VERB --help` prints, whole: a component verb's names its
+/// tool as a data or derived verb's does (audit 271: it never did, and `verbs info`
+/// left out the host options' line).
+#[test]
+fn verbs_info_shows_the_help_the_verb_prints_naming_its_tool() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[standard("click")]);
+    let help = sandbox.devtools(&["click", "--help"]);
+    help.assert_code(0).assert_stdout_is(
+        "Usage: mur devtools click <selector>\n\
+         \n\
+         Click the element a selector matches\n\
+         \n\
+         Tool `click`.\n\
+         \n\
+         Arguments:\n  \
+         <selector>  the element to click\n\
+         \n\
+         Options:\n  \
+         --selector S  the same as `<selector>`\n  \
+         --timeout MS  let the call take up to MS milliseconds\n  \
+         -h, --help    print this help\n\
+         \n\
+         Examples:\n  \
+         mur devtools click '#btn-inc'\n\
+         \n\
+         Host options go after the verb's name too; `mur devtools --help` lists them.\n\
+         --timeout is the verb's own here; the host's goes before it: mur devtools --timeout MS click\n",
+    );
+    let info = sandbox.devtools(&["verbs", "info", "click"]);
+    info.assert_code(0);
+    assert_eq!(
+        info.stdout.split_once("\n\n").map(|(_, shown)| shown),
+        Some(help.stdout.as_str()),
+        "{info}"
+    );
 }
