@@ -750,6 +750,18 @@ fn parity_names_the_tools_without_a_named_verb() {
     );
 }
 
+/// The options and examples of `docs/examples/count.json`'s help, as `mur` prints them.
+const COUNT_HELP: &str = "Options:\n  \
+         --selector S  read another element's text (default: #count)\n  \
+         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
+         FILE, stdin; 4 MiB at most, what a session takes in one\n                \
+         request); options given beside it override its fields\n  \
+         -h, --help    print this help\n\
+         \n\
+         Examples:\n  \
+         mur devtools count\n  \
+         mur devtools count --selector '#todo-input'\n";
+
 /// The hint that the shell may have read an unquoted `#…` selector as a comment is
 /// given where argv ends at the missing selector (`count --selector`, from `count
 /// --selector #x`), not where words follow the option that wanted it: the shell drops
@@ -760,17 +772,7 @@ fn a_selector_the_shell_may_have_dropped_is_hinted_only_where_argv_ends() {
     sandbox
         .devtools(&["verbs", "add", count_json().to_str().expect("utf-8")])
         .assert_code(0);
-    let usage = "Usage: mur devtools count [--selector S] [--args JSON]\n\n\
-         Options:\n  \
-         --selector S  read another element's text (default: #count)\n  \
-         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
-         FILE, stdin; 4 MiB at most, what a session takes in one\n                \
-         request); options given beside it override its fields\n  \
-         -h, --help    print this help\n\
-         \n\
-         Examples:\n  \
-         mur devtools count\n  \
-         mur devtools count --selector '#todo-input'\n";
+    let usage = format!("Usage: mur devtools count [--selector S] [--args JSON]\n\n{COUNT_HELP}");
     sandbox
         .devtools(&["count", "--selector"])
         .assert_code(1)
@@ -828,16 +830,7 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
         add_help.contains(&format!("counter, `{shown}`:\n")),
         "{add_help}"
     );
-    let list = "Options:\n  \
-         --selector S  read another element's text (default: #count)\n  \
-         --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
-         FILE, stdin; 4 MiB at most, what a session takes in one\n                \
-         request); options given beside it override its fields\n  \
-         -h, --help    print this help\n\
-         \n\
-         Examples:\n  \
-         mur devtools count\n  \
-         mur devtools count --selector '#todo-input'\n";
+    let list = COUNT_HELP;
     // Its tool's hints, learned from the tool list `click` read, as a component verb's
     // help says them (it said only ``Tool `state`.``).
     let help = sandbox.devtools(&["count", "--help"]);
