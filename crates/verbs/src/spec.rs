@@ -267,11 +267,12 @@ impl VerbSpec {
     }
 
     /// Each value `argv` gives a param, read as the kits read argv: long options,
-    /// `--name=VALUE` or a value in the word after an option that takes one (whatever
-    /// that word is: `--window --out -` gives the window `--out`, and `--window -- --out
-    /// -` gives it `--`), words in order for the positionals (the last one
-    /// repeatable), all words after a `--` that is no option's value positional. An
-    /// option it does not declare is passed over (the verb refuses it).
+    /// `--name=VALUE` or a value in the word after an option that takes one (`--window
+    /// -- --out -` gives it `--`; one of the verb's options or mur's, `--window --out -`,
+    /// is taken here as the window `--out`, so nothing is read or refused for `--out`,
+    /// and the kits refuse it as a value left out), words in order for the positionals
+    /// (the last one repeatable), all words after a `--` that is no option's value
+    /// positional. An option it does not declare is passed over (the verb refuses it).
     pub fn given<'s, 'a>(&'s self, argv: &'a [String]) -> Vec<Given<'s, 'a>> {
         let mut found = Vec::new();
         let mut words = argv.iter().map(String::as_str).enumerate();

@@ -655,10 +655,19 @@ impl Args {
             return Err(format!("`--{name}` given more than once"));
         }
         let value = if opt.takes_value() {
-            let word = parser
-                .value()
-                .map_err(|_| format!("`--{name}` needs a value ({})", opt.value))?;
-            Some(check_value(&opt, into_string(word)?)?)
+            let inline = parser.optional_value();
+            let taken = inline.is_none();
+            let word = match inline {
+                Some(word) => word,
+                None => parser
+                    .value()
+                    .map_err(|_| format!("`--{name}` needs a value ({})", opt.value))?,
+            };
+            let word = into_string(word)?;
+            if taken {
+                refuse_option_as_value(spec, name, &word)?;
+            }
+            Some(check_value(&opt, word)?)
         } else if let Some(word) = parser.optional_value() {
             return Err(format!(
                 "`--{name}` takes no value, got `{}`",
@@ -1228,6 +1237,26 @@ fn asks_for_help(argv: &[String]) -> bool {
     argv.iter()
         .take_while(|word| *word != "--")
         .any(|word| word == "--help" || word == "-h")
+}
+
+/// A value of `--name` taken from the next word that is one of the verb's own options
+/// or one of mur's (`--selector --pretty`, `--selector --window=main`): the value was
+/// left out, as the derived verbs say. An inline value (`--selector=--pretty`) is
+/// taken as given.
+fn refuse_option_as_value(spec: &Spec, name: &str, word: &str) -> Result<(), String> {
+    let Some(option) = word.strip_prefix("--") else {
+        return Ok(());
+    };
+    let option = option.split('=').next().unwrap_or(option);
+    let known = !option.is_empty()
+        && (find_option(spec, option).is_some() || host_options().any(|host| host == option));
+    match known {
+        true => Err(format!(
+            "`--{name}` needs a value, and `--{option}` is an option (a value that begins \
+             with `--` is written `--{name}=VALUE`)"
+        )),
+        false => Ok(()),
+    }
 }
 
 /// The option `--name` of `spec` ([`Spec::every_option`]); the option form of a

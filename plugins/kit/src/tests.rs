@@ -591,6 +591,15 @@ fn a_help_word_taken_as_a_value_is_just_a_value() {
 }
 
 #[test]
+fn an_option_written_inline_as_a_value_is_just_a_value() {
+    let inline = call(&["#x", "t", "--window=--pretty"]);
+    assert_eq!(sent(&inline)["window"], "--pretty");
+    // A word that begins with `--` and names no option is a value still.
+    let other = call(&["#x", "t", "--window", "--main"]);
+    assert_eq!(sent(&other)["window"], "--main");
+}
+
+#[test]
 fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
     let cases: &[(&[&str], &str)] = &[
         (&["#x", "t", "--zebra"], "unknown option `--zebra`"),
@@ -616,6 +625,27 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         ),
         (&["", "t"], "`<selector>` must not be empty"),
         (&["#x", "t", "--window"], "`--window` needs a value (W)"),
+        // The next word one of the verb's options or mur's: the value was left out.
+        (
+            &["#x", "t", "--window", "--view", "full"],
+            "`--window` needs a value, and `--view` is an option (a value that begins with \
+             `--` is written `--window=VALUE`)",
+        ),
+        (
+            &["#x", "t", "--window", "--count=2"],
+            "`--window` needs a value, and `--count` is an option (a value that begins with \
+             `--` is written `--window=VALUE`)",
+        ),
+        (
+            &["#x", "t", "--window", "--pretty"],
+            "`--window` needs a value, and `--pretty` is an option (a value that begins with \
+             `--` is written `--window=VALUE`)",
+        ),
+        (
+            &["#x", "t", "--window", "--project=App.csproj"],
+            "`--window` needs a value, and `--project` is an option (a value that begins \
+             with `--` is written `--window=VALUE`)",
+        ),
         (&["#x", "t", "--a=yes"], "`--a` takes no value, got `yes`"),
         (
             &["#x", "t", "--window", "1", "--window", "2"],

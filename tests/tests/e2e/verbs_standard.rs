@@ -566,12 +566,12 @@ fn pretty_output_is_indented_and_compact_output_is_one_line() {
 }
 
 /// `-` (stdout) is found where the verb finds it, reading argv as the kits do: the
-/// word after an option that takes a value is that value, whatever it is. So
-/// `--window -- --out -` is window `--` and the PNG to stdout, refused on a terminal
-/// before the call; `--window --out -` is window `--out` and no `--out` at all, which
-/// the verb refuses (a word it has no place for). mur read it otherwise: cut at the
-/// first `--`, and `--out -` anywhere, so it let the first through to the terminal and
-/// refused the second.
+/// word after an option that takes a value is that value, unless it is one of the
+/// verb's options or mur's. So `--window -- --out -` is window `--` and the PNG to
+/// stdout, refused on a terminal before the call; `--window --out -` is a window left
+/// out, which the verb refuses (no `--out -` that mur would refuse first). mur read it
+/// otherwise: cut at the first `--`, and `--out -` anywhere, so it let the first
+/// through to the terminal and refused the second.
 #[test]
 fn stdout_on_a_terminal_is_found_as_the_verb_reads_its_argv() {
     let (sandbox, _sample) = session();
@@ -582,7 +582,8 @@ fn stdout_on_a_terminal_is_found_as_the_verb_reads_its_argv() {
          hint: pipe it (`| display`, `> shot.png`) or write a file: `--out FILE`\r\n",
     );
     let judged = on_a_terminal("mur devtools screenshot --window --out -");
-    judged
-        .assert_code(1)
-        .assert_stdout_starts_with("error: screenshot: unexpected argument `-`\r\n");
+    judged.assert_code(1).assert_stdout_starts_with(
+        "error: screenshot: `--window` needs a value, and `--out` is an option (a value \
+             that begins with `--` is written `--window=VALUE`)\r\n",
+    );
 }

@@ -84,6 +84,19 @@ const BAD: &[(&str, &[&str], &str)] = &[
         "`--view` must be `summary` or `full`, got `wide`",
     ),
     ("tree", &["--selector"], "`--selector` needs a value (S)"),
+    // The word after it one of the verb's options or mur's: the value was left out.
+    (
+        "tree",
+        &["--selector", "--window", "main"],
+        "`--selector` needs a value, and `--window` is an option (a value that begins with \
+         `--` is written `--selector=VALUE`)",
+    ),
+    (
+        "state",
+        &["--selector", "--pretty"],
+        "`--selector` needs a value, and `--pretty` is an option (a value that begins with \
+         `--` is written `--selector=VALUE`)",
+    ),
     (
         "tree",
         &["--include-reactor-source=yes"],

@@ -1031,6 +1031,14 @@ export class Verb {
       }
       let value = eq < 0 ? argv[++i] : word.slice(eq + 1);
       if (value === undefined) throw new VerbError(`\`--${name}\` needs a value (${p.valueName || "VALUE"})`);
+      // The next word one of the verb's options or mur's: the value was left out
+      // (`--selector --pretty`); written inline it is a value (`--selector=--pretty`).
+      const option = eq < 0 && value.startsWith("--") ? value.slice(2).split("=")[0] : "";
+      if (option !== "" && (options.has(option) || HOST_OPTIONS.includes(option))) {
+        throw new VerbError(
+          `\`--${name}\` needs a value, and \`--${option}\` is an option (a value that begins with \`--\` is written \`--${name}=VALUE\`)`,
+        );
+      }
       values[name] = typed(p, check(p, `\`--${name}\``, value));
       given.push([name, value]);
       if (name === TIMEOUT.name) timeoutMs = millis(value);

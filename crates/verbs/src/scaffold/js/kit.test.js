@@ -96,6 +96,10 @@ test("sends the selector and the timeout", () => {
   assert.deepEqual(JSON.parse(call.arguments), { selector: "#btn-inc" });
   assert.equal(call.timeoutMs, 900);
   assert.deepEqual(call.writes, []);
+  // Written inline, an option's name is a value; so is a word that names none.
+  for (const [argv, selector] of [[["--selector=--pretty"], "--pretty"], [["--selector", "--x"], "--x"]]) {
+    assert.deepEqual(JSON.parse(click.parse(argv).arguments), { selector });
+  }
 });
 
 test("usage errors are one line", () => {
@@ -127,6 +131,11 @@ test("usage errors are one line", () => {
     // One of them repeated: mur refuses `-v -v` too, so that is not what to type.
     [["#a", "-vv"], "unknown option `-vv`; mur takes `-v` and `-q` once each"],
     [["#a", "-qvq"], "unknown option `-qvq`; mur takes `-v` and `-q` once each"],
+    // The next word one of the verb's options or mur's: the value was left out.
+    [["--selector", "--timeout", "5"], "`--selector` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
+    [["--selector", "--timeout=5"], "`--selector` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
+    [["--selector", "--pretty"], "`--selector` needs a value, and `--pretty` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
+    [["--selector", "--project=App.csproj"], "`--selector` needs a value, and `--project` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
   ]) {
     assert.throws(() => click.parse(argv), new VerbError(message));
     // The component's `parse` throws the plain string a `result` error must be.

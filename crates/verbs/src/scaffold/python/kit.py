@@ -713,6 +713,15 @@ class Verb:
                     raise Error(f"`--{name}` needs a value ({param.value_name or 'VALUE'})")
                 value = argv[at]
                 at += 1
+                # The next word one of the verb's options or mur's: the value was left
+                # out (`--selector --pretty`); written inline it is a value
+                # (`--selector=--pretty`).
+                option = value[2:].partition("=")[0] if value.startswith("--") else ""
+                if option and (option in options or option in HOST_OPTIONS):
+                    raise Error(
+                        f"`--{name}` needs a value, and `--{option}` is an option (a value "
+                        f"that begins with `--` is written `--{name}=VALUE`)"
+                    )
             values[name] = _typed(param, _checked(param, f"`--{name}`", value))
             given.append((name, value))
             if name == TIMEOUT.name:

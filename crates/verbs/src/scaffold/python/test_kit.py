@@ -107,6 +107,9 @@ class KitTest(unittest.TestCase):
         # The selector as an option too, as the standard verbs take theirs.
         for argv in (["--selector", "#btn-inc"], ["--selector=#btn-inc"]):
             self.assertEqual(json.loads(self.verb.parse(argv).arguments), {"selector": "#btn-inc"})
+        # Written inline, an option's name is a value; so is a word that names none.
+        for argv, selector in [(["--selector=--pretty"], "--pretty"), (["--selector", "--x"], "--x")]:
+            self.assertEqual(json.loads(self.verb.parse(argv).arguments), {"selector": selector})
 
     def test_usage_errors_are_one_line(self):
         for argv, message in [
@@ -138,6 +141,15 @@ class KitTest(unittest.TestCase):
             (["#a", "-vv"], "unknown option `-vv`; mur takes `-v` and `-q` once each"),
             (["#a", "-qvq"], "unknown option `-qvq`; mur takes `-v` and `-q` once each"),
             (["#a", "--timeout", "soon"], "`--timeout` needs a positive number of milliseconds, got `soon`"),
+            # The next word one of the verb's options or mur's: the value was left out.
+            (["--selector", "--timeout", "5"],
+             "`--selector` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
+            (["--selector", "--timeout=5"],
+             "`--selector` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
+            (["--selector", "--pretty"],
+             "`--selector` needs a value, and `--pretty` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
+            (["--selector", "--project=App.csproj"],
+             "`--selector` needs a value, and `--project` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
         ]:
             with self.assertRaises(kit.Error, msg=argv) as raised:
                 self.verb.parse(argv)
