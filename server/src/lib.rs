@@ -61,7 +61,7 @@ pub use usage::UsageLogging;
 // The stdio bridge records the calls it serves as a session does; no part of the
 // embedding API.
 #[doc(hidden)]
-pub use usage::{Recorder, Served, client_info_field, client_label};
+pub use usage::{Recorder, Served, client_label};
 
 /// Internals stay out of the API: the registration types are reached at the
 /// crate root only, not through a module of their own,

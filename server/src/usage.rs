@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use mur_usage::{Kind, Outcome, Record, Side, Surface, UsageLog};
+use mur_usage::{Kind, Outcome, Record, Side, Surface, UsageLog, cut_name};
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
 use serde_json::Value;
@@ -105,7 +105,7 @@ impl Recorder {
     }
 
     /// The tool's and the verb's names are the client's words, so they are cut as
-    /// its name is ([`client_info_field`]); whether the record keeps them is decided
+    /// its name is ([`mur_usage::cut_name`]); whether the record keeps them is decided
     /// when the call ends ([`Recorder::record`]).
     fn served(
         &self,
@@ -117,7 +117,7 @@ impl Recorder {
         let verb_name = verb.and_then(|v| v["name"].as_str());
         Served {
             started: Instant::now(),
-            tool: client_info_field(tool),
+            tool: cut_name(tool),
             has_tool,
             client,
             surface: if verb.is_some() {
@@ -125,7 +125,7 @@ impl Recorder {
             } else {
                 Surface::Mcp
             },
-            verb: verb_name.map(client_info_field),
+            verb: verb_name.map(cut_name),
             verb_of_tool: verb_name.is_some_and(|verb| verb_of(verb, tool)),
             kind: verb.and_then(|v| v["kind"].as_str()).and_then(Kind::parse),
             bridge: false,
@@ -188,23 +188,15 @@ fn verb_of(verb: &str, tool: &str) -> bool {
     !verb.is_empty() && verb == letters(tool)
 }
 
-/// A client's name, or its version, as a record keeps it; the tool's name and the verb's
-/// (`_meta["dev.mur/verb"].name`) too, which the client chose as well: trimmed and cut to
-/// [`mur_usage::NAME_CHARS`] characters (`…` marks the cut), as mur's own records cut what
-/// its caller typed ([`mur_usage::cut_name`]).
-pub fn client_info_field(text: &str) -> String {
-    mur_usage::cut_name(text)
-}
-
 /// Who a record says called: the client's `name version`, or its name alone when it
-/// gave no version, each cut by [`client_info_field`]; `None` for a blank name. The one
+/// gave no version, each cut by [`mur_usage::cut_name`]; `None` for a blank name. The one
 /// label of a client, a session's records and the bridge's alike.
 pub fn client_label(name: &str, version: Option<&str>) -> Option<String> {
-    let name = client_info_field(name);
+    let name = cut_name(name);
     if name.is_empty() {
         return None;
     }
-    let version = version.map(client_info_field).unwrap_or_default();
+    let version = version.map(cut_name).unwrap_or_default();
     Some(if version.is_empty() {
         name
     } else {
@@ -269,7 +261,7 @@ pub struct Served {
 }
 
 impl Served {
-    /// The tool called, as the client named it (cut: [`client_info_field`]), to read
+    /// The tool called, as the client named it (cut: [`mur_usage::cut_name`]), to read
     /// its answer by; the record may say `WORD` ([`Recorder::finish`]).
     pub fn tool(&self) -> &str {
         &self.tool
@@ -293,7 +285,7 @@ mod tests {
         let long = "v".repeat(2 << 20);
         let meta = serde_json::json!({ VERB_META: { "name": long, "kind": "plugin" } });
         let served = recorder.call(&long, None, &meta);
-        let cut = client_info_field(&long);
+        let cut = cut_name(&long);
         assert_eq!(cut.chars().count(), mur_usage::NAME_CHARS + 1);
         assert_eq!(
             (served.tool(), served.verb.as_deref()),
@@ -382,11 +374,11 @@ mod tests {
         assert_eq!(long, expected);
         // A cut just after a space leaves none before the `…`.
         let spaced = format!("{} tail", "x".repeat(mur_usage::NAME_CHARS - 1));
-        assert_eq!(client_info_field(&spaced), format!("{}…", "x".repeat(199)));
+        assert_eq!(cut_name(&spaced), format!("{}…", "x".repeat(199)));
         // Cut once is cut for good: the proxy cuts, the session cuts again.
         assert_eq!(
-            client_info_field(&client_info_field(&"x".repeat(500))),
-            client_info_field(&"x".repeat(500))
+            cut_name(&cut_name(&"x".repeat(500))),
+            cut_name(&"x".repeat(500))
         );
     }
 }

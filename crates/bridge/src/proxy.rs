@@ -865,16 +865,16 @@ fn discovered_as_told(mut found: Value) -> Value {
 }
 
 /// Who the session is told calls: the client's `clientInfo` — its name and version
-/// alone, each cut as a usage record cuts them ([`mur_server::client_info_field`]), a
+/// alone, each cut as a usage record cuts them ([`mur_usage::cut_name`]), a
 /// missing version made empty (a session of the 2025-11-25 revision refuses a
 /// `clientInfo` without one, and so every request) — or, when it gave no name, or a
 /// name or version that is no string, the proxy's own ([`proxy_info`]).
 fn relayed_client(info: Option<&Value>) -> Value {
     let usable = |info: &Value| {
-        let name = mur_server::client_info_field(info["name"].as_str()?);
+        let name = mur_usage::cut_name(info["name"].as_str()?);
         let version = match &info["version"] {
             Value::Null => String::new(),
-            version => mur_server::client_info_field(version.as_str()?),
+            version => mur_usage::cut_name(version.as_str()?),
         };
         (!name.is_empty()).then(|| json!({ "name": name, "version": version }))
     };
