@@ -126,6 +126,20 @@ export const verb = new Verb({
 export const { info, parse, shape } = verb.exports();
 "#;
 
+/// The failing verb with each `(from, to, said)`'s first `from` made `to` fails its build
+/// with the one line `build.mjs: said`.
+fn fails_its_build_so(rows: &[(&str, &str, String)]) {
+    for (from, to, said) in rows {
+        assert!(FAILING_VERB.contains(from), "{from}");
+        a_refused_declaration_fails_the_build_in_one_line(
+            ("jsfail", "js"),
+            ("verb.js", &FAILING_VERB.replacen(from, to, 1)),
+            build_mjs,
+            &format!("build.mjs: {said}"),
+        );
+    }
+}
+
 /// A wait on a tool argument no tool can have (a space in its name) is refused when
 /// the verb is built, in one line saying where and why, before componentize-js is
 /// loaded (so without `npm install`, as here); componentize-js, run on it, ended in a
@@ -135,7 +149,7 @@ export const { info, parse, shape } = verb.exports();
 fn a_javascript_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
     let kinds = "flag, text, selector, name, choice, integer, number, json, output-path, \
                  milliseconds";
-    for (from, to, said) in [
+    fails_its_build_so(&[
         (
             "\"timeoutMs\"",
             "\"timeout ms\"",
@@ -149,15 +163,7 @@ fn a_javascript_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
             "{ kind: \"int\" }",
             format!("verb.js:11: kind `int` is not one of {kinds}; did you mean `integer`?"),
         ),
-    ] {
-        assert!(FAILING_VERB.contains(from), "{from}");
-        a_refused_declaration_fails_the_build_in_one_line(
-            ("jsfail", "js"),
-            ("verb.js", &FAILING_VERB.replacen(from, to, 1)),
-            build_mjs,
-            &format!("build.mjs: {said}"),
-        );
-    }
+    ]);
 }
 
 /// What `verbs add` would refuse of a verb's choices and its wait is refused when the
@@ -170,7 +176,7 @@ fn a_javascript_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
 #[test]
 fn a_javascript_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_line() {
     let declares = |line: u32, why: String| format!("verb.js:{line}: verb `jsfail` declares {why}");
-    for (from, to, said) in [
+    fails_its_build_so(&[
         (
             "argument: \"timeoutMs\"",
             "argument: \"selector\"",
@@ -213,15 +219,7 @@ fn a_javascript_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_lin
              letter: give a list, `choices: [\"full\"]`"
                 .to_owned(),
         ),
-    ] {
-        assert!(FAILING_VERB.contains(from), "{from}");
-        a_refused_declaration_fails_the_build_in_one_line(
-            ("jsfail", "js"),
-            ("verb.js", &FAILING_VERB.replacen(from, to, 1)),
-            build_mjs,
-            &format!("build.mjs: {said}"),
-        );
-    }
+    ]);
 }
 
 #[test]
