@@ -750,26 +750,20 @@ fn a_request_is_bounded_only_by_the_proxys_own_timeout_which_its_hint_names() {
 /// progress once and never answers; `cancels` answers with how many
 /// `notifications/cancelled` it was sent.
 const CANCELLABLE_SERVER: &str = r#"
-import json, sys
-def send(m):
-    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
-cancels = 0
-for raw in sys.stdin:
-    msg = json.loads(raw)
-    mid, method, params = msg.get("id"), msg.get("method"), msg.get("params") or {}
-    if method == "initialize":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
-              "capabilities": {"tools": {}}, "serverInfo": {"name": "cancellable", "version": "1"}}})
-    elif method == "notifications/cancelled":
-        cancels += 1
-    elif method == "tools/call" and params.get("name") == "hang":
+from line_server import send, serve, text
+cancels = []
+def cancelled(msg):
+    if msg.get("method") == "notifications/cancelled":
+        cancels.append(msg)
+        return True
+def call(mid, params):
+    if params.get("name") == "hang":
         token = (params.get("_meta") or {}).get("progressToken")
         send({"jsonrpc": "2.0", "method": "notifications/progress",
               "params": {"progressToken": token, "progress": 1}})
-    elif method == "tools/call":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": str(cancels)}]}})
-    elif mid is not None:
-        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []}})
+    else:
+        text(mid, str(len(cancels)))
+serve("cancellable", call, other=cancelled)
 "#;
 
 /// A bridge over [`CANCELLABLE_SERVER`] for the project `name`, with `extra`
@@ -780,7 +774,7 @@ fn cancellable_bridge(
     name: &str,
     extra: &[&str],
 ) -> (std::path::PathBuf, Value, mur_e2e::Adopted) {
-    let script = sb.file(&format!("{name}.py"), CANCELLABLE_SERVER);
+    let script = crate::servers::line_server(sb, &format!("{name}.py"), CANCELLABLE_SERVER);
     let project = sb.project(name);
     let mut command = sb.mur_command(&["devtools", "bridge", "--project"]);
     command

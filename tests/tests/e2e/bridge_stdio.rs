@@ -2049,32 +2049,24 @@ fn assert_refused_greet(out: &Output, bridge: &Bridge<'_>) {
 /// (a server still being fetched, say). It writes its process group to stderr
 /// first; its one tool, `crash`, exits 3.
 const LINGERING_SERVER: &str = r#"
-import json, os, signal, sys, time
+import os, signal, sys, time
 def term(*_):
     sys.stderr.write("lingering: SIGTERM, cleaning up\n"); sys.stderr.flush(); os._exit(0)
 signal.signal(signal.SIGTERM, signal.SIG_IGN if sys.argv[1] == "ignore" else term)
 sys.stderr.write("lingering: group %d\n" % os.getpgid(0)); sys.stderr.flush()
-def send(m):
-    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
-for raw in sys.stdin:
-    msg = json.loads(raw)
-    mid, method = msg.get("id"), msg.get("method")
-    if method == "initialize" and sys.argv[2:] != ["mute"]:
-        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
-              "capabilities": {"tools": {}}, "serverInfo": {"name": "lingering", "version": "1"}}})
-    elif method == "initialize":
-        pass
-    elif method == "tools/call" and msg["params"]["name"] == "crash":
+from line_server import answer, serve
+def call(mid, params):
+    if params["name"] == "crash":
         os._exit(3)
-    elif mid is not None:
-        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []} if method == "tools/list" else {}})
+    answer(mid, {})
+serve("lingering", call, initialize=sys.argv[2:] != ["mute"])
 while True:
     time.sleep(1)
 "#;
 
 /// [`LINGERING_SERVER`] with these arguments, run as it is.
 fn lingering(sb: &Sandbox, args: &[&str]) -> Vec<OsString> {
-    let script = sb.file("lingering_server.py", LINGERING_SERVER);
+    let script = crate::servers::line_server(sb, "lingering_server.py", LINGERING_SERVER);
     let mut command: Vec<OsString> = vec!["python3".into(), "-u".into(), script.into()];
     command.extend(args.iter().map(OsString::from));
     command
@@ -2083,7 +2075,7 @@ fn lingering(sb: &Sandbox, args: &[&str]) -> Vec<OsString> {
 /// [`LINGERING_SERVER`] behind a wrapper that is no `exec`: `sh` runs it as a
 /// child and waits for it, as `npx` (`npm exec` → `sh -c` → `node`) does.
 fn wrapped_lingering(sb: &Sandbox, args: &[&str]) -> Vec<OsString> {
-    let script = sb.file("lingering_server.py", LINGERING_SERVER);
+    let script = crate::servers::line_server(sb, "lingering_server.py", LINGERING_SERVER);
     let mut command: Vec<OsString> = ["sh", "-c", "python3 -u \"$0\" \"$@\"; true"]
         .map(OsString::from)
         .to_vec();
@@ -2736,23 +2728,11 @@ fn a_call_out_of_time_quotes_what_the_bridge_could_not_match() {
 /// process group, as a daemon does: `setsid sh -c …` appends its pid to the file
 /// `argv[1]` and becomes `sleep 300`. Its tool `exit` exits 3; any other answers.
 const LEAVING_SERVER: &str = r#"
-import json, os, subprocess, sys
+import os, subprocess, sys
 subprocess.Popen(["setsid", "sh", "-c", 'echo $$ >> "$0"; exec sleep 300', sys.argv[1]],
                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-def send(m):
-    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
-for raw in sys.stdin:
-    msg = json.loads(raw)
-    mid, method = msg.get("id"), msg.get("method")
-    if method == "initialize":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
-              "capabilities": {"tools": {}}, "serverInfo": {"name": "leaving", "version": "1"}}})
-    elif method == "tools/call" and msg["params"]["name"] == "exit":
-        os._exit(3)
-    elif method == "tools/call":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "here"}]}})
-    elif mid is not None:
-        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []} if method == "tools/list" else {}})
+from line_server import serve, text
+serve("leaving", lambda mid, params: os._exit(3) if params["name"] == "exit" else text(mid, "here"))
 "#;
 
 /// The process a [`LEAVING_SERVER`] left outside its group, the `n`th (from 0) its
@@ -2801,7 +2781,7 @@ impl Drop for Left {
 #[test]
 fn what_the_server_started_outside_its_group_ends_at_a_restart_and_at_bridge_stop() {
     let sb = Sandbox::new();
-    let script = sb.file("leaving_server.py", LEAVING_SERVER);
+    let script = crate::servers::line_server(&sb, "leaving_server.py", LEAVING_SERVER);
     let pids = sb.root().join("left.pids");
     let command: Vec<OsString> = vec![
         "python3".into(),
@@ -2852,25 +2832,13 @@ fn what_the_server_started_outside_its_group_ends_at_a_restart_and_at_bridge_sto
 /// is reparented to the bridge, a subreaper. The second has no `MUR_BRIDGE_SERVER` in
 /// its environment. Its tool `exit` exits 3; any other answers.
 const ORPHANING_SERVER: &str = r#"
-import json, os, subprocess, sys
+import os, subprocess, sys
 for env in ([], ["env", "-u", "MUR_BRIDGE_SERVER"]):
     inner = " ".join(env) + """ sh -c 'echo $$ >> "$0"; exec sleep 2' "$0" &"""
     subprocess.run(["setsid", "sh", "-c", inner, sys.argv[1]], stdin=subprocess.DEVNULL,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-def send(m):
-    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
-for raw in sys.stdin:
-    msg = json.loads(raw)
-    mid, method = msg.get("id"), msg.get("method")
-    if method == "initialize":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
-              "capabilities": {"tools": {}}, "serverInfo": {"name": "orphaning", "version": "1"}}})
-    elif method == "tools/call" and msg["params"]["name"] == "exit":
-        os._exit(3)
-    elif method == "tools/call":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "here"}]}})
-    elif mid is not None:
-        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": []} if method == "tools/list" else {}})
+from line_server import serve, text
+serve("orphaning", lambda mid, params: os._exit(3) if params["name"] == "exit" else text(mid, "here"))
 "#;
 
 /// `pid`'s state and parent, from `/proc/<pid>/stat`; `None` once it is gone (reaped).
@@ -2903,7 +2871,7 @@ fn zombie_children(parent: u32) -> Vec<u32> {
 #[test]
 fn what_the_bridge_adopted_and_exits_on_its_own_is_reaped_while_it_runs() {
     let sb = Sandbox::new();
-    let script = sb.file("orphaning_server.py", ORPHANING_SERVER);
+    let script = crate::servers::line_server(&sb, "orphaning_server.py", ORPHANING_SERVER);
     let pids = sb.root().join("orphans.pids");
     let command: Vec<OsString> = vec![
         "python3".into(),

@@ -489,28 +489,15 @@ fn list_auto_adds_sessions_found_by_the_port_scan() {
 /// A stdio MCP server of a few lines: it answers `initialize`, lists one tool
 /// (`hello`) and answers every call of it; it ends when its input does.
 const MINI_SERVER: &str = r#"
-import json, sys
-def send(m):
-    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
-for raw in sys.stdin:
-    msg = json.loads(raw)
-    mid, method = msg.get("id"), msg.get("method")
-    if method == "initialize":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
-              "capabilities": {"tools": {}}, "serverInfo": {"name": "mini", "version": "1"}}})
-    elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": [{"name": "hello",
-              "inputSchema": {"type": "object", "properties": {}}}]}})
-    elif method == "tools/call":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "hi"}]}})
-    elif mid is not None:
-        send({"jsonrpc": "2.0", "id": mid, "result": {}})
+from line_server import serve, text
+serve("mini", lambda mid, params: text(mid, "hi"),
+      tools=[{"name": "hello", "inputSchema": {"type": "object", "properties": {}}}])
 "#;
 
 /// The command of a bridge over [`MINI_SERVER`] (written into the sandbox), with
 /// `args` after the script (which it ignores).
 pub(crate) fn mini_server(sb: &Sandbox, args: &[&str]) -> Vec<String> {
-    let script = sb.file("mini_server.py", MINI_SERVER);
+    let script = crate::servers::line_server(sb, "mini_server.py", MINI_SERVER);
     let mut command = vec!["python3".to_owned(), "-u".to_owned()];
     command.push(script.to_str().expect("utf-8 path").to_owned());
     command.extend(args.iter().map(|a| (*a).to_owned()));

@@ -68,3 +68,13 @@ pub(crate) fn interop_server(
     );
     (process, format!("http://{address}/mcp"), log)
 }
+
+/// `script` written into the sandbox as `file`, beside `line_server.py`
+/// (tests/interop/), which it imports: what the tests' small stdio MCP servers share.
+pub(crate) fn line_server(sb: &Sandbox, file: &str, script: &str) -> std::path::PathBuf {
+    sb.file(
+        "line_server.py",
+        include_str!("../../interop/line_server.py"),
+    );
+    sb.file(file, script)
+}
