@@ -505,11 +505,12 @@ mod tests {
         assert_eq!(text(&files, "wit/verb.wit"), VERB_WIT);
     }
 
-    /// No template writes the verb's usage line: mur composes it from the name and the
-    /// params. The templates wrote `{name} <selector>`, which after a rename (`bump` to
-    /// `bump2`) or an added option `--help` printed as `Usage: mur devtools bump <selector>`.
+    /// No template writes the verb's usage line: its kit composes it from the name and
+    /// the params, as the standard verbs' is. The templates wrote `{name} <selector>`,
+    /// which after a rename (`bump` to `bump2`) or an added option `--help` printed as
+    /// `Usage: mur devtools bump <selector>`.
     #[test]
-    fn no_template_writes_the_usage_line_mur_composes_it() {
+    fn no_template_writes_the_usage_line_the_kit_composes_it() {
         for (lang, path, declared) in [
             (Lang::Rust, "src/lib.rs", "synopsis:"),
             (Lang::Python, "app.py", "usage ="),
@@ -526,7 +527,7 @@ mod tests {
                 lines.len() == 1 && lines[0].trim_end_matches(',') == empty,
                 "{lang:?}: {lines:?}"
             );
-            assert!(source.contains("mur composes the usage line"), "{lang:?}");
+            assert!(source.contains("the kit composes the usage line"), "{lang:?}");
         }
     }
 

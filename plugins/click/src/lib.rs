@@ -8,7 +8,7 @@ mur_verb_kit::selector_verb!(
         name: "click",
         tool: "click",
         summary: "Click the element a selector matches",
-        synopsis: "click <selector>",
+        synopsis: "",
         details: "",
         examples: &["mur devtools click '#btn-inc'"],
     },

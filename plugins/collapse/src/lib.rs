@@ -8,7 +8,7 @@ mur_verb_kit::selector_verb!(
         name: "collapse",
         tool: "collapse",
         summary: "Collapse the element a selector matches (a tree item, an expander)",
-        synopsis: "collapse <selector>",
+        synopsis: "",
         details: "",
         examples: &["mur devtools collapse '#advanced'"],
     },

@@ -8,7 +8,7 @@ mur_verb_kit::no_argument_verb!(
         name: "components",
         tool: "components",
         summary: "List the components the running app can show",
-        synopsis: "components",
+        synopsis: "",
         details: "",
         examples: &["mur devtools components --pretty"],
     }

@@ -8,7 +8,7 @@ mur_verb_kit::selector_verb!(
         name: "expand",
         tool: "expand",
         summary: "Expand the element a selector matches (a tree item, an expander)",
-        synopsis: "expand <selector>",
+        synopsis: "",
         details: "",
         examples: &["mur devtools expand '#advanced'"],
     },

@@ -15,7 +15,7 @@ impl Verb for Fire {
         name: "fire",
         tool: "fire",
         summary: "Fire an event on a component, with optional JSON arguments",
-        synopsis: "fire <target> [--args JSON]",
+        synopsis: "",
         details: "",
         examples: &[r#"mur devtools fire counter.set --args '{"value": 5}'"#],
     };

@@ -8,7 +8,7 @@ mur_verb_kit::selector_verb!(
         name: "focus",
         tool: "focus",
         summary: "Move keyboard focus to the element a selector matches",
-        synopsis: "focus <selector>",
+        synopsis: "",
         details: "",
         examples: &["mur devtools focus '#todo-input'"],
     },

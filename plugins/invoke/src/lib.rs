@@ -8,7 +8,7 @@ mur_verb_kit::selector_verb!(
         name: "invoke",
         tool: "invoke",
         summary: "Invoke the default action of the element a selector matches",
-        synopsis: "invoke <selector>",
+        synopsis: "",
         details: "",
         examples: &["mur devtools invoke '#todo-add'"],
     },

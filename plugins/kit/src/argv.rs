@@ -130,7 +130,7 @@ impl Opt {
         Self::value("window", "W", Kind::Name, help)
     }
 
-    fn takes_value(&self) -> bool {
+    pub(crate) fn takes_value(&self) -> bool {
         !matches!(self.kind, Kind::Flag | Kind::LocalFlag)
     }
 }
@@ -820,8 +820,10 @@ impl Args {
         let word = shell_word(word);
         match self.meant(spec, &extra[0]) {
             Some(opt) => format!("{told}; did you mean `--{} {word}`?", opt.name),
-            // `tree main`: a window's name, or a selector of that type.
+            // `tree main`: a window's name, or a selector of that type; `tree
+            // ':text("x")'`, or `main` beside `--selector`: the one option it fits.
             None => match self.readings(spec, &extra[0]).as_slice() {
+                [only] => format!("{told}; did you mean `--{only} {word}`?"),
                 [first, second] => {
                     format!("{told}; did you mean `--{first} {word}` or `--{second} {word}`?")
                 }
@@ -833,7 +835,9 @@ impl Args {
     /// The options a stray `word` fits where nothing says which it is for (see
     /// [`meant`](Self::meant)): of a verb without positionals, its options (not
     /// choices) that name a thing of the app, not given already, that take the word;
-    /// none for a word that looks like a file path (`b.png`: a path given twice).
+    /// none for a word that looks like a file path (`b.png`: a path given twice). A
+    /// name ([`Kind::Name`]: a window's, a component's) never holds a selector's marks
+    /// ([`holds_selector_marks`]): `:text("x")` is read as no window.
     fn readings(&self, spec: &Spec, word: &str) -> Vec<&'static str> {
         if !spec.positionals.is_empty() || looks_like_path(word) {
             return Vec::new();
@@ -841,6 +845,7 @@ impl Args {
         spec.options
             .iter()
             .filter(|opt| opt.kind.names_a_thing() && !matches!(opt.kind, Kind::Choice(_)))
+            .filter(|opt| !(opt.kind == Kind::Name && holds_selector_marks(word)))
             .filter(|opt| !self.flag(opt.name) && check_value(opt, word.to_owned()).is_ok())
             .map(|opt| opt.name)
             .collect()
@@ -1196,6 +1201,14 @@ fn given_twice(spec: &Spec, pos: &Pos, word: &str) -> bool {
     !text_last || (pos.kind == Kind::Selector && word.starts_with(['#', '[']))
 }
 
+/// Whether `word` holds a mark of a selector's syntax that no name holds (a window's,
+/// a component's: `main`, `todo`): `#` (an id), `[` (an attribute), `:` (`:text(…)`,
+/// `:nth(N)`), `>` (a child), `*` (any element) or white space (a descendant). A
+/// plain word (`main`, `Button`, `.done`) may be either.
+fn holds_selector_marks(word: &str) -> bool {
+    word.contains(['#', '[', ':', '>', '*']) || word.contains(char::is_whitespace)
+}
+
 /// Whether `word` looks like a file path rather than a selector or a name: it holds a
 /// `/`, or ends in an extension of one to four letters or digits (`shot.png`), and
 /// does not start like a selector (`#id`, `[attr]`, `.class`).
@@ -1212,7 +1225,7 @@ fn looks_like_path(word: &str) -> bool {
 }
 
 /// `word` as a shell reads it back: bare when plain, else in single quotes.
-fn shell_word(word: &str) -> String {
+pub(crate) fn shell_word(word: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_.,/:=@%+-".contains(c);
     match !word.is_empty() && word.chars().all(plain) {
         true => word.to_owned(),

@@ -19,9 +19,9 @@ pub struct About {
     pub tool: &'static str,
     /// One line for `mur devtools --help`.
     pub summary: &'static str,
-    /// The command line after `mur devtools`, e.g. `click <selector>`. Empty: `mur`
-    /// composes it from the verb's name and [`Spec`] (`click <selector> [--timeout
-    /// MS]`), so it never names another verb or misses an option.
+    /// The command line after `mur devtools`, e.g. `click <selector>`. Empty: the kit
+    /// composes it from the verb's name and [`Spec`] ([`usage`]), as every standard
+    /// verb's is, so it never names another verb or misses an option.
     pub synopsis: &'static str,
     /// More about the verb, printed after the summary; may be empty.
     pub details: &'static str,
@@ -60,7 +60,10 @@ pub fn describe(about: &About, spec: &Spec) -> Info {
         name: about.name.to_owned(),
         tool: about.tool.to_owned(),
         summary: about.summary.to_owned(),
-        usage: about.synopsis.to_owned(),
+        usage: match about.synopsis.trim() {
+            "" => usage(about.name, spec),
+            given => given.to_owned(),
+        },
         details: about.details.trim_end().to_owned(),
         examples: about.examples.iter().map(|e| (*e).to_owned()).collect(),
         positionals: spec
@@ -95,6 +98,71 @@ pub(crate) fn waiting(mut info: Info, waits: Waits) -> Info {
     }
     info
 }
+
+/// The usage line of verb `name` taking `spec` (after `mur devtools`), the one
+/// [`describe`] gives when [`About::synopsis`] is empty: the name, each positional
+/// (`<selector>`), each option also taken as a lone word as that word (`[<selector>]`),
+/// then the other options, those of an exclusive group together as alternatives
+/// (`scroll <selector> [--by DX,DY | --to S]`). Each argument once, in its first form:
+/// not a positional's option form (`--selector S`), nor `--timeout MS`, which every
+/// verb takes; the help's options list both. (Left empty, mur composed the line from
+/// every option it was told of: a scaffolded verb's read `bump <selector> [--selector
+/// S] [--timeout MS]` beside the standard `click <selector>`.)
+pub fn usage(name: &str, spec: &Spec) -> String {
+    let mut words = vec![name.to_owned()];
+    words.extend(spec.positionals.iter().map(|pos| format!("<{}>", pos.name)));
+    let (lone, options): (Vec<&Opt>, Vec<&Opt>) = spec.options.iter().partition(|opt| opt.word);
+    words.extend(lone.iter().map(|opt| format!("[<{}>]", opt.name)));
+    let mut shown: Vec<&str> = Vec::new();
+    for opt in &options {
+        if shown.contains(&opt.name) {
+            continue;
+        }
+        let group = spec
+            .exclusive
+            .iter()
+            .find(|group| group.contains(&opt.name))
+            .copied()
+            .unwrap_or_default();
+        let together: Vec<&Opt> = options
+            .iter()
+            .copied()
+            .filter(|o| o.name == opt.name || group.contains(&o.name))
+            .filter(|o| !shown.contains(&o.name))
+            .collect();
+        shown.extend(together.iter().map(|o| o.name));
+        let labels: Vec<String> = together.iter().map(|o| option_label(o)).collect();
+        words.push(format!("[{}]", labels.join(" | ")));
+    }
+    words.join(" ")
+}
+
+/// `--name V` as mur labels an option in its help (crates/verbs/src/spec.rs,
+/// `option_label`), so the usage line and the options list agree: a choice's
+/// placeholder that does not list its choices gives way to them (`--mode fast|slow`)
+/// when they are short; no placeholder is `VALUE`.
+fn option_label(opt: &Opt) -> String {
+    if !opt.takes_value() {
+        return format!("--{}", opt.name);
+    }
+    let listed = match opt.kind {
+        Kind::Choice(choices) if !choices.is_empty() && !opt.value.contains('|') => {
+            let words: Vec<String> = choices.iter().map(|c| argv::shell_word(c)).collect();
+            Some(words.join("|")).filter(|joined| joined.chars().count() <= CHOICES_LABEL_CHARS)
+        }
+        _ => None,
+    };
+    let value = match (listed, opt.value) {
+        (Some(choices), _) => choices,
+        (None, "") => "VALUE".to_owned(),
+        (None, placeholder) => placeholder.to_owned(),
+    };
+    format!("--{} {value}", opt.name)
+}
+
+/// The longest `a|b|c` mur shows a choice's choices as in its label (spec.rs's
+/// `CHOICES_LABEL_CHARS`).
+const CHOICES_LABEL_CHARS: usize = 40;
 
 /// `[<name>]` for option `--name V` also taken as a lone word, saying which words it
 /// takes: any, or (beside other options a word could be meant for) only a selector

@@ -16,7 +16,7 @@
 //!         name: "click",
 //!         tool: "click",
 //!         summary: "Click the element a selector matches",
-//!         synopsis: "click <selector>",
+//!         synopsis: "", // the kit composes `click <selector>`
 //!         details: "",
 //!         examples: &["mur devtools click '#btn-inc'"],
 //!     };
@@ -43,7 +43,7 @@
 //!         name: "read-field",
 //!         tool: "state",
 //!         summary: "Print one field of an element's state",
-//!         synopsis: "", // mur composes `read-field <selector> [--field NAME] [--timeout MS]`
+//!         synopsis: "", // the kit composes `read-field <selector> [--field NAME]`
 //!         details: "",
 //!         examples: &["mur devtools read-field '#count' --field visible"],
 //!     };

@@ -388,6 +388,28 @@ fn only_h_alone_asks_for_help_not_a_word_starting_with_it() {
     );
 }
 
+/// A number (`-1`, `-15`) is never read as the short form of an option whose name starts
+/// with its digit (`--1st`), as a derived verb never reads one as an option: it stays
+/// the unknown option it is, as in the Python and JavaScript kits (which said "did you
+/// mean `--1st`?").
+#[test]
+fn a_number_is_never_an_options_short_form() {
+    struct Ranked;
+    impl Verb for Ranked {
+        const ABOUT: About = Sample::ABOUT;
+        const SPEC: Spec = Spec {
+            positionals: &[Pos::selector("the element")],
+            options: &[Opt::value("1st", "N", Kind::Count, "the first")],
+            ..Spec::NONE
+        };
+    }
+    crate::testing::assert_usage_errors::<Ranked>(&[
+        (&["#x", "-1"], "unknown option `-1`"),
+        (&["-1", "#x"], "unknown option `-1`"),
+        (&["#x", "-15"], "unknown option `-15`"),
+    ]);
+}
+
 #[test]
 fn a_text_that_starts_with_a_dash_is_told_to_follow_double_dashes() {
     let cases: &[(&[&str], &str)] = &[
@@ -685,6 +707,81 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         ),
     ];
     crate::testing::assert_usage_errors::<Sample>(cases);
+}
+
+/// A verb that writes no usage line gets the kit's, in the standard verbs' shape (each
+/// of them leaves its own empty): each argument once, in its first form, an exclusive
+/// group as alternatives, and no `--timeout MS`, which every verb takes. A scaffolded
+/// `bump` read `bump <selector> [--selector S] [--timeout MS]` (mur's, from every
+/// option declared) beside the standard `click <selector>`.
+#[test]
+fn an_empty_synopsis_is_composed_as_the_standard_verbs_usage() {
+    use crate::info::usage;
+    const SELECTOR: &[Pos] = &[Pos::selector("the element").or_option("S")];
+    const BUMP: Spec = Spec {
+        positionals: SELECTOR,
+        ..Spec::NONE
+    };
+    assert_eq!(usage("bump", &BUMP), "bump <selector>");
+    assert_eq!(usage("version", &Spec::NONE), "version");
+    const TREE: Spec = Spec {
+        options: &[
+            Opt::selector("only S").or_word(),
+            Opt::window("only W"),
+            VIEW,
+            Opt::flag("include-reactor-source", "with sources"),
+        ],
+        ..Spec::NONE
+    };
+    assert_eq!(
+        usage("tree", &TREE),
+        "tree [<selector>] [--window W] [--view summary|full] [--include-reactor-source]"
+    );
+    const WAIT: Spec = Spec {
+        positionals: SELECTOR,
+        options: &[
+            Opt::value("text", "X", Kind::Text, "its text"),
+            Opt::flag("visible", "visible"),
+            Opt::value("count", "N", Kind::Count, "how many"),
+            Opt::flag("quick", "a flag in no group"),
+        ],
+        exclusive: &[&["text", "visible", "count"]],
+    };
+    assert_eq!(
+        usage("wait", &WAIT),
+        "wait <selector> [--text X | --visible | --count N] [--quick]"
+    );
+    // A choice's placeholder that does not list its choices gives way to them, as in
+    // mur's options list; no placeholder is `VALUE`.
+    const ODD: Spec = Spec {
+        options: &[
+            Opt::value("mode", "M", Kind::Choice(&["fast", "New York"]), "which"),
+            Opt::value("note", "", Kind::Text, "a note"),
+        ],
+        ..Spec::NONE
+    };
+    assert_eq!(
+        usage("odd", &ODD),
+        "odd [--mode fast|'New York'] [--note VALUE]"
+    );
+    // `info` gives it where the synopsis is empty, and a synopsis given as it is.
+    assert_eq!(
+        info::<Sample>().usage,
+        "sample <selector> <text> [--view summary|full] [--count N] [--a | --b]"
+    );
+    struct Composed;
+    impl Verb for Composed {
+        const ABOUT: About = About {
+            synopsis: " ",
+            ..Sample::ABOUT
+        };
+        const SPEC: Spec = Sample::SPEC;
+    }
+    assert_eq!(
+        info::<Composed>().usage,
+        "sample <selector> <text> [--window W] [--view summary|full] [--count N] \
+         [--out PATH] [--args JSON] [--include-reactor-source] [--a | --b]"
+    );
 }
 
 #[test]
@@ -1628,14 +1725,17 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
     ]);
     assert_arguments::<Listing>(&[(&["[a=b]"], json!({"selector": "[a=b]"}))]);
     // A plain word may be meant for `--window` as well: both are named; beside
-    // `--selector`, it is not the selector given twice (it may be `--window main`). A
+    // `--selector`, it is not the selector given twice: it is `--window main`. A
     // word that starts like a selector is the selector's.
     assert_usage_errors::<Listing>(&[
         (
             &["main"],
             "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
         ),
-        (&["--selector", "#a", "main"], "unexpected argument `main`"),
+        (
+            &["--selector", "#a", "main"],
+            "unexpected argument `main`; did you mean `--window main`?",
+        ),
         (
             &["[b]", "--selector", "#a"],
             "`<selector>` given twice: as `[b]` and as `--selector '#a'`",
@@ -1694,6 +1794,60 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
             "the same as `--selector S`, where S starts with `#` or `[`"
         )]
     );
+}
+
+/// A stray word where a verb takes a selector and a window (`tree`, `screenshot`) is
+/// told the option it fits: a word that holds a selector's marks (`:text("x")`, `A >
+/// B`) is no window's name, so the hint names `--selector` alone (it named `--window`
+/// beside it); a plain word beside `--selector` given is `--window`'s (it was told only
+/// "unexpected argument"). A word no option fits, or only one given, stays unexpected.
+#[test]
+fn a_stray_word_is_told_the_one_option_it_fits() {
+    struct Listing;
+    impl Verb for Listing {
+        const ABOUT: About = About {
+            name: "listing",
+            tool: "listing",
+            summary: "",
+            synopsis: "",
+            details: "",
+            examples: &[],
+        };
+        const SPEC: Spec = Spec {
+            options: &[
+                Opt::selector("only S").or_word(),
+                Opt::window("only W"),
+                VIEW,
+            ],
+            ..Spec::NONE
+        };
+    }
+    crate::testing::assert_usage_errors::<Listing>(&[
+        (
+            &[":text(\"x\")"],
+            "unexpected argument `:text(\"x\")`; did you mean `--selector ':text(\"x\")'`?",
+        ),
+        (
+            &["ListItem:nth(2)", "--view", "full"],
+            "unexpected argument `ListItem:nth(2)`; did you mean `--selector 'ListItem:nth(2)'`?",
+        ),
+        (
+            &["--selector", "#a", "main"],
+            "unexpected argument `main`; did you mean `--window main`?",
+        ),
+        (
+            &["main", "--selector", "#a"],
+            "unexpected argument `main`; did you mean `--window main`?",
+        ),
+        (
+            &["--selector", "#a", ":text(\"x\")"],
+            "unexpected argument `:text(\"x\")`",
+        ),
+        (
+            &["--window", "main", "--selector", "#a", "about"],
+            "unexpected argument `about`",
+        ),
+    ]);
 }
 
 /// A second form that could not work is named, as the kit's own rule.

@@ -10,7 +10,7 @@ impl Verb for Reload {
         name: "reload",
         tool: "reload",
         summary: "Ask the running app to reload, and exit once it acknowledges",
-        synopsis: "reload [--component N]",
+        synopsis: "",
         details: "Prints the server's acknowledgement and exits 0; the next `mur devtools` call\nfinds the new build.",
         examples: &["mur devtools reload --component counter"],
     };

@@ -15,7 +15,7 @@ impl Verb for Screenshot {
         name: "screenshot",
         tool: "screenshot",
         summary: "Capture the running app, or the element a selector matches, as a PNG",
-        synopsis: "screenshot [<selector>] [--window W] [--out path|-] [--wait-idle] [--include-chrome]",
+        synopsis: "",
         details: "Without `--out` only the image's metadata is printed: `--out file.png` saves the\n\
                   picture, `--out -` writes the PNG bytes to stdout.",
         examples: &["mur devtools screenshot --selector '#counter' --out counter.png"],

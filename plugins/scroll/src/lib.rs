@@ -10,7 +10,7 @@ impl Verb for Scroll {
         name: "scroll",
         tool: "scroll",
         summary: "Scroll an element by an offset, or until another element is in view",
-        synopsis: "scroll <selector> [--by DX,DY | --to S]",
+        synopsis: "",
         details: "With neither option, the element itself is scrolled into view.",
         examples: &["mur devtools scroll '#log' --by 0,-120"],
     };

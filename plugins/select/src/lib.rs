@@ -10,7 +10,7 @@ impl Verb for Select {
         name: "select",
         tool: "select",
         summary: "Select an item inside a list, combo box or tab view",
-        synopsis: "select <selector> <item-selector>",
+        synopsis: "",
         details: "",
         examples: &["mur devtools select '#theme' '#theme-forest'"],
     };

@@ -10,7 +10,7 @@ impl Verb for State {
         name: "state",
         tool: "state",
         summary: "Print the running app's state, or that of the element a selector matches",
-        synopsis: "state [<selector>]",
+        synopsis: "",
         details: "",
         examples: &["mur devtools state --selector '#count'"],
     };

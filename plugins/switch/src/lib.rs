@@ -10,7 +10,7 @@ impl Verb for Switch {
         name: "switch",
         tool: "switchComponent",
         summary: "Show another component in the running app",
-        synopsis: "switch <component>",
+        synopsis: "",
         details: "`mur devtools components` lists the components there are.",
         examples: &["mur devtools switch todo"],
     };

@@ -8,7 +8,7 @@ mur_verb_kit::selector_verb!(
         name: "toggle",
         tool: "toggle",
         summary: "Toggle the element a selector matches (a check box, a switch)",
-        synopsis: "toggle <selector>",
+        synopsis: "",
         details: "",
         examples: &["mur devtools toggle '#dark-mode'"],
     },

@@ -10,7 +10,7 @@ impl Verb for Tree {
         name: "tree",
         tool: "tree",
         summary: "Print the running app's UI tree, or the part a selector matches",
-        synopsis: "tree [<selector>] [--window W] [--view summary|full] [--include-reactor-source]",
+        synopsis: "",
         details: "The summary leaves hidden elements out (in a collapsed expander, scrolled out of\n\
                   view): `--view full --selector S` shows them under S.",
         examples: &["mur devtools tree --selector '#btn-inc' --view full --pretty"],
@@ -80,6 +80,16 @@ mur_verb_kit::verb_tables!(Tree {
         (
             &["main"],
             "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
+        ),
+        // A word with a selector's marks is no window's name.
+        (
+            &[":text(\"x\")"],
+            "unexpected argument `:text(\"x\")`; did you mean `--selector ':text(\"x\")'`?",
+        ),
+        // A plain word beside `--selector`: the other option it fits.
+        (
+            &["--selector", "#a", "main"],
+            "unexpected argument `main`; did you mean `--window main`?",
         ),
         (
             &["full"],

@@ -10,7 +10,7 @@ impl Verb for Type {
         name: "type",
         tool: "type",
         summary: "Append text to the element a selector matches (`--clear` replaces)",
-        synopsis: "type <selector> <text> [--clear]",
+        synopsis: "",
         details: "The text goes after what the element holds: `type '#cache-size' 128` on a box\n\
                   holding 64 leaves 64128; with `--clear` it leaves 128.",
         examples: &["mur devtools type '#todo-input' 'buy milk' --clear"],

@@ -8,7 +8,7 @@ mur_verb_kit::no_argument_verb!(
         name: "version",
         tool: "version",
         summary: "Print the version of the running app's devtools server",
-        synopsis: "version",
+        synopsis: "",
         details: "",
         examples: &["mur devtools version --pretty"],
     }

@@ -13,7 +13,7 @@ impl Verb for Wait {
         name: "wait",
         tool: "waitFor",
         summary: "Wait until an element matches a condition",
-        synopsis: "wait <selector> [--text X | --text-matches RE | --visible | --count N] [--timeout MS]",
+        synopsis: "",
         details: "With no condition, waits until the selector matches an element; gives up\n\
                   after 5 s, saying what it last saw (exit 5). `--timeout MS` bounds the wait\n\
                   and the call alike; a shorter `--timeout` before `wait` shortens the wait to\n\
@@ -99,6 +99,17 @@ mur_verb_kit::verb_tables!(Wait {
 mod tests {
     use super::Wait;
     use mur_verb_kit::{json, testing};
+
+    /// Its usage line is composed as every standard verb's: `--timeout MS`, which every
+    /// verb takes, is in its options list (saying it bounds the wait), not in the line,
+    /// where `wait` alone showed it.
+    #[test]
+    fn its_usage_line_names_its_conditions_not_the_timeout_every_verb_takes() {
+        assert_eq!(
+            mur_verb_kit::info::<Wait>().usage,
+            "wait <selector> [--text X | --text-matches RE | --visible | --count N]"
+        );
+    }
 
     #[test]
     fn timeout_goes_to_the_server_and_the_host() {

@@ -8,7 +8,7 @@ mur_verb_kit::no_argument_verb!(
         name: "windows",
         tool: "windows",
         summary: "List the running app's windows",
-        synopsis: "windows",
+        synopsis: "",
         details: "",
         examples: &["mur devtools windows --pretty"],
     }

@@ -277,6 +277,23 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["main"],
         "unexpected argument `main`; did you mean `--selector main` or `--window main`?",
     ),
+    // A word with a selector's marks is no window's name: `--selector` alone.
+    (
+        "tree",
+        &[":text(\"milk\")"],
+        "unexpected argument `:text(\"milk\")`; did you mean `--selector ':text(\"milk\")'`?",
+    ),
+    (
+        "screenshot",
+        &["ListItem:nth(2)"],
+        "unexpected argument `ListItem:nth(2)`; did you mean `--selector 'ListItem:nth(2)'`?",
+    ),
+    // A plain word beside `--selector`: the other option it fits.
+    (
+        "tree",
+        &["--selector", "#todo-list", "main"],
+        "unexpected argument `main`; did you mean `--window main`?",
+    ),
     // An empty word where the selector goes, worded as `click ''` words it.
     ("state", &[""], "`<selector>` must not be empty"),
     ("click", &[""], "`<selector>` must not be empty"),

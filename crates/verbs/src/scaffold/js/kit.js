@@ -692,8 +692,70 @@ function unexpected(verb, extra, read) {
     const quoted = [...read.positionals.slice(0, -1), [last[0], [last[1], ...extra].join(" ")]];
     return verb.name ? `${quote}: did you mean \`${command(verb.name, quoted, read.given)}\`?` : quote;
   }
+  const shown = shellWord(word);
   const option = meant(verb, word, read.given);
-  return option === undefined ? told : `${told}; did you mean \`--${option.name} ${shellWord(word)}\`?`;
+  if (option !== undefined) return `${told}; did you mean \`--${option.name} ${shown}\`?`;
+  // `tree main`: a window's name, or a selector of that type; `tree ':text("x")'`, or
+  // `main` beside `--selector`: the one option it fits.
+  const fitting = readings(verb, word, read.given).map((name) => `\`--${name} ${shown}\``);
+  return fitting.length === 1 || fitting.length === 2 ? `${told}; did you mean ${fitting.join(" or ")}?` : told;
+}
+
+// The options a stray `word` fits where nothing says which it is for (see `meant`): of
+// a verb without positionals, its options (not choices) naming a thing of the app, not
+// given already (`given`: `[name, value]`), that take the word; none for a word that
+// looks like a file path (`b.png`: a path given twice). A name (a window's, a
+// component's) never holds a selector's marks (`holdsSelectorMarks`): `:text("x")` is
+// read as no window.
+function readings(verb, word, given) {
+  if (verb.positionals.length > 0 || looksLikePath(word)) return [];
+  return verb.options
+    .filter((p) => p.send && THINGS.includes(p.kind) && p.kind !== "choice")
+    .filter((p) => !(p.kind === "name" && holdsSelectorMarks(word)))
+    .filter((p) => !given.some(([name]) => name === p.name) && takes(p, word))
+    .map((p) => p.name);
+}
+
+// Whether `word` holds a mark of a selector's syntax that no name holds (a window's, a
+// component's: `main`, `todo`): `#` (an id), `[` (an attribute), `:` (`:text(…)`,
+// `:nth(N)`), `>` (a child), `*` (any element) or white space (a descendant), as the
+// Rust kit's `holds_selector_marks`. A plain word (`main`, `Button`, `.done`) may be
+// either.
+function holdsSelectorMarks(word) {
+  return /[#[:>*\s]/u.test(word);
+}
+
+// The usage line of verb `name` (after `mur devtools`), which `describe` gives when the
+// verb's `usage` is empty, as the Rust kit's `info::usage` composes it and the standard
+// verbs show it: the name, each positional (`<selector>`), each option also taken as a
+// lone word as that word (`[<selector>]`), then the other options. Each argument once,
+// in its first form: not a positional's option form (`--selector S`), nor `--timeout
+// MS`, which every verb takes; the help's options list both. (Left empty, mur composed
+// the line from every option it was told of: `bump <selector> [--selector S] [--timeout
+// MS]` beside the standard `click <selector>`.)
+function usage(name, positionals, options) {
+  return [
+    name,
+    ...positionals.map((p) => `<${p.name}>`),
+    ...options.filter((p) => p.word).map((p) => `[<${p.name}>]`),
+    ...options.filter((p) => !p.word).map((p) => `[${optionLabel(p)}]`),
+  ].join(" ");
+}
+
+// The longest `a|b|c` mur shows a choice's choices as in its label.
+const CHOICES_LABEL_CHARS = 40;
+
+// `--name V` as mur labels an option in its help, so the usage line and the options
+// list agree: a choice's placeholder that does not list its choices gives way to them
+// (`--mode fast|slow`) when they are short; no placeholder is `VALUE`.
+function optionLabel(p) {
+  if (p.kind === "flag") return `--${p.name}`;
+  let value = p.valueName || "VALUE";
+  if (p.kind === "choice" && p.choices.length > 0 && !p.valueName.includes("|")) {
+    const listed = p.choices.map(shellWord).join("|");
+    if ([...listed].length <= CHOICES_LABEL_CHARS) value = listed;
+  }
+  return `--${p.name} ${value}`;
 }
 
 // A command line for verb `verb`, each word as a shell reads it back: the positionals
@@ -864,7 +926,7 @@ export class Verb {
       name: this.name,
       tool: this.tool,
       summary: this.summary,
-      usage: this.usage,
+      usage: this.usage.trim() ? this.usage : usage(this.name, this.positionals, this.options),
       details: this.details,
       examples: [...this.examples],
       positionals: [...this.positionals.map((p) => described(p, true)), ...this.options.filter((p) => p.word).map(loneWord)],
@@ -996,8 +1058,10 @@ export class Verb {
           const whole = word.startsWith("-h") || /^-\d/.test(word);
           unknown = `unknown option \`${whole ? word : letters.slice(0, 2).join("")}\``;
           // `-s` for the one option that starts with `s` (`--selector`), where no text
-          // still to fill may start with a dash.
-          short = letters.length === 2 && !text ? shortMeant(word, [...options.keys()]) : undefined;
+          // still to fill may start with a dash. Never for a number: `-1` is no short
+          // `--1st`, as in the Rust kit, and as a derived verb reads it (a value, never
+          // an option).
+          short = letters.length === 2 && !text && !whole ? shortMeant(word, [...options.keys()]) : undefined;
         }
         if (short !== undefined) throw new VerbError(`${unknown}; did you mean \`--${short}\`?`);
         throw new VerbError(this.#afterDashes(argv, i, words.length, unknown));

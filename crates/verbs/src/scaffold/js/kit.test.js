@@ -230,14 +230,14 @@ test("usage errors say what was likely meant", () => {
     // like one; one word only, never one that reads as an option.
     [shot, ["full"], "unexpected argument `full`; did you mean `--view full`?"],
     [shot, ["shot.png"], "unexpected argument `shot.png`; did you mean `--out shot.png`?"],
-    [shot, ["main"], "unexpected argument `main`"],
+    [shot, ["main"], "unexpected argument `main`; did you mean `--selector main` or `--window main`?"],
     [shot, ["#a", "#b"], "unexpected argument `#b`"],
     // Beside `--selector`, in either order, the word it would have taken is the selector
-    // given twice; a word it would not have taken is only unexpected.
+    // given twice; a word it would not have taken is another option's.
     [shot, ["#a", "--selector", "#b"], "`<selector>` given twice: as `#a` and as `--selector '#b'`"],
     [shot, ["--selector=#b", "[a]"], "`<selector>` given twice: as `[a]` and as `--selector '#b'`"],
-    [shot, ["main", "--selector", "#b"], "unexpected argument `main`"],
-    [shot, ["--", "-x"], "unexpected argument `-x`"],
+    [shot, ["main", "--selector", "#b"], "unexpected argument `main`; did you mean `--window main`?"],
+    [shot, ["--", "-x"], "unexpected argument `-x`; did you mean `--selector -x` or `--window -x`?"],
     // A JSON object past the positionals: the verb's JSON option, if not given.
     [fired, ["a.b", '{"value": 10}'], "unexpected argument `{\"value\": 10}`; did you mean `--args '{\"value\": 10}'`?"],
     [fired, ["a.b", "[1]"], "unexpected argument `[1]`"],
@@ -283,6 +283,83 @@ test("a negative number for a numeric positional is told to follow double dashes
     assert.throws(() => verb.parse(argv), new VerbError(message), argv.join(" "));
   }
   assert.deepEqual(JSON.parse(counted.parse(["#x", "--", "-1"]).arguments), { selector: "#x", n: -1 });
+});
+
+test("a stray word is told the one option it fits", () => {
+  // As the Rust kit's test of this name: a word that holds a selector's marks is no
+  // window's name (`--window` was named beside `--selector`); a plain word beside
+  // `--selector` given is `--window`'s (it was only "unexpected"; the kit named neither
+  // option, where the Rust kit named both).
+  const listing = new Verb({
+    name: "listing",
+    tool: "tree",
+    summary: "List",
+    options: [
+      option("selector", "S", "only S", { kind: "selector", word: true }),
+      option("window", "W", "only W", { kind: "name" }),
+      option("view", "summary|full", "how much", { kind: "choice", choices: ["summary", "full"] }),
+    ],
+  });
+  for (const [argv, message] of [
+    [[':text("x")'], "unexpected argument `:text(\"x\")`; did you mean `--selector ':text(\"x\")'`?"],
+    [["ListItem:nth(2)", "--view", "full"],
+      "unexpected argument `ListItem:nth(2)`; did you mean `--selector 'ListItem:nth(2)'`?"],
+    [["--selector", "#a", "main"], "unexpected argument `main`; did you mean `--window main`?"],
+    [["main", "--selector", "#a"], "unexpected argument `main`; did you mean `--window main`?"],
+    [["--selector", "#a", ':text("x")'], "unexpected argument `:text(\"x\")`"],
+    [["--window", "main", "--selector", "#a", "about"], "unexpected argument `about`"],
+  ]) {
+    assert.throws(() => listing.parse(argv), new VerbError(message), argv.join(" "));
+  }
+});
+
+test("a number is never an option's short form", () => {
+  // As the Rust kit's test of this name, and as a derived verb reads `-1` (a value,
+  // never an option): it was told "did you mean `--1st`?".
+  const ranked = new Verb({
+    name: "sample",
+    tool: "rank",
+    summary: "Rank",
+    positionals: [selector("the element")],
+    options: [option("1st", "N", "the first", { kind: "integer" })],
+  });
+  for (const [argv, message] of [
+    [["#x", "-1"], "unknown option `-1`"],
+    [["-1", "#x"], "unknown option `-1`"],
+    [["#x", "-15"], "unknown option `-15`"],
+  ]) {
+    assert.throws(() => ranked.parse(argv), new VerbError(message), argv.join(" "));
+  }
+});
+
+test("an empty usage is composed as the standard verbs' usage", () => {
+  // As the Rust kit's `info::usage`: each argument once, in its first form, without
+  // `--timeout MS`, which every verb takes. mur composed `sample <selector> [--selector
+  // S] [--timeout MS]` from every option, beside the standard `click <selector>`.
+  assert.equal(click.describe().usage, "sample <selector>");
+  const made = (name, spec) => new Verb({ name, tool: "t", summary: "s", ...spec });
+  for (const [verb, usage] of [
+    [made("tree", {
+      options: [
+        option("selector", "S", "only S", { kind: "selector", word: true }),
+        option("window", "W", "only W", { kind: "name" }),
+        option("view", "summary|full", "how much", { kind: "choice", choices: ["summary", "full"] }),
+        flag("include-reactor-source", "with sources"),
+      ],
+    }), "tree [<selector>] [--window W] [--view summary|full] [--include-reactor-source]"],
+    // A choice's placeholder that does not list its choices gives way to them, as in
+    // mur's options list; no placeholder is `VALUE`.
+    [made("odd", {
+      positionals: [positional("event", "which", { kind: "name" }), positional("n", "how many", { kind: "integer" })],
+      options: [
+        option("mode", "M", "which", { kind: "choice", choices: ["fast", "New York"] }),
+        option("note", "", "a note"),
+      ],
+    }), "odd <event> <n> [--mode fast|'New York'] [--note VALUE]"],
+    [made("given", { usage: "given <what> [--how H]" }), "given <what> [--how H]"],
+  ]) {
+    assert.equal(verb.describe().usage, usage);
+  }
 });
 
 test("the selector is taken as an option too", () => {

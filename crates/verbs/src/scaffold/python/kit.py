@@ -486,7 +486,7 @@ class Args:
 
 class Verb:
     """Subclass it: set the description and params; override `arguments` and
-    `shape` when needed. `usage` may stay empty: `mur` composes it."""
+    `shape` when needed. `usage` may stay empty: the kit composes it (`_usage`)."""
 
     name = ""
     tool = ""
@@ -563,7 +563,7 @@ class Verb:
             "name": self.name,
             "tool": self.tool,
             "summary": self.summary,
-            "usage": self.usage,
+            "usage": self.usage if self.usage.strip() else _usage(self.name, self.positionals, self.options),
             "details": self.details,
             "examples": list(self.examples),
             "positionals": [described(p, True) for p in self.positionals]
@@ -676,8 +676,11 @@ class Verb:
                     whole = word.startswith("-h") or word[1:2] in string.digits
                     unknown = f"unknown option `{word if whole else word[:2]}`"
                     # `-s` for the one option that starts with `s` (`--selector`), where
-                    # no text still to fill may start with a dash.
-                    meant = _short_meant(word, options) if len(word) == 2 and not text else None
+                    # no text still to fill may start with a dash. Never for a number:
+                    # `-1` is no short `--1st`, as in the Rust kit, and as a derived verb
+                    # reads it (a value, never an option).
+                    short = len(word) == 2 and not text and not whole
+                    meant = _short_meant(word, options) if short else None
                 if meant is not None:
                     raise Error(f"{unknown}; did you mean `--{meant}`?")
                 raise Error(self._after_dashes(argv, at - 1, len(words), unknown))
@@ -885,10 +888,34 @@ class Verb:
                 return told
             quoted = [*positionals[:-1], (last, " ".join([text, *extra]))]
             return f"{told}: did you mean `{_command(self.name, quoted, given)}`?"
+        shown = _shell_word(word)
         meant = self._meant(word, given)
-        if meant is None:
-            return told
-        return f"{told}; did you mean `--{meant.name} {_shell_word(word)}`?"
+        if meant is not None:
+            return f"{told}; did you mean `--{meant.name} {shown}`?"
+        # `tree main`: a window's name, or a selector of that type; `tree ':text("x")'`,
+        # or `main` beside `--selector`: the one option it fits.
+        readings = [f"`--{name} {shown}`" for name in self._readings(word, given)]
+        if len(readings) in (1, 2):
+            return f"{told}; did you mean {' or '.join(readings)}?"
+        return told
+
+    def _readings(self, word, given):
+        """The options a stray `word` fits where nothing says which it is for (see
+        `_meant`): of a verb without positionals, its options (not choices) naming a
+        thing of the app, not given already, that take the word; none for a word that
+        looks like a file path (`b.png`: a path given twice). A name (a window's, a
+        component's) never holds a selector's marks (`_holds_selector_marks`):
+        `:text("x")` is read as no window."""
+        if self.positionals or _looks_like_path(word):
+            return []
+        taken = {name for name, _ in given}
+        return [
+            p.name
+            for p in self.options
+            if p.send and p.kind in _THINGS and p.kind != "choice"
+            and not (p.kind == "name" and _holds_selector_marks(word))
+            and p.name not in taken and _fits(p, word)
+        ]
 
 
 @dataclass
@@ -994,6 +1021,48 @@ def _short_meant(word, options):
         return None
     names = [name for name in options if name.startswith(letter)]
     return names[0] if len(names) == 1 else None
+
+
+def _holds_selector_marks(word):
+    """Whether `word` holds a mark of a selector's syntax that no name holds (a
+    window's, a component's: `main`, `todo`): `#` (an id), `[` (an attribute), `:`
+    (`:text(…)`, `:nth(N)`), `>` (a child), `*` (any element) or white space (a
+    descendant), as the Rust kit's `holds_selector_marks`. A plain word (`main`,
+    `Button`, `.done`) may be either."""
+    return any(mark in word for mark in "#[:>*") or any(c.isspace() for c in word)
+
+
+def _usage(name, positionals, options):
+    """The usage line of verb `name` (after `mur devtools`), which `describe` gives
+    when the verb's `usage` is empty, as the Rust kit's `info::usage` composes it and
+    the standard verbs show it: the name, each positional (`<selector>`), each option
+    also taken as a lone word as that word (`[<selector>]`), then the other options.
+    Each argument once, in its first form: not a positional's option form
+    (`--selector S`), nor `--timeout MS`, which every verb takes; the help's options
+    list both. (Left empty, mur composed the line from every option it was told of:
+    `bump <selector> [--selector S] [--timeout MS]` beside the standard `click
+    <selector>`.)"""
+    words = [name, *(f"<{p.name}>" for p in positionals)]
+    words += [f"[<{p.name}>]" for p in options if p.word]
+    words += [f"[{_option_label(p)}]" for p in options if not p.word]
+    return " ".join(words)
+
+
+def _option_label(param):
+    """`--name V` as mur labels an option in its help, so the usage line and the
+    options list agree: a choice's placeholder that does not list its choices gives
+    way to them (`--mode fast|slow`) when they are short; no placeholder is `VALUE`."""
+    if param.kind == "flag":
+        return f"--{param.name}"
+    value = param.value_name or "VALUE"
+    if param.kind == "choice" and param.choices and "|" not in param.value_name:
+        listed = "|".join(_shell_word(choice) for choice in param.choices)
+        value = listed if len(listed) <= _CHOICES_LABEL_CHARS else value
+    return f"--{param.name} {value}"
+
+
+_CHOICES_LABEL_CHARS = 40
+"""The longest `a|b|c` mur shows a choice's choices as in its label."""
 
 
 def _looks_like_path(word):

@@ -236,14 +236,14 @@ class KitTest(unittest.TestCase):
             # starts like one; one word only, never one that reads as an option.
             (Shot, ["full"], "unexpected argument `full`; did you mean `--view full`?"),
             (Shot, ["shot.png"], "unexpected argument `shot.png`; did you mean `--out shot.png`?"),
-            (Shot, ["main"], "unexpected argument `main`"),
+            (Shot, ["main"], "unexpected argument `main`; did you mean `--selector main` or `--window main`?"),
             (Shot, ["#a", "#b"], "unexpected argument `#b`"),
             # Beside `--selector`, in either order, the word it would have taken is the
-            # selector given twice; a word it would not have taken is only unexpected.
+            # selector given twice; a word it would not have taken is another option's.
             (Shot, ["#a", "--selector", "#b"], "`<selector>` given twice: as `#a` and as `--selector '#b'`"),
             (Shot, ["--selector=#b", "[a]"], "`<selector>` given twice: as `[a]` and as `--selector '#b'`"),
-            (Shot, ["main", "--selector", "#b"], "unexpected argument `main`"),
-            (Shot, ["--", "-x"], "unexpected argument `-x`"),
+            (Shot, ["main", "--selector", "#b"], "unexpected argument `main`; did you mean `--window main`?"),
+            (Shot, ["--", "-x"], "unexpected argument `-x`; did you mean `--selector -x` or `--window -x`?"),
             # A JSON object past the positionals: the verb's JSON option, if not given.
             (Fired, ["a.b", '{"value": 10}'], """unexpected argument `{"value": 10}`; did you mean `--args '{"value": 10}'`?"""),
             (Fired, ["a.b", "[1]"], "unexpected argument `[1]`"),
@@ -491,6 +491,86 @@ class KitTest(unittest.TestCase):
 
         out = Hinted().render(result, call.state, pretty=False)
         self.assertEqual((out.stdout, out.notes), (b'{"clicked":"#btn-inc"}\n', ["next: mur devtools state"]))
+
+    def test_a_stray_word_is_told_the_one_option_it_fits(self):
+        # As the Rust kit's test of this name: a word that holds a selector's marks is no
+        # window's name (`--window` was named beside `--selector`); a plain word beside
+        # `--selector` given is `--window`'s (it was only "unexpected"; the kit named
+        # neither option, where the Rust kit named both).
+        class Listing(kit.Verb):
+            name = "listing"
+            options = [
+                kit.option("selector", "S", "only S", kind="selector", word=True),
+                kit.option("window", "W", "only W", kind="name"),
+                kit.option("view", "summary|full", "how much", kind="choice", choices=["summary", "full"]),
+            ]
+
+        for argv, message in [
+            ([':text("x")'], """unexpected argument `:text("x")`; did you mean `--selector ':text("x")'`?"""),
+            (["ListItem:nth(2)", "--view", "full"],
+             "unexpected argument `ListItem:nth(2)`; did you mean `--selector 'ListItem:nth(2)'`?"),
+            (["--selector", "#a", "main"], "unexpected argument `main`; did you mean `--window main`?"),
+            (["main", "--selector", "#a"], "unexpected argument `main`; did you mean `--window main`?"),
+            (["--selector", "#a", ':text("x")'], """unexpected argument `:text("x")`"""),
+            (["--window", "main", "--selector", "#a", "about"], "unexpected argument `about`"),
+        ]:
+            with self.assertRaises(kit.Error, msg=argv) as raised:
+                Listing().parse(argv)
+            self.assertEqual(str(raised.exception), message)
+
+    def test_a_number_is_never_an_options_short_form(self):
+        # As the Rust kit's test of this name, and as a derived verb reads `-1` (a value,
+        # never an option): it was told "did you mean `--1st`?".
+        class Ranked(kit.Verb):
+            name = "sample"
+            positionals = [kit.selector("the element")]
+            options = [kit.option("1st", "N", "the first", kind="integer")]
+
+        for argv, message in [
+            (["#x", "-1"], "unknown option `-1`"),
+            (["-1", "#x"], "unknown option `-1`"),
+            (["#x", "-15"], "unknown option `-15`"),
+        ]:
+            with self.assertRaises(kit.Error, msg=argv) as raised:
+                Ranked().parse(argv)
+            self.assertEqual(str(raised.exception), message)
+
+    def test_an_empty_usage_is_composed_as_the_standard_verbs_usage(self):
+        # As the Rust kit's `info::usage`: each argument once, in its first form, without
+        # `--timeout MS`, which every verb takes. mur composed `sample <selector>
+        # [--selector S] [--timeout MS]` from every option, beside the standard `click
+        # <selector>`.
+        self.assertEqual(self.verb.describe()["usage"], "sample <selector>")
+
+        class Tree(kit.Verb):
+            name = "tree"
+            options = [
+                kit.option("selector", "S", "only S", kind="selector", word=True),
+                kit.option("window", "W", "only W", kind="name"),
+                kit.option("view", "summary|full", "how much", kind="choice", choices=["summary", "full"]),
+                kit.flag("include-reactor-source", "with sources"),
+            ]
+
+        class Odd(kit.Verb):
+            name = "odd"
+            positionals = [kit.positional("event", "which", kind="name"), kit.positional("n", "how many", kind="integer")]
+            options = [
+                kit.option("mode", "M", "which", kind="choice", choices=["fast", "New York"]),
+                kit.option("note", "", "a note"),
+            ]
+
+        class Given(kit.Verb):
+            name = "given"
+            usage = "given <what> [--how H]"
+
+        for verb, usage in [
+            (Tree, "tree [<selector>] [--window W] [--view summary|full] [--include-reactor-source]"),
+            # A choice's placeholder that does not list its choices gives way to them, as
+            # in mur's options list; no placeholder is `VALUE`.
+            (Odd, "odd <event> <n> [--mode fast|'New York'] [--note VALUE]"),
+            (Given, "given <what> [--how H]"),
+        ]:
+            self.assertEqual(verb().describe()["usage"], usage)
 
     def test_describes_itself(self):
         info = self.verb.describe()
