@@ -146,6 +146,13 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
                     Ok(checker) => checker,
                     Err(e) => return record_failure(&failure, e),
                 };
+                let making = one::Making {
+                    study,
+                    ready: &ready,
+                    checker: &checker,
+                    out: &out,
+                    live: &live,
+                };
                 loop {
                     if failure.lock().map_or(true, |f| f.is_some()) || crate::stop::signalled() {
                         return;
@@ -153,7 +160,7 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
                     let Some(planned) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
                         return;
                     };
-                    let mut result = one::run_one(study, &ready, &checker, &out, &live, &planned);
+                    let mut result = one::run_one(&making, &planned);
                     result.made_by = made_by;
                     // A run a stop cut short is not recorded: its agent was killed.
                     let Some(mut begun) = live.changing() else {

@@ -24,6 +24,18 @@ const STDOUT_CAP: u64 = crate::agent::OUTPUT_CAP;
 /// while it runs ([`run_one`]): what a resumed study stops a killed run's leftovers in.
 const LIVE_FILE: &str = "live";
 
+/// What every run of a study is made with: the study, its prepared conditions, the
+/// checker of the thread that makes the run, the study's folder, and where runs are
+/// made while they run.
+#[derive(Clone, Copy)]
+pub struct Making<'a> {
+    pub study: &'a Study,
+    pub ready: &'a [Option<Ready>],
+    pub checker: &'a Checker,
+    pub out: &'a Path,
+    pub live: &'a Live,
+}
+
 /// One run, measured; a failure of the harness is recorded in the result. It is made in
 /// a directory of its own under `live`'s, outside `out`, and moved into `out` once the
 /// agent and the checks are done: an agent that looks around (`ls ../..`) finds no other
@@ -31,17 +43,10 @@ const LIVE_FILE: &str = "live";
 /// stops is neither begun nor moved in (its result is not recorded). A panic of
 /// mur-eval's own while making or measuring it (a bug) is recorded as the run's
 /// harness error, made again on resume, not the end of the study.
-pub fn run_one(
-    study: &Study,
-    ready: &[Option<Ready>],
-    checker: &Checker,
-    out: &Path,
-    live: &Live,
-    planned: &Planned,
-) -> RunResult {
+pub fn run_one(making: &Making<'_>, planned: &Planned) -> RunResult {
     guarded(
-        || make(study, ready, checker, out, live, planned),
-        || unmade(study, out, planned),
+        || make(making, planned),
+        || unmade(making.study, making.out, planned),
     )
 }
 
@@ -83,14 +88,14 @@ fn unmade(study: &Study, out: &Path, planned: &Planned) -> RunResult {
     }
 }
 
-fn make(
-    study: &Study,
-    ready: &[Option<Ready>],
-    checker: &Checker,
-    out: &Path,
-    live: &Live,
-    planned: &Planned,
-) -> RunResult {
+fn make(making: &Making<'_>, planned: &Planned) -> RunResult {
+    let Making {
+        study,
+        ready,
+        checker,
+        out,
+        live,
+    } = *making;
     let condition = &study.conditions[planned.condition];
     let task = &study.tasks[planned.task];
     let dir = run_dir(study, out, planned);
