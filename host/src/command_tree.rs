@@ -1,6 +1,7 @@
 //! The command tree as a command line walks it: the tree [`built`], and the
 //! subcommands and options a line's words give ([`given_options`]), read as
-//! clap_complete reads them: what completion leaves out, and whose usage a refusal shows.
+//! clap_complete reads them: what completion leaves out, and whose usage and options a
+//! refusal shows ([`reached`]).
 
 use std::ffi::OsString;
 
@@ -64,6 +65,16 @@ pub fn given_options(cmd: &clap::Command, words: &[OsString]) -> (Vec<String>, V
 
 fn takes_value(arg: &clap::Arg) -> bool {
     arg.get_num_args().is_some_and(|n| n.takes_values())
+}
+
+/// The (sub)command of mur's tree that `words` (the binary's name first) walk into
+/// ([`given_options`]), built: its own options and the global ones it takes.
+pub fn reached(words: &[OsString]) -> Option<clap::Command> {
+    let tree = built(crate::cli::command());
+    let (path, _) = given_options(&tree, words);
+    path.iter()
+        .try_fold(&tree, |command, name| command.find_subcommand(name))
+        .cloned()
 }
 
 /// `cmd` built: every subcommand defined (some are defined only when built).

@@ -47,33 +47,14 @@ pub fn target(method: &str, params: Option<&Value>, out: &Path) -> Result<Target
         if crate::output::stdout_is_terminal() {
             return Err(bytes_to_terminal("out"));
         }
-    } else if out.is_dir() || out.as_os_str().to_string_lossy().ends_with('/') {
-        return Err(Error::usage(format!(
-            "`--out {}` names a directory: give a file in it, e.g. `--out {}` (nothing was sent)",
-            out.display(),
-            out.join("out.png").display()
-        )));
-    } else if let Some(dir) = missing_dir(out) {
-        return Err(Error::usage(format!(
-            "`--out`: the directory `{}` does not exist (nothing was sent)",
-            dir.display()
-        )));
-    } else if let Err(e) = mur_lockfile::check_named(out) {
-        return Err(Error::usage(format!(
-            "`--out {}`: {e} (nothing was sent)",
-            out.display()
-        )));
+    } else {
+        // As a named verb's path to write is refused: one wording, with its hint.
+        mur_verbs::writable_before_the_call(out)?;
     }
     Ok(Target {
         source,
         out: out.to_owned(),
     })
-}
-
-/// The directory `out` would be written in, when it is not one.
-fn missing_dir(out: &Path) -> Option<&Path> {
-    let dir = out.parent().filter(|d| !d.as_os_str().is_empty())?;
-    (!dir.is_dir()).then_some(dir)
 }
 
 /// The most media files one result is written to. A screenshot or a recording is a
@@ -406,12 +387,22 @@ mod tests {
             assert_eq!(err.exit_code(), 1, "{method}");
         }
         for (out, said) in [
-            ("/tmp", "names a directory"),
-            ("/no/such/dir/a.png", "`/no/such/dir` does not exist"),
+            ("/tmp", "it is a directory, not a file to write"),
+            (
+                "/no/such/dir/a.png",
+                "the directory `/no/such/dir` does not exist",
+            ),
         ] {
             let err = target("tools/call", None, Path::new(out)).err().expect(out);
-            assert_eq!(err.exit_code(), 1, "{out}");
-            assert!(err.message().contains(said), "{out}: {}", err.message());
+            assert_eq!(
+                (err.message(), err.exit_code(), err.hints()),
+                (
+                    format!("cannot write `{out}`: {said} (nothing was sent)").as_str(),
+                    1,
+                    &["name a file that can be written, in a directory that exists".to_owned()][..]
+                ),
+                "{out}"
+            );
         }
     }
 

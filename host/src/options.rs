@@ -376,6 +376,108 @@ pub fn takes_no_value(flag: &str, value: &str) -> Error {
     Error::usage(format!("`{flag}` takes no value, got `{value}`"))
 }
 
+/// A flag typed with a value before a verb's name or among the words of mur's own
+/// commands (`--pretty=false`, `catalog --json=1`, `-v=false`), which clap refused,
+/// refused in the words said of it after a verb's name ([`takes_no_value`]): clap said
+/// "unexpected value `1` for `--json` found; no more were expected" (its usage naming
+/// `--json` as if required), and of a short flag "unexpected argument `-=` found".
+pub fn flag_given_a_value(e: &clap::Error, argv: &[OsString]) -> Option<Error> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    match (e.kind(), e.get(ContextKind::InvalidValue)) {
+        // A flag is named bare, an option with its value's name (`--out <PATH>`).
+        (ErrorKind::TooManyValues, Some(ContextValue::String(value))) if !arg.contains(' ') => {
+            Some(takes_no_value(arg, value))
+        }
+        (ErrorKind::UnknownArgument, _) if arg == "-=" => short_flag_given_a_value(argv),
+        _ => None,
+    }
+}
+
+/// The first of `argv`'s words that is the host's short flags typed with a value
+/// (`-v=false`, `-vq=1`), refused as its last flag's, as a verb's kit refuses it.
+fn short_flag_given_a_value(argv: &[OsString]) -> Option<Error> {
+    argv.iter()
+        .skip(1)
+        .map(|word| word.to_string_lossy())
+        .take_while(|word| word != "--")
+        .find_map(|word| {
+            let (flags, value) = word.split_once('=')?;
+            let last = short_flags(flags)?.last()?.short?;
+            Some(takes_no_value(&format!("-{last}"), value))
+        })
+}
+
+/// Option `typed`, which the command it was typed to does not take, refused in a
+/// verb's words: `unknown option `--jsn``, with the option `meant` where one is near
+/// ([`option_meant`]).
+pub fn unknown_option(typed: &str, meant: Option<&str>) -> Error {
+    let told = format!("unknown option `{typed}`");
+    Error::usage(match meant {
+        Some(meant) => format!("{told}; did you mean `{meant}`?"),
+        None => told,
+    })
+}
+
+/// Of the options of the command `argv` reaches ([`crate::command_tree::reached`]), the
+/// one long option `typed` (`--jsn`) was likely meant as (`--json`), by the rule a
+/// verb's refusal goes by ([`mur_core::nearest`]).
+pub fn option_meant(argv: &[OsString], typed: &str) -> Option<String> {
+    let name = typed.strip_prefix("--")?;
+    let command = crate::command_tree::reached(argv)?;
+    let longs = command
+        .get_arguments()
+        .filter(|arg| !arg.is_hide_set())
+        .filter_map(clap::Arg::get_long);
+    mur_core::nearest(name, longs).map(|long| format!("--{long}"))
+}
+
+/// `word`, typed where it may be an argument of another's (a tool's, after `call
+/// NAME`), refused as an unknown option of the command `argv` reaches where it is one
+/// slip from one of its options ([`mur_core::is_typo_of`]): `call version --prety` was
+/// taken for the tool's argument `prety`, where `catalog --prety` is said to be `--pretty`
+/// mistyped.
+pub fn slipped_option(argv: &[OsString], word: &str) -> Option<Error> {
+    let typed = word.split_once('=').map_or(word, |(typed, _)| typed);
+    let meant = option_meant(argv, typed).filter(|meant| mur_core::is_typo_of(typed, meant))?;
+    Some(unknown_option(typed, Some(&meant)))
+}
+
+/// The option clap refused `argv` for as one its command does not take (`--jsn`,
+/// `-x`): an unknown argument typed as an option, `-` alone being a word.
+pub fn unknown_to_clap(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(typed))
+            if e.kind() == ErrorKind::UnknownArgument && typed.len() > 1 =>
+        {
+            typed.starts_with('-').then(|| typed.clone())
+        }
+        _ => None,
+    }
+}
+
+/// `refused`, clap's refusal of `argv` for option `typed` ([`unknown_to_clap`]) in
+/// mur's shape, said in a verb's words ([`unknown_option`]): "unexpected argument
+/// `--jsn` found", a did-you-mean of clap's rule and the usage under it became the one
+/// line a verb says (its usage left out, as a verb leaves it out when it names the
+/// fix). Where no option is near, its other hints stay: the usage, clap's tip to
+/// pass a dashed word as a value (`-- --x`).
+pub fn said_as_a_verb_says(refused: Error, typed: &str, argv: &[OsString]) -> Error {
+    let meant = option_meant(argv, typed);
+    if meant.is_some() {
+        return unknown_option(typed, meant.as_deref());
+    }
+    refused
+        .hints()
+        .iter()
+        .filter(|hint| !hint.starts_with("did you mean "))
+        .cloned()
+        .fold(unknown_option(typed, None), Error::with_hint)
+}
+
 /// Host option `name` (`--answer <KEY=VALUE>`) typed after a verb's name without its
 /// value: refused as clap refuses it before the verb (`mur devtools --answer`), with
 /// the `usage` hint of the verb, as its `--help` starts (a mistyped option of the verb
@@ -644,6 +746,41 @@ mod tests {
         assert_eq!(rest, ["#x", "--timeout", "8000"]);
         assert!(host.pretty && host.verbose);
         assert_eq!(host.endpoint.as_deref(), Some("http://127.0.0.1:9/mcp"));
+    }
+
+    /// A word after `call NAME` is taken for an option of `call`'s mistyped only one slip
+    /// from one: a tool's own argument near one (`--timeoutMs`, two from `--timeout`) is
+    /// still the tool's, told how to pass it in `--args`.
+    #[test]
+    fn only_a_word_one_slip_from_an_option_of_call_is_that_option_mistyped() {
+        let call = ["mur", "devtools", "call"].map(OsString::from);
+        let slipped = |word: &str| slipped_option(&call, word).map(|e| e.message().to_owned());
+        for (word, said) in [
+            (
+                "--prety",
+                "unknown option `--prety`; did you mean `--pretty`?",
+            ),
+            (
+                "--outt=x.png",
+                "unknown option `--outt`; did you mean `--out`?",
+            ),
+            (
+                "--metod",
+                "unknown option `--metod`; did you mean `--method`?",
+            ),
+        ] {
+            assert_eq!(slipped(word).as_deref(), Some(said), "{word}");
+        }
+        for word in [
+            "--timeoutMs",
+            "--selector",
+            "--text",
+            "#x",
+            "--pretty",
+            "--",
+        ] {
+            assert_eq!(slipped(word), None, "{word}");
+        }
     }
 
     /// After a verb's name as before it: `-vq` is `-v -q`, and a flag given a value

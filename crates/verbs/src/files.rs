@@ -75,9 +75,24 @@ fn writable(path: &str, then: &str) -> Result<(), VerbError> {
             "give `-` for the file's bytes on stdout, or name a file",
         ));
     }
-    mur_lockfile::check_named(at).map_err(|e| {
+    refused_unwritable(at, then)
+}
+
+/// A path typed for a file to write — a verb's (`screenshot --out`), `call --out`'s, a
+/// derived verb's `--out` — refused before the call when no file can be written there
+/// ([`mur_lockfile::check_named`]: its directory does not exist, it is a directory…),
+/// in one wording wherever it was typed: `call --out` and a derived verb's said it
+/// otherwise (`` `--out`: the directory `x` does not exist ``), with no hint.
+pub fn writable_before_the_call(path: &Path) -> Result<(), VerbError> {
+    refused_unwritable(path, " (nothing was sent)")
+}
+
+/// `path` refused, `then` saying what became of the call, unless a file can be written
+/// there.
+fn refused_unwritable(path: &Path, then: &str) -> Result<(), VerbError> {
+    mur_lockfile::check_named(path).map_err(|e| {
         VerbError::refused(
-            format!("cannot write `{path}`: {e}{then}"),
+            format!("cannot write `{}`: {e}{then}", path.display()),
             "name a file that can be written, in a directory that exists",
         )
     })

@@ -38,7 +38,7 @@ pub mod warnings;
 
 pub use dirs::VerbDirs;
 pub use error::VerbError;
-pub use files::{OutputPath, Shaped};
+pub use files::{OutputPath, Shaped, writable_before_the_call};
 pub use index::Entry;
 pub use instance::{CallPlan, ShapeState};
 pub use names::{VERB_NAME_RULE, valid_verb_name};

@@ -183,9 +183,11 @@ const DISCOVER: &str = "server/discover";
 const METHOD_NOT_FOUND: i64 = -32601;
 
 /// Words after the name: `call` takes the arguments (a tool's, a method's params)
-/// only in `--args`. When they are the JSON object meant, or options a verb would
-/// take (`--selector '#count'`), the hint is the command with them as `--args`;
-/// otherwise, for a tool, where its verb's own words are.
+/// only in `--args`. `--args` misspelt gets the command with it spelt; the first word
+/// one slip from another option `call` takes (`--prety`) is that option mistyped. When
+/// they are the JSON object meant, or options a verb would take (`--selector
+/// '#count'`), the hint is the command with them as `--args`; otherwise, for a tool,
+/// where its verb's own words are.
 fn stray_words(name: &str, words: &[String], devtools: &str) -> Error {
     let word = words.first().map_or("", String::as_str);
     let error = Error::usage(format!(
@@ -206,6 +208,10 @@ fn stray_words(name: &str, words: &[String], devtools: &str) -> Error {
             mur_core::shell_word(name),
             fixed.join(" ")
         ));
+    }
+    let call = ["mur", "devtools", "call"].map(std::ffi::OsString::from);
+    if let Some(slipped) = crate::options::slipped_option(&call, word) {
+        return slipped;
     }
     match object.or_else(|| as_options(words)) {
         Some(json) => error.with_hint(format!(

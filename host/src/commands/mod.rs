@@ -211,18 +211,23 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
         }
         Err(e) if asks_version(&e) => Err(version_of_mur(e)),
         Err(e) => {
-            if let Some(refused) = host_flag_given_a_value(&e) {
+            if let Some(refused) = crate::options::flag_given_a_value(&e, &argv) {
                 return Err(refused);
             }
             if let Some(option) = given_empty(&e, &argv) {
                 return Err(crate::options::value_required(&option, usage_typed(&argv)));
             }
             let e = named_as_typed(e, &argv);
+            let unknown = crate::options::unknown_to_clap(&e);
             let tool = tool_under_a_commands_name(&argv, &e);
             let usage = usage_to_give(&argv, &e);
             let meant = synonym_meant(&argv, &e);
             let data = data_verb_meant(&argv, &e);
             let error = with_meant(with_usage(without_devtools(&argv, e), usage), meant);
+            let error = match unknown {
+                Some(typed) => crate::options::said_as_a_verb_says(error, &typed, &argv),
+                None => error,
+            };
             let error = data.into_iter().fold(error, Error::with_hint);
             Err(tool.into_iter().fold(error, Error::with_first_hint))
         }
@@ -234,7 +239,8 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
 const TOOL_LOOKUP_WAIT: Duration = Duration::from_secs(3);
 
 /// The hint for a host command whose arguments clap refused where they read as a
-/// tool's (`mur devtools session --x 4`: an option the command has not, none like it):
+/// tool's (`mur devtools session --x 4`: an option the command has not, none like it
+/// by [`crate::options::option_meant`]):
 /// a tool whose verb name is a command of mur's is reached only with `call`, which
 /// clap's error and the command's usage never said. The session the host options
 /// choose is asked quietly, from its cached tool list: where it has such a tool, the
@@ -242,11 +248,12 @@ const TOOL_LOOKUP_WAIT: Duration = Duration::from_secs(3);
 /// one answers without such a tool, there is nothing to hint.
 fn tool_under_a_commands_name(argv: &[OsString], e: &clap::Error) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    let option = matches!(e.get(ContextKind::InvalidArg),
-        Some(ContextValue::String(arg)) if arg.starts_with("--"));
+    let Some(ContextValue::String(option)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
     if e.kind() != ErrorKind::UnknownArgument
-        || !option
-        || e.get(ContextKind::SuggestedArg).is_some()
+        || !option.starts_with("--")
+        || crate::options::option_meant(argv, option).is_some()
     {
         return None;
     }
@@ -338,10 +345,9 @@ fn call_of(host: &cli::HostArgs, tool: &str) -> String {
 
 /// The usage hint to give with clap's refusal `e` of `argv` where clap's own is missing
 /// or misleads: the usage of the command typed. An option without its value (`call state
-/// --args`) has none, where every other refusal ends with one; a mistyped option (`mur
-/// devtools --projct x tree`) had clap's usage with the option meant in it (`mur devtools
-/// --project <PATH> <COMMAND>`), which read as if it were required: the did-you-mean
-/// says what was meant.
+/// --args`) has none, where every other refusal ends with one; an option clap found one
+/// like had clap's usage with that one in it (`mur devtools --project <PATH> <COMMAND>`
+/// for `--projct`), which read as if it were required.
 fn usage_to_give(argv: &[OsString], e: &clap::Error) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     let missing = e.kind() == ErrorKind::InvalidValue
@@ -403,25 +409,6 @@ fn named_as_typed(mut e: clap::Error, argv: &[OsString]) -> clap::Error {
     e
 }
 
-/// A host flag typed with a value before the verb or among mur's own command's words
-/// (`--pretty=false`), refused in the words said of it after a verb's name
-/// ([`crate::options::takes_no_value`]).
-fn host_flag_given_a_value(e: &clap::Error) -> Option<Error> {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if e.kind() != ErrorKind::TooManyValues {
-        return None;
-    }
-    let (Some(ContextValue::String(flag)), Some(ContextValue::String(value))) = (
-        e.get(ContextKind::InvalidArg),
-        e.get(ContextKind::InvalidValue),
-    ) else {
-        return None;
-    };
-    cli::HostOption::named(flag)
-        .filter(|option| option.value.is_none())
-        .map(|_| crate::options::takes_no_value(flag, value))
-}
-
 /// The option a value parser of mur's refused an empty value of (`--answer=`,
 /// `--timeout=`): clap said it as `invalid value '' for …: `` is not KEY=VALUE`, its
 /// quotes left on nothing, where an empty path (`--project=`) is "a value is required":
@@ -447,12 +434,7 @@ fn given_empty(e: &clap::Error, argv: &[OsString]) -> Option<String> {
 /// The usage hint of the command `argv` reaches (`usage: mur devtools call [OPTIONS]
 /// [NAME] (`--help` shows more)`), as clap renders it with nothing typed.
 fn usage_typed(argv: &[OsString]) -> Option<String> {
-    let mut tree = crate::command_tree::built(cli::command());
-    let (path, _) = crate::command_tree::given_options(&tree, argv);
-    let command = path
-        .iter()
-        .try_fold(&mut tree, |command, name| command.find_subcommand_mut(name))?;
-    Some(cli::usage_hint(command))
+    crate::command_tree::reached(argv).map(|mut command| cli::usage_hint(&mut command))
 }
 
 /// Words other tools use for a command of mur's group (`verbs install`, as npm and cargo
@@ -553,10 +535,12 @@ fn asks_version(e: &clap::Error) -> bool {
             Some(ContextValue::String(arg)) if arg == "-V" || arg == "--version")
 }
 
-/// [`asks_version`]'s error, saying where each version is: clap offered `--verbose`
-/// for `--version`, and `mur devtools version` is the app's, not mur's.
+/// [`asks_version`]'s error, in a verb's words for an option it does not take, saying
+/// where each version is: clap offered `--verbose` for `--version`, and `mur devtools
+/// version` is the app's, not mur's.
 fn version_of_mur(e: clap::Error) -> Error {
-    Error::usage(Error::from(e).message()).with_hint(
+    let typed = crate::options::unknown_to_clap(&e).unwrap_or_default();
+    crate::options::unknown_option(&typed, None).with_hint(
         "`mur --version` prints mur's version; `mur devtools version`, the running app's \
          devtools server's",
     )

@@ -1925,7 +1925,7 @@ fn call_out_without_media_is_exit_5_and_with_a_method_exit_1() {
     ]);
     before.assert_code(1).assert_stdout_is("");
     before.assert_stderr_starts_with(&format!(
-        "error: `--out`: the directory `{}` does not exist (nothing was sent)\n",
+        "error: cannot write `{nowhere}`: the directory `{}` does not exist (nothing was sent)\n",
         sb.root().join("no-such-dir").display()
     ));
     assert_eq!(counter(&sb), "0", "no click was sent");
@@ -1933,7 +1933,9 @@ fn call_out_without_media_is_exit_5_and_with_a_method_exit_1() {
     let root = sb.root().to_str().expect("utf-8 path");
     let dir = sb.mur(&["devtools", "call", "click", "--args", args, "--out", root]);
     dir.assert_code(1).assert_stdout_is("");
-    dir.assert_stderr_starts_with(&format!("error: `--out {root}` names a directory"));
+    dir.assert_stderr_starts_with(&format!(
+        "error: cannot write `{root}`: it is a directory, not a file to write"
+    ));
     assert_eq!(counter(&sb), "0", "no click was sent");
 }
 
@@ -2225,7 +2227,8 @@ fn call_out_to_its_own_stdout_is_out_dash_and_an_unwritable_name_sends_nothing()
         call_out(&sb, &server, &path)
             .assert_code(1)
             .assert_stderr_is(format!(
-                "error: `--out {}`: {why} (nothing was sent)\n",
+                "error: cannot write `{}`: {why} (nothing was sent)\n\
+                 hint: name a file that can be written, in a directory that exists\n",
                 path.display()
             ));
     }

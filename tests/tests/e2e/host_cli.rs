@@ -106,15 +106,15 @@ fn a_group_without_its_command_is_refused_in_one_line() {
 
 /// An option typed without its value (`call state --args`) is refused with the usage of
 /// the command it was given to, as clap's other refusals are (it had none); a mistyped
-/// option, with its did-you-mean and the command's usage, not clap's usage with the
-/// option meant in it (`mur devtools --project <PATH> <COMMAND>`, read as if it were
-/// required). A host option typed after a verb without its value is refused as before
-/// it (it had clap's first words alone, and no usage), with the verb's usage as hint (it
-/// had `mur devtools`'s) where the verb is installed (`standard_sandbox`); a word no
-/// installed verb has keeps `mur devtools`'s, the session's tools not read yet (RV2 F2:
-/// `clcik --project` was shown `usage: mur devtools clcik [OPTIONS]`, as if it existed).
+/// option is said as a verb says it (see
+/// `a_mistyped_option_of_murs_own_commands_is_refused_in_a_verbs_words`). A host option
+/// typed after a verb without its value is refused as before it (it had clap's first
+/// words alone, and no usage), with the verb's usage as hint (it had `mur devtools`'s)
+/// where the verb is installed (`standard_sandbox`); a word no installed verb has keeps
+/// `mur devtools`'s, the session's tools not read yet (RV2 F2: `clcik --project` was
+/// shown `usage: mur devtools clcik [OPTIONS]`, as if it existed).
 #[test]
-fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
+fn a_missing_value_is_refused_with_the_commands_usage() {
     let sb = Sandbox::new();
     let devtools = "mur devtools [OPTIONS] <COMMAND>";
     let list = "mur devtools session list [OPTIONS]";
@@ -228,28 +228,6 @@ fn a_missing_value_and_a_mistyped_option_are_refused_with_the_commands_usage() {
                 .assert_stdout_is("")
                 .assert_stderr_is(stderr(usage));
         }
-    }
-    for (argv, meant, usage) in [
-        (
-            &["devtools", "--projct", "x", "tree"][..],
-            "--project",
-            devtools,
-        ),
-        (&["devtools", "--pretti", "tree"], "--pretty", devtools),
-        (&["devtools", "session", "list", "--jsn"], "--json", list),
-    ] {
-        let typed = argv
-            .iter()
-            .find(|word| word.starts_with("--"))
-            .expect("an option typed");
-        sb.mur(argv)
-            .assert_code(1)
-            .assert_stdout_is("")
-            .assert_stderr_is(format!(
-                "error: unexpected argument `{typed}` found\n\
-                 hint: did you mean `{meant}`?\n\
-                 hint: usage: {usage} (`--help` shows more)\n"
-            ));
     }
 }
 
@@ -406,7 +384,7 @@ fn only_mur_itself_takes_version() {
             .assert_code(1)
             .assert_stdout_is("")
             .assert_stderr_is(format!(
-                "error: unexpected argument `{typed}` found\n\
+                "error: unknown option `{typed}`\n\
                  hint: `mur --version` prints mur's version; `mur devtools version`, the \
                  running app's devtools server's\n"
             ));
@@ -859,7 +837,7 @@ fn a_tool_named_like_a_method_is_named_with_the_tools_call_that_reaches_it() {
     sb.mur(&["devtools", "--endpoint", &endpoint, "session", "--x", "4"])
         .assert_code(1)
         .assert_stderr_is(format!(
-            "error: unexpected argument `--x` found\n\
+            "error: unknown option `--x`\n\
              hint: `session` is mur's command; the session's tool `/session` is reached with \
              `{devtools} call tools/call --args '{{\"name\":\"/session\",\"arguments\":{{…}}}}'`\n\
              {usage}"
@@ -911,14 +889,14 @@ fn a_commands_refused_options_name_the_sessions_tool_of_that_name() {
         .assert_code(1)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
-            "error: unexpected argument `--x` found\n\
+            "error: unknown option `--x`\n\
              hint: `session` is mur's command; the session's tool `session` is reached with \
              `mur devtools --endpoint {endpoint} call session --args '{{…}}'`\n{usage}"
         ));
     sb.mur(&["devtools", "session", "--x", "4"])
         .assert_code(1)
         .assert_stderr_is(format!(
-            "error: unexpected argument `--x` found\n\
+            "error: unknown option `--x`\n\
              hint: if you meant a tool of the session named `session`, it is \
              `mur devtools call session --args '{{…}}'`\n{usage}"
         ));
@@ -932,7 +910,7 @@ fn a_commands_refused_options_name_the_sessions_tool_of_that_name() {
     ]);
     lacking
         .assert_code(1)
-        .assert_stderr_is(format!("error: unexpected argument `--x` found\n{usage}"));
+        .assert_stderr_is(format!("error: unknown option `--x`\n{usage}"));
     // The command typed alone (a group without its own): the tool named too (user audit
     // AU6 3), nothing where the session lacks it (or none answers: the group's one line).
     let alone = "error: `mur devtools session` needs a command: list or clean\n";
@@ -1175,6 +1153,145 @@ fn a_host_flag_given_a_value_is_refused_alike_before_the_verb_and_after_it() {
             .assert_stdout_is("")
             .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
     }
+}
+
+/// A mistyped option of one of mur's own commands (or a host option before a verb's
+/// name) is refused in the words a verb refuses one in, on one line where an option is
+/// near: `session list --jsn` said clap's "unexpected argument `--jsn` found", a
+/// did-you-mean hint and the usage, where `tree --jsn` says "unknown option `--jsn`". With
+/// none near, the command's usage follows. `call version --prety` took `--prety` for the
+/// tool's argument (`--args '{"prety":true}'`): one slip from `--pretty`, it is that.
+#[test]
+fn a_mistyped_option_of_murs_own_commands_is_refused_in_a_verbs_words() {
+    let sb = Sandbox::new();
+    for (argv, typed, meant) in [
+        (
+            &["devtools", "session", "list", "--jsn"][..],
+            "--jsn",
+            "--json",
+        ),
+        (&["devtools", "catalog", "--jsn"], "--jsn", "--json"),
+        (&["devtools", "parity", "--prety"], "--prety", "--pretty"),
+        (
+            &["devtools", "call", "version", "--prety"],
+            "--prety",
+            "--pretty",
+        ),
+        (&["devtools", "verbs", "list", "--jsn=1"], "--jsn", "--json"),
+        (
+            &["devtools", "usage", "report", "--snce", "1d"],
+            "--snce",
+            "--since",
+        ),
+        (
+            &["devtools", "--projct", "x", "tree"],
+            "--projct",
+            "--project",
+        ),
+        (&["devtools", "--pretti", "tree"], "--pretti", "--pretty"),
+    ] {
+        sb.mur(argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: unknown option `{typed}`; did you mean `{meant}`?\n"
+            ));
+    }
+    for (argv, typed, usage) in [
+        (
+            &["devtools", "usage", "report", "--typo"][..],
+            "--typo",
+            "mur devtools usage report [OPTIONS]",
+        ),
+        (
+            &["devtools", "catalog", "-x"],
+            "-x",
+            "mur devtools catalog [OPTIONS]",
+        ),
+    ] {
+        sb.mur(argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: unknown option `{typed}`\n\
+                 hint: usage: {usage} (`--help` shows more)\n"
+            ));
+    }
+    // A verb's own refusal of the same option, in the same words after its name.
+    let standard = mur_e2e::plugins::standard_sandbox();
+    standard
+        .mur(&["devtools", "tree", "--projct", "x"])
+        .assert_code(1)
+        .assert_stderr_starts_with(
+            "error: tree: unknown option `--projct`; did you mean `--project`?\n",
+        );
+}
+
+/// A flag typed with a value is refused in one wording wherever it is typed, mur's own
+/// commands' flags and the host's short flags too: `catalog --json=1` said clap's
+/// "unexpected value `1` for `--json` found; no more were expected" with `--json` in the
+/// usage as if required, and `-v=false` before a verb "unexpected argument `-=` found",
+/// where after a verb's name `-v=false` is "`-v` takes no value, got `false`".
+#[test]
+fn a_flag_of_murs_own_commands_or_a_short_one_given_a_value_is_refused_as_after_a_verb() {
+    let sb = Sandbox::new();
+    for (line, flag, value) in [
+        (&["devtools", "catalog", "--json=1"][..], "--json", "1"),
+        (
+            &["devtools", "session", "list", "--json=true"],
+            "--json",
+            "true",
+        ),
+        (&["devtools", "verbs", "list", "--all="], "--all", ""),
+        (&["devtools", "-v=false", "tree"], "-v", "false"),
+        (&["-v=false", "devtools", "tree"], "-v", "false"),
+        (&["devtools", "-vq=1", "catalog"], "-q", "1"),
+    ] {
+        sb.mur(line)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
+    }
+    mur_e2e::plugins::standard_sandbox()
+        .mur(&["devtools", "tree", "-v=false"])
+        .assert_code(1)
+        .assert_stderr_starts_with("error: tree: `-v` takes no value, got `false`\n");
+}
+
+/// A path to write no file can be written at is refused before the call in one wording,
+/// with its hint, whoever was to write it: `screenshot --out` (a named verb),
+/// `call screenshot --out` and a derived verb's `--out` (`overview`), which said
+/// "`--out`: the directory `…` does not exist" with no hint (and of a directory
+/// "`--out DIR` names a directory").
+#[test]
+fn an_out_path_no_file_can_be_written_at_is_refused_alike_by_verbs_and_call() {
+    let (sb, _app) = mur_e2e::plugins::standard_session();
+    let missing = sb.root().join("no/such/dir/x.png");
+    let missing = missing.to_str().expect("utf-8 path");
+    let dir = sb.root().join("no/such/dir");
+    let root = sb.root().to_str().expect("utf-8 path");
+    let hint = "hint: name a file that can be written, in a directory that exists\n";
+    for (path, why) in [
+        (
+            missing,
+            format!("the directory `{}` does not exist", dir.display()),
+        ),
+        (root, "it is a directory, not a file to write".to_owned()),
+    ] {
+        for argv in [
+            &["screenshot", "--out", path][..],
+            &["call", "screenshot", "--out", path],
+            &["overview", "--out", path],
+        ] {
+            sb.devtools(argv)
+                .assert_code(1)
+                .assert_stdout_is("")
+                .assert_stderr_is(format!(
+                    "error: cannot write `{path}`: {why} (nothing was sent)\n{hint}"
+                ));
+        }
+    }
+    assert!(!dir.exists(), "nothing was written");
 }
 
 /// A JSON option's value read from a pipe its writer keeps open is read within the

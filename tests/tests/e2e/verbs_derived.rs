@@ -1043,7 +1043,7 @@ fn completion_and_hints_read_the_cached_list_of_a_server_slow_to_list() {
         .mur(&["devtools", "--endpoint", &endpoint, "session", "--x", "4"])
         .assert_code(1)
         .assert_stderr_is(format!(
-            "error: unexpected argument `--x` found\n\
+            "error: unknown option `--x`\n\
              hint: `session` is mur's command; the session's tool `session` is reached with \
              `{devtools} call session --args '{{…}}'`\n\
              hint: usage: mur devtools session [OPTIONS] <COMMAND> (`--help` shows more)\n"
@@ -2290,7 +2290,9 @@ fn a_derived_verb_writes_its_results_media_with_out() {
         .devtools(&["screenshot", "--out", &nowhere.display().to_string()])
         .assert_code(1)
         .assert_stderr_is(format!(
-            "error: `--out`: the directory `{}` does not exist (nothing was sent)\n",
+            "error: cannot write `{}`: the directory `{}` does not exist (nothing was sent)\n\
+             hint: name a file that can be written, in a directory that exists\n",
+            nowhere.display(),
             nowhere.parent().expect("dir").display()
         ));
     sandbox
