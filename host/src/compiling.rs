@@ -4,13 +4,11 @@
 
 use std::path::Path;
 
-use crate::output;
+// A component this big takes tens of seconds to compile, once: said on stderr, so
+// the wait is not mistaken for a hang (`-q` hides it, as progress).
+use mur_verbs::manage::SLOW_COMPILE_BYTES;
 
-/// A component this big (a Python or JavaScript verb carries its interpreter:
-/// 12–20 MB) takes tens of seconds to compile, once: said on stderr, so the wait
-/// is not mistaken for a hang (`-q` hides it, as progress). A Rust verb (a few
-/// hundred KB) compiles in a second.
-const SLOW_COMPILE_BYTES: usize = 4 << 20;
+use crate::output;
 
 /// Says, for `verbs add`, that the component `file` (`bytes` long) is being compiled.
 pub fn say(file: &Path, bytes: usize, quiet: bool) {

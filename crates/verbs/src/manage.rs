@@ -35,6 +35,9 @@ pub enum Added {
         /// installed (the user may want both) and callable, and are named so that
         /// the rename does not leave them unseen.
         earlier_names: Vec<String>,
+        /// The earlier names its examples still call it by: the author's text,
+        /// shown in its help as written, which a rename in source leaves behind.
+        stale_examples: Vec<String>,
     },
     /// The same bytes were installed already; nothing changed.
     Unchanged { name: String },
@@ -416,7 +419,8 @@ fn judge_all(
         let known = |sha256: &str| named_by_bytes(index, &seen, sha256);
         // A clash is said last, once every file passed every check: a file clashing
         // (or after one that clashed) is compiled all the same, so that what refuses
-        // it is said first, not after the `--force` the clash asks for.
+        // it is said first, not after the `--force` the clash asks for; but for a big
+        // component, whose clash is known uncompiled ([`judge_component`]).
         let judged = match content {
             Content::Data => inspect_data(file).map(|candidate| Judged::Read(Box::new(candidate))),
             Content::Component => judge_component(compiler, dirs, file, (judge, known), compiling),
@@ -447,7 +451,8 @@ fn judge_all(
                         why,
                         bytes,
                     }),
-                    _ => {}
+                    Verdict::Clash(clash) => clashes.push(clash),
+                    Verdict::Install | Verdict::Again => {}
                 }
                 seen.push((name, sha256, file));
                 continue;
@@ -666,7 +671,8 @@ enum Verdict {
 /// before either. `judge` is [`verdict`] for
 /// this file and batch. One that clashes is compiled and read too: what its
 /// `info` declares may refuse it, which is said before the clash (its `--force`
-/// would not get past it).
+/// would not get past it); unless it is big ([`SLOW_COMPILE_BYTES`]), which its
+/// clash refuses uncompiled.
 fn judge_component(
     compiler: &mut Option<Compiler>,
     dirs: &VerbDirs,
@@ -696,10 +702,18 @@ fn judge_component(
     let named = declared.clone().or_else(|| known(&sha256));
     if let Some(name) = named.as_deref() {
         let verdict = judge(name, &sha256)?;
-        if matches!(
-            verdict,
-            Verdict::Unchanged | Verdict::Repair(_) | Verdict::Again
-        ) {
+        // A big component's clash too (a Python or JavaScript verb): its compile takes
+        // tens of seconds, which the user paid twice, refused and then with `--force`,
+        // and its kit's build already refused what the compile would find of what it
+        // declares. A small one is compiled first, so that such a refusal comes before
+        // the `--force` it would get past: it costs a second.
+        let clash_known = matches!(verdict, Verdict::Clash(_)) && bytes.len() >= SLOW_COMPILE_BYTES;
+        if clash_known
+            || matches!(
+                verdict,
+                Verdict::Unchanged | Verdict::Repair(_) | Verdict::Again
+            )
+        {
             // Read without a compile, as the name was (a repair copies in the bytes
             // the entry already describes): a section that cannot be read declares
             // nothing, as when a call reads it again.
@@ -745,6 +759,11 @@ fn named_by_bytes(index: &Index, seen: &[(String, String, &Path)], sha256: &str)
     let first = names.next()?;
     names.all(|name| name == first).then(|| first.clone())
 }
+
+/// A component this big (a Python or JavaScript verb carries its interpreter: 12–20 MB)
+/// takes tens of seconds to compile, once; a Rust verb (a few hundred KB), a second.
+/// The binary says such a compile on stderr; `verbs add` refuses its clash uncompiled.
+pub const SLOW_COMPILE_BYTES: usize = 4 << 20;
 
 /// What every refusal of a file in `verbs add` suggests.
 const WHAT_A_VERB_IS: &str = "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0)";
@@ -1213,12 +1232,14 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         .filter(|was| *was != c.info.tool);
     let old_file = old.map(|old| old.file.clone()).filter(|old| *old != file);
     let source = canonical(&c.source).display().to_string();
-    let earlier_names = index
+    let earlier_names: Vec<String> = index
         .verbs
         .iter()
         .filter(|e| e.name != c.info.name && e.source.as_deref() == Some(source.as_str()))
         .map(|e| e.name.clone())
         .collect();
+    let examples = c.info.spec.as_ref().map_or(&[][..], |spec| &spec.examples);
+    let stale_examples = called_in(examples, &earlier_names);
     write_atomic(&path, &c.bytes)?;
     let (size, mtime_ns) = stamp(&path).map_err(|e| io_error("read", &path, e))?;
     let Described {
@@ -1263,7 +1284,22 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
         replaced,
         was_tool,
         earlier_names,
+        stale_examples,
     })
+}
+
+/// The names of `earlier` that some example calls (`mur devtools bx1 …` of the verb
+/// now `bx2`): a word after `devtools`, as a command line gives a verb's name.
+fn called_in(examples: &[String], earlier: &[String]) -> Vec<String> {
+    let calls = |example: &str, name: &str| {
+        let mut words = example.split_whitespace();
+        words.any(|word| word == "devtools") && words.any(|word| word == name)
+    };
+    earlier
+        .iter()
+        .filter(|name| examples.iter().any(|example| calls(example, name)))
+        .cloned()
+        .collect()
 }
 
 /// Where a file the user named is, from any directory: its canonical path (links

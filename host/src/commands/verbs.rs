@@ -24,6 +24,15 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
         let created = scaffold::new_verb(name, (*lang).into(), dir.as_deref(), &cli::host_verbs())?;
         output::stdout(format!("{}\n", created.root.display()).as_bytes())?;
         output::diagnostic(&created.next_steps);
+        // A verb installed by that name took the word already (the warning above says
+        // the next steps replace it).
+        let installed = VerbDirs::from_env().and_then(|dirs| manage::list(&dirs));
+        if !host.quiet && !verb_list::taken(name, &installed.unwrap_or_default()) {
+            let tools = crate::session_tools::quietly(host, SESSION_WAIT);
+            if let Some(note) = word_taken(name, None, &tools, host) {
+                output::diagnostic(&note);
+            }
+        }
         return Ok(());
     }
     let dirs = VerbDirs::from_env()?;
@@ -40,7 +49,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             let added = manage::add_observed(&dirs, files, *force, &host_verbs, &say)?;
             output::text(&added_lines(&added))?;
             if !quiet {
-                let notes = stands_for(&dirs, &added, &host_verbs, host);
+                let notes = session_notes(&dirs, &added, &host_verbs, host);
                 for note in renamed(&added).into_iter().chain(notes) {
                     output::diagnostic(&note);
                 }
@@ -84,7 +93,12 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
 fn list(dirs: &VerbDirs, json: bool, pretty: bool) -> Result<()> {
     let verbs = manage::list(dirs)?;
     if json {
-        return output::json(&to_json(&verbs)?, pretty);
+        let host = VerbHost::open_in(dirs.clone()).ok();
+        let listed = verbs
+            .iter()
+            .map(|entry| entry_json(entry, host.as_ref()))
+            .collect::<Result<Vec<_>>>()?;
+        return output::json(&serde_json::Value::Array(listed), pretty);
     }
     if verbs.is_empty() {
         output::diagnostic(&format!(
@@ -218,8 +232,9 @@ fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) ->
     };
     // A data verb is read, not compiled: it has no native code.
     let is_data = entry.interface == mur_verbs::data::INTERFACE;
+    let verbs = VerbHost::open_in(dirs.clone()).ok();
     if json {
-        let mut value = to_json(&entry)?;
+        let mut value = entry_json(&entry, verbs.as_ref())?;
         if !is_data {
             value["compiledBytes"] = compiled.into();
         }
@@ -252,16 +267,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) ->
         // One line each, whatever a summary holds (`key: value` stays readable).
         .map(|(label, value)| format!("{:<10} {}\n", format!("{label}:"), output::line(value)))
         .collect();
-    // Its help as `mur devtools NAME --help` prints it, one text: a data verb's too
-    // (which said neither what `@FILE` is nor where the host options go).
-    let help = VerbHost::open_in(dirs.clone())
-        .ok()
-        .and_then(|verbs| {
-            let help = verbs.help(name)?;
-            Some(with_host_options(&help, name, verbs.spec(name)))
-        })
-        .unwrap_or_else(|| entry.usage_text());
-    text += &format!("\n{help}");
+    text += &format!("\n{}", help_now(&entry, verbs.as_ref()));
     if !text.ends_with('\n') {
         text.push('\n');
     }
@@ -369,7 +375,8 @@ fn added_lines(added: &[Added]) -> String {
 
 /// A file installed before under another name (its verb renamed in source, rebuilt)
 /// leaves that verb installed and callable: said, so that it is not forgotten, and
-/// kept, as the user may want both. `-q` hides it.
+/// kept, as the user may want both; and so are the examples that still call the verb
+/// by that name, which are the author's text, shown as written. `-q` hides them.
 fn renamed(added: &[Added]) -> Vec<String> {
     added
         .iter()
@@ -377,37 +384,110 @@ fn renamed(added: &[Added]) -> Vec<String> {
             Added::Installed {
                 name,
                 earlier_names,
+                stale_examples,
                 ..
-            } => earlier_names
-                .iter()
-                .map(|old| (old, name.as_str()))
-                .collect(),
+            } => {
+                let kept = earlier_names.iter().map(|old| {
+                    format!(
+                        "note: `{old}` is still installed, from an earlier build of this file, \
+                         which is now `{name}` (`mur devtools verbs remove {old}` removes it)"
+                    )
+                });
+                let examples = stale_examples.iter().map(|old| {
+                    format!(
+                        "note: the examples in `{name}`'s help still call it `{old}`, as its \
+                         file declares them: change them where its name was changed"
+                    )
+                });
+                kept.chain(examples).collect()
+            }
             Added::Unchanged { .. } | Added::Repaired { .. } => Vec::new(),
-        })
-        .map(|(old, name)| {
-            format!(
-                "note: `{old}` is still installed, from an earlier build of this file, \
-                 which is now `{name}` (`mur devtools verbs remove {old}` removes it)"
-            )
         })
         .collect()
 }
 
-/// What a verb newly installed for a tool whose derived verb has another name did to
-/// the catalog (and `verbs list --all`): it lists this verb for the tool, and no
-/// longer the derived one (which still answers). Said once, when it becomes so: not
-/// for a verb unchanged or replaced by a build for the same tool; nor when the names
-/// are the same (the named verb plainly takes the word); nor when the derived verb
-/// was not listed anyway (its word is mur's, or an installed verb's; another
-/// installed verb calls the tool). `-q` hides it. Only then is a session looked for
-/// ([`tool_note`]).
-fn stands_for(
+/// What the verbs a `verbs add` installed do to the verbs of a session: the catalog
+/// lists one in place of its tool's derived verb ([`stands_for`]); one took the word
+/// of another tool's derived verb ([`word_taken`]). Only when a verb was newly
+/// installed is a session looked for, quietly and briefly (as `verbs info` looks; no
+/// lockfile naming a live one, nothing is asked), once for all of them.
+fn session_notes(
     dirs: &VerbDirs,
     added: &[Added],
     host_verbs: &[String],
     host: &crate::cli::HostArgs,
 ) -> Vec<String> {
-    let news: Vec<(&str, &str, String)> = added
+    let hiding = hiding(dirs, added, host_verbs);
+    let new_words: Vec<(&str, &str)> = added
+        .iter()
+        .filter_map(|a| match a {
+            Added::Installed {
+                name,
+                tool,
+                replaced: None,
+                ..
+            } => Some((name.as_str(), tool.as_str())),
+            _ => None,
+        })
+        .collect();
+    if hiding.is_empty() && new_words.is_empty() {
+        return Vec::new();
+    }
+    let tools = crate::session_tools::quietly(host, SESSION_WAIT);
+    let mut notes = stands_for(&hiding, &tools);
+    notes.extend(
+        new_words
+            .into_iter()
+            .filter_map(|(name, tool)| word_taken(name, Some(tool), &tools, host)),
+    );
+    notes
+}
+
+/// The note that verb `name` took the word of the derived verb of another of the
+/// session's `tools`: `mur devtools NAME` runs it, and that tool is reached only by
+/// `call` (as `parity` says) until the verb is removed; only `parity` and `catalog`
+/// said so. `tool` is the verb's tool (a verb of the same tool is its named verb), or
+/// `None` for a project `verbs new` just made, which takes the word once added.
+fn word_taken(
+    name: &str,
+    tool: Option<&str>,
+    tools: &[serde_json::Value],
+    host: &crate::cli::HostArgs,
+) -> Option<String> {
+    let (verb, _) = crate::tools::pick(tools, name)?;
+    if tool == Some(verb.tool.as_str()) {
+        return None;
+    }
+    let theirs = verb_list::written(&verb.tool);
+    let back = format!("`mur devtools verbs remove {name}` gives the word back");
+    Some(match tool {
+        Some(_) => {
+            let devtools = crate::options::settings(host).devtools_command();
+            let call = call_line(&devtools, &verb.tool, Arguments::None);
+            format!(
+                "note: verb `{name}` now stands in for the derived verb of the session's tool \
+                 `{theirs}`, which is reached only as `{call}` ({back})"
+            )
+        }
+        None => format!(
+            "note: `{name}` is the derived verb of the session's tool `{theirs}`: once added, \
+             this verb stands in for it ({back})"
+        ),
+    })
+}
+
+/// A verb newly installed for a tool whose derived verb has another name: its name, its
+/// tool, and that derived verb's name.
+type Hiding<'a> = (&'a str, &'a str, String);
+
+/// The verbs newly installed for a tool whose derived verb has another name, which the
+/// catalog (and `verbs list --all`) then lists for the tool, and no longer the derived
+/// one (which still answers). Said once, when it becomes so: not for a verb unchanged
+/// or replaced by a build for the same tool; nor when the names are the same (the named
+/// verb plainly takes the word); nor when the derived verb was not listed anyway (its
+/// word is mur's, or an installed verb's; another installed verb calls the tool).
+fn hiding<'a>(dirs: &VerbDirs, added: &'a [Added], host_verbs: &[String]) -> Vec<Hiding<'a>> {
+    let news: Vec<Hiding> = added
         .iter()
         .filter_map(|a| match a {
             Added::Installed {
@@ -426,53 +506,101 @@ fn stands_for(
         })
         .collect();
     if news.is_empty() {
-        return Vec::new();
+        return news;
     }
     // Read again only when there is something to say: a note is no reason to fail.
     let installed = manage::list(dirs).unwrap_or_default();
-    let news: Vec<_> = news
-        .into_iter()
+    news.into_iter()
         .filter(|(name, tool, derived)| {
             !installed
                 .iter()
                 .any(|e| e.name == *derived || (e.name != *name && e.tool == *tool))
         })
-        .collect();
-    if news.is_empty() {
-        return Vec::new();
-    }
-    let tools = crate::session_tools::quietly(host, SESSION_WAIT);
-    news.into_iter()
-        .map(|(name, tool, derived)| tool_note(name, tool, &derived, &tools))
         .collect()
 }
 
-/// The note [`stands_for`] says of verb `name`, for `tool`, whose derived verb is
-/// `derived`, by the `tools` of the session found (quietly and briefly, as `verbs
-/// info` looks): a command it names works where the user runs it. Without a session
-/// (or among several) it is said of one that has the tool, pointing at `catalog`,
-/// which lists a session's tools wherever it runs (`mur devtools clik --help` failed
-/// where no session has `clik`); with one that has the tool, the derived verb's help;
-/// with one that lacks it (a tool misspelt), that, plainly.
-fn tool_note(name: &str, tool: &str, derived: &str, tools: &[serde_json::Value]) -> String {
+/// What the verbs [`hiding`] found did, by the `tools` of the session found: a command
+/// a note names works where the user runs it. Without a session (or among several) it
+/// is said of one that has the tool, pointing at `catalog`, which lists a session's
+/// tools wherever it runs (`mur devtools clik --help` failed where no session has
+/// `clik`); with one that has the tool, the derived verb's help; with one that lacks
+/// it (a tool misspelt), that, plainly, of each verb. The verbs of tools a session has
+/// (or may have) are said in one note: the standard set's `switch` and `wait` said two
+/// on every install, expected of it.
+fn stands_for(hiding: &[Hiding], tools: &[serde_json::Value]) -> Vec<String> {
     let catalog = "`mur devtools catalog` lists a session's tools";
-    let lists = format!("the catalog lists `{name}` for it, in place of the derived verb");
-    if tools.is_empty() {
-        return format!(
-            "note: in a session that has tool `{tool}`, {lists} `{derived}`, which still \
-             answers there ({catalog})"
-        );
+    // The derived verb's name in the running session, or `None` where it lacks the tool.
+    let running = |tool: &str| {
+        crate::tools::pick(tools, tool)
+            .filter(|(_, found)| found["name"] == tool)
+            .map(|(verb, _)| verb.name)
+    };
+    let mut notes = Vec::new();
+    let mut shown: Vec<(&str, &str, String)> = Vec::new();
+    for (name, tool, derived) in hiding {
+        match (tools.is_empty(), running(tool)) {
+            (true, _) => shown.push((name, tool, derived.clone())),
+            (false, Some(verb)) => shown.push((name, tool, verb)),
+            (false, None) => notes.push(format!(
+                "note: the session running has no tool `{tool}`, which verb `{name}` calls \
+                 ({catalog})"
+            )),
+        }
     }
-    match crate::tools::pick(tools, tool).filter(|(_, found)| found["name"] == tool) {
-        Some((verb, _)) => format!(
-            "note: the session running has tool `{tool}`: {lists} `{0}`, which still answers \
-             (`mur devtools {0} --help`)",
-            verb.name
-        ),
-        None => format!(
-            "note: the session running has no tool `{tool}`, which verb `{name}` calls ({catalog})"
-        ),
-    }
+    let here = !tools.is_empty();
+    let note = match shown.as_slice() {
+        [] => return notes,
+        [(name, tool, derived)] => {
+            let lists = format!("the catalog lists `{name}` for it, in place of the derived verb");
+            match here {
+                false => format!(
+                    "note: in a session that has tool `{tool}`, {lists} `{derived}`, which \
+                     still answers there ({catalog})"
+                ),
+                true => format!(
+                    "note: the session running has tool `{tool}`: {lists} `{derived}`, which \
+                     still answers (`mur devtools {derived} --help`)"
+                ),
+            }
+        }
+        several => {
+            let each = |(name, tool, derived): &(&str, &str, String)| match here {
+                false => format!("`{name}` for `{tool}` (`{derived}`)"),
+                true => format!("`{name}` for `{tool}` (`mur devtools {derived} --help`)"),
+            };
+            let list = several.iter().map(each).collect::<Vec<_>>().join(", ");
+            let lists = "the catalog lists these verbs in place of the derived verbs, which \
+                         still answer";
+            match here {
+                false => format!(
+                    "note: in a session that has their tools, {lists} there: {list} ({catalog})"
+                ),
+                true => format!("note: the session running has their tools: {lists}: {list}"),
+            }
+        }
+    };
+    notes.insert(0, note);
+    notes
+}
+
+/// Verb `entry`'s help as `mur devtools NAME --help` prints it now, one text: a data
+/// verb's too (which said neither what `@FILE` is nor where the host options go),
+/// rendered from the index by `verbs`, the installed verbs.
+fn help_now(entry: &mur_verbs::Entry, verbs: Option<&VerbHost>) -> String {
+    let help = verbs
+        .and_then(|verbs| verbs.help(&entry.name))
+        .unwrap_or_else(|| entry.usage_text());
+    with_host_options(&help, &entry.name, entry.spec.as_ref())
+}
+
+/// Verb `entry` as `verbs list --json` and `verbs info --json` print it: its `usage`
+/// the help it prints now ([`help_now`]), not the text kept at install, which a `mur`
+/// that renders help anew (the tool's line and hints, the host options' line) left
+/// behind what `NAME --help` and `verbs info NAME` print.
+fn entry_json(entry: &mur_verbs::Entry, verbs: Option<&VerbHost>) -> Result<serde_json::Value> {
+    let mut value = to_json(entry)?;
+    value["usage"] = help_now(entry, verbs).into();
+    Ok(value)
 }
 
 fn to_json(value: &impl serde::Serialize) -> Result<serde_json::Value> {

@@ -1658,9 +1658,9 @@ fn a_projects_folder_is_told_the_file_its_build_writes() {
     add_refused(&sandbox, &project)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
-            "error: `{}` is not a usable verb: it is a directory, not a regular file\n{NOT_A_FOLDER}",
-            path(&project)
-        ));
+        "error: `{}` is not a usable verb: it is a directory, not a regular file\n{NOT_A_FOLDER}",
+        path(&project)
+    ));
     let built = project.join("target/wasm32-wasip2/release/mur_verb_bump.wasm");
     std::fs::create_dir_all(built.parent().expect("release dir")).expect("mkdir");
     std::fs::copy(guest("ping"), &built).expect("a built component");
@@ -1777,4 +1777,193 @@ fn verbs_info_shows_the_help_the_verb_prints_naming_its_tool() {
         Some(help.stdout.as_str()),
         "{info}"
     );
+}
+
+/// A verb named as another tool's derived verb takes its word: `mur devtools
+/// export-todos` runs the verb, and tool `exportTodos` is reached only by `call`.
+/// `verbs add` says so where a session has such a tool (only `parity` and `catalog`
+/// said it), and `verbs new` of such a name too; not for a verb of that very tool (its
+/// named verb), nor with no session (nothing is asked), nor with `-q`.
+#[test]
+fn a_verb_taking_another_tools_derived_verb_word_says_so_at_add_and_new() {
+    let sandbox = Sandbox::new();
+    let verb = |name: &str, tool: &str| {
+        sandbox.file(
+            &format!("{name}-{tool}.json"),
+            format!(
+                r#"{{"schema": "mur-verb/1", "name": "{name}", "tool": "{tool}", "summary": "s"}}"#
+            ),
+        )
+    };
+    // `state`'s own note (no session: of one that may have it), and nothing more.
+    let state_note = |name: &str| {
+        format!(
+            "note: in a session that has tool `state`, the catalog lists `{name}` for it, in \
+             place of the derived verb `state`, which still answers there (`mur devtools \
+             catalog` lists a session's tools)\n"
+        )
+    };
+    add(&sandbox, &[verb("export-todos", "state")]).assert_stderr_is(state_note("export-todos"));
+    sandbox
+        .devtools(&["verbs", "remove", "export-todos"])
+        .assert_code(0);
+
+    let _sample = sandbox.start_app();
+    sandbox.devtools(&["catalog"]).assert_code(0);
+    add(&sandbox, &[verb("export-todos", "state")]).assert_stderr_is(
+        "note: the session running has tool `state`: the catalog lists `export-todos` for it, in \
+         place of the derived verb `state`, which still answers (`mur devtools state --help`)\n\
+         note: verb `export-todos` now stands in for the derived verb of the session's tool \
+         `exportTodos`, which is reached only as `mur devtools call exportTodos` (`mur devtools \
+         verbs remove export-todos` gives the word back)\n",
+    );
+    let parity = sandbox.devtools(&["parity"]);
+    let reached = parity
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("exportTodos "));
+    assert!(
+        reached.is_some_and(|l| l.ends_with(" call-only")),
+        "{parity}"
+    );
+    sandbox
+        .devtools(&["verbs", "remove", "export-todos"])
+        .assert_code(0);
+    let quiet = sandbox.mur(&[
+        "-q",
+        "devtools",
+        "verbs",
+        "add",
+        path(&verb("clear-todos", "state")),
+    ]);
+    quiet.assert_code(0).assert_stderr_is("");
+    // Its own tool's named verb takes the word as named verbs do: nothing to say.
+    add(&sandbox, &[verb("export-todos", "exportTodos")]).assert_stderr_is("");
+
+    let dir = sandbox.dir("projects");
+    let new = sandbox.devtools(&["verbs", "new", "overview", "--dir", path(&dir)]);
+    new.assert_code(0);
+    assert_eq!(
+        new.stderr.lines().last(),
+        Some(
+            "note: `overview` is the derived verb of the session's tool `overview`: once added, \
+             this verb stands in for it (`mur devtools verbs remove overview` gives the word back)"
+        ),
+        "{new}"
+    );
+}
+
+/// A verb renamed in its source and added again keeps the examples its file declares,
+/// which still call it by its old name: they are the author's text, shown as written,
+/// and `verbs add` names them beside the old verb it keeps. Its installed file is
+/// named after the new name.
+#[test]
+fn a_renamed_verbs_examples_that_still_call_its_old_name_are_named() {
+    let sandbox = Sandbox::new();
+    let declaring = |name: &str| {
+        sandbox.file(
+            "bx.json",
+            format!(
+                r#"{{"schema": "mur-verb/1", "name": "{name}", "tool": "state", "summary": "s",
+                    "examples": ["mur devtools bx1", "mur devtools bx1 --args '{{}}'"]}}"#
+            ),
+        )
+    };
+    let file = declaring("bx1");
+    add(&sandbox, std::slice::from_ref(&file));
+    declaring("bx2");
+    try_add(&sandbox, std::slice::from_ref(&file), &["--force"])
+        .assert_code(0)
+        .assert_stdout_is("added verb `bx2` (tool `state`)\n")
+        .assert_stderr_is(
+            "note: `bx1` is still installed, from an earlier build of this file, which is now \
+             `bx2` (`mur devtools verbs remove bx1` removes it)\n\
+             note: the examples in `bx2`'s help still call it `bx1`, as its file declares them: \
+             change them where its name was changed\n",
+        );
+    let info = sandbox.devtools(&["verbs", "info", "bx2", "--json"]);
+    assert_eq!(info.assert_code(0).json()["file"], "bx2.json");
+    assert!(verb_dir(&sandbox).join("bx2.json").is_file());
+}
+
+/// A big component (a Python or JavaScript verb: tens of seconds to compile) that
+/// clashes with an installed verb is refused before it is compiled: it was compiled,
+/// then refused, and compiled again with `--force`. Here a test guest padded past 4 MiB.
+#[test]
+fn a_big_component_that_clashes_is_refused_before_a_compile() {
+    let sandbox = Sandbox::new();
+    let ping = std::fs::read(guest("ping")).expect("ping.wasm");
+    let big = |pad: char| {
+        let named = mur_e2e::plugins::with_verb_name(&ping, "ping");
+        let padded =
+            mur_e2e::plugins::with_custom_section(&named, &pad.to_string().repeat(4 << 20));
+        sandbox.file(&format!("ping-{pad}.wasm"), padded)
+    };
+    let first = big('a');
+    let added = sandbox.mur(&["devtools", "-v", "verbs", "add", path(&first)]);
+    added.assert_code(0);
+    assert!(added.stderr.contains("compiling verb"), "{added}");
+
+    let rebuilt = big('b');
+    let refused = try_add(&sandbox, std::slice::from_ref(&rebuilt), &[]);
+    refused.assert_code(1).assert_stderr_is(format!(
+        "error: verb `ping` (tool `version`, Rust) is already installed, from `{}`\n\
+         hint: pass `--force` to replace it\n",
+        path(&first)
+    ));
+    let verbose = sandbox.mur(&["devtools", "-v", "verbs", "add", path(&rebuilt)]);
+    verbose.assert_code(1);
+    assert!(!verbose.stderr.contains("compiling verb"), "{verbose}");
+    try_add(&sandbox, std::slice::from_ref(&rebuilt), &["--force"]).assert_code(0);
+}
+
+/// `verbs info NAME --json` and `verbs list --json` give as `usage` the help `NAME
+/// --help` prints now, as `verbs info NAME` shows it: they gave the text kept at
+/// install, which lacked what a later `mur` renders (the tool's line, the host options').
+#[test]
+fn verbs_info_json_usage_is_the_help_the_verb_prints_now() {
+    let sandbox = Sandbox::new();
+    let count = data_verb(&sandbox, "count.json", "count", "[]");
+    add(&sandbox, &[standard("click"), count]);
+    for verb in ["click", "count"] {
+        let help = sandbox.devtools(&[verb, "--help"]);
+        help.assert_code(0);
+        let info = sandbox.devtools(&["verbs", "info", verb, "--json"]);
+        assert_eq!(info.assert_code(0).json()["usage"], help.stdout, "{verb}");
+        let list = sandbox.devtools(&["verbs", "list", "--json"]).json();
+        let listed = list
+            .as_array()
+            .expect("a list")
+            .iter()
+            .find(|e| e["name"] == verb);
+        assert_eq!(listed.expect("listed")["usage"], help.stdout, "{verb}");
+    }
+}
+
+/// The standard verbs' `switch` and `wait` stand in for the derived verbs of their
+/// tools, as every batch with several such verbs does: said in one note, not one each
+/// (two on every fresh install of the standard set).
+#[test]
+fn verbs_standing_in_for_derived_verbs_are_said_in_one_note() {
+    let sandbox = Sandbox::new();
+    try_add(&sandbox, &[standard("switch"), standard("wait")], &[])
+        .assert_code(0)
+        .assert_stderr_is(
+            "note: in a session that has their tools, the catalog lists these verbs in place of \
+             the derived verbs, which still answer there: `switch` for `switchComponent` \
+             (`switch-component`), `wait` for `waitFor` (`wait-for`) (`mur devtools catalog` \
+             lists a session's tools)\n",
+        );
+    let _sample = sandbox.start_app();
+    sandbox
+        .devtools(&["verbs", "remove", "switch", "wait"])
+        .assert_code(0);
+    try_add(&sandbox, &[standard("switch"), standard("wait")], &[])
+        .assert_code(0)
+        .assert_stderr_is(
+            "note: the session running has their tools: the catalog lists these verbs in place \
+             of the derived verbs, which still answer: `switch` for `switchComponent` (`mur \
+             devtools switch-component --help`), `wait` for `waitFor` (`mur devtools wait-for \
+             --help`)\n",
+        );
 }
