@@ -615,6 +615,11 @@ mod tests {
             .with_writer(move || writer.clone())
             .with_ansi(false)
             .finish();
+        // `tracing` caches whether a line is wanted where it is written; while one
+        // subscriber exists it asks only the writing thread's, so a line another test's
+        // thread writes first is wanted by no one, for good. With a second one alive it
+        // asks each, and each thread's own decides.
+        let _second = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
         tracing::subscriber::with_default(subscriber, f);
         buffer.text()
     }
@@ -628,7 +633,13 @@ mod tests {
                 |_, _| async { Ok(ToolOutput::Json(Value::Null)) },
             );
         }
-        let log = logged(|| warn_about_tool_names(&tools));
+        // Another thread (another test's) warns first, with no subscriber of its own:
+        // the test's own line is captured all the same.
+        let log = logged(|| {
+            std::thread::scope(|s| s.spawn(|| warn_about_tool_names(&tools)).join())
+                .expect("the other thread");
+            warn_about_tool_names(&tools);
+        });
         assert_eq!(log.lines().count(), 1, "{log}");
         assert!(log.contains("WARN"), "{log}");
         assert!(log.contains("tool name \"my tool\" contains ' '"), "{log}");

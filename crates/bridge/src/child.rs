@@ -170,6 +170,11 @@ impl Server {
         }
     }
 
+    /// Its pid, for the log's line that it started (the process `ps` shows).
+    pub(crate) fn pid(&self) -> i32 {
+        self.process.pid()
+    }
+
     /// Resolves when the server exits, or has written what the bridge cannot
     /// read (it is ended then). Either way nothing of it is left running: what
     /// it started (a wrapper's real server) is ended with it.

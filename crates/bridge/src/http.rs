@@ -21,7 +21,9 @@
 //! to cancel it. And no more than [`MAX_IN_FLIGHT`] requests wait for the
 //! server at once — past that a request is refused at once — so hung
 //! requests never hold every connection the endpoint takes (256): the probe
-//! (GET) and answers to the server's questions still get through.
+//! (GET) and answers to the server's questions still get through. A request
+//! waiting for a server being started again is answered before its caller
+//! stops waiting (`mur` says when: [`WAIT_HEADER`]), saying it was not sent.
 
 use std::{
     convert::Infallible,
@@ -42,7 +44,7 @@ use futures_util::{Stream, StreamExt, stream};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
-use mur_client::tool_result;
+use mur_client::{WAIT_HEADER, tool_result};
 use mur_server::{Recorder, Served, client_label};
 use mur_usage::Outcome;
 
@@ -58,6 +60,10 @@ const INVALID_REQUEST: i64 = -32600;
 /// waits — a restart slower than this fails it, saying the bridge is still starting
 /// the server — while the start goes on.
 const RESTART_WAIT: Duration = Duration::from_secs(30);
+/// How long before its caller stops waiting ([`WAIT_HEADER`]) a request held for a
+/// restart is answered, for the answer to reach the caller first: a `mur` call cut
+/// off by its own timeout says the request "was sent", so the tool may have run.
+const ANSWER_MARGIN: Duration = Duration::from_millis(500);
 /// How long the bridge waits for the server to take a new log level.
 const SET_LEVEL_LIMIT: Duration = Duration::from_secs(5);
 /// The longest the bridge waits for the server to answer one request, from
@@ -187,7 +193,8 @@ async fn handle(bridge: &Arc<Bridge>, headers: &HeaderMap, body: &[u8]) -> Respo
     match (method, message.get("id")) {
         (Some(method), Some(id)) => {
             let params = message.get("params").cloned();
-            request(bridge, method, id.clone(), params).await
+            let waits = caller_waits(headers);
+            request(bridge, method, id.clone(), params, waits).await
         }
         (Some(method), None) => {
             notification(bridge, method, &message);
@@ -225,7 +232,21 @@ fn notification(bridge: &Bridge, method: &str, message: &Value) {
     }
 }
 
-async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<Value>) -> Response {
+/// How long the caller waits for its answer, as `mur` says ([`WAIT_HEADER`]).
+fn caller_waits(headers: &HeaderMap) -> Option<Duration> {
+    let ms = headers.get(WAIT_HEADER)?.to_str().ok()?.parse().ok()?;
+    Some(Duration::from_millis(ms))
+}
+
+/// `request`, waiting for a server being restarted at most as long as the bridge
+/// lets a request wait, or less when its caller (`waits`) would be gone by then.
+async fn request(
+    bridge: &Arc<Bridge>,
+    method: &str,
+    id: Value,
+    params: Option<Value>,
+    waits: Option<Duration>,
+) -> Response {
     // Every request counts for the idle time, whatever becomes of it: answered here,
     // refused, failed while it waited for a restart. Held until this returns; one sent
     // to the server is in flight until its answer as well.
@@ -249,17 +270,27 @@ async fn request(bridge: &Arc<Bridge>, method: &str, id: Value, params: Option<V
     let served = bridge.served(method, params.as_ref());
     let mut params = params;
     let level = take_modern_meta(&mut params);
-    let why = match bridge.relay.writer_within(bridge.restart_wait).await {
+    let caller_first = waits
+        .map(|waits| waits.saturating_sub(ANSWER_MARGIN))
+        .filter(|held| *held < bridge.restart_wait);
+    let held = caller_first.unwrap_or(bridge.restart_wait);
+    let why = match bridge.relay.writer_within(held).await {
         Waited::Attached => None,
         Waited::Failed(why) => Some(why),
         // Only a restart leaves no server attached while the endpoint serves (a bridge
         // that gave up stops serving): it is still under way, and may yet succeed.
         Waited::TimedOut => {
+            let within = match caller_first {
+                Some(_) => "before this call's timeout".to_owned(),
+                None => format!(
+                    "within {}, the longest a request waits for it",
+                    humantime::format_duration(held)
+                ),
+            };
             let why = format!(
                 "the stdio server is being started again and has not answered `initialize` \
-                 within {}, the longest a request waits for it; the bridge gives the start up \
+                 {within}; the request was not sent to it, and the bridge gives the start up \
                  to {}, so try again shortly; its stderr is in `{}`",
-                humantime::format_duration(bridge.restart_wait),
                 humantime::format_duration(INITIALIZE_LIMIT),
                 bridge.log.display()
             );
@@ -602,7 +633,7 @@ mod tests {
     #[tokio::test]
     async fn a_request_the_server_never_answers_ends_with_an_error_and_a_cancel() {
         let (bridge, mut server) = unanswering(Duration::from_millis(50));
-        let response = request(&bridge, "tools/call", json!(7), None).await;
+        let response = request(&bridge, "tools/call", json!(7), None, None).await;
         let answer: Value = serde_json::from_str(&body_of(response).await).expect("json");
         assert_eq!(answer["id"], 7);
         assert_eq!(
@@ -620,7 +651,7 @@ mod tests {
         let (bridge, _server) = unanswering(Duration::from_secs(2));
         let pending = tokio::spawn({
             let bridge = bridge.clone();
-            async move { body_of(request(&bridge, "tools/call", json!(8), None).await).await }
+            async move { body_of(request(&bridge, "tools/call", json!(8), None, None).await).await }
         });
         while bridge.relay.in_flight() == 0 {
             tokio::task::yield_now().await;
@@ -646,6 +677,10 @@ mod tests {
     /// on, how long it may take, and where the server's stderr is. It was told "the
     /// stdio server is not running (it is being restarted, or gave up)", though a bridge
     /// that gave up serves no request, and nothing of the start still under way.
+    ///
+    /// A caller that says it waits less than that ([`WAIT_HEADER`], as `mur` does) is
+    /// answered so [`ANSWER_MARGIN`] before it would stop waiting: cut off by its own
+    /// timeout, `mur` said the request "was sent, so the tool may have run".
     #[tokio::test]
     async fn a_call_that_outwaits_a_slow_restart_is_told_the_restart_goes_on() {
         // No server attached: one is being started again, and none will be here.
@@ -656,15 +691,31 @@ mod tests {
             Path::new("/run/b.bridge.log"),
         );
         Arc::get_mut(&mut bridge).expect("one owner").restart_wait = Duration::from_millis(50);
-        let response = request(&bridge, "tools/call", json!(3), None).await;
-        let answer: Value = serde_json::from_str(&body_of(response).await).expect("json");
-        assert_eq!(
-            answer,
-            json!({ "jsonrpc": "2.0", "id": 3, "error": { "code": INTERNAL_ERROR, "message":
+        let said = |within: &str| {
+            format!(
                 "the stdio server is being started again and has not answered `initialize` \
-                 within 50ms, the longest a request waits for it; the bridge gives the start up \
-                 to 1m, so try again shortly; its stderr is in `/run/b.bridge.log`" } })
-        );
+                 {within}; the request was not sent to it, and the bridge gives the start up \
+                 to 1m, so try again shortly; its stderr is in `/run/b.bridge.log`"
+            )
+        };
+        let longest = said("within 50ms, the longest a request waits for it");
+        for (waits, message) in [
+            (None, &longest),
+            // Past the bridge's own bound: that bound.
+            (Some(ANSWER_MARGIN + Duration::from_millis(50)), &longest),
+            (
+                Some(ANSWER_MARGIN + Duration::from_millis(20)),
+                &said("before this call's timeout"),
+            ),
+        ] {
+            let response = request(&bridge, "tools/call", json!(3), None, waits).await;
+            let answer: Value = serde_json::from_str(&body_of(response).await).expect("json");
+            assert_eq!(
+                answer,
+                json!({ "jsonrpc": "2.0", "id": 3, "error": { "code": INTERNAL_ERROR, "message": message } }),
+                "{waits:?}"
+            );
+        }
     }
 
     /// Every request that reaches the bridge counts for its idle time: one waiting for
@@ -683,13 +734,13 @@ mod tests {
             Path::new("b.log"),
         );
         assert_eq!(relay.activity(), (false, None));
-        let answered = request(&bridge, "initialize", json!(1), None).await;
+        let answered = request(&bridge, "initialize", json!(1), None, None).await;
         assert_eq!(answered.status(), StatusCode::OK);
         let (busy, after_initialize) = relay.activity();
         assert!(!busy, "nothing in flight");
         let after_initialize =
             after_initialize.expect("`initialize`, answered by the bridge, counts");
-        let waiting = request(&bridge, "tools/call", json!(2), None);
+        let waiting = request(&bridge, "tools/call", json!(2), None, None);
         tokio::pin!(waiting);
         assert!(futures_util::poll!(&mut waiting).is_pending());
         assert!(
@@ -729,7 +780,9 @@ mod tests {
         let params = json!({ "name": "echo", "arguments": {} });
         let pending = tokio::spawn({
             let bridge = bridge.clone();
-            async move { body_of(request(&bridge, "tools/call", json!(1), Some(params)).await).await }
+            async move {
+                body_of(request(&bridge, "tools/call", json!(1), Some(params), None).await).await
+            }
         });
         tokio::time::sleep(Duration::from_millis(50)).await;
         relay.start_failed("the stdio server exited (exit status: 3)");
@@ -792,7 +845,7 @@ mod tests {
             let params = json!({ "name": name, "arguments": {}, "_meta": meta });
             let pending = tokio::spawn({
                 let bridge = bridge.clone();
-                async move { request(&bridge, "tools/call", json!(id), Some(params)).await }
+                async move { request(&bridge, "tools/call", json!(id), Some(params), None).await }
             });
             let sent: Value =
                 serde_json::from_str(&server.recv().await.expect("the call")).expect("json");
@@ -835,7 +888,7 @@ mod tests {
             .clone()
             .try_acquire_many_owned(MAX_IN_FLIGHT as u32)
             .expect("the places");
-        let response = request(&bridge, "tools/call", json!("one more"), None).await;
+        let response = request(&bridge, "tools/call", json!("one more"), None, None).await;
         let answer: Value = serde_json::from_str(&body_of(response).await).expect("json");
         assert_eq!(answer["id"], "one more");
         assert_eq!(

@@ -104,6 +104,11 @@ impl Process {
         Ok((process, stdin, stdout))
     }
 
+    /// The server's pid: the number of the group it leads.
+    pub(crate) fn pid(&self) -> i32 {
+        self.pgid
+    }
+
     /// Resolves once the child has exited, with its status (cancel-safe: a
     /// `select!` may drop it and wait again). Meanwhile the bridge's zombie children
     /// that no `Child` is owed are reaped every [`REAP_EVERY`].

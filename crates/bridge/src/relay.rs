@@ -238,9 +238,17 @@ struct State {
 pub(crate) struct Relay {
     state: Arc<Mutex<State>>,
     writer: watch::Sender<Option<Writer>>,
-    /// How many starts of the server failed, and why the last did: requests
-    /// waiting for a restart fail with it.
-    failed_starts: watch::Sender<(u64, String)>,
+    /// How starts of the server failed: requests waiting for a restart fail with it.
+    failed_starts: watch::Sender<Failed>,
+}
+
+/// How many starts of the server failed and why the last did; or that no server will
+/// be started again (the bridge gave up on it, or is stopping), and why.
+#[derive(Default)]
+struct Failed {
+    count: u64,
+    why: String,
+    for_good: bool,
 }
 
 /// What a request waiting for the server got.
@@ -275,7 +283,7 @@ impl Relay {
         Self {
             state: Arc::default(),
             writer: watch::Sender::new(None),
-            failed_starts: watch::Sender::new((0, String::new())),
+            failed_starts: watch::Sender::new(Failed::default()),
         }
     }
 
@@ -293,24 +301,52 @@ impl Relay {
 
     /// A start of the server failed (`why`): the requests waiting for it fail.
     pub(crate) fn start_failed(&self, why: &str) {
-        self.failed_starts
-            .send_modify(|(count, last)| (*count, *last) = (*count + 1, why.to_owned()));
+        self.failed_starts.send_modify(|failed| {
+            failed.count += 1;
+            failed.why = why.to_owned();
+        });
+    }
+
+    /// No server will be started again (`why`): the requests waiting for one fail, and
+    /// those that come later at once, with the first such `why`. They waited until the
+    /// endpoint's drain ended (3 s) and were cut off unanswered.
+    pub(crate) fn no_more_starts(&self, why: &str) {
+        self.failed_starts.send_if_modified(|failed| {
+            let first = !failed.for_good;
+            if first {
+                (failed.for_good, failed.why) = (true, why.to_owned());
+            }
+            first
+        });
+    }
+
+    /// The bridge is stopping: the requests in flight fail, and those waiting for a
+    /// server being started again at once, as do any that come before the endpoint
+    /// closes (a server running still takes those).
+    pub(crate) fn stopping(&self) {
+        self.fail_all("the bridge was stopped before the stdio server answered");
+        self.no_more_starts(
+            "the bridge was stopped while it started the stdio server again; the request was \
+             not sent to it",
+        );
     }
 
     /// Whether a server is attached, waiting up to `limit` for one (a server
-    /// being restarted) — unless that restart fails first.
+    /// being restarted) — unless that restart fails first, or none will come.
     pub(crate) async fn writer_within(&self, limit: Duration) -> Waited {
         let mut failures = self.failed_starts.subscribe();
-        let before = failures.borrow_and_update().0;
+        let before = failures.borrow_and_update().count;
         let mut watching = self.writer.subscribe();
         let waited = tokio::time::timeout(limit, async {
             tokio::select! {
+                // A server still attached takes the request, stopping or not.
+                biased;
                 attached = watching.wait_for(Option::is_some) => match attached {
                     Ok(_) => Waited::Attached,
                     Err(_) => Waited::TimedOut,
                 },
-                failed = failures.wait_for(|(count, _)| *count > before) => match failed {
-                    Ok(failed) => Waited::Failed(failed.1.clone()),
+                failed = failures.wait_for(|f| f.for_good || f.count > before) => match failed {
+                    Ok(failed) => Waited::Failed(failed.why.clone()),
                     Err(_) => Waited::TimedOut,
                 },
             }
@@ -1053,6 +1089,41 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(20)).await;
         relay.attach(Some(to_server));
         assert!(matches!(later.await.expect("joined"), Waited::Attached));
+    }
+
+    /// A bridge stopped while it starts its server again fails the requests waiting for
+    /// that start at once, and those that come before its endpoint closes, saying they
+    /// were not sent; they waited until the endpoint's drain (3 s) cut them off
+    /// unanswered. A server still running takes what comes.
+    #[tokio::test]
+    async fn a_bridge_stopping_fails_what_waits_for_a_restart_at_once() {
+        let relay = Relay::new();
+        let waiting = relay.writer_within(Duration::from_secs(600));
+        tokio::pin!(waiting);
+        assert!(futures_util::poll!(&mut waiting).is_pending());
+        relay.stopping();
+        let later = relay.writer_within(Duration::from_secs(600));
+        tokio::pin!(later);
+        let now = [
+            futures_util::poll!(&mut waiting),
+            futures_util::poll!(&mut later),
+        ];
+        for waited in now {
+            match waited {
+                std::task::Poll::Ready(Waited::Failed(why)) => assert_eq!(
+                    why,
+                    "the bridge was stopped while it started the stdio server again; the \
+                     request was not sent to it"
+                ),
+                _ => panic!("it waited on"),
+            }
+        }
+        let (running, _server) = attached();
+        running.stopping();
+        assert!(matches!(
+            running.writer_within(Duration::ZERO).await,
+            Waited::Attached
+        ));
     }
 
     #[test]

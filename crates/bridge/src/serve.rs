@@ -160,7 +160,10 @@ pub async fn run(
         Err(e) => Err(e),
     };
     let server = match started {
-        Ok(server) => server,
+        Ok(server) => {
+            tracing::info!("the server started (pid {})", server.pid());
+            server
+        }
         Err(e) => {
             keeper.abort();
             crate::files::withdraw(&files.sidecar, sidecar.pid);
@@ -216,7 +219,7 @@ pub async fn run(
         let pid = claimed.pid();
         move || {
             crate::files::withdraw(&sidecar, pid);
-            relay.fail_all("the bridge was stopped before the stdio server answered");
+            relay.stopping();
         }
     };
     let served = claimed
@@ -364,8 +367,15 @@ async fn supervise(
                 tracing::error!(
                     "the server {down}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gives up"
                 );
-                how.relay.fail_all(&format!(
-                    "{failed}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gave up and stopped; {log}"
+                let gave_up_on = format!(
+                    "it was restarted {MAX_RESTARTS} times within a minute, so the bridge gave up and stopped"
+                );
+                how.relay
+                    .fail_all(&format!("{failed}; {gave_up_on}; {log}"));
+                // The requests waiting for a restart, and any that come before the
+                // endpoint closes, were sent nothing.
+                how.relay.no_more_starts(&format!(
+                    "the stdio server {down}; {gave_up_on}; the request was not sent to it; {log}"
                 ));
                 gave_up.cancel();
                 return;
@@ -412,7 +422,7 @@ async fn restart(
     Some(match started {
         Ok(started) => {
             // It has answered `initialize`: the requests waiting for it go to it now.
-            tracing::info!("the server started again");
+            tracing::info!("the server started again (pid {})", started.pid());
             how.bridge.restarted(started.initialized.clone()).await;
             Ok(started)
         }
@@ -505,26 +515,42 @@ mod tests {
 
     use crate::{child::MAX_MESSAGE_BYTES, relay::Waited};
 
-    /// A stdio server in `sh` that counts its starts in `dir/starts`: the first answers
-    /// `initialize`, then exits with `status` (75: for a reload); the second exits (9)
-    /// before it answers, as a new build that does not start; any later one answers and
-    /// runs until its input ends.
-    fn exiting_then_broken(dir: &Path, status: u8) -> Vec<OsString> {
-        let script = r#"
-            n=$(( $(cat "$1/starts" 2>/dev/null || echo 0) + 1 )); echo "$n" > "$1/starts"
-            if [ "$n" -eq 2 ]; then echo "a build that does not start" >&2; exit 9; fi
+    /// `sh` lines that read the bridge's `initialize`, answer it and read `initialized`.
+    const ANSWERS_INITIALIZE: &str = r#"
             IFS= read -r line
             id=${line#*\"id\":}; id=${id%%[,\}]*}
             printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"sh","version":"1"}}}\n' "$id"
             IFS= read -r initialized
-            if [ "$n" -eq 1 ]; then exit "$2"; fi
-            cat > /dev/null
-        "#;
+    "#;
+
+    /// `sh -c script` with the arguments `args` (`$1`…).
+    fn sh(script: &str, args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
         ["sh", "-c", script, "sh"]
             .into_iter()
             .map(OsString::from)
-            .chain([dir.as_os_str().to_owned(), status.to_string().into()])
+            .chain(args)
             .collect()
+    }
+
+    /// A stdio server in `sh` that counts its starts in `dir/starts` (the pid of start
+    /// `n` in `dir/pid-n`): the first answers `initialize`, then exits with `status`
+    /// (75: for a reload); the second exits (9) before it answers, as a new build that
+    /// does not start; any later one answers and runs until its input ends.
+    fn exiting_then_broken(dir: &Path, status: u8) -> Vec<OsString> {
+        let script = format!(
+            r#"
+            n=$(( $(cat "$1/starts" 2>/dev/null || echo 0) + 1 )); echo "$n" > "$1/starts"
+            echo "$$" > "$1/pid-$n"
+            if [ "$n" -eq 2 ]; then echo "a build that does not start" >&2; exit 9; fi
+            {ANSWERS_INITIALIZE}
+            if [ "$n" -eq 1 ]; then exit "$2"; fi
+            cat > /dev/null
+        "#
+        );
+        sh(
+            &script,
+            [dir.as_os_str().to_owned(), status.to_string().into()],
+        )
     }
 
     /// The lines of `target`'s events in `captured` (no time: the layout is the log's
@@ -567,8 +593,9 @@ mod tests {
 
     /// Each restart's line says why the server is down: after a start that failed, why
     /// that start failed (it repeated the crash before it); and the server started again
-    /// is logged once it has answered `initialize` (after "restarting it" the log showed
-    /// only the server's own stderr, whether it came back or not).
+    /// is logged once it has answered `initialize`, with its pid (after "restarting it"
+    /// the log showed only the server's own stderr, whether it came back or not, and
+    /// then which process was the server's only `ps` could tell).
     #[tokio::test]
     async fn a_restart_logs_why_the_last_start_failed_and_when_the_server_is_back() {
         let captured = Captured::default();
@@ -617,6 +644,11 @@ mod tests {
         );
         shutdown.cancel();
         supervisor.await.expect("the supervisor ends");
+        let third = std::fs::read_to_string(dir.path().join("pid-3")).expect("its pid");
+        let back = format!(
+            " INFO mur_bridge::serve: the server started again (pid {})",
+            third.trim()
+        );
         assert_eq!(
             lines_of(&captured, "mur_bridge::serve"),
             [
@@ -627,7 +659,7 @@ mod tests {
                 " WARN mur_bridge::serve: the server did not start again (the server exited (exit \
                  status: 9) before it answered `initialize`); restarting it (2 of 5 within a \
                  minute)",
-                " INFO mur_bridge::serve: the server started again",
+                back.as_str(),
             ]
         );
     }
@@ -670,6 +702,39 @@ mod tests {
         );
         shutdown.cancel();
         supervisor.await.expect("the supervisor ends");
+    }
+
+    /// Once the bridge has given up on a server that kept exiting, a request that comes
+    /// before its endpoint closes is failed at once, saying so and that it was not sent.
+    /// It waited for a start that none would make until the endpoint's drain (3 s) cut
+    /// it off unanswered.
+    #[tokio::test]
+    async fn once_the_bridge_gives_up_a_request_fails_at_once_unsent() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log_path = dir.path().join("bridge.log");
+        let log = Log::empty(&log_path);
+        let relay = Relay::new();
+        let command = sh(&format!("{ANSWERS_INITIALIZE}exit 3"), []);
+        let never = std::future::pending::<()>();
+        let server = Server::start(&command, MAX_MESSAGE_BYTES, &log, &relay, never)
+            .await
+            .expect("the first start");
+        let (supervisor, _shutdown) = supervisor_of(server, command, log, &relay, &log_path);
+        supervisor.await.expect("the supervisor gives up");
+        let waiting = relay.writer_within(Duration::from_secs(600));
+        tokio::pin!(waiting);
+        let std::task::Poll::Ready(Waited::Failed(why)) = futures_util::poll!(&mut waiting) else {
+            panic!("the request waited");
+        };
+        assert_eq!(
+            why,
+            format!(
+                "the stdio server exited (exit status: 3); it was restarted 5 times within a \
+                 minute, so the bridge gave up and stopped; the request was not sent to it; its \
+                 stderr is in `{}`",
+                log_path.display()
+            )
+        );
     }
 
     #[test]

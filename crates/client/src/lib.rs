@@ -125,6 +125,12 @@ pub const UNREADABLE_ANSWER: &str = "mur/unreadableAnswer";
 /// own: a warning of one says what the bridge saw go wrong during the call (a line
 /// of the server's it could match to no request), quoted under a call out of time.
 pub const BRIDGE_LOGGER: &str = "mur-bridge";
+/// The header of mur's requests to a bridge (`mur devtools bridge`, which mur sends
+/// its secret): how many milliseconds the call still waits for the answer. A request
+/// the bridge holds while it starts its server again is answered before then, saying
+/// it was not sent; cut off by the call's own timeout, mur said the request "was
+/// sent", so the tool may have run.
+pub const WAIT_HEADER: &str = "mur-wait-ms";
 /// The most characters of a bridge's warning quoted in a hint: one line.
 const BRIDGE_SAID_CHARS: usize = 300;
 /// The progress token of every request mur sends.
@@ -240,6 +246,9 @@ pub struct Client<'a> {
     /// Time spent waiting for the user to answer a question, not yet added
     /// to the call's bound: a person's thinking is not the server's slowness.
     asking: Mutex<Duration>,
+    /// When the call's bound runs out, but for the time asking not yet added to it
+    /// ([`Client::bounded`]): what is left is told to a bridge ([`WAIT_HEADER`]).
+    until: Mutex<Option<tokio::time::Instant>>,
     /// The server's questions this call answered, and in how many rounds.
     asked: Mutex<Asked>,
     /// Whether the server sent this call anything (progress, a log message):
@@ -324,6 +333,7 @@ impl<'a> Client<'a> {
             limit: settings.max_response,
             budget: settings.timeout,
             asking: Mutex::new(Duration::ZERO),
+            until: Mutex::new(None),
             asked: Mutex::new(Asked::default()),
             heard: std::sync::atomic::AtomicBool::new(false),
             bridge_said: Mutex::new(None),
@@ -532,6 +542,9 @@ impl<'a> Client<'a> {
         let mut sleep = std::pin::pin!(tokio::time::sleep(timeout));
         let mut cancelled = std::pin::pin!(cancelled(self.cancel.clone()));
         loop {
+            if let Ok(mut until) = self.until.lock() {
+                *until = Some(sleep.deadline());
+            }
             tokio::select! {
                 out = &mut future => return Some(out),
                 () = &mut cancelled => return None,
@@ -1088,9 +1101,22 @@ impl<'a> Client<'a> {
             Access::Session {
                 secret: Some(secret),
                 ..
-            } => request.bearer(secret),
+            } => self.telling_the_wait(request.bearer(secret)),
             Access::Session { secret: None, .. } => request,
         }
+    }
+
+    /// `request` to a bridge, saying how long the call still waits ([`WAIT_HEADER`]).
+    fn telling_the_wait(&self, request: Request) -> Request {
+        let Some(until) = self.until.lock().ok().and_then(|until| *until) else {
+            return request;
+        };
+        let asked = self.asking.lock().map(|a| *a).unwrap_or_default();
+        let left = (until + asked).saturating_duration_since(tokio::time::Instant::now());
+        request.header(
+            reqwest::header::HeaderName::from_static(WAIT_HEADER),
+            u64::try_from(left.as_millis()).unwrap_or(u64::MAX).into(),
+        )
     }
 
     /// Sends a request (with the OAuth token, authorizing on a 401; or with the

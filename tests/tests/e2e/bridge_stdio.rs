@@ -2923,3 +2923,88 @@ fn what_the_bridge_adopted_and_exits_on_its_own_is_reaped_while_it_runs() {
     out.assert_code(0);
     bridge.stop();
 }
+
+/// A stdio server (Python, standard library only) that notes each start's pid in
+/// `DIR/pid-N` (`DIR` its argument), every start after the first waiting to answer
+/// `initialize` until `DIR/go` exists: a restart as slow as the test likes. `crash`
+/// exits (status 3); `count` answers how many times this start was called.
+const SLOW_RESTARTING_SERVER: &str = r#"
+import json, os, sys, time
+dir = sys.argv[1]
+n = len([f for f in os.listdir(dir) if f.startswith("pid-")]) + 1
+with open(os.path.join(dir, "pid-%d" % n), "w") as f:
+    f.write(str(os.getpid()))
+while n > 1 and not os.path.exists(os.path.join(dir, "go")):
+    time.sleep(0.05)
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+calls = 0
+for raw in sys.stdin:
+    msg = json.loads(raw)
+    mid, method = msg.get("id"), msg.get("method")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
+              "capabilities": {"tools": {}}, "serverInfo": {"name": "slow", "version": "1"}}})
+    elif method == "tools/list":
+        tools = [{"name": t, "inputSchema": {"type": "object"}} for t in ("crash", "count")]
+        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": tools}})
+    elif method == "tools/call" and msg["params"]["name"] == "crash":
+        os._exit(3)
+    elif method == "tools/call":
+        calls += 1
+        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": str(calls)}]}})
+    elif mid is not None:
+        send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "nope"}})
+"#;
+
+/// A call made while the bridge starts its server again, and that the start outlasts,
+/// is answered by the bridge before the call's `--timeout` runs out (mur tells it how
+/// long it waits): exit 5, saying the request was not sent. It ran out of time (exit 2)
+/// with the hint "the request was sent, so tool `count` may have run", though the
+/// bridge never sent it. The log names the pid of each start of the server: the first,
+/// and the one that started again (its line had none).
+#[test]
+fn a_call_that_a_slow_restart_outlasts_is_told_it_was_not_sent() {
+    let sb = Sandbox::new();
+    let script = sb.file("slow_restarting_server.py", SLOW_RESTARTING_SERVER);
+    let dir = sb.dir("starts");
+    let command: Vec<OsString> = vec![
+        "python3".into(),
+        "-u".into(),
+        script.into(),
+        dir.clone().into(),
+    ];
+    let bridge = Bridge::start(&sb, "slow-restart", &[], &command);
+    let log = bridge.line["log"].as_str().expect("log").to_owned();
+    let first = std::fs::read_to_string(dir.join("pid-1")).expect("the first start's pid");
+    assert!(
+        bridge
+            .log()
+            .contains(&format!("the server started (pid {first})")),
+        "{}",
+        bridge.log()
+    );
+    bridge
+        .mur(&["call", "crash"])
+        .assert_code(5)
+        .assert_stderr_contains("the bridge is starting it again");
+    bridge
+        .mur(&["--timeout", "3000", "call", "count"])
+        .assert_code(5)
+        .assert_stderr_is(format!(
+            "error: tool `count` failed: the stdio server is being started again and has not \
+             answered `initialize` before this call's timeout; the request was not sent to it, \
+             and the bridge gives the start up to 1m, so try again shortly; its stderr is in \
+             `{log}` (JSON-RPC error -32603)\n"
+        ));
+    sb.file("starts/go", "");
+    wait_until("the server to start again", || {
+        let second = std::fs::read_to_string(dir.join("pid-2")).ok()?;
+        let said = format!("the server started again (pid {second})");
+        bridge.log().contains(&said).then_some(())
+    });
+    let out = bridge.mur(&["call", "count"]);
+    out.assert_code(0);
+    assert_eq!(out.tool_text(0), "1", "{out}");
+    bridge.stop();
+}
