@@ -2929,32 +2929,21 @@ fn what_the_bridge_adopted_and_exits_on_its_own_is_reaped_while_it_runs() {
 /// `initialize` until `DIR/go` exists: a restart as slow as the test likes. `crash`
 /// exits (status 3); `count` answers how many times this start was called.
 const SLOW_RESTARTING_SERVER: &str = r#"
-import json, os, sys, time
+import os, sys, time
 dir = sys.argv[1]
 n = len([f for f in os.listdir(dir) if f.startswith("pid-")]) + 1
 with open(os.path.join(dir, "pid-%d" % n), "w") as f:
     f.write(str(os.getpid()))
 while n > 1 and not os.path.exists(os.path.join(dir, "go")):
     time.sleep(0.05)
-def send(m):
-    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
-calls = 0
-for raw in sys.stdin:
-    msg = json.loads(raw)
-    mid, method = msg.get("id"), msg.get("method")
-    if method == "initialize":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18",
-              "capabilities": {"tools": {}}, "serverInfo": {"name": "slow", "version": "1"}}})
-    elif method == "tools/list":
-        tools = [{"name": t, "inputSchema": {"type": "object"}} for t in ("crash", "count")]
-        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": tools}})
-    elif method == "tools/call" and msg["params"]["name"] == "crash":
+from line_server import serve, text
+calls = []
+def call(mid, params):
+    if params["name"] == "crash":
         os._exit(3)
-    elif method == "tools/call":
-        calls += 1
-        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": str(calls)}]}})
-    elif mid is not None:
-        send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "nope"}})
+    calls.append(mid)
+    text(mid, str(len(calls)))
+serve("slow", call, tools=[{"name": t, "inputSchema": {"type": "object"}} for t in ("crash", "count")])
 "#;
 
 /// A call made while the bridge starts its server again, and that the start outlasts,
@@ -2966,7 +2955,8 @@ for raw in sys.stdin:
 #[test]
 fn a_call_that_a_slow_restart_outlasts_is_told_it_was_not_sent() {
     let sb = Sandbox::new();
-    let script = sb.file("slow_restarting_server.py", SLOW_RESTARTING_SERVER);
+    let script =
+        crate::servers::line_server(&sb, "slow_restarting_server.py", SLOW_RESTARTING_SERVER);
     let dir = sb.dir("starts");
     let command: Vec<OsString> = vec![
         "python3".into(),
