@@ -19,27 +19,26 @@ pub fn sent_as_method(name: &str) -> bool {
 /// Whether `call NAME` with this name, as a hint writes it, reaches the tool of that
 /// name: not a method ([`sent_as_method`]), not empty (`call` refuses an empty NAME),
 /// not beginning with `-` (an option to the parser: `call --help` prints call's help),
-/// and holding no [`invisible`](mur_core::text::invisible) character (a control or a
-/// zero-width space: stderr shows it escaped, or not at all, so the line as read is not
-/// the name). Any other tool is called through `call tools/call`, its name [`quoted`].
+/// and not [`unseen`](mur_core::text::unseen): holding a control or a zero-width space
+/// (stderr shows it escaped, or not at all, so the line as read is not the name), or
+/// only blanks (`" "`, U+3164, which read as no name). Any other tool is called through
+/// `call tools/call`, its name [`quoted`].
 pub fn called_by_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with('-')
-        && !sent_as_method(name)
-        && !name.chars().any(mur_core::text::invisible)
+    !name.starts_with('-') && !sent_as_method(name) && !mur_core::text::unseen(name)
 }
 
-/// `name` as a JSON string whose every [`invisible`](mur_core::text::invisible)
-/// character is an escape (`"\u200b"`, `""`): what a reader sees is the name, and the
-/// text pasted into `--args` is that name again.
+/// `name` as a JSON string whose every [`blank`](mur_core::text::blank) character but the
+/// space is an escape (`"\u200b"`, `"\u3164"`, `""`): what a reader sees is the name,
+/// and the text pasted into `--args` is that name again.
 pub fn quoted(name: &str) -> String {
+    let escaped = |c: char| c != ' ' && mur_core::text::blank(c);
     let json = Value::from(name).to_string();
-    if !json.chars().any(mur_core::text::invisible) {
+    if !json.chars().any(escaped) {
         return json;
     }
     let mut out = String::with_capacity(json.len() + 16);
     for c in json.chars() {
-        if !mur_core::text::invisible(c) {
+        if !escaped(c) {
             out.push(c);
             continue;
         }

@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use mur_core::Settings;
+use mur_core::{Result, Settings};
+use mur_verbs::tools::Glance;
 use serde_json::Value;
 
 use crate::cli::HostArgs;
@@ -19,23 +20,47 @@ use crate::tools::ToolList;
 /// (`catalog`, a derived verb's `--help`) reads it fresh and so brings the cache up to
 /// date. None without a session, or with several and none chosen.
 pub fn quietly(host: &HostArgs, wait: Duration) -> Vec<Value> {
+    let tools = read_list(host, wait, async |list, session, settings| {
+        if host.refresh {
+            list.fresh(session, settings)
+                .await
+                .map(|tools| tools.values())
+        } else {
+            list.all(session, settings).await
+        }
+    });
+    tools.unwrap_or_default()
+}
+
+/// The same tools, as completion reads them at a <Tab>: each one's name and summary
+/// ([`Glance`]), one built whole only when asked for. Every entry of a cached list of
+/// 50,000 tools built cost a <Tab> 1.9 s and 218 MB (a debug build; now 0.5–0.8 s, 48 MB).
+pub fn glance(host: &HostArgs, wait: Duration) -> Glance {
+    let tools = read_list(host, wait, async |list, session, settings| {
+        if host.refresh {
+            let tools = list.fresh(session, settings).await?;
+            Ok(Glance::of_texts(&tools))
+        } else {
+            list.glance(session, settings).await
+        }
+    });
+    tools.unwrap_or_default()
+}
+
+/// What `read` reads of the list of the session the `host` options choose, found by
+/// discovery quietly, within `wait`; `None` without one, or where it fails.
+fn read_list<T>(
+    host: &HostArgs,
+    wait: Duration,
+    read: impl AsyncFnOnce(&ToolList, &Session, &Settings) -> Result<T>,
+) -> Option<T> {
     let settings = Settings {
         timeout: wait,
         ..crate::options::settings(host)
     };
     let tools = crate::invoke::block_on(async {
         let session = Session::resolve_reporting(&settings, &mut mur_discovery::Silent).await?;
-        let list = ToolList::open(&session);
-        if host.refresh {
-            list.fresh(&session, &settings)
-                .await
-                .map(|tools| tools.values())
-        } else {
-            list.all(&session, &settings).await
-        }
+        read(&ToolList::open(&session), &session, &settings).await
     });
-    match tools {
-        Ok(Ok(tools)) => tools,
-        _ => Vec::new(),
-    }
+    tools.ok()?.ok()
 }

@@ -4,7 +4,7 @@
 //! only as a task), and below the tool list the commands read ([`crate::tools`]).
 
 use mur_verbs::VerbDirs;
-use mur_verbs::tools::{Listed, ToolCache, ToolTexts};
+use mur_verbs::tools::{Glance, Listed, ToolCache, ToolTexts};
 use serde_json::Value;
 
 /// One session's entry in the cache; none to read or write without mur's directories.
@@ -30,6 +30,12 @@ impl CachedTools {
     /// The list as cached, if it is, for one tool: only its names read ([`Listed`]).
     pub fn listed(&self) -> Option<Listed> {
         self.cache.as_ref()?.listed(&self.key)
+    }
+
+    /// The list as cached, if it is, for a glance: each entry's name and summary read
+    /// ([`Glance`]).
+    pub fn glance(&self) -> Option<Glance> {
+        self.cache.as_ref()?.glance(&self.key)
     }
 
     /// Keeps `tools`, a list just read, for the next command.

@@ -15,7 +15,7 @@
 use mur_core::{Result, Settings};
 use mur_verbs::VerbHost;
 use mur_verbs::derived::Derived;
-use mur_verbs::tools::{Entries as _, ToolTexts};
+use mur_verbs::tools::{Entries as _, Glance, ToolTexts};
 use serde_json::Value;
 
 use crate::invoke::Session;
@@ -73,6 +73,15 @@ impl ToolList {
             return Ok(tools);
         }
         Ok(self.fresh(session, settings).await?.values())
+    }
+
+    /// Each tool's name and summary ([`Glance`]): from the cached list, else a fresh one
+    /// (then cached). For completion, which builds one tool whole at most.
+    pub async fn glance(&self, session: &Session, settings: &Settings) -> Result<Glance> {
+        if let Some(glance) = self.cached.glance() {
+            return Ok(glance);
+        }
+        Ok(Glance::of_texts(&self.fresh(session, settings).await?))
     }
 
     /// A fresh list, each tool kept as its text: cached, and the installed verbs'

@@ -93,12 +93,12 @@ pub fn shown(name: &str) -> String {
     format!("`{}` (`{line}`)", written(name))
 }
 
-/// A tool's name as a table or a warning writes it: as it is, but an empty one or one
-/// holding an [`invisible`](mur_core::text::invisible) character as the JSON string
-/// `call tools/call` names it by (`""`, `"\u200b"`): a blank cell or a zero-width space
-/// showed no name, or another one.
+/// A tool's name as a table or a warning writes it: as it is, but an
+/// [`unseen`](mur_core::text::unseen) one (empty, blanks alone, or holding an invisible
+/// character) as the JSON string `call tools/call` names it by (`""`, `"\u3164"`,
+/// `"\u200b"`): a blank cell or a zero-width space showed no name, or another one.
 pub fn written(name: &str) -> Cow<'_, str> {
-    match name.is_empty() || name.chars().any(mur_core::text::invisible) {
+    match mur_core::text::unseen(name) {
         true => Cow::Owned(quoted(name)),
         false => Cow::Borrowed(name),
     }

@@ -27,7 +27,44 @@ pub fn unprintable(c: char) -> bool {
 /// candidate, or a `call NAME`.
 pub fn invisible(c: char) -> bool {
     use unicode_properties::{GeneralCategory, UnicodeGeneralCategory as _};
-    c.is_control() || c.general_category() == GeneralCategory::Format
+    // ASCII has no format character: a name of it is settled without the table's search,
+    // run for each character of every tool's name at a <Tab>.
+    match c.is_ascii() {
+        true => c.is_ascii_control(),
+        false => c.is_control() || c.general_category() == GeneralCategory::Format,
+    }
+}
+
+/// Whether `c` draws no mark of its own: whitespace (U+0020, U+3000), an [`invisible`]
+/// character, one Unicode keeps out of display though it is no format character (its
+/// Default_Ignorable_Code_Point: the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0,
+/// the combining grapheme joiner, the Khmer inherent vowels, the variation selectors),
+/// or the blank Braille pattern U+2800, drawn as an empty cell.
+pub fn blank(c: char) -> bool {
+    c.is_whitespace()
+        || invisible(c)
+        || matches!(
+            c,
+            '\u{34f}'
+                | '\u{115f}'
+                | '\u{1160}'
+                | '\u{17b4}'
+                | '\u{17b5}'
+                | '\u{180b}'..='\u{180f}'
+                | '\u{2800}'
+                | '\u{3164}'
+                | '\u{fe00}'..='\u{fe0f}'
+                | '\u{ffa0}'
+                | '\u{e0100}'..='\u{e01ef}'
+        )
+}
+
+/// Whether a name cannot be read as what it is wherever it is shown: it holds an
+/// [`invisible`] character, or none but [`blank`] ones (empty, spaces, U+3164): a verb, a
+/// candidate or a `call NAME` of it showed as nothing, or as a gap. Such a name is not
+/// made a verb, a candidate, or a `call NAME`, and is written as its JSON string.
+pub fn unseen(name: &str) -> bool {
+    name.chars().all(blank) || name.chars().any(invisible)
 }
 
 /// `text` with every [`unprintable`] character but the newline written as an
@@ -35,6 +72,15 @@ pub fn invisible(c: char) -> bool {
 /// terminal command, and keeps its lines.
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
     escaped(text, |c| unprintable(c) && c != '\n')
+}
+
+/// `text` a person reads (a tool's description in the catalog's table or a verb's help)
+/// with every format character (Unicode's Cf: a zero-width space or joiner, a byte-order
+/// mark, a tag) written as an escape (`\u{200b}`): a terminal shows none of them, and
+/// tags spell ASCII no one sees but an agent reading the text reads. Controls are left to
+/// what prints the text ([`escape_controls`], a table's cell), which keeps its lines.
+pub fn escape_format(text: &str) -> Cow<'_, str> {
+    escaped(text, |c| invisible(c) && !c.is_control())
 }
 
 /// A value read from a file, the disk or a server (a file's name, a lockfile's field)
@@ -96,7 +142,10 @@ pub fn ansi_c_quoted(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{ansi_c_quoted, escape_controls, escape_value, invisible, unprintable};
+    use super::{
+        Cow, ansi_c_quoted, escape_controls, escape_format, escape_value, invisible, unprintable,
+        unseen,
+    };
 
     #[test]
     fn ansi_c_quoting_reads_back_byte_for_byte() {
@@ -133,6 +182,41 @@ mod tests {
         }
         // What a terminal would act on is invisible too.
         assert!(('\0'..='\u{10ffff}').all(|c| !unprintable(c) || invisible(c)));
+    }
+
+    /// A name of blanks alone (spaces, the Hangul fillers, the blank Braille pattern, an
+    /// ideographic space) shows nothing, as one holding a zero-width space shows less than
+    /// it is; a name with one mark beside its blanks is read.
+    #[test]
+    fn a_name_of_blanks_alone_is_unseen() {
+        for name in [
+            "",
+            " ",
+            "   ",
+            "\u{3164}",
+            "\u{2800}",
+            "\u{115f}\u{1160}",
+            "\u{3000}",
+            "\u{ffa0}",
+            " \u{3164} ",
+            "\u{a0}",
+            "a\u{200b}",
+        ] {
+            assert!(unseen(name), "{name:?}");
+        }
+        for name in ["a", " a ", "\u{3164}x", "a b", "\u{5d0}", "\u{301}"] {
+            assert!(!unseen(name), "{name:?}");
+        }
+    }
+
+    /// What a terminal shows as nothing is written out; its lines, tabs and words stay.
+    #[test]
+    fn format_characters_in_prose_are_escaped() {
+        assert_eq!(
+            escape_format("Clicks\u{200b} it.\r\n\tThen\u{e0041}\u{feff} שלום \u{3164}\x1b"),
+            "Clicks\\u{200b} it.\r\n\tThen\\u{e0041}\\u{feff} שלום \u{3164}\x1b"
+        );
+        assert!(matches!(escape_format("plain"), Cow::Borrowed("plain")));
     }
 
     #[test]

@@ -566,9 +566,10 @@ pub fn kebab(name: &str) -> String {
 /// empty one, one an entry before it has ([`repeated`]: the first is the tool's verb,
 /// the one its name picks), or a kept name one cannot type: beginning with `-`
 /// (`--help` where `help` is another tool's), which mur's parser takes for an option,
-/// or holding an [`invisible`](mur_core::text::invisible) character (a tool named
-/// U+200B, or `bell` and a BEL where `bell` is another tool's), a verb whose name no
-/// table shows. Such a tool has no verb and is reached by `call` alone.
+/// or [`unseen`](mur_core::text::unseen): holding an invisible character (a tool named
+/// U+200B, or `bell` and a BEL where `bell` is another tool's), or none but blanks (`" "`,
+/// U+3164, U+2800), a verb whose name no table shows. Such a tool has no verb and is
+/// reached by `call` alone.
 pub fn verb_names(tools: &[Value]) -> Vec<Option<String>> {
     verb_names_of(&names_of(tools))
 }
@@ -594,9 +595,8 @@ pub fn verb_names_of(names: &[Option<&str>]) -> Vec<Option<String>> {
     names
         .iter()
         .map(|name| {
-            name.and_then(|_| chosen.next()).filter(|verb| {
-                !verb.starts_with('-') && !verb.chars().any(mur_core::text::invisible)
-            })
+            name.and_then(|_| chosen.next())
+                .filter(|verb| !verb.starts_with('-') && !mur_core::text::unseen(verb))
         })
         .collect()
 }
@@ -920,7 +920,7 @@ impl Derived {
             annotations.push("runs as a task".to_owned());
         }
         let details = with_tool_line(&details, name, &annotations);
-        Some(Self {
+        let mut verb = Self {
             name: verb,
             tool: name.to_owned(),
             summary,
@@ -933,13 +933,16 @@ impl Derived {
                 // Not guessed from the schema: an argument named like `timeoutMs` may
                 // bound a step inside the tool rather than the tool's answer.
                 waits: None,
+                lone: None,
             },
             annotations,
             fields,
             unnamed,
             whole,
             media: None,
-        })
+        };
+        verb.spec.lone = verb.lone_option().map(|field| field.option.clone());
+        Some(verb)
     }
 
     /// Check `argv` against the schema and build the tool's `arguments`:
@@ -2425,15 +2428,22 @@ pub fn summary_of(tool: &Value) -> String {
 /// The summary and details of the verb of `tool`, named `name`: from its description
 /// ([`split_description`]), its title when it has none, else its name.
 fn described(tool: &Value, name: &str) -> (String, String) {
-    let description = tool
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or("");
     let title = tool
         .pointer("/annotations/title")
-        .or_else(|| tool.get("title"))
-        .and_then(Value::as_str);
-    split_description(description, title.unwrap_or(name))
+        .or_else(|| tool.get("title"));
+    described_by(tool.get("description"), title, name)
+}
+
+/// [`described`] of a tool named `name` whose `description` and title (its annotations',
+/// else its own) are these, however they were read: the tool's entry whole, or only
+/// these members of it (a list read for a glance, [`crate::tools::Glance`]).
+pub fn described_by(
+    description: Option<&Value>,
+    title: Option<&Value>,
+    name: &str,
+) -> (String, String) {
+    let description = description.and_then(Value::as_str).unwrap_or("");
+    split_description(description, title.and_then(Value::as_str).unwrap_or(name))
 }
 
 /// The first sentence of a description as the summary (the title when
@@ -2671,6 +2681,71 @@ mod tests {
             ]
         );
         assert!(Derived::pick(&tools, "\u{200b}").is_none());
+    }
+
+    /// A name of blanks alone (spaces, the Hangul fillers, the blank Braille pattern, an
+    /// ideographic space) is kept as it is, its kebab-case form being empty or itself:
+    /// a verb that showed as a gap in the catalog and as nothing in completion. It is
+    /// none; a blank beside a letter leaves a verb one can read.
+    #[test]
+    fn a_verb_name_of_blanks_alone_is_none() {
+        let tool = |name: &str| json!({"name": name, "inputSchema": {"type": "object"}});
+        let names = [
+            " ",
+            "  ",
+            "\u{3164}",
+            "\u{2800}",
+            "\u{115f}\u{1160}",
+            "\u{3000}",
+            "a\u{3164}",
+        ];
+        let tools: Vec<Value> = names.iter().map(|name| tool(name)).collect();
+        let mut expected = vec![None; names.len() - 1];
+        expected.push(Some("a\u{3164}".to_owned()));
+        assert_eq!(verb_names(&tools), expected);
+        assert!(Derived::pick(&tools, " ").is_none());
+    }
+
+    /// The option a lone word gives is in the verb's spec, so the hint that the shell may
+    /// have read an unquoted `#selector` as a comment (`wait-for #x`: argv empty, and
+    /// `--selector` missing) is given from the spec alone, as for a kit's positional. Not
+    /// where no lone word is taken, nor for an option that is no selector.
+    #[test]
+    fn the_option_a_lone_word_gives_is_in_the_spec_and_its_absence_hinted() {
+        let tool = |properties: Value, required: Value| {
+            json!({"name": "waitFor", "inputSchema": {"type": "object",
+                "properties": properties, "required": required}})
+        };
+        let selector = json!({"selector": {"type": "string"}, "text": {"type": "string"}});
+        let text = json!({"text": {"type": "string"}});
+        let hints = |tool: &Value| {
+            let verb = Derived::from_tool(tool).expect("a tool");
+            let message = verb
+                .parse(&[], Duration::from_secs(1))
+                .expect_err("refused");
+            let error = mur_core::Error::from(crate::VerbError::usage(
+                &verb.name,
+                message,
+                String::new(),
+                Some(&verb.spec),
+                &[],
+            ));
+            let quoting = error.hints().iter().find(|h| h.starts_with("quote"));
+            (verb.spec.lone.clone(), quoting.cloned())
+        };
+        let (lone, hinted) = hints(&tool(selector.clone(), json!(["selector"])));
+        assert_eq!(lone.as_deref(), Some("selector"));
+        assert_eq!(
+            hinted.as_deref(),
+            Some(
+                "quote a selector that starts with `#` ('#btn-inc'): unquoted, the shell reads \
+                 it and the rest of the line as a comment"
+            )
+        );
+        let (lone, hinted) = hints(&tool(text, json!(["text"])));
+        assert_eq!((lone.as_deref(), hinted), (Some("text"), None));
+        let both = json!(["selector", "text"]);
+        assert_eq!(hints(&tool(selector, both)), (None, None));
     }
 
     /// A candidate's summary, read off the tool's entry, is its verb's.

@@ -214,7 +214,8 @@ const UNQUOTED: &str = "quote a selector that starts with `#` ('#btn-inc'): unqu
 /// `state --selector #count`), not when words follow it (`wait-for --selector --text
 /// x`) or it was given `=` (`--selector=`). A missing positional is always at the end
 /// of what was given (`bump`, `bump --timeout 900` may each have been followed by
-/// `#btn-inc`): argv cannot tell those from a selector left out.
+/// `#btn-inc`): argv cannot tell those from a selector left out. So is the option a
+/// lone word gives ([`VerbSpec::lone`]: `missing option `--selector`` from `wait-for #x`).
 fn missing_selector(message: &str, spec: &VerbSpec, argv: &[String]) -> bool {
     let selector = |p: &&Param| p.kind == ValueKind::Selector || p.name == "selector";
     let positional = spec
@@ -222,12 +223,16 @@ fn missing_selector(message: &str, spec: &VerbSpec, argv: &[String]) -> bool {
         .iter()
         .filter(selector)
         .any(|p| message == format!("missing argument `<{}>`", p.name));
+    let lone = spec.lone.as_deref().and_then(|lone| spec.option(lone));
+    let lone = lone
+        .filter(selector)
+        .is_some_and(|p| message == format!("missing option `--{}`", p.name));
     let last = argv.last().map(String::as_str);
     let option = spec.options.iter().filter(selector).any(|p| {
         let option = format!("--{}", p.name);
         message.starts_with(&format!("`{option}` needs a value")) && last == Some(option.as_str())
     });
-    positional || option
+    positional || lone || option
 }
 
 /// Shorthand for an I/O failure on a path in mur's own verb or cache directory

@@ -110,6 +110,13 @@ pub struct VerbSpec {
     /// declares nothing (every verb before the declaration, which runs as before).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waits: Option<ToolWait>,
+    /// The option a word given without one is the value of (`wait-for '#x'` for
+    /// `--selector`): a derived or data verb's, whose parser takes such a word. Said
+    /// here for what reads the spec alone: the hint that the shell may have dropped an
+    /// unquoted `#selector` (`wait-for #x`, a comment). `None` for a component verb, whose
+    /// lone word is a positional it declares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lone: Option<String>,
 }
 
 /// One value a command line gives a param ([`VerbSpec::given`]).
@@ -694,8 +701,12 @@ pub const HELP_COLUMNS: usize = 80;
 /// `help` with each line longer than [`HELP_COLUMNS`] broken between words: prose
 /// flush with where the line starts, an argument's or option's help under its
 /// section's help column. The usage line and the examples are commands, copied
-/// whole: they are left as they are, as is a word longer than a line.
+/// whole: they are left as they are, as is a word longer than a line. A format
+/// character (a zero-width space, a tag: a server's description may hold them) is
+/// written as an escape ([`escape_format`](mur_core::text::escape_format)) first, so
+/// that the help shows all it says and its widths count what is shown.
 fn wrapped(help: &str) -> String {
+    let help = mur_core::text::escape_format(help);
     let mut lines = Vec::new();
     let mut section = "";
     for line in help.lines() {
@@ -803,6 +814,7 @@ macro_rules! from_wit {
                     options: info.options.iter().map(param).collect(),
                     // Not in `verb-info`: read from the component's own section.
                     waits: None,
+                    lone: None,
                 }
             }
         }
@@ -1214,6 +1226,7 @@ word a word a word a word
                 Param::new("timeout", "MS", ValueKind::Milliseconds, "let it take MS"),
             ],
             waits: None,
+            lone: None,
         };
         assert_eq!(
             spec.render("tree", "Print the tree"),

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use mur_core::text::escape_format;
 use mur_core::{EXIT_CODES, Error, Result, Settings};
 use mur_verbs::VerbHost;
 use mur_verbs::derived;
@@ -49,6 +50,7 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
             call_only,
             exit_codes,
             instructions,
+            listed_again,
             schema: "mur-catalog/1",
             session: offered.as_ref().map(|o| o.endpoint.clone()),
             verbs: Verbs(&items),
@@ -84,7 +86,9 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
                     .unwrap_or_default()
                     .into_owned(),
                 hints.join(", "),
-                i.summary.clone(),
+                // What a terminal shows as nothing (a zero-width space, a tag) is written
+                // out; `--json` keeps the summary as the server gave it.
+                escape_format(&i.summary).into_owned(),
             ]
         })
         .collect();
@@ -105,7 +109,7 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
         // agent reading the catalog is that reader.
         Some(instructions) => output::text(&format!(
             "\nInstructions of the session's server:\n{}\n",
-            instructions.trim_end()
+            escape_format(instructions.trim_end())
         )),
         None => Ok(()),
     }
@@ -118,6 +122,9 @@ struct Catalog<'a> {
     call_only: Vec<String>,
     exit_codes: serde_json::Map<String, Value>,
     instructions: Option<String>,
+    /// The tools the session lists more than once, as the warning names them: each one
+    /// verb, of its first entry.
+    listed_again: Vec<String>,
     schema: &'static str,
     session: Option<String>,
     verbs: Verbs<'a>,

@@ -12,12 +12,14 @@ use std::ffi::OsString;
 use clap_complete::engine::{CompletionCandidate, SubcommandCandidates};
 use clap_complete::env::Shells;
 
+use crate::call_line::called_by_name;
 use crate::output;
 use crate::{cli, command_tree};
 use mur_core::{Error, Result};
 use std::time::Duration;
 
 use mur_verbs::derived::{self, Derived};
+use mur_verbs::tools::{Entries as _, Glance};
 use mur_verbs::{ValueKind, VerbHost, VerbSpec, usable_name};
 
 /// The environment variable the completion script sets when it asks.
@@ -57,9 +59,15 @@ fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
     let mut verbs = installed();
     let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
     let current = current_word(shell, &words);
-    let tools = crate::session_tools::quietly(&host_args(&words, current), SESSION_WAIT);
+    let tools = crate::session_tools::glance(&host_args(&words, current), SESSION_WAIT);
     verbs.extend(derived(&tools, &verbs, wanted(&words, current)));
-    let mut cmd = tree(&verbs, &names, &tools);
+    // `call`'s tool names complete a line that gives `call`: made values of its NAME at
+    // every <Tab>, 50,000 of them took a tenth of it.
+    let called = match words.iter().any(|word| word == "call") {
+        true => tools.names(),
+        false => Vec::new(),
+    };
+    let mut cmd = tree(&verbs, &names, &called);
     let drop = given_once(&cmd, &words, current);
     let cwd = std::env::current_dir().ok();
     let mut candidates = Vec::new();
@@ -136,44 +144,49 @@ fn host_args(words: &[OsString], current: usize) -> crate::cli::HostArgs {
 
 /// The verbs derived from the session's `tools` that no installed verb hides, by
 /// its name or by calling the same tool (`wait` hides `wait-for`): the verbs
-/// `catalog` lists (one whose name no one can type, a control character or a zero-width
-/// space in it, is none: [`derived::verb_names`]). Each as much as `need` says: the one
+/// `catalog` lists (one whose name no one can type or see, a control character or a
+/// zero-width space in it, or blanks alone, is none: [`derived::verb_names`]). Each as much as `need` says: the one
 /// the line names is built, its options to complete; one the word being completed
-/// begins is a candidate, its name and summary read off its tool's entry alone (building
-/// each verb's options for a candidate list took 297 s and 900 MB a <Tab> for 50,000
-/// tools); others are left out.
+/// begins is a candidate, its name and summary read off what the list was read for
+/// ([`Glance`]: building each verb's options for a candidate list took 297 s and 900 MB a
+/// <Tab> for 50,000 tools); others are left out.
 fn derived(
-    tools: &[serde_json::Value],
+    tools: &Glance,
     installed: &[Completable],
     need: impl Fn(&str) -> Need,
 ) -> Vec<Completable> {
     let hidden =
         |name: &str, tool: &str| installed.iter().any(|i| i.name == name || i.tool == tool);
+    let verbs = derived::verb_names_of(&tools.names());
     tools
+        .tools()
         .iter()
-        .zip(derived::verb_names(tools))
-        .filter_map(|(tool, name)| {
+        .zip(verbs)
+        .enumerate()
+        .filter_map(|(at, (tool, name))| {
             let name = name?;
-            let tool_name = tool.get("name")?.as_str()?;
+            let tool_name = tool.name.as_deref()?;
             if hidden(&name, tool_name) {
                 return None;
             }
             match need(&name) {
                 Need::Nothing => None,
                 Need::Name => Some(Completable {
-                    summary: derived::summary_of(tool),
+                    summary: tool.summary.clone(),
                     name,
                     spec: None,
                     tool: tool_name.to_owned(),
                     unbuilt: true,
                 }),
-                Need::Options => Derived::of_entry(tool, name).map(|verb| Completable {
-                    name: verb.name,
-                    summary: verb.summary,
-                    spec: Some(verb.spec),
-                    tool: verb.tool,
-                    unbuilt: false,
-                }),
+                Need::Options => {
+                    Derived::of_entry(&tools.entry(at)?, name).map(|verb| Completable {
+                        name: verb.name,
+                        summary: verb.summary,
+                        spec: Some(verb.spec),
+                        tool: verb.tool,
+                        unbuilt: false,
+                    })
+                }
             }
         })
         .collect()
@@ -269,7 +282,7 @@ fn with_verbs(cmd: clap::Command, verbs: &[Completable]) -> clap::Command {
 
 /// The completion-only tree: every verb with its params, `verbs remove` and `info`
 /// taking the `installed` names, `call` the session's tools.
-fn tree(verbs: &[Completable], installed: &[String], tools: &[serde_json::Value]) -> clap::Command {
+fn tree(verbs: &[Completable], installed: &[String], tools: &[Option<&str>]) -> clap::Command {
     let cmd = with_installed_names(
         command_tree::built(with_verbs(cli::command(), verbs)),
         installed,
@@ -383,16 +396,21 @@ fn with_installed_names(cmd: clap::Command, names: &[String]) -> clap::Command {
 
 /// The built tree with `call` completing the session's tool names, and the methods
 /// `call` sends itself (`ping`, `tools/list`) when there is a session to send them to.
-fn with_tool_names(cmd: clap::Command, tools: &[serde_json::Value]) -> clap::Command {
+/// A tool `call NAME` does not reach ([`called_by_name`]) is no candidate: one named
+/// `a/b` was offered, and `call a/b` sent the method `a/b`; one named `--help` printed
+/// call's help; one whose name shows as nothing was a blank candidate. Each is reached
+/// with `call tools/call`, as `catalog` says.
+fn with_tool_names(cmd: clap::Command, tools: &[Option<&str>]) -> clap::Command {
     if tools.is_empty() {
         return cmd;
     }
-    // A tool listed twice (or named `ping`) is one candidate.
+    // A tool listed twice is one candidate; one named `ping` is the method's.
     let mut seen = HashSet::new();
     let names: Vec<&'static str> = tools
         .iter()
-        .filter_map(|tool| tool["name"].as_str())
-        .filter(|name| typable(name))
+        .flatten()
+        .copied()
+        .filter(|name| called_by_name(name))
         .chain(["ping", "tools/list"])
         .filter(|name| seen.insert(*name))
         .map(leak)
@@ -404,15 +422,6 @@ fn with_tool_names(cmd: clap::Command, tools: &[serde_json::Value]) -> clap::Com
             })
         })
     })
-}
-
-/// Whether `name` can be a completion candidate: it holds no character one cannot see
-/// ([`invisible`](mur_core::text::invisible)), as a derived verb's name does not
-/// ([`derived::verb_names`]): a candidate is a line to the shell's script, which a
-/// newline split in two, an escape reached the terminal through, and a zero-width
-/// space made a candidate that shows as another (or as nothing).
-fn typable(name: &str) -> bool {
-    !name.chars().any(mur_core::text::invisible)
 }
 
 /// clap names are `&'static str`; a completion run builds one tree and exits.
@@ -482,9 +491,11 @@ fn verb_command(verb: &Completable) -> clap::Command {
 }
 
 /// A verb's summary as a candidate's help shows it, what would drive the terminal
-/// escaped.
+/// escaped, and what it shows as nothing (a zero-width space: a server's description
+/// may hold one), as a verb's help does.
 fn summary(verb: &Completable) -> String {
-    mur_core::text::escaped(&verb.summary, mur_core::text::unprintable).into_owned()
+    let shown = mur_core::text::escape_format(&verb.summary);
+    mur_core::text::escaped(&shown, mur_core::text::unprintable).into_owned()
 }
 
 /// What a value completes to: its choices, or file names for a path.
@@ -512,6 +523,16 @@ mod tests {
             tool: name.to_owned(),
             unbuilt: false,
         }
+    }
+
+    /// `tools` as completion reads a session's list.
+    fn glance(tools: &[serde_json::Value]) -> Glance {
+        Glance::of_texts(&mur_verbs::tools::ToolTexts::of(tools))
+    }
+
+    /// The names of `tools`, as `call` completes them.
+    fn names_of(tools: &[serde_json::Value]) -> Vec<Option<&str>> {
+        tools.iter().map(|tool| tool["name"].as_str()).collect()
     }
 
     /// What completion offers for the last of `words`, the options given once left out.
@@ -779,9 +800,33 @@ mod tests {
             serde_json::json!({ "name": "clickElement", "inputSchema": { "type": "object" } }),
             serde_json::json!({ "name": "clear-todos", "inputSchema": { "type": "object" } }),
         ];
-        let cmd = with_tool_names(command_tree::built(cli::command()), &tools);
+        let cmd = with_tool_names(command_tree::built(cli::command()), &names_of(&tools));
         let names = completed(cmd, &["mur", "devtools", "call", "cl"]);
         assert_eq!(names, ["clickElement", "clear-todos"]);
+    }
+
+    /// `call NAME` sends a NAME with a `/` as a method, takes `--help` for its option and
+    /// shows a name of blanks as nothing: such a tool (reached with `call tools/call`) is
+    /// no candidate of `call`; a tool `ping` is the method's, offered once.
+    #[test]
+    fn call_offers_no_tool_name_it_would_not_reach() {
+        let tools: Vec<serde_json::Value> = [
+            "ui/click",
+            "--help",
+            " ",
+            "\u{3164}",
+            "ping",
+            "tools/list",
+            "clickElement",
+        ]
+        .iter()
+        .map(|name| serde_json::json!({ "name": name, "inputSchema": { "type": "object" } }))
+        .collect();
+        let cmd = with_tool_names(command_tree::built(cli::command()), &names_of(&tools));
+        let mut names = completed(cmd.clone(), &["mur", "devtools", "call", ""]);
+        names.retain(|name| !name.starts_with('-'));
+        assert_eq!(names, ["clickElement", "ping", "tools/list"]);
+        assert!(completed(cmd, &["mur", "devtools", "call", "ui"]).is_empty());
     }
 
     /// A name with a newline was two candidates, one with an escape or a bell wrote it
@@ -792,10 +837,10 @@ mod tests {
             .iter()
             .map(|name| serde_json::json!({ "name": name, "inputSchema": { "type": "object" } }))
             .collect();
-        let verbs = derived(&tools, &[], |_| Need::Options);
+        let verbs = derived(&glance(&tools), &[], |_| Need::Options);
         let names: Vec<&str> = verbs.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, ["new line", "bell"]);
-        let cmd = with_tool_names(command_tree::built(cli::command()), &tools);
+        let cmd = with_tool_names(command_tree::built(cli::command()), &names_of(&tools));
         let names = completed(cmd, &["mur", "devtools", "call", "be"]);
         assert_eq!(names, ["bell"]);
     }
@@ -811,7 +856,7 @@ mod tests {
         let built = |words: &[&str]| {
             let words: Vec<OsString> = words.iter().map(OsString::from).collect();
             let current = words.len() - 1;
-            let verbs = derived(&tools, &[], wanted(&words, current));
+            let verbs = derived(&glance(&tools), &[], wanted(&words, current));
             verbs.into_iter().map(|v| v.name).collect::<Vec<_>>()
         };
         assert_eq!(built(&["mur", "devtools", "tool1"]), ["tool1", "tool12"]);
@@ -853,7 +898,7 @@ mod tests {
         let line = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
         // The verbs named, and those built, completing `words` at `current`.
         let derived_for = |words: &[&str], current: usize| {
-            derived(&tools, &installed, wanted(&line(words), current))
+            derived(&glance(&tools), &installed, wanted(&line(words), current))
         };
         let built = |words: &[&str]| {
             let verbs = derived_for(words, words.len() - 1);
@@ -881,7 +926,7 @@ mod tests {
         // Each candidate, help and all, as the shell is offered it.
         let offered = |verbs: &[Completable], words: &[&str], current: usize| {
             let verbs = [&installed[..], verbs].concat();
-            let mut cmd = tree(&verbs, &[], &tools);
+            let mut cmd = tree(&verbs, &[], &names_of(&tools));
             let candidates = clap_complete::engine::complete(&mut cmd, line(words), current, None);
             candidates
                 .expect("completes")
@@ -892,7 +937,7 @@ mod tests {
                 })
                 .collect::<Vec<_>>()
         };
-        let whole = derived(&tools, &installed, |_| Need::Options);
+        let whole = derived(&glance(&tools), &installed, |_| Need::Options);
         assert!(whole.iter().all(|v| v.spec.is_some()));
         for (words, current) in [
             (&["mur", "devtools", ""][..], 2),
@@ -939,10 +984,10 @@ mod tests {
         .iter()
         .map(|name| serde_json::json!({ "name": name, "inputSchema": { "type": "object" } }))
         .collect();
-        let verbs = derived(&tools, &[], |_| Need::Name);
+        let verbs = derived(&glance(&tools), &[], |_| Need::Name);
         let names: Vec<&str> = verbs.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, ["zero width", "bom", "join", "click-element"]);
-        let cmd = with_tool_names(command_tree::built(cli::command()), &tools);
+        let cmd = with_tool_names(command_tree::built(cli::command()), &names_of(&tools));
         let mut names = completed(cmd, &["mur", "devtools", "call", ""]);
         names.retain(|name| !name.starts_with('-'));
         assert_eq!(names, ["zero width", "clickElement", "ping", "tools/list"]);

@@ -790,6 +790,36 @@ fn a_selector_the_shell_may_have_dropped_is_hinted_only_where_argv_ends() {
         ));
 }
 
+/// A derived verb takes its one selector as a lone word (`wait-for '#x'`); typed unquoted
+/// (`wait-for #x`), the shell reads `#x` as a comment, and the verb was refused as missing
+/// `--selector` with no word of quoting: the hint a kit's verb gives for its positional
+/// is given here too.
+#[test]
+fn a_lone_selector_the_shell_read_as_a_comment_is_hinted() {
+    let sb = Sandbox::new();
+    let schema = json!({ "type": "object", "required": ["selector"],
+        "properties": { "selector": { "type": "string" }, "text": { "type": "string" } } });
+    let tools = json!([{ "name": "waitFor", "description": "Waits", "inputSchema": schema }]);
+    let server = Stub::with_tools(tools, |params| {
+        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
+    });
+    let line = format!("mur devtools --endpoint {} wait-for #x", server.endpoint());
+    let out = mur_e2e::run(&mut sb.shell_command(&line));
+    out.assert_code(1);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(
+        (lines.first(), lines.last()),
+        (
+            Some(&"error: wait-for: missing option `--selector`"),
+            Some(
+                &"hint: quote a selector that starts with `#` ('#btn-inc'): unquoted, the shell \
+                  reads it and the rest of the line as a comment"
+            )
+        ),
+        "{out}"
+    );
+}
+
 /// docs/examples/count.json, the data verb the docs show.
 fn count_json() -> std::path::PathBuf {
     mur_e2e::plugins::repo_root().join("docs/examples/count.json")
@@ -960,6 +990,45 @@ fn derived_verbs_and_their_options_complete_while_a_session_runs() {
     let verbs = complete(&["devtools", "wait"]);
     assert!(verbs.stdout.starts_with("wait\t"), "{verbs}");
     assert!(!verbs.stdout.contains("wait-for"), "{verbs}");
+}
+
+/// A <Tab> reads of the cached list each tool's name and summary, and builds no schema
+/// (every entry built, a list of 50,000 tools cost a <Tab> 1.9 s and 218 MB, a debug
+/// build): shown by a schema holding a number no JSON value holds (`1e999`), which a
+/// <Tab> building the list refused, dropping the cached list, and offered nothing while
+/// the server was slow to list it again. The verb the line names is built, its options
+/// completed, from the same list.
+#[test]
+fn completion_reads_names_and_summaries_of_the_cached_list_not_its_schemas() {
+    let sandbox = Sandbox::new();
+    let tools = Arc::new(Mutex::new(json!([
+        { "name": "echo_text", "description": "Echoes. Back", "inputSchema": { "type": "object",
+            "properties": { "mode": { "enum": ["loud", "soft"] } } } },
+        { "name": "huge", "inputSchema": { "type": "object", "maximum": 0 } },
+    ])));
+    let silent = Arc::new(AtomicBool::new(false));
+    let server = slow_to_list(tools, silent.clone());
+    let endpoint = server.endpoint();
+    sandbox
+        .devtools(&["--endpoint", &endpoint, "catalog", "--json"])
+        .assert_code(0);
+    silent.store(true, Ordering::SeqCst);
+    let dir = sandbox.root().join("cache/mur/tools");
+    let [list] = mur_e2e::names_in(&dir).try_into().expect("one cached list");
+    let path = dir.join(list);
+    let cached = std::fs::read_to_string(&path).expect("the cached list");
+    let unbuilt = cached.replace(r#""maximum":0"#, r#""maximum":1e999"#);
+    assert_ne!(cached, unbuilt);
+    std::fs::write(&path, unbuilt).expect("the cached list");
+    let complete = |words: &[&str]| {
+        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
+        let out = sandbox.complete("fish", &words);
+        out.assert_code(0);
+        out.stdout
+    };
+    assert_eq!(complete(&["echo-"]), "echo-text\tEchoes\n");
+    assert_eq!(complete(&["echo-text", "--mode", ""]), "loud\nsoft\n");
+    assert_eq!(complete(&["call", "hu"]), "huge\n");
 }
 
 /// With several sessions, completion asks the one the command line chooses already
@@ -2023,6 +2092,8 @@ fn a_tool_listed_twice_is_one_verb_of_its_first_entry() {
         [r#""click-element" "Clicks""#, r#""echo" "Echoes""#]
     );
     assert_eq!(json.json()["callOnly"], json!([]));
+    // The JSON names them too, as the warning does.
+    assert_eq!(json.json()["listedAgain"], json!(["clickElement"]));
     let parity = devtools(&["parity"]);
     parity
         .assert_code(1)
@@ -2146,6 +2217,136 @@ fn a_tool_named_with_characters_one_cannot_see_is_named_so_and_reached_by_call()
     let tools = complete(&["call", ""]);
     let tools = tools.lines().filter(|l| !l.starts_with('-'));
     assert_eq!(tools.collect::<Vec<_>>(), ["ping", "tools/list"]);
+}
+
+/// A tool whose name shows nothing, spaces alone or blanks (U+3164, U+2800, U+3000), was a
+/// verb of that name: a catalog row with a gap for a name, a candidate showing as nothing.
+/// Like a name holding a zero-width space, it is no verb but reached by `call tools/call`,
+/// named as its JSON string. `call` completes no name it would send as a method (`ui/click`,
+/// reached by its derived verb `ui-click` or by `call tools/call`), nor one it would not
+/// reach: a Tab offered `ui/click`, and `call ui/click` sent the method `ui/click`.
+#[test]
+fn a_tool_named_with_blanks_alone_is_named_so_and_call_completes_names_it_reaches() {
+    let sb = Sandbox::new();
+    let schema = json!({ "type": "object" });
+    let tools = json!([
+        { "name": " ", "description": "Space", "inputSchema": schema },
+        { "name": "\u{3164}", "description": "Filler", "inputSchema": schema },
+        { "name": "\u{2800}\u{3000}", "description": "Braille", "inputSchema": schema },
+        { "name": "ui/click", "description": "Clicks", "inputSchema": schema },
+        { "name": "echo", "description": "Echoes", "inputSchema": schema },
+    ]);
+    let server = Stub::with_tools(tools, |params| {
+        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = devtools_at(&sb, &server);
+    let named = [
+        r#"`" "` (`mur devtools call tools/call --args '{"name":" "}'`)"#,
+        r#"`"\u3164"` (`mur devtools call tools/call --args '{"name":"\u3164"}'`)"#,
+        r#"`"\u2800\u3000"` (`mur devtools call tools/call --args '{"name":"\u2800\u3000"}'`)"#,
+    ]
+    .join(", ");
+    devtools(&["catalog"])
+        .assert_code(0)
+        .assert_stdout_is(format!(
+            "NAME      KIND     TOOL      HINTS  SUMMARY\n\
+             ui-click  derived  ui/click         Clicks\n\
+             echo      derived  echo             Echoes\n\
+             \n{}",
+            own_commands(&endpoint)
+        ))
+        .assert_stderr_is(format!(
+            "warning: tools reachable only as `mur devtools call NAME` (their verb names are \
+             taken): {named}\n"
+        ));
+    let json = devtools(&["catalog", "--json"]);
+    assert_eq!(
+        json.json()["callOnly"],
+        json!([" ", "\u{3164}", "\u{2800}\u{3000}"])
+    );
+    devtools(&["parity"]).assert_code(1).assert_stdout_is(
+        r#"TOOL            VERB      KIND
+" "             –         call-only
+"\u3164"        –         call-only
+"\u2800\u3000"  –         call-only
+ui/click        ui-click  derived
+echo            echo      derived
+"#,
+    );
+    // Each line given, pasted, reaches its tool.
+    for params in [
+        r#"{"name":" "}"#,
+        r#"{"name":"\u3164"}"#,
+        r#"{"name":"\u2800\u3000"}"#,
+    ] {
+        sb.tools_call_at(&endpoint, params).assert_code(0);
+    }
+    let complete = |words: &[&str]| {
+        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
+        sb.complete("fish", &words).stdout
+    };
+    let summaries = ["\tSpace", "\tFiller", "\tBraille", "\tClicks", "\tEchoes"];
+    let verbs = complete(&[""]);
+    let derived = verbs
+        .lines()
+        .filter(|l| summaries.iter().any(|s| l.ends_with(s)));
+    assert_eq!(
+        derived.collect::<Vec<_>>(),
+        ["ui-click\tClicks", "echo\tEchoes"]
+    );
+    let tools = complete(&["call", ""]);
+    let tools = tools.lines().filter(|l| !l.starts_with('-'));
+    assert_eq!(tools.collect::<Vec<_>>(), ["echo", "ping", "tools/list"]);
+    assert_eq!(complete(&["call", "ui"]), "");
+}
+
+/// A description holding characters a terminal shows as nothing (a zero-width space, a
+/// byte-order mark, tags, which spell ASCII no one sees but an agent reads) showed them
+/// raw in the catalog's table, a derived verb's `--help` and a candidate's help: each is
+/// written as an escape there, and `catalog --json` keeps the description as sent.
+#[test]
+fn format_characters_of_a_description_are_written_out_where_a_person_reads() {
+    let sb = Sandbox::new();
+    let description = "Clicks\u{200b} it\u{e0049}\u{e0047}. Then\u{feff} waits";
+    let schema = json!({ "type": "object", "properties": {
+        "mode": { "type": "string", "description": "How\u{2060} to" } } });
+    let tools = json!([{ "name": "clicker", "description": description, "inputSchema": schema }]);
+    let server = Stub::with_tools(tools, |params| {
+        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = devtools_at(&sb, &server);
+    let summary = r"Clicks\u{200b} it\u{e0049}\u{e0047}";
+    devtools(&["catalog"])
+        .assert_code(0)
+        .assert_stdout_is(format!(
+            "NAME     KIND     TOOL     HINTS  SUMMARY\n\
+         clicker  derived  clicker         {summary}\n\
+         \n{}",
+            own_commands(&endpoint)
+        ));
+    let json = devtools(&["catalog", "--json"]).json();
+    let verb = &json["verbs"][0];
+    assert_eq!(
+        (&verb["summary"], &verb["options"][0]["help"]),
+        (
+            &json!("Clicks\u{200b} it\u{e0049}\u{e0047}"),
+            &json!("How\u{2060} to")
+        )
+    );
+    let help = devtools(&["clicker", "--help"]).stdout;
+    assert!(
+        help.starts_with(&format!(
+            "Usage: mur devtools clicker [--mode TEXT] [--args JSON]\n\n{summary}\n"
+        )),
+        "{help}"
+    );
+    for shown in [r"Then\u{feff} waits", r"How\u{2060} to"] {
+        assert!(help.contains(shown), "{shown}: {help}");
+    }
+    let candidates = sb.complete("fish", &["devtools", "--endpoint", &endpoint, "cl"]);
+    assert_eq!(candidates.stdout, format!("clicker\t{summary}\n"));
 }
 
 /// The line under the verbs of a catalog of the session at `endpoint`: mur's own commands.
