@@ -188,8 +188,10 @@ fn devtools_after_help(plugin_verbs: &[(String, String, &str)]) -> String {
         let mut list = String::from("Installed verbs (`mur devtools <verb> --help` for each):\n");
         for (name, summary, kind) in plugin_verbs {
             // A verb's words, as every text of others': one line, nothing a terminal
-            // obeys (clap prints this as it is, on a terminal with its escapes too).
-            let summary = mur_core::text::escaped(summary, mur_core::text::unprintable);
+            // obeys (clap prints this as it is, on a terminal with its escapes too), and
+            // nothing it shows as nothing (a zero-width space, a tag), as the catalog
+            // writes it: every invisible character, which the unprintable ones are.
+            let summary = mur_core::text::escaped(summary, mur_core::text::invisible);
             list.push_str(&format!("  {name:<width$}  {summary} [{kind}]\n"));
         }
         list

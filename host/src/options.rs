@@ -336,6 +336,12 @@ pub fn extract_host_options(
             }
             continue;
         }
+        // `-v=false` in the words before the verb's name says so: a named verb's kit
+        // said it with its usage under it, a derived verb took it for a stray word
+        // ("did you mean `--selector -v=false`?"), where `--pretty=false` is this line.
+        if let Some(refused) = short_flags_given(word) {
+            return Err(refused);
+        }
         let Some(option) = HostOption::named(flag) else {
             rest.push(word.clone());
             continue;
@@ -397,17 +403,22 @@ pub fn flag_given_a_value(e: &clap::Error, argv: &[OsString]) -> Option<Error> {
 }
 
 /// The first of `argv`'s words that is the host's short flags typed with a value
-/// (`-v=false`, `-vq=1`), refused as its last flag's, as a verb's kit refuses it.
+/// ([`short_flags_given`]).
 fn short_flag_given_a_value(argv: &[OsString]) -> Option<Error> {
     argv.iter()
         .skip(1)
         .map(|word| word.to_string_lossy())
         .take_while(|word| word != "--")
-        .find_map(|word| {
-            let (flags, value) = word.split_once('=')?;
-            let last = short_flags(flags)?.last()?.short?;
-            Some(takes_no_value(&format!("-{last}"), value))
-        })
+        .find_map(|word| short_flags_given(&word))
+}
+
+/// `word` refused where it is the host's short flags typed with a value (`-v=false`,
+/// `-vq=1`): as its last flag's, as a verb's kit refuses it, before a verb's name and
+/// after it alike.
+fn short_flags_given(word: &str) -> Option<Error> {
+    let (flags, value) = word.split_once('=')?;
+    let last = short_flags(flags)?.last()?.short?;
+    Some(takes_no_value(&format!("-{last}"), value))
 }
 
 /// Option `typed`, which the command it was typed to does not take, refused in a
@@ -426,12 +437,30 @@ pub fn unknown_option(typed: &str, meant: Option<&str>) -> Error {
 /// verb's refusal goes by ([`mur_core::nearest`]).
 pub fn option_meant(argv: &[OsString], typed: &str) -> Option<String> {
     let name = typed.strip_prefix("--")?;
+    mur_core::nearest(name, longs_reached(argv)?).map(|long| format!("--{long}"))
+}
+
+/// The long options the command `argv` reaches takes ([`crate::command_tree::reached`]),
+/// but those its help hides.
+fn longs_reached(argv: &[OsString]) -> Option<Vec<String>> {
     let command = crate::command_tree::reached(argv)?;
     let longs = command
         .get_arguments()
         .filter(|arg| !arg.is_hide_set())
         .filter_map(clap::Arg::get_long);
-    mur_core::nearest(name, longs).map(|long| format!("--{long}"))
+    Some(longs.map(str::to_owned).collect())
+}
+
+/// Of the options of the command `argv` reaches, the one plain `word` (`json`) was likely
+/// meant as (`--json`): the one it names, or is one slip from ([`mur_core::is_typo_of`]).
+fn word_meant(argv: &[OsString], word: &str) -> Option<String> {
+    let longs = longs_reached(argv)?;
+    let named = longs.iter().find(|long| *long == word).cloned();
+    let slipped =
+        || mur_core::nearest(word, &longs).filter(|long| mur_core::is_typo_of(word, long));
+    named
+        .or_else(|| slipped().cloned())
+        .map(|long| format!("--{long}"))
 }
 
 /// `word`, typed where it may be an argument of another's (a tool's, after `call
@@ -459,23 +488,83 @@ pub fn unknown_to_clap(e: &clap::Error) -> Option<String> {
     }
 }
 
+/// The plain word clap refused `argv` for as one its command does not take
+/// (`catalog json`): an unknown argument not typed as an option, or `-` alone.
+pub fn stray_to_clap(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(word)) if e.kind() == ErrorKind::UnknownArgument => {
+            (!word.starts_with('-') || word == "-").then(|| word.clone())
+        }
+        _ => None,
+    }
+}
+
 /// `refused`, clap's refusal of `argv` for option `typed` ([`unknown_to_clap`]) in
 /// mur's shape, said in a verb's words ([`unknown_option`]): "unexpected argument
 /// `--jsn` found", a did-you-mean of clap's rule and the usage under it became the one
 /// line a verb says (its usage left out, as a verb leaves it out when it names the
 /// fix). Where no option is near, its other hints stay: the usage, clap's tip to
-/// pass a dashed word as a value (`-- --x`).
+/// pass a dashed word as a value (`-- --x`). A letter typed after the host's short
+/// flags is named with its word (`-x` in `-vx`), as a verb's kit names it: clap named
+/// the letter alone, as if typed apart.
 pub fn said_as_a_verb_says(refused: Error, typed: &str, argv: &[OsString]) -> Error {
     let meant = option_meant(argv, typed);
     if meant.is_some() {
         return unknown_option(typed, meant.as_deref());
     }
+    let told = match after_short_flags(argv, typed) {
+        Some(told) => Error::usage(told),
+        None => unknown_option(typed, None),
+    };
+    with_clap_s_hints(told, &refused)
+}
+
+/// `told`, with `refused`'s hints but its did-you-mean (clap's rule, not the verbs').
+fn with_clap_s_hints(told: Error, refused: &Error) -> Error {
     refused
         .hints()
         .iter()
         .filter(|hint| !hint.starts_with("did you mean "))
         .cloned()
-        .fold(unknown_option(typed, None), Error::with_hint)
+        .fold(told, Error::with_hint)
+}
+
+/// Short option `typed` (`-x`) refused as a verb's kit refuses it where it follows the
+/// host's short flags in the first of `argv`'s words (before `--`) that has it there:
+/// `-x` in `-vx`, `-qvx=1`; a number named whole (`-15` in `-v15`: clap named `-1`);
+/// after a dash, the word (`-v-`: clap named `--`).
+fn after_short_flags(argv: &[OsString], typed: &str) -> Option<String> {
+    let letter = typed.strip_prefix('-').filter(|l| l.chars().count() == 1)?;
+    let flag = |c: char| is_short_flags(&format!("-{c}"));
+    argv.iter()
+        .skip(1)
+        .map(|word| word.to_string_lossy())
+        .take_while(|word| word != "--")
+        .find_map(|word| {
+            let letters = word.strip_prefix('-')?;
+            let rest = letters.trim_start_matches(flag);
+            if rest.len() == letters.len() || !rest.starts_with(letter) {
+                return None;
+            }
+            Some(match rest.chars().next() {
+                Some('-') => format!("unknown option `{word}`"),
+                Some('0'..='9') => format!("unknown option `-{rest}` in `{word}`"),
+                _ => format!("unknown option `{typed}` in `{word}`"),
+            })
+        })
+}
+
+/// `refused`, clap's refusal of `argv` for the stray `word` ([`stray_to_clap`]), in a
+/// verb's words: "unexpected argument `json`" (clap's "… found"), with the option it
+/// names or is one slip from ([`word_meant`]) as the one line a verb says
+/// (`catalog json`: "did you mean `--json`?"), else with clap's hints (the usage).
+pub fn stray_said_as_a_verb_says(refused: Error, word: &str, argv: &[OsString]) -> Error {
+    let told = format!("unexpected argument `{word}`");
+    match word_meant(argv, word) {
+        Some(meant) => Error::usage(format!("{told}; did you mean `{meant}`?")),
+        None => with_clap_s_hints(Error::usage(told), &refused),
+    }
 }
 
 /// Host option `name` (`--answer <KEY=VALUE>`) typed after a verb's name without its
@@ -817,12 +906,91 @@ mod tests {
             ("#x --pretty=false", "--pretty", "false"),
             ("#x --quiet=", "--quiet", ""),
             ("#x --auto=yes", "--auto", "yes"),
+            // A short one too, as before the verb: the kit said it with its usage, a
+            // derived verb took it for a stray word.
+            ("#x -v=false", "-v", "false"),
+            ("#x -vq=1", "-q", "1"),
         ] {
             let refused = extract(line, &mut HostArgs::default(), None).expect_err(line);
             assert_eq!(
                 refused.message(),
                 format!("`{flag}` takes no value, got `{value}`")
             );
+        }
+        // The value of a verb's own option, and a word after `--`, are the verb's.
+        let spec = VerbSpec {
+            options: vec![Param {
+                name: "selector".into(),
+                value_name: "S".into(),
+                kind: ValueKind::Text,
+                help: String::new(),
+                required: false,
+                repeatable: false,
+                choices: Vec::new(),
+            }],
+            ..VerbSpec::default()
+        };
+        let line = "--selector -v=false -- -q=1";
+        let rest = extract(line, &mut HostArgs::default(), Some(&spec)).expect(line);
+        assert_eq!(rest, words(line));
+    }
+
+    /// clap's refusal of `mur devtools LINE`, and its words.
+    fn refused_by_clap(line: &str) -> (clap::Error, Vec<OsString>) {
+        let argv: Vec<OsString> = ["mur", "devtools"]
+            .into_iter()
+            .chain(line.split_whitespace())
+            .map(OsString::from)
+            .collect();
+        let refused = crate::cli::command()
+            .try_get_matches_from(&argv)
+            .map(drop)
+            .expect_err(line);
+        (refused, argv)
+    }
+
+    /// A letter after the host's short flags that is no host option is named with the
+    /// word it was typed in, as a verb's kit names it after the verb's name: clap named
+    /// the letter alone (`-vx` was "unknown option `-x`").
+    #[test]
+    fn a_letter_after_the_hosts_short_flags_is_named_with_its_word() {
+        for (line, said) in [
+            ("-vx tree", "unknown option `-x` in `-vx`"),
+            ("-qvx=1 tree", "unknown option `-x` in `-qvx=1`"),
+            ("catalog -v15", "unknown option `-15` in `-v15`"),
+            ("-v- tree", "unknown option `-v-`"),
+            ("-xv tree", "unknown option `-x`"),
+        ] {
+            let (clap, argv) = refused_by_clap(line);
+            let typed = unknown_to_clap(&clap).expect(line);
+            let refused = said_as_a_verb_says(Error::from(clap), &typed, &argv);
+            assert_eq!(refused.message(), said, "{line}");
+        }
+    }
+
+    /// A word mur's command takes none of is said as a verb says it, with the option it
+    /// names or is one slip from: clap said "unexpected argument `json` found".
+    #[test]
+    fn a_stray_word_is_said_as_a_verb_says_it() {
+        for (line, said) in [
+            (
+                "catalog json",
+                "unexpected argument `json`; did you mean `--json`?",
+            ),
+            (
+                "catalog jsn",
+                "unexpected argument `jsn`; did you mean `--json`?",
+            ),
+            (
+                "session list json",
+                "unexpected argument `json`; did you mean `--json`?",
+            ),
+            ("catalog everything", "unexpected argument `everything`"),
+        ] {
+            let (clap, argv) = refused_by_clap(line);
+            let word = stray_to_clap(&clap).expect(line);
+            let refused = stray_said_as_a_verb_says(Error::from(clap), &word, &argv);
+            assert_eq!(refused.message(), said, "{line}");
         }
     }
 

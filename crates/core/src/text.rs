@@ -59,12 +59,15 @@ pub fn blank(c: char) -> bool {
         )
 }
 
-/// Whether a name cannot be read as what it is wherever it is shown: it holds an
-/// [`invisible`] character, or none but [`blank`] ones (empty, spaces, U+3164): a verb, a
-/// candidate or a `call NAME` of it showed as nothing, or as a gap. Such a name is not
-/// made a verb, a candidate, or a `call NAME`, and is written as its JSON string.
+/// Whether a name cannot be read as what it is wherever it is shown: it holds a
+/// [`blank`] character other than the space (an [`invisible`] one, U+3164 between
+/// letters: `get\u{3164}sum` read as `get sum`, or as `getsum`, and neither typed calls
+/// it), or none but blanks (empty, spaces): a verb, a candidate or a `call NAME` of it
+/// showed as nothing, as a gap, or as another name. Such a name is not made a verb, a
+/// candidate, or a `call NAME`, and is written as its JSON string, whose escapes show
+/// those blanks (`call_line::quoted` in the host). A space reads as itself.
 pub fn unseen(name: &str) -> bool {
-    name.chars().all(blank) || name.chars().any(invisible)
+    name.chars().all(blank) || name.chars().any(|c| c != ' ' && blank(c))
 }
 
 /// `text` with every [`unprintable`] character but the newline written as an
@@ -186,9 +189,10 @@ mod tests {
 
     /// A name of blanks alone (spaces, the Hangul fillers, the blank Braille pattern, an
     /// ideographic space) shows nothing, as one holding a zero-width space shows less than
-    /// it is; a name with one mark beside its blanks is read.
+    /// it is; one with a blank but the space among its letters (`get\u{3164}sum`) shows
+    /// another name. Spaces among marks are read.
     #[test]
-    fn a_name_of_blanks_alone_is_unseen() {
+    fn a_name_of_blanks_alone_or_with_a_blank_among_its_letters_is_unseen() {
         for name in [
             "",
             " ",
@@ -201,10 +205,15 @@ mod tests {
             " \u{3164} ",
             "\u{a0}",
             "a\u{200b}",
+            "\u{3164}x",
+            "get\u{3164}sum",
+            "a\u{3000}b",
+            "a\u{a0}b",
+            "a\u{2800}",
         ] {
             assert!(unseen(name), "{name:?}");
         }
-        for name in ["a", " a ", "\u{3164}x", "a b", "\u{5d0}", "\u{301}"] {
+        for name in ["a", " a ", "a b", "\u{5d0}", "\u{301}"] {
             assert!(!unseen(name), "{name:?}");
         }
     }

@@ -567,9 +567,10 @@ pub fn kebab(name: &str) -> String {
 /// the one its name picks), or a kept name one cannot type: beginning with `-`
 /// (`--help` where `help` is another tool's), which mur's parser takes for an option,
 /// or [`unseen`](mur_core::text::unseen): holding an invisible character (a tool named
-/// U+200B, or `bell` and a BEL where `bell` is another tool's), or none but blanks (`" "`,
-/// U+3164, U+2800), a verb whose name no table shows. Such a tool has no verb and is
-/// reached by `call` alone.
+/// U+200B, or `bell` and a BEL where `bell` is another tool's), a blank but the space
+/// (`get\u{3164}sum`: U+3164 is a letter to [`kebab`], so its verb showed as `get sum`
+/// and no one could type it), or none but blanks (`" "`, U+3164, U+2800), a verb whose
+/// name no table shows. Such a tool has no verb and is reached by `call` alone.
 pub fn verb_names(tools: &[Value]) -> Vec<Option<String>> {
     verb_names_of(&names_of(tools))
 }
@@ -1199,11 +1200,15 @@ impl Derived {
         Ok((field, value))
     }
 
-    /// `unknown option`, with the nearest option when one is close (`--comp`).
+    /// `unknown option`, with the nearest option when one is close (`--comp`): of the
+    /// verb's own and the host's, which it takes after the verb's name too (`--prety`),
+    /// as a named verb's kit says it (its `option_meant`). The host's come first: the
+    /// rule keeps the last of the likeliest, so the verb's own wins a tie, as in the kit.
     fn unknown_option(&self, name: &str) -> String {
-        let options = self.fields.iter().map(|f| f.option.as_str());
+        let own = self.fields.iter().map(|f| f.option.as_str());
+        let own = own.chain([self.whole.as_str()]).chain(self.media);
         let told = format!("unknown option `--{name}`");
-        match mur_core::nearest(name, options.chain([self.whole.as_str()]).chain(self.media)) {
+        match mur_core::nearest(name, host_options().iter().copied().chain(own)) {
             Some(near) => format!("{told}; did you mean `--{near}`?"),
             None => told,
         }
@@ -2686,9 +2691,11 @@ mod tests {
     /// A name of blanks alone (spaces, the Hangul fillers, the blank Braille pattern, an
     /// ideographic space) is kept as it is, its kebab-case form being empty or itself:
     /// a verb that showed as a gap in the catalog and as nothing in completion. It is
-    /// none; a blank beside a letter leaves a verb one can read.
+    /// none, and so is one with a blank among its letters that [`kebab`] keeps (the
+    /// Hangul fillers are letters to it): `get\u{3164}sum` was a verb shown as `get sum`. One
+    /// that kebab case separates at (a space) is a verb one can read and type.
     #[test]
-    fn a_verb_name_of_blanks_alone_is_none() {
+    fn a_verb_name_of_blanks_or_with_a_blank_among_its_letters_is_none() {
         let tool = |name: &str| json!({"name": name, "inputSchema": {"type": "object"}});
         let names = [
             " ",
@@ -2698,12 +2705,17 @@ mod tests {
             "\u{115f}\u{1160}",
             "\u{3000}",
             "a\u{3164}",
+            "get\u{3164}sum",
+            "\u{115f}x",
+            "get sum",
+            "get\u{3000}it",
         ];
         let tools: Vec<Value> = names.iter().map(|name| tool(name)).collect();
-        let mut expected = vec![None; names.len() - 1];
-        expected.push(Some("a\u{3164}".to_owned()));
+        let mut expected = vec![None; names.len() - 2];
+        expected.extend([Some("get-sum".to_owned()), Some("get-it".to_owned())]);
         assert_eq!(verb_names(&tools), expected);
         assert!(Derived::pick(&tools, " ").is_none());
+        assert!(Derived::pick(&tools, "get\u{3164}sum").is_none());
     }
 
     /// The option a lone word gives is in the verb's spec, so the hint that the shell may
@@ -3455,6 +3467,41 @@ mod tests {
         assert_eq!(
             verb.parse(&argv(&["#s", "--count", "2"]), WITHIN),
             Ok(call(json!({"selector": "#s", "count": 2})))
+        );
+    }
+
+    /// A host option mistyped after a derived verb's name is named as a named verb's kit
+    /// names it (`--prety`: `--pretty`), where it was "unknown option `--prety`" and the
+    /// usage; of a host option and one of the verb's as near, the verb's.
+    #[test]
+    fn a_mistyped_host_option_is_named_beside_the_verbs_own() {
+        let verb = verb_of(
+            "find",
+            json!({"type": "object", "properties": {
+                "selector": {"type": "string"}, "pretto": {"type": "string"}
+            }}),
+        );
+        assert_refusals(
+            &verb,
+            &[
+                (
+                    &["--prety"],
+                    "unknown option `--prety`; did you mean `--pretty`?",
+                ),
+                (
+                    &["--verbos"],
+                    "unknown option `--verbos`; did you mean `--verbose`?",
+                ),
+                (
+                    &["--selectr"],
+                    "unknown option `--selectr`; did you mean `--selector`?",
+                ),
+                // `--prett` is as like the verb's `--pretto` as the host's `--pretty`.
+                (
+                    &["--prett"],
+                    "unknown option `--prett`; did you mean `--pretto`?",
+                ),
+            ],
         );
     }
 

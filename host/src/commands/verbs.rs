@@ -134,21 +134,23 @@ async fn list_all(settings: &Settings) -> Result<()> {
                     .map(verb_list::written)
                     .unwrap_or_default()
                     .into_owned(),
-                i.summary,
+                // As the catalog's table writes it: what a terminal shows as nothing (a
+                // zero-width space, a tag) written out.
+                mur_core::text::escape_format(&i.summary).into_owned(),
             ]
         })
         .collect();
     output::stdout(output::table(&["NAME", "KIND", "TOOL", "SUMMARY"], &rows).as_bytes())
 }
 
-/// `verbs prune`: the losers of `usage report --unused-for UNUSED_FOR` over the
-/// same logs, `server_logs` among them (the same criteria, so the same list), removed with `yes`, else listed as the
-/// commands that would remove them. While recording is off, calls made since
-/// are in no record: no verb is judged unused (stderr says why, as for any
-/// window a time recording was off overlaps), and `yes` is refused unless
-/// `while_off` insists.
+/// `verbs prune`: the losers of `usage report --unused-for UNUSED_FOR [--until UNTIL]`
+/// over the same logs, `server_logs` among them (the same criteria, so the same list),
+/// removed with `yes`, else listed as the commands that would remove them. While
+/// recording is off, calls made since are in no record: no verb is judged unused
+/// (stderr says why, as for any window a time recording was off overlaps), and `yes`
+/// is refused unless `while_off` insists.
 fn prune(
-    unused_for: std::time::Duration,
+    (unused_for, until): (std::time::Duration, Option<&mur_usage::Until>),
     rule: mur_usage::LoserRule,
     agent: Option<String>,
     server_logs: &[std::path::PathBuf],

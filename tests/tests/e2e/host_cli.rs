@@ -1246,16 +1246,89 @@ fn a_flag_of_murs_own_commands_or_a_short_one_given_a_value_is_refused_as_after_
         (&["devtools", "-v=false", "tree"], "-v", "false"),
         (&["-v=false", "devtools", "tree"], "-v", "false"),
         (&["devtools", "-vq=1", "catalog"], "-q", "1"),
+        // After a derived verb's name (no verb is installed here): it was taken for a
+        // stray word, "unexpected argument `-v=false`; did you mean `--selector
+        // -v=false`?".
+        (&["devtools", "click", "-v=false"], "-v", "false"),
+        (&["devtools", "click", "#b", "-q=1"], "-q", "1"),
     ] {
         sb.mur(line)
             .assert_code(1)
             .assert_stdout_is("")
             .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
     }
-    mur_e2e::plugins::standard_sandbox()
-        .mur(&["devtools", "tree", "-v=false"])
+    // After a named verb's name, the host's one line as for `--pretty=false`: the verb's
+    // kit said it with the verb's usage under it.
+    let standard = mur_e2e::plugins::standard_sandbox();
+    for (line, flag, value) in [
+        (&["devtools", "tree", "-v=false"][..], "-v", "false"),
+        (&["devtools", "click", "#b", "-q=1"], "-q", "1"),
+        (&["devtools", "tree", "--pretty=false"], "--pretty", "false"),
+    ] {
+        standard
+            .mur(line)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
+    }
+}
+
+/// A letter after mur's short flags that is none of mur's is named with the word it was
+/// typed in, before a verb's name as after it (the kit's words): clap named the letter
+/// alone, `-vx` "unknown option `-x`", as if `-x` had been typed.
+#[test]
+fn a_letter_after_murs_short_flags_is_named_in_its_word_as_after_a_verb() {
+    let sb = mur_e2e::plugins::standard_sandbox();
+    for (line, said, usage) in [
+        (
+            &["devtools", "-vx", "tree"][..],
+            "unknown option `-x` in `-vx`",
+            "mur devtools [OPTIONS] <COMMAND>",
+        ),
+        (
+            &["devtools", "catalog", "-qvx=1"],
+            "unknown option `-x` in `-qvx=1`",
+            "mur devtools catalog [OPTIONS]",
+        ),
+    ] {
+        sb.mur(line)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: {said}\nhint: usage: {usage} (`--help` shows more)\n"
+            ));
+    }
+    sb.mur(&["devtools", "tree", "-vx"])
         .assert_code(1)
-        .assert_stderr_starts_with("error: tree: `-v` takes no value, got `false`\n");
+        .assert_stderr_starts_with("error: tree: unknown option `-x` in `-vx`\n");
+}
+
+/// A word one of mur's own commands takes none of is refused as a verb refuses one:
+/// "unexpected argument `json`", on one line with the option meant where the word names
+/// one or is one slip from one; else with the command's usage. clap said "unexpected
+/// argument `json` found" and the usage.
+#[test]
+fn a_stray_word_to_murs_own_commands_is_refused_in_a_verbs_words() {
+    let sb = Sandbox::new();
+    for (line, word, meant) in [
+        (&["devtools", "catalog", "json"][..], "json", "--json"),
+        (&["devtools", "session", "list", "jsn"], "jsn", "--json"),
+        (&["devtools", "verbs", "list", "all"], "all", "--all"),
+    ] {
+        sb.mur(line)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: unexpected argument `{word}`; did you mean `{meant}`?\n"
+            ));
+    }
+    sb.mur(&["devtools", "catalog", "everything"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: unexpected argument `everything`\n\
+             hint: usage: mur devtools catalog [OPTIONS] (`--help` shows more)\n",
+        );
 }
 
 /// A path to write no file can be written at is refused before the call in one wording,

@@ -212,6 +212,12 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
             &["click", "--selector", "#btn-inc", "--bogus"],
             "error: click: unknown option `--bogus`\n",
         ),
+        // A host option mistyped is named as a named verb names it (it was "unknown
+        // option `--prety`" and the usage).
+        (
+            &["click", "--selector", "#btn-inc", "--prety"],
+            "error: click: unknown option `--prety`; did you mean `--pretty`?\n",
+        ),
         (
             &["switch-component", "settings"],
             "error: switch-component: unexpected argument `settings`; did you mean `--component settings`?\n",
@@ -2347,6 +2353,66 @@ fn format_characters_of_a_description_are_written_out_where_a_person_reads() {
     }
     let candidates = sb.complete("fish", &["devtools", "--endpoint", &endpoint, "cl"]);
     assert_eq!(candidates.stdout, format!("clicker\t{summary}\n"));
+    // `verbs list --all` and `mur devtools --help`'s list of installed verbs alike: they
+    // showed them raw.
+    let peek = sb.root().join("peek.json");
+    let data = json!({ "schema": "mur-verb/1", "name": "peek", "tool": "clicker",
+        "summary": "Peeks\u{200b} at\u{e0049} it" });
+    std::fs::write(&peek, data.to_string()).expect("write the data verb");
+    sb.devtools(&["verbs", "add", peek.to_str().expect("utf-8")])
+        .assert_code(0);
+    let peeks = r"Peeks\u{200b} at\u{e0049} it";
+    devtools(&["verbs", "list", "--all"])
+        .assert_code(0)
+        .assert_stdout_is(format!(
+            "NAME  KIND  TOOL     SUMMARY\n\
+             peek  data  clicker  {peeks}\n"
+        ));
+    let help = sb.devtools(&["--help"]).stdout;
+    assert!(
+        help.contains(&format!(
+            "Installed verbs (`mur devtools <verb> --help` for each):\n  peek  {peeks} [data]\n"
+        )),
+        "{help}"
+    );
+}
+
+/// A blank but the space among the letters of a tool's name (a Hangul filler, which the
+/// kebab rule took for a letter) made a verb whose name shows as another's
+/// (`get\u{3164}sum`, read as `get sum`) and that no one could type: like a name of
+/// blanks alone it is no verb, reached by `call tools/call`, named as its JSON string. A
+/// blank kebab case separates at (U+3000) leaves a verb one can type, its tool named as
+/// its JSON string too.
+#[test]
+fn a_tool_named_with_a_blank_among_its_letters_is_call_only() {
+    let sb = Sandbox::new();
+    let schema = json!({ "type": "object" });
+    let tools = json!([
+        { "name": "get\u{3164}sum", "description": "Sums", "inputSchema": schema },
+        { "name": "get\u{3000}it", "description": "Gets", "inputSchema": schema },
+    ]);
+    let server = Stub::with_tools(tools, |params| {
+        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
+    });
+    let endpoint = server.endpoint();
+    let devtools = devtools_at(&sb, &server);
+    let line = r#"mur devtools call tools/call --args '{"name":"get\u3164sum"}'"#;
+    devtools(&["catalog"])
+        .assert_code(0)
+        .assert_stdout_is(format!(
+            "NAME    KIND     TOOL           HINTS  SUMMARY\n\
+             get-it  derived  \"get\\u3000it\"         Gets\n\
+             \n{}",
+            own_commands(&endpoint)
+        ))
+        .assert_stderr_is(format!(
+            "warning: tools reachable only as `mur devtools call NAME` (their verb names are \
+             taken): `\"get\\u3164sum\"` (`{line}`)\n"
+        ));
+    let json = devtools(&["catalog", "--json"]);
+    assert_eq!(json.json()["callOnly"], json!(["get\u{3164}sum"]));
+    sb.tools_call_at(&endpoint, r#"{"name":"get\u3164sum"}"#)
+        .assert_code(0);
 }
 
 /// The line under the verbs of a catalog of the session at `endpoint`: mur's own commands.
