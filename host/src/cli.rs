@@ -847,6 +847,11 @@ pub struct ReportArgs {
     #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window, conflicts_with = "since",
           allow_hyphen_values = true)]
     pub unused_for: std::time::Duration,
+    /// End the window (--since, --unused-for) at TIME, not now: a UTC RFC 3339 time, or `last`,
+    /// the newest record of the --server-log logs (else of every log read); records after it
+    /// are left out
+    #[arg(long, value_name = "TIME|last", value_parser = mur_usage::Until::parse)]
+    pub until: Option<mur_usage::Until>,
     /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
@@ -1130,6 +1135,10 @@ pub enum VerbsCommand {
         #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window,
               allow_hyphen_values = true)]
         unused_for: std::time::Duration,
+        /// End the window at TIME instead of now: a UTC RFC 3339 time, or `last`, the newest
+        /// record of the --server-log logs (`usage report --until`)
+        #[arg(long, value_name = "TIME|last", value_parser = mur_usage::Until::parse)]
+        until: Option<mur_usage::Until>,
         /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
         #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate, allow_hyphen_values = true)]
         max_usage_error_rate: f64,

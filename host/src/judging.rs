@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use mur_core::{Error, Result};
 use mur_usage::{
-    Criteria, Installed, Kind, LogReader, LogsRead, LoserRule, ReadFiles, Report, Since, UsageDir,
-    UsageLog,
+    Criteria, Installed, Kind, LogReader, LogsRead, LoserRule, ReadFiles, Report, Since, Until,
+    UsageDir, UsageLog,
 };
 use mur_verbs::Entry;
 
@@ -53,24 +53,44 @@ fn installed(entries: &[Entry]) -> Vec<Installed> {
 /// the same losers: every verdict (unused, refused too often, failing too often) over
 /// the last `unused_for`, or over `--since`'s window when the report is given one; the
 /// verbs judged are those of `entries`, the verb index's.
+/// Both windows end at `until` (a time in mur's form: `--until`, [`until`]), else now.
 pub fn criteria(
     dir: &UsageDir,
     since: Option<std::time::Duration>,
     unused_for: std::time::Duration,
+    until: Option<String>,
     agent: Option<String>,
     rule: LoserRule,
     entries: &[Entry],
 ) -> Criteria {
+    let back = |duration| match &until {
+        Some(end) => Since::before(end, duration),
+        None => Since::ago(duration),
+    };
     Criteria {
-        since: since.map(Since::ago),
+        since: since.map(back),
         unused_since: match since {
             Some(_) => None,
-            None => Some(Since::ago(unused_for)),
+            None => Some(back(unused_for)),
         },
         agent,
         rule,
         installed: installed(entries),
         off_periods: dir.off_periods(),
+        until,
+    }
+}
+
+/// Where `--until` ends the windows, in mur's form: its time, or (`last`) the newest
+/// record of the logs named with `--server-log` — a study's, read days later, whatever
+/// the user's own log holds since — else of every log read; `None`: now.
+pub fn until(asked: Option<&Until>, records: &[mur_usage::Record], read: &Read) -> Option<String> {
+    match asked? {
+        Until::At(time) => Some(time.clone()),
+        Until::Last => read
+            .newest_named
+            .clone()
+            .or_else(|| records.iter().map(|r| r.time.clone()).max()),
     }
 }
 
@@ -84,6 +104,11 @@ pub struct Read {
     pub session_logs: Vec<(usize, PathBuf)>,
     pub logs: LogsRead,
     pub files: ReadFiles,
+    /// Where lines that were not records were skipped ([`skipped_notice`]).
+    pub skipped_in: Vec<mur_usage::Skipped>,
+    /// The time of the newest record of the logs named with `--server-log` (`--until
+    /// last`).
+    pub newest_named: Option<String>,
 }
 
 /// `path` as a report names a log it read: absolute, so a saved report or page says
@@ -117,10 +142,14 @@ pub fn read(
         reader.read(&[own]).map_err(crate::usage::error)?;
     }
     for path in server {
-        let before = reader.read.len();
+        let (before, records) = (reader.read.len(), reader.records.len());
         reader
             .read(&[UsageLog::named(path.clone())])
             .map_err(crate::usage::error)?;
+        let newest = reader.records[records..].iter().map(|r| &r.time).max();
+        if newest > read.newest_named.as_ref() {
+            read.newest_named = newest.cloned();
+        }
         // One read already (given twice, mur's own) is said below, and named once.
         if reader.read.len() > before {
             read.logs.server_logs.push(named_path(path));
@@ -169,20 +198,41 @@ pub fn read(
         records,
         skipped,
         read: files,
+        skipped_in,
         ..
     } = reader;
     read.files = files;
+    read.skipped_in = skipped_in;
     Ok((records, skipped, read))
 }
 
-/// Says on stderr how many lines of the logs were not records, if any.
-pub fn skipped_notice(report: &Report) {
-    if report.skipped_lines > 0 {
-        output::notice(&format!(
-            "{} line(s) of the usage logs are not records and were skipped",
-            report.skipped_lines
-        ));
+/// Says on stderr how many lines of the logs were not records, if any, and where
+/// (`skipped_in`): of many logs (a study's 51 `--server-log`), the few that hold them,
+/// the first such line of each.
+pub fn skipped_notice(report: &Report, skipped_in: &[mur_usage::Skipped]) {
+    const NAMED: usize = 3;
+    if report.skipped_lines == 0 {
+        return;
     }
+    let mut files: Vec<String> = skipped_in
+        .iter()
+        .take(NAMED)
+        .map(|s| {
+            let path = output::line(&s.path.display().to_string());
+            match s.lines {
+                1 => format!("1 in `{path}` (line {})", s.first_line),
+                n => format!("{n} in `{path}` (the first at line {})", s.first_line),
+            }
+        })
+        .collect();
+    if skipped_in.len() > NAMED {
+        files.push(format!("and in {} more logs", skipped_in.len() - NAMED));
+    }
+    output::notice(&format!(
+        "{} line(s) of the usage logs are not records and were skipped: {}",
+        report.skipped_lines,
+        files.join(", ")
+    ));
 }
 
 /// Reads the sessions' own logs in `dir` into `reader`, each one not read already;

@@ -26,8 +26,9 @@ struct Invocation {
     value_options: Option<Vec<String>>,
     verb_hash: Option<String>,
     tool: Option<String>,
-    /// `tool` is in the session's tool list as cached (`call NAME`: [`tool_listed`]).
-    tool_listed: bool,
+    /// The session's endpoint and identity: whose tool list as cached tells, once the
+    /// call is over, whether a name typed to `call` is one of its tools ([`finish`]).
+    session: Option<(String, Option<String>)>,
     project: Option<String>,
     build_tag: Option<String>,
     /// The server answered with a JSON-RPC error, not a result (outcome `rpc-error`).
@@ -88,7 +89,7 @@ impl Invocation {
             value_options: None,
             verb_hash: None,
             tool: None,
-            tool_listed: false,
+            session: None,
             project: None,
             build_tag: None,
             rpc_error: false,
@@ -120,16 +121,23 @@ impl Invocation {
     /// The tool a record names, by the verb's rule ([`Invocation::recorded_verb`]): a
     /// verb's tool is its file's or the session's list's, kept; a name typed to `call`
     /// is kept when the session has a tool of that name — it answered the call as the
-    /// tool's (`outcome` ok, or the tool's own failure), or its tool list as cached
-    /// names it ([`tool_listed`]) —, when a tool could be named so
-    /// ([`mur_usage::name_shaped`]), or `with_values`; else it is `WORD`: a value typed
-    /// as the name (`call '{"password":"hunter2"}'`, a text of 120,000 characters) is
-    /// never recorded. Cut as the verb is.
-    fn recorded_tool(&self, outcome: Outcome, with_values: bool) -> Option<String> {
+    /// tool's (`outcome` ok, or the tool's own failure), or `listed` says its tool list
+    /// as cached names it ([`listed_by_session`], asked only then) —, when a tool could
+    /// be named so ([`mur_usage::name_shaped`]: the tools agents reach for that do not
+    /// exist are what an operator measures), or `with_values`; else it is `WORD`: a value
+    /// typed as the name (`call '{"password":"hunter2"}'`, a text of 120,000 characters)
+    /// is never recorded. Cut as the verb is.
+    fn recorded_tool(
+        &self,
+        outcome: Outcome,
+        with_values: bool,
+        listed: impl FnOnce(&str) -> bool,
+    ) -> Option<String> {
         let tool = self.tool.as_deref()?;
         let typed = matches!(self.kind, Kind::Call | Kind::Unknown);
         let answered = matches!(outcome, Outcome::Ok | Outcome::ToolError);
-        let known = with_values || !typed || answered || self.tool_listed;
+        let shaped = || mur_usage::name_shaped(tool);
+        let known = with_values || !typed || answered || shaped() || listed(tool);
         Some(mur_usage::recorded_name(tool, known))
     }
 }
@@ -214,10 +222,16 @@ pub fn tool(tool: &str) {
     with(|i| i.tool = Some(tool.to_owned()));
 }
 
-/// The tool `call` names is one of the session's tool list (as cached): recorded as
-/// itself, whatever its shape ([`Invocation::recorded_tool`]).
-pub fn tool_listed() {
-    with(|i| i.tool_listed = true);
+/// Whether `tool`, a name typed to `call` that no tool answered to and no tool could be
+/// named, is a tool of the session's list as mur last cached it (`session`: its endpoint
+/// and identity; `call fs.read_v2`). Read only for such a name, once the call is over:
+/// a call that reached its tool, or of a name kept by its shape, reads nothing more.
+fn listed_by_session(tool: &str, session: Option<&(String, Option<String>)>) -> bool {
+    use mur_verbs::tools::Entries as _;
+    let listed = session.and_then(|(endpoint, identity)| {
+        crate::tool_cache::CachedTools::of(endpoint, identity.as_deref()).listed()
+    });
+    listed.is_some_and(|tools| tools.position(tool).is_some())
 }
 
 /// The server answered the call with a JSON-RPC error (an unknown tool, most often).
@@ -294,6 +308,7 @@ pub fn session(resolved: &mur_discovery::Resolved) {
             None => resolved.project.as_deref().map(project_hash),
         };
         i.build_tag.clone_from(&resolved.build_tag);
+        i.session = Some((resolved.endpoint.clone(), resolved.identity.clone()));
     });
 }
 
@@ -361,7 +376,9 @@ pub fn finish(outcome: &std::result::Result<(), Error>, exit: u8) -> Option<Stri
     if !dir.enabled() {
         return None;
     }
-    let record = record(invocation, outcome, exit, dir.with_values());
+    let session = invocation.session.clone();
+    let listed = |tool: &str| listed_by_session(tool, session.as_ref());
+    let record = record(invocation, outcome, exit, dir.with_values(), listed);
     dir.log().append(&record).err().map(|e| e.to_string())
 }
 
@@ -395,11 +412,15 @@ pub fn check_usage_log(path: Option<&std::path::Path>) -> Result<(), Error> {
     })
 }
 
+/// The record of `i`, ended with `outcome` and `exit`; `listed` tells whether a name
+/// typed to `call` that no tool answered to is a tool's all the same
+/// ([`Invocation::recorded_tool`]).
 fn record(
     i: Invocation,
     outcome: &std::result::Result<(), Error>,
     exit: u8,
     with_values: bool,
+    listed: impl FnOnce(&str) -> bool,
 ) -> Record {
     let ms = STARTED.get().map_or(0.0, |s| millis(s.elapsed()));
     let outcome_kind = match outcome_of(outcome) {
@@ -409,7 +430,7 @@ fn record(
         other => other,
     };
     let verb = i.recorded_verb(with_values);
-    let tool = i.recorded_tool(outcome_kind, with_values);
+    let tool = i.recorded_tool(outcome_kind, with_values, listed);
     let mut record = Record::new(Side::Cli, Surface::Cli, outcome_kind, ms);
     record.client = Some(concat!("mur ", env!("CARGO_PKG_VERSION")).to_owned());
     record.agent = i.agent.or_else(parent_name);
@@ -496,13 +517,13 @@ mod tests {
         let told = |r: Record| (r.outcome, r.exit, r.class);
         // Not marked as the answer, exit 1 is what was typed refused.
         assert_eq!(
-            told(record(parity(), &outcome(), 1, false)),
+            told(record(parity(), &outcome(), 1, false, |_| false)),
             (Outcome::UsageError, Some(1), Some("usage".to_owned()))
         );
         let mut answered = parity();
         answered.answered = true;
         assert_eq!(
-            told(record(answered, &outcome(), 1, false)),
+            told(record(answered, &outcome(), 1, false, |_| false)),
             (Outcome::Ok, Some(1), Some("usage".to_owned()))
         );
         // Whatever else goes wrong is still said: no session is no answer.
@@ -510,7 +531,7 @@ mod tests {
         answered.answered = true;
         let none = Err(Error::no_session("no live session"));
         assert_eq!(
-            record(answered, &none, 4, false).outcome,
+            record(answered, &none, 4, false, |_| false).outcome,
             Outcome::SessionError
         );
     }
@@ -521,7 +542,7 @@ mod tests {
     fn a_word_no_verb_could_be_named_is_recorded_as_word_unless_values_are() {
         let recorded = |typed: &str, with_values: bool| {
             let i = Invocation::new(typed, Kind::Unknown, &[], Some("claude"));
-            record(i, &Ok(()), 0, with_values).verb
+            record(i, &Ok(()), 0, with_values, |_| false).verb
         };
         for secret in [
             "sk-live-SECRET123",
@@ -540,67 +561,91 @@ mod tests {
         // A command of mur's is recorded by its name, spaces and all (it was `WORD`).
         let command = Invocation::new("session list", Kind::Host, &[], Some("claude"));
         assert_eq!(
-            record(command, &Ok(()), 0, false).verb.as_deref(),
+            record(command, &Ok(()), 0, false, |_| false)
+                .verb
+                .as_deref(),
             Some("session list")
         );
     }
 
     /// A name typed to `call` is kept by the verb word's rule: as typed when a tool could
-    /// be named so, or the session has a tool of that name (it answered the call as the
-    /// tool's, or its list names it), or values are recorded; else `WORD`. Whatever is
-    /// kept is cut to 200 characters, as a session cuts the names it records (audit 56
+    /// be named so (`get-text`, `hunter2`: a tool agents reach for that does not exist),
+    /// or the session has a tool of that name (it answered the call as the tool's: a
+    /// result, or the tool's own failure; or its list as cached names it, read only for a
+    /// name neither answered nor shaped so), or values are recorded; else `WORD`. Whatever
+    /// is kept is cut to 200 characters, as a session cuts the names it records (audit 56
     /// #1: `call '{"password":"hunter2"}'` and `call <120,000 b's>` were recorded whole).
     #[test]
     fn a_name_typed_to_call_no_tool_could_be_named_is_recorded_as_word() {
         let recorded = |tool: &str, kind: Kind, outcome: Outcome, listed: bool, values: bool| {
             let mut i = Invocation::new("call", kind, &["NAME".to_owned()], Some("claude"));
             i.tool = Some(tool.to_owned());
-            i.tool_listed = listed;
             let result = match outcome {
                 Outcome::Ok => Ok(()),
                 Outcome::UsageError => Err(Error::usage("HTTP 431")),
                 _ => Err(Error::tool_failed("unknown tool")),
             };
-            if outcome == Outcome::RpcError {
-                i.rpc_error = true;
-            }
-            let exit = if outcome == Outcome::Ok { 0 } else { 5 };
-            let record = record(i, &result, exit, values);
+            i.rpc_error = outcome == Outcome::RpcError;
+            i.interrupted = outcome == Outcome::Interrupted;
+            let exit = match outcome {
+                Outcome::Ok => 0,
+                Outcome::Interrupted => 130,
+                _ => 5,
+            };
+            let asked = std::cell::Cell::new(false);
+            let listed = |name: &str| {
+                assert_eq!(name, tool);
+                asked.set(true);
+                listed
+            };
+            let record = record(i, &result, exit, values, listed);
             assert_eq!(record.outcome, outcome, "{tool}");
-            record.tool.unwrap_or_default()
+            (record.tool.unwrap_or_default(), asked.get())
         };
         let password = r#"{"password":"hunter2"}"#;
         let long = "b".repeat(120_000);
         let (rpc, usage, ok) = (Outcome::RpcError, Outcome::UsageError, Outcome::Ok);
+        let (tool_error, stopped) = (Outcome::ToolError, Outcome::Interrupted);
+        let word = ("WORD".to_owned(), true);
         for (typed, outcome) in [(password, rpc), (&long, usage), ("fs.read_v2", rpc)] {
-            assert_eq!(recorded(typed, Kind::Call, outcome, false, false), "WORD");
+            assert_eq!(recorded(typed, Kind::Call, outcome, false, false), word);
         }
-        // Shaped like a name (the verb word's rule), or the session's tool: as typed.
-        for name in ["state", "take_screenshot", "get-text", "hunter2"] {
-            assert_eq!(recorded(name, Kind::Call, rpc, false, false), name);
+        // Shaped like a name, though no tool answered to it (an unknown tool, a call
+        // stopped before its answer): as typed, and the cache is not read.
+        for name in [
+            "state",
+            "take_screenshot",
+            "get-text",
+            "noSuchTool",
+            "hunter2",
+        ] {
+            for outcome in [rpc, stopped] {
+                let kept = recorded(name, Kind::Call, outcome, false, false);
+                assert_eq!(kept, (name.to_owned(), false));
+            }
         }
-        assert_eq!(
-            recorded("fs.read_v2", Kind::Call, ok, false, false),
-            "fs.read_v2"
-        );
-        let tool_error = Outcome::ToolError;
-        assert_eq!(
-            recorded("fs.read_v2", Kind::Call, tool_error, false, false),
-            "fs.read_v2"
-        );
+        // The session's tool: it answered the call as the tool's, nothing more read.
+        for outcome in [ok, tool_error] {
+            let kept = recorded("fs.read_v2", Kind::Call, outcome, false, false);
+            assert_eq!(kept, ("fs.read_v2".to_owned(), false));
+        }
+        // Its tool list as cached names it.
         assert_eq!(
             recorded("fs.read_v2", Kind::Call, rpc, true, false),
-            "fs.read_v2"
+            ("fs.read_v2".to_owned(), true)
         );
         // A verb's tool is its file's or the session's list's.
         assert_eq!(
             recorded("fs.read_v2", Kind::Derived, rpc, false, false),
-            "fs.read_v2"
+            ("fs.read_v2".to_owned(), false)
         );
         // With values: as typed, cut as a session cuts a name.
-        assert_eq!(recorded(password, Kind::Call, rpc, false, true), password);
         assert_eq!(
-            recorded(&long, Kind::Call, usage, false, true),
+            recorded(password, Kind::Call, rpc, false, true),
+            (password.to_owned(), false)
+        );
+        assert_eq!(
+            recorded(&long, Kind::Call, usage, false, true).0,
             format!("{}…", "b".repeat(mur_usage::NAME_CHARS))
         );
     }
@@ -630,7 +675,9 @@ mod tests {
         let shape = |typed: &str, kind: Kind| {
             let argv: Vec<String> = typed.split(' ').map(str::to_owned).collect();
             let i = Invocation::new("click", kind, &argv, Some("claude"));
-            let argv = record(i, &Ok(()), 0, false).argv.unwrap_or_default();
+            let argv = record(i, &Ok(()), 0, false, |_| false)
+                .argv
+                .unwrap_or_default();
             (argv.options, argv.positionals)
         };
         assert_eq!(
@@ -657,7 +704,9 @@ mod tests {
         );
         known.value_options = Some(Vec::new());
         assert_eq!(
-            record(known, &Ok(()), 0, false).argv.map(|a| a.positionals),
+            record(known, &Ok(()), 0, false, |_| false)
+                .argv
+                .map(|a| a.positionals),
             Some(1)
         );
     }

@@ -6,7 +6,9 @@
 //! A name the client sent (the tool's, the verb's) is recorded as sent only when
 //! the session has that tool or the name is shaped like one, else as `WORD`
 //! ([`mur_usage::recorded_name`], the rule of mur's own records): a value sent
-//! as a name (`{"password":"hunter2"}`) is never recorded.
+//! as a name (`{"password":"hunter2"}`) is never recorded, while a tool no one has
+//! that an MCP client reached for (`getText`) is, as mur's records keep
+//! `mur devtools get-text`: both surfaces show what their agents expected.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -85,9 +87,8 @@ impl Recorder {
         has_tool: bool,
         context: &RequestContext<RoleServer>,
     ) -> Served {
-        let client = context
-            .client_info()
-            .and_then(|info| client_label(&info.name, Some(&info.version)));
+        let client =
+            client_info(context).and_then(|info| client_label(&info.name, Some(&info.version)));
         self.served(tool, has_tool, client, context.meta.get(VERB_META))
     }
 
@@ -186,6 +187,20 @@ fn verb_of(verb: &str, tool: &str) -> bool {
     };
     let verb = letters(verb);
     !verb.is_empty() && verb == letters(tool)
+}
+
+/// The client a request names: the `clientInfo` of its own `_meta` (2026-07-28), else
+/// the one its session's `initialize` gave. A request served over HTTP with no session
+/// (no `Mcp-Session-Id`: 2026-07-28, stateless) has only its own: rmcp stands its own
+/// name in for the handshake it skipped (`rmcp 3.9.0`), which no client gave, so a
+/// client that names itself nowhere is `(unnamed)` in the report, not the server's
+/// library.
+fn client_info(context: &RequestContext<RoleServer>) -> Option<rmcp::model::Implementation> {
+    let parts = context.extensions.get::<axum::http::request::Parts>();
+    match parts {
+        Some(parts) if !parts.headers.contains_key("mcp-session-id") => context.meta.client_info(),
+        _ => context.client_info(),
+    }
 }
 
 /// Who a record says called: the client's `name version`, or its name alone when it
@@ -318,7 +333,7 @@ mod tests {
         let word = || "WORD".to_owned();
         assert_eq!(recorded(password, false, None, rpc), (word(), None));
         // Shaped like a name, though no tool of the session's: kept.
-        for name in ["get-text", "getText", "take_screenshot"] {
+        for name in ["get-text", "getText", "take_screenshot", "noSuchTool"] {
             assert_eq!(recorded(name, false, None, rpc).0, name);
         }
         // The session's tool, whatever its shape: its tool set has it, or (a bridge) its

@@ -88,14 +88,80 @@ impl Since {
         Self(format_millis(at))
     }
 
+    /// `duration` before `end`, a time in mur's form ([`record_time`]): a window that
+    /// ends there (`--until`).
+    pub fn before(end: &str, duration: Duration) -> Self {
+        let start = instant(end)
+            .zip(time::Duration::try_from(duration).ok())
+            .and_then(|(end, duration)| end.checked_sub(duration));
+        Self(format_millis(start.unwrap_or(OffsetDateTime::UNIX_EPOCH)))
+    }
+
     pub fn admits(&self, time: &str) -> bool {
         time >= self.0.as_str()
     }
 }
 
+/// Where a window ends (`--until`): at a time, in mur's form, or at the newest record
+/// read (`last`), known once the logs are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Until {
+    At(String),
+    Last,
+}
+
+impl Until {
+    /// `last`, or a UTC RFC 3339 time of a real date ([`record_time`]).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text {
+            "last" => Ok(Self::Last),
+            _ => record_time(text).map(Self::At).ok_or_else(|| {
+                format!(
+                    "`{text}` is no time: give a UTC RFC 3339 one (`2026-12-02T06:42:22Z`) \
+                     or `last` (the newest record read)"
+                )
+            }),
+        }
+    }
+}
+
+/// The instant of `time`, in mur's form (`…T06:42:22.000Z`; a leap second is the one
+/// before it).
+fn instant(time: &str) -> Option<OffsetDateTime> {
+    let field = |at: usize, len: usize| time.get(at..at + len)?.parse::<u16>().ok();
+    let month = Month::try_from(u8::try_from(field(5, 2)?).ok()?).ok()?;
+    let date = Date::from_calendar_date(i32::from(field(0, 4)?), month, field(8, 2)? as u8);
+    let [hour, minute, second] = [field(11, 2)?, field(14, 2)?, field(17, 2)?.min(59)];
+    let clock = time::Time::from_hms_milli(hour as u8, minute as u8, second as u8, field(20, 3)?);
+    Some(time::PrimitiveDateTime::new(date.ok()?, clock.ok()?).assume_utc())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A window that ends at `--until`: its start counts back from there, to the
+    /// millisecond, across a month's end; `last` or a real UTC time, nothing else.
+    #[test]
+    fn a_window_can_end_at_a_time_not_now() {
+        let day = Duration::from_secs(86_400);
+        assert_eq!(
+            Since::before("2026-12-01T06:42:22.123Z", day).0,
+            "2026-11-30T06:42:22.123Z"
+        );
+        assert_eq!(
+            Since::before("2026-12-02T06:42:22.000Z", Duration::from_secs(30)).0,
+            "2026-12-02T06:41:52.000Z"
+        );
+        assert_eq!(Until::parse("last"), Ok(Until::Last));
+        assert_eq!(
+            Until::parse("2026-12-02T06:42:22Z"),
+            Ok(Until::At("2026-12-02T06:42:22.000Z".to_owned()))
+        );
+        for text in ["yesterday", "2026-12-02", "2026-02-30T00:00:00Z", ""] {
+            assert!(Until::parse(text).is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn only_a_utc_rfc_3339_time_is_a_records() {

@@ -165,9 +165,11 @@ fn code_spans(text: &str) -> String {
     html
 }
 
-/// A table of text cells (escaped here): `headers`, then one row per entry of `rows`.
+/// A table of text cells (escaped here): `headers`, then one row per entry of `rows`,
+/// in a box of its own that scrolls sideways when the table is wider than the window
+/// ([`document`]'s `.wide`): its names are never squeezed to fit, nor the page widened.
 pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
-    let mut html = String::from("<table><tr>");
+    let mut html = String::from("<div class=\"wide\"><table><tr>");
     for header in headers {
         let _ = write!(html, "<th>{}</th>", escape(header));
     }
@@ -179,17 +181,22 @@ pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
         }
         html.push_str("</tr>");
     }
-    html.push_str("</table>");
+    html.push_str("</table></div>");
     html
 }
 
-/// A whole page: `title`, then `body` (already HTML).
+/// A whole page: `title`, then `body` (already HTML). Text is kept to lines a reader
+/// can follow (60em); a table takes the window's width, and one wider than that
+/// scrolls in its box ([`text_table`]). No cell wraps: a name broken over lines, or
+/// squeezed to a letter a line as a table shrinks its one breakable column to fit a
+/// narrow body, is no name to read (a name is cut to 200 characters, so no row runs
+/// on without end).
 pub fn document(title: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>\
-body{{font:14px system-ui,sans-serif;margin:2em;max-width:60em}}\
+body{{font:14px system-ui,sans-serif;margin:2em}}p,ul{{max-width:60em}}.wide{{overflow-x:auto}}\
 table{{border-collapse:collapse}}td,th{{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}}\
-td:first-child,th:first-child{{text-align:left;white-space:normal;overflow-wrap:anywhere}}svg text{{font:12px system-ui,sans-serif}}\
+td:first-child,th:first-child{{text-align:left}}svg text{{font:12px system-ui,sans-serif}}\
 svg{{max-width:100%;height:auto}}\
 figcaption{{font-weight:bold;margin:1em 0 .3em}}code{{background:#f4f4f4}}</style></head><body>\
 <h1>{}</h1>\n{body}\n</body></html>\n",
@@ -224,8 +231,11 @@ fn outcome_bars(rows: &[Row]) -> Vec<Bar> {
         .collect()
 }
 
+/// The bars of the rows with a latency: one with no call that reached its tool and
+/// ended has none (its table's cells say `–`), and a bar `0` read as an instant answer.
 fn latency_bars(rows: &[Row]) -> Vec<Bar> {
     rows.iter()
+        .filter(|r| r.timed())
         .map(|r| Bar {
             label: label(r),
             segments: vec![
@@ -281,10 +291,13 @@ fn criteria(report: &Report) -> String {
         Some(agent) => format!("agent <code>{}</code>", escape(agent)),
         None => "every agent".to_owned(),
     };
-    let window = match &report.since {
+    let mut window = match &report.since {
         Some(since) => format!("since {}", escape(since)),
         None => "the whole log".to_owned(),
     };
+    if let Some(until) = &report.until {
+        let _ = write!(window, " up to {}", escape(until));
+    }
     let unused = match &report.unused_since {
         Some(since) => format!("no call since {}", escape(since)),
         None => "no call in the log".to_owned(),
@@ -383,6 +396,9 @@ pub fn page(report: &Report) -> String {
     body.push_str(&table(&report.tools_cli));
     body.push_str("<h3>Served by the session</h3>");
     body.push_str(&table(&report.tools_served));
+    if let Some(unknown) = report.unknown_tools_explained() {
+        body.push_str(&format!("<p>{}.</p>", code_spans(unknown)));
+    }
     if !report.clients_served.is_empty() {
         body.push_str("<h3>Clients the sessions served</h3>");
         body.push_str(&table(&report.clients_served));
@@ -550,8 +566,33 @@ mod tests {
         );
     }
 
-    /// A word of 120,000 characters asked for as a verb: its cell is cut, and the
-    /// page's first column wraps, so neither widens the page past its screen.
+    /// The calls of a name its record did not keep (`WORD`) are the row `(not a known
+    /// tool)`, said under the tools tables (it was a row `WORD`, read as a tool's).
+    #[test]
+    fn the_page_names_the_calls_of_no_known_tool_for_what_they_are() {
+        let mut r = cli("call", Kind::Call, crate::NOT_A_NAME, Outcome::RpcError);
+        r.time = "2026-11-20T10:00:00.000Z".to_owned();
+        let page = page(&report(&[r], 0, &Criteria::default()));
+        assert_eq!(
+            table_after(&page, "<h3>Called by mur</h3>")[1],
+            "(not a known tool) 1 0 0 0 1 0 0 0 1 1 2026-11-20T10:00:00.000Z",
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                "<p><code>(not a known tool)</code> counts the calls of names no tool of the \
+                 session has and none could be named (a value typed or sent where a tool's \
+                 name goes), which a record never keeps; a name shaped like a tool's is a row \
+                 of its own even when no tool has it.</p>"
+            ),
+            "{page}"
+        );
+        assert!(!page.contains("<td>WORD</td>"), "{page}");
+    }
+
+    /// A word of 120,000 characters asked for as a verb: its cell is cut, and its table
+    /// scrolls in a box of its own, so neither widens the page past its screen (the
+    /// first column wrapped, and so was squeezed to a letter a line: audit 57 #4).
     #[test]
     fn a_long_word_is_cut_and_the_page_wraps() {
         let mut r = cli(
@@ -567,9 +608,8 @@ mod tests {
         let cut = format!("{}…", "a".repeat(crate::report::ARGV_CELL_CHARS - 1));
         assert!(page.contains(&format!("<td>{cut}</td>")), "{page}");
         assert!(
-            page.contains(
-                "th:first-child{text-align:left;white-space:normal;overflow-wrap:anywhere}"
-            ),
+            page.contains("<div class=\"wide\"><table><tr><th>Argv</th>")
+                && page.contains(".wide{overflow-x:auto}"),
             "{page}"
         );
     }
@@ -636,9 +676,10 @@ mod tests {
                 "call call 2 1 0 0 1 0 0 0 1 1",
                 "click derived 2 2 0 0 0 0 0 0 1 1",
                 "click plugin 1 1 0 0 0 0 0 0 1 1",
-                // No session: the tool was not reached, no latency of it.
-                "state plugin 1 0 0 0 0 0 1 0 0 0",
-                "wait plugin 1 0 0 0 0 0 0 1 0 0",
+                // No session: the tool was not reached, no latency of it (`–`: a `0`
+                // read as an instant answer, audit 57 #14).
+                "state plugin 1 0 0 0 0 0 1 0 – –",
+                "wait plugin 1 0 0 0 0 0 0 1 – –",
             ],
             "{page}"
         );
@@ -657,12 +698,16 @@ mod tests {
             Some("getText 1 0 0 0 1 0 0 0 1 1".to_owned()),
             "{page}"
         );
-        // Two verbs, two bars, told apart.
-        for label in ["click (plugin)", "click (derived)", "state (plugin)"] {
+        // Two verbs, two bars, told apart; a verb with no latency has no bar of it.
+        for (label, bars) in [
+            ("click (plugin)", 2),
+            ("click (derived)", 2),
+            ("state (plugin)", 1),
+        ] {
             assert_eq!(
                 page.matches(&format!(">{label}</text>")).count(),
-                2,
-                "{label}: a bar in each chart of the verbs\n{page}"
+                bars,
+                "{label}: a bar in each chart of the verbs it has a figure in\n{page}"
             );
         }
         // Surfaces and tools have no kind: no column for one.

@@ -11,10 +11,10 @@ mod reached;
 mod record;
 mod report;
 
-pub use clock::{Since, now_millis};
+pub use clock::{Since, Until, now_millis};
 pub use log::{
-    Class, Error, LogReader, ReadFiles, UsageDir, UsageLog, check_log_path, lockfile_sessions_dir,
-    read_logs, session_logs, sessions_dir,
+    Class, Error, LogReader, ReadFiles, Skipped, UsageDir, UsageLog, check_log_path,
+    lockfile_sessions_dir, read_logs, session_logs, sessions_dir,
 };
 pub use reached::{Reached, reached};
 pub use record::{
@@ -23,6 +23,7 @@ pub use record::{
     verb_name_shaped,
 };
 pub use report::{
-    Criteria, Installed, LogsRead, Loser, LoserRule, NO_TOOL_RAN, NoToolRan, OffPeriod,
-    REPORT_SCHEMA, Refused, Report, Row, refused, report, round2,
+    Criteria, Installed, LogsRead, Loser, LoserRule, NO_KNOWN_TOOL, NO_KNOWN_TOOL_EXPLAINED,
+    NO_TOOL_RAN, NoToolRan, OffPeriod, REPORT_SCHEMA, Refused, Report, Row, refused, report,
+    round2,
 };

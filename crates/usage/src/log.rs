@@ -570,10 +570,21 @@ pub struct LogReader {
     pub records: Vec<Record>,
     /// Lines that were not records.
     pub skipped: usize,
+    /// Where they were, file by file, so that a reader of many logs can find them.
+    pub skipped_in: Vec<Skipped>,
     /// Each file met again: the path it was met by, and the one it was read by.
     pub repeated: Vec<(PathBuf, PathBuf)>,
     /// Every file read.
     pub read: ReadFiles,
+}
+
+/// The lines of one file a [`LogReader`] skipped: the file, as it was read by, how many,
+/// and the first one's number (from 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: PathBuf,
+    pub lines: usize,
+    pub first_line: usize,
 }
 
 /// The files a [`LogReader`] read, each by the path it was read by.
@@ -681,7 +692,14 @@ impl LogReader {
         self.read.0.insert(id, path.to_owned());
         let mut reader = BufReader::new(file);
         let mut line = Vec::new();
+        let mut skipped = Skipped {
+            path: path.to_owned(),
+            lines: 0,
+            first_line: 0,
+        };
+        let mut number = 0;
         while let Some(whole) = next_line(&mut reader, &mut line, MAX_LINE).map_err(cannot)? {
+            number += 1;
             // Each record's time in mur's own form, which sorts as time does.
             let record = serde_json::from_slice::<Record>(&line)
                 .ok()
@@ -690,8 +708,17 @@ impl LogReader {
             match record {
                 Some(record) => self.records.push(record),
                 None if whole && line.iter().all(u8::is_ascii_whitespace) => {}
-                None => self.skipped += 1,
+                None => {
+                    self.skipped += 1;
+                    skipped.lines += 1;
+                    if skipped.first_line == 0 {
+                        skipped.first_line = number;
+                    }
+                }
             }
+        }
+        if skipped.lines > 0 {
+            self.skipped_in.push(skipped);
         }
         Ok(())
     }
@@ -811,8 +838,19 @@ mod tests {
     #[test]
     fn a_torn_line_is_skipped_and_counted() {
         let (_dir, log) = torn_log(b"{\"schema\":\"mur-usage/1\",\"ti");
-        let (records, skipped) = read_logs(&[log]).unwrap_or_default();
+        let (records, skipped) = read_logs(std::slice::from_ref(&log)).unwrap_or_default();
         assert_eq!((records.len(), skipped), (1, 1));
+        // And where: the file and the line, so that one of many logs can be found.
+        let mut reader = LogReader::default();
+        reader
+            .read(std::slice::from_ref(&log))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let skipped = Skipped {
+            path: log.path().to_owned(),
+            lines: 1,
+            first_line: 2,
+        };
+        assert_eq!(reader.skipped_in, [skipped]);
     }
 
     /// A record appended after a torn last line starts a line of its own: only the

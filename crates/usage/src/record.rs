@@ -42,7 +42,11 @@ pub const NOT_A_NAME: &str = "WORD";
 /// name, cut ([`cut_name`]), when `known` (a verb mur found, a tool the session has, or
 /// values are recorded) or when it is [`name_shaped`]; else [`NOT_A_NAME`]. The one rule
 /// of both sides: mur's records of what its caller typed, and a session's (or a bridge's)
-/// of the names its client sent.
+/// of the names its client sent. A name no one has is kept when shaped like one, as that
+/// is what an operator measures — the verbs and tools agents reach for that do not exist
+/// (`mur devtools get-text`, a `tools/call` of `getText`), on both surfaces alike — and a
+/// value shaped like a name (`hunter2`) cannot be told from one; a value proper (`#email`,
+/// `{"password":"hunter2"}`, a key with digits and dashes) never is.
 pub fn recorded_name(name: &str, known: bool) -> String {
     if known || name_shaped(name) {
         cut_name(name)
@@ -211,7 +215,9 @@ pub struct ArgvShape {
 /// not know: an unknown word, a derived verb with no session to read it from): then a
 /// next word that is no option is taken as its value, as `--name value` is most often
 /// meant, and never counted as a positional it perhaps was not (`click --selector '#x'`,
-/// no session, was one positional). Values are never recorded unless `with_values`.
+/// no session, was one positional). Values are never recorded unless `with_values`, and
+/// then each is cut as a name is ([`cut_name`]): a value of 120,000 characters would
+/// make a record longer than the line a reader takes.
 pub fn argv_shape<T: Into<Option<bool>>>(
     argv: &[String],
     takes_value: impl Fn(&str) -> T,
@@ -244,7 +250,7 @@ pub fn argv_shape<T: Into<Option<bool>>>(
         }
     }
     if with_values {
-        shape.words = Some(argv.to_vec());
+        shape.words = Some(argv.iter().map(|word| cut_name(word)).collect());
     }
     shape
 }
@@ -496,9 +502,14 @@ mod tests {
         assert_eq!(shape.positionals, 1, "`#x` after a flag; `#y` a value");
     }
 
+    /// Kept, each value is cut as a name is (a word of 120,000 characters was kept whole).
     #[test]
-    fn values_are_kept_only_when_asked_for() {
+    fn values_are_kept_only_when_asked_for_each_cut_as_a_name() {
         let shape = argv_shape(&words("--selector #x"), |_| true, true);
         assert_eq!(shape.words, Some(words("--selector #x")));
+        let argv = ["--text".to_owned(), "b".repeat(120_000)];
+        let shape = argv_shape(&argv, |_| true, true);
+        let cut = format!("{}…", "b".repeat(NAME_CHARS));
+        assert_eq!(shape.words, Some(vec!["--text".to_owned(), cut]));
     }
 }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock::Since;
 use crate::reached::Reached;
-use crate::record::{Kind, Outcome, Record, Side, Surface};
+use crate::record::{Kind, NOT_A_NAME, Outcome, Record, Side, Surface};
 
 /// The `schema` field of `usage report --json`.
 pub const REPORT_SCHEMA: &str = "mur-usage-report/1";
@@ -56,6 +56,10 @@ pub struct Criteria {
     /// the calls then are in no record, so a window that overlaps one is not one a
     /// verb can be judged unused over ([`crate::UsageDir::off_periods`]).
     pub off_periods: Vec<OffPeriod>,
+    /// Where the window ends (`--until`, in mur's form), when not now: a study's logs
+    /// read days later are judged over their own span, not over days of no record. The
+    /// records after it are left out; `since` and `unused_since` count back from it.
+    pub until: Option<String>,
 }
 
 /// What makes a verb refused or failing too often a loser: the rates are the options
@@ -123,8 +127,13 @@ pub struct Row {
 impl Row {
     /// Its figures as a table's cells, in the tables' order: calls, ok, usage errors,
     /// tool failures, rpc errors, plugin and other failures, interrupted, p50 and p90
-    /// ms, last used.
+    /// ms (`–` when no call of its reached the tool and ended: a `0` read as a verb
+    /// that answers at once), last used.
     pub fn figures(&self) -> [String; 11] {
+        let latency = |ms: f64| match self.timed() {
+            true => ms.to_string(),
+            false => "–".to_owned(),
+        };
         [
             self.calls.to_string(),
             self.ok.to_string(),
@@ -134,10 +143,16 @@ impl Row {
             self.plugin_failures.to_string(),
             self.other_failures.to_string(),
             self.interrupted.to_string(),
-            self.p50_ms.to_string(),
-            self.p90_ms.to_string(),
+            latency(self.p50_ms),
+            latency(self.p90_ms),
             self.last_used.clone(),
         ]
+    }
+
+    /// Whether any call of its reached the tool and ended: its latency is theirs
+    /// (`p50_ms` and `p90_ms` are 0 without one).
+    pub fn timed(&self) -> bool {
+        !self.durations.is_empty()
     }
 
     fn named(name: &str, kind: Option<Kind>) -> Self {
@@ -262,6 +277,18 @@ pub const NO_TOOL_RAN: &str = "every call of theirs the session answered was a J
      another app, or a tool renamed; `mur devtools catalog` on the session lists its tools); \
      not losers";
 
+/// The name of the one row of each tools table that counts the calls of a name no tool
+/// of the session has and none could be named (a value typed or sent where a tool's name
+/// goes), which their records keep as `WORD` ([`NOT_A_NAME`]): a row named `WORD` read as
+/// a tool of that name.
+pub const NO_KNOWN_TOOL: &str = "(not a known tool)";
+
+/// What every rendering says of the [`NO_KNOWN_TOOL`] row, beside the tools tables.
+pub const NO_KNOWN_TOOL_EXPLAINED: &str = "`(not a known tool)` counts the calls of names \
+     no tool of the session has and none could be named (a value typed or sent where a \
+     tool's name goes), which a record never keeps; a name shaped like a tool's is a row of \
+     its own even when no tool has it";
+
 /// How often a verb refused one shape of argv: what its callers reach for that it
 /// does not take (seed 000 §10: the sign that a verb's argv shape is wrong).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -352,6 +379,10 @@ pub struct Report {
     pub schema: &'static str,
     /// The window's start (`--since`), if any; the first and last record in it.
     pub since: Option<String>,
+    /// The window's end (`--until`), when it is not now: the records after it are left
+    /// out, and `since` and `unused_since` count back from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
     /// How the report was made, beside the window: the agent it is of (`--agent`;
     /// `None`: every agent), and what makes a verb refused or failing too often —
     /// its [`LoserRule`], whose fields stand at the report's top level — so a saved
@@ -370,9 +401,11 @@ pub struct Report {
     pub logs_read: LogsRead,
     /// Per verb (side `cli`): named, data, derived, `call` and host commands.
     pub verbs: Vec<Row>,
-    /// Per tool, side `cli`: the calls mur made.
+    /// Per tool, side `cli`: the calls mur made (those of a name its record did not
+    /// keep, `WORD`, in one row: [`NO_KNOWN_TOOL`]).
     pub tools_cli: Vec<Row>,
-    /// Per tool, side `server`: the calls the session served, any client.
+    /// Per tool, side `server`: the calls the session served, any client (as
+    /// `tools_cli`, those of a name its record did not keep in one row).
     pub tools_served: Vec<Row>,
     /// Per client, side `server`: the calls the sessions served each MCP client
     /// (its `clientInfo`, `name version`; `(unnamed)` when none was given), mur's
@@ -505,6 +538,13 @@ impl Report {
         })
     }
 
+    /// What the [`NO_KNOWN_TOOL`] row of a tools table is, when one has it.
+    pub fn unknown_tools_explained(&self) -> Option<&'static str> {
+        let mut rows = self.tools_cli.iter().chain(&self.tools_served);
+        rows.any(|row| row.name == NO_KNOWN_TOOL)
+            .then_some(NO_KNOWN_TOOL_EXPLAINED)
+    }
+
     /// How to read the surfaces when both sides are in them: a call of mur's to a
     /// session that records usage is counted once as mur made it (`cli/…`) and once
     /// as the session served it (`server/cli`), so the surfaces are compared on the
@@ -563,6 +603,27 @@ impl Report {
 
 /// The report over `records` (`skipped` lines could not be read).
 pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report {
+    // A window that ends before now: the report over what came before its end, as
+    // if made then (a time recording went off after it hid nothing in it).
+    if let Some(until) = &criteria.until {
+        let before: Vec<Record> = records
+            .iter()
+            .filter(|r| r.time <= *until)
+            .cloned()
+            .collect();
+        let then = Criteria {
+            until: None,
+            off_periods: (criteria.off_periods.iter())
+                .filter(|period| period.from <= *until)
+                .cloned()
+                .collect(),
+            ..criteria.clone()
+        };
+        return Report {
+            until: Some(until.clone()),
+            ..report(&before, skipped, &then)
+        };
+    }
     // A stdio server behind a bridge that records too keeps its own record of each
     // call the bridge forwarded (its client `mur-bridge …`): the same call as the
     // bridge's record, counted once, as the bridge's.
@@ -605,6 +666,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     Report {
         schema: REPORT_SCHEMA,
         since: criteria.since.as_ref().map(|s| s.0.clone()),
+        until: None,
         agent: criteria.agent.clone(),
         rule: criteria.rule,
         unused_since: unused_since.map(|s| s.0.clone()),
@@ -614,10 +676,8 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         skipped_lines: skipped as u64,
         logs_read: LogsRead::default(),
         // The tools mur called: an invocation refused before any call called none.
-        tools_cli: rows(cli().filter(|r| reached(r)), |r| {
-            r.tool.clone().map(|t| (t, None))
-        }),
-        tools_served: rows(served(), |r| r.tool.clone().map(|t| (t, None))),
+        tools_cli: rows(cli().filter(|r| reached(r)), tool_row),
+        tools_served: rows(served(), tool_row),
         clients_served: rows(served(), |r| {
             let client = r.client.clone().unwrap_or_else(|| "(unnamed)".to_owned());
             Some((client, None))
@@ -688,6 +748,18 @@ fn admitted(record: &Record, criteria: &Criteria) -> bool {
 
 fn unknown(record: &Record) -> bool {
     record.kind == Some(Kind::Unknown)
+}
+
+/// The row of the tools tables a record counts in: its tool's, or [`NO_KNOWN_TOOL`]
+/// for a name its record did not keep.
+fn tool_row(record: &Record) -> Option<(String, Option<Kind>)> {
+    let tool = record.tool.as_deref()?;
+    let name = if tool == NOT_A_NAME {
+        NO_KNOWN_TOOL
+    } else {
+        tool
+    };
+    Some((name.to_owned(), None))
 }
 
 /// `cli/<kind>` for mur's records, `server/<surface>` for the session's.
@@ -962,12 +1034,14 @@ fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> 
     // a name typed to `call` that never reached a tool at all ([`reached`]: refused by
     // the HTTP server, 431 for a name too long for a header, a usage error; no session;
     // mur's own failure; stopped before it was sent): junk was listed as a tool. A
-    // verb's tool is a name the verb or the session gave, kept.
+    // verb's tool is a name the verb or the session gave, kept. A name its record did
+    // not keep (`WORD`: a value, in a call stopped before any answer) is no tool's.
     let ran = records.iter().filter(|r| {
         let unreached = r.kind == Some(Kind::Call) && !reached(r);
         r.outcome != Outcome::RpcError && !unreached
     });
-    let mut tools: BTreeSet<String> = ran.filter_map(|r| r.tool.clone()).collect();
+    let named = ran.filter_map(|r| r.tool.clone().filter(|t| t != NOT_A_NAME));
+    let mut tools: BTreeSet<String> = named.collect();
     tools.extend(criteria.installed.iter().map(|v| v.tool.clone()));
     for record in records {
         let named = record.kind.is_some_and(Kind::is_named);
@@ -985,6 +1059,7 @@ fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn cli(verb: &str, kind: Kind, tool: &str, outcome: Outcome, ms: f64) -> Record {
         let mut r = Record::new(Side::Cli, Surface::Cli, outcome, ms);
@@ -1031,6 +1106,58 @@ mod tests {
         assert_eq!(losers, ["tree", "scroll"]);
         assert_eq!(report.losers[1].command, "mur devtools verbs remove scroll");
         assert_eq!(report.tools_without_named_calls, ["scroll", "tree"]);
+    }
+
+    /// A study's logs read days after (audit 57 #1): the window counted back from now
+    /// judged every verb unused, the study's own too, and a window longer than that
+    /// none. Ended at the study's last record (`--until`), it is judged over its span:
+    /// the verb it called is used, the other is not, and a call after the end (the
+    /// operator's own, today) neither counts nor hides one.
+    #[test]
+    fn a_window_that_ends_at_the_logs_last_record_judges_the_logs_span() {
+        let at = |verb: &str, time: &str| {
+            let mut r = cli(verb, Kind::Plugin, verb, Outcome::Ok, 1.0);
+            r.time = time.to_owned();
+            r
+        };
+        let records = [
+            at("session list", "2026-11-20T10:00:00.000Z"),
+            at("click", "2026-11-20T10:00:50.000Z"),
+            at("state", "2026-11-20T10:01:00.000Z"),
+            at("idle", "2026-12-01T09:00:00.000Z"),
+        ];
+        let until = "2026-11-20T10:01:00.000Z";
+        let criteria = Criteria {
+            installed: vec![installed("click", None), installed("idle", None)],
+            unused_since: Some(Since::before(until, Duration::from_secs(30))),
+            until: Some(until.to_owned()),
+            off_periods: vec![OffPeriod {
+                from: "2026-11-30T00:00:00.000Z".to_owned(),
+                to: Some("2026-11-30T00:00:01.000Z".to_owned()),
+            }],
+            ..Criteria::default()
+        };
+        let report = report(&records, 0, &criteria);
+        let losers: Vec<&str> = report.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!(losers, ["idle"]);
+        assert_eq!(
+            (
+                report.records,
+                report.until.as_deref(),
+                report.window_covered
+            ),
+            (3, Some(until), true)
+        );
+        assert_eq!(
+            report.unused_since.as_deref(),
+            Some("2026-11-20T10:00:30.000Z")
+        );
+        assert_eq!(
+            serde_json::to_value(&report)
+                .map(|json| json["until"].clone())
+                .ok(),
+            Some(serde_json::json!(until))
+        );
     }
 
     fn installed(name: &str, sha256: Option<&str>) -> Installed {
@@ -1785,6 +1912,47 @@ mod tests {
         ];
         let report = report(&records, 0, &Criteria::default());
         assert_eq!(report.tools_without_named_calls, ["click", "state"]);
+    }
+
+    /// The calls of a name its record did not keep (`WORD`: no tool of the session has
+    /// it, nor is it shaped like a name) are one row of each tools table, named for what it is, and said
+    /// beside them; no tool a named verb is owed, also when stopped after its request went
+    /// (a row `WORD` read as a tool of that name, and `WORD` was listed as one).
+    #[test]
+    fn the_calls_of_a_name_not_kept_are_one_row_named_for_what_it_is() {
+        let mut stopped = cli("call", Kind::Call, NOT_A_NAME, Outcome::Interrupted, 1.0);
+        stopped.phases = Some(crate::record::Phases {
+            call: Some(1.0),
+            ..Default::default()
+        });
+        let served = |tool: &str, outcome: Outcome| {
+            let mut r = Record::new(Side::Server, Surface::Mcp, outcome, 1.0);
+            r.tool = Some(tool.to_owned());
+            r
+        };
+        let records = [
+            cli("call", Kind::Call, NOT_A_NAME, Outcome::RpcError, 1.0),
+            stopped,
+            cli("call", Kind::Call, "state", Outcome::Ok, 1.0),
+            served(NOT_A_NAME, Outcome::RpcError),
+            served(NOT_A_NAME, Outcome::Interrupted),
+        ];
+        let report = report(&records, 0, &Criteria::default());
+        let names = |rows: &[Row]| -> Vec<(String, u64)> {
+            rows.iter().map(|r| (r.name.clone(), r.calls)).collect()
+        };
+        assert_eq!(
+            names(&report.tools_cli),
+            [(NO_KNOWN_TOOL.to_owned(), 2), ("state".to_owned(), 1)]
+        );
+        assert_eq!(names(&report.tools_served), [(NO_KNOWN_TOOL.to_owned(), 2)]);
+        assert_eq!(report.tools_without_named_calls, ["state"]);
+        assert_eq!(
+            report.unknown_tools_explained(),
+            Some(NO_KNOWN_TOOL_EXPLAINED)
+        );
+        let known = super::report(&records[2..3], 0, &Criteria::default());
+        assert_eq!(known.unknown_tools_explained(), None);
     }
 
     /// No record in the selection (an `--agent` with none, a window with none) is said

@@ -5,7 +5,7 @@
 use mur_client::Reply;
 use mur_core::{Error, Result, Settings};
 use mur_verbs::derived::{Derived, Source};
-use mur_verbs::tools::{Entries as _, ToolTexts};
+use mur_verbs::tools::ToolTexts;
 use serde_json::{Value, json};
 
 use crate::call_line::{Arguments, call_line, sent_as_method};
@@ -15,7 +15,6 @@ use crate::media;
 use crate::output;
 use crate::tool_call::{self, Bound, Reach};
 use crate::tools::ToolList;
-use crate::usage;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     if !args.stray.is_empty() {
@@ -84,7 +83,6 @@ async fn method_call(
     sent: Sent,
 ) -> Result<Value> {
     let session = Session::resolve(settings).await?;
-    note_listed(&session, method, params);
     let reply = session
         .call_unlisted(settings, method, params, None)
         .await
@@ -101,27 +99,6 @@ async fn method_call(
         }
         Err(error) if refused => Err(slashed_tool(error, method, params, &session, settings).await),
         Err(error) => Err(error),
-    }
-}
-
-/// Tells the usage record that the tool called is one of the session's tool list as
-/// cached, so that it is recorded as itself though not shaped like a name (`fs.read_v2`):
-/// a name typed to `call` is otherwise recorded only when it is ([`mur_usage::name_shaped`]),
-/// or the session answers it as its tool's. The cache alone is read, and only for such
-/// a name: no request more.
-fn note_listed(session: &Session, method: &str, params: Option<&Value>) {
-    let Some(name) = params
-        .filter(|_| method == TOOLS_CALL)
-        .and_then(|p| p["name"].as_str())
-    else {
-        return;
-    };
-    if !usage::recording() || mur_usage::name_shaped(name) {
-        return;
-    }
-    let cached = session.cached_tools().listed();
-    if cached.is_some_and(|tools| tools.position(name).is_some()) {
-        usage::tool_listed();
     }
 }
 

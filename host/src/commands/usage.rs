@@ -1,16 +1,15 @@
 //! `mur devtools usage report|on|off|path`: usage recording switched on and off,
 //! and the usage logs read into the operator's report.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use mur_core::{Error, Result};
-use mur_usage::{Criteria, LoserRule, Reached, Report, Row, UsageDir};
+use mur_usage::{LoserRule, Reached, Report, Row, UsageDir};
 use mur_verbs::VerbHost;
 
 use crate::cli::{ReportArgs, UsageCommand};
 use crate::judging::{
-    Read, criteria, not_covered_notice, one_line_each, read, skipped_notice, usage_dir,
+    Read, criteria, not_covered_notice, one_line_each, read, skipped_notice, until, usage_dir,
 };
 use crate::output;
 
@@ -34,7 +33,12 @@ pub fn run(cmd: &UsageCommand, pretty: bool, patience: Duration) -> Result<()> {
 fn switch(dir: &UsageDir, on: bool, with_values: bool) -> Result<()> {
     dir.switch(on, with_values).map_err(crate::usage::error)?;
     let state = match (on, with_values) {
-        (false, _) => "usage recording is off".to_owned(),
+        // mur's switch is mur's: a session that records (`--usage`, `bridge --usage`)
+        // goes on recording the calls it serves, mur's among them (audit 57 #11).
+        (false, _) => "usage recording is off: mur records no call until `usage on`; \
+                       a session that records usage still records the calls it serves, \
+                       mur's among them"
+            .to_owned(),
         (true, false) => format!("usage is recorded to `{}`", dir.log().path().display()),
         (true, true) => format!(
             "usage is recorded to `{}`, argument values included",
@@ -43,18 +47,6 @@ fn switch(dir: &UsageDir, on: bool, with_values: bool) -> Result<()> {
     };
     output::diagnostic(&state);
     Ok(())
-}
-
-/// The report over the CLI's log, the `server` logs, and (`sessions`) the logs the
-/// sessions keep of the calls they served; with what was read of the sessions' own.
-fn build(
-    dir: &UsageDir,
-    server: &[PathBuf],
-    sessions: bool,
-    criteria: &Criteria,
-) -> Result<(Report, Read)> {
-    let (records, skipped, read) = read(dir, server, sessions)?;
-    Ok((mur_usage::report(&records, skipped, criteria), read))
 }
 
 /// The report: a table for people, one JSON object with `--json` (indented with
@@ -87,10 +79,12 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
             .map_err(|e| Error::usage(format!("`--html {}`: {e}", path.display())))?;
     }
     let verbs = VerbHost::open()?;
+    let (records, skipped, read) = read(dir, &args.server_logs, true)?;
     let criteria = criteria(
         dir,
         args.since,
         args.unused_for,
+        until(args.until.as_ref(), &records, &read),
         args.agent.clone(),
         LoserRule {
             max_usage_error_rate: args.max_usage_error_rate,
@@ -99,7 +93,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         },
         verbs.entries(),
     );
-    let (mut report, read) = build(dir, &args.server_logs, true, &criteria)?;
+    let mut report = mur_usage::report(&records, skipped, &criteria);
     report.logs_read = read.logs.clone();
     // One slip of tab-completion would replace the records with their page: a file
     // the report read (mur's own log, a `--server-log`, a session's) is refused.
@@ -115,7 +109,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     if !dir.enabled() {
         output::notice("usage recording is off: this report covers what was recorded before");
     }
-    skipped_notice(&report);
+    skipped_notice(&report, &read.skipped_in);
     // Who installed no named verb (a user of bridged stdio servers) has none to judge
     // unused: that the log is too young to judge one is no news to them.
     let judging = !criteria.installed.is_empty();
@@ -191,10 +185,15 @@ fn sessions_verbs(reached: &Reached) -> Vec<String> {
 fn text(report: &Report, read: &Read) -> String {
     // Whose calls, and by what rule losers are named: a saved table of one agent's
     // calls never reads as every agent's.
-    let whose = match &report.agent {
+    let mut whose = match &report.agent {
         Some(agent) => format!("agent `{}`", output::line(agent)),
         None => "every agent".to_owned(),
     };
+    // A window that ends before now (`--until`) is said: the records after it are not
+    // in these figures.
+    if let Some(until) = &report.until {
+        whose.push_str(&format!(", up to {until}"));
+    }
     let mut out = format!(
         "{}{} ({whose}; usage errors above {}% or failures of the verb's own above \
          {}% of at least {} calls make a loser)\n",
@@ -259,6 +258,9 @@ fn text(report: &Report, read: &Read) -> String {
         "tools served by the session",
         &report.tools_served,
     );
+    if let Some(unknown) = report.unknown_tools_explained() {
+        out.push_str(&format!("({unknown})\n"));
+    }
     section(
         &mut out,
         "CLIENT",
@@ -399,7 +401,7 @@ mod tests {
     /// for another app.
     #[test]
     fn a_named_verb_no_tool_ran_for_is_said_in_the_report() {
-        use mur_usage::{Installed, Kind, Outcome, Record, Side, Surface};
+        use mur_usage::{Criteria, Installed, Kind, Outcome, Record, Side, Surface};
         let mut record = Record::new(Side::Cli, Surface::Cli, Outcome::RpcError, 1.0);
         record.time = "2026-11-20T10:00:00.000Z".to_owned();
         record.verb = Some("pick".to_owned());

@@ -67,6 +67,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
         VerbsCommand::Info { name, json } => info(&dirs, name, *json, host),
         VerbsCommand::Prune {
             unused_for,
+            until,
             max_usage_error_rate,
             max_plugin_failure_rate,
             agent,
@@ -75,7 +76,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             while_off,
             dry_run: _,
         } => prune(
-            *unused_for,
+            (*unused_for, until.as_ref()),
             mur_usage::LoserRule {
                 max_usage_error_rate: *max_usage_error_rate,
                 max_plugin_failure_rate: *max_plugin_failure_rate,
@@ -170,16 +171,17 @@ fn prune(
     // The verb index, read once: the verbs judged, and where each came from.
     let verbs = VerbHost::open()?;
     let entries = verbs.entries();
-    let criteria = judging::criteria(&dir, None, unused_for, agent, rule, entries);
     // One read serves both the report and whether the log reaches back past
     // the window: only then can a verb be called unused over all of it. The
     // sessions' logs too, as the report reads them: their records of mur's calls
     // name the verb, and save it.
     // And the logs named (`--server-log`), as the report takes them: the same
     // records, so the same losers.
-    let (records, skipped, _) = judging::read(&dir, server_logs, true)?;
+    let (records, skipped, read) = judging::read(&dir, server_logs, true)?;
+    let until = judging::until(until, &records, &read);
+    let criteria = judging::criteria(&dir, None, unused_for, until, agent, rule, entries);
     let report = mur_usage::report(&records, skipped, &criteria);
-    judging::skipped_notice(&report);
+    judging::skipped_notice(&report, &read.skipped_in);
     judging::not_covered_notice(&report, criteria.agent.as_deref(), true, false);
     // The verbs too recent to be judged unused, as the report says under its losers.
     // Information, no warning: a `note:`, as docs/usage.md says prune gives it.

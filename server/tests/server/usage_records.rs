@@ -216,6 +216,57 @@ fn a_value_sent_as_a_tool_or_verb_name_is_never_recorded() {
     );
 }
 
+/// Audit 57 #3: a client that names itself nowhere — the README's curl example, a
+/// 2026-07-28 `tools/call` whose `_meta` has no `clientInfo` — is recorded with no client
+/// (the report's `(unnamed)`); it was credited to `rmcp 3.9.0`, the name rmcp stands in
+/// for the handshake a stateless request skips. A client that names itself in `_meta` is
+/// recorded so, and a 2025-11-25 session's client by its `initialize`. The tool it
+/// reached for that the session does not have (`getText`) is kept by name.
+#[test]
+fn a_client_that_names_itself_nowhere_is_recorded_as_no_client() {
+    let recording = Recording::start();
+    let readme = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "getText", "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": mcp::MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {} } } });
+    let sent = mcp::post(recording.endpoint())
+        .header("Content-Type", "application/json")
+        .header("MCP-Protocol-Version", mcp::MODERN)
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "getText")
+        .json(&readme)
+        .send()
+        .expect("the README's call");
+    assert!(sent.status().is_success(), "{}", sent.status());
+    let patience = Duration::from_secs(30);
+    let named = call(
+        recording.endpoint(),
+        "greet",
+        json!({}),
+        json!({}),
+        patience,
+    );
+    assert!(named.is_some(), "greet answered");
+    let legacy = LegacySession::start(recording.endpoint(), json!({}));
+    let greet = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "greet", "arguments": {} } });
+    assert!(legacy.post(&greet).status().is_success());
+    recording.record(3, Instant::now());
+    let seen: Vec<[String; 3]> = records(&recording.log)
+        .iter()
+        .map(|r| ["tool", "client", "outcome"].map(|key| r[key].as_str().unwrap_or("-").to_owned()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ["getText", "-", "rpc-error"],
+            ["greet", "mur-server-tests 0", "ok"],
+            ["greet", "legacy 0", "ok"],
+        ]
+        .map(|row| row.map(str::to_owned))
+    );
+}
+
 /// Audit 54 #2: a call whose client went away ran on to its end and was recorded as
 /// the tool ended, with that whole duration. rmcp cancels the request's token when the
 /// HTTP request is dropped, before its answer (a plain JSON one) or during its event

@@ -367,7 +367,8 @@ fn a_tool_it_does_not_have_is_answered_with_the_one_likely_meant() {
     );
     // The call, then the tool list read for the hint: one legacy session each.
     server.assert_each_session_deleted(2);
-    // Recorded as the server's refusal (no tool ran), so no verb is owed `ecoh`.
+    // Recorded as the server's refusal (no tool ran), so no verb is owed `ecoh`: kept by
+    // name, as a tool an agent reached for that the server does not have.
     assert_eq!(server.last_outcome(), ("ecoh".into(), "rpc-error".into()));
 }
 

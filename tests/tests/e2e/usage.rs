@@ -342,24 +342,27 @@ fn a_value_typed_in_the_verbs_place_is_never_recorded() {
 }
 
 /// A name typed to `call` is recorded by the rule of the word typed in the verb's place:
-/// as typed when a tool could be named so, else `WORD` (audit 56 #1: a JSON object of a
-/// password, and a name of 120,000 characters, were recorded whole and printed by the
-/// report). A name the session's HTTP refused (431: too long for its `Mcp-Name` header)
-/// reached no tool, so it is none a named verb is owed (audit 56 #2: it was listed).
+/// as typed when a tool could be named so (`get-text`: a tool an agent reached for that
+/// does not exist, listed as the session side lists `getText`), else `WORD` (audit 56 #1:
+/// a JSON object of a password, and a name of 120,000 characters, were recorded whole and
+/// printed by the report). The report counts the `WORD` calls in one row named for what
+/// they are (it was a row `WORD`). A name the session's HTTP refused (431: too long for
+/// its `Mcp-Name` header) reached no tool, so it is none a named verb is owed (audit 56
+/// #2: it was listed). Kept `--with-values`, each word is cut as a name is.
 #[test]
 fn a_name_typed_to_call_is_recorded_only_as_a_tool_could_be_named() {
     let (sandbox, _app) = Sandbox::with_app();
     // A named verb installed: the report lists the tools none reached.
     add_data_verb(&sandbox, "greet", "zzz");
-    sandbox
-        .devtools(&["call", r#"{"password":"hunter2"}"#])
-        .assert_code(5);
+    for name in [r#"{"password":"hunter2"}"#, "get-text"] {
+        sandbox.devtools(&["call", name]).assert_code(5);
+    }
     let long = "b".repeat(120_000);
     sandbox.devtools(&["call", &long]).assert_code(1);
     sandbox.devtools(&["call", "state"]).assert_code(0);
     let log = std::fs::read_to_string(sandbox.usage_log()).expect("the log");
     assert!(
-        !log.contains("hunter2") && !log.contains("bbb") && log.len() < 2000,
+        !log.contains("hunter2") && !log.contains("bbb") && log.len() < 3000,
         "{log}"
     );
     let mut recorded = records(&sandbox.usage_log());
@@ -367,6 +370,7 @@ fn a_name_typed_to_call_is_recorded_only_as_a_tool_could_be_named() {
         fields(&recorded, ["verb", "tool", "outcome", "exit"]),
         [
             ["call", "WORD", "rpc-error", "5"],
+            ["call", "get-text", "rpc-error", "5"],
             ["call", "WORD", "usage-error", "1"],
             ["call", "state", "ok", "0"],
         ]
@@ -383,7 +387,7 @@ fn a_name_typed_to_call_is_recorded_only_as_a_tool_could_be_named() {
         untimed(&out.stdout),
         format!(
             "\
-3 records, TIME to TIME (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+4 records, TIME to TIME (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 
 verbs (as mur ran them):
 VERB         CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
@@ -394,9 +398,11 @@ SURFACE   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INT
 cli/call  {}
 
 tools called by mur:
-TOOL   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-WORD   {}
-state  {}
+TOOL                CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+(not a known tool)  {}
+get-text            {}
+state               {}
+(`(not a known tool)` counts the calls of names no tool of the session has and none could be named (a value typed or sent where a tool's name goes), which a record never keeps; a name shaped like a tool's is a row of its own even when no tool has it)
 
 argv the verbs refused (usage errors by shape; WORD: a word not an option):
 ARGV       TIMES  LAST
@@ -407,8 +413,9 @@ tools no named verb reached: state, zzz
 losers: none
   (no verb was judged unused: the records read do not go back to TIME)
 ",
-            row("3      1   1          0          1        0            0           0            2       2     "),
-            row("3      1   1          0          1        0            0           0            2       2     "),
+            row("4      1   1          0          2        0            0           0            2       2     "),
+            row("4      1   1          0          2        0            0           0            2       2     "),
+            row("1      0   0          0          1        0            0           0            2       2     "),
             row("1      0   0          0          1        0            0           0            2       2     "),
             row("1      1   0          0          0        0            0           0            2       2     "),
         ),
@@ -416,13 +423,18 @@ losers: none
     );
     let json = sandbox.devtools(&["usage", "report", "--json"]).json();
     assert_eq!(json["toolsWithoutNamedCalls"], json!(["state", "zzz"]));
-    // Kept `--with-values`: as typed, cut to 200 characters as a session cuts a name.
+    // Kept `--with-values`: as typed, cut to 200 characters as a session cuts a name,
+    // and so is each word of the argv.
     sandbox
         .devtools(&["usage", "on", "--with-values"])
         .assert_code(0);
     sandbox.devtools(&["call", &long]).assert_code(1);
     let last = records(&sandbox.usage_log()).pop().unwrap_or_default();
-    assert_eq!(last["tool"], json!(format!("{}…", "b".repeat(200))));
+    let cut = json!(format!("{}…", "b".repeat(200)));
+    assert_eq!(
+        (&last["tool"], &last["argv"]["words"]),
+        (&cut, &json!([cut]))
+    );
 }
 
 /// A tool of the session's list is recorded as itself, whatever its shape: when the
@@ -463,7 +475,15 @@ fn a_tool_the_session_has_is_recorded_as_itself_whatever_its_shape() {
 #[test]
 fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() {
     let (sandbox, _app) = Sandbox::with_app();
-    sandbox.devtools(&["usage", "off"]).assert_code(0);
+    // It says what it turns off: mur's records, not a session's (audit 57 #11: "nothing
+    // is recorded", while a session that records went on recording mur's calls).
+    sandbox
+        .devtools(&["usage", "off"])
+        .assert_code(0)
+        .assert_stderr_is(
+            "usage recording is off: mur records no call until `usage on`; a session that \
+         records usage still records the calls it serves, mur's among them\n",
+        );
     sandbox.devtools(&["call", "version"]).assert_code(0);
     assert!(!sandbox.usage_log().exists(), "nothing recorded while off");
     let path = sandbox.devtools(&["usage", "path"]);
@@ -782,6 +802,15 @@ fn known_log(sandbox: &Sandbox) {
     std::fs::write(&log, text + "not a record\n").expect("write log");
 }
 
+/// What stderr says of the line of [`known_log`] that is not a record: where it is.
+fn known_log_skipped(sandbox: &Sandbox) -> String {
+    format!(
+        "warning: 1 line(s) of the usage logs are not records and were skipped: 1 in `{}` \
+         (line 15)\n",
+        sandbox.usage_log().display()
+    )
+}
+
 /// `usage report` over [`known_log`], as a person reads it.
 const KNOWN_REPORT: &str = "\
 14 records, 2025-01-01T10:00:00.000Z to 2026-01-13T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
@@ -796,7 +825,7 @@ retired (data)  1      1   0          0          0        0            0        
 surfaces:
 SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
 cli/data     10     4   3          1          0        0            1           1            5       10      2026-01-13T10:00:00.000Z
-cli/unknown  3      0   3          0          0        0            0           0            0       0       2026-01-12T10:00:00.000Z
+cli/unknown  3      0   3          0          0        0            0           0            –       –       2026-01-12T10:00:00.000Z
 cli/call     1      0   0          0          1        0            0           0            2       2       2026-01-11T10:00:00.000Z
 
 tools called by mur:
@@ -1071,6 +1100,43 @@ fn opened_in_a_browser(sandbox: &Sandbox, html: &Path) {
         size > 10_000,
         "a painted page, not a blank one ({size} bytes)"
     );
+    // What a reader sees of the tables, measured by the browser in a copy of the page
+    // with a script: no name of a table's first column is broken over lines, and the
+    // page is no wider than its window, a wide table scrolling in a box of its own
+    // (audit 57 #4: the names were squeezed to a letter or two a line).
+    let measured = sandbox.root().join("measured.html");
+    let page = std::fs::read_to_string(html).expect("the page");
+    let script = "<script>const cells=[...document.querySelectorAll('td:first-child')];\
+        const broken=cells.filter(c=>{const r=document.createRange();r.selectNodeContents(c);\
+        return r.getClientRects().length>1}).map(c=>c.textContent);\
+        const wider=document.documentElement.scrollWidth>innerWidth;\
+        document.body.setAttribute('data-measured',cells.length+' cells; broken: '\
+        +broken.join(', ')+'; wider than the window: '+wider)</script>";
+    std::fs::write(
+        &measured,
+        page.replace("</body>", &format!("{script}</body>")),
+    )
+    .expect("the copy");
+    let mut measure = sandbox.command(Path::new(browser));
+    measure
+        .args(flags)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args([
+            "--window-size=900,1200".to_owned(),
+            "--dump-dom".to_owned(),
+            format!("file://{}", measured.display()),
+        ]);
+    let dom = mur_e2e::process::run(&mut measure);
+    let said = dom
+        .stdout
+        .split("data-measured=\"")
+        .nth(1)
+        .unwrap_or_default();
+    let said = said.split('"').next().unwrap_or_default();
+    assert!(
+        said.ends_with(" cells; broken: ; wider than the window: false") && !said.starts_with("0 "),
+        "{said}"
+    );
 }
 
 fn which(program: &str) -> bool {
@@ -1265,11 +1331,12 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     }
     // An agent with no record is named, with the agents there are.
     let nobody = sandbox.devtools(&["usage", "report", "--agent", "nobody"]);
-    nobody.assert_code(0).assert_stderr_is(
-        "warning: 1 line(s) of the usage logs are not records and were skipped\n\
+    nobody.assert_code(0).assert_stderr_is(format!(
+        "{}\
          warning: the usage log holds no record of agent `nobody` (its agents: claude): \
          no verb is judged unused over that window\n",
-    );
+        known_log_skipped(&sandbox)
+    ));
     // `prune` judges one agent's calls, and takes `--dry-run` as `session clean` does.
     let by_claude = sandbox.devtools(&[
         "verbs",
@@ -1462,9 +1529,13 @@ fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
     // Information, as a `note:` (audit 47 #6: the line had no prefix).
     assert_eq!(
         timeless(&prune.stderr),
-        "warning: 1 line(s) of the usage logs are not records and were skipped\n\
-         note: not judged unused, added since TIME (after the window began): fresh\n\
-         a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one back)\n",
+        format!(
+            "{}\
+             note: not judged unused, added since TIME (after the window began): fresh\n\
+             a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one \
+             back)\n",
+            known_log_skipped(&sandbox)
+        ),
         "{prune}"
     );
     // Added before the window began, it is judged as any verb.
@@ -1693,6 +1764,88 @@ fn prune_reads_the_logs_the_report_is_given() {
     let other = other.to_str().expect("utf-8");
     let both = ["verbs", "prune", "--server-log", elsewhere, other];
     assert_eq!(removed(sandbox.devtools(&both)), Vec::<String>::new());
+}
+
+/// A study's logs read weeks later (audit 57 #1): counted back from now, every verb
+/// the study used is judged unused (and a window longer than the study's age judges
+/// none). `--until last` ends the window at the newest record of the logs named, not at
+/// the operator's own call of today, and `--until TIME` at that time: the study is
+/// judged over its own span, by prune and the report alike.
+#[test]
+fn a_window_ending_at_a_study_logs_last_record_judges_its_span() {
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
+    }
+    // mur's own log: from long before, and the operator's own call of `idle` today.
+    let mut first = cli_record(0, "guide", "host", "ok");
+    first["time"] = json!("2025-06-01T00:00:00.000Z");
+    write_log(&sandbox, &[first, cli_record(0, "idle", "data", "ok")]);
+    // The study's log: mur's calls as its session served them, one minute long.
+    let served = |time: &str, verb: &str| {
+        json!({ "schema": "mur-usage/1", "time": time, "side": "server", "surface": "cli",
+            "verb": verb, "kind": "data", "tool": verb, "outcome": "ok", "ms": 1.0 })
+    };
+    let study = [
+        served("2026-01-20T10:00:00.000Z", "count"),
+        served("2026-01-20T10:00:30.000Z", "bump"),
+        served("2026-01-20T10:01:00.000Z", "count"),
+    ];
+    let study: String = study.iter().map(|r| format!("{r}\n")).collect();
+    let study = sandbox.file("calls.jsonl", study);
+    let study = study.to_str().expect("utf-8");
+    let prune = |until: &[&str]| -> String {
+        let mut args = vec![
+            "verbs",
+            "prune",
+            "--unused-for",
+            "1h",
+            "--server-log",
+            study,
+        ];
+        args.extend(until);
+        let out = sandbox.devtools(&args);
+        out.assert_code(0);
+        out.stdout.clone()
+    };
+    let from_now = prune(&[]);
+    assert!(
+        from_now.contains("remove bump ") && from_now.contains("remove count "),
+        "{from_now}"
+    );
+    let idle = "mur devtools verbs remove idle    # not used since 2026-01-20T09:01:00.000Z\n";
+    assert_eq!(prune(&["--until", "last"]), idle);
+    assert_eq!(prune(&["--until", "2026-01-20T10:01:00Z"]), idle);
+    let args = ["usage", "report", "--unused-for", "1h", "--until", "last"];
+    let report = sandbox.devtools(&[&args[..], &["--json", "--server-log", study]].concat());
+    let report = report.assert_code(0).json();
+    assert_eq!(
+        (&report["until"], &report["unusedSince"], &report["records"]),
+        (
+            &json!("2026-01-20T10:01:00.000Z"),
+            &json!("2026-01-20T09:01:00.000Z"),
+            &json!(4)
+        )
+    );
+    let losers: Vec<String> = losers_of(&report).into_iter().map(|(v, _)| v).collect();
+    assert_eq!(losers, ["idle"]);
+    let text = sandbox.devtools(&[&args[..], &["--server-log", study]].concat());
+    assert!(
+        text.stdout.starts_with(
+            "4 records, 2025-06-01T00:00:00.000Z to 2026-01-20T10:01:00.000Z (every agent, \
+             up to 2026-01-20T10:01:00.000Z; "
+        ),
+        "{}",
+        text.stdout
+    );
+    sandbox
+        .devtools(&["verbs", "prune", "--until", "yesterday"])
+        .assert_code(1)
+        .assert_stderr_contains(
+            "`yesterday` is no time: give a UTC RFC 3339 one (`2026-12-02T06:42:22Z`) or \
+             `last` (the newest record read)",
+        );
 }
 
 /// `--html FILE` naming a log the report reads (mur's own, a `--server-log`, a
@@ -2289,9 +2442,12 @@ fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
         ],
     );
     let out = sandbox.devtools(&["usage", "report", "--since", "1h"]);
-    out.assert_code(0).assert_stderr_starts_with(
-        "warning: 7 line(s) of the usage logs are not records and were skipped\n",
-    );
+    // Where they are, too: of a study's 51 logs, which one (audit 57 #14).
+    out.assert_code(0).assert_stderr_starts_with(&format!(
+        "warning: 7 line(s) of the usage logs are not records and were skipped: 7 in `{}` \
+         (the first at line 2)\n",
+        sandbox.usage_log().display()
+    ));
     let (shown, _) = out
         .stdout
         .split_once("  (no verb was judged unused")
