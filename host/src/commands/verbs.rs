@@ -111,9 +111,13 @@ fn list(dirs: &VerbDirs, json: bool, pretty: bool) -> Result<()> {
         );
         return Ok(());
     }
+    // The summary as the catalog's table writes it (`list_all` too).
     let rows: Vec<Vec<String>> = verbs
         .iter()
-        .map(|e| vec![e.name.clone(), e.tool.clone(), e.summary.clone()])
+        .map(|e| {
+            let summary = mur_core::text::escape_format(&e.summary).into_owned();
+            vec![e.name.clone(), e.tool.clone(), summary]
+        })
         .collect();
     output::stdout(output::table(&["NAME", "TOOL", "SUMMARY"], &rows).as_bytes())
 }

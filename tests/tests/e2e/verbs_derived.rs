@@ -2353,8 +2353,8 @@ fn format_characters_of_a_description_are_written_out_where_a_person_reads() {
     }
     let candidates = sb.complete("fish", &["devtools", "--endpoint", &endpoint, "cl"]);
     assert_eq!(candidates.stdout, format!("clicker\t{summary}\n"));
-    // `verbs list --all` and `mur devtools --help`'s list of installed verbs alike: they
-    // showed them raw.
+    // `verbs list` (`--all` too) and `mur devtools --help`'s list of installed verbs
+    // alike: they showed them raw.
     let peek = sb.root().join("peek.json");
     let data = json!({ "schema": "mur-verb/1", "name": "peek", "tool": "clicker",
         "summary": "Peeks\u{200b} at\u{e0049} it" });
@@ -2367,6 +2367,12 @@ fn format_characters_of_a_description_are_written_out_where_a_person_reads() {
         .assert_stdout_is(format!(
             "NAME  KIND  TOOL     SUMMARY\n\
              peek  data  clicker  {peeks}\n"
+        ));
+    sb.devtools(&["verbs", "list"])
+        .assert_code(0)
+        .assert_stdout_is(format!(
+            "NAME  TOOL     SUMMARY\n\
+             peek  clicker  {peeks}\n"
         ));
     let help = sb.devtools(&["--help"]).stdout;
     assert!(
