@@ -527,7 +527,10 @@ mod tests {
                 lines.len() == 1 && lines[0].trim_end_matches(',') == empty,
                 "{lang:?}: {lines:?}"
             );
-            assert!(source.contains("the kit composes the usage line"), "{lang:?}");
+            assert!(
+                source.contains("the kit composes the usage line"),
+                "{lang:?}"
+            );
         }
     }
 
