@@ -6,7 +6,8 @@
 #
 # cli-named and cli-compact: eval/agents/cli/TASK.sh (named verbs); cli-call and
 # cli-derived: eval/agents/tools/agent.sh; mcp: eval/agents/mcp/agent.py with the Python
-# MCP SDK 2.x (MUR_EVAL_PYTHON, else target/interop-modern-venv's python3, else python3);
+# MCP SDK 2.x (MUR_EVAL_PYTHON, passed with `--pass-env MUR_EVAL_PYTHON`, else
+# target/interop-modern-venv's python3, else python3; docs/eval.md says how to make it);
 # both: an agent without a preference, the named-verb script on odd repeats
 # (MUR_EVAL_REPEAT) and the MCP agent on even ones.
 set -euo pipefail

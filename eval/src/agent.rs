@@ -81,6 +81,72 @@ pub fn check_command(command: &str, profile: Profile) -> Result<Option<String>> 
     }
 }
 
+/// Refuses an agent command whose program cannot start in any run, before a run is made
+/// (exit 1): a name the agent's `PATH` (`path`, [`crate::profile::agent_path`]) does not
+/// find, a path that does not exist, or a relative path, which `sh` would resolve in each
+/// run's own working directory. Its warnings: a word that is a relative path to a file
+/// here (`bash eval/agents/x.sh`), which the agent, in its own directory, will not find.
+/// Only the first word is judged as the program, after `NAME=value` assignments; a
+/// command `shlex` cannot split is left to the runs.
+pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String>> {
+    let Some(words) = shlex::split(command) else {
+        return Ok(Vec::new());
+    };
+    let mut words = words.iter().skip_while(|w| is_assignment(w));
+    let Some(program) = words.next() else {
+        return Ok(Vec::new());
+    };
+    let hint = "name the agent's scripts and programs by absolute path (`$PWD/…`): each run's working directory is its own";
+    if program.contains('/') {
+        let found = Path::new(program);
+        if found.is_relative() || !found.exists() {
+            let why = if found.is_relative() {
+                "is a relative path, which each run resolves in its own working directory"
+            } else {
+                "does not exist"
+            };
+            return Err(
+                Error::usage(format!("the agent's program `{program}` {why}")).with_hint(hint),
+            );
+        }
+    } else if program != "mur" && !on_path(program, path) {
+        return Err(Error::usage(format!(
+            "the agent's program `{program}` is not found on the PATH the agent runs with"
+        ))
+        .with_hint(
+            "install it, or name it by absolute path (the agent's PATH is mur-eval's, without the directories that hold a `mur`)",
+        ));
+    }
+    Ok(words
+        .filter(|w| w.contains('/') && Path::new(w.as_str()).is_relative() && Path::new(w.as_str()).exists())
+        .map(|w| format!("the agent command names `{w}`, a relative path, which the agent will look for in its run's own working directory; {hint}"))
+        .collect())
+}
+
+/// A shell's `NAME=value` word before the program.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// Whether `sh` finds `name` with `PATH` set to `path`: a program, or one of its
+/// builtins or keywords (`cd`, `if`), as `command -v` says.
+fn on_path(name: &str, path: &std::ffi::OsStr) -> bool {
+    Command::new("sh")
+        .args(["-c", "command -v \"$1\" >/dev/null 2>&1", "sh", name])
+        .env_clear()
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        // No `sh` to ask: the runs will say what they find.
+        .map_or(true, |status| status.success())
+}
+
 /// What an exit code of `sh -c` says when it says the agent never started: 127, a
 /// command not found; 126, one that could not be run (`None` for any other).
 pub fn could_not_start(exit: Option<i32>) -> Option<String> {
@@ -482,6 +548,53 @@ mod tests {
             }
         );
         assert_eq!(full.0, 1, "written once, never retried");
+    }
+
+    #[test]
+    fn an_agent_program_that_cannot_start_is_refused_before_any_run() {
+        let path = OsString::from("/usr/bin:/bin");
+        let refused = |command: &str| {
+            check_program(command, &path)
+                .expect_err(command)
+                .to_string()
+        };
+        assert_eq!(
+            refused("no-such-agent --task {task}"),
+            "the agent's program `no-such-agent` is not found on the PATH the agent runs with"
+        );
+        assert_eq!(
+            refused("KEY=1 agents/scripted.sh {task}"),
+            "the agent's program `agents/scripted.sh` is a relative path, which each run \
+             resolves in its own working directory"
+        );
+        assert_eq!(
+            refused("/nonexistent/agent {task}"),
+            "the agent's program `/nonexistent/agent` does not exist"
+        );
+        // A program on the PATH, a shell keyword or builtin, `mur` (a cli profile's own).
+        for found in [
+            "sh -c true",
+            "if true; then bash /x; fi",
+            "cd /tmp && true",
+            "A=1 B=2 true",
+            "mur devtools guide",
+            "'unbalanced",
+        ] {
+            assert_eq!(
+                check_program(found, &path).expect(found),
+                Vec::<String>::new()
+            );
+        }
+        // A script named relative to here (the crate's directory), which no run finds.
+        let warnings = check_program("bash agents/scripted.sh {task}", &path).expect("warned");
+        assert_eq!(
+            warnings,
+            [
+                "the agent command names `agents/scripted.sh`, a relative path, which the agent \
+              will look for in its run's own working directory; name the agent's scripts and \
+              programs by absolute path (`$PWD/…`): each run's working directory is its own"
+            ]
+        );
     }
 
     #[test]

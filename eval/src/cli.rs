@@ -103,6 +103,10 @@ pub struct StudyArgs {
     /// place of the markdown report, which report.md holds)
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// The condition the report compares the others with ("Against …") [default:
+    /// cli-named when the study has it, else its first condition]
+    #[arg(long, value_name = "CONDITION")]
+    pub against: Option<String>,
     /// Where the condition files are [default: eval/conditions of the source tree
     /// mur-eval was built from]
     #[arg(long, value_name = "DIR")]
@@ -124,6 +128,10 @@ pub struct ReportArgs {
     /// `<!-- /study-baseline -->` lines
     #[arg(long, value_name = "FILE")]
     pub readme: Option<PathBuf>,
+    /// The condition the report compares the others with ("Against …") [default:
+    /// cli-named when the study has it, else its first condition]
+    #[arg(long, value_name = "CONDITION")]
+    pub against: Option<String>,
 }
 
 #[derive(Args)]

@@ -253,13 +253,39 @@ pub fn verbs_command(mur: &Path, dir: &Path, data_home: &Path, cache_home: &Path
     command
 }
 
-/// The verb files in `dir` — components (`*.wasm`) and data verbs (`*.json`) — sorted.
+/// The verb files in `dir` — components (`*.wasm`) and data verbs (`*.json`) — sorted;
+/// a usage error for a directory missing or without any (what to do depends on whose
+/// directory it is: [`check_dir`] says).
 fn verb_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let hint = "build the standard verbs (`bash plugins/build.sh`) and pass \
-                `--verbs plugins/target/wasm32-unknown-unknown/release`, or install them (`bash scripts/setup.sh`); \
-                the cli-compact condition's verbs are built by `bash plugins/compact/build.sh`";
-    let kind = "verb files (`*.wasm`, `*.json`)";
-    crate::listing::files(dir, "verb", kind, &["wasm", "json"]).map_err(|e| e.with_hint(hint))
+    crate::listing::files(
+        dir,
+        "verb",
+        "verb files (`*.wasm`, `*.json`)",
+        &["wasm", "json"],
+    )
+}
+
+/// What to do about a missing or empty directory of the standard verbs (`--verbs`, or the
+/// installed verbs it defaults to).
+pub const STANDARD_VERBS_HINT: &str = "build the standard verbs (`bash plugins/build.sh`) and \
+     pass `--verbs plugins/target/wasm32-unknown-unknown/release`, or install them (`bash \
+     scripts/setup.sh`)";
+
+/// Refuses, before anything is installed, a verb directory that is missing or holds no
+/// verb files (a usage error, exit 1), with `hint`: checked up front, a study does not
+/// compile one condition's verbs for seconds and then stop at the next one's.
+pub fn check_dir(dir: &Path, hint: &str) -> Result<()> {
+    verb_files(dir).map(drop).map_err(|e| e.with_hint(hint))
+}
+
+/// The script that builds the verbs of `dir`, when `dir` is a cargo build's output
+/// (`…/target/wasm32-unknown-unknown/release`) whose workspace has a `build.sh`, as
+/// `plugins/` and `plugins/compact/` have.
+pub fn build_script(dir: &Path) -> Option<PathBuf> {
+    let target = dir
+        .ancestors()
+        .find(|a| a.file_name() == Some("target".as_ref()))?;
+    Some(target.parent()?.join("build.sh")).filter(|script| script.is_file())
 }
 
 /// The sha256 of the verb file at `path` ([`sha256_file`]).

@@ -222,7 +222,7 @@ pub fn load(path: &Path) -> Result<Condition> {
         description: file.description,
         surface,
         verbs,
-        verbs_over: file.verbs_over.map(|dir| base.join(dir)),
+        verbs_over: file.verbs_over.map(|dir| beside(base, &dir)),
         instructions,
         instructions_file: file.instructions_file,
         counterbalanced,
@@ -233,13 +233,38 @@ pub fn load(path: &Path) -> Result<Condition> {
     refuse_leaks(condition)
 }
 
+/// `dir` as a condition names it, relative to the condition's directory `base`: its real
+/// path when it exists, else without its `.` and `..` (`eval/conditions/../../plugins/…`
+/// said as `plugins/…` in an error naming a directory not built yet).
+fn beside(base: &Path, dir: &Path) -> PathBuf {
+    let joined = base.join(dir);
+    std::fs::canonicalize(&joined).unwrap_or_else(|_| {
+        let mut clean = PathBuf::new();
+        for part in joined.components() {
+            match part {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir
+                    if matches!(
+                        clean.components().next_back(),
+                        Some(std::path::Component::Normal(_))
+                    ) =>
+                {
+                    clean.pop();
+                }
+                other => clean.push(other),
+            }
+        }
+        clean
+    })
+}
+
 fn verb_set(text: &str, base: &Path) -> Result<VerbSet> {
     Ok(match text {
         "named" => VerbSet::Named,
         "derived" => VerbSet::Derived,
         "call" => VerbSet::Call,
         dir => {
-            let dir = base.join(dir);
+            let dir = beside(base, Path::new(dir));
             if !dir.is_dir() {
                 return Err(Error::usage(format!(
                     "`verbs = \"{text}\"` is neither `named`, `derived`, `call` nor a directory (`{}`)",

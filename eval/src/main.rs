@@ -24,6 +24,7 @@ mod compiled;
 mod condition;
 mod counterbalance;
 mod group;
+mod images;
 mod listing;
 mod oracle;
 mod orphans;
@@ -104,7 +105,16 @@ fn execute(cli: Cli) -> Result<u8> {
                 args.html = None;
             }
             let html = args.html.clone();
+            let args_against = args.against.clone();
             let study = args.study()?;
+            // Named before any run: a condition the command does not run is refused now.
+            if let Some(named) = &args_against
+                && !study.conditions.iter().any(|c| &c.name == named)
+            {
+                return Err(mur_core::Error::usage(format!(
+                    "`--against {named}`: not a condition of this study (`--conditions`)"
+                )));
+            }
             // A page inside the study's directory is written once the study made it.
             check_html(html.as_deref().filter(|page| !inside(page, &study.out)))?;
             if let Some(html) = &html {
@@ -113,7 +123,9 @@ fn execute(cli: Cli) -> Result<u8> {
             let outcome = study::run(&study, &|line| output::line(&escape_controls(line)))?;
             // The rows made once, for the study's files and the page alike.
             let report = &outcome.report;
-            let rows = report.rows();
+            let mut rows = report.rows();
+            rows.against = args_against;
+            rows.check_against()?;
             let markdown = report.write_reports(&rows, &outcome.out)?;
             if let Some(path) = &html {
                 write::page(path, &report.page(&rows))?;
@@ -160,8 +172,10 @@ fn execute(cli: Cli) -> Result<u8> {
                 .map(study::Readme::read)
                 .transpose()?;
             let report = study::Reread::from(&args.dir)?;
+            let mut rows = report.rows();
+            rows.against = args.against.clone();
+            rows.check_against()?;
             output::warn(&report.warnings);
-            let rows = report.rows();
             let markdown = report.write_reports(&rows, &args.dir)?;
             if let Some(path) = html {
                 write::page(path, &report.page(&rows))?;

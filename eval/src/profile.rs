@@ -99,6 +99,14 @@ pub fn prepare(
     })
 }
 
+/// The `PATH` an agent's program is looked up in, under every profile: `inherited`
+/// without the directories that hold a `mur` (a cli profile adds only its `bin/`, which
+/// holds `mur` alone).
+pub fn agent_path(inherited: Option<OsString>, mur: &Path) -> OsString {
+    let (dirs, _) = without_mur(Profile::Mcp, inherited, mur);
+    std::env::join_paths(dirs).unwrap_or_default()
+}
+
 /// The directories of `inherited` without those that hold a `mur`, and a warning per
 /// directory left out whose `mur` is another than `mur`, the one under test: the one
 /// beside `mur-eval` (one install directory, `cargo install`'s or a build's) is left out

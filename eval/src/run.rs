@@ -65,9 +65,16 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     if let Some(warning) = agent::check_command(&plan.agent, plan.profile)? {
         progress(&format!("warning: {warning}"));
     }
+    let agent_path = profile::agent_path(std::env::var_os("PATH"), &plan.runner.mur);
+    for warning in agent::check_program(&plan.agent, &agent_path)? {
+        progress(&format!("warning: {warning}"));
+    }
     let out = absolute(&plan.out)?;
     // Held until the run ends: a second run into this directory is refused.
     let _in_use = outdir::claim(&out, &plan.tasks, &plan.runner.sample)?;
+    if plan.profile.gives_cli() {
+        crate::compiled::check_dir(&plan.verbs, crate::compiled::STANDARD_VERBS_HINT)?;
+    }
     let store = out.join(crate::compiled::STORE);
     let prepared = profile::prepare(
         plan.profile,

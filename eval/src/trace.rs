@@ -11,6 +11,37 @@
 
 use serde_json::Value;
 
+use crate::images::Image;
+
+/// What a tool result gave the agent: its text, and its images apart — counted as
+/// images and shown by their size, not as the base64 text that carried them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Received {
+    pub text: String,
+    pub images: Vec<Image>,
+}
+
+impl Received {
+    /// The text, then each image as [`Image::shown`] says it, a line each.
+    pub fn shown(&self) -> String {
+        let images = self.images.iter().map(Image::shown);
+        std::iter::once(self.text.clone())
+            .filter(|text| !text.is_empty())
+            .chain(images)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+impl From<&str> for Received {
+    fn from(text: &str) -> Self {
+        Received {
+            text: text.to_owned(),
+            images: Vec::new(),
+        }
+    }
+}
+
 /// One thing the agent did, or said.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
@@ -25,7 +56,7 @@ pub enum Step {
     Tool {
         tool: String,
         arguments: String,
-        result: String,
+        result: Received,
     },
     /// What the agent said between its calls (event streams only).
     Said(String),
@@ -84,7 +115,7 @@ pub fn render(steps: &[Step]) -> String {
                     "" => tool.to_owned(),
                     arguments => format!("{tool} {arguments}"),
                 };
-                text.push_str(&format!("→ {call}\n← {}\n", cut(result)));
+                text.push_str(&format!("→ {call}\n← {}\n", cut(&result.shown())));
             }
             Step::Said(words) => text.push_str(&format!("» {}\n", cut(words))),
         }
@@ -131,7 +162,7 @@ mod tests {
             Step::Tool {
                 tool: "state".to_owned(),
                 arguments: arguments(&serde_json::json!({"selector": "#count"})),
-                result: "{\"text\":\"1\"}".to_owned(),
+                result: "{\"text\":\"1\"}".into(),
             },
         ];
         assert_eq!(
@@ -152,7 +183,7 @@ mod tests {
         let step = |tool: &str, args: serde_json::Value| Step::Tool {
             tool: tool.to_owned(),
             arguments: arguments(&args),
-            result: "ok".to_owned(),
+            result: "ok".into(),
         };
         let steps = [
             step("click", serde_json::Value::Null),
@@ -162,6 +193,28 @@ mod tests {
         assert_eq!(
             render(&steps),
             "→ click\n← ok\n→ state {}\n← ok\n→ (tool not named)\n← ok\n"
+        );
+    }
+
+    #[test]
+    fn an_image_result_is_shown_by_its_size_not_its_base64() {
+        let data = crate::images::png_base64(4, 2);
+        let block = serde_json::json!({ "type": "image", "data": data, "mimeType": "image/png" });
+        let image = Image::of_block(&block).expect("an image");
+        let steps = [Step::Tool {
+            tool: "screenshot".to_owned(),
+            arguments: String::new(),
+            result: Received {
+                text: "Screenshot of main".to_owned(),
+                images: vec![image.clone()],
+            },
+        }];
+        assert_eq!(
+            render(&steps),
+            format!(
+                "→ screenshot\n← Screenshot of main\n[image/png 4×2 px, {} bytes]\n",
+                image.bytes
+            )
         );
     }
 

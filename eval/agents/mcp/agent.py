@@ -32,21 +32,28 @@ def received(tool, arguments, result, started):
     """Logs a tool call and what a model host gives the model of its result, when
     `mur-eval study` asks for a transcript (MUR_EVAL_TRANSCRIPT, schema
     mur-eval-transcript/1): the study measures the context the agent got from it, and
-    shows the call in the run's trace. That is the result's content blocks (a text
-    block's text, any other block as JSON), or its structuredContent when it has none —
-    not the whole CallToolResult, whose structuredContent repeats the text block's JSON
-    (and isError, resultType), which counted every result twice."""
+    shows the call in the run's trace. That is the result's content blocks — a text
+    block's text, an image block apart under `images` (a host gives the model an image,
+    not its base64 as text: the study counts it by its pixel size), any other block as
+    JSON — or its structuredContent when it has none; not the whole CallToolResult, whose
+    structuredContent repeats the text block's JSON (and isError, resultType), which
+    counted every result twice."""
     path = os.environ.get("MUR_EVAL_TRANSCRIPT")
     if path:
-        blocks = [block.text if getattr(block, "type", None) == "text"
-                  else block.model_dump_json(by_alias=True, exclude_none=True)
-                  for block in (result.content or [])]
+        blocks = result.content or []
+        images = [block.model_dump(by_alias=True, exclude_none=True)
+                  for block in blocks if getattr(block, "type", None) == "image"]
+        texts = [block.text if getattr(block, "type", None) == "text"
+                 else block.model_dump_json(by_alias=True, exclude_none=True)
+                 for block in blocks if getattr(block, "type", None) != "image"]
         if blocks:
-            text = "\n".join(blocks)
+            text = "\n".join(texts)
         else:
             text = json.dumps(result.structured_content, separators=(",", ":"))
         line = {"schema": "mur-eval-transcript/1", "kind": "result", "what": tool,
                 "arguments": arguments, "time": started, "text": text}
+        if images:
+            line["images"] = images
         with open(path, "a", encoding="utf-8") as transcript:
             transcript.write(json.dumps(line) + "\n")
 

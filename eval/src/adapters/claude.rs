@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::report::{AgentReport, Tokens, Usage, fields, result_text};
-use crate::trace::{self, Step};
+use super::report::{AgentReport, Tokens, Usage, fields, received};
+use crate::trace::{self, Received, Step};
 
 /// The figures of a `usage` object, its input tokens those uncached, cache writes and
 /// cache reads; nothing for one without a numeric token field.
@@ -79,17 +79,17 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
                 let blocks = event["message"]["content"].as_array().cloned();
                 for block in blocks.unwrap_or_default() {
                     if block["type"] == "tool_result" {
-                        let text = result_text(&block["content"]);
+                        let got = received(&block["content"]);
                         let id = block["tool_use_id"].as_str().unwrap_or_default();
                         if let Some(call) = calls.remove(id) {
                             if is_mcp(&call) {
-                                report.mcp_results.push(text.clone());
+                                report.mcp_results.push(got.clone());
                             }
                             report
                                 .steps
-                                .push(step(&call, &text, block["is_error"] == true));
+                                .push(step(&call, &got, block["is_error"] == true));
                         }
-                        report.tool_results.push(text);
+                        report.tool_results.push(got.text);
                     }
                 }
             }
@@ -99,7 +99,7 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
     }
     // Calls the stream ended before answering (the time limit).
     for call in calls.into_values() {
-        report.steps.push(step(&call, "", false));
+        report.steps.push(step(&call, &Received::default(), false));
     }
     match result {
         Some(result) => {
@@ -133,13 +133,13 @@ fn is_mcp(call: &Value) -> bool {
         .is_some_and(|n| n.starts_with("mcp__"))
 }
 
-fn step(call: &Value, result: &str, failed: bool) -> Step {
+fn step(call: &Value, result: &Received, failed: bool) -> Step {
     let name = call["name"].as_str().unwrap_or_default();
     let input = &call["input"];
     if name == "Bash" {
         return Step::Shell {
             command: input["command"].as_str().unwrap_or_default().to_owned(),
-            output: result.to_owned(),
+            output: result.text.clone(),
             exit: failed.then_some(1),
         };
     }
@@ -149,6 +149,6 @@ fn step(call: &Value, result: &str, failed: bool) -> Step {
     Step::Tool {
         tool: tool.to_owned(),
         arguments: trace::arguments(input),
-        result: result.to_owned(),
+        result: result.clone(),
     }
 }

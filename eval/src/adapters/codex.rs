@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::report::{AgentReport, Tokens, Usage, fields, result_text};
+use super::report::{AgentReport, Tokens, Usage, fields, received};
 use crate::trace::{self, Step};
 
 /// Whether `event` is one of the stream's: the thread's and turns' events, an `item.*`
@@ -36,7 +36,7 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
                 let item = &event["item"];
                 match item["type"].as_str() {
                     Some("command_execution") => {
-                        let output = result_text(&item["aggregated_output"]);
+                        let output = received(&item["aggregated_output"]).text;
                         report.steps.push(Step::Shell {
                             command: unwrapped(item["command"].as_str().unwrap_or_default()),
                             output: output.clone(),
@@ -46,17 +46,17 @@ pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
                     }
                     Some("mcp_tool_call") => {
                         let result = &item["result"];
-                        let text = match &result["content"] {
-                            Value::Null => result_text(&item["error"]),
-                            content => result_text(content),
+                        let got = match &result["content"] {
+                            Value::Null => received(&item["error"]),
+                            content => received(content),
                         };
                         report.steps.push(Step::Tool {
                             tool: item["tool"].as_str().unwrap_or_default().to_owned(),
                             arguments: trace::arguments(&item["arguments"]),
-                            result: text.clone(),
+                            result: got.clone(),
                         });
-                        report.mcp_results.push(text.clone());
-                        report.tool_results.push(text);
+                        report.tool_results.push(got.text.clone());
+                        report.mcp_results.push(got);
                     }
                     Some("agent_message") => {
                         let words = item["text"].as_str().unwrap_or_default();

@@ -63,6 +63,7 @@ pub fn read(format: Format, output: &str) -> AgentReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::Received;
 
     fn fixture(name: &str) -> String {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -171,7 +172,7 @@ mod tests {
         assert!(report.tool_results[0].starts_with("# Driving an app"));
         assert_eq!(report.tool_results[1], "{\"text\":\"0\"}\n");
         assert_eq!(report.tool_results[2], "clicked #btn-inc");
-        assert_eq!(report.mcp_results, ["clicked #btn-inc"]);
+        assert_eq!(report.mcp_results, [Received::from("clicked #btn-inc")]);
     }
 
     #[test]
@@ -183,7 +184,7 @@ mod tests {
         .join("\n");
         let report = read(Format::StreamJson, &stream);
         assert_eq!(report.tool_results, ["{\"count\":0}", "clicked"]);
-        assert_eq!(report.mcp_results, ["clicked"]);
+        assert_eq!(report.mcp_results, [Received::from("clicked")]);
     }
 
     /// The stream is the agent's output: token counts whose sum passes `u64::MAX` leave

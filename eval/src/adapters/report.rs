@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use serde_json::Value;
 
-use crate::trace::Step;
+use crate::images::Image;
+use crate::trace::{Received, Step};
 
 /// What the agent reported. A figure the stream does not carry stays `None`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -29,10 +30,10 @@ pub struct AgentReport {
     /// study measures it).
     #[serde(skip)]
     pub tool_results: Vec<String>,
-    /// The text of each MCP tool result among them, in order: what the stream adds to a
-    /// run whose `mur` output is counted from the capture (condition `both`).
+    /// Each MCP tool result among them, in order: what the stream adds to a run whose
+    /// `mur` output is counted from the capture (condition `both`).
     #[serde(skip)]
-    pub mcp_results: Vec<String>,
+    pub mcp_results: Vec<Received>,
     /// What it did and said, in order, for its trace (not serialized: `trace.md` shows it).
     #[serde(skip)]
     pub steps: Vec<Step>,
@@ -122,20 +123,28 @@ fn is_false(value: &bool) -> bool {
     !*value
 }
 
-/// The text of a tool result given as a string, an array of content blocks (their
-/// `text`, or the block itself as JSON), or any other JSON value (as JSON).
-pub(super) fn result_text(value: &serde_json::Value) -> String {
+/// What a tool result gave, given as a string, an array of content blocks (a text
+/// block's `text`; an image block as an image, [`Image::of_block`], never its base64 as
+/// text; any other block as JSON), or any other JSON value (as JSON).
+pub(super) fn received(value: &serde_json::Value) -> Received {
     match value {
-        serde_json::Value::String(text) => text.clone(),
-        serde_json::Value::Array(blocks) => blocks
-            .iter()
-            .map(|block| match block["text"].as_str() {
-                Some(text) => text.to_owned(),
-                None => block.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        serde_json::Value::Null => String::new(),
-        other => other.to_string(),
+        serde_json::Value::String(text) => text.as_str().into(),
+        serde_json::Value::Array(blocks) => {
+            let mut texts = Vec::new();
+            let mut images = Vec::new();
+            for block in blocks {
+                match (block["text"].as_str(), Image::of_block(block)) {
+                    (Some(text), _) => texts.push(text.to_owned()),
+                    (None, Some(image)) => images.push(image),
+                    (None, None) => texts.push(block.to_string()),
+                }
+            }
+            Received {
+                text: texts.join("\n"),
+                images,
+            }
+        }
+        serde_json::Value::Null => Received::default(),
+        other => other.to_string().as_str().into(),
     }
 }

@@ -10,7 +10,11 @@
 //! stderr, kept by the `mur` the cli conditions put on PATH, see `mur-eval-capture`) —
 //! an upper bound, since output the agent piped away is counted whole — and the MCP tool
 //! results it logged in its transcript (`MUR_EVAL_TRANSCRIPT`). Binary output (a PNG
-//! sent to a file) is no text the agent read and counts nothing.
+//! sent to a file) is no text the agent read and counts nothing. An image a result
+//! carried (an MCP `screenshot`, the agent's `Read` of a PNG) counts as an image, not as
+//! its base64 text: its own bytes, and the tokens of its pixel size
+//! ([`crate::images`]); one whose pixel size cannot be read counts no tokens, and the
+//! run says how many.
 
 use std::path::Path;
 
@@ -18,8 +22,9 @@ use serde::Deserialize;
 
 use super::result::Context;
 use crate::adapters::AgentReport;
+use crate::images::Image;
 use crate::tokens::Size;
-use crate::trace::Step;
+use crate::trace::{Received, Step};
 
 /// The file, in a run's directory, where the `mur` of a cli condition records each
 /// invocation (schema `mur-eval-capture/1`).
@@ -101,11 +106,26 @@ pub struct Logged {
     pub what: String,
     #[serde(default)]
     pub text: String,
+    /// The image blocks it got (MCP's shape, `{"type":"image","data":…,"mimeType":…}`),
+    /// apart from `text`: counted as images, not as their base64.
+    #[serde(default)]
+    pub images: Vec<serde_json::Value>,
     /// A tool call's arguments (`result` lines; for the trace).
     #[serde(default)]
     pub arguments: serde_json::Value,
     /// Milliseconds since the Unix epoch (for the trace's order beside the capture).
     pub time: Option<f64>,
+}
+
+impl Logged {
+    /// What it got: its text, and its image blocks as images (an entry that is no image
+    /// block, none).
+    pub fn received(&self) -> Received {
+        Received {
+            text: self.text.clone(),
+            images: self.images.iter().filter_map(Image::of_block).collect(),
+        }
+    }
 }
 
 /// The most of a file of the agent's that is read (`captured.jsonl`, the transcript).
@@ -204,8 +224,8 @@ pub fn measure(
     agent: Option<&AgentReport>,
     mcp_calls: u32,
 ) -> Context {
-    let mut before = vec![instructions.to_owned()];
-    before.extend(schemas.map(str::to_owned));
+    let mut before = vec![Received::from(instructions)];
+    before.extend(schemas.map(Received::from));
     let mut results = Vec::new();
     let streamed = agent.filter(|a| a.steps.iter().any(|s| !matches!(s, Step::Said(_))));
     let (mcp_seen, captured_output) = match streamed {
@@ -220,8 +240,13 @@ pub fn measure(
     // The results of MCP calls reach the count only from the stream or the transcript:
     // without either, the session served calls whose results nothing here saw.
     let mcp_results_unseen = mcp_calls > 0 && !mcp_seen;
-    let before: Size = before.iter().map(|t| Size::of(t)).sum();
-    let result_size: Size = results.iter().map(|t| Size::of(t)).sum();
+    let images: Vec<&Image> = before
+        .iter()
+        .chain(&results)
+        .flat_map(|r| &r.images)
+        .collect();
+    let before: Size = before.iter().map(size).sum();
+    let result_size: Size = results.iter().map(size).sum();
     Context {
         before,
         results: result_size,
@@ -229,7 +254,21 @@ pub fn measure(
         total: before.add(result_size),
         mcp_results_unseen,
         captured_output,
+        images: images.len() as u32,
+        images_unsized: images.iter().filter(|i| i.tokens().is_none()).count() as u32,
     }
+}
+
+/// What a result put before the agent: its text's bytes and tokens, and each image's own
+/// bytes and estimated tokens ([`Image::tokens`]; none when its pixel size is unknown).
+fn size(received: &Received) -> Size {
+    let images = received.images.iter().map(|image| Size {
+        bytes: image.bytes,
+        tokens: image.tokens().unwrap_or(0),
+    });
+    std::iter::once(Size::of(&received.text))
+        .chain(images)
+        .sum()
 }
 
 /// What the agent's event stream says it received, in order: a shell command's output
@@ -237,32 +276,36 @@ pub fn measure(
 /// call: the output of commands that only read (`mur devtools guide`, `--help`, or no
 /// `mur` at all) and of the agent's own tools (a file read); its first MCP call, or
 /// `mur` command that calls a tool, ends that. Whether it carried an MCP result.
-fn from_stream(agent: &AgentReport, before: &mut Vec<String>, results: &mut Vec<String>) -> bool {
+fn from_stream(
+    agent: &AgentReport,
+    before: &mut Vec<Received>,
+    results: &mut Vec<Received>,
+) -> bool {
     // The stream's MCP results, in order: the tool steps they answer are MCP calls (the
     // agent's own tools, Read or Write, are not).
     let mut mcp = agent.mcp_results.iter().peekable();
     let mut called = false;
     for step in &agent.steps {
-        let text = match step {
+        let got = match step {
             Step::Shell {
                 command, output, ..
             } => {
                 called |= calls_mur(command);
-                output
+                Received::from(output.as_str())
             }
             Step::Tool { result, .. } => {
                 if mcp.peek().is_some_and(|next| *next == result) {
                     mcp.next();
                     called = true;
                 }
-                result
+                result.clone()
             }
             Step::Said(_) => continue,
         };
         if called {
-            results.push(text.clone());
+            results.push(got);
         } else {
-            before.push(text.clone());
+            before.push(got);
         }
     }
     !agent.mcp_results.is_empty()
@@ -288,24 +331,25 @@ fn calls_mur(command: &str) -> bool {
 fn from_records(
     captured: &[Captured],
     logged: &[Logged],
-    before: &mut Vec<String>,
-    results: &mut Vec<String>,
+    before: &mut Vec<Received>,
+    results: &mut Vec<Received>,
 ) -> (bool, bool) {
     // Reads count before the first call only while no call has been made: the guide read
     // later is a result like any other.
     let mut called = false;
     for call in captured {
         called |= !call.is_read();
+        let got = Received::from(call.text().as_str());
         if called {
-            results.push(call.text());
+            results.push(got);
         } else {
-            before.push(call.text());
+            before.push(got);
         }
     }
     for line in logged {
         match line.kind.as_str() {
-            "read" => before.push(line.text.clone()),
-            "result" => results.push(line.text.clone()),
+            "read" => before.push(line.received()),
+            "result" => results.push(line.received()),
             _ => {}
         }
     }
@@ -407,7 +451,7 @@ mod tests {
         Step::Tool {
             tool: name.to_owned(),
             arguments: String::new(),
-            result: result.to_owned(),
+            result: result.into(),
         }
     }
 
@@ -421,7 +465,7 @@ mod tests {
     fn without_a_capture_or_a_transcript_the_event_streams_results_count() {
         let dir = tempfile::tempdir().expect("tempdir");
         let agent = AgentReport {
-            mcp_results: vec!["one".to_owned(), "two".to_owned()],
+            mcp_results: vec!["one".into(), "two".into()],
             steps: vec![tool("click", "one"), tool("state", "two")],
             ..AgentReport::default()
         };
@@ -479,6 +523,63 @@ mod tests {
         assert!(context.captured_output);
     }
 
+    /// A screenshot's image block, as Claude Code's stream gives an MCP tool's image and
+    /// its own `Read` of a PNG (the Anthropic API's shape), and MCP's shape as the
+    /// scripted MCP agent logs it.
+    fn anthropic_image(data: &str) -> serde_json::Value {
+        serde_json::json!({ "type": "image",
+            "source": { "type": "base64", "media_type": "image/png", "data": data } })
+    }
+
+    #[test]
+    fn an_image_in_a_streamed_result_counts_as_an_image_not_as_its_base64() {
+        let data = crate::images::png_base64(800, 600);
+        let png_bytes = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &data)
+            .expect("base64")
+            .len() as u64;
+        let content = serde_json::json!([{ "type": "text", "text": "Screenshot of main" }, anthropic_image(&data)]);
+        let read = serde_json::json!([anthropic_image(&data)]);
+        // The agent reads a PNG with its own tool, then takes a screenshot over MCP.
+        let stream = [
+            serde_json::json!({"type":"assistant","message":{"id":"m1","content":[
+                {"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"old.png"}},
+                {"type":"tool_use","id":"t2","name":"mcp__mur-sample__screenshot","input":{}}]}}),
+            serde_json::json!({"type":"user","message":{"content":[
+                {"type":"tool_result","tool_use_id":"t1","content":read},
+                {"type":"tool_result","tool_use_id":"t2","content":content}]}}),
+        ]
+        .map(|event| event.to_string())
+        .join("\n");
+        let agent = crate::adapters::read(crate::adapters::Format::StreamJson, &stream);
+        let dir = tempfile::tempdir().expect("tempdir");
+        let context = measure(&Recorded::read(dir.path()), "", None, Some(&agent), 1);
+        // 800 × 600 / 750 tokens each, and the PNG's own bytes: not ~2 000 base64 tokens.
+        let image = Size {
+            bytes: png_bytes,
+            tokens: 640,
+        };
+        assert_eq!(context.before, image, "the Read before the first call");
+        assert_eq!(context.results, Size::of("Screenshot of main").add(image));
+        assert_eq!((context.images, context.images_unsized), (2, 0));
+        assert!(count(&data) > 640, "the base64 would count more");
+    }
+
+    #[test]
+    fn a_logged_image_counts_as_an_image_and_one_of_unknown_size_is_counted_apart() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let data = crate::images::png_base64(150, 100);
+        let gif = "R0lGODlhAQABAAAAACw="; // a GIF: no PNG or JPEG header to read
+        let line = serde_json::json!({ "kind": "result", "what": "screenshot", "text": "",
+            "images": [{ "type": "image", "data": data, "mimeType": "image/png" },
+                       { "type": "image", "data": gif, "mimeType": "image/gif" }] });
+        std::fs::write(dir.path().join(TRANSCRIPT_FILE), format!("{line}\n")).expect("write");
+        let context = measure(&Recorded::read(dir.path()), "", None, None, 1);
+        assert_eq!(context.result_count, 1);
+        assert_eq!(context.results.tokens, 20, "150 × 100 / 750, the GIF none");
+        assert_eq!((context.images, context.images_unsized), (2, 1));
+        assert!(!context.mcp_results_unseen);
+    }
+
     #[test]
     fn binary_output_counts_nothing() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -521,7 +622,7 @@ mod tests {
         // ... unless the agent's event stream carries them: then the stream says all it
         // received, through either surface.
         let agent = AgentReport {
-            mcp_results: vec!["{\"count\":3}".to_owned()],
+            mcp_results: vec!["{\"count\":3}".into()],
             steps: vec![
                 shell("mur devtools click '#b'", "{}"),
                 tool("state", "{\"count\":3}"),

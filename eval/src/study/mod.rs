@@ -8,6 +8,7 @@
 
 pub mod context;
 mod files;
+mod gate;
 pub mod journal;
 mod live;
 mod one;
@@ -33,6 +34,7 @@ use crate::profile;
 use crate::tokens::ENCODING;
 use files::LOCK;
 pub use files::{META, OWN, RESULTS};
+use gate::{Admitted, Gate};
 use journal::{Matrix, Meta};
 pub use paths::resolved;
 use plan::{Planned, id, order, run_dir};
@@ -59,6 +61,10 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
 }
 
 fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
+    let agent_path = profile::agent_path(std::env::var_os("PATH"), &study.runner.mur);
+    for warning in crate::agent::check_program(&study.agent, &agent_path)? {
+        progress(&format!("warning: {warning}"));
+    }
     for condition in &study.conditions {
         if let Some(warning) = crate::agent::check_command(&study.agent, condition.surface)? {
             progress(&format!(
@@ -136,6 +142,7 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
         ready
     };
     let bar = Bar::new(pending.len());
+    let gate = Mutex::new(Gate::new(pending.len()));
     let queue = Mutex::new(pending);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     let no_events = std::sync::Once::new();
@@ -166,19 +173,33 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
                     let Some(mut begun) = live.changing() else {
                         return;
                     };
-                    if let Err(e) = journal::append(&results_path, &result) {
-                        return record_failure(&failure, e);
-                    }
-                    begun.remove(&run_dir(study, &out, &planned));
                     bar.finished(&result, progress);
-                    // Said at once, not only in the report at the end: a study of
-                    // hundreds of runs need not finish to learn its agent's flags are
-                    // wrong. Once: the report counts every such run.
-                    if let Some(agent) = result.agent.as_ref().filter(|a| a.no_events) {
-                        no_events.call_once(|| {
-                            let note = one::no_events_note(&agent.format);
-                            progress(&format!("warning: {}: {note}", result.id));
-                        });
+                    // A run held back, or one the study stopped at, stays begun: its
+                    // directory is removed with the study's temporary files.
+                    let admitted = gate
+                        .lock()
+                        .map_or(Admitted::Stop(None), |mut gate| gate.admit(result));
+                    let recorded = match admitted {
+                        Admitted::Record(runs) => runs,
+                        Admitted::Held => continue,
+                        Admitted::Stop(error) => {
+                            return error.into_iter().for_each(|e| record_failure(&failure, e));
+                        }
+                    };
+                    for result in recorded {
+                        if let Err(e) = journal::append(&results_path, &result) {
+                            return record_failure(&failure, e);
+                        }
+                        begun.remove(&result.transcript);
+                        // Said at once, not only in the report at the end: a study of
+                        // hundreds of runs need not finish to learn its agent's flags
+                        // are wrong. Once: the report counts every such run.
+                        if let Some(agent) = result.agent.as_ref().filter(|a| a.no_events) {
+                            no_events.call_once(|| {
+                                let note = one::no_events_note(&agent.format);
+                                progress(&format!("warning: {}: {note}", result.id));
+                            });
+                        }
                     }
                 }
             });

@@ -25,6 +25,42 @@ pub struct Ready {
     pub verbs: Option<BTreeMap<String, String>>,
 }
 
+/// The verb directories `condition` installs, in order (its set, then `verbs_over`),
+/// each with what to do when it is missing or empty: the standard verbs are built or
+/// installed; a condition's own directory is built (its `build.sh`), or the condition
+/// left out.
+fn verb_dirs(study: &Study, condition: &Condition) -> Vec<(std::path::PathBuf, String)> {
+    let own = |dir: &Path| {
+        let build = crate::compiled::build_script(dir).map_or_else(
+            || "make its verb files".to_owned(),
+            |script| format!("build them (`bash {}`)", script.display()),
+        );
+        let hint = format!(
+            "condition `{}` installs the verbs of that directory: {build}, or leave the \
+             condition out (`--conditions`)",
+            condition.name
+        );
+        (dir.to_path_buf(), hint)
+    };
+    let set = set_dir(study, condition).map(|dir| match condition.verbs {
+        Some(VerbSet::Named) => (dir, crate::compiled::STANDARD_VERBS_HINT.to_owned()),
+        _ => own(&dir),
+    });
+    set.into_iter()
+        .chain(condition.verbs_over.as_deref().map(own))
+        .collect()
+}
+
+/// The directory of `condition`'s verb set: the standard verbs (`--verbs`) for `named`,
+/// its own for `verbs = "DIR"`; none for `derived` and `call`.
+fn set_dir(study: &Study, condition: &Condition) -> Option<std::path::PathBuf> {
+    match &condition.verbs {
+        Some(VerbSet::Named) => Some(study.verbs.clone()),
+        Some(VerbSet::Dir(dir)) => Some(dir.clone()),
+        Some(VerbSet::Derived | VerbSet::Call) | None => None,
+    }
+}
+
 /// Each condition a pending run needs: its `mur` in `live_root` (outside the study's
 /// `out`, as the runs are) and its verbs installed in `out`'s `compiled-verbs`, which
 /// its agents' environment never names (cli), or the tool schemas its client will load
@@ -36,6 +72,17 @@ pub fn prepare_conditions(
     pending: &VecDeque<Planned>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<Option<Ready>>> {
+    // Every condition's verbs are there, before any is compiled (seconds each).
+    let needed = study
+        .conditions
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| pending.iter().any(|p| p.condition == *index));
+    for (_, condition) in needed {
+        for (dir, hint) in verb_dirs(study, condition) {
+            crate::compiled::check_dir(&dir, &hint)?;
+        }
+    }
     let mut schemas: Option<String> = None;
     let mut ready = Vec::new();
     let mut said = std::collections::BTreeSet::new();
@@ -46,16 +93,8 @@ pub fn prepare_conditions(
         }
         let dir = live_root.join("conditions").join(&condition.name);
         profile::create_dir(&dir)?;
-        let verbs = match &condition.verbs {
-            Some(VerbSet::Named) => Some(study.verbs.clone()),
-            Some(VerbSet::Dir(dir)) => Some(dir.clone()),
-            Some(VerbSet::Derived | VerbSet::Call) | None => None,
-        };
-        let dirs: Vec<&Path> = verbs
-            .as_deref()
-            .into_iter()
-            .chain(condition.verbs_over.as_deref())
-            .collect();
+        let verbs = verb_dirs(study, condition);
+        let dirs: Vec<&Path> = verbs.iter().map(|(dir, _)| dir.as_path()).collect();
         let store = out.join(STORE);
         let prepared = profile::prepare(
             condition.surface,
@@ -96,7 +135,7 @@ pub fn prepare_conditions(
             agent: substitute(&study.agent, condition)?,
             tasks: Vec::new(),
             out: dir,
-            verbs: verbs.unwrap_or_default(),
+            verbs: set_dir(study, condition).unwrap_or_default(),
             runner: study.runner.clone(),
         };
         ready.push(Some(Ready {

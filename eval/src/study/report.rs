@@ -44,6 +44,10 @@ pub struct Row {
     /// Runs whose results hold what `mur` printed, counted whole (no event stream said
     /// what the agent received): their context is an upper bound.
     pub captured: u32,
+    /// Images the runs received (counted by their pixel size, not as base64 text), and
+    /// of those, the ones whose pixel size was unknown (no tokens counted).
+    pub images: u64,
+    pub images_unsized: u64,
     pub successes: u32,
     pub low: f64,
     pub high: f64,
@@ -205,6 +209,11 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
         timed_out: runs.iter().filter(|r| r.timed_out).count() as u32,
         mcp_unseen: runs.iter().filter(|r| mcp_results_unseen(r)).count() as u32,
         captured: runs.iter().filter(|r| r.context.captured_output).count() as u32,
+        images: runs.iter().map(|r| u64::from(r.context.images)).sum(),
+        images_unsized: runs
+            .iter()
+            .map(|r| u64::from(r.context.images_unsized))
+            .sum(),
         not_started: runs
             .iter()
             .filter(|r| matches!(r.agent_exit, Some(126 | 127)))
@@ -349,6 +358,46 @@ pub struct Rows<'a> {
     /// The runs the rows were made from: a comparison of two conditions is made again
     /// over the (task, repeat) cells both have.
     pub results: &'a [RunResult],
+    /// The condition the others are compared with (`--against`); `None`: [`REFERENCE`]
+    /// when the rows have it, else the first condition ([`Rows::reference`]).
+    pub against: Option<String>,
+}
+
+impl Rows<'_> {
+    /// The condition the others are compared with: the one `--against` named, else mur
+    /// as it ships ([`REFERENCE`]) when the study has it, else its first condition — a
+    /// study of `cli-call` and `mcp` is compared too. `None` without conditions.
+    pub fn reference(&self) -> Option<&str> {
+        let has = |name: &str| self.conditions.iter().any(|r| r.condition == name);
+        match &self.against {
+            Some(named) => Some(named.as_str()),
+            None if has(REFERENCE) => Some(REFERENCE),
+            None => self.conditions.first().map(|r| r.condition.as_str()),
+        }
+    }
+
+    /// Refuses an `--against` that names no condition of the rows (a usage error).
+    pub fn check_against(&self) -> mur_core::Result<()> {
+        let Some(named) = &self.against else {
+            return Ok(());
+        };
+        if self.conditions.iter().any(|r| &r.condition == named) {
+            return Ok(());
+        }
+        let names: Vec<&str> = self
+            .conditions
+            .iter()
+            .map(|r| r.condition.as_str())
+            .collect();
+        Err(mur_core::Error::usage(format!(
+            "`--against {named}`: the study has no runs of a condition `{named}` (it has {})",
+            if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            }
+        )))
+    }
 }
 
 /// Per condition, per task category: successful runs and runs (seed 000 §13: a surface
@@ -427,7 +476,13 @@ impl Categories {
     /// The table's header and one row of `successes/runs` cells per condition (`None`
     /// when no result names a category: results written before they were recorded).
     fn table(&self) -> Option<(Vec<String>, Vec<Vec<String>>)> {
-        if self.names.is_empty() {
+        // No run made (every run an error): a header with nothing under it says nothing.
+        let made = self
+            .by_condition
+            .iter()
+            .flat_map(|(_, cells)| cells)
+            .any(|(_, all)| *all > 0);
+        if self.names.is_empty() || !made {
             return None;
         }
         let header = std::iter::once("condition".to_owned())
@@ -556,6 +611,7 @@ pub fn rows<'a>(results: &'a [RunResult], conditions: &[String]) -> Rows<'a> {
         agents: Vec::new(),
         commands: Vec::new(),
         results,
+        against: None,
     }
 }
 
@@ -678,8 +734,10 @@ fn table_lines(rows: &Rows<'_>) -> Vec<String> {
         timed_out_line(rows),
         unseen_line(rows),
         captured_line(rows),
+        images_line(rows),
         unequal_line(rows),
-        against(rows, REFERENCE),
+        rows.reference()
+            .and_then(|reference| against(rows, reference)),
         rows.categories.never_completed(),
         refused_line(rows),
         failed_line(rows),
@@ -995,6 +1053,34 @@ pub fn unseen_line(rows: &Rows<'_>) -> Option<String> {
     })
 }
 
+/// How the images the agents received were counted, per condition (`None` when no run
+/// received one): as images, never as their base64 text, which would put a screenshot at
+/// tens of thousands of tokens; and how many were left out of the tokens.
+pub fn images_line(rows: &Rows<'_>) -> Option<String> {
+    let clauses = per_condition(rows, |r| {
+        (r.images > 0).then(|| {
+            let unsized_ = match r.images_unsized {
+                0 => String::new(),
+                n => format!(" ({n} of unknown pixel size: bytes only)"),
+            };
+            format!(
+                "`{}` {}{unsized_}",
+                r.condition,
+                plural(r.images as usize, "image")
+            )
+        })
+    })?;
+    Some(format!(
+        "Images in tool results counted as images, not as their base64 text: {IMAGES_COUNTED}, \
+         in {clauses}."
+    ))
+}
+
+/// How an image is counted, as the report says it ([`crate::images`]).
+const IMAGES_COUNTED: &str = "tokens ≈ width × height / 750 (Anthropic's estimate, after scaling \
+     to at most 1568 px on the long edge and ~1600 tokens), bytes its own size; one whose \
+     pixel size is not in a PNG or JPEG header counts its bytes and no tokens";
+
 /// The runs whose CLI results were counted from what `mur` printed, per condition
 /// (`None` when none): no event stream said what the agent received, so output it piped
 /// away (`| jq`, `> file`) is counted whole and the figures are upper bounds.
@@ -1090,6 +1176,9 @@ pub const REFERENCE: &str = "cli-named";
 /// between two medians and carries none (see [`legend`]).
 pub fn against(rows: &Rows<'_>, reference: &str) -> Option<String> {
     rows.conditions.iter().find(|r| r.condition == reference)?;
+    if started(rows, reference).is_empty() {
+        return None;
+    }
     let others: Vec<String> = rows
         .conditions
         .iter()
@@ -1099,18 +1188,33 @@ pub fn against(rows: &Rows<'_>, reference: &str) -> Option<String> {
     (!others.is_empty()).then(|| format!("Against `{reference}`: {}.", others.join("; ")))
 }
 
+/// The runs of `condition` the harness made and whose agent started: one that never did
+/// (127, 126) measured nothing of the surface, and a comparison built from it would
+/// compare the instructions' tokens alone.
+fn started<'a>(rows: &Rows<'a>, condition: &str) -> Vec<&'a RunResult> {
+    rows.results
+        .iter()
+        .filter(|r| r.condition == condition && r.error.is_none())
+        .filter(|r| crate::agent::could_not_start(r.agent_exit).is_none())
+        .collect()
+}
+
 /// `condition` against `reference`, over the (task, repeat) cells both made — like for
 /// like even where their commands ran other tasks or repeats (the medians over all runs
 /// would compare two task mixes) — saying so when that leaves some runs out. `None`
 /// when the reference's context tokens are none to compare with.
 fn compared(rows: &Rows<'_>, reference: &str, condition: &str) -> Option<String> {
-    let made = |c: &str| -> Vec<&RunResult> {
-        rows.results
+    let (base_runs, other_runs) = (started(rows, reference), started(rows, condition));
+    if other_runs.is_empty()
+        && rows
+            .results
             .iter()
-            .filter(|r| r.condition == c && r.error.is_none())
-            .collect()
-    };
-    let (base_runs, other_runs) = (made(reference), made(condition));
+            .any(|r| r.condition == condition && r.error.is_none())
+    {
+        return Some(format!(
+            "`{condition}` not compared: its agent never started"
+        ));
+    }
     let cell = |r: &&RunResult| (r.task.clone(), r.repeat);
     let base_cells: BTreeSet<(String, u32)> = base_runs.iter().map(cell).collect();
     let other_cells: BTreeSet<(String, u32)> = other_runs.iter().map(cell).collect();
@@ -1358,7 +1462,8 @@ pub fn legend() -> String {
          stream carries when one is read, through either surface; else what `mur` printed \
          (an upper bound: output the agent piped away is counted whole) and the MCP results \
          it logged — the part before its first call in parentheses — and its bytes, and the \
-         agent's wall time. A run the harness could not make (no agent ran) is in no \
+         agent's wall time. An image a result carried counts as an image, not as its base64 \
+         text: {IMAGES_COUNTED}. A run the harness could not make (no agent ran) is in no \
          figure: it is counted apart (report.csv's `runs_not_made`), never as a failure.\n"
     )
 }
@@ -2036,6 +2141,83 @@ mod tests {
                     `cli-named` 1 of 2 runs.";
         assert_eq!(captured_line(&rows).as_deref(), Some(line));
         assert!(condition_table(&rows).contains(&format!("\n{line}\n")));
+    }
+
+    #[test]
+    fn images_are_said_to_be_counted_as_images_with_those_of_unknown_size() {
+        let mut shot = result("mcp", "settings-screenshot", true, 3, 100);
+        (shot.context.images, shot.context.images_unsized) = (2, 1);
+        let made = [
+            shot,
+            result("cli-named", "settings-screenshot", true, 3, 100),
+        ];
+        let rows = rows(&made, &[]);
+        let line = "Images in tool results counted as images, not as their base64 text: tokens \
+                    ≈ width × height / 750 (Anthropic's estimate, after scaling to at most 1568 \
+                    px on the long edge and ~1600 tokens), bytes its own size; one whose pixel \
+                    size is not in a PNG or JPEG header counts its bytes and no tokens, in `mcp` \
+                    2 images (1 of unknown pixel size: bytes only).";
+        assert_eq!(images_line(&rows).as_deref(), Some(line));
+        assert!(condition_table(&rows).contains(&format!("\n{line}\n")));
+        let none = [result("mcp", "a", true, 3, 100)];
+        assert_eq!(images_line(&super::rows(&none, &[])), None);
+    }
+
+    #[test]
+    fn the_reference_is_the_one_named_else_cli_named_else_the_first_condition() {
+        let results = [
+            result("cli-call", "a", true, 2, 100),
+            result("mcp", "a", true, 2, 200),
+        ];
+        let mut rows = rows(&results, &["cli-call".to_owned(), "mcp".to_owned()]);
+        let first =
+            "Against `cli-call`: `mcp` +100% context tokens, +0 points of success (-79 to +79).";
+        assert_eq!(rows.reference(), Some("cli-call"));
+        assert!(
+            markdown(&rows, "t").contains(&format!("\n{first}\n")),
+            "{}",
+            markdown(&rows, "t")
+        );
+        rows.against = Some("mcp".to_owned());
+        assert!(markdown(&rows, "t").contains(
+            "\nAgainst `mcp`: `cli-call` -50% context tokens, +0 points of success (-79 to +79).\n"
+        ));
+        rows.against = Some("both".to_owned());
+        assert_eq!(
+            rows.check_against().expect_err("refused").to_string(),
+            "`--against both`: the study has no runs of a condition `both` (it has cli-call, mcp)"
+        );
+        let named = [
+            result("mcp", "a", true, 2, 200),
+            result("cli-named", "a", true, 2, 100),
+        ];
+        assert_eq!(super::rows(&named, &[]).reference(), Some("cli-named"));
+    }
+
+    #[test]
+    fn no_comparison_is_made_of_runs_whose_agent_never_started() {
+        let never = |condition: &str| RunResult {
+            agent_exit: Some(127),
+            ..result(condition, "a", false, 0, 100)
+        };
+        let results = [never("cli-named"), never("mcp")];
+        let rows = rows(&results, &[]);
+        assert_eq!(against(&rows, "cli-named"), None);
+        assert!(!markdown(&rows, "t").contains("\nAgainst `"));
+        let results = [result("cli-named", "a", true, 2, 100), never("mcp")];
+        assert_eq!(
+            against(&super::rows(&results, &[]), "cli-named").as_deref(),
+            Some("Against `cli-named`: `mcp` not compared: its agent never started.")
+        );
+    }
+
+    #[test]
+    fn no_categories_table_is_printed_when_no_run_was_made() {
+        let mut unmade = result("cli-named", "a", false, 0, 0);
+        unmade.categories = vec!["interact".to_owned()];
+        unmade.error = Some("the session did not start".to_owned());
+        let results = [unmade];
+        assert!(!markdown(&rows(&results, &[]), "t").contains("## Task categories"));
     }
 
     #[test]

@@ -47,6 +47,21 @@ impl Reread {
     /// The report of the study in `dir`, read from what it recorded; nothing is written.
     pub fn from(dir: &Path) -> Result<Self> {
         let meta_path = dir.join("study.json");
+        // Said plainly: a directory that is no study is the common mistake, not a broken
+        // record.
+        if std::fs::symlink_metadata(&meta_path)
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        {
+            let why = if dir.exists() {
+                "it holds no `study.json`"
+            } else {
+                "it does not exist"
+            };
+            return Err(
+                Error::usage(format!("no study in `{}`: {why}", dir.display()))
+                    .with_hint("name the directory a `mur-eval study` wrote (its `--out`)"),
+            );
+        }
         let meta = Meta::read(&meta_path).map_err(|why| {
             Error::usage(format!("`{}` is not a study: {why}", meta_path.display()))
         })?;

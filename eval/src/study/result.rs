@@ -188,6 +188,19 @@ pub struct Context {
     /// to a file is in it, so the figures are an upper bound. Absent when false.
     #[serde(default, skip_serializing_if = "is_false")]
     pub captured_output: bool,
+    /// Images among what it received (an MCP `screenshot`, a `Read` of a PNG), counted
+    /// as images, not as their base64 text: their own bytes and the tokens of their
+    /// pixel size (`crate::images`). Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub images: u32,
+    /// Of those, the images whose pixel size could not be read (no PNG or JPEG header):
+    /// their bytes are counted, their tokens are not (lower bounds). Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub images_unsized: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 fn is_false(value: &bool) -> bool {

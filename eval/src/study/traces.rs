@@ -39,7 +39,7 @@ pub fn steps(recorded: &Recorded, agent: Option<&AgentReport>) -> Vec<Step> {
             let step = Step::Tool {
                 tool: line.what.clone(),
                 arguments: trace::arguments(&line.arguments),
-                result: line.text.clone(),
+                result: line.received(),
             };
             (line.time, step)
         });

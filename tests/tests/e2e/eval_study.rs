@@ -821,11 +821,10 @@ fn read_json_line(path: &Path) -> Value {
         .unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()))
 }
 
-#[test]
-fn the_scripted_mcp_agent_logs_what_a_host_gives_the_model_once() {
-    let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
-        return;
-    };
+/// A study of the scripted MCP agent on `task`, once, to its end: the sandbox, the
+/// study's directory and what it printed (`None` without the Python SDK: skipped).
+fn scripted_mcp_study(task: &str) -> Option<(Sandbox, PathBuf, Output)> {
+    let python = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt")?;
     let (sandbox, out) = sandbox_and_study();
     let agent = format!(
         "bash {} {{task}}",
@@ -833,13 +832,22 @@ fn the_scripted_mcp_agent_logs_what_a_host_gives_the_model_once() {
     );
     let args = matrix(
         "mcp",
-        "count-to-three",
+        task,
         "1",
         &["--agent", &agent, "--pass-env", "MUR_EVAL_PYTHON"],
     );
     let mut command = study_command(&sandbox, &out, &args);
     command.env("MUR_EVAL_PYTHON", &python);
-    run_within(&mut command, STUDY_LIMIT).0.assert_code(0);
+    let output = run_within(&mut command, STUDY_LIMIT).0;
+    Some((sandbox, out, output))
+}
+
+#[test]
+fn the_scripted_mcp_agent_logs_what_a_host_gives_the_model_once() {
+    let Some((_sandbox, out, output)) = scripted_mcp_study("count-to-three") else {
+        return;
+    };
+    output.assert_code(0);
     let only = &results(&out)[0];
     assert_eq!(only["success"], true, "{only}");
     let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
@@ -856,6 +864,41 @@ fn the_scripted_mcp_agent_logs_what_a_host_gives_the_model_once() {
             "{text}"
         );
     }
+}
+
+/// A screenshot reaches the model as an image: counted by its pixel size, not as the
+/// ~30 000 tokens of its base64 text, which made every screenshot task look tens of
+/// times dearer through MCP.
+#[test]
+fn a_screenshot_the_mcp_agent_receives_counts_as_an_image_not_as_its_base64() {
+    let Some((_sandbox, out, output)) = scripted_mcp_study("settings-screenshot") else {
+        return;
+    };
+    output.assert_code(0);
+    let only = &results(&out)[0];
+    assert_eq!(only["success"], true, "{only}");
+    let context = &only["context"];
+    assert_eq!(context["images"], 1, "{only}");
+    assert_eq!(context["imagesUnsized"], Value::Null, "{only}");
+    // At most Anthropic's ~1600 tokens for the image, and a few for the text results.
+    let tokens = context["results"]["tokens"].as_u64().expect("tokens");
+    assert!(tokens < 2_000, "{only}");
+    let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
+    let logged = std::fs::read_to_string(transcript.join("transcript.jsonl")).expect("logged");
+    let shot = logged
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("a transcript line"))
+        .find(|line| line["what"] == "screenshot")
+        .expect("the screenshot's line");
+    assert_eq!(shot["images"][0]["mimeType"], "image/png", "{shot}");
+    assert!(
+        !shot["text"].as_str().unwrap_or_default().contains("iVBOR"),
+        "{shot}"
+    );
+    output.assert_stdout_contains(
+        "Images in tool results counted as images, not as their base64 text: tokens ≈ width × height / 750",
+    );
+    output.assert_stdout_contains("in `mcp` 1 image.");
 }
 
 #[test]
@@ -1686,8 +1729,8 @@ fn a_lockfile_the_agent_rewrites_neither_names_what_is_killed_nor_what_is_checke
 }
 
 #[test]
-fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
-    let (_sandbox, _out, output) = derived_study(
+fn an_unset_pass_env_and_an_agent_that_cannot_start_are_said_before_any_run() {
+    let (_sandbox, out, output) = derived_study(
         "count-to-three",
         "1",
         &[
@@ -1699,27 +1742,200 @@ fn an_unset_pass_env_and_an_agent_that_never_started_are_said() {
             "no-such-agent --task {task}",
         ],
     );
-    output.assert_code(0);
+    output.assert_code(1).assert_stderr_is(
+        "warning: --pass-env MUR_EVAL_NOT_SET_HERE: `MUR_EVAL_NOT_SET_HERE` is not set here, \
+         so the agent does not get it\n\
+         error: the agent's program `no-such-agent` is not found on the PATH the agent runs with\n\
+         hint: install it, or name it by absolute path (the agent's PATH is mur-eval's, without \
+         the directories that hold a `mur`)\n",
+    );
+    assert!(!out.exists(), "nothing made");
+}
+
+/// An agent command that passes the check but never starts in a run (a script named by a
+/// relative path, which each run resolves in its own directory) stops the study at its
+/// first runs, recording none: no comparison of runs that measured nothing, and the
+/// corrected command makes them into the same `--out`.
+#[test]
+fn a_study_whose_first_agents_never_started_stops_and_the_fixed_command_makes_its_runs() {
+    let (sandbox, out) = sandbox_and_study();
+    fn args(agent: &str) -> Vec<&str> {
+        matrix(
+            "cli-derived,cli-call",
+            "count-to-three,clear-todos",
+            "1",
+            &["--seed", "5", "--jobs", "1", "--agent", agent],
+        )
+    }
+    let relative = "bash eval/agents/scripted.sh {task}";
+    let mut command = study_command(&sandbox, &out, &args(relative));
+    command.current_dir(repo_root());
+    let output = run_within(&mut command, STUDY_LIMIT).0;
+    output.assert_code(1);
     let lines: Vec<&str> = output.stderr.lines().collect();
     assert_eq!(
-        lines[..2],
+        lines[0],
+        "warning: the agent command names `eval/agents/scripted.sh`, a relative path, which \
+         the agent will look for in its run's own working directory; name the agent's scripts \
+         and programs by absolute path (`$PWD/…`): each run's working directory is its own",
+        "{output}"
+    );
+    assert_eq!(
+        lines[lines.len() - 2..],
         [
-            "warning: --pass-env MUR_EVAL_NOT_SET_HERE: `MUR_EVAL_NOT_SET_HERE` is not set \
-             here, so the agent does not get it",
-            "study: 1 condition × 1 task × 1 repeat, seed 5; 1 to run, 0 recorded",
+            "error: the agent never started in the first 3 runs (agent exit 127: its command \
+             was not found, its stderr: `bash: eval/agents/scripted.sh: No such file or \
+             directory`): the study stopped, recording none of them",
+            "hint: fix `--agent` (name its scripts and programs by absolute path: each run's \
+             working directory is its own) and run the command again",
         ],
         "{output}"
     );
-    assert!(
-        lines[2].starts_with(
-            "[1/1] cli-derived/count-to-three/1: FAIL (agent exit 127: its command was not \
-             found; 0 calls, "
-        ),
-        "{output}"
+    assert_eq!(output.stdout, "", "no report, no comparison");
+    assert!(results(&out).is_empty());
+    assert!(!out.join("runs").exists(), "{:?}", left_under(&out));
+    let fixed = format!(
+        "bash {} {{task}}",
+        repo_root().join("eval/agents/scripted.sh").display()
     );
-    let line = "\nThe agent never started (its command exited 127, not found, or 126, not \
-                runnable) in `cli-derived` 1 of 1 run: each run's `agent.stderr` says why.\n";
-    output.assert_stdout_contains(line);
+    study_into(&sandbox, &out, &args(&fixed)).assert_code(0);
+    assert_eq!(results(&out).len(), 4);
+}
+
+/// A missing verb directory is refused before any verbs are compiled, as a usage error,
+/// with the fix for whose directory it is: a condition's own (`verbs_over`, named
+/// without its `..`) is built by its workspace's `build.sh`; `run`'s `--verbs` has no
+/// conditions.
+#[test]
+fn a_missing_verb_directory_is_refused_up_front_with_the_fix_for_whose_it_is() {
+    let (sandbox, out) = sandbox_and_study();
+    let conditions = sandbox.dir("conditions");
+    std::fs::copy(
+        repo_root().join("eval/conditions/cli-named.md"),
+        conditions.join("cli-named.md"),
+    )
+    .expect("copy");
+    let project = sandbox.dir("shaped");
+    std::fs::write(project.join("build.sh"), "").expect("build.sh");
+    let toml = std::fs::read_to_string(repo_root().join("eval/conditions/cli-compact.toml"))
+        .expect("cli-compact.toml")
+        .lines()
+        .map(|line| match line.starts_with("verbs_over") {
+            true => "verbs_over = \"../shaped/target/wasm32-unknown-unknown/release\"".to_owned(),
+            false => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(conditions.join("cli-compact.toml"), toml).expect("toml");
+    let condition_dir = conditions.to_string_lossy().into_owned();
+    let verbs = standard_dir().to_string_lossy().into_owned();
+    let args = matrix(
+        "cli-compact",
+        "clear-todos",
+        "1",
+        &[
+            "--agent",
+            "true",
+            "--condition-dir",
+            &condition_dir,
+            "--verbs",
+            &verbs,
+        ],
+    );
+    let output = study_into(&sandbox, &out, &args);
+    let built = project.join("target/wasm32-unknown-unknown/release");
+    output.assert_code(1).assert_stderr_contains(&format!(
+        "\nerror: cannot read the verb directory `{}`: No such file or directory (os error 2)\n\
+         hint: condition `cli-compact` installs the verbs of that directory: build them (`bash \
+         {}`), or leave the condition out (`--conditions`)\n",
+        built.display(),
+        project.join("build.sh").display()
+    ));
+    assert!(
+        !out.join("compiled-verbs").exists(),
+        "nothing compiled first"
+    );
+    // `run` has no conditions: the standard verbs' fix alone.
+    let empty = sandbox.dir("no-verbs");
+    let mut run = sandbox.command(eval_bin());
+    run.args([
+        "run",
+        "--profile",
+        "cli",
+        "--agent",
+        "true",
+        "--tasks",
+        "clear-todos",
+    ])
+    .arg("--verbs")
+    .arg(&empty)
+    .arg("--out")
+    .arg(sandbox.root().join("run"))
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    run_within(&mut run, STUDY_LIMIT)
+        .0
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: no verb files (`*.wasm`, `*.json`) in `{}`\n\
+         hint: build the standard verbs (`bash plugins/build.sh`) and pass `--verbs \
+         plugins/target/wasm32-unknown-unknown/release`, or install them (`bash \
+         scripts/setup.sh`)\n",
+            empty.display()
+        ));
+}
+
+#[test]
+fn a_report_of_a_directory_without_a_study_says_so_plainly() {
+    let sandbox = Sandbox::new();
+    let empty = sandbox.dir("empty");
+    report_of(&sandbox, &empty, &[])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: no study in `{}`: it holds no `study.json`\n\
+         hint: name the directory a `mur-eval study` wrote (its `--out`)\n",
+            empty.display()
+        ));
+}
+
+/// The comparison line is for any pair of conditions: against `cli-named` when the
+/// study has it, else the first condition, or the one `--against` names.
+#[test]
+fn the_comparison_is_against_the_condition_named_or_the_first() {
+    let (sandbox, out) = sandbox_and_study();
+    let agent = format!(
+        "bash {} {{task}}",
+        repo_root().join("eval/agents/scripted.sh").display()
+    );
+    let args = matrix(
+        "cli-call,cli-derived",
+        "count-to-three",
+        "1",
+        &["--agent", &agent, "--against", "nope"],
+    );
+    study_into(&sandbox, &out, &args)
+        .assert_code(1)
+        .assert_stderr_is(
+            "error: `--against nope`: not a condition of this study (`--conditions`)\n",
+        );
+    let args = matrix(
+        "cli-call,cli-derived",
+        "count-to-three",
+        "1",
+        &["--agent", &agent],
+    );
+    let output = study_into(&sandbox, &out, &args);
+    output
+        .assert_code(0)
+        .assert_stdout_contains("\nAgainst `cli-call`: `cli-derived` ");
+    let against = report_of(
+        &sandbox,
+        &out,
+        &["--against".as_ref(), "cli-derived".as_ref()],
+    );
+    against
+        .assert_code(0)
+        .assert_stdout_contains("\nAgainst `cli-derived`: `cli-call` ");
 }
 
 #[test]
