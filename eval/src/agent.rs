@@ -87,9 +87,14 @@ pub fn check_command(command: &str, profile: Profile) -> Result<Option<String>> 
 /// run's own working directory. Its warnings: a word that is a relative path to a file
 /// here (`bash eval/agents/x.sh`), which the agent, in its own directory, will not find.
 /// Only the first word is judged as the program, after `NAME=value` assignments; a
-/// command `shlex` cannot split is left to the runs.
+/// command `shlex` cannot split, or that holds what only a shell reads (an expansion,
+/// a substitution, a list, a pipe, a redirection: `f=$(find "$D" …); sed …`, whose
+/// words `shlex` splits otherwise than `sh`), is left to the runs and the study's
+/// early stop.
 pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String>> {
-    let Some(words) = shlex::split(command) else {
+    const SHELL_SYNTAX: [char; 10] = ['$', '`', ';', '|', '&', '(', ')', '<', '>', '\n'];
+    let words = shlex::split(command).filter(|_| !command.contains(SHELL_SYNTAX));
+    let Some(words) = words else {
         return Ok(Vec::new());
     };
     let mut words = words.iter().skip_while(|w| is_assignment(w));
@@ -579,6 +584,10 @@ mod tests {
             "A=1 B=2 true",
             "mur devtools guide",
             "'unbalanced",
+            // Words a shell reads otherwise than `shlex`: not judged.
+            r#"f=$(find "$XDG_RUNTIME_DIR" -name '*.json'); sed -E 's/a/b/' "$f""#,
+            "$HOME/agent {task}",
+            "no-such-agent {task} | tee log",
         ] {
             assert_eq!(
                 check_program(found, &path).expect(found),
