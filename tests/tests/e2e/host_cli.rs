@@ -1146,13 +1146,21 @@ fn a_host_flag_given_a_value_is_refused_alike_before_the_verb_and_after_it() {
         ),
         (&["--quiet=", "devtools", "session", "list"], "--quiet", ""),
         (&["devtools", "catalog", "--refresh=1"], "--refresh", "1"),
+        // A short one after a named verb's name, in the same words: the verb's kit said it
+        // with the verb's usage under it.
+        (&["devtools", "tree", "-v=false"], "-v", "false"),
+        (&["devtools", "click", "#b", "-q=1"], "-q", "1"),
     ] {
-        standard
-            .mur(line)
-            .assert_code(1)
-            .assert_stdout_is("")
-            .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
+        refused_as_taking_no_value(&standard, line, flag, value);
     }
+}
+
+/// `mur LINE` in `sb` refused, exit 1, in the one line said of `flag` typed with `value`.
+fn refused_as_taking_no_value(sb: &Sandbox, line: &[&str], flag: &str, value: &str) {
+    sb.mur(line)
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
 }
 
 /// A mistyped option of one of mur's own commands (or a host option before a verb's
@@ -1252,24 +1260,7 @@ fn a_flag_of_murs_own_commands_or_a_short_one_given_a_value_is_refused_as_after_
         (&["devtools", "click", "-v=false"], "-v", "false"),
         (&["devtools", "click", "#b", "-q=1"], "-q", "1"),
     ] {
-        sb.mur(line)
-            .assert_code(1)
-            .assert_stdout_is("")
-            .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
-    }
-    // After a named verb's name, the host's one line as for `--pretty=false`: the verb's
-    // kit said it with the verb's usage under it.
-    let standard = mur_e2e::plugins::standard_sandbox();
-    for (line, flag, value) in [
-        (&["devtools", "tree", "-v=false"][..], "-v", "false"),
-        (&["devtools", "click", "#b", "-q=1"], "-q", "1"),
-        (&["devtools", "tree", "--pretty=false"], "--pretty", "false"),
-    ] {
-        standard
-            .mur(line)
-            .assert_code(1)
-            .assert_stdout_is("")
-            .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
+        refused_as_taking_no_value(&sb, line, flag, value);
     }
 }
 
