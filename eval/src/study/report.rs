@@ -669,15 +669,7 @@ impl ToolsUsed {
         let mut text = format!("## {TOOLS_USED}\n\n{TOOLS_USED_SAYS}\n\n");
         let (header, rows) = self.table();
         if !rows.is_empty() {
-            let _ = writeln!(
-                text,
-                "| {} |\n{}",
-                header.join(" | "),
-                separator(header.len())
-            );
-            for row in rows {
-                let _ = writeln!(text, "| {} |", row.join(" | "));
-            }
+            text.push_str(&markdown_table(&header, &rows));
         }
         for line in self.lines() {
             let _ = write!(text, "\n{line}\n");
@@ -817,6 +809,15 @@ fn at_least(row: &Row, figure: String) -> String {
 /// A Markdown table's line under its header, of `columns` columns.
 fn separator(columns: usize) -> String {
     format!("|{}", "---|".repeat(columns))
+}
+
+/// `header` and `rows` as a Markdown table, a line each.
+fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String {
+    let mut text = format!("| {} |\n{}\n", header.join(" | "), separator(header.len()));
+    for row in rows {
+        let _ = writeln!(text, "| {} |", row.join(" | "));
+    }
+    text
 }
 
 fn cells(row: &Row) -> String {
@@ -1484,13 +1485,9 @@ pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
     if let Some((header, cells)) = rows.categories.table() {
         let _ = write!(
             text,
-            "\n## Task categories\n\nSuccessful runs of the tasks in each category.\n\n| {} |\n{}\n",
-            header.join(" | "),
-            separator(header.len())
+            "\n## Task categories\n\nSuccessful runs of the tasks in each category.\n\n{}",
+            markdown_table(&header, &cells)
         );
-        for row in cells {
-            let _ = writeln!(text, "| {} |", row.join(" | "));
-        }
     }
     if let Some(used) = ToolsUsed::of(rows) {
         let _ = write!(text, "\n{}", used.markdown());
