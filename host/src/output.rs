@@ -144,7 +144,10 @@ pub fn start_verbose_log(color: bool) {
                 .with_filter(tracing_subscriber::EnvFilter::new("mur=debug")),
         )
         .with(bridge_log())
-        .init();
+        // Started once per command; a second start (same settings) keeps the first
+        // rather than panicking, as `init` would.
+        .try_init()
+        .ok();
 }
 
 /// The log of a long-running `mur` (the stdio bridge): its own and the

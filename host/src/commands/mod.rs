@@ -46,7 +46,10 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
         crate::signals::watch(crate::interrupt::end);
     }
     match verb {
-        Verb::Usage(cmd) => usage::run(&cmd, host.pretty, Duration::from_millis(host.timeout)),
+        Verb::Usage(cmd) => {
+            started(&host);
+            usage::run(&cmd, host.pretty, Duration::from_millis(host.timeout))
+        }
         Verb::Guide { all } => {
             // Recorded as the others are: `-v` says why its record was not written.
             started(&host);

@@ -38,7 +38,8 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
     let dirs = VerbDirs::from_env()?;
     match cmd {
         VerbsCommand::List { all: true, .. } => {
-            let settings = crate::options::started(host);
+            // `-v` was started by the dispatch: only the settings are wanted here.
+            let settings = crate::options::settings(host);
             crate::invoke::block_on(list_all(&settings))?
         }
         VerbsCommand::List { json, .. } => list(&dirs, *json, host.pretty),

@@ -1570,3 +1570,32 @@ fn a_data_home_that_is_a_file_is_said_to_be_one() {
         &[&["verbs", "list"], &["tree"]],
     );
 }
+
+/// `-v` starts mur's debug log once, whichever command it is given to: `verbs list
+/// --all` started it twice and panicked (exit 101); `usage report` took `-v` and
+/// ignored it. With a session or without, each ends as it does without `-v`.
+#[test]
+fn verbose_ends_every_command_as_it_ends_without_it() {
+    let sb = Sandbox::new();
+    for words in [
+        &["verbs", "list", "--all"][..],
+        &["verbs", "list"],
+        // A fixed window: the report names its bounds.
+        &["usage", "report", "--until", "2026-11-01T00:00:00Z"],
+        &["usage", "path"],
+        &["guide"],
+        &["session", "list"],
+        &["catalog"],
+    ] {
+        let quiet = sb.mur(&[&["devtools"][..], words].concat());
+        for verbose in [
+            [&["-v", "devtools"][..], words].concat(),
+            [&["devtools"][..], words, &["-v"]].concat(),
+        ] {
+            let out = sb.mur(&verbose);
+            assert_eq!(out.code, quiet.code, "{verbose:?}:\n{out}");
+            assert_eq!(out.stdout, quiet.stdout, "{verbose:?}:\n{out}");
+            assert!(!out.stderr.contains("panicked"), "{verbose:?}:\n{out}");
+        }
+    }
+}
