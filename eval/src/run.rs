@@ -281,6 +281,10 @@ fn set_up(checker: &Checker, endpoint: &str, task: &Task) -> Result<()> {
     Ok(())
 }
 
+/// mur's own usage log in a task's directory (cli and both profiles: the agent's
+/// `XDG_STATE_HOME` is the directory's `state`).
+pub const MUR_LOG: &str = "state/mur/usage/usage.jsonl";
+
 /// The agent's calls — the session's records written after the setup (the first
 /// `before`) and before the checks — into `record` and `calls.jsonl`; under the CLI
 /// profile also mur's own records of its invocations.
@@ -295,7 +299,7 @@ fn count_calls(plan: &Plan, dir: &Path, before: usize, record: &mut RunRecord) -
         .collect();
     crate::write::record(&dir.join("calls.jsonl"), lines.as_bytes())?;
     if plan.profile.gives_cli() {
-        let log = dir.join("state/mur/usage/usage.jsonl");
+        let log = dir.join(MUR_LOG);
         let records = usage::read(&log).map_err(Error::internal)?;
         record.invocations = Some(Invocations::of(&records));
     }

@@ -113,6 +113,32 @@ impl Invocations {
     }
 }
 
+/// The named verbs (plugin and data: those an operator can remove with `verbs prune`)
+/// the agent invoked, name → invocations: mur's `own` records of its invocations (a
+/// refused one too: `usage report` counts any as a use), or the session's records of the
+/// calls `mur` made, `served`, which name the verb and its kind as well — whichever holds
+/// more of a verb, so a verb is not taken for unused because the agent turned mur's
+/// recording off (`usage off`) or its own log was not read.
+pub fn verbs_called(own: &[Record], served: &[Record]) -> BTreeMap<String, u32> {
+    let count = |records: &[Record], side: mur_usage::Side| {
+        let mut by_verb: BTreeMap<String, u32> = BTreeMap::new();
+        let named = records.iter().filter(|r| {
+            r.side == side && r.surface == Surface::Cli && r.kind.is_some_and(|k| k.is_named())
+        });
+        for verb in named.filter_map(|r| r.verb.as_ref()) {
+            let n = by_verb.entry(verb.clone()).or_default();
+            *n = n.saturating_add(1);
+        }
+        by_verb
+    };
+    let mut called = count(own, mur_usage::Side::Cli);
+    for (verb, n) in count(served, mur_usage::Side::Server) {
+        let own = called.entry(verb).or_default();
+        *own = (*own).max(n);
+    }
+    called
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +164,40 @@ not a record
         );
         assert_eq!(calls.tools["click"], 2);
         assert_eq!(calls.on_other_surface(crate::profile::Profile::Cli), 1);
+    }
+
+    /// A verb is called when mur recorded an invocation of it, refused or not, or the
+    /// session served a call `mur` made for it; a derived verb, `call` and a word that
+    /// named nothing are no named verb, and an MCP client's call names none.
+    #[test]
+    fn the_named_verbs_called_are_counted_from_either_log() {
+        let record = |side: &str, surface: &str, verb: &str, kind: &str, outcome: &str| {
+            let line = serde_json::json!({ "schema": "mur-usage/1", "time": "t",
+                "side": side, "surface": surface, "verb": verb, "kind": kind,
+                "outcome": outcome, "ms": 1.0 });
+            serde_json::from_value::<Record>(line).expect("a record")
+        };
+        let own = [
+            record("cli", "cli", "click", "plugin", "ok"),
+            record("cli", "cli", "click", "plugin", "usage-error"),
+            record("cli", "cli", "todo", "data", "ok"),
+            record("cli", "cli", "waitFor", "derived", "ok"),
+            record("cli", "cli", "call", "call", "ok"),
+            record("cli", "cli", "frobnicate", "unknown", "usage-error"),
+        ];
+        // The session served three clicks and a `tree` mur's own log does not hold
+        // (recording was turned off for it), and an MCP client's call.
+        let served = [
+            record("server", "cli", "click", "plugin", "ok"),
+            record("server", "cli", "tree", "plugin", "ok"),
+            record("server", "mcp", "collapse", "plugin", "ok"),
+        ];
+        let called = verbs_called(&own, &served);
+        let expected: BTreeMap<String, u32> = [("click", 2), ("todo", 1), ("tree", 1)]
+            .map(|(v, n)| (v.to_owned(), n))
+            .into();
+        assert_eq!(called, expected);
+        assert_eq!(verbs_called(&[], &[]), BTreeMap::new());
     }
 
     #[test]

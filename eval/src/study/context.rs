@@ -256,19 +256,25 @@ pub fn measure(
         captured_output,
         images: images.len() as u32,
         images_unsized: images.iter().filter(|i| i.tokens().is_none()).count() as u32,
+        images_size: (!images.is_empty()).then(|| images.iter().map(|i| image_size(i)).sum()),
     }
 }
 
 /// What a result put before the agent: its text's bytes and tokens, and each image's own
 /// bytes and estimated tokens ([`Image::tokens`]; none when its pixel size is unknown).
 fn size(received: &Received) -> Size {
-    let images = received.images.iter().map(|image| Size {
-        bytes: image.bytes,
-        tokens: image.tokens().unwrap_or(0),
-    });
+    let images = received.images.iter().map(image_size);
     std::iter::once(Size::of(&received.text))
         .chain(images)
         .sum()
+}
+
+/// An image's own bytes and estimated tokens (none when its pixel size is unknown).
+fn image_size(image: &Image) -> Size {
+    Size {
+        bytes: image.bytes,
+        tokens: image.tokens().unwrap_or(0),
+    }
 }
 
 /// What the agent's event stream says it received, in order: a shell command's output
@@ -561,6 +567,8 @@ mod tests {
         assert_eq!(context.before, image, "the Read before the first call");
         assert_eq!(context.results, Size::of("Screenshot of main").add(image));
         assert_eq!((context.images, context.images_unsized), (2, 0));
+        // The images' share of those, recorded apart (report.csv's image columns).
+        assert_eq!(context.images_size, Some(image.add(image)));
         assert!(count(&data) > 640, "the base64 would count more");
     }
 
@@ -577,6 +585,17 @@ mod tests {
         assert_eq!(context.result_count, 1);
         assert_eq!(context.results.tokens, 20, "150 × 100 / 750, the GIF none");
         assert_eq!((context.images, context.images_unsized), (2, 1));
+        // Both images' bytes, the PNG's tokens alone.
+        let png = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &data)
+            .expect("base64")
+            .len() as u64;
+        assert_eq!(
+            context.images_size,
+            Some(Size {
+                bytes: png + 14,
+                tokens: 20
+            })
+        );
         assert!(!context.mcp_results_unseen);
     }
 

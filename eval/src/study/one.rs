@@ -162,7 +162,14 @@ fn make(making: &Making<'_>, planned: &Planned) -> RunResult {
     };
     // Read once: the first surface, the context and the trace are each made from it.
     let recorded = context::Recorded::read(&dir);
-    result.calls = calls(&dir, &record.calls, condition, &recorded.captured);
+    let served = usage::read(&dir.join("calls.jsonl")).unwrap_or_default();
+    result.calls = calls(&served, &record.calls, condition, &recorded.captured);
+    // Which installed verbs the agent invoked, where the condition installs some: what
+    // the report says no run called (the operator prunes verbs, not tools).
+    if result.verbs.is_some() {
+        let own = usage::read(&dir.join(run::MUR_LOG)).unwrap_or_default();
+        result.verbs_called = Some(usage::verbs_called(&own, &served));
+    }
     result.invocations = record.invocations.clone();
     result.agent_lines = Some((recorded.captured.len() + recorded.logged.len()) as u32);
     result.wall_ms = record.wall_ms;
@@ -276,12 +283,11 @@ fn extras(condition: &Condition, instructions: &str, repeat: u32, dir: &Path) ->
 /// session's records of the agent's calls (mur names each call's verb kind), and the
 /// surface first reached for, from those records and the `captured` invocations.
 fn calls(
-    dir: &Path,
+    records: &[mur_usage::Record],
     counted: &usage::Calls,
     condition: &Condition,
     captured: &[context::Captured],
 ) -> RunCalls {
-    let records = usage::read(&dir.join("calls.jsonl")).unwrap_or_default();
     let off_condition = records
         .iter()
         .filter(|r| r.surface == mur_usage::Surface::Cli)
@@ -291,7 +297,7 @@ fn calls(
         total: counted.total,
         cli: counted.cli,
         mcp: counted.mcp,
-        first_surface: first_surface(&records, captured),
+        first_surface: first_surface(records, captured),
         failed: counted.failed,
         other_surface: counted.on_other_surface(condition.surface),
         off_condition,

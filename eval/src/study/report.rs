@@ -1,7 +1,8 @@
 //! The study's report from its `results.jsonl`: per condition, then per task and
 //! condition — runs, success % with its 95% Wilson interval, and the medians of calls,
 //! turns, input tokens, context tokens and bytes, and duration; the tools each condition's
-//! runs called ([`ToolsUsed`]) — as Markdown
+//! runs called ([`ToolsUsed`]) and the verbs, with those installed that no run called
+//! ([`VerbsCalled`]) — as Markdown
 //! (`report.md`), CSV (`report.csv`) and one self-contained HTML page drawn with the
 //! usage report's charts (`mur_usage::html`).
 
@@ -12,7 +13,7 @@ use mur_usage::Surface;
 use mur_usage::html::{self, Bar};
 
 use super::result::RunResult;
-use crate::tokens::ENCODING;
+use crate::tokens::{ENCODING, Size};
 
 /// The figures of a group of runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +50,10 @@ pub struct Row {
     /// of those, the ones whose pixel size was unknown (no tokens counted).
     pub images: u64,
     pub images_unsized: u64,
+    /// What those images put before the agents, summed: their own bytes and estimated
+    /// tokens (within the context figures). `None` when a run that received some was
+    /// recorded by an older `mur-eval`, which kept no image sizes.
+    pub images_size: Option<Size>,
     pub successes: u32,
     pub low: f64,
     pub high: f64,
@@ -215,6 +220,16 @@ fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Row {
             .iter()
             .map(|r| u64::from(r.context.images_unsized))
             .sum(),
+        images_size: runs
+            .iter()
+            .filter(|r| r.context.images > 0)
+            .map(|r| r.context.images_size)
+            .try_fold(Size::default(), |sum, size| {
+                size.map(|size| Size {
+                    bytes: sum.bytes.saturating_add(size.bytes),
+                    tokens: sum.tokens.saturating_add(size.tokens),
+                })
+            }),
         not_started: runs
             .iter()
             .filter(|r| matches!(r.agent_exit, Some(126 | 127)))
@@ -579,8 +594,7 @@ const MAX_TOOLS: usize = 20;
 /// "Tools used, by condition": per tool the sessions served (each run's `calls.tools`),
 /// per condition, the runs made that called it and its calls: what an operator reads to
 /// see what the agents reached for without `usage report --server-log`. It names tools,
-/// not verbs: a run records the verbs installed by name only, not the tool each calls
-/// (`wait` calls `waitFor`), so which verbs no run called cannot be told from it.
+/// not verbs (`wait` calls `waitFor`): which verbs no run called is [`VerbsCalled`]'s.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolsUsed {
     /// The conditions with runs made, in the report's order, each with those runs.
@@ -698,6 +712,314 @@ impl ToolsUsed {
 const TOOLS_USED: &str = "Tools used, by condition";
 const TOOLS_USED_SAYS: &str = "Per tool the sessions served, of each condition's runs the \
     ones that called it, then its calls (`2/3 · 7`; `–` none), most calls first.";
+
+/// A condition's column of "Verbs called, by condition".
+#[derive(Debug, Clone, PartialEq)]
+pub struct VerbColumn {
+    pub condition: String,
+    /// Its runs made that recorded the verbs installed for them.
+    pub with_verbs: u32,
+    /// Of those, the runs that also recorded which verbs their agent invoked: the cells
+    /// are over these (an older `mur-eval` recorded none).
+    pub known: u32,
+}
+
+/// A verb under a condition: `None` not installed for its runs, else the runs that
+/// invoked it and its invocations.
+pub type VerbCell = Option<(u32, u64)>;
+
+/// "Verbs called, by condition": per verb installed for a condition's runs, the runs
+/// that invoked it and its invocations (each run's `verbsCalled`, from mur's records of
+/// the agent's invocations) — and the installed verbs no run called, which is what an
+/// operator prunes: verbs, not the tools [`ToolsUsed`] names (`wait` calls `waitFor`,
+/// several verbs may call one tool, and a verb never called calls none).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VerbsCalled {
+    /// The conditions whose runs recorded their installed verbs, in the report's order,
+    /// those with no run that recorded what it called among them.
+    pub conditions: Vec<VerbColumn>,
+    /// `(verb, [cell] in the order of the conditions whose calls are known)`, most
+    /// invocations first, then by name.
+    pub verbs: Vec<(String, Vec<VerbCell>)>,
+    /// How long a window `verbs prune --until last` needs to cover the runs: whole
+    /// hours from the first run's start to the last one's end (`None` when the runs
+    /// say no start, as an older `mur-eval`'s).
+    pub window_hours: Option<u64>,
+}
+
+impl VerbsCalled {
+    /// `None` when no condition's runs recorded the verbs installed for them (no cli
+    /// condition, or results of an older `mur-eval`).
+    fn of(rows: &Rows<'_>) -> Option<Self> {
+        let made = |condition: &str| -> Vec<&RunResult> {
+            rows.results
+                .iter()
+                .filter(|r| r.condition == condition && r.error.is_none())
+                .filter(|r| r.verbs.as_ref().is_some_and(|v| !v.is_empty()))
+                .collect()
+        };
+        let with_verbs: Vec<(Vec<&RunResult>, &Row)> = rows
+            .conditions
+            .iter()
+            .map(|row| (made(&row.condition), row))
+            .filter(|(runs, _)| !runs.is_empty())
+            .collect();
+        let conditions: Vec<(VerbColumn, Vec<&RunResult>)> = with_verbs
+            .iter()
+            .map(|(runs, row)| {
+                let known: Vec<&RunResult> = runs
+                    .iter()
+                    .copied()
+                    .filter(|r| r.verbs_called.is_some())
+                    .collect();
+                let column = VerbColumn {
+                    condition: row.condition.clone(),
+                    with_verbs: runs.len() as u32,
+                    known: known.len() as u32,
+                };
+                (column, known)
+            })
+            .collect();
+        if conditions.is_empty() {
+            return None;
+        }
+        let tabled: Vec<&Vec<&RunResult>> = conditions
+            .iter()
+            .filter(|(column, _)| column.known > 0)
+            .map(|(_, known)| known)
+            .collect();
+        let mut by_verb: BTreeMap<String, Vec<VerbCell>> = BTreeMap::new();
+        for (index, known) in tabled.iter().enumerate() {
+            let installed = known.iter().flat_map(|r| r.verbs.iter().flatten());
+            for (verb, _) in installed {
+                let cells = by_verb
+                    .entry(verb.clone())
+                    .or_insert_with(|| vec![None; tabled.len()]);
+                cells[index] = Some((0, 0));
+            }
+            for called in known.iter().filter_map(|r| r.verbs_called.as_ref()) {
+                for (verb, times) in called {
+                    // A verb the agent added itself was not installed for the run.
+                    let cell = by_verb
+                        .get_mut(verb)
+                        .and_then(|cells| cells[index].as_mut());
+                    if let Some((runs, calls)) = cell
+                        && *times > 0
+                    {
+                        *runs += 1;
+                        *calls = calls.saturating_add(u64::from(*times));
+                    }
+                }
+            }
+        }
+        let total = |cells: &[VerbCell]| -> u64 {
+            cells
+                .iter()
+                .flatten()
+                .map(|c| c.1)
+                .fold(0, u64::saturating_add)
+        };
+        let mut verbs: Vec<(String, Vec<VerbCell>)> = by_verb.into_iter().collect();
+        // Stable: equal totals stay in the verbs' names' order.
+        verbs.sort_by_key(|(_, cells)| std::cmp::Reverse(total(cells)));
+        let runs = with_verbs.iter().flat_map(|(runs, _)| runs);
+        Some(Self {
+            conditions: conditions.into_iter().map(|(c, _)| c).collect(),
+            verbs,
+            window_hours: window_hours(runs.copied()),
+        })
+    }
+
+    /// The columns of the conditions whose calls are known.
+    fn tabled(&self) -> impl Iterator<Item = &VerbColumn> {
+        self.conditions.iter().filter(|c| c.known > 0)
+    }
+
+    /// The table's header and rows: `2/3 · 7` is 2 of the condition's 3 runs invoked the
+    /// verb, 7 times in all; `–` it was installed and none did.
+    fn table(&self) -> (Vec<String>, Vec<Vec<String>>) {
+        let header = std::iter::once("verb".to_owned())
+            .chain(self.tabled().map(|c| c.condition.clone()))
+            .collect();
+        let rows = self
+            .verbs
+            .iter()
+            .map(|(verb, cells)| {
+                let cells = cells
+                    .iter()
+                    .zip(self.tabled())
+                    .map(|(cell, column)| match cell {
+                        None => "not installed".to_owned(),
+                        Some((0, _)) => "–".to_owned(),
+                        Some((runs, calls)) => format!("{runs}/{} · {calls}", column.known),
+                    });
+                std::iter::once(verb.clone()).chain(cells).collect()
+            })
+            .collect();
+        (header, rows)
+    }
+
+    /// Per condition whose calls are known, the verbs installed for it that no run
+    /// invoked, in their names' order.
+    fn unused(&self) -> Vec<(&VerbColumn, Vec<&str>, usize)> {
+        self.tabled()
+            .enumerate()
+            .map(|(index, column)| {
+                let installed = self
+                    .verbs
+                    .iter()
+                    .filter(|(_, cells)| cells[index].is_some());
+                let mut unused: Vec<&str> = installed
+                    .clone()
+                    .filter(|(_, cells)| cells[index].is_some_and(|(runs, _)| runs == 0))
+                    .map(|(verb, _)| verb.as_str())
+                    .collect();
+                unused.sort_unstable();
+                (column, unused, installed.count())
+            })
+            .collect()
+    }
+
+    /// Under the table: the verbs no run called, per condition; the runs whose calls are
+    /// unknown; and how to prune the verbs no run called.
+    fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        let unused = self.unused();
+        if !unused.is_empty() {
+            let clauses: Vec<String> = unused
+                .iter()
+                .map(|(column, verbs, installed)| {
+                    let named: Vec<String> = verbs.iter().map(|v| format!("`{v}`")).collect();
+                    match verbs.len() {
+                        0 => format!("`{}` none of {installed}", column.condition),
+                        n => format!(
+                            "`{}` {n} of {installed} ({})",
+                            column.condition,
+                            named.join(", ")
+                        ),
+                    }
+                })
+                .collect();
+            lines.push(format!(
+                "Installed and called by no run: {}.",
+                clauses.join("; ")
+            ));
+        }
+        let unknown: Vec<String> = self
+            .conditions
+            .iter()
+            .filter(|c| c.known < c.with_verbs)
+            .map(|c| {
+                let what = if c.known == 0 {
+                    "not tabled"
+                } else {
+                    "a verb said called by no run may have been called in them"
+                };
+                format!(
+                    "`{}` {} of {} ({what})",
+                    c.condition,
+                    c.with_verbs - c.known,
+                    plural(c.with_verbs as usize, "run")
+                )
+            })
+            .collect();
+        if !unknown.is_empty() {
+            lines.push(format!(
+                "Which verbs were called is unknown for runs an older `mur-eval` recorded, \
+                 which kept no verb names: {}; `mur devtools usage report --server-log \
+                 runs/<condition>/*/*/state/mur/usage/usage.jsonl` reads them from the runs' \
+                 own logs.",
+                unknown.join("; ")
+            ));
+        }
+        if let Some((column, _, _)) = unused.iter().find(|(_, verbs, _)| !verbs.is_empty()) {
+            let window = self
+                .window_hours
+                .map_or_else(|| "DURATION".to_owned(), |hours| format!("{hours}h"));
+            let covers = match self.window_hours {
+                Some(_) => format!("`{window}` covers the study's runs"),
+                None => "`DURATION` as long as the study's runs took".to_owned(),
+            };
+            let runs = format!("runs/{}/*/*", column.condition);
+            lines.push(format!(
+                "To remove them from your installed verbs, judged on the runs' own logs, one \
+                 condition at a time: from the study's directory, `mur devtools verbs prune \
+                 --until last --unused-for {window} --server-log {runs}/calls.jsonl \
+                 {runs}/state/mur/usage/usage.jsonl` ({covers}) prints what it would remove \
+                 and `--yes` removes it (docs/usage.md, \"Removing the losers\"; a next study \
+                 measures the rest only without `--verbs`: docs/eval.md, \"Pruning verbs \
+                 between studies\")."
+            ));
+        }
+        lines
+    }
+
+    /// The section of `report.md`.
+    pub fn markdown(&self) -> String {
+        let mut text = format!("## {VERBS_CALLED}\n\n{VERBS_CALLED_SAYS}\n\n");
+        let (header, rows) = self.table();
+        if header.len() > 1 {
+            text.push_str(&markdown_table(&header, &rows));
+        }
+        for line in self.lines() {
+            let _ = write!(text, "\n{line}\n");
+        }
+        text
+    }
+
+    /// The section of the page.
+    fn html(&self) -> String {
+        let mut body = format!(
+            "<h2>{VERBS_CALLED}</h2><p>{}</p>",
+            html::escape(&VERBS_CALLED_SAYS.replace('`', ""))
+        );
+        let (header, rows) = self.table();
+        if header.len() > 1 {
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
+            body.push_str(&html::text_table(&header, &rows));
+        }
+        for line in self.lines() {
+            let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
+        }
+        body
+    }
+}
+
+const VERBS_CALLED: &str = "Verbs called, by condition";
+const VERBS_CALLED_SAYS: &str = "Per verb installed for a condition's runs (the conditions \
+    that install verbs), of its runs the ones that invoked it — any invocation mur \
+    recorded, a refused one too, as `usage report` counts a use — then the invocations \
+    (`2/3 · 7`; `–` none), most invocations first.";
+
+/// The whole hours from the first of `runs`' starts to the last one's end (at least 1):
+/// a `verbs prune --until last --unused-for` window over the runs' logs that reaches back
+/// past their first call. `None` when no run says when it started.
+fn window_hours<'a>(runs: impl Iterator<Item = &'a RunResult>) -> Option<u64> {
+    let spans: Vec<(i128, i128)> = runs
+        .filter_map(|r| {
+            let start = started_millis(r.started_at.as_deref()?)?;
+            Some((start, start + r.wall_ms.max(0.0) as i128))
+        })
+        .collect();
+    let first = spans.iter().map(|s| s.0).min()?;
+    let last = spans.iter().map(|s| s.1).max()?;
+    const HOUR: i128 = 3_600_000;
+    Some(((last - first + HOUR - 1) / HOUR).max(1) as u64)
+}
+
+/// A run's `startedAt` (UTC RFC 3339 with milliseconds, as mur-eval writes it) in
+/// milliseconds since the Unix epoch.
+fn started_millis(text: &str) -> Option<i128> {
+    // `2026-12-02T06:42:22.123Z`: mur-eval's own form; another is no start.
+    let time = text.strip_suffix('Z').filter(|t| t.len() == 23)?;
+    let field = |at: usize, len: usize| time.get(at..at + len)?.parse::<u16>().ok();
+    let month = time::Month::try_from(u8::try_from(field(5, 2)?).ok()?).ok()?;
+    let date = time::Date::from_calendar_date(i32::from(field(0, 4)?), month, field(8, 2)? as u8);
+    let [hour, minute, second] = [field(11, 2)?, field(14, 2)?, field(17, 2)?.min(59)];
+    let clock = time::Time::from_hms_milli(hour as u8, minute as u8, second as u8, field(20, 3)?);
+    let at = time::PrimitiveDateTime::new(date.ok()?, clock.ok()?).assume_utc();
+    Some(at.unix_timestamp_nanos() / 1_000_000)
+}
 
 /// Groups `results` by condition (in the order of `conditions`, then any other seen)
 /// and by task.
@@ -1492,6 +1814,9 @@ pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
     if let Some(used) = ToolsUsed::of(rows) {
         let _ = write!(text, "\n{}", used.markdown());
     }
+    if let Some(verbs) = VerbsCalled::of(rows) {
+        let _ = write!(text, "\n{}", verbs.markdown());
+    }
     text.push_str(&format!(
         "\n## Tasks\n\n| task | condition {HEADER}\n{}\n",
         separator(13)
@@ -1614,7 +1939,7 @@ fn quote(field: &str) -> String {
 /// `report.csv`: one row per condition (empty `task`), then per task and condition.
 pub fn csv(rows: &Rows<'_>) -> String {
     let mut text = String::from(
-        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,median_failed_calls,median_turns,median_input_tokens,median_output_tokens,median_cost_usd,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,failed_calls,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,runs_not_made,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs,agent_failed,agent_failed_at_once,no_events_runs\n",
+        "condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,median_failed_calls,median_turns,median_input_tokens,median_output_tokens,median_cost_usd,median_context_tokens,median_context_tokens_before,median_context_bytes,median_seconds,off_condition_calls,refused_invocations,failed_calls,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,runs_not_made,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs,agent_failed,agent_failed_at_once,no_events_runs,images,images_unsized,image_tokens,image_bytes\n",
     );
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v}"));
     for row in rows.conditions.iter().chain(&rows.tasks) {
@@ -1632,7 +1957,7 @@ pub fn csv(rows: &Rows<'_>) -> String {
         );
         let _ = writeln!(
             text,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.condition),
             quote(row.task.as_deref().unwrap_or("")),
             row.runs,
@@ -1669,6 +1994,13 @@ pub fn csv(rows: &Rows<'_>) -> String {
                 + u64::from(row.not_started),
             row.failed_at_once,
             row.no_events,
+            row.images,
+            row.images_unsized,
+            // Unknown (an older record of a run that received images): empty, not 0.
+            row.images_size
+                .map_or_else(String::new, |s| s.tokens.to_string()),
+            row.images_size
+                .map_or_else(String::new, |s| s.bytes.to_string()),
         );
     }
     text
@@ -1826,6 +2158,9 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
     }
     if let Some(used) = ToolsUsed::of(rows) {
         body.push_str(&used.html());
+    }
+    if let Some(verbs) = VerbsCalled::of(rows) {
+        body.push_str(&verbs.html());
     }
     body.push_str("<h2>Tasks</h2>");
     body.push_str(&charts(
@@ -1991,7 +2326,7 @@ mod tests {
             "{md}"
         );
         let mcp_row = csv_row(&rows, "mcp");
-        assert!(mcp_row.ends_with(",0,0,0,2,0,0,0"), "{mcp_row}");
+        assert!(mcp_row.ends_with(",0,0,0,2,0,0,0,0,0,0,0"), "{mcp_row}");
     }
 
     #[test]
@@ -2090,7 +2425,7 @@ mod tests {
             md.contains("| b | cli-derived | 0 | 0/0 (–) | – | – |"),
             "{md}"
         );
-        assert_csv_row_ends(&rows, "cli-derived", ",2,0,0,0,0,0,0,0");
+        assert_csv_row_ends(&rows, "cli-derived", ",2,0,0,0,0,0,0,0,0,0,0,0");
         // In the CSV too: an empty rate and interval, as its medians are — not 0% in 0–0.
         let csv = csv(&rows);
         let task_b = csv
@@ -2133,7 +2468,7 @@ mod tests {
             ),
             "{md}"
         );
-        assert_csv_row_ends(&rows, "cli-derived", ",0,2,2,0,0,0,0,0");
+        assert_csv_row_ends(&rows, "cli-derived", ",0,2,2,0,0,0,0,0,0,0,0,0");
         // All reported: no count.
         let made = [reported(Some(4), Some(10))];
         let all = super::rows(&made, &[]);
@@ -2171,7 +2506,7 @@ mod tests {
                     medians are lower bounds): `cli-derived` 1 of 2 runs.";
         assert_eq!(timed_out_line(&rows).as_deref(), Some(line));
         assert!(markdown(&rows, "t").contains(&format!("\n{line}\n")));
-        assert_csv_row_ends(&rows, "cli-derived", ",0,0,0,1,0,0,0,0");
+        assert_csv_row_ends(&rows, "cli-derived", ",0,0,0,1,0,0,0,0,0,0,0,0");
         assert!(crate::study::progress::line(&results[0]).contains(": pass (timed out; 3 calls,"));
     }
 
@@ -2553,12 +2888,12 @@ mod tests {
             csv.lines()
                 .next()
                 .unwrap_or_default()
-                .ends_with(",failed_calls,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,runs_not_made,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs,agent_failed,agent_failed_at_once,no_events_runs")
+                .ends_with(",failed_calls,cli_calls,mcp_calls,first_via_cli,first_via_mcp,order_varied_runs,first_via_listed_first,runs_not_made,turns_runs,input_tokens_runs,timed_out,mcp_results_unseen_runs,agent_failed,agent_failed_at_once,no_events_runs,images,images_unsized,image_tokens,image_bytes")
         );
         assert!(csv.contains("\ncli-named,,2,2,1.0000,"), "{csv}");
         let named = csv_row(&rows, "cli-named");
         assert!(
-            named.ends_with(",0,4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"),
+            named.ends_with(",0,4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"),
             "{named}"
         );
         // Read back from results.jsonl as written.
@@ -2628,7 +2963,10 @@ mod tests {
         let md = markdown(&rows, "study");
         assert!(md.contains(&format!("\n{line}\n")), "{md}");
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",5,3,2,1,0,0,0,0,0,0,0,0,0,0"), "{both}");
+        assert!(
+            both.ends_with(",5,3,2,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0"),
+            "{both}"
+        );
         assert!(page(&rows, "study").contains("the agent's own choice: both first reached"));
         // A condition that offers one surface has no preference to report.
         let one = super::rows(&results[3..], &["cli-named".to_owned()]);
@@ -2657,7 +2995,10 @@ mod tests {
             named first was reached first in 3 of 4; 50% of calls via the CLI (4 CLI, 4 MCP).";
         assert_eq!(preference_line(&rows).as_deref(), Some(line));
         let both = csv_row(&rows, "both");
-        assert!(both.ends_with(",4,4,2,2,4,3,0,0,0,0,0,0,0,0"), "{both}");
+        assert!(
+            both.ends_with(",4,4,2,2,4,3,0,0,0,0,0,0,0,0,0,0,0,0"),
+            "{both}"
+        );
         let line = serde_json::to_string(&results[2]).expect("serialize");
         assert!(line.contains(r#""listedFirst":"mcp""#), "{line}");
     }
@@ -2764,7 +3105,7 @@ mod tests {
                  whose agent exited nonzero)."
             )
         );
-        assert_csv_row_ends(&rows, "mcp", ",2,2,0");
+        assert_csv_row_ends(&rows, "mcp", ",2,2,0,0,0,0,0");
         assert!(
             crate::study::progress::line(&results[0]).contains(": FAIL (agent exit 1; 0 calls,"),
             "{}",
@@ -3000,5 +3341,263 @@ mod tests {
         // No run made: no section.
         let none = [results[5].clone()];
         assert_eq!(ToolsUsed::of(&super::rows(&none, &[])), None);
+    }
+
+    /// A run of `condition` with `installed` verbs, which invoked `called` (`None`: an
+    /// older `mur-eval`'s record, which kept no verb names), started at `started`.
+    fn invoking(
+        condition: &str,
+        repeat: u32,
+        installed: &[&str],
+        called: Option<&[(&str, u32)]>,
+        started: &str,
+    ) -> RunResult {
+        let mut run = result(condition, "count", true, 3, 100);
+        run.id = format!("{condition}/count/{repeat}");
+        run.repeat = repeat;
+        run.verbs = Some(
+            installed
+                .iter()
+                .map(|v| ((*v).to_owned(), format!("sha-of-{v}")))
+                .collect(),
+        );
+        run.verbs_called =
+            called.map(|called| called.iter().map(|(v, n)| ((*v).to_owned(), *n)).collect());
+        run.started_at = Some(started.to_owned());
+        run
+    }
+
+    #[test]
+    fn the_verbs_each_condition_called_and_those_no_run_called_are_said() {
+        let standard = ["click", "collapse", "state", "tree", "wait"];
+        // A record as an older mur-eval wrote it: no `verbsCalled`, read back as unknown.
+        let older = {
+            let run = invoking("both", 2, &standard, None, "2026-12-02T10:20:00.000Z");
+            let line = serde_json::to_string(&run).expect("json");
+            assert!(!line.contains("verbsCalled"), "{line}");
+            serde_json::from_str::<RunResult>(&line).expect("an older line")
+        };
+        let mut not_made = invoking(
+            "cli-named",
+            4,
+            &standard,
+            Some(&[("tree", 9)]),
+            "2026-12-02T10:00:00.000Z",
+        );
+        not_made.error = Some("the session never started".to_owned());
+        let results = [
+            invoking(
+                "cli-named",
+                1,
+                &standard,
+                Some(&[("click", 4), ("state", 1)]),
+                "2026-12-02T10:00:00.000Z",
+            ),
+            invoking(
+                "cli-named",
+                2,
+                &standard,
+                // `mine`: a verb the agent added itself, not installed for the run.
+                Some(&[("click", 2), ("mine", 1)]),
+                "2026-12-02T10:10:00.000Z",
+            ),
+            {
+                // The last run ends 1 h 30 min and 1 s after the first began: 2 h.
+                let mut last = invoking(
+                    "cli-named",
+                    3,
+                    &standard,
+                    Some(&[]),
+                    "2026-12-02T11:30:00.000Z",
+                );
+                last.wall_ms = 1000.0;
+                last
+            },
+            not_made,
+            invoking(
+                "both",
+                1,
+                &standard,
+                Some(&[("wait", 1)]),
+                "2026-12-02T10:30:00.000Z",
+            ),
+            older.clone(),
+            // Every run of it recorded before the verbs called were.
+            invoking(
+                "cli-compact",
+                1,
+                &standard,
+                None,
+                "2026-12-02T10:40:00.000Z",
+            ),
+            // No verbs installed: no column.
+            result("mcp", "count", true, 3, 100),
+        ];
+        let names = ["cli-named", "both", "cli-compact", "mcp"].map(str::to_owned);
+        let rows = rows(&results, &names);
+        let section = "## Verbs called, by condition\n\n\
+            Per verb installed for a condition's runs (the conditions that install verbs), \
+            of its runs the ones that invoked it — any invocation mur recorded, a refused one \
+            too, as `usage report` counts a use — then the invocations (`2/3 · 7`; `–` none), \
+            most invocations first.\n\n\
+            | verb | cli-named | both |\n|---|---|---|\n\
+            | click | 2/3 · 6 | – |\n\
+            | state | 1/3 · 1 | – |\n\
+            | wait | – | 1/1 · 1 |\n\
+            | collapse | – | – |\n\
+            | tree | – | – |\n\
+            \n\
+            Installed and called by no run: `cli-named` 3 of 5 (`collapse`, `tree`, `wait`); \
+            `both` 4 of 5 (`click`, `collapse`, `state`, `tree`).\n\
+            \n\
+            Which verbs were called is unknown for runs an older `mur-eval` recorded, which \
+            kept no verb names: `both` 1 of 2 runs (a verb said called by no run may have \
+            been called in them); `cli-compact` 1 of 1 run (not tabled); `mur devtools usage \
+            report --server-log runs/<condition>/*/*/state/mur/usage/usage.jsonl` reads them \
+            from the runs' own logs.\n\
+            \n\
+            To remove them from your installed verbs, judged on the runs' own logs, one \
+            condition at a time: from the study's directory, `mur devtools verbs prune \
+            --until last --unused-for 2h --server-log runs/cli-named/*/*/calls.jsonl \
+            runs/cli-named/*/*/state/mur/usage/usage.jsonl` (`2h` covers the study's runs) \
+            prints what it would remove and `--yes` removes it (docs/usage.md, \"Removing the \
+            losers\"; a next study measures the rest only without `--verbs`: docs/eval.md, \
+            \"Pruning verbs between studies\").\n";
+        let verbs = VerbsCalled::of(&rows).expect("verbs were installed");
+        assert_eq!(verbs.markdown(), section);
+        let md = markdown(&rows, "study");
+        assert!(
+            md.contains("\n## Tools used, by condition\n")
+                && md.contains(&format!("\n{section}\n## Tasks")),
+            "{md}"
+        );
+        let page = page(&rows, "study");
+        assert!(
+            page.contains("<h2>Verbs called, by condition</h2>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<td>collapse</td><td>–</td><td>–</td>"),
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                "Installed and called by no run: cli-named 3 of 5 (collapse, tree, wait)"
+            ),
+            "{page}"
+        );
+        // A verb installed for one condition only; every verb called; no start recorded.
+        let results = [
+            RunResult {
+                started_at: None,
+                ..invoking("cli-named", 1, &["click"], Some(&[("click", 1)]), "")
+            },
+            RunResult {
+                started_at: None,
+                ..invoking(
+                    "cli-compact",
+                    1,
+                    &["click", "tree"],
+                    Some(&[("tree", 2)]),
+                    "",
+                )
+            },
+        ];
+        let verbs = VerbsCalled::of(&super::rows(&results, &[])).expect("installed");
+        let text = verbs.markdown();
+        assert!(
+            text.contains("| tree | not installed | 1/1 · 2 |\n| click | 1/1 · 1 | – |\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "Installed and called by no run: `cli-named` none of 1; `cli-compact` 1 of 2 \
+                 (`click`).\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("--unused-for DURATION --server-log runs/cli-compact/*/*/calls.jsonl")
+                && text.contains("(`DURATION` as long as the study's runs took)"),
+            "{text}"
+        );
+        // Only older records: said unknown, no table, no command.
+        let text = VerbsCalled::of(&super::rows(&[older], &[]))
+            .expect("installed")
+            .markdown();
+        assert!(
+            !text.contains("| verb |") && !text.contains("verbs prune"),
+            "{text}"
+        );
+        assert!(text.contains("`both` 1 of 1 run (not tabled)"), "{text}");
+        // No condition installs verbs (or results from before they were recorded): no
+        // section.
+        let none = [result("mcp", "a", true, 3, 100)];
+        let rows = super::rows(&none, &[]);
+        assert_eq!(VerbsCalled::of(&rows), None);
+        assert!(!markdown(&rows, "study").contains("Verbs called"));
+    }
+
+    /// report.csv's image columns are the counts report.md's line says, and the images'
+    /// own tokens and bytes summed; unknown (empty) where an older record of a run with
+    /// images kept no sizes.
+    #[test]
+    fn the_images_and_their_tokens_and_bytes_are_in_the_csv() {
+        let shot = |images: u32, unsized_: u32, size: Option<(u64, u64)>| {
+            let mut run = result("mcp", "settings-screenshot", true, 3, 4000);
+            run.context.images = images;
+            run.context.images_unsized = unsized_;
+            run.context.images_size = size.map(|(bytes, tokens)| Size { bytes, tokens });
+            run
+        };
+        let made = [
+            shot(1, 0, Some((31_000, 640))),
+            shot(2, 1, Some((45_000, 1600))),
+            shot(0, 0, None),
+            result("cli-named", "settings-screenshot", true, 3, 100),
+        ];
+        let rows = rows(&made, &[]);
+        let csv = csv(&rows);
+        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+        assert!(
+            csv.starts_with("condition,")
+                && csv
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .ends_with(",no_events_runs,images,images_unsized,image_tokens,image_bytes"),
+            "{csv}"
+        );
+        let column = |condition: &str, name: &str| {
+            let row = csv_row(&rows, condition);
+            let row: Vec<&str> = row.split(',').collect();
+            header
+                .iter()
+                .position(|h| *h == name)
+                .map(|i| row[i].to_owned())
+        };
+        let images = |condition: &str| {
+            ["images", "images_unsized", "image_tokens", "image_bytes"]
+                .map(|name| column(condition, name).unwrap_or_default())
+        };
+        assert_eq!(images("mcp"), ["3", "1", "2240", "76000"], "{csv}");
+        assert_eq!(images("cli-named"), ["0", "0", "0", "0"], "{csv}");
+        // As report.md says them.
+        assert!(
+            images_line(&rows).is_some_and(
+                |l| l.ends_with("in `mcp` 3 images (1 of unknown pixel size: bytes only).")
+            ),
+            "{:?}",
+            images_line(&rows)
+        );
+        // An older record of a run that received an image, which kept no size: the count
+        // stands, the tokens and bytes are unknown.
+        let older = [shot(1, 0, None), shot(1, 0, Some((31_000, 640)))];
+        let older_rows = super::rows(&older, &[]);
+        assert!(
+            csv_row(&older_rows, "mcp").ends_with(",2,0,,"),
+            "{}",
+            super::csv(&older_rows)
+        );
     }
 }

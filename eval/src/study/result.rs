@@ -71,6 +71,12 @@ pub struct RunResult {
     /// (conditions that install verbs): a study extended after `verbs prune`, or with
     /// rebuilt verbs, says which runs had which set.
     pub verbs: Option<BTreeMap<String, String>>,
+    /// Of the named verbs (plugin and data: what `verbs prune` removes), those the run's
+    /// agent invoked, name → invocations (a refused one too, as `usage report` counts a
+    /// use), under a condition that installs verbs: the report's "Verbs called" says which
+    /// installed verbs no run called. Absent elsewhere and in records of an older
+    /// `mur-eval`, for which it is unknown.
+    pub verbs_called: Option<BTreeMap<String, u32>>,
     /// The sha256 of the task's file the run was judged by: a task file changed between
     /// two commands into one study (a `git pull` of `eval/tasks`) says which runs had
     /// which oracle. Absent in records of an older `mur-eval`.
@@ -129,6 +135,7 @@ impl RunResult {
             notes: Vec::new(),
             agent_command: None,
             verbs: None,
+            verbs_called: None,
             task_sha256: None,
             started_at: None,
             agent_lines: None,
@@ -197,6 +204,11 @@ pub struct Context {
     /// their bytes are counted, their tokens are not (lower bounds). Absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub images_unsized: u32,
+    /// What those images put before the agent, within `before` and `results`: their own
+    /// bytes and estimated tokens (none for one of unknown pixel size). Absent when it
+    /// received none, and in records of an older `mur-eval`, for which it is unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub images_size: Option<Size>,
 }
 
 fn is_zero(value: &u32) -> bool {

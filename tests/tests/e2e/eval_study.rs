@@ -10,7 +10,9 @@
 //! Commands with other conditions, tasks, repeats and agents into one `--out` are each
 //! recorded in study.json, and the report warns that their conditions are not like for
 //! like. An agent's failing calls (an unknown tool, a click that matches nothing) and the
-//! invocations mur refused are counted in results.jsonl, report.md and report.csv.
+//! invocations mur refused are counted in results.jsonl, report.md and report.csv. The
+//! report names the verbs installed for each condition that no run invoked, and
+//! report.csv the images a screenshot put before the agent.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -326,6 +328,50 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         assert!(report.contains(&row), "{row}\n{report}");
     }
     assert!(!report.contains("never completed"), "{report}");
+    // The verbs each condition installed and called: the scripted CLI agent's
+    // count-to-three invokes `click` four times (one refused), and none of the three
+    // tasks' scripts invokes `collapse` or `tree`, which the report names as called by no
+    // run of each condition that installs verbs, with the command that prunes them.
+    for run in all.iter().filter(|r| r["verbs"].is_object()) {
+        let called = &run["verbsCalled"];
+        assert!(called.is_object(), "{}: {run}", run["id"]);
+        let cli_agent = run["condition"] != "both" || run["repeat"] == 1;
+        if run["task"] == "count-to-three" {
+            let clicks = if cli_agent { 4 } else { 0 };
+            assert_eq!(called["click"].as_u64().unwrap_or(0), clicks, "{run}");
+        }
+        assert_eq!(called["collapse"], Value::Null, "{run}");
+    }
+    assert!(
+        report.contains("\n## Verbs called, by condition\n"),
+        "{report}"
+    );
+    assert!(report.contains("\n| collapse | – | – | – |\n"), "{report}");
+    let unused = report
+        .lines()
+        .find_map(|l| l.strip_prefix("Installed and called by no run: "))
+        .unwrap_or_else(|| panic!("no line of the verbs no run called\n{report}"));
+    let clauses: Vec<&str> = unused.trim_end_matches('.').split("; ").collect();
+    assert_eq!(clauses.len(), 3, "{unused}");
+    for condition in ["cli-named", "cli-compact", "both"] {
+        let clause = clauses
+            .iter()
+            .find(|c| c.starts_with(&format!("`{condition}` ")))
+            .unwrap_or_else(|| panic!("{condition}: {unused}"));
+        assert!(
+            clause.contains("`collapse`") && clause.contains("`tree`"),
+            "{clause}"
+        );
+        assert!(
+            !clause.contains("`click`") && !clause.contains("`wait`"),
+            "{clause}"
+        );
+    }
+    assert!(
+        report
+            .contains("`mur devtools verbs prune --until last --unused-for 1h --server-log runs/"),
+        "{report}"
+    );
     assert_eq!(output.stdout, report, "the report is printed too");
     // What each agent did, for people to read: a trace per run, and one run of every
     // condition per task side by side — a shell transcript, a trace of tool calls.
@@ -382,6 +428,10 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
     let page = std::fs::read_to_string(&html).expect("the page");
     assert!(
         page.contains("Success % per condition") && page.contains("<svg"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<h2>Verbs called, by condition</h2>"),
         "{page}"
     );
     for fetch in ["<script", "src=", "href=", "url("] {
@@ -899,6 +949,26 @@ fn a_screenshot_the_mcp_agent_receives_counts_as_an_image_not_as_its_base64() {
         "Images in tool results counted as images, not as their base64 text: tokens ≈ width × height / 750",
     );
     output.assert_stdout_contains("in `mcp` 1 image.");
+    // What the image put before the agent: its own bytes (what the base64 it received
+    // decodes to) and its estimated tokens, recorded apart and in report.csv's columns
+    // beside the count report.md says.
+    let size = &context["imagesSize"];
+    let data = shot["images"][0]["data"].as_str().unwrap_or_default();
+    let decoded = data.len() / 4 * 3 - data.bytes().rev().take_while(|b| *b == b'=').count();
+    assert_eq!(size["bytes"].as_u64(), Some(decoded as u64), "{only}");
+    let image_tokens = size["tokens"].as_u64().unwrap_or_default();
+    assert!((1..=1600).contains(&image_tokens), "{only}");
+    let csv = std::fs::read_to_string(out.join("report.csv")).expect("report.csv");
+    let header = csv.lines().next().unwrap_or_default();
+    assert!(
+        header.ends_with(",no_events_runs,images,images_unsized,image_tokens,image_bytes"),
+        "{csv}"
+    );
+    let images = format!(",1,0,{image_tokens},{decoded}");
+    for row in ["mcp,,", "mcp,settings-screenshot,"] {
+        let line = csv.lines().find(|l| l.starts_with(row)).unwrap_or_default();
+        assert!(line.ends_with(&images), "{images}\n{csv}");
+    }
 }
 
 #[test]
