@@ -553,19 +553,21 @@ impl HostReads for BridgeArgs {
 
 /// `proxy`: all that finds and calls the session, but `--pretty` (it writes JSON-RPC
 /// messages, one a line) and `--refresh` (no verb of its reads a tool list).
-const PROXY_READS: Reads = Reads::Only(&[
-    "endpoint",
-    "project",
-    "auto",
-    "auto_full",
-    "auto_range",
-    "timeout",
-    "max_response",
-    "verbose",
-    "quiet",
-    "answer",
-    "protocol",
-]);
+impl HostReads for ProxyArgs {
+    const READS: Reads = Reads::Only(&[
+        "endpoint",
+        "project",
+        "auto",
+        "auto_full",
+        "auto_range",
+        "timeout",
+        "max_response",
+        "verbose",
+        "quiet",
+        "answer",
+        "protocol",
+    ]);
+}
 
 /// `cmd` with the host options it does not read (`reads`) left out of its help and
 /// completions. Run as the command's `defer`, once clap has given it its parent's
@@ -592,11 +594,6 @@ fn as_bridge(cmd: clap::Command) -> clap::Command {
     reading(cmd, BridgeArgs::READS)
 }
 
-/// `proxy`: [`PROXY_READS`].
-fn as_proxy(cmd: clap::Command) -> clap::Command {
-    reading(cmd, PROXY_READS)
-}
-
 impl Cli {
     /// The first host option typed (before the command or after it: `matches`, clap's
     /// parse) that the command does not read ([`Reads::Only`]), as a refusal says it.
@@ -607,7 +604,7 @@ impl Cli {
         let (command, reads) = match verb {
             Verb::Bridge(args) if args.stop.is_some() => ("bridge stop", BridgeArgs::READS),
             Verb::Bridge(_) => ("bridge", BridgeArgs::READS),
-            Verb::Proxy => ("proxy", PROXY_READS),
+            Verb::Proxy(_) => ("proxy", ProxyArgs::READS),
             _ => return None,
         };
         let Reads::Only(ids) = reads else {
@@ -795,8 +792,7 @@ pub enum Verb {
         "mur devtools proxy <<< '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}'",
         "mur devtools --project ./App.csproj proxy < /dev/null",
     ]))]
-    #[command(defer(as_proxy))]
-    Proxy,
+    Proxy(Lazy<ProxyArgs>),
     /// A verb from an installed plugin
     #[command(external_subcommand)]
     Plugin(Vec<String>),
@@ -916,6 +912,19 @@ pub struct BridgeArgs {
     /// The stdio MCP server to run: its command and arguments, after `--`
     #[arg(last = true, required = true, value_name = "SERVER")]
     pub command: Vec<std::ffi::OsString>,
+}
+
+/// `mur devtools proxy`: what it records of the calls it forwards.
+#[derive(Debug, Args)]
+pub struct ProxyArgs {
+    /// Record every tool call forwarded (an MCP client's, on surface `mcp`) beside mur's own
+    /// usage log (`$XDG_STATE_HOME/mur/usage/sessions/mur-proxy.jsonl`), for a server that
+    /// records none itself
+    #[arg(long)]
+    pub usage: bool,
+    /// Record every tool call forwarded to this file instead
+    #[arg(long, value_name = "PATH", conflicts_with = "usage")]
+    pub usage_log: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

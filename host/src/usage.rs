@@ -396,7 +396,26 @@ pub fn error(e: mur_usage::Error) -> Error {
     }
 }
 
-/// `--usage-log PATH` (of `bridge`), when given, asked before anything starts, as
+/// Where `--usage` and `--usage-log PATH` (of `bridge` and `proxy`) say the tool calls
+/// served are recorded: `PATH` (made absolute: a bridge in the background runs
+/// elsewhere) once [`check_usage_log`] has found it can be, else beside mur's own log,
+/// else nowhere.
+pub fn usage_logging(
+    usage: bool,
+    usage_log: Option<&std::path::Path>,
+) -> Result<mur_bridge::UsageLogging, Error> {
+    use mur_bridge::UsageLogging;
+    check_usage_log(usage_log)?;
+    Ok(match (usage_log, usage) {
+        (Some(path), _) => {
+            UsageLogging::At(std::path::absolute(path).unwrap_or_else(|_| path.to_owned()))
+        }
+        (None, true) => UsageLogging::BesideLockfile,
+        (None, false) => UsageLogging::Off,
+    })
+}
+
+/// `--usage-log PATH` (of `bridge` and `proxy`), when given, asked before anything starts, as
 /// `--out` is: a path in a directory that does not exist is a mistyped one, refused
 /// (exit 1), not made, unless it is mur's own usage directory.
 pub fn check_usage_log(path: Option<&std::path::Path>) -> Result<(), Error> {

@@ -97,12 +97,21 @@ impl Recorder {
     /// server has that tool is told by its answer ([`Recorder::finish`]): a bridge keeps
     /// no tool list of its server's.
     pub fn call(&self, tool: &str, client: Option<String>, meta: &Value) -> Served {
-        // Only a bridge serves calls outside rmcp: its records say so, so a report
-        // that reads them leaves out its server's own records of the same calls.
+        // A bridge's records say it wrote them, so a report that reads them leaves out
+        // its server's own records of the same calls (a proxy's do not: `forwarded`).
         Served {
             bridge: true,
             ..self.served(tool, false, client, meta.get(VERB_META))
         }
+    }
+
+    /// A call of `tool` that `mur devtools proxy --usage` forwards for `client`: an MCP
+    /// client's (surface `mcp`: the proxy takes off any verb label), whose tool the
+    /// session has as its answer tells ([`Recorder::finish_forwarded`]). Not a bridge's
+    /// record: no stdio server keeps one of the same call under the bridge's name for a
+    /// report to leave out.
+    pub fn forwarded(&self, tool: &str, client: Option<String>) -> Served {
+        self.served(tool, false, client, None)
     }
 
     /// The tool's and the verb's names are the client's words, so they are cut as
@@ -136,8 +145,21 @@ impl Recorder {
     /// Appends the record of `served` ([`Recorder::record`]); a failure to record is
     /// logged, never the call's failure.
     pub fn finish(&self, served: Served, outcome: Outcome) {
-        let record = self.record(served, outcome);
-        if let Err(why) = self.log.append(&record) {
+        self.append(&self.record(served, outcome));
+    }
+
+    /// [`Recorder::finish`] for a call a proxy forwarded ([`Recorder::forwarded`]): its
+    /// record names `project`, the hash of the project whose session served it (`None`:
+    /// one reached by `--endpoint`), and no build (the proxy is no session's build).
+    pub fn finish_forwarded(&self, served: Served, outcome: Outcome, project: Option<String>) {
+        let mut record = self.record(served, outcome);
+        record.project = project;
+        record.build_tag = None;
+        self.append(&record);
+    }
+
+    fn append(&self, record: &Record) {
+        if let Err(why) = self.log.append(record) {
             tracing::warn!("usage not recorded: {why}");
         }
     }

@@ -83,7 +83,7 @@ pub(crate) const MAX_IN_FLIGHT: usize = 128;
 /// and capabilities, log level): the bridge's, not the server's, to read.
 const MODERN_META_PREFIX: &str = "io.modelcontextprotocol/";
 /// The modern request's `clientInfo` (`name`, `version`), who the usage record says called.
-const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub(crate) const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 
 /// The bridge as its HTTP handlers see it.
 pub(crate) struct Bridge {
@@ -466,7 +466,7 @@ fn unanswered(served: Option<(Arc<Recorder>, Served)>) {
 /// tool's own failure (`isError`) `tool-error`; else `ok`. `None` for an
 /// input-required round (`resultType: "input_required"`), one step of a call and
 /// not a call.
-fn answer_outcome(answer: &Value, tool: &str) -> Option<Outcome> {
+pub(crate) fn answer_outcome(answer: &Value, tool: &str) -> Option<Outcome> {
     if answer.get("error").is_some() {
         return Some(Outcome::RpcError);
     }

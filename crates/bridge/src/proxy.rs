@@ -45,6 +45,16 @@
 //! ([`Upstream::end`]: a session-based server's session, else left to its idle
 //! timeout), then the process ends by the signal — also when its input had ended
 //! already and the requests were being waited for. A second signal ends it at once.
+//!
+//! With usage recording on (`proxy --usage`, [`recorder`]), each `tools/call` is
+//! recorded as a session records the calls it serves (side `server`, surface `mcp`,
+//! through `mur-server`'s [`Recorder`], as a bridge records them), so the MCP side of a
+//! server that records nothing itself is measured: in the name of the `clientInfo` the
+//! client gave in `initialize` (none when it gave none), once its answer is written —
+//! how it ended read from the answer as a bridge reads it — or when it is given up
+//! (`rpc-error`, as a bridge records a call no answer of the server's reached) or
+//! cancelled by the client or a signal (`interrupted`, as a session records a call its
+//! client cancelled). An input-required round is a step of a call, not one.
 
 use std::{
     collections::HashMap,
@@ -58,9 +68,12 @@ use std::{
 };
 
 use mur_client::{Events, LogMessage, Progress, Question, Reply, Response};
-use mur_core::Result;
+use mur_core::{Error, Result};
+use mur_server::{Recorder, Served, UsageLogging, client_label};
+use mur_usage::Outcome;
 
 use crate::capabilities::without_notifications;
+use crate::http::{CLIENT_INFO, answer_outcome};
 use crate::lines::{Line, read_line_blocking, skip_line};
 use serde_json::{Value, json};
 
@@ -156,16 +169,57 @@ pub trait Upstream: Send + Sync + 'static {
     /// Sends `request`; progress, log messages and questions go to `events`.
     fn call(&self, request: Request<'_>, events: &dyn Events) -> Result<Reply>;
 
+    /// The hash of the project whose session the requests go to (its lockfile's name
+    /// without `.json`), once known, which the usage records name; `None` by default.
+    fn project(&self) -> Option<String> {
+        None
+    }
+
     /// The proxy is done, its requests answered or given up (its input ended, or a
     /// signal ends it): ends what was kept for them, such as a session-based server's
     /// MCP session. Nothing by default.
     fn end(&self) {}
 }
 
+/// The name of the log `proxy --usage` keeps beside mur's own
+/// (`$XDG_STATE_HOME/mur/usage/sessions/mur-proxy.jsonl`): one for every proxy, whatever
+/// it forwards to (records of several at once never interleave), apart from the
+/// sessions' own `<project hash>.jsonl`, which `usage report` reads with it.
+pub const USAGE_LOG_NAME: &str = "mur-proxy";
+
+/// The recorder of the tool calls a proxy forwards (`--usage`: [`USAGE_LOG_NAME`] in
+/// the sessions' usage directory; `--usage-log PATH`: that file), its log made at once;
+/// `None` when `logging` is off. A log that cannot be written ends the proxy before it
+/// serves anything, as it ends a bridge: whoever asked for the records wants them.
+pub fn recorder(logging: &UsageLogging) -> Result<Option<Recorder>> {
+    // The name of the log in the sessions' directory is the stem of this "lockfile";
+    // the records name the project of the session each call went to, not it
+    // ([`Recorder::finish_forwarded`]), nor a build.
+    let name = std::path::PathBuf::from(format!("{USAGE_LOG_NAME}.json"));
+    let Some(recorder) = Recorder::new(logging, &name, "") else {
+        return Ok(None);
+    };
+    recorder.ready().map_err(|why| {
+        Error::internal(why)
+            .with_hint("give `--usage-log` a file in a directory mur can write, or use `--usage`")
+    })?;
+    Ok(Some(recorder))
+}
+
+/// A forwarded `tools/call`'s record, until it is written: by whichever sees the call
+/// end first (its answer written, or the proxy giving it up, or the client cancelling
+/// it); empty for any other request, or with recording off.
+type Unrecorded = Arc<Mutex<Option<Served>>>;
+
 /// The proxy's state shared by the reader and the request threads.
 struct Proxy<W> {
     out: Mutex<W>,
     upstream: Arc<dyn Upstream>,
+    /// Where the tool calls forwarded are recorded; `None`: recording is off.
+    usage: Option<Recorder>,
+    /// Who the usage records say calls: the `clientInfo` of the client's `initialize`
+    /// ([`client_label`]), none when it gave none.
+    recorded_client: Mutex<Option<String>>,
     /// The client declared `elicitation`: questions can be asked of it.
     can_answer: AtomicBool,
     /// The client set a log level: ask the session for its log messages.
@@ -227,12 +281,13 @@ impl std::fmt::Display for Stopped {
 
 /// A request in flight: the client's id, how to cancel it, its thread, and
 /// whether its answer is written (or being written): by its thread, or by the
-/// proxy that gave it up — never both.
+/// proxy that gave it up — never both; and its usage record, until written.
 struct Running {
     id: Value,
     cancel: tokio::sync::watch::Sender<bool>,
     thread: std::thread::JoinHandle<()>,
     answered: Arc<AtomicBool>,
+    unrecorded: Unrecorded,
 }
 
 /// Serves `input` until it ends, writing to `output`; the requests in flight
@@ -244,13 +299,15 @@ struct Running {
 /// ([`Upstream::end`]). A signal (SIGTERM, SIGINT, SIGHUP) meanwhile gives the
 /// requests up, ends the upstream and ends the process by it: never returns,
 /// also when it came after the input ended. One after it returned ends the
-/// process by its default action.
+/// process by its default action. Each `tools/call` is recorded to `usage`, if
+/// given ([`recorder`]).
 pub fn serve<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
     input: impl BufRead + Send + 'static,
     output: W,
+    usage: Option<Recorder>,
 ) -> std::result::Result<(), Stopped> {
-    serve_within(upstream, input, output, Graces::SERVING)
+    serve_within(upstream, input, output, usage, Graces::SERVING)
 }
 
 /// [`serve`], the requests in flight waited for as long as `graces` say.
@@ -258,6 +315,7 @@ fn serve_within<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
     input: impl BufRead + Send + 'static,
     output: W,
+    usage: Option<Recorder>,
     graces: Graces,
 ) -> std::result::Result<(), Stopped> {
     // One line ahead at most: what the input holds waits there, not in memory.
@@ -269,6 +327,8 @@ fn serve_within<W: ClientOutput>(
     let proxy = Arc::new(Proxy {
         out: Mutex::new(output),
         upstream,
+        usage,
+        recorded_client: Mutex::default(),
         can_answer: AtomicBool::new(false),
         verbose: AtomicBool::new(false),
         client: Mutex::default(),
@@ -412,11 +472,16 @@ impl<W: ClientOutput> Proxy<W> {
                 if method == "initialize" {
                     let asks = params.is_some_and(|p| p["capabilities"]["elicitation"].is_object());
                     self.can_answer.store(asks, Ordering::SeqCst);
-                    let info = relayed_client(params.and_then(|p| p.get("clientInfo")));
+                    let given = params.and_then(|p| p.get("clientInfo"));
+                    let info = relayed_client(given);
                     if let Ok(mut client) = self.client.lock() {
                         *client = Some(info);
                     }
+                    if let Ok(mut client) = self.recorded_client.lock() {
+                        *client = given.and_then(recorded_client);
+                    }
                 }
+                let unrecorded = Arc::new(Mutex::new(self.served(method, params)));
                 let proxy = self.clone();
                 let method = method.to_owned();
                 let params = params.cloned();
@@ -424,8 +489,17 @@ impl<W: ClientOutput> Proxy<W> {
                 let key = id.clone();
                 let answered = Arc::new(AtomicBool::new(false));
                 let answering = answered.clone();
+                let recording = unrecorded.clone();
                 let thread = std::thread::spawn(move || {
-                    proxy.forward(&method, &id, params.as_ref(), &cancelled, &answering);
+                    let request = Forwarded {
+                        method: &method,
+                        id: &id,
+                        params: params.as_ref(),
+                        cancelled: &cancelled,
+                        answered: &answering,
+                        unrecorded: &recording,
+                    };
+                    proxy.forward(&request);
                 });
                 if let Ok(mut running) = self.running.lock() {
                     running.retain(|r| !r.thread.is_finished());
@@ -434,12 +508,48 @@ impl<W: ClientOutput> Proxy<W> {
                         cancel,
                         thread,
                         answered,
+                        unrecorded,
                     });
                 }
                 if self.gone.load(Ordering::SeqCst) {
-                    self.give_up_all("its client is gone (a write to stdout failed)");
+                    self.give_up_all(
+                        "its client is gone (a write to stdout failed)",
+                        Outcome::RpcError,
+                    );
                 }
             }
+        }
+    }
+
+    /// A `tools/call` with these params starting now, when recording is on: its
+    /// client is the one its own `_meta` names (the 2026-07-28 form), else the one
+    /// `initialize` named.
+    fn served(&self, method: &str, params: Option<&Value>) -> Option<Served> {
+        let recorder = self.usage.as_ref().filter(|_| method == "tools/call")?;
+        let params = params?;
+        let tool = params["name"].as_str()?;
+        let client = match params["_meta"].get(CLIENT_INFO) {
+            Some(info) => recorded_client(info),
+            None => self.recorded_client.lock().ok()?.clone(),
+        };
+        Some(recorder.forwarded(tool, client))
+    }
+
+    /// Writes the record of a call that ended with `outcome` (or with its answer,
+    /// `outcome` read from it), unless it was written already, or the call is not
+    /// recorded. An input-required round ends no call: its record waits.
+    fn record(&self, unrecorded: &Unrecorded, outcome: impl FnOnce(&Served) -> Option<Outcome>) {
+        let Some(recorder) = &self.usage else {
+            return;
+        };
+        let Ok(mut unrecorded) = unrecorded.lock() else {
+            return;
+        };
+        let Some(outcome) = unrecorded.as_ref().and_then(outcome) else {
+            return;
+        };
+        if let Some(served) = unrecorded.take() {
+            recorder.finish_forwarded(served, outcome, self.upstream.project());
         }
     }
 
@@ -452,8 +562,11 @@ impl<W: ClientOutput> Proxy<W> {
         if let Ok(running) = self.running.lock() {
             for request in running.iter().filter(|r| r.id == *id) {
                 found = true;
-                // Nor is an error written for it if it is given up later.
-                request.answered.store(true, Ordering::SeqCst);
+                // Nor is an error written for it if it is given up later; one whose
+                // answer is being written is recorded by it.
+                if !request.answered.swap(true, Ordering::SeqCst) {
+                    self.record(&request.unrecorded, |_| Some(Outcome::Interrupted));
+                }
                 request.cancel.send_replace(true);
             }
         }
@@ -483,14 +596,15 @@ impl<W: ClientOutput> Proxy<W> {
         let until = Instant::now() + self.graces.input_end;
         while !self.all_ended() {
             if let Some(gone) = self.client_gone() {
-                self.give_up_all(gone);
+                self.give_up_all(gone, Outcome::RpcError);
                 break;
             }
             if Instant::now() >= until {
-                self.give_up_all(&format!(
+                let why = format!(
                     "the proxy's input ended and {} passed without its answer",
                     humantime::format_duration(self.graces.input_end)
-                ));
+                );
+                self.give_up_all(&why, Outcome::RpcError);
                 break;
             }
             std::thread::sleep(LOOK_EVERY);
@@ -520,7 +634,11 @@ impl<W: ClientOutput> Proxy<W> {
     fn stopped_by(&self, signal: std::os::raw::c_int) -> ! {
         let name = crate::signals::name(signal);
         tracing::debug!("{name}: ending the proxy");
-        self.give_up_all(&format!("the proxy was ended by {name}"));
+        // Its client ended it, as a client's cancel ends a call.
+        self.give_up_all(
+            &format!("the proxy was ended by {name}"),
+            Outcome::Interrupted,
+        );
         let until = Instant::now() + self.graces.give_up;
         while !self.all_ended() && Instant::now() < until {
             std::thread::sleep(LOOK_EVERY);
@@ -563,14 +681,16 @@ impl<W: ClientOutput> Proxy<W> {
 
     /// Gives up every request in flight (`why`): its call is cancelled, its
     /// questions wait no more, and — while the client can still read — it is
-    /// answered with an error saying why, unless its own answer came first.
-    fn give_up_all(&self, why: &str) {
+    /// answered with an error saying why, unless its own answer came first; a tool
+    /// call is recorded as ended with `outcome`.
+    fn give_up_all(&self, why: &str, outcome: Outcome) {
         let gone = self.client_gone().is_some();
         let mut given_up = Vec::new();
         if let Ok(running) = self.running.lock() {
             for request in running.iter().filter(|r| !r.thread.is_finished()) {
                 if !request.answered.swap(true, Ordering::SeqCst) {
                     given_up.push(request.id.clone());
+                    self.record(&request.unrecorded, |_| Some(outcome));
                 }
                 request.cancel.send_replace(true);
             }
@@ -593,15 +713,16 @@ impl<W: ClientOutput> Proxy<W> {
     }
 
     /// Runs one request against the session and writes its answer, unless the
-    /// client cancelled it (`cancelled` then holds `true`).
-    fn forward(
-        self: &Arc<Self>,
-        method: &str,
-        id: &Value,
-        params: Option<&Value>,
-        cancelled: &tokio::sync::watch::Receiver<bool>,
-        answered: &AtomicBool,
-    ) {
+    /// client cancelled it (`cancelled` then holds `true`), then its usage record.
+    fn forward(self: &Arc<Self>, request: &Forwarded<'_>) {
+        let Forwarded {
+            method,
+            id,
+            params,
+            cancelled,
+            answered,
+            unrecorded,
+        } = *request;
         // mur's client sends its own token and reports what comes for it;
         // the client's token goes back on the relayed notifications. A verb's
         // label is mur's alone to give: the client's call is MCP, however labelled.
@@ -661,6 +782,7 @@ impl<W: ClientOutput> Proxy<W> {
             Err(e) => error(id, INTERNAL_ERROR, &with_hints(&e)),
         };
         self.write(&message);
+        self.record(unrecorded, |served| answer_outcome(&message, served.tool()));
     }
 
     /// The client's answer to a question we asked.
@@ -754,7 +876,7 @@ impl<W: ClientOutput> Proxy<W> {
             *first = Some(failed);
             self.gone.store(true, Ordering::SeqCst);
         }
-        self.give_up_all(&format!("its client is gone ({how})"));
+        self.give_up_all(&format!("its client is gone ({how})"), Outcome::RpcError);
         // Full: a line waits there, and the loop looks at `gone` once it takes it.
         let _ = self.wake.try_send(Input::ClientGone);
     }
@@ -767,6 +889,18 @@ impl<W: ClientOutput> Proxy<W> {
         let failed = self.failed.lock().ok().and_then(|mut f| f.take());
         Some(failed.unwrap_or_else(|| std::io::ErrorKind::BrokenPipe.into()))
     }
+}
+
+/// One request a thread forwards ([`Proxy::forward`]): the client's method, id and
+/// params; whether it was cancelled; whether its answer is written; its usage record.
+#[derive(Clone, Copy)]
+struct Forwarded<'a> {
+    method: &'a str,
+    id: &'a Value,
+    params: Option<&'a Value>,
+    cancelled: &'a tokio::sync::watch::Receiver<bool>,
+    answered: &'a AtomicBool,
+    unrecorded: &'a Unrecorded,
 }
 
 /// The call's events, relayed to the client as notifications and questions.
@@ -879,6 +1013,17 @@ fn relayed_client(info: Option<&Value>) -> Value {
         (!name.is_empty()).then(|| json!({ "name": name, "version": version }))
     };
     info.and_then(usable).unwrap_or_else(proxy_info)
+}
+
+/// Who a usage record says called, of a `clientInfo` the client gave: `name version`
+/// ([`client_label`], as a session's records say); `None` for one with no name, or a
+/// name or version that is no string — no client named, `(unnamed)` in a report.
+fn recorded_client(info: &Value) -> Option<String> {
+    let version = match &info["version"] {
+        Value::Null => None,
+        version => Some(version.as_str()?),
+    };
+    client_label(info["name"].as_str()?, version)
 }
 
 /// The proxy's own name and version: who calls, for a client that said nothing usable
@@ -998,7 +1143,7 @@ mod tests {
         input: impl BufRead + Send + 'static,
     ) -> (Vec<Value>, std::result::Result<(), Stopped>) {
         let out = Captured::default();
-        let served = serve(Arc::new(Slow), input, out.clone());
+        let served = serve(Arc::new(Slow), input, out.clone(), None);
         (lines_of(&out), served)
     }
 
@@ -1090,6 +1235,7 @@ mod tests {
             Arc::new(Notifying),
             std::io::Cursor::new(input),
             out.clone(),
+            None,
         )
         .expect("served");
         let lines = lines_of(&out);
@@ -1145,6 +1291,7 @@ mod tests {
             upstream.clone(),
             std::io::Cursor::new(input),
             out.clone(),
+            None,
             graces(grace),
         )
         .expect("served");
@@ -1218,6 +1365,7 @@ mod tests {
                 Arc::new(Cancellable::default()),
                 std::io::Cursor::new(input),
                 Unread,
+                None,
                 graces(Duration::from_millis(200)),
             )
         });
@@ -1274,6 +1422,7 @@ mod tests {
             upstream,
             std::io::Cursor::new(input),
             out.clone(),
+            None,
             graces(Duration::from_millis(100)),
         )
         .expect("served");
@@ -1290,7 +1439,7 @@ mod tests {
         for (hung_up, input) in [(true, slow.to_owned()), (false, format!("{slow}\n{ping}"))] {
             let upstream = Arc::new(Cancellable::default());
             let closed = Closed { hung_up };
-            let served = serve(upstream.clone(), std::io::Cursor::new(input), closed);
+            let served = serve(upstream.clone(), std::io::Cursor::new(input), closed, None);
             // Hung up, nothing written: the input's end (or the hangup, if seen first:
             // a closed pipe all the same). A write failed: its error.
             match served {
@@ -1346,7 +1495,7 @@ mod tests {
             more: Mutex::new(more),
         };
         let upstream = Arc::new(Cancellable::default());
-        let served = serve(upstream.clone(), std::io::BufReader::new(input), Full);
+        let served = serve(upstream.clone(), std::io::BufReader::new(input), Full, None);
         assert_eq!(
             served.expect_err("the write's failure").to_string(),
             "cannot write to stdout: no space left"
@@ -1368,7 +1517,12 @@ mod tests {
         };
         let upstream = Arc::new(Cancellable::default());
         let closed = Closed { hung_up: true };
-        let served = serve(upstream.clone(), std::io::BufReader::new(input), closed);
+        let served = serve(
+            upstream.clone(),
+            std::io::BufReader::new(input),
+            closed,
+            None,
+        );
         match served {
             Err(Stopped::Output(e)) => assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe),
             served => panic!("not stopped as by a closed pipe: {served:?}"),
@@ -1385,6 +1539,90 @@ mod tests {
         drop(held);
     }
 
+    /// An upstream whose tool `quick` answers, `broken` fails (`isError`), and any other
+    /// waits until cancelled (or 10 s); `server/discover` (`initialize`) is answered at once.
+    struct Tools;
+
+    impl Upstream for Tools {
+        fn call(&self, request: Request<'_>, events: &dyn Events) -> Result<Reply> {
+            let text = |text: &str, failed: bool| json!({ "content": [{ "type": "text", "text": text }], "isError": failed });
+            match request.params.map(|p| &p["name"]) {
+                _ if request.method != "tools/call" => Ok(Reply::Result(json!({}))),
+                Some(name) if name == "quick" => Ok(Reply::Result(text("done", false))),
+                Some(name) if name == "broken" => Ok(Reply::Result(text("it broke", true))),
+                _ => Cancellable::default().call(request, events),
+            }
+        }
+
+        fn project(&self) -> Option<String> {
+            Some("0123abcd".to_owned())
+        }
+    }
+
+    /// With recording on, each tool call forwarded is recorded once, however it ended —
+    /// answered (how, read from the answer), cancelled by the client (`interrupted`),
+    /// given up past the grace (`rpc-error`) — in the name of the client `initialize`
+    /// named, with the project the upstream names; no other request is, and no record
+    /// says a bridge wrote it (a report would leave out a bridged server's own records).
+    #[test]
+    fn each_tool_call_forwarded_is_recorded_once_however_it_ended() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let log = dir.path().join("proxied.jsonl");
+        let usage = recorder(&UsageLogging::At(log.clone())).expect("a recorder");
+        let call = |id: u64, name: &str| {
+            json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": { "name": name, "arguments": { "secret": "hunter2" } } })
+        };
+        let input = [
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": { "clientInfo": { "name": "agent", "version": "1" } } }),
+            call(2, "quick"),
+            call(3, "broken"),
+            call(4, "cancelled"),
+            json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+                    "params": { "requestId": 4 } }),
+            call(5, "abandoned"),
+            json!({ "jsonrpc": "2.0", "id": 6, "method": "tools/list" }),
+            json!({ "jsonrpc": "2.0", "id": 7, "method": "ping" }),
+        ]
+        .map(|line| line.to_string())
+        .join("\n");
+        serve_within(
+            Arc::new(Tools),
+            std::io::Cursor::new(input),
+            Captured::default(),
+            usage,
+            graces(Duration::from_millis(300)),
+        )
+        .expect("served");
+        let text = std::fs::read_to_string(&log).expect("the log");
+        assert!(!text.contains("hunter2"), "{text}");
+        let mut seen: Vec<Vec<Value>> = text
+            .lines()
+            .map(|line| serde_json::from_str::<Value>(line).expect("a record"))
+            .map(|r| {
+                [
+                    "side", "surface", "client", "tool", "outcome", "project", "bridge",
+                ]
+                .map(|key| r[key].clone())
+                .to_vec()
+            })
+            .collect();
+        seen.sort_by_key(|row| row[3].to_string());
+        let row = |tool: &str, outcome: &str| {
+            json!(["server", "mcp", "agent 1", tool, outcome, "0123abcd", null])
+        };
+        assert_eq!(
+            Value::from(seen.into_iter().map(Value::from).collect::<Vec<_>>()),
+            json!([
+                row("abandoned", "rpc-error"),
+                row("broken", "tool-error"),
+                row("cancelled", "interrupted"),
+                row("quick", "ok"),
+            ])
+        );
+    }
+
     /// A request the client cancels ends, and no answer is written for it.
     #[test]
     fn a_cancelled_request_ends_unanswered() {
@@ -1399,6 +1637,7 @@ mod tests {
             Arc::new(Cancellable::default()),
             std::io::Cursor::new(input),
             out.clone(),
+            None,
         )
         .expect("served");
         assert_eq!(

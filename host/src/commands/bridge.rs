@@ -1,7 +1,7 @@
 //! `mur devtools bridge [--idle D] [--foreground] -- SERVER…` and `bridge
 //! stop`: a stdio MCP server as a devtools session (crate `mur-bridge`).
 
-use mur_bridge::{UsageLogging, Waiting};
+use mur_bridge::Waiting;
 use mur_core::{Error, Result, Settings};
 
 use crate::cli::{BridgeArgs, BridgeCommand};
@@ -15,12 +15,7 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
         Error::usage("`bridge` needs `--project PATH`: the project its session is for")
             .with_hint("mur devtools bridge --project ./App.csproj -- SERVER ARGS…")
     })?;
-    crate::usage::check_usage_log(args.usage_log.as_deref())?;
-    let usage = match (&args.usage_log, args.usage) {
-        (Some(path), _) => UsageLogging::At(std::path::absolute(path).unwrap_or(path.clone())),
-        (None, true) => UsageLogging::BesideLockfile,
-        (None, false) => UsageLogging::Off,
-    };
+    let usage = crate::usage::usage_logging(args.usage, args.usage_log.as_deref())?;
     let options = mur_bridge::Options {
         project,
         idle: args.idle.clone(),

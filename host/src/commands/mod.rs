@@ -72,7 +72,7 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
             on_runtime(|| call::run(&args, &settings))
         }
         Verb::Bridge(args) => bridge::run(&args, &started(&host)),
-        Verb::Proxy => proxy::run(&started(&host), host.timeout_given),
+        Verb::Proxy(args) => proxy::run(&args, &started(&host), host.timeout_given),
         Verb::Verbs(cmd) => {
             started(&host);
             verbs::run(&cmd, &host)
@@ -149,7 +149,7 @@ fn begin_record(verb: &Verb) {
         Verb::Parity { .. } => crate::usage::begin("parity", Kind::Host, &[], agent),
         Verb::Guide { .. } => crate::usage::begin("guide", Kind::Host, &[], agent),
         // Long-running: a bridge or a proxy is no one call.
-        Verb::Verbs(_) | Verb::Usage(_) | Verb::Bridge(_) | Verb::Proxy => {}
+        Verb::Verbs(_) | Verb::Usage(_) | Verb::Bridge(_) | Verb::Proxy(_) => {}
     }
 }
 

@@ -19,6 +19,10 @@
 //! A request has no bound of mur's own unless `--timeout` is given: the
 //! agent host has its own timeouts and cancels what it gives up on, and the
 //! 10 s a command line waits by default cut off tools an agent host waits for.
+//!
+//! `--usage` and `--usage-log PATH` mean what they mean for `bridge`, and are checked
+//! by the same code before the proxy reads a line: each tool call forwarded is recorded
+//! (module `proxy` of mur-bridge), naming the project of the session it went to.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -27,6 +31,7 @@ use mur_bridge::proxy::{Request, Stopped, Upstream};
 use mur_client::{Events, Reply, SharedSession};
 use mur_core::{Error, Kind, Result, Settings};
 
+use crate::cli::ProxyArgs;
 use crate::invoke::{self, Session};
 use crate::output;
 
@@ -35,7 +40,11 @@ use crate::output;
 const UNBOUNDED: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// `timeout_given`: `--timeout` was typed, bounding each request; else none is.
-pub fn run(settings: &Settings, timeout_given: bool) -> Result<()> {
+pub fn run(args: &ProxyArgs, settings: &Settings, timeout_given: bool) -> Result<()> {
+    // A log that cannot be written is refused before anything is served (exit 1 for a
+    // mistyped directory, as the bridge refuses it).
+    let usage = crate::usage::usage_logging(args.usage, args.usage_log.as_deref())?;
+    let usage = mur_bridge::proxy::recorder(&usage)?;
     let mut settings = settings.clone();
     if !timeout_given {
         settings.timeout = UNBOUNDED;
@@ -47,7 +56,7 @@ pub fn run(settings: &Settings, timeout_given: bool) -> Result<()> {
     });
     // Not `stdin().lock()`: the proxy reads it on a thread of its own.
     let stdin = std::io::BufReader::new(std::io::stdin());
-    match mur_bridge::proxy::serve(upstream, stdin, output::protocol_stdout()) {
+    match mur_bridge::proxy::serve(upstream, stdin, output::protocol_stdout(), usage) {
         Ok(()) => Ok(()),
         Err(Stopped::Input(e)) => Err(Error::internal(format!("cannot read stdin: {e}"))),
         // A closed pipe is quiet (the agent host is gone); a full disk is said, exit 7.
@@ -86,6 +95,14 @@ impl Upstream for Discovered {
                 .call_relayed(&settings, &request, events, &self.shared)
                 .await
         })?
+    }
+
+    /// The pinned project's hash (`None` before the first session is found, and for
+    /// `--endpoint`), as mur's own records name a session's.
+    fn project(&self) -> Option<String> {
+        let project = self.pinned()?.project;
+        let name = mur_lockfile::paths::lockfile_name(&project);
+        Some(name.trim_end_matches(".json").to_owned())
     }
 
     /// The requests are answered or given up: the session kept for them ends too,

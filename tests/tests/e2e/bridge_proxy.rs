@@ -502,6 +502,123 @@ fn a_clients_info_is_vetted_and_bounded_before_the_session_records_it() {
     }
 }
 
+/// A proxy started with `--usage-log PATH` in front of a session that records nothing
+/// records each tool call it forwards once answered, as a session would (side `server`,
+/// surface `mcp`, in the name of the `clientInfo` its client gave, the session's project,
+/// how it ended), and nothing else it serves; argument values never; a client that named
+/// itself nowhere is no client (`(unnamed)`). `usage report --server-log` counts them on
+/// `server/mcp` under their client. Without it, a third-party server's MCP side could
+/// not be measured at all (the proxy recorded nothing).
+#[test]
+fn a_proxy_with_a_usage_log_records_each_tool_call_it_forwards() {
+    let (sb, app) = Sandbox::with_app();
+    let log = sb.root().join("proxied.jsonl");
+    let log_arg = log.to_str().expect("utf-8 path");
+    let secret = "a-value-never-recorded";
+    let lines = [
+        initialize(),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        tool_call(2, "version", json!({})),
+        tool_call(3, "getText", json!({ "selector": secret })),
+        json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/list" }),
+    ];
+    let out = proxy_after(&sb, &["--usage-log", log_arg], &lines);
+    out.assert_code(0);
+    assert!(answer(&out, 2)["result"].is_object(), "{out}");
+    assert!(answer(&out, 4)["result"]["tools"].is_array(), "{out}");
+    let records = crate::usage::records(&log);
+    let project = app.lockfile.file_stem().expect("a lockfile name");
+    let project = project.to_str().expect("utf-8");
+    let mut seen = mur_e2e::fields(
+        &records,
+        ["side", "surface", "client", "tool", "outcome", "project"],
+    );
+    seen.sort_unstable();
+    let expected = [
+        ["server", "mcp", "agent 1", "getText", "rpc-error", project],
+        ["server", "mcp", "agent 1", "version", "ok", project],
+    ];
+    assert_eq!(
+        seen,
+        expected.map(|row| row.map(str::to_owned)),
+        "{records:#?}"
+    );
+    let text = std::fs::read_to_string(&log).expect("the proxy's log");
+    assert!(!text.contains(secret), "{text}");
+    // A client that never said who it is.
+    let anonymous = proxy_after(
+        &sb,
+        &["--usage-log", log_arg],
+        &[tool_call(5, "version", json!({}))],
+    );
+    assert!(answer(&anonymous, 5)["result"].is_object(), "{anonymous}");
+    assert_eq!(crate::usage::clients(&log), ["agent 1", "agent 1", "null"]);
+    let report = sb.devtools(&["usage", "report", "--server-log", log_arg, "--json"]);
+    report.assert_code(0);
+    let json = report.json();
+    let rows = |table: &str| -> Vec<(Value, Value)> {
+        json[table]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|row| (row["name"].clone(), row["calls"].clone()))
+            .collect()
+    };
+    assert_eq!(
+        rows("surfaces"),
+        [(json!("server/mcp"), json!(3))],
+        "{json}"
+    );
+    assert_eq!(
+        rows("clientsServed"),
+        [(json!("agent 1"), json!(2)), (json!("(unnamed)"), json!(1))],
+        "{json}"
+    );
+}
+
+/// `proxy --usage` keeps its log beside mur's own, where `usage report` reads it with no
+/// flag (`usage/sessions/mur-proxy.jsonl`).
+#[test]
+fn a_proxy_with_usage_records_where_the_report_reads_without_a_flag() {
+    let (sb, _app) = Sandbox::with_app();
+    let lines = [initialize(), tool_call(2, "version", json!({}))];
+    proxy_after(&sb, &["--usage"], &lines).assert_code(0);
+    let log = sb.state_dir().join("mur/usage/sessions/mur-proxy.jsonl");
+    assert_eq!(crate::usage::clients(&log), ["agent 1"]);
+    let report = sb.devtools(&["usage", "report", "--json"]);
+    report.assert_code(0);
+    let json = report.json();
+    let surfaces: Vec<(&Value, &Value)> = json["surfaces"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|row| (&row["name"], &row["calls"]))
+        .collect();
+    assert_eq!(surfaces, [(&json!("server/mcp"), &json!(1))], "{json}");
+}
+
+/// `proxy --usage-log` in a directory that does not exist is refused as the bridge
+/// refuses it: exit 1, one line, before the proxy reads a request (none is answered),
+/// and no directory made.
+#[test]
+fn a_proxy_usage_log_in_a_directory_that_does_not_exist_is_refused_before_it_serves() {
+    let (sb, _app) = Sandbox::with_app();
+    let missing = sb.root().join("no").join("such");
+    let log = missing.join("proxied.jsonl");
+    let out = proxy_after(
+        &sb,
+        &["--usage-log", log.to_str().expect("utf-8")],
+        &[initialize()],
+    );
+    out.assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `--usage-log`: the directory `{}` does not exist (nothing was started)\n",
+            missing.display()
+        ));
+    assert!(!sb.root().join("no").exists(), "a directory was made");
+}
+
 /// A sample session recording the calls it serves, and the path of its usage log.
 fn sample_recording(sb: &Sandbox) -> (mur_e2e::Session, std::path::PathBuf) {
     let served = sb.root().join("served.jsonl");
