@@ -10,6 +10,8 @@ mod guide;
 mod parity;
 mod proxy;
 mod session;
+mod shown;
+mod unknown_verb;
 mod usage;
 mod verb;
 mod verbs;
