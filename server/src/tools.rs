@@ -615,12 +615,9 @@ mod tests {
             .with_writer(move || writer.clone())
             .with_ansi(false)
             .finish();
-        // `tracing` caches whether a line is wanted where it is written; while one
-        // subscriber exists it asks only the writing thread's, so a line another test's
-        // thread writes first is wanted by no one, for good. With a second one alive it
-        // asks each, and each thread's own decides.
-        let _second = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
-        tracing::subscriber::with_default(subscriber, f);
+        let logging = mur_testkit::log_on_this_thread(subscriber);
+        f();
+        drop(logging);
         buffer.text()
     }
 

@@ -14,8 +14,11 @@
 //!   [`mcp`]: MCP requests written out by hand.
 //! - [`values`]: reading the JSON and text that tools and `mur` print, and the files
 //!   they leave, for assertions.
+//! - [`logs`]: a unit test's own `tracing` subscriber, none of its lines lost to
+//!   another thread ([`log_on_this_thread`]).
 
 pub mod artifacts;
+pub mod logs;
 pub mod mcp;
 pub mod plugins;
 pub mod process;
@@ -27,6 +30,7 @@ pub use artifacts::{
     Artifacts, artifacts, build, cargo_build, example_bin, mur_bin, one_process_at_a_time,
     sample_bin,
 };
+pub use logs::{Logging, log_on_this_thread};
 pub use process::{
     Adopted, BUILD_LIMIT, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, exit_with_stderr_gone,
     free_port, mkfifo, refusing_port, run, run_ok, run_within, signal, silent_listener, wait_until,

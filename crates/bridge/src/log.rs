@@ -450,16 +450,16 @@ mod tests {
             .with_target(false)
             .without_time()
             .finish();
-        tracing::subscriber::with_default(subscriber, || {
-            tracing::info!("before the bridge");
-            let own = OwnLines::hold();
-            tracing::info!("held \x1b[31m");
-            tracing::info!(target: SERVER_STDERR, "server: shown");
-            own.to(&log);
-            tracing::warn!("written");
-            drop(own);
-            tracing::info!("after the bridge");
-        });
+        let logging = mur_testkit::log_on_this_thread(subscriber);
+        tracing::info!("before the bridge");
+        let own = OwnLines::hold();
+        tracing::info!("held \x1b[31m");
+        tracing::info!(target: SERVER_STDERR, "server: shown");
+        own.to(&log);
+        tracing::warn!("written");
+        drop(own);
+        tracing::info!("after the bridge");
+        drop(logging);
         assert_eq!(
             std::fs::read_to_string(&path).expect("read"),
             " INFO held \\x1b[31m\n WARN written\n"

@@ -28,7 +28,10 @@
 //! Whatever of the server's the bridge adopted and exits on its own (or was killed and
 //! not reaped yet) is reaped every [`REAP_EVERY`] while the server runs, and as a start
 //! ends ([`mur_procs::reap_adopted`]): a bridge that runs for days and restarts its
-//! server does not gather zombies.
+//! server does not gather zombies. That reaping, and the look at what is left of the
+//! group while a start ends, read all of `/proc` (thousands of entries on a busy
+//! machine): done on the runtime's blocking threads, never on the ones that relay
+//! requests.
 
 use std::io;
 use std::process::ExitStatus;
@@ -49,8 +52,22 @@ const KILL_WAIT: Duration = Duration::from_secs(2);
 /// server runs: a process whose parent exited is the bridge's (a subreaper), in the
 /// server's group or out of it (`setsid`, marked or not), and nothing else reaps
 /// it once it exits on its own. One `waitid` each time, `/proc` read only when there
-/// is a zombie; never on a request's path.
+/// is a zombie; on a blocking thread ([`Reaping`]), never on a request's path.
 const REAP_EVERY: Duration = Duration::from_secs(5);
+
+/// How [`Process::wait`] reaps what the bridge adopted: every [`REAP_EVERY`],
+/// [`reaped_adopted`]. A field of the process so a test can stand a slow scan of
+/// `/proc` in for it, and see that it holds up no request.
+#[derive(Clone, Copy)]
+struct Reaping {
+    every: Duration,
+    reap: fn(),
+}
+
+const REAPING: Reaping = Reaping {
+    every: REAP_EVERY,
+    reap: reaped_adopted,
+};
 
 /// The variable in the server's environment (and so in that of everything it
 /// starts) whose value marks the processes of that one start of it
@@ -71,6 +88,7 @@ pub(crate) struct Process {
     pgid: i32,
     /// The child's [`SERVER_VAR`], until what carries it has been killed.
     marker: Option<String>,
+    reaping: Reaping,
     #[cfg(target_os = "linux")]
     exit: Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>>,
 }
@@ -98,6 +116,7 @@ impl Process {
             group: Some(group),
             pgid: group.as_raw_nonzero().get(),
             marker: Some(marker),
+            reaping: REAPING,
             child: Some(child),
         };
         let (stdin, stdout) = pipes?;
@@ -113,7 +132,8 @@ impl Process {
     /// `select!` may drop it and wait again). Meanwhile the bridge's zombie children
     /// that no `Child` is owed are reaped every [`REAP_EVERY`].
     pub(crate) async fn wait(&mut self) -> io::Result<ExitStatus> {
-        let mut next_reap = tokio::time::Instant::now() + REAP_EVERY;
+        let every = self.reaping.every;
+        let mut next_reap = tokio::time::Instant::now() + every;
         loop {
             let child = self.child_mut()?;
             if let Some(status) = child.try_wait()? {
@@ -122,8 +142,8 @@ impl Process {
             if tokio::time::Instant::now() >= next_reap {
                 // Not the child, which is listed as its `Child`'s (`mur_procs::spawn`):
                 // what the server left that has exited since.
-                reaped_adopted();
-                next_reap = tokio::time::Instant::now() + REAP_EVERY;
+                self.reap_adopted().await;
+                next_reap = tokio::time::Instant::now() + every;
             }
             #[cfg(target_os = "linux")]
             if let Some(exit) = &self.exit {
@@ -144,7 +164,7 @@ impl Process {
     /// killed ([`Process::end_left`]). The signals are skipped if the group is
     /// already empty.
     pub(crate) async fn end(&mut self, grace: Duration) -> io::Result<ExitStatus> {
-        if !self.group_gone() {
+        if !self.group_gone().await {
             self.signal_group(rustix::process::Signal::TERM);
             if !self.group_gone_within(grace).await {
                 tracing::info!(
@@ -156,7 +176,7 @@ impl Process {
             }
         }
         let status = self.wait().await;
-        self.reap();
+        self.reap().await;
         self.end_left().await;
         status
     }
@@ -191,7 +211,7 @@ impl Process {
     pub(crate) async fn group_gone_within(&mut self, limit: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + limit;
         loop {
-            if self.group_gone() {
+            if self.group_gone().await {
                 return true;
             }
             if tokio::time::Instant::now() >= deadline {
@@ -204,8 +224,8 @@ impl Process {
     /// Reaps the child if it has exited (and what of its group is the
     /// bridge's: [`Process::reap`]), then asks the kernel whether its group
     /// still has a process (an exited one not yet reaped counts).
-    fn group_gone(&mut self) -> bool {
-        self.reap();
+    async fn group_gone(&mut self) -> bool {
+        self.reap().await;
         let Some(group) = self.group else {
             return true;
         };
@@ -213,14 +233,18 @@ impl Process {
         // (EPERM: a member changed user) means there is one — or only
         // processes that have exited and wait for their new parent to reap
         // them, which hold nothing (an init that reaps late keeps them for
-        // seconds).
+        // seconds). That is a read of all of `/proc`, polled while a start
+        // ends: on a blocking thread.
+        let pgid = self.pgid;
         let gone = rustix::process::test_kill_process_group(group)
             .is_err_and(|e| e == rustix::io::Errno::SRCH)
-            || mur_procs::only_exited(self.pgid);
+            || tokio::task::spawn_blocking(move || mur_procs::only_exited(pgid))
+                .await
+                .unwrap_or(false);
         if gone {
             self.group = None;
             // The child, if it was one of those exited, is reaped now.
-            self.reap();
+            self.reap().await;
         }
         gone
     }
@@ -229,14 +253,22 @@ impl Process {
     /// `Child` is owed: a process of the group whose parent exited is the bridge's
     /// (a subreaper), and its zombie would stay until the bridge ends (and keep the
     /// group from being gone).
-    fn reap(&mut self) {
+    async fn reap(&mut self) {
         let reaped = self
             .child
             .as_mut()
             .is_some_and(|child| matches!(child.try_wait(), Ok(Some(_))));
         if reaped {
-            reaped_adopted();
+            self.reap_adopted().await;
         }
+    }
+
+    /// The bridge's zombie children no `Child` is owed, reaped ([`Reaping`]) on a
+    /// blocking thread: with a zombie to reap, all of `/proc` is read, which on a
+    /// thread of the runtime held up every request it relayed meanwhile. Cancel-safe:
+    /// dropped, the reaping runs to its end all the same.
+    async fn reap_adopted(&self) {
+        let _ = tokio::task::spawn_blocking(self.reaping.reap).await;
     }
 
     fn signal_group(&mut self, signal: rustix::process::Signal) {
@@ -262,11 +294,11 @@ impl Drop for Process {
     /// As `kill_on_drop`, for the whole group and what carries the child's
     /// marker: a bridge that stops or fails leaves no server behind.
     /// The reaping happens on a thread of its own, so a child slow to die
-    /// (in uninterruptible sleep) does not hold up the runtime.
+    /// (in uninterruptible sleep) does not hold up the runtime; so does the look at
+    /// `/proc` for what is left of the group: SIGKILL goes to the group if the kernel
+    /// has one by its number (one whose members have all exited takes it harmlessly).
     fn drop(&mut self) {
-        if !self.group_gone() {
-            self.signal_group(rustix::process::Signal::KILL);
-        }
+        self.signal_group(rustix::process::Signal::KILL);
         let marker = self.marker.take();
         let killed = marker
             .as_ref()
@@ -427,6 +459,75 @@ mod tests {
         drop(stdin);
         let status = exit_of(&mut process).await;
         assert_eq!(status.code(), Some(4));
+    }
+
+    /// The stand-in for a scan of a large `/proc` ([`held_scan`]): whether it began,
+    /// whether it was let go, and whether it waited out its 10 s instead.
+    struct HeldScan {
+        began: std::sync::atomic::AtomicBool,
+        let_go: std::sync::Mutex<bool>,
+        going: std::sync::Condvar,
+        waited_out: std::sync::atomic::AtomicBool,
+    }
+
+    static HELD_SCAN: HeldScan = HeldScan {
+        began: std::sync::atomic::AtomicBool::new(false),
+        let_go: std::sync::Mutex::new(false),
+        going: std::sync::Condvar::new(),
+        waited_out: std::sync::atomic::AtomicBool::new(false),
+    };
+
+    /// A reaping that takes until the test lets it go (10 s at most): a read of all of
+    /// `/proc` on a machine of many processes, made as long as the test needs.
+    fn held_scan() {
+        use std::sync::atomic::Ordering::SeqCst;
+        HELD_SCAN.began.store(true, SeqCst);
+        let let_go = HELD_SCAN.let_go.lock().expect("the flag");
+        let (_let_go, waited) = HELD_SCAN
+            .going
+            .wait_timeout_while(let_go, Duration::from_secs(10), |go| !*go)
+            .expect("the flag");
+        if waited.timed_out() {
+            HELD_SCAN.waited_out.store(true, SeqCst);
+        }
+    }
+
+    /// While the periodic reaping scans `/proc`, what the server is sent and answers
+    /// still goes through: on a runtime of one thread, a scan on it held every
+    /// request up (here until it gave up, 10 s on; in a bridge, for as long as the
+    /// scan took).
+    #[tokio::test]
+    async fn a_request_is_relayed_while_the_reaping_scans() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let (mut process, mut stdin, stdout) =
+            start("while read line; do echo \"got $line\"; done");
+        process.reaping = Reaping {
+            every: Duration::from_millis(10),
+            reap: held_scan,
+        };
+        let relayed = async {
+            while !HELD_SCAN.began.load(SeqCst) {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            stdin.write_all(b"ping\n").await.expect("written");
+            let mut line = String::new();
+            BufReader::new(stdout)
+                .read_line(&mut line)
+                .await
+                .expect("read");
+            *HELD_SCAN.let_go.lock().expect("the flag") = true;
+            HELD_SCAN.going.notify_all();
+            line
+        };
+        let answer = tokio::select! {
+            _ = process.wait() => panic!("the server exited"),
+            answer = relayed => answer,
+        };
+        assert_eq!(answer, "got ping\n");
+        assert!(
+            !HELD_SCAN.waited_out.load(SeqCst),
+            "the request waited for the scan to end"
+        );
     }
 
     /// The live processes of group `pgid` (an exited one not yet reaped by

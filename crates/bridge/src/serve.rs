@@ -599,7 +599,8 @@ mod tests {
     #[tokio::test]
     async fn a_restart_logs_why_the_last_start_failed_and_when_the_server_is_back() {
         let captured = Captured::default();
-        let subscriber = tracing::Dispatch::new(
+        // On this one thread (a current-thread runtime): the supervisor's lines too.
+        let _logging = mur_testkit::log_on_this_thread(
             tracing_subscriber::fmt()
                 .with_writer({
                     let captured = captured.clone();
@@ -610,13 +611,6 @@ mod tests {
                 .with_max_level(tracing::Level::INFO)
                 .finish(),
         );
-        // `tracing` caches whether a line is wanted where it is written; while one
-        // subscriber exists it asks only the writing thread's, so a line another test's
-        // thread writes first is wanted by no one, for good. With a second one alive it
-        // asks each, and each thread's own decides.
-        let _second = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
-        // On this one thread (a current-thread runtime): the supervisor's lines too.
-        let _default = tracing::dispatcher::set_default(&subscriber);
         let dir = tempfile::tempdir().expect("tempdir");
         let log_path = dir.path().join("bridge.log");
         let log = Log::empty(&log_path);

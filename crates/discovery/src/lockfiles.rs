@@ -207,16 +207,28 @@ fn without_copies(valid: Vec<Found>) -> (Vec<Found>, Vec<(Found, usize)>) {
     (kept, copies)
 }
 
-/// The one line said of a copy of `of`'s lockfile, which is skipped.
+/// The one line said of a copy of `of`'s lockfile, which is skipped. It is said on
+/// every command while the session runs (`session clean` removes a copy only once the
+/// session has ended, as it does its lockfile), so it says how to remove the copy: a
+/// file by a name its session never writes (its project's is `of`'s). One named for its
+/// project in another directory searched may be the one the session wrote, `of` the
+/// copy: which of the two to remove is not said.
 fn copy_notice(copy: &Found, of: &Found) -> String {
-    format!(
+    let mut said = format!(
         "skipping lockfile `{}`: a copy of `{}`, the lockfile of the same session (pid {} at \
          `{}`)",
         escape_value(&copy.path.to_string_lossy()),
         escape_value(&of.path.to_string_lossy()),
         of.lock.pid,
         escape_value(&of.lock.endpoint)
-    )
+    );
+    if !named_for_its_project(copy) {
+        said.push_str(&format!(
+            "; `session clean` leaves it while that session runs: remove it with `rm {}`",
+            mur_core::shell_name(copy.path.as_os_str())
+        ));
+    }
+    said
 }
 
 /// The hint under the refusal of a lockfile directory searched (the first refused,
@@ -646,15 +658,45 @@ mod tests {
         let copy_of = |copy: &Path| {
             format!(
                 "skipping lockfile `{}`: a copy of `{}`, the lockfile of the same session (pid \
-                 {} at `stdio`)",
+                 {} at `stdio`); `session clean` leaves it while that session runs: remove it \
+                 with `rm {}`",
                 copy.display(),
                 own.display(),
-                lock.pid
+                lock.pid,
+                copy.display()
             )
         };
         assert_eq!(
             said.0,
             copies.iter().map(|c| copy_of(c)).collect::<Vec<_>>()
+        );
+    }
+
+    /// A copy named for its project, in another directory searched, is said without a
+    /// command to remove it: either of the two may be the file its session wrote.
+    #[tokio::test]
+    async fn a_copy_named_for_its_project_elsewhere_is_said_without_rm() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let first = dir.path().join("first");
+        let second = dir.path().join("second");
+        let registry = Registry::searching(vec![first.clone(), second.clone()]);
+        let lock = Lockfile::stdio(std::process::id(), "/p/App.csproj".into(), "t".into());
+        let own = registry.write(&lock).expect("write");
+        let elsewhere = Registry::at(second).write(&lock).expect("write");
+        let mut said = Notices::default();
+        let survey = survey(&registry, &mur_http::Http::new(), &mut said, None)
+            .await
+            .expect("survey");
+        assert_eq!(survey.live.len(), 1);
+        assert_eq!(
+            said.0,
+            [format!(
+                "skipping lockfile `{}`: a copy of `{}`, the lockfile of the same session (pid \
+                 {} at `stdio`)",
+                elsewhere.display(),
+                own.display(),
+                lock.pid
+            )]
         );
     }
 

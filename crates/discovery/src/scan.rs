@@ -17,7 +17,9 @@
 //! owned by this user, so only those are probed: the full range takes
 //! milliseconds instead of 64,512 connects, and another user's listener is
 //! never even asked. Elsewhere every port in the range is tried. The ports that take a
-//! connection are then probed within one probe timeout, all together.
+//! connection are then probed within one probe timeout, in turns that share it
+//! ([`Turns`]): however many listeners accept a connection and never answer, each port
+//! gets a turn of its own, or is counted as passed over and said so.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -32,27 +34,37 @@ use crate::select::Candidate;
 use crate::sockets;
 use mur_core::settings::PortRange;
 
-/// Connections in flight at once: high enough that closed loopback ports
-/// (answered at once with RST) go fast, low enough for default fd limits.
-const PARALLEL: usize = 256;
 /// A loopback connect either succeeds or is refused at once; this only
 /// bounds a filtered port.
 const CONNECT_TIMEOUT: Duration = Duration::from_millis(300);
+/// The shortest turn a probe is given ([`Turns`]): a devtools session answers the
+/// probe on loopback within milliseconds, so this is ample, and a scan past as many
+/// silent listeners as the probe timeout has such turns for passes the rest over
+/// rather than give each too little to be answered in.
+const LEAST_TURN: Duration = Duration::from_millis(100);
 
 /// Every devtools session listening on a port in `range`, and the ports that answered
 /// as something else; `report` hears how many ports are done as the scan goes.
 pub async fn scan(http: &mur_http::Http, range: PortRange, report: &dyn Report) -> Scanned {
     let ports: Vec<u16> = listening_ports(range).unwrap_or_else(|| range.ports().collect());
-    let met = scan_ports(http, ports, report).await;
+    let places = liveness::probes_in_flight();
+    scanned(range, scan_ports(http, ports, report, places).await)
+}
+
+/// What a scan of `range` met at the ports that took a connection, gathered.
+fn scanned(range: PortRange, met: Vec<Port>) -> Scanned {
     let mut scanned = Scanned {
         sessions: Vec::new(),
         range,
         others: Vec::new(),
+        listening: met.len(),
+        unprobed: 0,
     };
     for port in met {
         match port {
             Port::Session(candidate) => scanned.sessions.push(candidate),
             Port::Other(port) => scanned.others.push(port),
+            Port::Unprobed => scanned.unprobed += 1,
             Port::Nothing => {}
         }
     }
@@ -66,15 +78,34 @@ pub struct Scanned {
     pub sessions: Vec<Candidate>,
     range: PortRange,
     others: Vec<u16>,
+    /// How many ports took a connection.
+    listening: usize,
+    /// How many of those were passed over: the probe timeout had no turn left for
+    /// them ([`Turns`]).
+    unprobed: usize,
 }
 
 impl Scanned {
-    /// What was scanned, in the words of a hint under a scan's error.
+    /// What was scanned, in the words of a hint under a scan's error; and how many
+    /// ports it passed over, if any, with what makes it probe them.
     pub fn searched(&self) -> String {
-        format!(
+        let mut said = format!(
             "`--auto` scanned 127.0.0.1 ports {}-{} for devtools sessions",
             self.range.first, self.range.last
-        )
+        );
+        if self.unprobed > 0 {
+            said.push_str(&format!(
+                "; {} of the {} ports that took a connection were not probed: those that \
+                 accept a connection and never answer took the {} ms the probes have, at \
+                 least {} ms each; `--auto-range LO-HI` scans fewer ports, `--endpoint \
+                 http://127.0.0.1:PORT/mcp` calls a session by its port",
+                self.unprobed,
+                self.listening,
+                liveness::PROBE_TIMEOUT.as_millis(),
+                LEAST_TURN.as_millis()
+            ));
+        }
+        said
     }
 
     /// The hint naming the ports that answered HTTP but not as devtools sessions, with
@@ -90,16 +121,24 @@ enum Port {
     Session(Candidate),
     /// Listening, but what answered is no devtools session.
     Other(u16),
-    /// Nothing listens, or it did not answer in time.
+    /// Listening, and did not answer in its turn.
     Nothing,
+    /// Listening, and passed over: no turn was left for it ([`Turns`]).
+    Unprobed,
 }
 
-/// What each of `ports` is: those that take a connection (a closed port refuses at once)
-/// are probed, all by one deadline ([`probe_port`]). A deadline of each port's own
-/// started only when its turn came, so more than [`PARALLEL`] silent listeners (stopped
-/// processes, servers that never answer `GET`) took a probe timeout per [`PARALLEL`]
-/// of them: a port whose turn comes after the deadline is passed over, uncontacted.
-async fn scan_ports(http: &mur_http::Http, ports: Vec<u16>, report: &dyn Report) -> Vec<Port> {
+/// What each of `ports` that takes a connection is (a closed port refuses at once, and is
+/// left out): each is probed, `places` at a time, within one probe timeout shared in [`Turns`]
+/// ([`probe_port`]). With the deadline alone, `places` silent listeners (stopped
+/// processes, servers that never answer `GET`) held every place to its end, and the
+/// ports after them, a live session's among them, were never probed.
+async fn scan_ports(
+    http: &mur_http::Http,
+    ports: Vec<u16>,
+    report: &dyn Report,
+    places: usize,
+) -> Vec<Port> {
+    let places = places.max(1);
     let total = ports.len();
     let done = AtomicUsize::new(0);
     let settled = || report.scan_progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -111,35 +150,83 @@ async fn scan_ports(http: &mur_http::Http, ports: Vec<u16>, report: &dyn Report)
             }
             open.then_some(port)
         })
-        .buffered(PARALLEL)
+        .buffered(places)
         .filter_map(|port| async move { port })
         .collect()
         .await;
-    let deadline = Instant::now() + liveness::PROBE_TIMEOUT;
+    let turns = Turns::new(liveness::PROBE_TIMEOUT, places, listening.len());
+    let turns = &turns;
     let met = futures_util::stream::iter(listening)
         .map(|port| async move {
-            let met = probe_port(http, port, deadline).await;
+            let met = match turns.next() {
+                Some(turn) => probe_port(http, port, Instant::now() + turn).await,
+                None => {
+                    tracing::debug!(
+                        "port {port}: not probed, the probes of silent ports took the time"
+                    );
+                    Port::Unprobed
+                }
+            };
+            turns.finished();
             settled();
             met
         })
-        .buffer_unordered(PARALLEL)
+        .buffer_unordered(places)
         .collect()
         .await;
     report.scan_finished();
     met
 }
 
+/// How the scan's probe timeout is shared by the ports that took a connection,
+/// `places` probed at once: in turns, as many as the ports not finished fill and all of
+/// one length, so that each port's turn comes before the deadline and a silent listener
+/// (accepting, never answering) holds its place for its turn, not to the end. A port
+/// answered frees its place at once for the next. A turn is never shorter than
+/// [`LEAST_TURN`]: past as many silent listeners as the timeout has such turns for, the
+/// ports left are passed over, counted ([`Scanned::searched`] says how many).
+struct Turns {
+    deadline: Instant,
+    places: usize,
+    unfinished: AtomicUsize,
+}
+
+impl Turns {
+    fn new(budget: Duration, places: usize, ports: usize) -> Self {
+        Self {
+            deadline: Instant::now() + budget,
+            places: places.max(1),
+            unfinished: AtomicUsize::new(ports),
+        }
+    }
+
+    /// How long a probe starting now may take; `None` when less than [`LEAST_TURN`]
+    /// is left.
+    fn next(&self) -> Option<Duration> {
+        let left = self.deadline.checked_duration_since(Instant::now())?;
+        let unfinished = self.unfinished.load(Ordering::Relaxed).max(1);
+        let turns = u32::try_from(unfinished.div_ceil(self.places)).unwrap_or(u32::MAX);
+        let turn = (left / turns).max(LEAST_TURN);
+        (turn <= left).then_some(turn)
+    }
+
+    fn finished(&self) {
+        self.unfinished.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// Of `ports` (sorted), those that answer `GET /mcp` with any HTTP answer at all:
 /// a server that is no devtools session (an MCP server, a web server), not another
 /// program's protocol (SSH) nor a listener gone since. Asked again, on the way to
 /// "no session" only: the probe's error does not say which it was, and a scan that
-/// finds a session needs no word of the others. All by one deadline, as the scan's
-/// probes are.
+/// finds a session needs no word of the others. All by one deadline: each of these
+/// answered the scan's probe, so none holds its place to the end but one that stopped
+/// answering since.
 pub(crate) async fn answering_http(http: &mur_http::Http, ports: &[u16]) -> Vec<u16> {
     let deadline = Instant::now() + liveness::PROBE_TIMEOUT;
     futures_util::stream::iter(ports.iter().copied())
         .map(|port| answers_http(http, port, deadline))
-        .buffered(PARALLEL)
+        .buffered(liveness::probes_in_flight())
         .filter_map(|port| async move { port })
         .collect()
         .await
@@ -214,18 +301,13 @@ async fn accepts(port: u16) -> bool {
     matches!(connected, Ok(Ok(_)))
 }
 
-/// What answers the devtools probe on `port` by `deadline`, the one the scan's probes
-/// share; a port whose turn comes after it is not contacted.
+/// What answers the devtools probe on `port` by `deadline`, the end of its turn.
 async fn probe_port(http: &mur_http::Http, port: u16, deadline: Instant) -> Port {
-    if Instant::now() >= deadline {
-        tracing::debug!("port {port}: not probed, the probes of silent ports took the time");
-        return Port::Nothing;
-    }
     let endpoint = endpoint_of(port);
     let probe = tokio::time::timeout_at(deadline, liveness::probe(http, &endpoint));
     let info = match probe.await.unwrap_or_else(|_| {
         Err(liveness::ProbeError::NoAnswer(
-            "did not answer by the scan's deadline".into(),
+            "did not answer in its turn".into(),
         ))
     }) {
         Ok(info) => info,
@@ -349,39 +431,73 @@ mod tests {
         assert_eq!(answering_http(&http, &others).await, [web]);
     }
 
-    /// More silent listeners than probes in flight (bound, never accepting: a stopped
-    /// process's) share one probe timeout: those whose turn comes after it are passed
-    /// over, and what answered in time is what the scan returns. With a timeout of each
-    /// port's own, every one was probed and the scan took one timeout per [`PARALLEL`].
-    #[tokio::test]
-    async fn more_silent_listeners_than_parallel_share_one_probe_deadline() {
-        let web = answering(NOT_THE_PROBE, true);
-        let silent: Vec<std::net::TcpListener> = (0..PARALLEL + 8)
+    /// `count` listeners on 127.0.0.1 that never accept (a stopped process's: the kernel
+    /// completes the handshake, a request waits), and their ports.
+    fn silent(count: usize) -> (Vec<std::net::TcpListener>, Vec<u16>) {
+        let listeners: Vec<std::net::TcpListener> = (0..count)
             .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("bind"))
             .collect();
-        let ports = std::iter::once(web)
-            .chain(silent.iter().map(|l| l.local_addr().expect("addr").port()))
+        let ports = (listeners.iter())
+            .map(|l| l.local_addr().expect("addr").port())
             .collect();
-        let met = scan_ports(&mur_http::Http::new(), ports, &crate::report::Silent).await;
-        let others: Vec<u16> = (met.iter())
-            .filter_map(|port| match port {
-                Port::Other(port) => Some(*port),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(others, [web]);
-        // Connections each listener has queued (none is ever accepted): one of the
-        // check that it takes connections, a second of the probe. The web server's
-        // answer freed its place at once; the last 8 came after the deadline.
-        let queued: Vec<usize> = (silent.iter())
+        (listeners, ports)
+    }
+
+    /// How many connections each of `listeners` has queued (none is ever accepted): one
+    /// of the check that it takes connections, a second of the probe.
+    fn queued(listeners: &[std::net::TcpListener]) -> Vec<usize> {
+        (listeners.iter())
             .map(|listener| {
                 listener.set_nonblocking(true).expect("nonblocking");
                 std::iter::from_fn(|| listener.accept().ok()).count()
             })
-            .collect();
-        let mut probed = vec![2; PARALLEL];
-        probed.resize(PARALLEL + 8, 1);
-        assert_eq!(queued, probed);
+            .collect()
+    }
+
+    /// More silent listeners than probes in flight: each gets a turn of the probe
+    /// timeout, and what answers among them is found. With one deadline over them all,
+    /// the first [`liveness::PROBES_IN_FLIGHT`] held every place to its end and the last
+    /// 8 were never probed (a live session's port among them was missed).
+    #[tokio::test]
+    async fn more_silent_listeners_than_probes_in_flight_each_get_a_turn() {
+        let places = liveness::PROBES_IN_FLIGHT;
+        let (listeners, ports) = silent(places + 8);
+        let web = answering(NOT_THE_PROBE, true);
+        let ports = ports.into_iter().chain([web]).collect();
+        let http = mur_http::Http::new();
+        let met = scan_ports(&http, ports, &crate::report::Silent, places).await;
+        let scanned = scanned(PortRange { first: 1, last: 2 }, met);
+        assert_eq!(scanned.others, [web]);
+        assert_eq!(queued(&listeners), vec![2; places + 8]);
+        assert_eq!(
+            scanned.searched(),
+            "`--auto` scanned 127.0.0.1 ports 1-2 for devtools sessions"
+        );
+    }
+
+    /// Past as many silent listeners as the probe timeout has turns of [`LEAST_TURN`]
+    /// for (2 in flight: 30 of them), the ports left are not probed, and the hint under
+    /// "no session" says how many and what to do.
+    #[tokio::test]
+    async fn ports_past_the_turns_the_timeout_has_are_counted_and_said() {
+        let (listeners, ports) = silent(40);
+        let met = scan_ports(&mur_http::Http::new(), ports, &crate::report::Silent, 2).await;
+        let scanned = scanned(PortRange { first: 1, last: 2 }, met);
+        let queued = queued(&listeners);
+        let passed_over = queued.iter().filter(|&&n| n == 1).count();
+        assert!(queued.iter().all(|&n| n == 1 || n == 2), "{queued:?}");
+        assert!(passed_over > 0, "{queued:?}");
+        assert_eq!(scanned.unprobed, passed_over);
+        assert_eq!(
+            scanned.searched(),
+            format!(
+                "`--auto` scanned 127.0.0.1 ports 1-2 for devtools sessions; {passed_over} of \
+                 the 40 ports that took a connection were not probed: those that accept a \
+                 connection and never answer took the 1500 ms the probes have, at least 100 \
+                 ms each; `--auto-range LO-HI` scans fewer ports, `--endpoint \
+                 http://127.0.0.1:PORT/mcp` calls a session by its port"
+            )
+        );
     }
 
     #[test]

@@ -1886,6 +1886,42 @@ fn a_live_session_beside_more_silent_ones_than_probes_in_flight_is_listed() {
     drop(silent);
 }
 
+/// `--auto` finds a live session whose port comes after more silent listeners (accepting
+/// connections, never answering) than probes may be in flight: each port gets a turn of
+/// the probe timeout. One deadline over them all let the first 256 hold every place to
+/// its end, and the ports after them were never probed: no session (exit 4).
+#[test]
+fn auto_finds_a_session_past_more_silent_listeners_than_probes_in_flight() {
+    let (sb, app) = Sandbox::with_app();
+    std::fs::remove_file(&app.lockfile).expect("delete the lockfile");
+    // Below the session's port, so probed before it (ports go in order). A port taken
+    // already (another test's) is passed by.
+    let silent: Vec<std::net::TcpListener> = (1024..app.lock.port)
+        .rev()
+        .filter_map(|port| std::net::TcpListener::bind(("127.0.0.1", port)).ok())
+        .take(256 + 24)
+        .collect();
+    let lowest = silent
+        .last()
+        .expect("silent listeners")
+        .local_addr()
+        .expect("addr");
+    let range = format!("{}-{}", lowest.port(), app.lock.port);
+    let project = app.project.to_str().expect("utf-8");
+    // Other tests' sessions may listen in the range too: `--project` picks ours.
+    let out = sb.mur(&[
+        "devtools",
+        "--auto-range",
+        &range,
+        "--project",
+        project,
+        "call",
+        "version",
+    ]);
+    out.assert_answered_by(app.pid());
+    drop(silent);
+}
+
 /// `--timeout` bounds the read of the lockfile directory itself: ten thousand files took
 /// more than half a second to read whatever the bound (the read is no async work, and
 /// the timer around it fired only once it was done), and `--timeout 1` then said "no

@@ -1074,15 +1074,19 @@ fn a_slot_lock_that_is_none_is_named_and_cleaned_away() {
 
 /// A live session's lockfile copied under another name (a backup, `cp`) is one session:
 /// listed once, from the file named for its project, and `--project` picks it; the copy
-/// is said in one line. It was listed twice, and `--project` could choose neither.
+/// is said in one line. It was listed twice, and `--project` could choose neither. The
+/// line, said on every command while the session runs, says how to remove the copy,
+/// and the command it gives does (it said only that the copy was skipped).
 #[test]
 fn a_copied_lockfile_is_one_session_listed_once_and_picked_by_project() {
     let (sb, app) = Sandbox::with_app();
     let copy = sb.lockfile_dir().join("copy.json");
     std::fs::copy(&app.lockfile, &copy).expect("copy");
+    let rm = format!("rm {}", copy.display());
     let skipped = format!(
         "warning: skipping lockfile `{}`: a copy of `{}`, the lockfile of the same session (pid \
-         {} at `{}`)\n",
+         {} at `{}`); `session clean` leaves it while that session runs: remove it with \
+         `{rm}`\n",
         copy.display(),
         app.lockfile.display(),
         app.pid(),
@@ -1113,4 +1117,10 @@ fn a_copied_lockfile_is_one_session_listed_once_and_picked_by_project() {
         .assert_code(0)
         .assert_stderr_is(format!("{skipped}removed 0 stale entries\n"));
     assert!(copy.exists() && app.lockfile.exists());
+    // The command said, run as said: the copy is gone, and nothing more is said.
+    mur_e2e::run(&mut sb.shell_command(&rm)).assert_code(0);
+    assert!(!copy.exists() && app.lockfile.exists());
+    sb.mur(&["devtools", "session", "list"])
+        .assert_code(0)
+        .assert_stderr_is("");
 }
