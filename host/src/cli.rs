@@ -851,13 +851,21 @@ pub struct ReportArgs {
     /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
-    /// Also read these sessions' usage logs kept elsewhere (`--usage-log PATH` of a bridge or
-    /// an app, a study's `runs/*/*/*/calls.jsonl`): one or more paths, as a glob gives them;
-    /// repeatable. The logs `--usage` keeps (`$XDG_STATE_HOME/mur/usage/sessions/*.jsonl`, an
-    /// older mur's `<lockfile dir>/usage/*.jsonl`) are read without it
+    /// Also read these usage logs kept elsewhere: a session's (`--usage-log PATH` of a bridge
+    /// or an app, a study's `runs/*/*/*/calls.jsonl`) or another home's mur log (a study's
+    /// `runs/*/*/*/state/mur/usage/usage.jsonl`), each record counted on the side that wrote
+    /// it; one or more paths, as a glob gives them; repeatable. The logs `--usage` keeps
+    /// (`$XDG_STATE_HOME/mur/usage/sessions/*.jsonl`, an older mur's `<lockfile
+    /// dir>/usage/*.jsonl`) are read without it
     // Several after one flag: a shell's glob gives a study's logs so (docs/usage.md).
+    // The name says what it was first for; mur's records in such a log are counted as
+    // mur's all the same (each record carries its side), and the help says so.
     #[arg(long = "server-log", value_name = "PATH", num_args = 1..)]
     pub server_logs: Vec<PathBuf>,
+    /// Read only the --server-log logs: not your own mur log, nor the sessions' logs found
+    /// beside it (a study's logs, without the calls you made yourself)
+    #[arg(long, requires = "server_logs")]
+    pub only_named: bool,
     /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
     #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate, allow_hyphen_values = true)]
     pub max_usage_error_rate: f64,
@@ -1163,6 +1171,10 @@ pub enum VerbsCommand {
         /// a verb called in one is not unused
         #[arg(long = "server-log", value_name = "PATH", num_args = 1..)]
         server_logs: Vec<PathBuf>,
+        /// Judge by the --server-log logs alone: not your own mur log, nor the sessions' logs
+        /// found beside it (`usage report --only-named`)
+        #[arg(long, requires = "server_logs")]
+        only_named: bool,
         /// Remove them (without it, print the commands and remove nothing)
         #[arg(long)]
         yes: bool,

@@ -54,8 +54,10 @@ fn installed(entries: &[Entry]) -> Vec<Installed> {
 /// the last `unused_for`, or over `--since`'s window when the report is given one; the
 /// verbs judged are those of `entries`, the verb index's.
 /// Both windows end at `until` (a time in mur's form: `--until`, [`until`]), else now.
+/// The times recording was off are `dir`'s, when its log is read (`None` with
+/// `--only-named`: a gap in the operator's own log hides nothing of the logs named).
 pub fn criteria(
-    dir: &UsageDir,
+    dir: Option<&UsageDir>,
     since: Option<std::time::Duration>,
     unused_for: std::time::Duration,
     until: Option<String>,
@@ -76,7 +78,7 @@ pub fn criteria(
         agent,
         rule,
         installed: installed(entries),
-        off_periods: dir.off_periods(),
+        off_periods: dir.map(UsageDir::off_periods).unwrap_or_default(),
         until,
     }
 }
@@ -109,6 +111,28 @@ pub struct Read {
     /// The time of the newest record of the logs named with `--server-log` (`--until
     /// last`).
     pub newest_named: Option<String>,
+    /// Which sides' records each log named with `--server-log` held (one for each of
+    /// `logs.server_logs`): the report's header says what they were, not that they
+    /// were the sessions' (one may be a study run's mur log).
+    pub named_sides: Vec<Sides>,
+}
+
+/// Which sides' records a log held: mur's (`cli`), a session's (`server`), both, or
+/// none (a log with no record).
+#[derive(Debug, Clone, Copy)]
+pub struct Sides {
+    pub cli: bool,
+    pub server: bool,
+}
+
+impl Sides {
+    fn of(records: &[mur_usage::Record]) -> Self {
+        let has = |side| records.iter().any(|r| r.side == side);
+        Self {
+            cli: has(mur_usage::Side::Cli),
+            server: has(mur_usage::Side::Server),
+        }
+    }
 }
 
 /// `path` as a report names a log it read: absolute, so a saved report or page says
@@ -119,8 +143,9 @@ fn named_path(path: &std::path::Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// The records of the CLI's log, the `server` logs and (`sessions`) the sessions'
-/// own logs, and how many lines were not records (for [`skipped_notice`]). mur's own log
+/// The records of the `server` logs (`--server-log`) and, unless `only_named`
+/// (`--only-named`), of the CLI's log and the sessions' own logs found without being
+/// named, and how many lines were not records (for [`skipped_notice`]). mur's own log
 /// that cannot be read is mur's failure (exit 7); a `--server-log` that cannot, the
 /// caller's word (exit 1): each log's error carries its class. A log of the sessions'
 /// that is not the user's own regular file, or cannot be read, is skipped with a
@@ -131,12 +156,14 @@ fn named_path(path: &std::path::Path) -> String {
 pub fn read(
     dir: &UsageDir,
     server: &[PathBuf],
-    sessions: bool,
+    only_named: bool,
 ) -> Result<(Vec<mur_usage::Record>, usize, Read)> {
     let own = dir.log();
-    let own_files = own.files();
+    // Not read, no file of it is "read already": a `--server-log` naming it is read.
+    let own_files = if only_named { Vec::new() } else { own.files() };
     let mut reader = LogReader::default();
     let mut read = Read::default();
+    read.logs.only_named = only_named;
     if !own_files.is_empty() {
         read.logs.mur = Some(named_path(own.path()));
         reader.read(&[own]).map_err(crate::usage::error)?;
@@ -146,13 +173,15 @@ pub fn read(
         reader
             .read(&[UsageLog::named(path.clone())])
             .map_err(crate::usage::error)?;
-        let newest = reader.records[records..].iter().map(|r| &r.time).max();
+        let these = &reader.records[records..];
+        let newest = these.iter().map(|r| &r.time).max();
         if newest > read.newest_named.as_ref() {
             read.newest_named = newest.cloned();
         }
         // One read already (given twice, mur's own) is said below, and named once.
         if reader.read.len() > before {
             read.logs.server_logs.push(named_path(path));
+            read.named_sides.push(Sides::of(these));
         }
     }
     for (path, first) in &reader.repeated {
@@ -170,7 +199,7 @@ pub fn read(
             path.display()
         ));
     }
-    if sessions {
+    if !only_named {
         // Where sessions record now, and where sessions without a home and an older
         // mur's record: `usage/` in their lockfile directory (until a logout or reboot
         // empties it), in each directory a reader searches, as a session started

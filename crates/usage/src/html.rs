@@ -340,6 +340,13 @@ fn logs_read(report: &Report) -> String {
         each.join(", ")
     };
     let mut html = String::new();
+    if logs.only_named {
+        html.push_str(
+            "<li>Only the logs given with <code>--server-log</code> were read \
+             (<code>--only-named</code>): not mur's own usage log, nor the sessions' found \
+             beside it.</li>",
+        );
+    }
     if let Some(own) = &logs.mur {
         let _ = write!(
             html,
@@ -390,7 +397,7 @@ pub fn page(report: &Report) -> String {
     ));
     body.push_str(&table(&report.surfaces));
     if let Some(sides) = report.sides_explained() {
-        body.push_str(&format!("<p>{}.</p>", code_spans(sides)));
+        body.push_str(&format!("<p>{}.</p>", code_spans(&sides)));
     }
     body.push_str("<h2>Tools</h2><h3>Called by mur</h3>");
     body.push_str(&table(&report.tools_cli));
@@ -782,6 +789,7 @@ mod tests {
                 "/runs/1/calls.jsonl".to_owned(),
                 "/runs/2/c<.jsonl".to_owned(),
             ],
+            only_named: false,
         };
         let page = super::page(&report);
         assert!(
@@ -800,6 +808,7 @@ mod tests {
                 "mur": "/s/mur/usage/usage.jsonl",
                 "sessions": ["/s/mur/usage/sessions/ab.jsonl"],
                 "serverLogs": ["/runs/1/calls.jsonl", "/runs/2/c<.jsonl"],
+                "onlyNamed": false,
             })
         );
         // Of every agent, over the whole log.

@@ -270,6 +270,14 @@ impl NoToolRan {
     }
 }
 
+/// What `server/cli` against `server/mcp` compares, said under every rendering's
+/// surfaces ([`Report::sides_explained`]): how often each surface was used, a
+/// preference only where the same agents were offered both.
+const SURFACES_COMPARED: &str = "`server/cli` against `server/mcp` is how often each \
+     surface was used in the logs read, which says which one agents prefer only where the \
+     same agents were offered both (of a study's CLI-only and MCP-only runs, it follows how \
+     many runs of each were read, not what agents chose)";
+
 /// What every rendering says of the named verbs no tool ran for ([`NoToolRan`]), under
 /// its heading: what the rows are, and why none is a loser.
 pub const NO_TOOL_RAN: &str = "every call of theirs the session answered was a JSON-RPC \
@@ -370,6 +378,9 @@ pub struct LogsRead {
     pub sessions: Vec<String>,
     /// The logs named with `--server-log`.
     pub server_logs: Vec<String>,
+    /// Whether those were all it read (`--only-named`): mur's own log and the sessions'
+    /// found beside it were not (`mur` null then says not read, not "no file yet").
+    pub only_named: bool,
 }
 
 /// What `usage report` prints.
@@ -545,17 +556,28 @@ impl Report {
             .then_some(NO_KNOWN_TOOL_EXPLAINED)
     }
 
-    /// How to read the surfaces when both sides are in them: a call of mur's to a
+    /// How to read the surfaces: when both sides are in them, a call of mur's to a
     /// session that records usage is counted once as mur made it (`cli/…`) and once
     /// as the session served it (`server/cli`), so the surfaces are compared on the
-    /// session's side. `None` while only one side was read.
-    pub fn sides_explained(&self) -> Option<&'static str> {
-        let side = |prefix: &str| self.surfaces.iter().any(|row| row.name.starts_with(prefix));
-        (side("cli/") && side("server/")).then_some(
-            "`cli/…` are the calls as mur made them, `server/…` as the sessions served them: \
-             a call of mur's to a session that records usage is in both; `server/cli` against \
-             `server/mcp` compares the two surfaces",
-        )
+    /// session's side; and what that comparison is. Over a study's logs `server/cli`
+    /// against `server/mcp` is the CLI-only runs against the MCP-only runs (operator
+    /// audit 279): how often each surface was used, never on its own which one agents
+    /// prefer. `None` while neither applies (one side, one surface).
+    pub fn sides_explained(&self) -> Option<String> {
+        let has = |name: &str| self.surfaces.iter().any(|row| row.name.starts_with(name));
+        let both_sides = has("cli/") && has("server/");
+        let both_surfaces = has("server/cli") && has("server/mcp");
+        let mut said = Vec::new();
+        if both_sides {
+            said.push(
+                "`cli/…` are the calls as mur made them, `server/…` as the sessions served \
+                 them: a call of mur's to a session that records usage is in both",
+            );
+        }
+        if both_sides || both_surfaces {
+            said.push(SURFACES_COMPARED);
+        }
+        (!said.is_empty()).then(|| said.join("; "))
     }
 
     /// Why verbs without a call were not judged unused: none could be when the
@@ -1873,6 +1895,37 @@ mod tests {
         assert_eq!(
             (&json["name"], &json["toolFailures"], &json["rpcErrors"]),
             (&"getText".into(), &0.into(), &1.into())
+        );
+    }
+
+    /// `server/cli` against `server/mcp` is said to be how often each surface was used,
+    /// not which agents prefer (operator audit: over a study it is the CLI-only runs
+    /// against the MCP-only runs), wherever both rows are — a study's `calls.jsonl`
+    /// alone, one side, too; the sides are explained only where both are.
+    #[test]
+    fn the_surfaces_compared_are_said_to_be_how_often_each_was_used() {
+        let served = |surface| {
+            let mut r = Record::new(Side::Server, surface, Outcome::Ok, 1.0);
+            r.tool = Some("click".to_owned());
+            r
+        };
+        let explained =
+            |records: &[Record]| report(records, 0, &Criteria::default()).sides_explained();
+        let compared = "`server/cli` against `server/mcp` is how often each surface was used \
+                        in the logs read, which says which one agents prefer only where the \
+                        same agents were offered both (of a study's CLI-only and MCP-only \
+                        runs, it follows how many runs of each were read, not what agents \
+                        chose)";
+        let both = [served(Surface::Cli), served(Surface::Mcp)];
+        assert_eq!(explained(&both).as_deref(), Some(compared));
+        assert_eq!(explained(&both[..1]), None);
+        let mur = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        assert_eq!(
+            explained(&[mur, both[0].clone()]),
+            Some(format!(
+                "`cli/…` are the calls as mur made them, `server/…` as the sessions served \
+                 them: a call of mur's to a session that records usage is in both; {compared}"
+            ))
         );
     }
 

@@ -74,14 +74,21 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     // A page that could not be written is said now, as `--out` says it: before the
     // logs are read, in the user's terms (exit 1), not the OS's after (exit 7).
     let page_file = args.html.as_ref().filter(|_| !page_on_stdout);
+    // In the words `call --out` and a verb's `--out` use (`mur_verbs::writable_before_the_call`),
+    // but for "nothing was sent": a report sends nothing.
     if let Some(path) = page_file {
-        mur_lockfile::check_named(path)
-            .map_err(|e| Error::usage(format!("`--html {}`: {e}", path.display())))?;
+        mur_lockfile::check_named(path).map_err(|e| {
+            Error::usage(format!("cannot write `{}`: {e}", path.display()))
+                .with_hint("name a file that can be written, in a directory that exists")
+        })?;
     }
     let verbs = VerbHost::open()?;
-    let (records, skipped, read) = read(dir, &args.server_logs, true)?;
+    let (records, skipped, read) = read(dir, &args.server_logs, args.only_named)?;
+    // With `--only-named` mur's own log is not read: whether it records, and when it
+    // did not, says nothing of the logs named.
+    let own = (!args.only_named).then_some(dir);
     let criteria = criteria(
-        dir,
+        own,
         args.since,
         args.unused_for,
         until(args.until.as_ref(), &records, &read),
@@ -106,7 +113,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         ))
         .with_hint("write the page to another file (`--html usage.html`)"));
     }
-    if !dir.enabled() {
+    if !dir.enabled() && !args.only_named {
         output::notice("usage recording is off: this report covers what was recorded before");
     }
     skipped_notice(&report, &read.skipped_in);
@@ -181,7 +188,7 @@ fn sessions_verbs(reached: &Reached) -> Vec<String> {
 
 /// The report for people: tables, then the losers with their commands. What a
 /// record says (a time, a tool's name) is one line each, as in the tables. `read`
-/// says which logs of the sessions' own were read, in a line under the first.
+/// says which logs beside mur's own were read, in a line under the first ([`logs_line`]).
 fn text(report: &Report, read: &Read) -> String {
     // Whose calls, and by what rule losers are named: a saved table of one agent's
     // calls never reads as every agent's.
@@ -208,39 +215,8 @@ fn text(report: &Report, read: &Read) -> String {
         mur_usage::round2(report.rule.max_plugin_failure_rate * 100.0),
         report.rule.min_calls,
     );
-    // Where the sessions' logs were found, and the logs named: a saved table names
-    // every input, as the JSON and the page list them whole.
-    let given = &report.logs_read.server_logs;
-    let mut places: Vec<(usize, String)> = read
-        .session_logs
-        .iter()
-        .map(|(count, dir)| {
-            let dir = output::line(&dir.to_string_lossy());
-            (*count, format!("in `{dir}`"))
-        })
-        .collect();
-    if !given.is_empty() {
-        places.push((given.len(), given_with_server_log(given)));
-    }
-    if !places.is_empty() {
-        let places: Vec<String> = places
-            .iter()
-            .enumerate()
-            .map(|(n, (count, place))| match (n, count) {
-                (0, 1) => format!("1 log {place}"),
-                (0, _) => format!("{count} logs {place}"),
-                _ => format!("{count} {place}"),
-            })
-            .collect();
-        let each = if given.len() > NAMED_SPELLED {
-            "; `--json` and `--html` name each"
-        } else {
-            ""
-        };
-        out.push_str(&format!(
-            "(with the tool calls the sessions served, as {} record them{each})\n",
-            places.join(" and ")
-        ));
+    if let Some(logs) = logs_line(read) {
+        out.push_str(&format!("({logs})\n"));
     }
     // No record: said plainly, where the tables would be.
     if let Some(none) = report.no_record() {
@@ -319,6 +295,86 @@ fn text(report: &Report, read: &Read) -> String {
         out.push_str(&format!("  ({})\n", output::line(&why)));
     }
     out
+}
+
+/// The line under the report's first: where the sessions' logs were found, and the logs
+/// named with `--server-log` by what they held — the calls sessions served, mur's calls
+/// (a study run's mur log is given so too: the flag is named for what it was first
+/// for, each record keeps its side), no record — so a saved table names every input,
+/// as the JSON and the page list them whole, and never calls mur's records the
+/// sessions'. `None` when mur's own log was all it read.
+fn logs_line(read: &Read) -> Option<String> {
+    let logs = &read.logs;
+    let (mut served, mut cli, mut none) = (Vec::new(), Vec::new(), Vec::new());
+    for (path, sides) in logs.server_logs.iter().zip(&read.named_sides) {
+        if sides.server {
+            served.push(path.clone());
+        }
+        if sides.cli {
+            cli.push(path.clone());
+        }
+        if !sides.server && !sides.cli {
+            none.push(path.clone());
+        }
+    }
+    // A table spells out a few logs of each kind, and says where many are.
+    let many = [&served, &cli, &none]
+        .iter()
+        .any(|named| named.len() > NAMED_SPELLED);
+    let given =
+        |named: &[String]| (!named.is_empty()).then(|| (named.len(), given_with_server_log(named)));
+    let found = read.session_logs.iter().map(|(count, dir)| {
+        let dir = output::line(&dir.to_string_lossy());
+        (*count, format!("in `{dir}`"))
+    });
+    let served: Vec<(usize, String)> = found.chain(given(&served)).collect();
+    let mut parts = Vec::new();
+    if !served.is_empty() {
+        parts.push(format!(
+            "the tool calls the sessions served, as {} them",
+            places(&served, "record")
+        ));
+    }
+    if let Some(cli) = given(&cli) {
+        parts.push(format!("mur's calls, as {} them", places(&[cli], "record")));
+    }
+    if let Some(none) = given(&none) {
+        parts.push(format!("{} no record", places(&[none], "hold")));
+    }
+    let last = parts.pop()?;
+    let said = match parts.is_empty() {
+        true => last,
+        false => format!("{}, and {last}", parts.join(", ")),
+    };
+    let each = if many {
+        "; `--json` and `--html` name each"
+    } else {
+        ""
+    };
+    Some(match logs.only_named {
+        true => format!("only the logs named (`--only-named`): {said}{each}"),
+        false => format!("with {said}{each}"),
+    })
+}
+
+/// `places` (how many logs, and where) as one phrase, the subject of `verb`: `1 log in
+/// `DIR` records`, `2 logs in `DIR` and 3 given with `--server-log` … record`.
+fn places(places: &[(usize, String)], verb: &str) -> String {
+    let each: Vec<String> = places
+        .iter()
+        .enumerate()
+        .map(|(n, (count, place))| match (n, count) {
+            (0, 1) => format!("1 log {place}"),
+            (0, _) => format!("{count} logs {place}"),
+            _ => format!("{count} {place}"),
+        })
+        .collect();
+    let one = places.iter().map(|(count, _)| count).sum::<usize>() == 1;
+    format!(
+        "{} {verb}{}",
+        each.join(" and "),
+        if one { "s" } else { "" }
+    )
 }
 
 /// The most logs named with `--server-log` the table's line spells out.

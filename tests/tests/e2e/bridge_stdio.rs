@@ -488,7 +488,10 @@ fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
         table.assert_code(0).stdout.contains(
             "\n(`cli/…` are the calls as mur made them, `server/…` as the sessions served them: \
              a call of mur's to a session that records usage is in both; `server/cli` against \
-             `server/mcp` compares the two surfaces)\n"
+             `server/mcp` is how often each surface was used in the logs read, which says which \
+             one agents prefer only where the same agents were offered both (of a study's \
+             CLI-only and MCP-only runs, it follows how many runs of each were read, not what \
+             agents chose))\n"
         ),
         "{table}"
     );

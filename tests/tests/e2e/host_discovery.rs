@@ -1626,7 +1626,7 @@ fn with_xdg_runtime_dir_usage_report_reads_what_a_session_recorded_in_the_shared
     let text = scrubbed.mur_with_the_variable(&["devtools", "usage", "report"]);
     text.assert_code(0).assert_stderr_is("");
     let header = format!(
-        "(with the tool calls the sessions served, as 1 log in `{}` record them)\n",
+        "(with the tool calls the sessions served, as 1 log in `{}` records them)\n",
         recorded.display()
     );
     assert!(text.stdout.contains(&header), "{text}");

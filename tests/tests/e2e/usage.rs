@@ -1376,12 +1376,14 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     page.assert_code(0)
         .assert_stdout_starts_with("<!DOCTYPE html>");
     assert!(!sandbox.root().join("-").exists());
-    // A page that could not be written is said before the logs are read (exit 1).
+    // A page that could not be written is said before the logs are read (exit 1), in
+    // the words and with the hint of `call --out` and a verb's `--out`.
     sandbox
         .devtools(&["usage", "report", "--html", "nodir/page.html"])
         .assert_code(1)
         .assert_stderr_is(
-            "error: `--html nodir/page.html`: the directory `nodir` does not exist\n",
+            "error: cannot write `nodir/page.html`: the directory `nodir` does not exist\n\
+             hint: name a file that can be written, in a directory that exists\n",
         );
     // mur's own stdout by another name is `-` (its page and the JSON mixed, before).
     for page in ["-", "/dev/stdout"] {
@@ -2139,6 +2141,7 @@ fn a_report_names_every_log_it_read() {
             "mur": sandbox.usage_log().display().to_string(),
             "sessions": [found],
             "serverLogs": run_logs,
+            "onlyNamed": false,
         })
     );
     let page = globbed("--html -").stdout;
@@ -2178,6 +2181,183 @@ fn a_report_names_every_log_it_read() {
         ),
         "{given}"
     );
+}
+
+/// A study's logs, as mur-eval keeps them: a CLI run's `calls.jsonl` (mur's calls as its
+/// session served them) and `state/mur/usage/usage.jsonl` (mur's own records, side
+/// `cli`), an MCP run's `calls.jsonl`. Returns their paths (absolute) in that order.
+fn study_logs(sandbox: &Sandbox) -> [String; 3] {
+    let served_cli = json!({ "schema": "mur-usage/1", "time": "2026-01-20T10:00:00.500Z",
+        "side": "server", "surface": "cli", "client": "mur 0.1.0", "verb": "bump",
+        "kind": "data", "tool": "click", "outcome": "ok", "ms": 3.0 });
+    let mur = json!({ "schema": "mur-usage/1", "time": "2026-01-20T10:00:00.000Z",
+        "side": "cli", "surface": "cli", "agent": "claude", "verb": "bump", "kind": "data",
+        "tool": "click", "outcome": "ok", "ms": 5.0 });
+    let served_mcp = json!({ "schema": "mur-usage/1", "time": "2026-01-20T10:01:00.000Z",
+        "side": "server", "surface": "mcp", "client": "agent 1", "tool": "click",
+        "outcome": "ok", "ms": 2.0 });
+    [
+        ("st1/runs/cli/t/1/calls.jsonl", served_cli),
+        ("st1/runs/cli/t/1/state/mur/usage/usage.jsonl", mur),
+        ("st1/runs/mcp/t/1/calls.jsonl", served_mcp),
+    ]
+    .map(|(path, record)| {
+        let path = sandbox.file(path, format!("{record}\n"));
+        path.display().to_string()
+    })
+}
+
+/// A report over a study's logs (operator audit 279): `--only-named` reads them alone,
+/// not the operator's own log nor the sessions' found beside it (a record planted in
+/// each is not counted, as it was); the line under the first says what each log named
+/// held — a run's mur log given with `--server-log` holds mur's calls, counted as mur's,
+/// not "the tool calls the sessions served"; and under the surfaces, `server/cli`
+/// against `server/mcp` is said to be how often each was used, not which agents prefer.
+#[test]
+fn only_the_logs_named_are_read_and_said_for_what_they_hold() {
+    let sandbox = Sandbox::new();
+    // The operator's own call, made by hand, and a session's log found beside it.
+    write_log(&sandbox, &[cli_record(0, "idle", "data", "ok")]);
+    let found = private_sessions_dir(&sandbox).join("0123456789abcdef.jsonl");
+    std::fs::write(&found, format!("{}\n", served_record("scroll"))).expect("write");
+    let [a, b, c] = study_logs(&sandbox);
+    let named = ["--server-log", &a, &b, &c];
+    let report = |more: &[&str]| {
+        let out = sandbox.devtools(&[&["usage", "report"][..], more].concat());
+        out.assert_code(0).assert_stderr_is("");
+        out
+    };
+    let only = report(&[&["--only-named"][..], &named].concat());
+    assert_eq!(
+        only.stdout,
+        format!(
+            "\
+3 records, 2026-01-20T10:00:00.000Z to 2026-01-20T10:01:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+(only the logs named (`--only-named`): the tool calls the sessions served, as 2 logs given with `--server-log` (`{a}`, `{c}`) record them, and mur's calls, as 1 log given with `--server-log` (`{b}`) records them)
+
+verbs (as mur ran them):
+VERB         {h}
+bump (data)  1      1   0          0          0        0            0           0            5       5       2026-01-20T10:00:00.000Z
+
+surfaces:
+SURFACE     {h}
+cli/data    1      1   0          0          0        0            0           0            5       5       2026-01-20T10:00:00.000Z
+server/cli  1      1   0          0          0        0            0           0            3       3       2026-01-20T10:00:00.500Z
+server/mcp  1      1   0          0          0        0            0           0            2       2       2026-01-20T10:01:00.000Z
+(`cli/…` are the calls as mur made them, `server/…` as the sessions served them: a call of mur's to a session that records usage is in both; `server/cli` against `server/mcp` is how often each surface was used in the logs read, which says which one agents prefer only where the same agents were offered both (of a study's CLI-only and MCP-only runs, it follows how many runs of each were read, not what agents chose))
+
+tools called by mur:
+TOOL   {h}
+click  1      1   0          0          0        0            0           0            5       5       2026-01-20T10:00:00.000Z
+
+tools served by the session:
+TOOL   {h}
+click  2      2   0          0          0        0            0           0            2       3       2026-01-20T10:01:00.000Z
+
+clients the sessions served:
+CLIENT     {h}
+agent 1    1      1   0          0          0        0            0           0            2       2       2026-01-20T10:01:00.000Z
+mur 0.1.0  1      1   0          0          0        0            0           0            3       3       2026-01-20T10:00:00.500Z
+
+losers: none
+",
+            h = "CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED",
+        ),
+        "{only}"
+    );
+    let json = report(&[&["--only-named", "--json"][..], &named].concat()).json();
+    assert_eq!(
+        (&json["records"], &json["logsRead"]),
+        (
+            &json!(3),
+            &json!({ "mur": null, "sessions": [], "serverLogs": [a, b, c], "onlyNamed": true })
+        )
+    );
+    let page = report(&[&["--only-named", "--html", "-"][..], &named].concat()).stdout;
+    for said in [
+        "<li>Only the logs given with <code>--server-log</code> were read \
+         (<code>--only-named</code>): not mur's own usage log, nor the sessions' found beside \
+         it.</li>",
+        "<p><code>cli/…</code> are the calls as mur made them, <code>server/…</code> as the \
+         sessions served them: a call of mur's to a session that records usage is in both; \
+         <code>server/cli</code> against <code>server/mcp</code> is how often each surface was \
+         used in the logs read, which says which one agents prefer only where the same agents \
+         were offered both (of a study's CLI-only and MCP-only runs, it follows how many runs \
+         of each were read, not what agents chose).</p>",
+    ] {
+        assert!(page.contains(said), "{said}\n{page}");
+    }
+    // Without it, the operator's own call and the session's found are counted too; a log
+    // named that holds no record is said to hold none.
+    let empty = sandbox.file("st1/runs/mcp/t/2/calls.jsonl", "");
+    let empty = empty.display().to_string();
+    let mixed = report(&[&named[..], &[&empty]].concat());
+    let sessions = found.parent().expect("dir").display();
+    let mixed = untimed(&mixed.stdout);
+    assert_eq!(
+        mixed.lines().take(2).collect::<Vec<_>>(),
+        [
+            "5 records, TIME to TIME (every agent; usage errors above 50% or failures of the \
+             verb's own above 20% of at least 3 calls make a loser)"
+                .to_owned(),
+            format!(
+                "(with the tool calls the sessions served, as 1 log in `{sessions}` and 2 given \
+                 with `--server-log` (`{a}`, `{c}`) record them, mur's calls, as 1 log given \
+                 with `--server-log` (`{b}`) records them, and 1 log given with `--server-log` \
+                 (`{empty}`) holds no record)"
+            ),
+        ],
+        "{mixed}"
+    );
+    // Nothing named, nothing to read: refused.
+    sandbox
+        .devtools(&["usage", "report", "--only-named"])
+        .assert_code(1)
+        .assert_stderr_is(
+            "error: missing argument `--server-log <PATH>...`\n\
+             hint: usage: mur devtools usage report --server-log <PATH>... --only-named \
+             (`--help` shows more)\n",
+        );
+}
+
+/// `verbs prune --only-named` judges by the logs named alone, as the report does: a verb
+/// the operator called by hand is unused in the study's logs, and the operator's own
+/// recording being off (`usage off`) holds nothing of them back.
+#[test]
+fn prune_judges_by_the_logs_named_alone_with_only_named() {
+    let sandbox = long_installed(&[("idle", "scroll")], [cli_record(0, "idle", "data", "ok")]);
+    // A study's mur log, reaching back past the window: `idle` never called.
+    let study = sandbox.file(
+        "st2/runs/cli/t/1/state/mur/usage/usage.jsonl",
+        format!("{}\n", cli_record(60, "guide", "host", "ok")),
+    );
+    let study = study.display().to_string();
+    let prune = |more: &[&str]| {
+        let out =
+            sandbox.devtools(&[&["verbs", "prune", "--server-log", &study][..], more].concat());
+        out.assert_code(0);
+        out
+    };
+    prune(&[]).assert_stdout_is("");
+    let removed = prune(&["--only-named"]);
+    assert!(
+        removed
+            .stdout
+            .starts_with("mur devtools verbs remove idle    # not used since "),
+        "{removed}"
+    );
+    sandbox.devtools(&["usage", "off"]).assert_code(0);
+    let after = prune(&["--only-named"]);
+    assert_eq!(untimed(&after.stdout), untimed(&removed.stdout), "{after}");
+    // Nor does the report say your recording is off: it read none of your log.
+    let report = ["usage", "report", "--only-named", "--server-log", &study];
+    sandbox
+        .devtools(&report)
+        .assert_code(0)
+        .assert_stderr_is("");
+    prune(&["--only-named", "--yes"])
+        .assert_stdout_contains("removed verb `idle` (not used since ");
+    assert_eq!(installed(&sandbox), Vec::<String>::new());
 }
 
 /// `guide` is recorded as the other commands are, so `-v` says why its record was not
@@ -2293,7 +2473,7 @@ fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
         shown.replace(&log, "LOG"),
         "\
 1 record, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
-(with the tool calls the sessions served, as 1 log given with `--server-log` (`LOG`) record them)
+(with the tool calls the sessions served, as 1 log given with `--server-log` (`LOG`) records them)
 
 surfaces:
 SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
@@ -2351,7 +2531,7 @@ fn a_call_of_a_tool_the_session_lacks_is_an_rpc_error_not_a_tool_failure() {
         format!(
             "\
 3 records, TIME to TIME (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
-(with the tool calls the sessions served, as 1 log given with `--server-log` (`{log}`) record them)
+(with the tool calls the sessions served, as 1 log given with `--server-log` (`{log}`) records them)
 
 surfaces:
 SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
@@ -2531,7 +2711,7 @@ fn the_report_reads_what_bridges_record_where_they_record_it() {
     let report = sandbox.devtools(&["usage", "report"]);
     report.assert_code(0).assert_stderr_is("");
     let header = format!(
-        "(with the tool calls the sessions served, as 1 log in `{}` record them)\n",
+        "(with the tool calls the sessions served, as 1 log in `{}` records them)\n",
         dir.display()
     );
     assert!(
