@@ -220,34 +220,23 @@ fn each_level_its_own(tree: clap::Command) -> clap::Command {
 }
 
 /// Whether some host option is named in two of `argv`'s words (`--project`, `--project=…`,
-/// `-v` alone or among short flags: `-vq`): what one typed at two levels of the command
+/// `-v` alone or among short flags: `-vq`), each word read as a verb's words are
+/// ([`short_flags`], [`HostOption::named`]): what one typed at two levels of the command
 /// takes, so that a command line that names each once, as nearly every one does, is
 /// parsed once ([`check_typed`]). A word that names one and is none (a value, a word after
 /// `--`) costs a second parse, which finds it is none.
 fn named_twice(argv: &[OsString]) -> bool {
-    let mut named = [false; HOST_OPTIONS.len()];
+    let mut named: Vec<&HostOption> = Vec::new();
     for word in argv.iter().skip(1) {
         let word = word.to_string_lossy();
-        let options: Vec<usize> = match word.strip_prefix("--") {
-            Some(long) => {
-                let long = long.split_once('=').map_or(long, |(long, _)| long);
-                HOST_OPTIONS
-                    .iter()
-                    .position(|option| option.long == long)
-                    .into_iter()
-                    .collect()
-            }
-            None => word
-                .strip_prefix('-')
-                .unwrap_or_default()
-                .chars()
-                .filter_map(|c| HOST_OPTIONS.iter().position(|o| o.short == Some(c)))
-                .collect(),
-        };
+        let long = word.split_once('=').map_or(&*word, |(long, _)| long);
+        let options =
+            short_flags(&word).unwrap_or_else(|| HostOption::named(long).into_iter().collect());
         for option in options {
-            if std::mem::replace(&mut named[option], true) {
+            if named.contains(&option) {
                 return true;
             }
+            named.push(option);
         }
     }
     false
@@ -474,33 +463,51 @@ pub fn slipped_option(argv: &[OsString], word: &str) -> Option<Error> {
     Some(unknown_option(typed, Some(&meant)))
 }
 
-/// The option clap refused `argv` for as one its command does not take (`--jsn`,
-/// `-x`): an unknown argument typed as an option, `-` alone being a word.
+/// An argument clap refused as one its command does not take, which mur says in a verb's
+/// words ([`said_as_a_verb_says`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unexpected {
+    /// Typed as an option (`--jsn`, `-x`).
+    Option(String),
+    /// A plain word (`catalog json`), or `-` alone.
+    Word(String),
+}
+
+/// What clap refused `argv` for, where it was an argument its command does not take.
+pub fn unexpected_to_clap(e: &clap::Error) -> Option<Unexpected> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) if e.kind() == ErrorKind::UnknownArgument => {
+            Some(if arg.starts_with('-') && arg != "-" {
+                Unexpected::Option(arg.clone())
+            } else {
+                Unexpected::Word(arg.clone())
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The option clap refused `argv` for as one its command does not take (`--jsn`, `-x`)
+/// ([`Unexpected::Option`]).
 pub fn unknown_to_clap(e: &clap::Error) -> Option<String> {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    match e.get(ContextKind::InvalidArg) {
-        Some(ContextValue::String(typed))
-            if e.kind() == ErrorKind::UnknownArgument && typed.len() > 1 =>
-        {
-            typed.starts_with('-').then(|| typed.clone())
-        }
-        _ => None,
+    match unexpected_to_clap(e)? {
+        Unexpected::Option(typed) => Some(typed),
+        Unexpected::Word(_) => None,
     }
 }
 
-/// The plain word clap refused `argv` for as one its command does not take
-/// (`catalog json`): an unknown argument not typed as an option, or `-` alone.
-pub fn stray_to_clap(e: &clap::Error) -> Option<String> {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    match e.get(ContextKind::InvalidArg) {
-        Some(ContextValue::String(word)) if e.kind() == ErrorKind::UnknownArgument => {
-            (!word.starts_with('-') || word == "-").then(|| word.clone())
-        }
-        _ => None,
+/// `refused`, clap's refusal of `argv` for `unexpected` ([`unexpected_to_clap`]), said
+/// in a verb's words: an option as [`option_said_as_a_verb_says`], a word as
+/// [`word_said_as_a_verb_says`].
+pub fn said_as_a_verb_says(refused: Error, unexpected: &Unexpected, argv: &[OsString]) -> Error {
+    match unexpected {
+        Unexpected::Option(typed) => option_said_as_a_verb_says(refused, typed, argv),
+        Unexpected::Word(word) => word_said_as_a_verb_says(refused, word, argv),
     }
 }
 
-/// `refused`, clap's refusal of `argv` for option `typed` ([`unknown_to_clap`]) in
+/// `refused`, clap's refusal of `argv` for option `typed` ([`Unexpected::Option`]) in
 /// mur's shape, said in a verb's words ([`unknown_option`]): "unexpected argument
 /// `--jsn` found", a did-you-mean of clap's rule and the usage under it became the one
 /// line a verb says (its usage left out, as a verb leaves it out when it names the
@@ -508,7 +515,7 @@ pub fn stray_to_clap(e: &clap::Error) -> Option<String> {
 /// pass a dashed word as a value (`-- --x`). A letter typed after the host's short
 /// flags is named with its word (`-x` in `-vx`), as a verb's kit names it: clap named
 /// the letter alone, as if typed apart.
-pub fn said_as_a_verb_says(refused: Error, typed: &str, argv: &[OsString]) -> Error {
+fn option_said_as_a_verb_says(refused: Error, typed: &str, argv: &[OsString]) -> Error {
     let meant = option_meant(argv, typed);
     if meant.is_some() {
         return unknown_option(typed, meant.as_deref());
@@ -555,11 +562,11 @@ fn after_short_flags(argv: &[OsString], typed: &str) -> Option<String> {
         })
 }
 
-/// `refused`, clap's refusal of `argv` for the stray `word` ([`stray_to_clap`]), in a
+/// `refused`, clap's refusal of `argv` for the stray `word` ([`Unexpected::Word`]), in a
 /// verb's words: "unexpected argument `json`" (clap's "… found"), with the option it
 /// names or is one slip from ([`word_meant`]) as the one line a verb says
 /// (`catalog json`: "did you mean `--json`?"), else with clap's hints (the usage).
-pub fn stray_said_as_a_verb_says(refused: Error, word: &str, argv: &[OsString]) -> Error {
+fn word_said_as_a_verb_says(refused: Error, word: &str, argv: &[OsString]) -> Error {
     let told = format!("unexpected argument `{word}`");
     match word_meant(argv, word) {
         Some(meant) => Error::usage(format!("{told}; did you mean `{meant}`?")),
@@ -646,15 +653,8 @@ pub fn with_host_options(help: &str, verb: &str, spec: Option<&VerbSpec>) -> Str
 /// The verb's own option `name`: declared by a 0.2 verb, or `--timeout` of a
 /// 0.1 verb.
 fn declared<'a>(spec: Option<&'a VerbSpec>, name: &str) -> Option<&'a Param> {
-    static TIMEOUT_0_1: std::sync::LazyLock<Param> = std::sync::LazyLock::new(|| Param {
-        name: "timeout".into(),
-        value_name: "MS".into(),
-        kind: ValueKind::Milliseconds,
-        help: String::new(),
-        required: false,
-        repeatable: false,
-        choices: Vec::new(),
-    });
+    static TIMEOUT_0_1: std::sync::LazyLock<Param> =
+        std::sync::LazyLock::new(|| Param::new("timeout", "MS", ValueKind::Milliseconds, ""));
     match spec {
         Some(spec) => spec.option(name),
         None => (name == "timeout").then(|| &*TIMEOUT_0_1),
@@ -919,15 +919,7 @@ mod tests {
         }
         // The value of a verb's own option, and a word after `--`, are the verb's.
         let spec = VerbSpec {
-            options: vec![Param {
-                name: "selector".into(),
-                value_name: "S".into(),
-                kind: ValueKind::Text,
-                help: String::new(),
-                required: false,
-                repeatable: false,
-                choices: Vec::new(),
-            }],
+            options: vec![Param::new("selector", "S", ValueKind::Text, "")],
             ..VerbSpec::default()
         };
         let line = "--selector -v=false -- -q=1";
@@ -949,30 +941,20 @@ mod tests {
         (refused, argv)
     }
 
-    /// A letter after the host's short flags that is no host option is named with the
-    /// word it was typed in, as a verb's kit names it after the verb's name: clap named
-    /// the letter alone (`-vx` was "unknown option `-x`").
+    /// What clap refused as no argument of the command is said as a verb says it. A
+    /// letter after the host's short flags that is no host option is named with the word
+    /// it was typed in, as a verb's kit names it after the verb's name: clap named the
+    /// letter alone (`-vx` was "unknown option `-x`"). A word mur's command takes none of
+    /// is said with the option it names or is one slip from: clap said "unexpected
+    /// argument `json` found".
     #[test]
-    fn a_letter_after_the_hosts_short_flags_is_named_with_its_word() {
+    fn an_unexpected_option_or_word_is_said_as_a_verb_says_it() {
         for (line, said) in [
             ("-vx tree", "unknown option `-x` in `-vx`"),
             ("-qvx=1 tree", "unknown option `-x` in `-qvx=1`"),
             ("catalog -v15", "unknown option `-15` in `-v15`"),
             ("-v- tree", "unknown option `-v-`"),
             ("-xv tree", "unknown option `-x`"),
-        ] {
-            let (clap, argv) = refused_by_clap(line);
-            let typed = unknown_to_clap(&clap).expect(line);
-            let refused = said_as_a_verb_says(Error::from(clap), &typed, &argv);
-            assert_eq!(refused.message(), said, "{line}");
-        }
-    }
-
-    /// A word mur's command takes none of is said as a verb says it, with the option it
-    /// names or is one slip from: clap said "unexpected argument `json` found".
-    #[test]
-    fn a_stray_word_is_said_as_a_verb_says_it() {
-        for (line, said) in [
             (
                 "catalog json",
                 "unexpected argument `json`; did you mean `--json`?",
@@ -988,8 +970,8 @@ mod tests {
             ("catalog everything", "unexpected argument `everything`"),
         ] {
             let (clap, argv) = refused_by_clap(line);
-            let word = stray_to_clap(&clap).expect(line);
-            let refused = stray_said_as_a_verb_says(Error::from(clap), &word, &argv);
+            let unexpected = unexpected_to_clap(&clap).expect(line);
+            let refused = said_as_a_verb_says(Error::from(clap), &unexpected, &argv);
             assert_eq!(refused.message(), said, "{line}");
         }
     }
@@ -1368,15 +1350,7 @@ mod tests {
 
     #[test]
     fn a_verbs_declared_options_and_their_values_are_never_taken() {
-        let option = |name: &str, kind| Param {
-            name: name.into(),
-            value_name: "V".into(),
-            kind,
-            help: String::new(),
-            required: false,
-            repeatable: false,
-            choices: Vec::new(),
-        };
+        let option = |name: &str, kind| Param::new(name, "V", kind, "");
         let spec = VerbSpec {
             options: vec![
                 option("project", ValueKind::Text),
@@ -1405,15 +1379,7 @@ mod tests {
     #[test]
     fn a_verbs_help_ends_with_where_the_host_options_go() {
         let spec = VerbSpec {
-            options: vec![Param {
-                name: "project".into(),
-                value_name: "P".into(),
-                kind: ValueKind::Text,
-                help: String::new(),
-                required: false,
-                repeatable: false,
-                choices: Vec::new(),
-            }],
+            options: vec![Param::new("project", "P", ValueKind::Text, "")],
             ..VerbSpec::default()
         };
         assert_eq!(

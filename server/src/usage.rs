@@ -196,19 +196,13 @@ impl Recorder {
     }
 }
 
-/// Whether `verb` is the verb name mur gives the tool `tool`: its kebab-case form
-/// (`fs.read_v2` → `fs-read-v2`, `2faCheck` → `2fa-check`), or the tool's own name where
-/// another tool's has the same form — the same letters and digits, case aside. Such a
-/// name says no more than the tool's own: of a tool the session has, it is kept.
+/// Whether `verb` is a verb name mur gives the tool `tool`: its kebab-case form
+/// ([`mur_usage::kebab`], the rule mur names it by: `fs.read_v2` → `fs-read-v2`,
+/// `2faCheck` → `2fa-check`), or the tool's own name, which mur gives it where another
+/// tool's has the same form or its own is empty (`!!`). Such a name says no more than the
+/// tool's own: of a tool the session has, it is kept.
 fn verb_of(verb: &str, tool: &str) -> bool {
-    let letters = |name: &str| -> Vec<char> {
-        name.chars()
-            .flat_map(char::to_lowercase)
-            .filter(|c| c.is_alphanumeric())
-            .collect()
-    };
-    let verb = letters(verb);
-    !verb.is_empty() && verb == letters(tool)
+    !verb.is_empty() && (verb == tool || verb == mur_usage::kebab(tool))
 }
 
 /// The client a request names: the `clientInfo` of its own `_meta` (2026-07-28), else
@@ -382,6 +376,10 @@ mod tests {
         assert_eq!(verb("2fa_check2", "2fa_check2", true), "2fa_check2");
         assert_eq!(verb("2fa-check", "2faCheck", false), "WORD");
         assert_eq!(verb("2fa-check", "3faCheck", true), "WORD");
+        // By the rule mur names a derived verb by, not a looser one: the same letters
+        // spelled otherwise are no verb of the tool, and a tool of no letters is its own.
+        assert_eq!(verb("2FA-Check", "2faCheck", true), "WORD");
+        assert_eq!(verb("!!", "!!", true), "!!");
         // Kept, a name is cut; a sent one no one has is not kept at all.
         let long = "v".repeat(2 << 20);
         let cut = format!("{}…", "v".repeat(mur_usage::NAME_CHARS));

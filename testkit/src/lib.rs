@@ -41,4 +41,4 @@ pub use sandbox::{
     several_sessions_error,
 };
 pub use stub::Stub;
-pub use values::{Captured, after_stop_time, each_str, names_in, text_x};
+pub use values::{Captured, after_stop_time, each_str, fields, names_in, text_x, usage_records};

@@ -178,6 +178,15 @@ impl Stub {
         Self::echoing_arguments_of(Arc::new(Mutex::new(tools)))
     }
 
+    /// An MCP server with these `tools` that answers each call with its whole params, the
+    /// tool's name beside the arguments, as JSON text: which tool mur called, and with what.
+    pub fn echoing_params(tools: Value) -> Self {
+        Self::with_tools(tools, |params| {
+            let text = params.to_string();
+            Ok(serde_json::json!({ "content": [{ "type": "text", "text": text }] }))
+        })
+    }
+
     /// [`Stub::echoing_arguments`] with a list the test may change while it serves.
     pub fn echoing_arguments_of(tools: Arc<Mutex<Value>>) -> Self {
         Self::with_tool_list(tools, |params| {
@@ -285,12 +294,19 @@ impl Stub {
         self.seen.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
-    /// How many `tools/call` requests it has been sent.
-    pub fn tool_calls(&self) -> usize {
+    /// The JSON bodies of the requests of method `method` (`tools/list`) it has been
+    /// sent so far, in order.
+    pub fn sent(&self, method: &str) -> Vec<Value> {
         self.requests()
             .iter()
-            .filter(|r| r.json()["method"] == "tools/call")
-            .count()
+            .map(Request::json)
+            .filter(|body| body["method"] == method)
+            .collect()
+    }
+
+    /// How many `tools/call` requests it has been sent.
+    pub fn tool_calls(&self) -> usize {
+        self.sent("tools/call").len()
     }
 }
 

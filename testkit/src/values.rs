@@ -19,6 +19,33 @@ pub fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
+/// The records of the usage log at `path` (`mur-usage/1`, one JSON line each; none when
+/// there is no log). A blank line is passed over, as the report's reader passes it
+/// (crates/usage/src/log.rs): when two appends race, one's check for a torn last line can
+/// see the other's before its last byte is in, and its record then starts with a newline,
+/// leaving one blank line. Any other line must be a record (panics, naming it).
+pub fn usage_records(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+/// The fields `keys` of each record, as text (a string as it is, `1` for a number, `null`
+/// where it has none).
+pub fn fields<const N: usize>(records: &[Value], keys: [&str; N]) -> Vec<[String; N]> {
+    let text = |value: &Value| {
+        value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_owned)
+    };
+    records
+        .iter()
+        .map(|r| keys.map(|key| text(&r[key])))
+        .collect()
+}
+
 /// The string `key` of each object in the JSON array `array`, in order (panics, showing
 /// the value, when it is not an array of objects that each have one).
 pub fn each_str<'a>(array: &'a Value, key: &str) -> Vec<&'a str> {

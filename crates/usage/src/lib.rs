@@ -19,7 +19,7 @@ pub use log::{
 pub use reached::{Reached, reached};
 pub use record::{
     ArgvShape, BRIDGE_CLIENT, Kind, NAME_CHARS, NOT_A_NAME, Outcome, Phases, Record, SCHEMA, Side,
-    Surface, VERB_META, argv_shape, cut_name, name_shaped, recorded_name, tool_like,
+    Surface, VERB_META, argv_shape, cut_name, kebab, name_shaped, recorded_name, tool_like,
     verb_name_shaped,
 };
 pub use report::{

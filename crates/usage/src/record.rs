@@ -95,6 +95,36 @@ pub fn tool_like(word: &str) -> bool {
         && word.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
 }
 
+/// `waitFor` → `wait-for`, `switchComponent` → `switch-component`,
+/// `get_sum` → `get-sum`, `getURL` → `get-url`, `v2Tool` → `v2-tool`,
+/// `github:search` → `github-search`. Every character that is not a letter or
+/// a digit separates words, so a verb or option never needs quoting in a shell
+/// and never carries a control character a terminal would act on. The name of a tool's
+/// derived verb where no other tool's is the same (`mur_verbs::derived::verb_names`), and
+/// of a property's option. Lives here, not in mur-verbs, so that mur-server tells the
+/// derived verb of a tool it served by the rule that named it.
+pub fn kebab(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+            continue;
+        }
+        if c.is_uppercase() && i > 0 && !out.ends_with('-') {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
+                out.push('-');
+            }
+        }
+        out.extend(c.to_lowercase());
+    }
+    out.trim_end_matches('-').to_owned()
+}
+
 /// Who wrote the record: `mur` itself, or the session serving the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -376,6 +406,26 @@ mod tests {
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn names_split_on_their_natural_boundary() {
+        for (tool, verb) in [
+            ("waitFor", "wait-for"),
+            ("switchComponent", "switch-component"),
+            ("get_sum", "get-sum"),
+            ("getURL", "get-url"),
+            ("HTMLParser", "html-parser"),
+            ("v2Tool", "v2-tool"),
+            ("tree", "tree"),
+            ("test_simple_text", "test-simple-text"),
+            ("github:search", "github-search"),
+            ("ring\u{7}bell\t", "ring-bell"),
+            ("a (b)", "a-b"),
+            ("héllo wörld", "héllo-wörld"),
+        ] {
+            assert_eq!(kebab(tool), verb, "{tool}");
+        }
     }
 
     /// A name no one has is kept only when shaped like one (a verb's, or a tool's as an

@@ -532,32 +532,9 @@ fn reads_files(spec: &VerbSpec) -> bool {
     })
 }
 
-/// `waitFor` → `wait-for`, `switchComponent` → `switch-component`,
-/// `get_sum` → `get-sum`, `getURL` → `get-url`, `v2Tool` → `v2-tool`,
-/// `github:search` → `github-search`. Every character that is not a letter or
-/// a digit separates words, so a verb or option never needs quoting in a shell
-/// and never carries a control character a terminal would act on.
-pub fn kebab(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_alphanumeric() {
-            if !out.is_empty() && !out.ends_with('-') {
-                out.push('-');
-            }
-            continue;
-        }
-        if c.is_uppercase() && i > 0 && !out.ends_with('-') {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
-                out.push('-');
-            }
-        }
-        out.extend(c.to_lowercase());
-    }
-    out.trim_end_matches('-').to_owned()
-}
+/// Names in kebab case (`waitFor` → `wait-for`): written in mur-usage, where mur-server,
+/// which cannot depend on this crate, tells the derived verb of a tool it served by it.
+pub use mur_usage::kebab;
 
 /// The verb name of each tool in a `tools/list` result, in order: its kebab-case
 /// name, except where that is empty or another tool's is the same (`get_sum` and
@@ -3171,26 +3148,6 @@ mod tests {
                 json!({"target": "a.b"}).as_object().expect("o").clone()
             ))
         );
-    }
-
-    #[test]
-    fn names_split_on_their_natural_boundary() {
-        for (tool, verb) in [
-            ("waitFor", "wait-for"),
-            ("switchComponent", "switch-component"),
-            ("get_sum", "get-sum"),
-            ("getURL", "get-url"),
-            ("HTMLParser", "html-parser"),
-            ("v2Tool", "v2-tool"),
-            ("tree", "tree"),
-            ("test_simple_text", "test-simple-text"),
-            ("github:search", "github-search"),
-            ("ring\u{7}bell\t", "ring-bell"),
-            ("a (b)", "a-b"),
-            ("héllo wörld", "héllo-wörld"),
-        ] {
-            assert_eq!(kebab(tool), verb, "{tool}");
-        }
     }
 
     #[test]

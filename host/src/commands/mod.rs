@@ -223,19 +223,15 @@ fn parse(argv: Vec<OsString>) -> Result<Cli> {
                 return Err(crate::options::value_required(&option, usage_typed(&argv)));
             }
             let e = named_as_typed(e, &argv);
-            let unknown = crate::options::unknown_to_clap(&e);
-            let stray = crate::options::stray_to_clap(&e);
+            let unexpected = crate::options::unexpected_to_clap(&e);
             let tool = tool_under_a_commands_name(&argv, &e);
             let usage = usage_to_give(&argv, &e);
             let meant = synonym_meant(&argv, &e);
             let data = data_verb_meant(&argv, &e);
             let error = with_meant(with_usage(without_devtools(&argv, e), usage), meant);
-            let error = match (unknown, stray) {
-                (Some(typed), _) => crate::options::said_as_a_verb_says(error, &typed, &argv),
-                (None, Some(word)) => {
-                    crate::options::stray_said_as_a_verb_says(error, &word, &argv)
-                }
-                (None, None) => error,
+            let error = match &unexpected {
+                Some(unexpected) => crate::options::said_as_a_verb_says(error, unexpected, &argv),
+                None => error,
             };
             let error = data.into_iter().fold(error, Error::with_hint);
             Err(tool.into_iter().fold(error, Error::with_first_hint))

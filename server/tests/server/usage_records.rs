@@ -7,9 +7,10 @@
 //! ended first is recorded as any other.
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use mur_testkit::{fields, usage_records as records};
 use serde_json::{Value, json};
 
 use crate::mcp_features::LegacySession;
@@ -59,14 +60,6 @@ impl Recording {
         });
         (record, since.elapsed())
     }
-}
-
-fn records(log: &Path) -> Vec<Value> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a record"))
-        .collect()
 }
 
 /// A 2026-07-28 `tools/call` of `name`, its `_meta` the modern one plus `meta`,
@@ -199,16 +192,12 @@ fn a_value_sent_as_a_tool_or_verb_name_is_never_recorded() {
         "{log}"
     );
     let records = records(&recording.log);
-    let seen: Vec<[&str; 3]> = records
-        .iter()
-        .map(|r| ["tool", "verb", "outcome"].map(|key| r[key].as_str().unwrap_or("-")))
-        .collect();
     assert_eq!(
-        seen,
+        fields(&records, ["tool", "verb", "outcome"]),
         [
-            ["WORD", "-", "rpc-error"],
-            ["WORD", "-", "rpc-error"],
-            ["get-text", "-", "rpc-error"],
+            ["WORD", "null", "rpc-error"],
+            ["WORD", "null", "rpc-error"],
+            ["get-text", "null", "rpc-error"],
             ["greet", "WORD", "ok"],
             [tool, "json-schema-2020-12-tool", "ok"],
             [tool, tool, "ok"],
@@ -252,18 +241,13 @@ fn a_client_that_names_itself_nowhere_is_recorded_as_no_client() {
         "params": { "name": "greet", "arguments": {} } });
     assert!(legacy.post(&greet).status().is_success());
     recording.record(3, Instant::now());
-    let seen: Vec<[String; 3]> = records(&recording.log)
-        .iter()
-        .map(|r| ["tool", "client", "outcome"].map(|key| r[key].as_str().unwrap_or("-").to_owned()))
-        .collect();
     assert_eq!(
-        seen,
+        fields(&records(&recording.log), ["tool", "client", "outcome"]),
         [
-            ["getText", "-", "rpc-error"],
+            ["getText", "null", "rpc-error"],
             ["greet", "mur-server-tests 0", "ok"],
             ["greet", "legacy 0", "ok"],
         ]
-        .map(|row| row.map(str::to_owned))
     );
 }
 

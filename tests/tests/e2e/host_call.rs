@@ -1347,13 +1347,7 @@ fn a_tool_lists_pages_together_are_bounded_by_max_response() {
             "--json",
         ])
     };
-    let lists = || {
-        server
-            .requests()
-            .iter()
-            .filter(|r| r.json()["method"] == "tools/list")
-            .count()
-    };
+    let lists = || server.sent("tools/list").len();
     let out = catalog("1K");
     out.assert_code(2);
     out.assert_stderr_is(format!(

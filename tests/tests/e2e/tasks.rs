@@ -353,11 +353,7 @@ fn task_now(body: &Value, fields: Value) -> Reply {
 
 /// The ids of the tasks `server` was asked to cancel.
 fn cancelled_at(server: &Stub) -> Vec<String> {
-    server
-        .requests()
-        .iter()
-        .map(|r| r.json())
-        .filter(|body| body["method"] == "tasks/cancel")
+    (server.sent("tasks/cancel").iter())
         .map(|body| {
             body["params"]["taskId"]
                 .as_str()
@@ -524,11 +520,8 @@ fn a_task_that_keeps_asking_or_refuses_the_answers_ends_the_call_and_is_cancelle
         "error: `{endpoint}` was still asking for input after 100 rounds of task nagging\n"
     ));
     let updates = |task: &str| {
-        server
-            .requests()
-            .iter()
-            .map(|r| r.json())
-            .filter(|b| b["method"] == "tasks/update" && b["params"]["taskId"] == task)
+        (server.sent("tasks/update").iter())
+            .filter(|b| b["params"]["taskId"] == task)
             .count()
     };
     assert_eq!((updates("asking"), updates("nagging")), (3, 100));
@@ -711,11 +704,7 @@ fn a_tool_that_became_task_only_is_called_as_one_and_its_list_read_once() {
     let server = becomes_task_only(task_only.clone());
     let endpoint = server.endpoint();
     let call = || sandbox.devtools(&["--endpoint", &endpoint, "-q", "call", "job"]);
-    let lists = || {
-        let requests = server.requests();
-        let bodies = requests.iter().map(|r| r.json());
-        bodies.filter(|b| b["method"] == "tools/list").count()
-    };
+    let lists = || server.sent("tools/list").len();
     assert_eq!(call().tool_text(0), "ran");
     // The list as it was, cached: `job` runs without a task.
     sandbox

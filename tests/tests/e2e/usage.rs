@@ -37,36 +37,15 @@ static WEEKS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!("{}w {}d", days / 7, days % 7)
 });
 
-/// The records of the usage log at `path`. A blank line is passed over, as the report's
-/// reader passes it (crates/usage/src/log.rs): when two appends race, one's check for a
-/// torn last line can see the other's before its last byte is in, and its record then
-/// starts with a newline, leaving one blank line. Any other line must be a record.
-pub(crate) fn records(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
-        .collect()
-}
+// The one reader of a usage log the tests share, under the names this module's tests
+// and others' (`crate::usage::records`) use.
+pub(crate) use mur_e2e::{fields, usage_records as records};
 
 /// The `client` of each record of the usage log at `path` (`null` where it has none).
 pub(crate) fn clients(path: &Path) -> Vec<String> {
     fields(&records(path), ["client"])
         .into_iter()
         .map(|[client]| client)
-        .collect()
-}
-
-/// The fields `keys` of each record, as text (a string as it is, `1` for a number).
-pub(crate) fn fields<const N: usize>(records: &[Value], keys: [&str; N]) -> Vec<[String; N]> {
-    let text = |value: &Value| {
-        value
-            .as_str()
-            .map_or_else(|| value.to_string(), str::to_owned)
-    };
-    records
-        .iter()
-        .map(|r| keys.map(|key| text(&r[key])))
         .collect()
 }
 

@@ -806,9 +806,7 @@ fn a_lone_selector_the_shell_read_as_a_comment_is_hinted() {
     let schema = json!({ "type": "object", "required": ["selector"],
         "properties": { "selector": { "type": "string" }, "text": { "type": "string" } } });
     let tools = json!([{ "name": "waitFor", "description": "Waits", "inputSchema": schema }]);
-    let server = Stub::with_tools(tools, |params| {
-        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
-    });
+    let server = Stub::echoing_params(tools);
     let line = format!("mur devtools --endpoint {} wait-for #x", server.endpoint());
     let out = mur_e2e::run(&mut sb.shell_command(&line));
     out.assert_code(1);
@@ -1026,12 +1024,7 @@ fn completion_reads_names_and_summaries_of_the_cached_list_not_its_schemas() {
     let unbuilt = cached.replace(r#""maximum":0"#, r#""maximum":1e999"#);
     assert_ne!(cached, unbuilt);
     std::fs::write(&path, unbuilt).expect("the cached list");
-    let complete = |words: &[&str]| {
-        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
-        let out = sandbox.complete("fish", &words);
-        out.assert_code(0);
-        out.stdout
-    };
+    let complete = |words: &[&str]| completions(&sandbox, &endpoint, words);
     assert_eq!(complete(&["echo-"]), "echo-text\tEchoes\n");
     assert_eq!(complete(&["echo-text", "--mode", ""]), "loud\nsoft\n");
     assert_eq!(complete(&["call", "hu"]), "huge\n");
@@ -1095,17 +1088,8 @@ fn completion_and_hints_read_the_cached_list_of_a_server_slow_to_list() {
     let silent = Arc::new(AtomicBool::new(false));
     let server = slow_to_list(tools.clone(), silent.clone());
     let endpoint = server.endpoint();
-    let complete = |words: &[&str]| {
-        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
-        let out = sandbox.complete("fish", &words);
-        out.assert_code(0);
-        out.stdout
-    };
-    let lists = || {
-        (server.requests().iter())
-            .filter(|r| r.json()["method"] == "tools/list")
-            .count()
-    };
+    let complete = |words: &[&str]| completions(&sandbox, &endpoint, words);
+    let lists = || server.sent("tools/list").len();
     sandbox
         .devtools(&["--endpoint", &endpoint, "catalog", "--json"])
         .assert_code(0);
@@ -1270,10 +1254,7 @@ fn tools_and_options_that_would_share_a_name_keep_their_own() {
         { "name": "getSum", "description": "Adds too", "inputSchema": { "type": "object" } },
         { "name": "ring\u{7}bell", "description": "Rings", "inputSchema": { "type": "object" } }
     ]);
-    // Each call answers with the params it got, as JSON text.
-    let server = Stub::with_tools(tools, |params| {
-        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
-    });
+    let server = Stub::echoing_params(tools);
     let endpoint = server.endpoint();
     let devtools = devtools_at(&sb, &server);
     let catalog = devtools(&["catalog", "--json"]);
@@ -2065,9 +2046,7 @@ fn a_tool_listed_twice_is_one_verb_of_its_first_entry() {
     let echo =
         json!({ "name": "echo", "description": "Echoes", "inputSchema": { "type": "object" } });
     let tools = json!([tool("Clicks"), echo, tool("Clicks again"), tool("Clicks")]);
-    let server = Stub::with_tools(tools, |params| {
-        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
-    });
+    let server = Stub::echoing_params(tools);
     let endpoint = server.endpoint();
     let devtools = devtools_at(&sb, &server);
     let catalog = devtools(&["catalog"]);
@@ -2119,12 +2098,14 @@ fn a_tool_listed_twice_is_one_verb_of_its_first_entry() {
         (&sent["name"], &sent["arguments"]),
         (&json!("clickElement"), &json!({ "selector": "#b" }))
     );
-    let complete = |words: &[&str]| {
-        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
-        sb.complete("fish", &words).stdout
-    };
-    assert_eq!(complete(&["cl"]), "click-element\tClicks\n");
-    assert_eq!(complete(&["call", "cl"]), "clickElement\n");
+    assert_eq!(
+        completions(&sb, &endpoint, &["cl"]),
+        "click-element\tClicks\n"
+    );
+    assert_eq!(
+        completions(&sb, &endpoint, &["call", "cl"]),
+        "clickElement\n"
+    );
 }
 
 /// A tool whose name is a zero-width space, a byte-order mark and a joiner, or a bell
@@ -2136,7 +2117,6 @@ fn a_tool_listed_twice_is_one_verb_of_its_first_entry() {
 /// holding one beside letters is a verb under its kebab-case name, its tool written so.
 #[test]
 fn a_tool_named_with_characters_one_cannot_see_is_named_so_and_reached_by_call() {
-    let sb = Sandbox::new();
     let schema = json!({ "type": "object" });
     let tools = json!([
         { "name": "\u{200b}", "description": "Zero", "inputSchema": schema },
@@ -2144,85 +2124,27 @@ fn a_tool_named_with_characters_one_cannot_see_is_named_so_and_reached_by_call()
         { "name": "\u{7}", "description": "Bell", "inputSchema": schema },
         { "name": "zero\u{200b}width", "description": "Wide", "inputSchema": schema },
     ]);
-    let server = Stub::with_tools(tools, |params| {
-        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
-    });
-    let endpoint = server.endpoint();
-    let devtools = devtools_at(&sb, &server);
-    let named = [
-        r#"`"\u200b"` (`mur devtools call tools/call --args '{"name":"\u200b"}'`)"#,
-        r#"`"\ufeff\u200d"` (`mur devtools call tools/call --args '{"name":"\ufeff\u200d"}'`)"#,
-        r#"`"\u0007"` (`mur devtools call tools/call --args '{"name":"\u0007"}'`)"#,
-    ]
-    .join(", ");
-    let catalog = devtools(&["catalog"]);
-    catalog
-        .assert_code(0)
-        .assert_stdout_is(format!(
-            "NAME        KIND     TOOL               HINTS  SUMMARY\n\
-             zero-width  derived  \"zero\\u200bwidth\"         Wide\n\
-             \n{}",
-            own_commands(&endpoint)
-        ))
-        .assert_stderr_is(format!(
-            "warning: tools reachable only as `mur devtools call NAME` (their verb names are \
-             taken): {named}\n"
-        ));
-    let json = devtools(&["catalog", "--json"]);
-    assert_eq!(
-        json.json()["callOnly"],
-        json!(["\u{200b}", "\u{feff}\u{200d}", "\u{7}"])
-    );
-    let parity = devtools(&["parity"]);
-    parity
-        .assert_code(1)
-        .assert_stdout_is(
-            r#"TOOL               VERB        KIND
+    unreadable_names_are_call_only(
+        &Sandbox::new(),
+        &Unreadable {
+            tools,
+            call_only: &["\u{200b}", "\u{feff}\u{200d}", "\u{7}"],
+            written: &[r#""\u200b""#, r#""\ufeff\u200d""#, r#""\u0007""#],
+            catalog: "NAME        KIND     TOOL               HINTS  SUMMARY\n\
+                      zero-width  derived  \"zero\\u200bwidth\"         Wide\n",
+            parity: r#"TOOL               VERB        KIND
 "\u200b"           –           call-only
 "\ufeff\u200d"     –           call-only
 "\u0007"           –           call-only
 "zero\u200bwidth"  zero-width  derived
 "#,
-        )
-        .assert_stderr_is(format!(
-            "note: 4 of 4 tools have no named verb: {named}, `\"zero\\u200bwidth\"` (`mur devtools \
-             call tools/call --args '{{\"name\":\"zero\\u200bwidth\"}}'`)\n\
-             hint: {named} only as `mur devtools call NAME`, their verb names being taken; \
-             the other as a derived verb; `mur devtools verbs new` makes a named one\n"
-        ));
-    // Each line given, pasted, reaches its tool.
-    for params in [
-        r#"{"name":"\u200b"}"#,
-        r#"{"name":"\ufeff\u200d"}"#,
-        r#"{"name":"\u0007"}"#,
-    ] {
-        sb.tools_call_at(&endpoint, params).assert_code(0);
-    }
-    let called: Vec<serde_json::Value> = (server.requests().iter())
-        .map(|r| r.json())
-        .filter(|body| body["method"] == "tools/call")
-        .map(|body| body["params"]["name"].clone())
-        .collect();
-    assert_eq!(
-        called,
-        [json!("\u{200b}"), json!("\u{feff}\u{200d}"), json!("\u{7}")]
+            parity_note: "`\"zero\\u200bwidth\"` (`mur devtools call tools/call --args \
+                          '{\"name\":\"zero\\u200bwidth\"}'`)",
+            parity_hint: "the other as a derived verb",
+            verbs: &["zero-width\tWide"],
+            call: &["ping", "tools/list"],
+        },
     );
-    // No verb, no candidate: the word is unknown, and completion offers only the verb
-    // one can read.
-    devtools(&["\u{200b}"]).assert_code(1);
-    let complete = |words: &[&str]| {
-        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
-        sb.complete("fish", &words).stdout
-    };
-    let summaries = ["\tZero", "\tMarks", "\tBell", "\tWide"];
-    let verbs = complete(&[""]);
-    let derived = verbs
-        .lines()
-        .filter(|l| summaries.iter().any(|s| l.ends_with(s)));
-    assert_eq!(derived.collect::<Vec<_>>(), ["zero-width\tWide"]);
-    let tools = complete(&["call", ""]);
-    let tools = tools.lines().filter(|l| !l.starts_with('-'));
-    assert_eq!(tools.collect::<Vec<_>>(), ["ping", "tools/list"]);
 }
 
 /// A tool whose name shows nothing, spaces alone or blanks (U+3164, U+2800, U+3000), was a
@@ -2233,7 +2155,6 @@ fn a_tool_named_with_characters_one_cannot_see_is_named_so_and_reached_by_call()
 /// reach: a Tab offered `ui/click`, and `call ui/click` sent the method `ui/click`.
 #[test]
 fn a_tool_named_with_blanks_alone_is_named_so_and_call_completes_names_it_reaches() {
-    let sb = Sandbox::new();
     let schema = json!({ "type": "object" });
     let tools = json!([
         { "name": " ", "description": "Space", "inputSchema": schema },
@@ -2242,69 +2163,124 @@ fn a_tool_named_with_blanks_alone_is_named_so_and_call_completes_names_it_reache
         { "name": "ui/click", "description": "Clicks", "inputSchema": schema },
         { "name": "echo", "description": "Echoes", "inputSchema": schema },
     ]);
-    let server = Stub::with_tools(tools, |params| {
-        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
-    });
-    let endpoint = server.endpoint();
-    let devtools = devtools_at(&sb, &server);
-    let named = [
-        r#"`" "` (`mur devtools call tools/call --args '{"name":" "}'`)"#,
-        r#"`"\u3164"` (`mur devtools call tools/call --args '{"name":"\u3164"}'`)"#,
-        r#"`"\u2800\u3000"` (`mur devtools call tools/call --args '{"name":"\u2800\u3000"}'`)"#,
-    ]
-    .join(", ");
-    devtools(&["catalog"])
-        .assert_code(0)
-        .assert_stdout_is(format!(
-            "NAME      KIND     TOOL      HINTS  SUMMARY\n\
-             ui-click  derived  ui/click         Clicks\n\
-             echo      derived  echo             Echoes\n\
-             \n{}",
-            own_commands(&endpoint)
-        ))
-        .assert_stderr_is(format!(
-            "warning: tools reachable only as `mur devtools call NAME` (their verb names are \
-             taken): {named}\n"
-        ));
-    let json = devtools(&["catalog", "--json"]);
-    assert_eq!(
-        json.json()["callOnly"],
-        json!([" ", "\u{3164}", "\u{2800}\u{3000}"])
-    );
-    devtools(&["parity"]).assert_code(1).assert_stdout_is(
-        r#"TOOL            VERB      KIND
+    let sb = Sandbox::new();
+    let server = unreadable_names_are_call_only(
+        &sb,
+        &Unreadable {
+            tools,
+            call_only: &[" ", "\u{3164}", "\u{2800}\u{3000}"],
+            written: &[r#"" ""#, r#""\u3164""#, r#""\u2800\u3000""#],
+            catalog: "NAME      KIND     TOOL      HINTS  SUMMARY\n\
+                      ui-click  derived  ui/click         Clicks\n\
+                      echo      derived  echo             Echoes\n",
+            parity: r#"TOOL            VERB      KIND
 " "             –         call-only
 "\u3164"        –         call-only
 "\u2800\u3000"  –         call-only
 ui/click        ui-click  derived
 echo            echo      derived
 "#,
+            parity_note: "`ui/click` (`mur devtools call tools/call --args \
+                          '{\"name\":\"ui/click\"}'`), echo",
+            parity_hint: "the others as derived verbs",
+            verbs: &["ui-click\tClicks", "echo\tEchoes"],
+            call: &["echo", "ping", "tools/list"],
+        },
     );
+    assert_eq!(completions(&sb, &server.endpoint(), &["call", "ui"]), "");
+}
+
+/// A session's tools of which some have names no one can read or type, and what mur
+/// shows of them ([`unreadable_names_are_call_only`]).
+struct Unreadable {
+    /// The session's tools, each with a `description` of one word.
+    tools: serde_json::Value,
+    /// The names of those that are no verb, in the order listed.
+    call_only: &'static [&'static str],
+    /// Each as mur writes it: its JSON string.
+    written: &'static [&'static str],
+    /// `catalog`'s table of verbs.
+    catalog: &'static str,
+    /// `parity`'s table.
+    parity: &'static str,
+    /// How `parity`'s note names the tools that are verbs, and its hint says how they
+    /// are reached.
+    parity_note: &'static str,
+    parity_hint: &'static str,
+    /// The verbs completion offers, each with its summary.
+    verbs: &'static [&'static str],
+    /// The names `call` completes.
+    call: &'static [&'static str],
+}
+
+/// Served `names.tools`, the tools whose names no one can read or type are no verbs:
+/// `catalog` warns of them and `parity` notes them, each named as its JSON string with the
+/// `call tools/call` line that reaches it, pasted, reaches it; `catalog --json` lists them
+/// as call-only; typed, such a name is no verb (exit 1), and completion offers only the
+/// verbs one can read. In `sb`; the session, for more.
+fn unreadable_names_are_call_only(sb: &Sandbox, names: &Unreadable) -> Stub {
+    let server = Stub::echoing_params(names.tools.clone());
+    let endpoint = server.endpoint();
+    let devtools = devtools_at(sb, &server);
+    let lines: Vec<String> = (names.written.iter())
+        .map(|name| format!(r#"{{"name":{name}}}"#))
+        .collect();
+    let named = (names.written.iter().zip(&lines))
+        .map(|(name, line)| format!("`{name}` (`mur devtools call tools/call --args '{line}'`)"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    devtools(&["catalog"])
+        .assert_code(0)
+        .assert_stdout_is(format!("{}\n{}", names.catalog, own_commands(&endpoint)))
+        .assert_stderr_is(format!(
+            "warning: tools reachable only as `mur devtools call NAME` (their verb names are \
+             taken): {named}\n"
+        ));
+    let json = devtools(&["catalog", "--json"]);
+    assert_eq!(json.json()["callOnly"], json!(names.call_only));
+    let tools = names.tools.as_array().map_or(0, Vec::len);
+    devtools(&["parity"])
+        .assert_code(1)
+        .assert_stdout_is(names.parity)
+        .assert_stderr_is(format!(
+            "note: {tools} of {tools} tools have no named verb: {named}, {}\n\
+             hint: {named} only as `mur devtools call NAME`, their verb names being taken; \
+             {}; `mur devtools verbs new` makes a named one\n",
+            names.parity_note, names.parity_hint
+        ));
     // Each line given, pasted, reaches its tool.
-    for params in [
-        r#"{"name":" "}"#,
-        r#"{"name":"\u3164"}"#,
-        r#"{"name":"\u2800\u3000"}"#,
-    ] {
-        sb.tools_call_at(&endpoint, params).assert_code(0);
+    for line in &lines {
+        sb.tools_call_at(&endpoint, line).assert_code(0);
     }
-    let complete = |words: &[&str]| {
-        let words = [&["devtools", "--endpoint", &endpoint][..], words].concat();
-        sb.complete("fish", &words).stdout
-    };
-    let summaries = ["\tSpace", "\tFiller", "\tBraille", "\tClicks", "\tEchoes"];
-    let verbs = complete(&[""]);
+    let called = server.sent("tools/call");
+    let called: Vec<&str> = (called.iter())
+        .map(|body| body["params"]["name"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(called, names.call_only);
+    // No verb, no candidate: the word is unknown, and completion offers only the verbs
+    // one can read.
+    devtools(&[names.call_only[0]]).assert_code(1);
+    let summaries: Vec<String> = (names.tools.as_array().into_iter().flatten())
+        .map(|tool| format!("\t{}", tool["description"].as_str().unwrap_or_default()))
+        .collect();
+    let verbs = completions(sb, &endpoint, &[""]);
     let derived = verbs
         .lines()
-        .filter(|l| summaries.iter().any(|s| l.ends_with(s)));
-    assert_eq!(
-        derived.collect::<Vec<_>>(),
-        ["ui-click\tClicks", "echo\tEchoes"]
-    );
-    let tools = complete(&["call", ""]);
+        .filter(|l| summaries.iter().any(|s| l.ends_with(s.as_str())));
+    assert_eq!(derived.collect::<Vec<_>>(), names.verbs);
+    let tools = completions(sb, &endpoint, &["call", ""]);
     let tools = tools.lines().filter(|l| !l.starts_with('-'));
-    assert_eq!(tools.collect::<Vec<_>>(), ["echo", "ping", "tools/list"]);
-    assert_eq!(complete(&["call", "ui"]), "");
+    assert_eq!(tools.collect::<Vec<_>>(), names.call);
+    server
+}
+
+/// What fish's completion offers for `mur devtools --endpoint ENDPOINT WORDS…` (which
+/// succeeds).
+fn completions(sb: &Sandbox, endpoint: &str, words: &[&str]) -> String {
+    let words = [&["devtools", "--endpoint", endpoint][..], words].concat();
+    let out = sb.complete("fish", &words);
+    out.assert_code(0);
+    out.stdout
 }
 
 /// A description holding characters a terminal shows as nothing (a zero-width space, a
@@ -2318,9 +2294,7 @@ fn format_characters_of_a_description_are_written_out_where_a_person_reads() {
     let schema = json!({ "type": "object", "properties": {
         "mode": { "type": "string", "description": "How\u{2060} to" } } });
     let tools = json!([{ "name": "clicker", "description": description, "inputSchema": schema }]);
-    let server = Stub::with_tools(tools, |params| {
-        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
-    });
+    let server = Stub::echoing_params(tools);
     let endpoint = server.endpoint();
     let devtools = devtools_at(&sb, &server);
     let summary = r"Clicks\u{200b} it\u{e0049}\u{e0047}";
@@ -2397,9 +2371,7 @@ fn a_tool_named_with_a_blank_among_its_letters_is_call_only() {
         { "name": "get\u{3164}sum", "description": "Sums", "inputSchema": schema },
         { "name": "get\u{3000}it", "description": "Gets", "inputSchema": schema },
     ]);
-    let server = Stub::with_tools(tools, |params| {
-        Ok(json!({ "content": [{ "type": "text", "text": params.to_string() }] }))
-    });
+    let server = Stub::echoing_params(tools);
     let endpoint = server.endpoint();
     let devtools = devtools_at(&sb, &server);
     let line = r#"mur devtools call tools/call --args '{"name":"get\u3164sum"}'"#;
