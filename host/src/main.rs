@@ -11,6 +11,7 @@ mod judging;
 mod media;
 mod options;
 mod output;
+mod refusal;
 mod session_tools;
 mod signals;
 mod tool_cache;

@@ -187,7 +187,7 @@ fn stray_words(name: &str, words: &[String], devtools: &str) -> Error {
         ));
     }
     let call = ["mur", "devtools", "call"].map(std::ffi::OsString::from);
-    if let Some(slipped) = crate::options::slipped_option(&call, word) {
+    if let Some(slipped) = crate::refusal::slipped_option(&call, word) {
         return slipped;
     }
     match object.or_else(|| as_options(words)) {
