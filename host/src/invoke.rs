@@ -16,6 +16,7 @@ use std::time::Instant;
 use mur_client::tool_result::{is_error, missing_tool, result_text};
 use mur_client::{Client, Reply};
 use mur_core::{Error, Kind, Result, Settings};
+use mur_lockfile::jsonrpc::METHOD_NOT_FOUND;
 use mur_lockfile::liveness::Fate;
 use mur_verbs::spec::VerbSpec;
 use mur_verbs::tools::{Entries as _, ToolTexts};
@@ -788,14 +789,12 @@ fn method_not_found(reply: &Reply) -> bool {
     }
 }
 
-/// JSON-RPC "method not found": a server's message for it is often the method's name
-/// alone, so an error says what the code means.
-const METHOD_NOT_FOUND: i64 = -32601;
-
 fn rpc_error_message(error: &Value, method: &str, params: Option<&Value>) -> String {
     let message = error["message"].as_str().unwrap_or("(no message)");
     let what = what_is_called(method, params);
     match error["code"].as_i64() {
+        // A server's message for "method not found" is often the method's name alone,
+        // so the error says what the code means.
         Some(METHOD_NOT_FOUND) => format!(
             "{what} failed: {message} (JSON-RPC error {METHOD_NOT_FOUND}: method not found)"
         ),

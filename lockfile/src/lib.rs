@@ -13,6 +13,7 @@
 //!   a reloading session's listening socket).
 //! - [`liveness`]: whether the process behind a lockfile is really serving.
 //! - [`endpoint`]: which endpoints may be contacted at all (loopback only).
+//! - [`jsonrpc`]: JSON-RPC's error codes and the messages mur and its sessions build.
 //! - [`check_own`]: the one rule for a file or directory trusted as the user's own (no
 //!   link, their own, [`Keep`] others out); [`ensure_private_dir`]: mur's private
 //!   directories, made 0700 and checked by it; [`open_regular`]: a file opened only if
@@ -24,6 +25,7 @@ mod batch;
 pub mod endpoint;
 #[cfg(unix)]
 pub mod handed;
+pub mod jsonrpc;
 mod leftovers;
 pub mod liveness;
 mod open;

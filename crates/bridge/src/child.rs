@@ -15,6 +15,7 @@ use std::{
 };
 
 use mur_core::{Error, Result};
+use mur_lockfile::jsonrpc::{self, INTERNAL_ERROR, PARSE_ERROR};
 use serde_json::{Value, json};
 use tokio::{
     io::{AsyncWriteExt, BufReader},
@@ -331,7 +332,7 @@ async fn initialize(relay: &Relay, writer: &Writer) -> Result<Value> {
         })?
         .ok_or_else(|| Error::transport("the server closed its output during `initialize`"))?;
     let result = initialize_result(&answer)?;
-    let note = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    let note = jsonrpc::notification("notifications/initialized", None);
     let _ = writer.send(note.to_string());
     Ok(result)
 }
@@ -451,9 +452,6 @@ fn is_json_rpc(message: &Value) -> bool {
     message.is_array() || message.get("method").is_some() || message.get("id").is_some()
 }
 
-/// JSON-RPC "parse error": a request the bridge cannot read, said to the server.
-const PARSE_ERROR: i64 = -32700;
-
 /// A line of the server's the parser refused (`error`), answered where its id can be
 /// read ([`in_place_of`]): an answer, to its call at once by the bridge's error in its
 /// place; a request, to the server by a parse error, so that it does not wait out its
@@ -510,24 +508,19 @@ fn in_place_of(bytes: &[u8], what: &str) -> Option<InPlace> {
     let envelope: Envelope = serde_json::from_slice(bytes).ok()?;
     let id = envelope.id?;
     if envelope.method.is_some() {
-        return Some(InPlace::Request(json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "error": {
-                "code": PARSE_ERROR,
-                "message": format!("the bridge cannot read this request: it is {what}"),
-            },
-        })));
+        // JSON-RPC "parse error": a request the bridge cannot read, said to the server.
+        return Some(InPlace::Request(jsonrpc::error(
+            id,
+            PARSE_ERROR,
+            &format!("the bridge cannot read this request: it is {what}"),
+        )));
     }
-    Some(InPlace::Answer(json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": {
-            "code": -32603,
-            "message": format!("the stdio server answered with {what}"),
-            "data": { (mur_client::UNREADABLE_ANSWER): true },
-        },
-    })))
+    Some(InPlace::Answer(jsonrpc::error_with_data(
+        id,
+        INTERNAL_ERROR,
+        &format!("the stdio server answered with {what}"),
+        json!({ (mur_client::UNREADABLE_ANSWER): true }),
+    )))
 }
 
 /// What a line the parser refused (`error`) is, for the log and the clients'

@@ -45,16 +45,14 @@ use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
 use mur_client::{WAIT_HEADER, tool_result};
+use mur_lockfile::jsonrpc::{self, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR};
 use mur_server::{Recorder, Served, client_label};
 use mur_usage::Outcome;
 
 use crate::capabilities::without_notifications;
 use crate::child::INITIALIZE_LIMIT;
-use crate::relay::{INTERNAL_ERROR, Relay, Sent, Waited};
+use crate::relay::{Relay, Sent, Waited};
 
-/// JSON-RPC codes of a message that cannot be read.
-const PARSE_ERROR: i64 = -32700;
-const INVALID_REQUEST: i64 = -32600;
 /// How long a request waits for a server that is being restarted: half the
 /// [`INITIALIZE_LIMIT`] the start itself gets, so that a client hears why its call
 /// waits — a restart slower than this fails it, saying the bridge is still starting
@@ -431,10 +429,7 @@ impl Watched {
                     ));
                 }
                 tracing::warn!("request {}: {why}", self.sent.id);
-                Next::TimedOut(json!({
-                    "jsonrpc": "2.0", "id": self.client_id,
-                    "error": { "code": INTERNAL_ERROR, "message": why },
-                }))
+                Next::TimedOut(jsonrpc::error(self.client_id.clone(), INTERNAL_ERROR, &why))
             }
         }
     }
@@ -551,12 +546,11 @@ fn discover(initialized: &Value) -> Value {
 }
 
 fn rpc_result(id: Value, result: Value) -> Response {
-    axum::Json(json!({ "jsonrpc": "2.0", "id": id, "result": result })).into_response()
+    axum::Json(jsonrpc::result(id, result)).into_response()
 }
 
 fn rpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
-    let body = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } });
-    (status, axum::Json(body)).into_response()
+    (status, axum::Json(jsonrpc::error(id, code, message))).into_response()
 }
 
 #[cfg(test)]

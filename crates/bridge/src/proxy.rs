@@ -69,6 +69,9 @@ use std::{
 
 use mur_client::{Events, LogMessage, Progress, Question, Reply, Response};
 use mur_core::{Error, Result};
+use mur_lockfile::jsonrpc::{
+    self, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, error, notification, result,
+};
 use mur_server::{Recorder, Served, UsageLogging, client_label};
 use mur_usage::Outcome;
 
@@ -76,11 +79,6 @@ use crate::capabilities::without_notifications;
 use crate::http::{CLIENT_INFO, answer_outcome};
 use crate::lines::{Line, read_line_blocking, skip_line};
 use serde_json::{Value, json};
-
-/// JSON-RPC codes the proxy answers with itself.
-const INTERNAL_ERROR: i64 = -32603;
-const INVALID_REQUEST: i64 = -32600;
-const PARSE_ERROR: i64 = -32700;
 
 /// The longest line read from stdin: what a session takes as one request
 /// body (4 MiB), so a longer request could not be sent on anyway. Past it
@@ -408,7 +406,7 @@ fn serve_inputs<W: ClientOutput>(
             Input::Line(line) => line,
             Input::TooLong => {
                 proxy.write(&error(
-                    &Value::Null,
+                    Value::Null,
                     PARSE_ERROR,
                     &format!(
                         "Parse error: a line of more than {} MiB, the most a session takes as one request; skipped",
@@ -424,7 +422,7 @@ fn serve_inputs<W: ClientOutput>(
         match serde_json::from_slice::<Value>(&line) {
             Ok(message) => proxy.receive(message),
             Err(e) => proxy.write(&error(
-                &Value::Null,
+                Value::Null,
                 PARSE_ERROR,
                 &format!("Parse error: {e}"),
             )),
@@ -440,7 +438,7 @@ impl<W: ClientOutput> Proxy<W> {
             // JSON-RPC and MCP ids are strings or numbers; anything else could not be
             // told apart from another request's when its answer comes.
             (Some(_), Some(id)) if !(id.is_string() || id.is_number()) => self.write(&error(
-                &Value::Null,
+                Value::Null,
                 INVALID_REQUEST,
                 "Invalid Request: `id` must be a string or a number",
             )),
@@ -457,16 +455,16 @@ impl<W: ClientOutput> Proxy<W> {
                 let key = id.as_str().unwrap_or_default().to_owned();
                 self.answered(&key, message);
             }
-            (None, None) => self.write(&error(&Value::Null, INVALID_REQUEST, "Invalid Request")),
+            (None, None) => self.write(&error(Value::Null, INVALID_REQUEST, "Invalid Request")),
         }
     }
 
     fn request(self: &Arc<Self>, method: &str, id: Value, params: Option<&Value>) {
         match method {
-            "ping" => self.write(&result(&id, json!({}))),
+            "ping" => self.write(&result(id, json!({}))),
             "logging/setLevel" => {
                 self.verbose.store(true, Ordering::SeqCst);
-                self.write(&result(&id, json!({})));
+                self.write(&result(id, json!({})));
             }
             _ => {
                 if method == "initialize" {
@@ -707,7 +705,7 @@ impl<W: ClientOutput> Proxy<W> {
             tracing::info!("request {id} given up: {why}");
             if writing {
                 let message = format!("the request was given up, its call cancelled: {why}");
-                writing = self.write_unless_stuck(&error(id, INTERNAL_ERROR, &message));
+                writing = self.write_unless_stuck(&error(id.clone(), INTERNAL_ERROR, &message));
             }
         }
     }
@@ -775,11 +773,11 @@ impl<W: ClientOutput> Proxy<W> {
         }
         let message = match answer {
             Ok(Reply::Result(found)) if method == "server/discover" => {
-                result(id, discovered_as_told(found))
+                result(id.clone(), discovered_as_told(found))
             }
-            Ok(Reply::Result(value)) => result(id, value),
-            Ok(Reply::Error(value)) => json!({ "jsonrpc": "2.0", "id": id, "error": value }),
-            Err(e) => error(id, INTERNAL_ERROR, &with_hints(&e)),
+            Ok(Reply::Result(value)) => result(id.clone(), value),
+            Ok(Reply::Error(value)) => jsonrpc::error_reply(id.clone(), value),
+            Err(e) => error(id.clone(), INTERNAL_ERROR, &with_hints(&e)),
         };
         self.write(&message);
         self.record(unrecorded, |served| answer_outcome(&message, served.tool()));
@@ -812,10 +810,11 @@ impl<W: ClientOutput> Proxy<W> {
             .ok()?
             .as_mut()?
             .insert(key.clone(), (id.clone(), tx));
-        self.write(&json!({
-            "jsonrpc": "2.0", "id": key, "method": "elicitation/create",
-            "params": { "message": question.message, "requestedSchema": question.schema },
-        }));
+        self.write(&jsonrpc::request(
+            key,
+            "elicitation/create",
+            Some(json!({ "message": question.message, "requestedSchema": question.schema })),
+        ));
         let answer = rx.recv().ok()?;
         let result = answer.get("result")?;
         match result["action"].as_str()? {
@@ -933,7 +932,7 @@ impl<W: ClientOutput> Events for Relayed<W> {
             params["message"] = json!(message);
         }
         self.proxy
-            .write(&notification("notifications/progress", params));
+            .write(&notification("notifications/progress", Some(params)));
     }
 
     fn log(&self, message: &LogMessage) {
@@ -945,7 +944,7 @@ impl<W: ClientOutput> Events for Relayed<W> {
             params["logger"] = json!(logger);
         }
         self.proxy
-            .write(&notification("notifications/message", params));
+            .write(&notification("notifications/message", Some(params)));
     }
 
     fn ask(&self, question: &Question) -> Option<Response> {
@@ -1032,10 +1031,6 @@ fn proxy_info() -> Value {
     json!({ "name": "mur-proxy", "version": env!("CARGO_PKG_VERSION") })
 }
 
-fn result(id: &Value, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
-}
-
 /// The hint under a request out of time: the bound is the proxy's option, given
 /// where the agent host's configuration starts the proxy, not before a verb.
 const SLOW_TOOL_HINT: &str = "a slow tool may need a longer bound: start the proxy with a longer \
@@ -1059,14 +1054,6 @@ fn with_hints(e: &mur_core::Error) -> String {
         )
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-fn error(id: &Value, code: i64, message: &str) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
-}
-
-fn notification(method: &str, params: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "method": method, "params": params })
 }
 
 #[cfg(test)]

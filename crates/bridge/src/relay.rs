@@ -52,17 +52,13 @@ use std::{
     time::{Duration, Instant},
 };
 
+use mur_lockfile::jsonrpc::{self, INTERNAL_ERROR, METHOD_NOT_FOUND};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
 use crate::log::clipped;
 
 pub(crate) use mur_client::{ANSWERED_ELSEWHERE, ANSWERED_SHARED, BRIDGE_LOGGER, SHARED_QUESTION};
-
-/// JSON-RPC "method not found".
-pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC "internal error": the server went away mid-request.
-pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
 /// Lines to the running server's stdin; `None` while there is no server.
 pub(crate) type Writer = mpsc::UnboundedSender<String>;
@@ -436,10 +432,7 @@ impl Relay {
         if !internal {
             state.last_activity = Some(Instant::now());
         }
-        let mut request = json!({ "jsonrpc": "2.0", "id": id, "method": method });
-        if let Some(params) = params {
-            request["params"] = params;
-        }
+        let request = jsonrpc::request(id, method, params);
         (request, Sent { id, messages })
     }
 
@@ -469,16 +462,15 @@ impl Relay {
         for asked in unanswered {
             self.pass_on(
                 asked,
-                json!({ "code": INTERNAL_ERROR, "message": "the client went away before it answered" }),
+                jsonrpc::error_object(INTERNAL_ERROR, "the client went away before it answered"),
             );
         }
         if removed {
             tracing::debug!("request {id} abandoned by its client; cancelling it");
-            self.write(&json!({
-                "jsonrpc": "2.0",
-                "method": "notifications/cancelled",
-                "params": { "requestId": id, "reason": "the client went away" },
-            }));
+            self.write(&jsonrpc::notification(
+                "notifications/cancelled",
+                Some(json!({ "requestId": id, "reason": "the client went away" })),
+            ));
         }
         self.touch();
     }
@@ -623,8 +615,10 @@ impl Relay {
              bridge's log has it); if it was this request's answer, no other will come"
         );
         for stream in streams {
-            let note = json!({ "jsonrpc": "2.0", "method": "notifications/message",
-                "params": { "level": "warning", "logger": BRIDGE_LOGGER, "data": data } });
+            let note = jsonrpc::notification(
+                "notifications/message",
+                Some(json!({ "level": "warning", "logger": BRIDGE_LOGGER, "data": data })),
+            );
             let _ = stream.offer(note, data.len());
         }
     }
@@ -685,7 +679,7 @@ impl Relay {
 
     fn server_asks(&self, method: &str, server_id: Value, message: Value, bytes: usize) {
         if method == "ping" {
-            self.write(&json!({ "jsonrpc": "2.0", "id": server_id, "result": {} }));
+            self.write(&jsonrpc::result(server_id, json!({})));
             return;
         }
         let among = self
@@ -725,11 +719,15 @@ impl Relay {
                 drop(state);
                 let error = refused.unwrap_or_else(|| {
                     let method = question.message["method"].as_str().unwrap_or_default();
-                    tracing::info!("the server asked `{method}` with no client request in flight: declined"
+                    tracing::info!(
+                        "the server asked `{method}` with no client request in flight: declined"
                     );
-                    json!({ "code": METHOD_NOT_FOUND, "message": format!("no client is waiting to answer `{method}`") })
+                    jsonrpc::error_object(
+                        METHOD_NOT_FOUND,
+                        &format!("no client is waiting to answer `{method}`"),
+                    )
                 });
-                self.write(&json!({ "jsonrpc": "2.0", "id": question.server_id, "error": error }));
+                self.write(&jsonrpc::error_reply(question.server_id, error));
                 return;
             };
             let key = format!("bridge-q{}", unguessable());
@@ -771,7 +769,7 @@ impl Relay {
             };
             question = asked.question;
             question.tried.push(during);
-            refused = Some(json!({ "code": INTERNAL_ERROR, "message": why }));
+            refused = Some(jsonrpc::error_object(INTERNAL_ERROR, why));
             if offered == Offered::Gone {
                 self.abandon(during);
             }
@@ -817,10 +815,8 @@ impl Relay {
         let pending = std::mem::take(&mut self.state().pending);
         self.state().asked.clear();
         for (_, p) in pending {
-            p.stream.answer(json!({
-                "jsonrpc": "2.0", "id": p.client_id,
-                "error": { "code": INTERNAL_ERROR, "message": why },
-            }));
+            p.stream
+                .answer(jsonrpc::error(p.client_id, INTERNAL_ERROR, why));
         }
     }
 }

@@ -66,6 +66,7 @@ use reqwest::header::{HeaderMap, LOCATION};
 use serde_json::{Map, Value, json};
 
 use mur_http::{Http, Request};
+use mur_lockfile::jsonrpc::{self, INTERNAL_ERROR, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION};
 
 pub use events::{
     Choice, Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent, TaskStatus,
@@ -80,12 +81,6 @@ use mur_core::{Error, Result};
 use request::CallMeta;
 use response::{Message, Reader, ServerRequest};
 
-/// JSON-RPC error code of an unsupported protocol version.
-const UNSUPPORTED_VERSION: i64 = -32022;
-/// JSON-RPC "method not found": how mur declines a request it does not offer.
-const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC "internal error": how mur answers a question it could not ask.
-const NOT_ANSWERED: i64 = -32603;
 /// The id of the first request a modern call sends; each input-required
 /// retry takes the next.
 const CALL_ID: u64 = 1;
@@ -638,7 +633,7 @@ impl<'a> Client<'a> {
         let (Reply::Error(error) | Reply::Result(error)) = reply;
         let requested = error["data"]["requested"].as_str().unwrap_or(tried);
         Error::transport(format!(
-            "`{}` refused protocol revision {} (JSON-RPC error {UNSUPPORTED_VERSION}: {}); it \
+            "`{}` refused protocol revision {} (JSON-RPC error {UNSUPPORTED_PROTOCOL_VERSION}: {}); it \
              names as supported {}",
             self.endpoint,
             response::snippet(requested.as_bytes()),
@@ -1015,7 +1010,8 @@ impl<'a> Client<'a> {
             "elicitation/create" => match self.admit(0, 1, || "the call".to_owned()) {
                 Err(e) => (
                     Err((
-                        NOT_ANSWERED,
+                        // "Internal error": how mur answers a question it could not ask.
+                        INTERNAL_ERROR,
                         format!("mur answers no more: {}", e.message()),
                     )),
                     Err(e),
@@ -1025,6 +1021,7 @@ impl<'a> Client<'a> {
             "ping" => (Ok(json!({})), Ok(())),
             other => (
                 Err((
+                    // "Method not found": how mur declines a request it does not offer.
                     METHOD_NOT_FOUND,
                     format!(
                         "mur does not offer `{other}`: it is a command-line client with no model \
@@ -1035,10 +1032,8 @@ impl<'a> Client<'a> {
             ),
         };
         let body = match answer {
-            Ok(result) => json!({ "jsonrpc": "2.0", "id": request.id, "result": result }),
-            Err((code, message)) => json!({
-                "jsonrpc": "2.0", "id": request.id, "error": { "code": code, "message": message },
-            }),
+            Ok(result) => jsonrpc::result(request.id.clone(), result),
+            Err((code, message)) => jsonrpc::error(request.id.clone(), code, &message),
         };
         let post = Request::post(self.endpoint)
             .headers(headers.clone())
@@ -1058,7 +1053,11 @@ impl<'a> Client<'a> {
         match self.answer(&request.params) {
             Ok(response) => (Ok(response.to_json()), Ok(())),
             Err(e) => {
-                let refusal = (NOT_ANSWERED, format!("mur has no answer: {}", e.message()));
+                // "Internal error", as for a question past the call's bound ([`Self::serve`]).
+                let refusal = (
+                    INTERNAL_ERROR,
+                    format!("mur has no answer: {}", e.message()),
+                );
                 let shared = request.params["_meta"][SHARED_QUESTION] == true;
                 if shared && e.kind() == mur_core::Kind::ToolFailed {
                     tracing::debug!(
@@ -1347,7 +1346,7 @@ fn supported_instead(reply: &Reply) -> Option<Supported<'_>> {
     let Reply::Error(error) = reply else {
         return None;
     };
-    if error["code"].as_i64() != Some(UNSUPPORTED_VERSION) {
+    if error["code"].as_i64() != Some(UNSUPPORTED_PROTOCOL_VERSION) {
         return None;
     }
     // A refusal that lists none (no `data`, or `supported` no list) names none: no
@@ -1591,7 +1590,7 @@ mod tests {
         let refusal: Value =
             serde_json::from_str(&server.join().expect("server")).expect("JSON refusal");
         assert_eq!(refusal["id"], "q1");
-        assert_eq!(refusal["error"]["code"], NOT_ANSWERED);
+        assert_eq!(refusal["error"]["code"], INTERNAL_ERROR);
         assert_eq!(
             reply.expect("the call's own reply"),
             Reply::Result(

@@ -3,6 +3,7 @@
 //! whether it failed, and how: a tool the server does not have, arguments it refused;
 //! and what of a result is the tool's own, the protocol's fields taken out.
 
+use mur_lockfile::jsonrpc::INVALID_PARAMS;
 use serde_json::Value;
 
 use crate::response::Reply;
@@ -144,9 +145,6 @@ pub fn arguments_refused(reply: &Reply) -> bool {
         }
     }
 }
-
-/// JSON-RPC "invalid params".
-const INVALID_PARAMS: i64 = -32602;
 
 /// The text blocks of a tool result, joined on one line.
 pub fn result_text(result: &Value) -> String {

@@ -4,6 +4,7 @@
 
 use mur_client::Reply;
 use mur_core::{Error, Result, Settings};
+use mur_lockfile::jsonrpc::METHOD_NOT_FOUND;
 use mur_verbs::derived::{Derived, Source};
 use mur_verbs::tools::ToolTexts;
 use serde_json::{Value, json};
@@ -156,8 +157,6 @@ async fn slashed_tool(
 const PING: &str = "ping";
 /// What a 2026-07-28 server answers instead: it dropped `ping`.
 const DISCOVER: &str = "server/discover";
-/// JSON-RPC "method not found".
-const METHOD_NOT_FOUND: i64 = -32601;
 
 /// Words after the name: `call` takes the arguments (a tool's, a method's params)
 /// only in `--args`. `--args` misspelt gets the command with it spelt; the first word

@@ -17,12 +17,10 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use futures_util::StreamExt;
+use mur_lockfile::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
 use rmcp::model::ClientJsonRpcMessage;
 
 use super::connections::{Busy, Connection};
-
-const PARSE_ERROR: i64 = -32700;
-const INVALID_REQUEST: i64 = -32600;
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BodyLimits {
@@ -206,11 +204,7 @@ fn too_large(max_bytes: usize) -> Response {
 /// When the body was not read to its end the connection is closed, since the
 /// next request's start on it is unknown (hyper closes it too; the header says so).
 fn json_rpc_error(status: StatusCode, code: i64, message: &str, detail: &str) -> Response {
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": { "code": code, "message": message, "data": detail },
-    });
+    let body = jsonrpc::error_with_data(serde_json::Value::Null, code, message, detail.into());
     let mut response = (status, axum::Json(body)).into_response();
     if status != StatusCode::BAD_REQUEST {
         response
