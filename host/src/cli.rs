@@ -835,12 +835,29 @@ pub struct ReportArgs {
     /// it is a loser, when the log goes back that far
     // Any word is its value, refused as no duration, as the host's `--timeout`: `-1d`,
     // taken for an option, was "unexpected argument `-1`" (so every value option here).
+    // It conflicts with `--unused-for` (said here: `verbs prune` has no `--since`).
     #[arg(long, value_name = "DURATION", value_parser = mur_core::parse_window,
-          allow_hyphen_values = true)]
+          conflicts_with = "unused_for", allow_hyphen_values = true)]
     pub since: Option<std::time::Duration>,
+    #[command(flatten)]
+    pub judging: JudgingArgs,
+    /// Print the report as JSON (schema `mur-usage-report/1`)
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the report as one self-contained HTML page to FILE (`-`: print it instead)
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// What `usage report` and `verbs prune` judge verbs by: one declaration flattened into
+/// both, so the same flags name the same losers (`judging::criteria`). Worded for the
+/// report; `verbs prune` words some for a removal ([`prune_wording`]).
+#[derive(Debug, Clone, Args)]
+pub struct JudgingArgs {
     /// Without --since: a verb with no call in this long is a loser, when the log goes back
     /// that far (as `verbs prune --unused-for`)
-    #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window, conflicts_with = "since",
+    // Any word is its value, as every value option of the report (`-14d`, `-0.3`).
+    #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window,
           allow_hyphen_values = true)]
     pub unused_for: std::time::Duration,
     /// End the window (--since, --unused-for) at TIME, not now: a UTC RFC 3339 time, or `last`,
@@ -873,12 +890,17 @@ pub struct ReportArgs {
     /// itself (exit 6: a crash, its time or memory spent)
     #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate, allow_hyphen_values = true)]
     pub max_plugin_failure_rate: f64,
-    /// Print the report as JSON (schema `mur-usage-report/1`)
-    #[arg(long)]
-    pub json: bool,
-    /// Also write the report as one self-contained HTML page to FILE (`-`: print it instead)
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+}
+
+impl JudgingArgs {
+    /// The loser rule of the rates asked for.
+    pub fn rule(&self) -> mur_usage::LoserRule {
+        mur_usage::LoserRule {
+            max_usage_error_rate: self.max_usage_error_rate,
+            max_plugin_failure_rate: self.max_plugin_failure_rate,
+            ..mur_usage::LoserRule::default()
+        }
+    }
 }
 
 /// A share between 0 and 1.
@@ -1145,47 +1167,7 @@ pub enum VerbsCommand {
         "mur devtools verbs prune --agent claude --dry-run",
         "mur devtools verbs prune --yes",
     ]))]
-    Prune {
-        /// A verb with no call in this long (`12h`, `14d`) is a loser, when the log goes back
-        /// that far
-        // Any word is its value, as `usage report`'s options (`-14d`, `-0.3`).
-        #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = mur_core::parse_window,
-              allow_hyphen_values = true)]
-        unused_for: std::time::Duration,
-        /// End the window at TIME instead of now: a UTC RFC 3339 time, or `last`, the newest
-        /// record of the --server-log logs (`usage report --until`)
-        #[arg(long, value_name = "TIME|last", value_parser = mur_usage::Until::parse)]
-        until: Option<mur_usage::Until>,
-        /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
-        #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate, allow_hyphen_values = true)]
-        max_usage_error_rate: f64,
-        /// A verb is a loser when more than this share (0 to 1) of its calls failed in the verb
-        /// itself (exit 6: a crash, its time or memory spent)
-        #[arg(long, value_name = "R", default_value_t = 0.2, value_parser = rate, allow_hyphen_values = true)]
-        max_plugin_failure_rate: f64,
-        /// Judge by this agent's calls only (`usage report --agent`)
-        #[arg(long, value_name = "NAME")]
-        agent: Option<String>,
-        /// Also read these usage logs, as `usage report --server-log` (one or more paths, as a
-        /// glob gives them; repeatable): a session's kept elsewhere, or another home's mur log;
-        /// a verb called in one is not unused
-        #[arg(long = "server-log", value_name = "PATH", num_args = 1..)]
-        server_logs: Vec<PathBuf>,
-        /// Judge by the --server-log logs alone: not your own mur log, nor the sessions' logs
-        /// found beside it (`usage report --only-named`)
-        #[arg(long, requires = "server_logs")]
-        only_named: bool,
-        /// Remove them (without it, print the commands and remove nothing)
-        #[arg(long)]
-        yes: bool,
-        /// With --yes: remove them even while usage recording is off (the calls since are
-        /// in no record)
-        #[arg(long, requires = "yes")]
-        while_off: bool,
-        /// Print the commands and remove nothing (what happens without --yes)
-        #[arg(long, conflicts_with = "yes")]
-        dry_run: bool,
-    },
+    Prune(PruneArgs),
     /// Create a project for a new verb in Rust, Python or JavaScript (its README says what next)
     #[command(defer(sessionless))]
     #[command(
@@ -1202,6 +1184,61 @@ pub enum VerbsCommand {
         #[arg(long, value_enum, default_value_t = Lang::Rust)]
         lang: Lang,
     },
+}
+
+/// What `verbs prune` judges by, and whether it removes.
+#[derive(Debug, Clone, Args)]
+#[command(mut_args(prune_wording))]
+pub struct PruneArgs {
+    #[command(flatten)]
+    pub judging: JudgingArgs,
+    /// Remove them (without it, print the commands and remove nothing)
+    #[arg(long)]
+    pub yes: bool,
+    /// With --yes: remove them even while usage recording is off (the calls since are
+    /// in no record)
+    #[arg(long, requires = "yes")]
+    pub while_off: bool,
+    /// Print the commands and remove nothing (what happens without --yes)
+    #[arg(long, conflicts_with = "yes")]
+    pub dry_run: bool,
+}
+
+/// [`JudgingArgs`] as `verbs prune` lists them: the window and the rates first (what
+/// makes a loser), then whose calls and which logs; the flags worded for a removal,
+/// each pointing at the report's flag it matches.
+fn prune_wording(arg: clap::Arg) -> clap::Arg {
+    let (order, help) = match arg.get_id().as_str() {
+        "unused_for" => (
+            0,
+            "A verb with no call in this long (`12h`, `14d`) is a loser, when the log goes back \
+             that far",
+        ),
+        "until" => (
+            1,
+            "End the window at TIME instead of now: a UTC RFC 3339 time, or `last`, the newest \
+             record of the --server-log logs (`usage report --until`)",
+        ),
+        "agent" => (
+            4,
+            "Judge by this agent's calls only (`usage report --agent`)",
+        ),
+        "server_logs" => (
+            5,
+            "Also read these usage logs, as `usage report --server-log` (one or more paths, as a \
+             glob gives them; repeatable): a session's kept elsewhere, or another home's mur log; \
+             a verb called in one is not unused",
+        ),
+        "only_named" => (
+            6,
+            "Judge by the --server-log logs alone: not your own mur log, nor the sessions' logs \
+             found beside it (`usage report --only-named`)",
+        ),
+        "max_usage_error_rate" => return arg.display_order(2),
+        "max_plugin_failure_rate" => return arg.display_order(3),
+        _ => return arg,
+    };
+    arg.display_order(order).help(help)
 }
 
 /// The languages `verbs new` scaffolds a verb in.

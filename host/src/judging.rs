@@ -7,11 +7,12 @@ use std::path::PathBuf;
 
 use mur_core::{Error, Result};
 use mur_usage::{
-    Criteria, Installed, Kind, LogReader, LogsRead, LoserRule, ReadFiles, Report, Since, Until,
-    UsageDir, UsageLog,
+    Criteria, Installed, Kind, LogReader, LogsRead, ReadFiles, Report, Since, Until, UsageDir,
+    UsageLog,
 };
 use mur_verbs::Entry;
 
+use crate::cli::JudgingArgs;
 use crate::output;
 
 /// The CLI's usage directory (its log and whether recording is on), for every command
@@ -49,22 +50,23 @@ fn installed(entries: &[Entry]) -> Vec<Installed> {
         .collect()
 }
 
-/// What `usage report` and `verbs prune` judge by, built alike so that they name
-/// the same losers: every verdict (unused, refused too often, failing too often) over
-/// the last `unused_for`, or over `--since`'s window when the report is given one; the
-/// verbs judged are those of `entries`, the verb index's.
-/// Both windows end at `until` (a time in mur's form: `--until`, [`until`]), else now.
-/// The times recording was off are `dir`'s, when its log is read (`None` with
-/// `--only-named`: a gap in the operator's own log hides nothing of the logs named).
+/// What `usage report` and `verbs prune` judge by, built alike from the flags they share
+/// (`args`) so that they name the same losers: every verdict (unused, refused too often,
+/// failing too often) over the last `--unused-for`, or over `--since`'s window (`since`)
+/// when the report is given one; the verbs judged are those of `entries`, the verb
+/// index's. Both windows end at `--until` ([`until`], of the `records` read), else now.
+/// The times recording was off are `dir`'s, unless `--only-named` leaves its log unread
+/// (a gap in the operator's own log hides nothing of the logs named). The report names
+/// the logs `read`, and no word among the verbs that do not exist that is mur's own.
 pub fn criteria(
-    dir: Option<&UsageDir>,
+    args: &JudgingArgs,
     since: Option<std::time::Duration>,
-    unused_for: std::time::Duration,
-    until: Option<String>,
-    agent: Option<String>,
-    rule: LoserRule,
+    dir: &UsageDir,
+    records: &[mur_usage::Record],
+    read: &Read,
     entries: &[Entry],
 ) -> Criteria {
+    let until = until(args.until.as_ref(), records, read);
     let back = |duration| match &until {
         Some(end) => Since::before(end, duration),
         None => Since::ago(duration),
@@ -73,20 +75,25 @@ pub fn criteria(
         since: since.map(back),
         unused_since: match since {
             Some(_) => None,
-            None => Some(back(unused_for)),
+            None => Some(back(args.unused_for)),
         },
-        agent,
-        rule,
+        agent: args.agent.clone(),
+        rule: args.rule(),
         installed: installed(entries),
-        off_periods: dir.map(UsageDir::off_periods).unwrap_or_default(),
+        off_periods: match args.only_named {
+            true => Vec::new(),
+            false => dir.off_periods(),
+        },
         until,
+        known_words: crate::cli::host_verbs(),
+        logs_read: read.logs.clone(),
     }
 }
 
 /// Where `--until` ends the windows, in mur's form: its time, or (`last`) the newest
 /// record of the logs named with `--server-log` — a study's, read days later, whatever
 /// the user's own log holds since — else of every log read; `None`: now.
-pub fn until(asked: Option<&Until>, records: &[mur_usage::Record], read: &Read) -> Option<String> {
+fn until(asked: Option<&Until>, records: &[mur_usage::Record], read: &Read) -> Option<String> {
     match asked? {
         Until::At(time) => Some(time.clone()),
         Until::Last => read
@@ -143,8 +150,8 @@ fn named_path(path: &std::path::Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// The records of the `server` logs (`--server-log`) and, unless `only_named`
-/// (`--only-named`), of the CLI's log and the sessions' own logs found without being
+/// The records of the logs named with `--server-log` (`args`) and, unless
+/// `--only-named`, of the CLI's log and the sessions' own logs found without being
 /// named, and how many lines were not records (for [`skipped_notice`]). mur's own log
 /// that cannot be read is mur's failure (exit 7); a `--server-log` that cannot, the
 /// caller's word (exit 1): each log's error carries its class. A log of the sessions'
@@ -153,11 +160,8 @@ fn named_path(path: &std::path::Path) -> String {
 /// or naming mur's own log (or a file of it), adds nothing the second time, and
 /// stderr says so; a session's log named with `--server-log` too is read once,
 /// silently.
-pub fn read(
-    dir: &UsageDir,
-    server: &[PathBuf],
-    only_named: bool,
-) -> Result<(Vec<mur_usage::Record>, usize, Read)> {
+pub fn read(dir: &UsageDir, args: &JudgingArgs) -> Result<(Vec<mur_usage::Record>, usize, Read)> {
+    let (server, only_named) = (&args.server_logs, args.only_named);
     let own = dir.log();
     // Not read, no file of it is "read already": a `--server-log` naming it is read.
     let own_files = if only_named { Vec::new() } else { own.files() };

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use time::{Date, Month, OffsetDateTime};
 
-pub use mur_lockfile::now_rfc3339_millis as now_millis;
+pub(crate) use mur_lockfile::now_rfc3339_millis as now_millis;
 use mur_lockfile::rfc3339_millis as format_millis;
 
 /// `text`, a UTC RFC 3339 time of a real date with any fraction of a second or

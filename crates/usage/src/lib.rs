@@ -11,19 +11,17 @@ mod reached;
 mod record;
 mod report;
 
-pub use clock::{Since, Until, now_millis};
+pub use clock::{Since, Until};
 pub use log::{
     Class, Error, LogReader, ReadFiles, Skipped, UsageDir, UsageLog, check_log_path,
-    lockfile_sessions_dir, read_logs, session_logs, sessions_dir,
+    lockfile_sessions_dir, session_logs, sessions_dir,
 };
-pub use reached::{Reached, reached};
+pub use reached::Reached;
 pub use record::{
-    ArgvShape, BRIDGE_CLIENT, Kind, NAME_CHARS, NOT_A_NAME, Outcome, Phases, Record, SCHEMA, Side,
-    Surface, VERB_META, argv_shape, cut_name, kebab, name_shaped, recorded_name, tool_like,
-    verb_name_shaped,
+    ArgvShape, BRIDGE_CLIENT, Kind, NAME_CHARS, NOT_A_NAME, Outcome, Phases, Record, Side, Surface,
+    VERB_META, argv_shape, cut_name, kebab, name_shaped, recorded_name, verb_name_shaped,
 };
 pub use report::{
-    Criteria, Installed, LogsRead, Loser, LoserRule, NO_KNOWN_TOOL, NO_KNOWN_TOOL_EXPLAINED,
-    NO_TOOL_RAN, NoToolRan, OffPeriod, REPORT_SCHEMA, Refused, Report, Row, refused, report,
-    round2,
+    Criteria, Installed, LogsRead, Loser, LoserRule, NO_TOOL_RAN, NoToolRan, OffPeriod, Refused,
+    Report, Row, refused, report, round2,
 };

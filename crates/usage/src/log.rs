@@ -554,8 +554,10 @@ const MAX_LINE: usize = 1 << 20;
 /// program's text, a line past [`MAX_LINE`], a record whose time or duration
 /// no call has: [`Record::is_sound`]): those are skipped, never fatal.
 /// Only regular files are read: a FIFO or a device is refused, not waited on.
-/// A file met twice (a log named twice) is read once.
-pub fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), Error> {
+/// A file met twice (a log named twice) is read once. The tests' way to read
+/// logs whole; a reader of many logs keeps a [`LogReader`].
+#[cfg(test)]
+fn read_logs(logs: &[UsageLog]) -> Result<(Vec<Record>, usize), Error> {
     let mut reader = LogReader::default();
     reader.read(logs)?;
     Ok((reader.records, reader.skipped))

@@ -26,7 +26,7 @@ pub struct Reached {
 }
 
 /// What `records` show callers could reach ([`Reached`]).
-pub fn reached(records: &[Record]) -> Reached {
+pub(crate) fn reached(records: &[Record]) -> Reached {
     let mut reached = Reached::default();
     for record in records {
         let Some(tool) = &record.tool else { continue };

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 
 /// The `schema` field of every record.
-pub const SCHEMA: &str = "mur-usage/1";
+pub(crate) const SCHEMA: &str = "mur-usage/1";
 
 /// The `_meta` key naming the verb (`{"name": verb, "kind": kind}`) on every
 /// `tools/call` mur sends, so that a session recording usage counts the call as
@@ -89,7 +89,7 @@ pub fn verb_name_shaped(name: &str) -> bool {
 /// (`getText`, `take_screenshot`): letters and `_` alone, at most 64. What the report
 /// shows as a verb callers expected; a value (`#email`, a sentence, a key with digits
 /// such as `ghp_…`, `sk-live-…`) is none.
-pub fn tool_like(word: &str) -> bool {
+fn tool_like(word: &str) -> bool {
     (1..=64).contains(&word.len())
         && word.starts_with(|c: char| c.is_ascii_alphabetic())
         && word.chars().all(|c| c.is_ascii_alphabetic() || c == '_')

@@ -17,7 +17,7 @@ use crate::reached::Reached;
 use crate::record::{Kind, NOT_A_NAME, Outcome, Record, Side, Surface};
 
 /// The `schema` field of `usage report --json`.
-pub const REPORT_SCHEMA: &str = "mur-usage-report/1";
+const REPORT_SCHEMA: &str = "mur-usage-report/1";
 
 /// An installed verb, as the report needs to know it.
 #[derive(Debug, Clone)]
@@ -60,6 +60,12 @@ pub struct Criteria {
     /// read days later are judged over their own span, not over days of no record. The
     /// records after it are left out; `since` and `unused_since` count back from it.
     pub until: Option<String>,
+    /// The words that are verbs now beside the installed ones (mur's own commands): a
+    /// verb asked for that is one of these, or installed since, is a wish granted, no
+    /// longer among the verbs that do not exist ([`Report::unknown_verbs`]).
+    pub known_words: Vec<String>,
+    /// Which logs the records were read from, as the report says ([`Report::logs_read`]).
+    pub logs_read: LogsRead,
 }
 
 /// What makes a verb refused or failing too often a loser: the rates are the options
@@ -289,10 +295,10 @@ pub const NO_TOOL_RAN: &str = "every call of theirs the session answered was a J
 /// of the session has and none could be named (a value typed or sent where a tool's name
 /// goes), which their records keep as `WORD` ([`NOT_A_NAME`]): a row named `WORD` read as
 /// a tool of that name.
-pub const NO_KNOWN_TOOL: &str = "(not a known tool)";
+const NO_KNOWN_TOOL: &str = "(not a known tool)";
 
 /// What every rendering says of the [`NO_KNOWN_TOOL`] row, beside the tools tables.
-pub const NO_KNOWN_TOOL_EXPLAINED: &str = "`(not a known tool)` counts the calls of names \
+const NO_KNOWN_TOOL_EXPLAINED: &str = "`(not a known tool)` counts the calls of names \
      no tool of the session has and none could be named (a value typed or sent where a \
      tool's name goes), which a record never keeps; a name shaped like a tool's is a row of \
      its own even when no tool has it";
@@ -407,8 +413,7 @@ pub struct Report {
     /// Lines of the logs that were not records (a torn last line, other text).
     pub skipped_lines: u64,
     /// The logs the records were read from, as the reader of the logs names them
-    /// ([`report`] knows records only: its caller fills this in), so a page or a
-    /// saved table can be traced to its inputs.
+    /// ([`Criteria::logs_read`]), so a page or a saved table can be traced to its inputs.
     pub logs_read: LogsRead,
     /// Per verb (side `cli`): named, data, derived, `call` and host commands.
     pub verbs: Vec<Row>,
@@ -428,7 +433,8 @@ pub struct Report {
     /// Per verb and shape of argv: the usage errors, most frequent first.
     pub refused: Vec<Refused>,
     /// Words typed in a verb's place that named no verb, command or tool, with the
-    /// argv they were typed with: the verbs callers expected, most frequent first.
+    /// argv they were typed with: the verbs callers expected, most frequent first; but
+    /// for those that are verbs now ([`Criteria::known_words`]).
     pub unknown_verbs: Vec<Refused>,
     /// Tools called on some surface, or behind an installed verb, that no
     /// named verb reached in the window.
@@ -682,9 +688,10 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
             .count() as u64,
         None => 0,
     };
-    let (unknown_verbs, refused) = refused(cli())
+    let (mut unknown_verbs, refused): (Vec<Refused>, Vec<Refused>) = refused(cli())
         .into_iter()
         .partition(|r| r.kind == Some(Kind::Unknown));
+    unknown_verbs.retain(|asked| !is_verb_now(criteria, &asked.verb));
     Report {
         schema: REPORT_SCHEMA,
         since: criteria.since.as_ref().map(|s| s.0.clone()),
@@ -696,7 +703,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         last: chosen.iter().map(|r| &r.time).max().cloned(),
         records: chosen.len() as u64,
         skipped_lines: skipped as u64,
-        logs_read: LogsRead::default(),
+        logs_read: criteria.logs_read.clone(),
         // The tools mur called: an invocation refused before any call called none.
         tools_cli: rows(cli().filter(|r| reached(r)), tool_row),
         tools_served: rows(served(), tool_row),
@@ -721,6 +728,12 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         losers,
         reached: crate::reached::reached(records),
     }
+}
+
+/// Whether `word` is a verb now: installed, or one of the [`Criteria::known_words`].
+fn is_verb_now(criteria: &Criteria, word: &str) -> bool {
+    criteria.installed.iter().any(|v| v.name == word)
+        || criteria.known_words.iter().any(|known| known == word)
 }
 
 /// The agents of mur's records, sorted.
@@ -1864,6 +1877,43 @@ mod tests {
             .map(|r| (r.name.as_str(), r.calls))
             .collect();
         assert_eq!(surfaces, [("cli/unknown", 3), ("cli/plugin", 1)]);
+    }
+
+    /// A word asked for that is a verb now (installed since it was typed, or one of
+    /// mur's own commands the caller names) is a wish granted, gone from the verbs that
+    /// do not exist; the report names the logs its caller read, under `--until` too.
+    #[test]
+    fn a_word_asked_for_that_is_a_verb_now_is_no_verb_that_does_not_exist() {
+        let asked = |verb: &str| {
+            let mut r = cli(verb, Kind::Unknown, "x", Outcome::UsageError, 1.0);
+            r.argv = Some(crate::record::argv_shape(&[], |_| false, false));
+            r
+        };
+        let records = [asked("pick"), asked("catalog"), asked("get-text")];
+        let logs_read = LogsRead {
+            mur: Some("/home/u/.local/state/mur/usage/usage.jsonl".to_owned()),
+            ..LogsRead::default()
+        };
+        let criteria = Criteria {
+            installed: vec![installed("pick", None)],
+            known_words: vec!["catalog".to_owned()],
+            logs_read: logs_read.clone(),
+            ..Criteria::default()
+        };
+        for until in [None, Some("2099-01-01T00:00:00.000Z".to_owned())] {
+            let criteria = Criteria {
+                until,
+                ..criteria.clone()
+            };
+            let report = report(&records, 0, &criteria);
+            let unknown: Vec<&str> = report
+                .unknown_verbs
+                .iter()
+                .map(|r| r.verb.as_str())
+                .collect();
+            assert_eq!(unknown, ["get-text"]);
+            assert_eq!(report.logs_read, logs_read);
+        }
     }
 
     /// A call of a tool the session does not have (an rpc error: nothing ran) is

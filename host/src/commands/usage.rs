@@ -4,12 +4,12 @@
 use std::time::Duration;
 
 use mur_core::{Error, Result};
-use mur_usage::{LoserRule, Reached, Report, Row, UsageDir};
+use mur_usage::{Reached, Report, Row, UsageDir};
 use mur_verbs::VerbHost;
 
 use crate::cli::{ReportArgs, UsageCommand};
 use crate::judging::{
-    Read, criteria, not_covered_notice, one_line_each, read, skipped_notice, until, usage_dir,
+    Read, criteria, not_covered_notice, one_line_each, read, skipped_notice, usage_dir,
 };
 use crate::output;
 
@@ -83,25 +83,10 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         })?;
     }
     let verbs = VerbHost::open()?;
-    let (records, skipped, read) = read(dir, &args.server_logs, args.only_named)?;
-    // With `--only-named` mur's own log is not read: whether it records, and when it
-    // did not, says nothing of the logs named.
-    let own = (!args.only_named).then_some(dir);
-    let criteria = criteria(
-        own,
-        args.since,
-        args.unused_for,
-        until(args.until.as_ref(), &records, &read),
-        args.agent.clone(),
-        LoserRule {
-            max_usage_error_rate: args.max_usage_error_rate,
-            max_plugin_failure_rate: args.max_plugin_failure_rate,
-            ..LoserRule::default()
-        },
-        verbs.entries(),
-    );
+    let judged_by = &args.judging;
+    let (records, skipped, read) = read(dir, judged_by)?;
+    let criteria = criteria(judged_by, args.since, dir, &records, &read, verbs.entries());
     let mut report = mur_usage::report(&records, skipped, &criteria);
-    report.logs_read = read.logs.clone();
     // One slip of tab-completion would replace the records with their page: a file
     // the report read (mur's own log, a `--server-log`, a session's) is refused.
     if let Some((path, log)) = page_file.and_then(|path| Some((path, read.files.read_as(path)?))) {
@@ -113,7 +98,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
         ))
         .with_hint("write the page to another file (`--html usage.html`)"));
     }
-    if !dir.enabled() && !args.only_named {
+    if !dir.enabled() && !judged_by.only_named {
         output::notice("usage recording is off: this report covers what was recorded before");
     }
     skipped_notice(&report, &read.skipped_in);
@@ -127,21 +112,14 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     if let Some(left_out) = report.forwarded_not_counted() {
         output::diagnostic(&format!("note: {left_out}"));
     }
-    // What only mur knows: its own commands, beside the installed verbs.
-    let mut words: Vec<String> = criteria
-        .installed
-        .iter()
-        .map(|v| v.name.clone())
-        .chain(crate::cli::host_verbs())
+    // Near what mur said it was near when it was typed: the installed verbs, mur's own
+    // commands, and the session's verbs, as far as the logs show them (a team with no
+    // named verb has no other). Measured here: mur-usage, which a session embeds, has
+    // neither mur-core's measure nor mur-verbs' names of a session's tools.
+    let words: Vec<String> = (criteria.installed.iter().map(|v| v.name.clone()))
+        .chain(criteria.known_words.iter().cloned())
+        .chain(sessions_verbs(&report.reached))
         .collect();
-    // A word asked for that is a verb now (added since) is a wish granted: no
-    // longer among the verbs that do not exist.
-    report
-        .unknown_verbs
-        .retain(|asked| !words.contains(&asked.verb));
-    // Near what mur said it was near when it was typed: the session's verbs too, as
-    // far as the logs show them (a team with no named verb has no other).
-    words.extend(sessions_verbs(&report.reached));
     for asked in &mut report.unknown_verbs {
         asked.nearest = mur_core::nearest(&asked.verb, &words).cloned();
     }

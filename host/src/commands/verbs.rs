@@ -66,29 +66,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
             output::stdout(lines.as_bytes())
         }
         VerbsCommand::Info { name, json } => info(&dirs, name, *json, host),
-        VerbsCommand::Prune {
-            unused_for,
-            until,
-            max_usage_error_rate,
-            max_plugin_failure_rate,
-            agent,
-            server_logs,
-            only_named,
-            yes,
-            while_off,
-            dry_run: _,
-        } => prune(
-            (*unused_for, until.as_ref()),
-            mur_usage::LoserRule {
-                max_usage_error_rate: *max_usage_error_rate,
-                max_plugin_failure_rate: *max_plugin_failure_rate,
-                ..mur_usage::LoserRule::default()
-            },
-            agent.clone(),
-            (server_logs, *only_named),
-            *yes,
-            *while_off,
-        ),
+        VerbsCommand::Prune(args) => prune(args),
         VerbsCommand::New { .. } => Ok(()),
     }
 }
@@ -150,23 +128,17 @@ async fn list_all(settings: &Settings) -> Result<()> {
     output::stdout(output::table(&["NAME", "KIND", "TOOL", "SUMMARY"], &rows).as_bytes())
 }
 
-/// `verbs prune`: the losers of `usage report --unused-for UNUSED_FOR [--until UNTIL]`
-/// over the same logs, `server_logs` among them (the same criteria, so the same list;
-/// `only_named`: those alone), removed with `yes`, else listed as the commands that
-/// would remove them. While recording is off, calls made since are in no record: no
+/// `verbs prune`: the losers of `usage report` given the same judging flags (`--unused-for`,
+/// `--until`, the rates, `--agent`, the logs `--server-log` names and `--only-named`: the
+/// same criteria, so the same list), removed with `--yes`, else listed as the commands
+/// that would remove them. While recording is off, calls made since are in no record: no
 /// verb is judged unused (stderr says why, as for any window a time recording was off
-/// overlaps), and `yes` is refused unless `while_off` insists — unless mur's own log
-/// is not read (`only_named`).
-fn prune(
-    (unused_for, until): (std::time::Duration, Option<&mur_usage::Until>),
-    rule: mur_usage::LoserRule,
-    agent: Option<String>,
-    (server_logs, only_named): (&[std::path::PathBuf], bool),
-    yes: bool,
-    while_off: bool,
-) -> Result<()> {
+/// overlaps), and `--yes` is refused unless `--while-off` insists — unless mur's own log
+/// is not read (`--only-named`).
+fn prune(args: &cli::PruneArgs) -> Result<()> {
+    let (judged_by, yes) = (&args.judging, args.yes);
     let dir = judging::usage_dir()?;
-    if !dir.enabled() && yes && !while_off && !only_named {
+    if !dir.enabled() && yes && !args.while_off && !judged_by.only_named {
         return Err(Error::usage(
             "usage recording is off: the calls since it went off are in no record, so nothing is removed",
         )
@@ -184,10 +156,8 @@ fn prune(
     // name the verb, and save it.
     // And the logs named (`--server-log`), as the report takes them: the same
     // records, so the same losers.
-    let (records, skipped, read) = judging::read(&dir, server_logs, only_named)?;
-    let until = judging::until(until, &records, &read);
-    let own = (!only_named).then_some(&dir);
-    let criteria = judging::criteria(own, None, unused_for, until, agent, rule, entries);
+    let (records, skipped, read) = judging::read(&dir, judged_by)?;
+    let criteria = judging::criteria(judged_by, None, &dir, &records, &read, entries);
     let report = mur_usage::report(&records, skipped, &criteria);
     judging::skipped_notice(&report, &read.skipped_in);
     judging::not_covered_notice(&report, criteria.agent.as_deref(), true, false);
