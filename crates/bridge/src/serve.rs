@@ -7,13 +7,17 @@
 
 use std::{
     ffi::OsString,
+    path::{Path, PathBuf},
     sync::Arc,
     time::{Duration, Instant},
 };
 
 use mur_core::{Error, Result};
 use mur_lockfile::Lockfile;
-use mur_server::{HttpLimits, Recorder, endpoint::Announced};
+use mur_server::{
+    HttpLimits, Recorder, ServeError,
+    endpoint::{Announced, Claimed},
+};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
@@ -21,7 +25,7 @@ use crate::{
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
     log::{Log, OwnLines},
-    options::{Options, shell_line, words},
+    options::{Idle, Options, shell_line, words},
     relay::Relay,
     signals::StopSignal,
     slot::{Waiting, claim, serve_error},
@@ -63,45 +67,15 @@ pub async fn run(
         .map_err(|e| Error::internal(format!("cannot install signal handlers: {e}")))?;
     // Its own messages (and `mur-server`'s) from the start, held until its log is
     // made: in the foreground they go there too, as through its stderr in the background.
+    // Held to the end: the last line says why it stopped.
     let own_lines = OwnLines::hold();
     let build_tag = mur_lockfile::now_rfc3339();
     let claimed = claim(&options.project, build_tag.as_str(), &mut waiting)
         .await
         .map_err(|e| serve_error(e, &options.project))?;
-    let usage = Recorder::new(&options.usage, claimed.lockfile_path(), &build_tag);
-    // Asked for by its operator: a log that cannot be written ends the bridge here
-    // (exit 7), before a whole experiment goes unrecorded with a warning per call.
-    let usage_log = usage.as_ref().map(|recorder| recorder.path().to_owned());
-    if let Some(recorder) = &usage {
-        recorder.ready().map_err(|why| {
-            Error::internal(why).with_hint(
-                "give `--usage-log` a file in a directory mur can write, or use `--usage`",
-            )
-        })?;
-    }
+    let usage = usage_recorder(options, claimed.lockfile_path(), &build_tag)?;
     let files = BridgeFiles::beside(claimed.lockfile_path());
-    start_log(&files)?;
-    let log = Log::open(&files.log).map_err(|e| {
-        Error::internal(format!(
-            "cannot write the log `{}`: {e}",
-            files.log.display()
-        ))
-    })?;
-    // Its last line most of all, which says why it stopped to whoever finds its
-    // session gone (`newest_stop`).
-    own_lines.to(&log);
-    // In the background the bridge's own messages reach the log through its
-    // stderr, not through `log`: the log is kept bounded for them too.
-    let keeper = tokio::spawn({
-        let log = log.clone();
-        async move {
-            let mut every = tokio::time::interval(Duration::from_secs(1));
-            loop {
-                every.tick().await;
-                log.keep_bounded();
-            }
-        }
-    });
+    let log = open_log(&files, &own_lines)?;
     // The command as a shell reads it back: `newest_stop` gives it to whoever finds
     // the bridge gone, to start it again.
     tracing::info!(
@@ -109,14 +83,12 @@ pub async fn run(
         claimed.project(),
         shell_line(&words(&options.command))
     );
-    let secret = match new_secret() {
-        Ok(secret) => secret,
-        Err(e) => {
-            keeper.abort();
-            return Err(e);
-        }
-    };
+    let secret = new_secret()?;
     let claimed = claimed.admitting_only(&secret);
+    // The guards below are declared after the slot (`claimed`): on an early return
+    // they clean up while it is still held, before another bridge of the project
+    // can start and write its own sidecar and log.
+    let keeper = Keeper::spawn(&log);
     let relay = Relay::new();
     // As the project is named in its lockfile, from where the server runs (this
     // process's directory, which it inherits); the same words end its log (its last
@@ -126,128 +98,229 @@ pub async fn run(
         ..options.clone()
     }
     .again(std::env::current_dir().ok().as_deref());
-    let sidecar = Sidecar {
-        schema: SIDECAR_SCHEMA.to_owned(),
-        pid: claimed.pid(),
-        started_at: claimed.started_at().to_owned(),
-        log: files.log.clone(),
-        command: words(&options.command),
-        usage_log,
-        project: Some(claimed.project().to_owned()),
-        secret: Some(secret),
-        again: Some(again.clone()),
-    };
     // Before the server starts: while it does, the sidecar (with the held
     // slot) is how `bridge stop` finds a bridge that has no lockfile yet.
-    let written = sidecar
-        .write(&files.sidecar)
-        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", files.sidecar.display())));
-    let started = match written {
-        Ok(()) => {
-            // Once, for the bridge's life: what its server starts that leaves the
-            // server's process group is reparented to the bridge when its parent
-            // exits (not to init), where it is found by its marker and killed with
-            // the server (crate::process).
-            if let Err(e) = mur_procs::become_subreaper() {
-                tracing::debug!(
-                    "cannot become the subreaper of the server's processes: {e}; what leaves \
-                     its process group and outlives its parent is not found"
-                );
-            }
-            let stopped = signals.arrived();
-            Server::start(&options.command, options.max_message, &log, &relay, stopped).await
-        }
-        Err(e) => Err(e),
-    };
-    let server = match started {
-        Ok(server) => {
-            tracing::info!("the server started (pid {})", server.pid());
-            server
-        }
-        Err(e) => {
-            keeper.abort();
-            crate::files::withdraw(&files.sidecar, sidecar.pid);
-            return Err(e);
-        }
-    };
+    let sidecar = write_sidecar(
+        &files.sidecar,
+        Sidecar {
+            schema: SIDECAR_SCHEMA.to_owned(),
+            pid: claimed.pid(),
+            started_at: claimed.started_at().to_owned(),
+            log: files.log.clone(),
+            command: words(&options.command),
+            usage_log: usage.as_ref().map(|recorder| recorder.path().to_owned()),
+            project: Some(claimed.project().to_owned()),
+            secret: Some(secret),
+            again: Some(again.clone()),
+        },
+    )?;
+    let server = start_server(options, &log, &relay, &mut signals).await?;
     let bridge = Bridge::new(relay.clone(), server.initialized.clone(), usage, &files.log);
+    let how = Supervised {
+        command: options.command.clone(),
+        max_message: options.max_message,
+        log,
+        relay,
+        bridge,
+    };
+    let (served, why) = serve_until_stopped(
+        claimed,
+        server,
+        how,
+        options.idle.clone(),
+        signals,
+        &sidecar,
+        announced,
+    )
+    .await;
+    // The server is gone. The sidecar was withdrawn when the bridge stopped serving;
+    // not when serving failed: it goes now, before the slot is let go (`served`)
+    // and the last line is written.
+    drop(keeper);
+    drop(sidecar);
+    let served = served
+        .map(Announced::withdraw)
+        .map_err(|e| serve_error(e, &options.project));
+    let why = match &served {
+        Ok(()) => why.as_deref().unwrap_or(STOPPED_ON_SIGNAL),
+        Err(e) => e.message(),
+    };
+    tracing::info!("{STOPPED}{why}{AGAIN}{again}`");
+    served
+}
 
+/// The recorder of the tool calls the bridge serves, when its operator asked for
+/// one (`--usage`, `--usage-log`), its log made.
+fn usage_recorder(options: &Options, lockfile: &Path, build_tag: &str) -> Result<Option<Recorder>> {
+    let usage = Recorder::new(&options.usage, lockfile, build_tag);
+    // Asked for by its operator: a log that cannot be written ends the bridge here
+    // (exit 7), before a whole experiment goes unrecorded with a warning per call.
+    if let Some(recorder) = &usage {
+        recorder.ready().map_err(|why| {
+            Error::internal(why).with_hint(
+                "give `--usage-log` a file in a directory mur can write, or use `--usage`",
+            )
+        })?;
+    }
+    Ok(usage)
+}
+
+/// Starts this bridge's part of the log ([`start_log`]) and opens it, the
+/// bridge's own messages held until now (`own_lines`) written to it.
+fn open_log(files: &BridgeFiles, own_lines: &OwnLines) -> Result<Arc<Log>> {
+    start_log(files)?;
+    let log = Log::open(&files.log).map_err(|e| {
+        Error::internal(format!(
+            "cannot write the log `{}`: {e}",
+            files.log.display()
+        ))
+    })?;
+    // Its last line most of all, which says why it stopped to whoever finds its
+    // session gone (`newest_stop`).
+    own_lines.to(&log);
+    Ok(log)
+}
+
+/// The task that keeps the bridge's log bounded, until this is dropped.
+struct Keeper(tokio::task::JoinHandle<()>);
+
+impl Keeper {
+    /// In the background the bridge's own messages reach the log through its
+    /// stderr, not through `log`: the log is kept bounded for them too.
+    fn spawn(log: &Arc<Log>) -> Self {
+        let log = log.clone();
+        Self(tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                every.tick().await;
+                log.keep_bounded();
+            }
+        }))
+    }
+}
+
+impl Drop for Keeper {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The bridge's sidecar, written: withdrawn (if it is still this bridge's) when
+/// this is dropped, however `run` ends once it tried to write it. Left behind, it
+/// would lead its reader (with the secret) to a port someone else may take.
+struct WrittenSidecar {
+    path: PathBuf,
+    pid: u32,
+}
+
+impl Drop for WrittenSidecar {
+    fn drop(&mut self) {
+        crate::files::withdraw(&self.path, self.pid);
+    }
+}
+
+/// Writes `sidecar` to `path`, to be withdrawn when what this returns is dropped.
+fn write_sidecar(path: &Path, sidecar: Sidecar) -> Result<WrittenSidecar> {
+    let written = WrittenSidecar {
+        path: path.to_owned(),
+        pid: sidecar.pid,
+    };
+    sidecar
+        .write(path)
+        .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
+    Ok(written)
+}
+
+/// Starts the server (given up when a signal comes meanwhile), attached to
+/// `relay`, its stderr to `log`.
+async fn start_server(
+    options: &Options,
+    log: &Arc<Log>,
+    relay: &Relay,
+    signals: &mut StopSignal,
+) -> Result<Server> {
+    // Once, for the bridge's life: what its server starts that leaves the
+    // server's process group is reparented to the bridge when its parent
+    // exits (not to init), where it is found by its marker and killed with
+    // the server (crate::process).
+    if let Err(e) = mur_procs::become_subreaper() {
+        tracing::debug!(
+            "cannot become the subreaper of the server's processes: {e}; what leaves \
+             its process group and outlives its parent is not found"
+        );
+    }
+    let stopped = signals.arrived();
+    let server = Server::start(&options.command, options.max_message, log, relay, stopped).await?;
+    tracing::info!("the server started (pid {})", server.pid());
+    Ok(server)
+}
+
+/// Serves the endpoint, the server supervised, until the bridge stops
+/// ([`stop_when`]), then stops the server: how serving ended, and why the
+/// bridge stopped (`None`: a signal `mur-server`'s handlers took).
+async fn serve_until_stopped(
+    claimed: Claimed,
+    server: Server,
+    how: Supervised,
+    idle: Idle,
+    signals: StopSignal,
+    sidecar: &WrittenSidecar,
+    announced: impl FnOnce(&Lockfile),
+) -> (std::result::Result<Announced, ServeError>, Option<String>) {
+    let relay = how.relay.clone();
+    let routes = http::routes(how.bridge.clone());
     let shutdown = CancellationToken::new();
     let gave_up = CancellationToken::new();
-    let supervisor = tokio::spawn(supervise(
-        server,
-        Supervised {
-            command: options.command.clone(),
-            max_message: options.max_message,
-            log,
-            relay: relay.clone(),
-            bridge: bridge.clone(),
-        },
-        shutdown.clone(),
-        gave_up.clone(),
-    ));
-    let idle = options.idle.clone();
+    let supervisor = tokio::spawn(supervise(server, how, shutdown.clone(), gave_up.clone()));
     // Why it stopped, for its last line (`bridge stopped: …`), which tells whoever
     // later finds no session why and how to start it again ([`crate::newest_stop`]).
     let why = Arc::new(std::sync::OnceLock::<String>::new());
-    let stop = {
-        let relay = relay.clone();
-        let why = why.clone();
-        async move {
-            let reason = tokio::select! {
-                () = idle_for(&relay, idle.duration()) => {
-                    tracing::info!("no request for {idle}; stopping");
-                    format!("no request for {idle}")
-                }
-                () = gave_up.cancelled() => format!(
-                    "its server kept exiting (restarted {MAX_RESTARTS} times within a minute)"
-                ),
-                // `mur-server`'s handlers see it too once it serves (and log
-                // it); this is for one that came before they were installed.
-                () = signals.arrived() => STOPPED_ON_SIGNAL.to_owned(),
-            };
-            let _ = why.set(reason);
-        }
-    };
+    let stop = stop_when(relay.clone(), idle, gave_up, signals, why.clone());
     // Stopped (SIGTERM, Ctrl+C, idle, gave up): the endpoint has removed the
     // lockfile and still holds the port. The sidecar goes too, now, while no one
     // else can bind the port it leads to: a reader that found it would send the
     // secret and the call to whoever took the port next. The requests in flight
     // are answered with an error before the endpoint closes their connections.
     let stopping = {
-        let sidecar = files.sidecar.clone();
-        let pid = claimed.pid();
+        let (path, pid) = (sidecar.path.clone(), sidecar.pid);
         move || {
-            crate::files::withdraw(&sidecar, pid);
+            crate::files::withdraw(&path, pid);
             relay.stopping();
         }
     };
     let served = claimed
-        .serve(
-            http::routes(bridge),
-            HttpLimits::default(),
-            announced,
-            stop,
-            stopping,
-        )
+        .serve(routes, HttpLimits::default(), announced, stop, stopping)
         .await;
     // The lockfile and sidecar are gone; the slot is held until the server is
     // gone too (`bridge stop` waits for this process to end): no bridge of the
     // project starts beside a server still stopping.
     shutdown.cancel();
     let _ = supervisor.await;
-    keeper.abort();
-    // Already withdrawn when it served; not when serving failed.
-    crate::files::withdraw(&files.sidecar, sidecar.pid);
-    let served = served
-        .map(Announced::withdraw)
-        .map_err(|e| serve_error(e, &options.project));
-    let why = match &served {
-        Ok(()) => why.get().map_or(STOPPED_ON_SIGNAL, String::as_str),
-        Err(e) => e.message(),
+    (served, why.get().cloned())
+}
+
+/// Resolves when the bridge is to stop: no request for `idle`, the supervisor
+/// gave up on its server, or a signal; says why in `why`.
+async fn stop_when(
+    relay: Relay,
+    idle: Idle,
+    gave_up: CancellationToken,
+    mut signals: StopSignal,
+    why: Arc<std::sync::OnceLock<String>>,
+) {
+    let reason = tokio::select! {
+        () = idle_for(&relay, idle.duration()) => {
+            tracing::info!("no request for {idle}; stopping");
+            format!("no request for {idle}")
+        }
+        () = gave_up.cancelled() => format!(
+            "its server kept exiting (restarted {MAX_RESTARTS} times within a minute)"
+        ),
+        // `mur-server`'s handlers see it too once it serves (and log
+        // it); this is for one that came before they were installed.
+        () = signals.arrived() => STOPPED_ON_SIGNAL.to_owned(),
     };
-    tracing::info!("{STOPPED}{why}{AGAIN}{again}`");
-    served
+    let _ = why.set(reason);
 }
 
 /// What a bridge's last line of its log begins with, then why it stopped:
@@ -343,61 +416,97 @@ async fn supervise(
                     }
                 }
             }
-            Ended::Reloaded => (
-                format!(
-                    "exited for a reload (status {}) {MAX_RELOADS} times within a minute",
-                    mur_server::STDIO_RELOAD_EXIT
-                ),
-                "the stdio server exited for a reload before it answered".to_owned(),
-            ),
-            Ended::Exited(status) => (
-                format!("exited ({status})"),
-                format!("the stdio server exited ({status}) before it answered"),
-            ),
-            Ended::Broken(why) => (
-                why.clone(),
-                format!("the stdio server {why}; the bridge stopped it before it answered"),
-            ),
+            ended => crashed(ended),
         };
-        // Why the server is not running, for the log: what ended it, then why the last
-        // start failed (a retry's line repeated the crash that came before it).
-        let mut down = what.clone();
-        loop {
-            let Some(count) = restarts.allow(Instant::now()) else {
-                tracing::error!(
-                    "the server {down}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gives up"
-                );
-                let gave_up_on = format!(
-                    "it was restarted {MAX_RESTARTS} times within a minute, so the bridge gave up and stopped"
-                );
-                how.relay
-                    .fail_all(&format!("{failed}; {gave_up_on}; {log}"));
-                // The requests waiting for a restart, and any that come before the
-                // endpoint closes, were sent nothing.
-                how.relay.no_more_starts(&format!(
-                    "the stdio server {down}; {gave_up_on}; the request was not sent to it; {log}"
-                ));
-                gave_up.cancel();
-                return;
-            };
-            how.relay.fail_all(&format!(
-                "{failed}; the bridge is starting it again ({count} of at most {MAX_RESTARTS} restarts a minute); {log}"
-            ));
-            tracing::warn!(
-                "the server {down}; restarting it ({count} of {MAX_RESTARTS} within a minute)"
+        let restarted = restart_after(
+            &what,
+            &failed,
+            &log,
+            &how,
+            &mut restarts,
+            &shutdown,
+            &gave_up,
+        )
+        .await;
+        match restarted {
+            Some(started) => server = started,
+            None => return,
+        }
+    }
+}
+
+/// A server that ended other than for a reload the window allows: as in "the
+/// server {what}", and what the requests in flight are told.
+fn crashed(ended: Ended) -> (String, String) {
+    match ended {
+        Ended::Reloaded => (
+            format!(
+                "exited for a reload (status {}) {MAX_RELOADS} times within a minute",
+                mur_server::STDIO_RELOAD_EXIT
+            ),
+            "the stdio server exited for a reload before it answered".to_owned(),
+        ),
+        Ended::Exited(status) => (
+            format!("exited ({status})"),
+            format!("the stdio server exited ({status}) before it answered"),
+        ),
+        Ended::Broken(why) => (
+            why.clone(),
+            format!("the stdio server {why}; the bridge stopped it before it answered"),
+        ),
+    }
+}
+
+/// Starts the server again after it `what` (as in "the server {what}"; the
+/// requests in flight are told `failed` and where its stderr is, `log`), each
+/// attempt counted in `restarts` and paused for: the server started, or `None`
+/// when the bridge was stopped meanwhile or gave up (past [`MAX_RESTARTS`]:
+/// `gave_up` is cancelled, and what waits for a start, or comes before the
+/// endpoint closes, is failed).
+async fn restart_after(
+    what: &str,
+    failed: &str,
+    log: &str,
+    how: &Supervised,
+    restarts: &mut Restarts,
+    shutdown: &CancellationToken,
+    gave_up: &CancellationToken,
+) -> Option<Server> {
+    // Why the server is not running, for the log: what ended it, then why the last
+    // start failed (a retry's line repeated the crash that came before it).
+    let mut down = what.to_owned();
+    loop {
+        let Some(count) = restarts.allow(Instant::now()) else {
+            tracing::error!(
+                "the server {down}; it was restarted {MAX_RESTARTS} times within a minute, so the bridge gives up"
             );
-            tokio::select! {
-                () = shutdown.cancelled() => return,
-                () = tokio::time::sleep(RESTART_PAUSE * count as u32) => {}
-            }
-            match restart(&how, &shutdown, &what, &log).await {
-                None => return,
-                Some(Ok(started)) => {
-                    server = started;
-                    break;
-                }
-                Some(Err(why)) => down = format!("did not start again ({why})"),
-            }
+            let gave_up_on = format!(
+                "it was restarted {MAX_RESTARTS} times within a minute, so the bridge gave up and stopped"
+            );
+            how.relay
+                .fail_all(&format!("{failed}; {gave_up_on}; {log}"));
+            // The requests waiting for a restart, and any that come before the
+            // endpoint closes, were sent nothing.
+            how.relay.no_more_starts(&format!(
+                "the stdio server {down}; {gave_up_on}; the request was not sent to it; {log}"
+            ));
+            gave_up.cancel();
+            return None;
+        };
+        how.relay.fail_all(&format!(
+            "{failed}; the bridge is starting it again ({count} of at most {MAX_RESTARTS} restarts a minute); {log}"
+        ));
+        tracing::warn!(
+            "the server {down}; restarting it ({count} of {MAX_RESTARTS} within a minute)"
+        );
+        tokio::select! {
+            () = shutdown.cancelled() => return None,
+            () = tokio::time::sleep(RESTART_PAUSE * count as u32) => {}
+        }
+        match restart(how, shutdown, what, log).await {
+            None => return None,
+            Some(Ok(started)) => return Some(started),
+            Some(Err(why)) => down = format!("did not start again ({why})"),
         }
     }
 }
@@ -509,7 +618,6 @@ fn new_secret() -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
     use mur_testkit::Captured;
 
@@ -729,6 +837,33 @@ mod tests {
                 log_path.display()
             )
         );
+    }
+
+    /// However `run` returns once it has written its sidecar (its server did not start,
+    /// or any check added before it serves fails), the sidecar goes: left behind, it
+    /// would lead whoever reads it, with the secret, to a port someone else may take.
+    #[test]
+    fn a_return_after_the_sidecar_is_written_withdraws_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("0123456789abcdef.bridge");
+        let sidecar = Sidecar {
+            schema: SIDECAR_SCHEMA.to_owned(),
+            pid: std::process::id(),
+            started_at: mur_lockfile::now_rfc3339(),
+            log: dir.path().join("0123456789abcdef.bridge.log"),
+            command: vec!["server".into()],
+            usage_log: None,
+            project: None,
+            secret: Some("00ff".into()),
+            again: None,
+        };
+        let starting = || -> Result<()> {
+            let _sidecar = write_sidecar(&path, sidecar)?;
+            assert!(path.exists(), "the sidecar was not written");
+            Err(Error::internal("the server did not start"))
+        };
+        assert!(starting().is_err());
+        assert!(!path.exists(), "the sidecar outlived the start");
     }
 
     #[test]

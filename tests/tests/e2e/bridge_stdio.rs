@@ -905,7 +905,10 @@ fn a_server_that_cannot_start_is_reported_and_leaves_no_session() {
     out.assert_code(1)
         .assert_stderr_starts_with("error: cannot start `/nonexistent/mcp-server`: ");
     assert_eq!(out.stdout, "");
+    // Nor its sidecar, whose secret would name a port someone else may take.
+    let sidecar = sb.lockfile_path(&project).with_extension("bridge");
     assert!(sb.read_lockfile(&project).is_none());
+    assert!(!sidecar.exists(), "{}", sidecar.display());
 
     // A program that is no MCP server: it exits without answering `initialize`.
     let out = start(&sb, &project, &[], &["true".into()]);
@@ -913,6 +916,7 @@ fn a_server_that_cannot_start_is_reported_and_leaves_no_session() {
         "error: the server exited (exit status: 0) before it answered `initialize`\n",
     );
     assert!(sb.read_lockfile(&project).is_none());
+    assert!(!sidecar.exists(), "{}", sidecar.display());
 }
 
 #[test]
