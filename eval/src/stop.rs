@@ -9,7 +9,6 @@
 //! ([`on_stop`]); it is done once the children are stopped, and a second signal
 //! meanwhile ends mur-eval at once.
 
-use std::io::Write as _;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -79,13 +78,12 @@ pub fn on_signals() {
         std::thread::spawn(move || {
             if let Ok(again) = set.wait() {
                 stop_all();
-                let _ = writeln!(
-                    std::io::stderr().lock(),
+                crate::output::line(&format!(
                     "mur-eval: stopped by {} again: exited at once, leaving its cleanup to \
                      the next command",
                     again.as_str()
-                );
-                std::process::exit(128 + again as i32);
+                ));
+                mur_procs::exit_for_signal(again as i32);
             }
         });
         stop_all();
@@ -94,12 +92,13 @@ pub fn on_signals() {
         // Said, not silent: an operator back at the terminal (or reading a log) learns
         // why it ended. Dropped when stderr is gone with the terminal.
         let what = SAYS.lock().map_or("", |s| *s);
-        let _ = writeln!(
-            std::io::stderr().lock(),
+        crate::output::line(&format!(
             "mur-eval: stopped by {}{what}{said}",
             signal.as_str()
-        );
-        std::process::exit(128 + signal as i32);
+        ));
+        // Exited with 130, 143 or 129, not killed by the signal: the code docs/eval.md
+        // gives, said with the line above.
+        mur_procs::exit_for_signal(signal as i32);
     });
 }
 

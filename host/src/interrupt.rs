@@ -157,11 +157,11 @@ impl Drop for Interrupts {
 
 /// Ends mur for `signal` outside a call: one line saying where the invocation was
 /// ([`crate::usage::stopped`]), recorded as interrupted, exit 130 or 143. Without an
-/// invocation recorded (help, or one recorded already), by the signal's default action.
+/// invocation recorded (help, a bridge started in the background, or one recorded
+/// already), by the signal's default action.
 pub fn end(signal: c_int) -> ! {
     let Some(stopped) = crate::usage::stopped() else {
-        let _ = low_level::emulate_default_handler(signal);
-        std::process::exit(128 + signal)
+        mur_procs::end_by_signal(signal)
     };
     let name = signals::name(signal);
     let what = stopped.what;
@@ -190,7 +190,7 @@ pub fn exit_interrupted(signal: c_int, message: &str) -> ! {
         }
     }
     crate::output::diagnostic(&format!("error: {}", crate::output::line(message)));
-    let code = u8::try_from(128 + signal).unwrap_or(u8::MAX);
+    let code = u8::try_from(mur_procs::signal_exit_code(signal)).unwrap_or(u8::MAX);
     crate::usage::interrupted();
     if let Some(why) = crate::usage::finish(&Ok(()), code) {
         tracing::debug!("usage not recorded: {why}");

@@ -3,11 +3,13 @@
 //! closed and its output in the log, so it outlives the command and the
 //! terminal; the command returns once the bridge's lockfile is written, or
 //! with the bridge's own error (and exit code) if it stops first. Ctrl+C
-//! while it waits stops the bridge (and so its server) before the command
-//! ends as interrupted: nothing comes up later, detached.
+//! while it waits stops the bridge (and so its server), then returns
+//! [`Start::Interrupted`] for the command to end as interrupted: nothing comes up
+//! later, detached.
 
 use std::{
     ffi::OsString,
+    os::raw::c_int,
     path::Path,
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
@@ -40,6 +42,18 @@ pub struct Started {
     pub path: std::path::PathBuf,
 }
 
+/// How [`start`] ended, when it did not fail.
+#[derive(Debug)]
+pub enum Start {
+    /// The bridge announced itself.
+    Announced(Started),
+    /// Ctrl+C, SIGTERM or SIGHUP (this signal) came while it waited: the bridge (and so
+    /// its server) was stopped and reaped. The command is to end as the signal would
+    /// have ended it, at once ([`mur_procs::end_by_signal`]): its caller (a shell, a
+    /// script's loop) sees a command interrupted, as before the command caught it.
+    Interrupted(c_int),
+}
+
 /// Starts `exe` (this `mur`) as a detached bridge for `options` and waits
 /// for its lockfile. The project's slot is claimed here first, as the bridge
 /// would claim it (a session there, live or starting, is refused with the line
@@ -49,11 +63,12 @@ pub struct Started {
 /// `waiting` is told once, with the bridge's log, when the
 /// bridge has not announced itself after [`SLOW_START`], and after that once more
 /// when the bridge notes that its server wrote what is not JSON-RPC ([`Waiting`]).
+/// A signal while it waits stops the bridge: [`Start::Interrupted`].
 pub async fn start(
     exe: &Path,
     options: &Options,
     mut waiting: impl FnMut(Waiting<'_>),
-) -> Result<Started> {
+) -> Result<Start> {
     let claimed = claim(&options.project, mur_lockfile::now_rfc3339(), &mut waiting)
         .await
         .map_err(|e| serve_error(e, &options.project))?;
@@ -78,15 +93,15 @@ pub async fn start(
     loop {
         if let Some(signal) = interrupts.arrived() {
             end(&mut child).await;
-            interrupts.end_process(signal);
+            return Ok(Start::Interrupted(signal));
         }
         if let ReadOutcome::Valid(lock) = registry.read(&path)
             && lock.pid == child.id()
         {
-            return Ok(Started {
+            return Ok(Start::Announced(Started {
                 lockfile: lock,
                 path,
-            });
+            }));
         }
         if let Ok(Some(status)) = child.try_wait() {
             return Err(failed(status.code(), &log, before));
@@ -293,6 +308,95 @@ mod tests {
                 "the bridge exited (code none) before it announced itself"
             )
         );
+    }
+
+    /// Set in the environment of this test binary run again ([`interrupted_start`]): the
+    /// directory of its files.
+    const INTERRUPTED_IN: &str = "MUR_BRIDGE_TEST_INTERRUPTED_IN";
+
+    /// Run by [`a_signal_while_a_bridge_starts_stops_it_and_is_returned`] only, in a
+    /// process of its own (passes at once otherwise): a "bridge" that never announces
+    /// itself (`bridge.sh`) is started, SIGINT comes, and `start` returns it, the bridge
+    /// stopped by SIGTERM and reaped. It used to end the process there.
+    #[test]
+    fn interrupted_start() {
+        use signal_hook::consts::SIGINT;
+        let Some(dir) = std::env::var_os(INTERRUPTED_IN).map(std::path::PathBuf::from) else {
+            return;
+        };
+        let options = Options {
+            project: dir.join("App.csproj"),
+            idle: crate::parse_idle("10m").expect("an idle time"),
+            command: vec!["server".into()],
+            usage: UsageLogging::Off,
+            max_message: MAX_MESSAGE_BYTES,
+        };
+        let started = dir.join("started");
+        std::thread::spawn(move || {
+            while !started.exists() {
+                std::thread::sleep(POLL);
+            }
+            let _ = rustix::process::kill_process(
+                rustix::process::getpid(),
+                rustix::process::Signal::INT,
+            );
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let start = runtime.block_on(start(&dir.join("bridge.sh"), &options, |_| {}));
+        assert!(matches!(start, Ok(Start::Interrupted(SIGINT))), "{start:?}");
+        // Stopped as `bridge stop` stops a bridge, and waited for.
+        assert_eq!(
+            std::fs::read_to_string(dir.join("stopped")).expect("stopped"),
+            "SIGTERM\n"
+        );
+    }
+
+    /// A signal while a bridge starts is `start`'s to return, once the bridge is stopped:
+    /// the command (`mur`) ends by it, and `start` can be seen doing its part in a test.
+    #[test]
+    fn a_signal_while_a_bridge_starts_stops_it_and_is_returned() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let root = dir.path();
+        std::fs::write(root.join("App.csproj"), "").expect("project");
+        let run = root.join("run");
+        std::fs::create_dir(&run).expect("run");
+        let script = root.join("bridge.sh");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\n\
+                 trap 'echo SIGTERM > \"{root}/stopped\"; exit 0' TERM\n\
+                 : > \"{root}/started\"\n\
+                 while :; do sleep 0.05; done\n",
+                root = root.display()
+            ),
+        )
+        .expect("script");
+        let mode = |mode| std::os::unix::fs::PermissionsExt::from_mode(mode);
+        std::fs::set_permissions(&script, mode(0o755)).expect("executable");
+        // A login's runtime directory is the user's alone.
+        std::fs::set_permissions(&run, mode(0o700)).expect("private");
+        let output = std::process::Command::new(std::env::current_exe().expect("the tests"))
+            .args([
+                "--exact",
+                "background::tests::interrupted_start",
+                "--test-threads=1",
+            ])
+            .env(INTERRUPTED_IN, root)
+            .env("XDG_RUNTIME_DIR", &run)
+            .output()
+            .expect("the tests run");
+        let said = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && said.contains("1 passed"),
+            "{}\n{said}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(root.join("stopped").is_file(), "the bridge was not stopped");
     }
 
     #[test]

@@ -785,16 +785,11 @@ mod tests {
             answer["error"]["message"],
             "the stdio server exited (exit status: 3)"
         );
-        let records = std::fs::read_to_string(&log).unwrap_or_default();
-        let records: Vec<Value> = records
-            .lines()
-            .map(|line| serde_json::from_str(line).expect("a record"))
-            .collect();
-        let seen: Vec<(&Value, &Value)> = records
-            .iter()
-            .map(|r| (&r["tool"], &r["outcome"]))
-            .collect();
-        assert_eq!(seen, [(&json!("echo"), &json!("rpc-error"))]);
+        let records = mur_testkit::usage_records(&log);
+        assert_eq!(
+            mur_testkit::fields(&records, ["tool", "outcome"]),
+            [["echo", "rpc-error"]]
+        );
     }
 
     /// A name a client sent is recorded as sent when its server answered the call as its
@@ -848,25 +843,18 @@ mod tests {
             relay.route(answer, 0);
             pending.await.expect("answered");
         }
-        let records = std::fs::read_to_string(&log).unwrap_or_default();
-        assert!(!records.contains("hunter2"), "{records}");
-        let records: Vec<Value> = records
-            .lines()
-            .map(|line| serde_json::from_str(line).expect("a record"))
-            .collect();
-        let seen: Vec<[&str; 3]> = records
-            .iter()
-            .map(|r| ["tool", "verb", "outcome"].map(|key| r[key].as_str().unwrap_or("-")))
-            .collect();
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        assert!(!text.contains("hunter2"), "{text}");
+        let records = mur_testkit::usage_records(&log);
         assert_eq!(
-            seen,
+            mur_testkit::fields(&records, ["tool", "verb", "outcome"]),
             [
-                ["WORD", "-", "rpc-error"],
-                ["WORD", "-", "rpc-error"],
-                ["WORD", "-", "rpc-error"],
-                ["fs.read_v2", "-", "ok"],
-                ["fs.write_v2", "-", "tool-error"],
-                ["get-text", "-", "rpc-error"],
+                ["WORD", "null", "rpc-error"],
+                ["WORD", "null", "rpc-error"],
+                ["WORD", "null", "rpc-error"],
+                ["fs.read_v2", "null", "ok"],
+                ["fs.write_v2", "null", "tool-error"],
+                ["get-text", "null", "rpc-error"],
                 ["greet", "WORD", "ok"],
                 ["2faCheck", "2fa-check", "ok"],
             ]

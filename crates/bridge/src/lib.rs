@@ -6,7 +6,8 @@
 //!   does (lockfile, probe, single instance), so every verb works against it;
 //!   it takes requests only with the secret in its private sidecar
 //!   ([`Sidecar::secret`], which `mur` sends), as the server trusts its parent alone.
-//! - [`start`]: the same in the background, returning once it is announced.
+//! - [`start`]: the same in the background, returning once it is announced, or
+//!   once a signal stopped it ([`Start::Interrupted`]: the caller ends by it).
 //! - [`stop`] (`bridge stop`): SIGTERM to a bridge, and wait for its lockfile to go.
 //! - [`session_line`]: a session as `session list` prints it, a bridge's log included.
 //! - [`newest_stop`]: why a project's bridge stopped and its command, from its log,
@@ -14,9 +15,13 @@
 //!   only a stop not older than a given bridge (the proxy's, killed without a word).
 //! - [`proxy`] (`mur devtools proxy`): a stdio MCP server forwarding to a session.
 //!
-//! Everything returns data and [`mur_core::Error`]s; the bridge's own
-//! messages go to `tracing` (its log), and a foreground bridge's log takes
-//! them from the binary's log layer through [`LogFile`].
+//! Everything returns data and [`mur_core::Error`]s, but for one thing: a signal
+//! (SIGTERM, SIGINT, SIGHUP) to the proxy ends the process, by that signal
+//! ([`mur_procs::end_by_signal`]), once its requests are given up and its upstream
+//! ended ([`proxy::serve`]): the proxy's main thread may be blocked reading stdin for
+//! good, so the thread that watches for signals ends it. The bridge's own messages
+//! go to `tracing` (its log), and a foreground bridge's log takes them from the
+//! binary's log layer through [`LogFile`].
 
 mod background;
 mod capabilities;
@@ -35,7 +40,7 @@ mod signals;
 mod slot;
 mod stop;
 
-pub use background::{Started, start};
+pub use background::{Start, Started, start};
 pub use child::{INITIALIZE_LIMIT, MAX_MESSAGE_BYTES};
 pub use ended::{LastStop, newest_stop, stop_since, with_last_stop};
 pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};

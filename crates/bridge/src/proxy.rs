@@ -357,12 +357,14 @@ fn serve_within<W: ClientOutput>(
     // A signal that came while the input's end was served ends the proxy all the
     // same, as it would have a moment before: the process is not to end as if none
     // came, racing the watch's thread (which may be ending it too; the upstream
-    // waits for its first end, so it is ended once).
+    // waits for its first end, so it is ended once). Ended here, not returned: the
+    // watch's thread may be ending the process this moment, so a signal ends it
+    // whichever thread gets there first, the same way (`serve` never returns on one).
     if let Ok(watch) = watch
         && let Some(signal) = watch.settle()
     {
         tracing::debug!("{}: the proxy ends by it", crate::signals::name(signal));
-        crate::signals::end_process(signal)
+        mur_procs::end_by_signal(signal)
     }
     read
 }
@@ -642,7 +644,10 @@ impl<W: ClientOutput> Proxy<W> {
             std::thread::sleep(LOOK_EVERY);
         }
         self.upstream.end();
-        crate::signals::end_process(signal)
+        // The process ends here, on the watch's thread, not by returning to the caller:
+        // the main thread may be blocked reading stdin for good (a client that keeps it
+        // open), and nothing would return there to end it.
+        mur_procs::end_by_signal(signal)
     }
 
     /// Whether every request in flight has ended.

@@ -2,8 +2,8 @@
 //! first moment (before `mur-server` installs its own handlers, when it
 //! serves), so a server still being started is stopped with it; and for the
 //! command waiting on a bridge it started in the background, which stops that
-//! bridge before it ends as interrupted; and for the stdio proxy, which ends
-//! its requests and its session before it ends by the signal ([`StopWatch`]).
+//! bridge before it returns, to end as interrupted; and for the stdio proxy, which
+//! ends its requests and its session before it ends by the signal ([`StopWatch`]).
 //! Through signal-hook, not tokio's `signal` feature (src/process.rs says why).
 
 use std::{
@@ -67,7 +67,7 @@ impl Drop for StopSignal {
 
 /// Ctrl+C, SIGTERM or SIGHUP (the terminal closed) for a command waiting on
 /// the bridge it started: noted only, so the command can stop that bridge
-/// first, then [`Interrupts::end_process`] as the signal would have. The
+/// first, then end as the signal would have ([`crate::Start::Interrupted`]). The
 /// handlers go when this is dropped.
 pub(crate) struct Interrupts {
     arrived: Arc<AtomicUsize>,
@@ -95,25 +95,6 @@ impl Interrupts {
             signal => c_int::try_from(signal).ok(),
         }
     }
-
-    /// Ends this process as `signal` would have without the handlers: its
-    /// caller (a shell, a script's loop) sees a command interrupted, as before
-    /// the command caught it to clean up.
-    pub(crate) fn end_process(mut self, signal: c_int) -> ! {
-        for id in self.ids.drain(..) {
-            low_level::unregister(id);
-        }
-        end_process(signal)
-    }
-}
-
-/// Ends this process as `signal`'s default action does (whatever handlers are
-/// registered): its caller sees it ended by the signal.
-pub(crate) fn end_process(signal: c_int) -> ! {
-    let _ = low_level::emulate_default_handler(signal);
-    // Only if the default action did not end the process: the shells' code
-    // for a command ended by a signal.
-    std::process::exit(128 + signal)
 }
 
 /// The name of a signal a [`StopWatch`] watches, for a message.
@@ -128,10 +109,11 @@ pub(crate) fn name(signal: c_int) -> &'static str {
 /// Ctrl+C, SIGTERM or SIGHUP for a process that tidies up before it ends by the
 /// first one (the stdio proxy: an agent host ends its server with SIGTERM):
 /// `stop` runs with the signal on a thread of its own (the process's main thread
-/// may be blocked reading stdin), and is to end the process ([`end_process`]). A
-/// second signal ends it at once, the tidying unfinished. When this is dropped the
-/// handlers go and `stop` is not run; [`StopWatch::settle`] instead, once the
-/// process tidied up of itself, says whether a signal came meanwhile.
+/// may be blocked reading stdin), and is to end the process
+/// ([`mur_procs::end_by_signal`]). A second signal ends it at once, the tidying
+/// unfinished. When this is dropped the handlers go and `stop` is not run;
+/// [`StopWatch::settle`] instead, once the process tidied up of itself, says whether
+/// a signal came meanwhile.
 pub(crate) struct StopWatch {
     ids: Vec<SigId>,
     /// The default action's handlers, which [`StopWatch::settle`] leaves in place.
@@ -205,8 +187,8 @@ impl StopWatch {
     }
 
     /// The process tidied up of itself and is about to end: the signal that came
-    /// meanwhile, if one did, which is then to end it ([`end_process`]: `stop` may be
-    /// ending it too). Either way a signal from now on ends the process by its
+    /// meanwhile, if one did, which is then to end it ([`mur_procs::end_by_signal`]:
+    /// `stop` may be ending it too). Either way a signal from now on ends the process by its
     /// default action at once, as it does a process without handlers: it may come
     /// after this answered and before the process ends, and is not to be lost then
     /// (nor is a signal's handler left with nothing to do: that would ignore it).

@@ -15,14 +15,20 @@
 //! [`reap_adopted`], never one whose status a `Child` waits for: a child put outside this
 //! process's group is spawned through [`spawn`], which lists it until its `Child` has
 //! reaped it (`own.rs`).
+//!
+//! And how a process a signal stopped ends once it has tidied up ([`end_by_signal`], as
+//! the signal's default action would have ended it; [`exit_for_signal`], with the shells'
+//! code for it): the one way for the stdio bridge, `mur` and mur-eval (`ending.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+mod ending;
 #[cfg(target_os = "linux")]
 mod linux;
 mod own;
 mod stat;
 
+pub use ending::{end_by_signal, exit_for_signal, signal_exit_code};
 pub use own::{Spawned, spawn};
 pub use stat::{Stat, only_exited, processes, stat};
 

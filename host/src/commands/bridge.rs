@@ -28,12 +28,17 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
     }
     let exe = std::env::current_exe()
         .map_err(|e| Error::internal(format!("cannot find mur's own executable: {e}")))?;
-    let started = crate::invoke::block_on(mur_bridge::start(
+    let start = crate::invoke::block_on(mur_bridge::start(
         &exe,
         &options,
         say_waiting(settings.quiet),
     ))??;
-    session_line(&started.path, &started.lockfile)
+    match start {
+        mur_bridge::Start::Announced(started) => session_line(&started.path, &started.lockfile),
+        // The bridge it started was stopped: mur ends by the signal, as it would have
+        // without the handlers (a bridge is no recorded invocation: no line is said).
+        mur_bridge::Start::Interrupted(signal) => crate::interrupt::end(signal),
+    }
 }
 
 /// What a start says on stderr while it waits (not with `-q`), in the background or
