@@ -1030,7 +1030,8 @@ mod tests {
         for ms in [1, 3, 2000, 5999, 6000, 6001, 10_000, 600_000] {
             let (mut settings, _) = bound_and_waits(ms);
             let wait = u32::try_from(wait_within(settings.timeout)).expect("fits");
-            settings.verb_timeout(Some(wait), true);
+            settings.timeout_given = true;
+            settings.verb_timeout(Some(wait));
             assert_eq!(settings.timeout.as_millis(), u128::from(ms), "{ms} ms");
         }
     }
@@ -1043,7 +1044,7 @@ mod tests {
             1, 2, 99, 101, 901, 999, 1001, 2999, 3999, 4000, 4001, 6001, 600_001,
         ] {
             let (mut settings, _) = bound_and_waits(10_000);
-            settings.verb_timeout(Some(ms), false);
+            settings.verb_timeout(Some(ms));
             assert_eq!(wait_within(settings.timeout), u64::from(ms), "{ms} ms");
         }
     }

@@ -13,8 +13,10 @@ use mur_verbs::{Param, ValueKind, VerbSpec};
 use crate::cli::{HOST_OPTIONS, HostArgs, HostOption};
 
 /// [`settings`], with `-v` diagnostics turned on first when asked for: what
-/// every command starts from. Its `timeout` bounds the whole command: what reads a
-/// value from a pipe is given it too.
+/// every command starts from, made once for it: by the dispatch (`commands::run`), or
+/// for a plugin verb once the host options typed after its name are taken out
+/// (`commands::verb`). Its `timeout` bounds the whole command: what reads a value from
+/// a pipe is given it too.
 pub fn started(args: &HostArgs) -> Settings {
     let settings = settings(args);
     if settings.verbose {
@@ -40,12 +42,14 @@ pub fn settings(args: &HostArgs) -> Settings {
         source,
         project: args.project.clone(),
         timeout: Duration::from_millis(args.timeout),
+        timeout_given: args.timeout_given,
         max_response: args.max_response.0,
         pretty: args.pretty,
         verbose: args.verbose,
         quiet: args.quiet,
         answers: args.answer.clone(),
         protocol: args.protocol.clone(),
+        refresh: args.refresh,
         command_line: args.command_line.clone(),
     }
 }
@@ -715,6 +719,23 @@ mod tests {
         );
     }
 
+    /// What a command reads of its settings alone, typed after a verb's name as before
+    /// it: that `--timeout` was typed (a verb's own then only lengthens it; `proxy`
+    /// bounds each request by it) and `--refresh`.
+    #[test]
+    fn a_typed_timeout_and_refresh_reach_the_settings() {
+        let untyped = settings(&HostArgs::unset());
+        assert!(!untyped.timeout_given && !untyped.refresh);
+        let mut host = HostArgs::unset();
+        let no_options = VerbSpec::default();
+        let line = "#x --timeout 5000 --refresh";
+        let rest = extract(line, &mut host, Some(&no_options)).expect(line);
+        assert_eq!(rest, ["#x"]);
+        let typed = settings(&host);
+        assert!(typed.timeout_given && typed.refresh);
+        assert_eq!(typed.timeout, Duration::from_millis(5000));
+    }
+
     #[test]
     fn nothing_after_double_dash_is_taken() {
         let mut host = HostArgs::default();
@@ -1143,9 +1164,10 @@ mod tests {
         let bound = |host: u64, given: bool, verb: Option<u32>| {
             let mut s = settings(&HostArgs {
                 timeout: host,
+                timeout_given: given,
                 ..HostArgs::default()
             });
-            s.verb_timeout(verb, given);
+            s.verb_timeout(verb);
             s.timeout.as_millis()
         };
         // Half as long again to hear the server's own answer, at most 2 s more.

@@ -157,7 +157,7 @@ fn sessions_tool_named(host: &cli::HostArgs, command: &str) -> Option<Option<Str
     if !cli::host_verbs().iter().any(|verb| verb == command) {
         return Some(None);
     }
-    let tools = crate::session_tools::quietly(host, TOOL_LOOKUP_WAIT);
+    let tools = crate::session_tools::quietly(&crate::options::settings(host), TOOL_LOOKUP_WAIT);
     if tools.is_empty() {
         return None;
     }

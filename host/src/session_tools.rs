@@ -8,20 +8,19 @@ use mur_core::{Result, Settings};
 use mur_verbs::tools::Glance;
 use serde_json::Value;
 
-use crate::cli::HostArgs;
 use crate::invoke::Session;
 use crate::tools::ToolList;
 
-/// The tools of the session the `host` options choose, found by discovery (quietly,
+/// The tools of the session `settings` choose, found by discovery (quietly,
 /// within `wait`): its cached list when there is one, read fresh (and cached) only
 /// when there is none, or with `--refresh`. A Tab is answered at once where the
 /// server is slow to list (a bridged npx server, a stdio server busy with a long call)
 /// and asks the app nothing but discovery's probe; what shows the list to a reader
 /// (`catalog`, a derived verb's `--help`) reads it fresh and so brings the cache up to
 /// date. None without a session, or with several and none chosen.
-pub fn quietly(host: &HostArgs, wait: Duration) -> Vec<Value> {
-    let tools = read_list(host, wait, async |list, session, settings| {
-        if host.refresh {
+pub fn quietly(settings: &Settings, wait: Duration) -> Vec<Value> {
+    let tools = read_list(settings, wait, async |list, session, settings| {
+        if settings.refresh {
             list.fresh(session, settings)
                 .await
                 .map(|tools| tools.values())
@@ -35,9 +34,9 @@ pub fn quietly(host: &HostArgs, wait: Duration) -> Vec<Value> {
 /// The same tools, as completion reads them at a <Tab>: each one's name and summary
 /// ([`Glance`]), one built whole only when asked for. Every entry of a cached list of
 /// 50,000 tools built cost a <Tab> 1.9 s and 218 MB (a debug build; now 0.5–0.8 s, 48 MB).
-pub fn glance(host: &HostArgs, wait: Duration) -> Glance {
-    let tools = read_list(host, wait, async |list, session, settings| {
-        if host.refresh {
+pub fn glance(settings: &Settings, wait: Duration) -> Glance {
+    let tools = read_list(settings, wait, async |list, session, settings| {
+        if settings.refresh {
             let tools = list.fresh(session, settings).await?;
             Ok(Glance::of_texts(&tools))
         } else {
@@ -47,16 +46,16 @@ pub fn glance(host: &HostArgs, wait: Duration) -> Glance {
     tools.unwrap_or_default()
 }
 
-/// What `read` reads of the list of the session the `host` options choose, found by
+/// What `read` reads of the list of the session `settings` choose, found by
 /// discovery quietly, within `wait`; `None` without one, or where it fails.
 fn read_list<T>(
-    host: &HostArgs,
+    settings: &Settings,
     wait: Duration,
     read: impl AsyncFnOnce(&ToolList, &Session, &Settings) -> Result<T>,
 ) -> Option<T> {
     let settings = Settings {
         timeout: wait,
-        ..crate::options::settings(host)
+        ..settings.clone()
     };
     let tools = crate::invoke::block_on(async {
         let session = Session::resolve_reporting(&settings, &mut mur_discovery::Silent).await?;

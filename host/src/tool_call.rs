@@ -139,8 +139,10 @@ impl Bound {
         let Some(ms) = own else {
             return Self::BeforeVerb;
         };
+        // The bound the verb's own sets alone, as though no `--timeout` came before it.
         let mut alone = settings.clone();
-        alone.verb_timeout(Some(ms), false);
+        alone.timeout_given = false;
+        alone.verb_timeout(Some(ms));
         match alone.timeout == settings.timeout {
             true => Self::VerbOwn(ms),
             false => Self::BeforeVerb,
@@ -274,7 +276,8 @@ mod tests {
         let host = |ms: u64, given: bool| {
             let mut settings = crate::options::settings(&crate::cli::HostArgs::unset());
             settings.timeout = std::time::Duration::from_millis(ms);
-            settings.verb_timeout(Some(300), given);
+            settings.timeout_given = given;
+            settings.verb_timeout(Some(300));
             settings
         };
         assert_eq!(

@@ -24,6 +24,10 @@ pub struct Settings {
     pub source: Source,
     pub project: Option<PathBuf>,
     pub timeout: Duration,
+    /// Whether `--timeout` was typed (else `timeout` is its default): a bound typed for
+    /// the host a verb's own `--timeout` only lengthens ([`Settings::verb_timeout`]), and
+    /// only a typed one bounds each request `proxy` relays.
+    pub timeout_given: bool,
     /// Cap on one HTTP response body, in bytes (`--max-response`).
     pub max_response: u64,
     pub pretty: bool,
@@ -36,6 +40,8 @@ pub struct Settings {
     /// `--protocol REVISION`: speak this MCP revision only (a revision before
     /// 2026-07-28 goes straight to the `initialize` session form).
     pub protocol: Option<String>,
+    /// `--refresh`: the session's tool list is read afresh, not from the cache.
+    pub refresh: bool,
     /// The words after `mur devtools` as typed (host options typed before `devtools`
     /// moved after it), which an error among several sessions names again with the
     /// `--project` of each, to paste; none where that line is no command to run again.
@@ -44,20 +50,23 @@ pub struct Settings {
 
 impl Settings {
     /// The settings of a program's own call to `endpoint` (not a user's command line):
-    /// quiet, no question answered, no command to name again. The harness's checker
-    /// and the client's tests call a session this way; one constructor, so that a field
-    /// added to `Settings` is not written into each of them again.
+    /// quiet, no question answered, no command to name again, its `timeout` given as a
+    /// typed one is. The harness's checker and the client's tests call a session this
+    /// way; one constructor, so that a field added to `Settings` is not written into each
+    /// of them again.
     pub fn quiet_call(endpoint: &str, timeout: Duration, max_response: u64) -> Self {
         Settings {
             source: Source::Endpoint(endpoint.to_owned()),
             project: None,
             timeout,
+            timeout_given: true,
             max_response,
             pretty: false,
             verbose: false,
             quiet: true,
             answers: Vec::new(),
             protocol: None,
+            refresh: false,
             command_line: Vec::new(),
         }
     }
@@ -91,15 +100,15 @@ impl Settings {
 
     /// A verb's own `--timeout MS` (`wait --timeout 8000`, `click … --timeout 1000`)
     /// bounds the call, longer or shorter than the host's default; a bound typed
-    /// for the host (`host_given`: `mur devtools --timeout MS verb`) it only
-    /// lengthens. mur waits a little past the verb's bound (half as long again, at
+    /// for the host ([`Settings::timeout_given`]: `mur devtools --timeout MS verb`) it
+    /// only lengthens. mur waits a little past the verb's bound (half as long again, at
     /// most 2 s), so that a server's answer to its own expired wait arrives first.
-    pub fn verb_timeout(&mut self, verb_ms: Option<u32>, host_given: bool) {
+    pub fn verb_timeout(&mut self, verb_ms: Option<u32>) {
         const GRACE: Duration = Duration::from_secs(2);
         if let Some(ms) = verb_ms {
             let asked = Duration::from_millis(u64::from(ms));
             let wanted = asked + GRACE.min(asked / 2);
-            self.timeout = if host_given {
+            self.timeout = if self.timeout_given {
                 self.timeout.max(wanted)
             } else {
                 wanted

@@ -59,7 +59,8 @@ fn complete(shell: &str, argv: &[OsString]) -> Result<()> {
     let mut verbs = installed();
     let names: Vec<String> = verbs.iter().map(|v| v.name.clone()).collect();
     let current = current_word(shell, &words);
-    let tools = crate::session_tools::glance(&host_args(&words, current), SESSION_WAIT);
+    let settings = crate::options::settings(&host_args(&words, current));
+    let tools = crate::session_tools::glance(&settings, SESSION_WAIT);
     verbs.extend(derived(&tools, &verbs, wanted(&words, current)));
     // `call`'s tool names complete a line that gives `call`: made values of its NAME at
     // every <Tab>, 50,000 of them took a tenth of it.

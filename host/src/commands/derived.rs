@@ -20,60 +20,52 @@ use serde_json::{Map, Value, json};
 
 use super::shown::{self, Save, call_command};
 use super::unknown_verb::{self, Unknown, unknown_verb};
-use crate::cli::HostArgs;
 use crate::invoke::{Session, block_on};
 use crate::media;
-use crate::options::{extract_host_options, started, with_host_options};
+use crate::options::with_host_options;
 use crate::output;
 use crate::tool_call::{self, Bound, Reach};
 use crate::tools::ToolList;
 use crate::usage::{self, Phase};
 
-/// Runs derived verb `name` (not an installed verb) with `argv`.
-pub fn run(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
-    // Host options are taken wherever they appear: the verb's own options
-    // are known only once the tool list is read, after discovery needed them. One
-    // refused (`--project` without its value) gets `mur devtools`'s usage: no verb of
-    // this name is known before that list (`clcik` would be shown a usage of its own,
-    // as if it existed).
-    let argv = extract_host_options(argv, &mut host, Some(&VerbSpec::default()), None)?;
-    let settings = started(&host);
+/// Runs derived verb `name` (not an installed verb) with `argv`, the host options
+/// typed among it taken out ([`super::verb`]).
+pub fn run(name: &str, argv: &[String], settings: &Settings) -> Result<()> {
     // Every `@FILE` and stdin is read now, before the session is asked anything: read
     // once the tool list was in, a slow pipe (or a person typing at `@-`) left the
     // pooled connection idle past what a session waits, and the call failed as a
     // transport error; a second parse (a stale cached list) reuses what was read.
     // `--timeout` bounds reading values from pipes too.
-    mur_verbs::derived::prefetch(&argv, settings.timeout);
+    mur_verbs::derived::prefetch(argv, settings.timeout);
     // `--help` shows the tool as the session lists it now (one more loopback round trip):
     // a cached list is of the session before it restarted on new code behind the same
     // endpoint, its help missing a new option. A call parses against the cached list.
-    let refresh = host.refresh || mur_verbs::derived::asks_for_help(&argv);
-    block_on(run_async(name, &argv, &settings, refresh))?
+    let refresh = settings.refresh || mur_verbs::derived::asks_for_help(argv);
+    block_on(run_async(name, argv, settings, refresh))?
 }
 
-/// Runs installed data verb `verb` with `argv`.
-pub fn run_data(verb: &DataVerb, argv: &[String], mut host: HostArgs) -> Result<()> {
-    let argv = extract_host_options(argv, &mut host, Some(&verb.spec), Some(&verb.name))?;
+/// Runs installed data verb `verb` with `argv`, the host options typed among it taken
+/// out ([`super::verb`]).
+pub fn run_data(verb: &DataVerb, argv: &[String], settings: &Settings) -> Result<()> {
     usage::value_options(&verb.spec, None);
-    let settings = started(&host);
     let Some(arguments) = arguments(
         &verb.name,
-        &argv,
+        argv,
         &verb.spec,
         || verb.help(),
         &verb.spec,
-        || verb.parse(&argv, settings.timeout),
+        || verb.parse(argv, settings.timeout),
     )?
     else {
         return Ok(());
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
-    let result = block_on(tool_call::call(&settings, &params, &verb.name))??;
+    let result = block_on(tool_call::call(settings, &params, &verb.name))??;
     let picked = verb.pick(&payload(&result)).map_err(|message| {
         Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name)).with_hint(format!(
             "the `{}` call itself already ran; `{}` shows its whole result",
             verb.tool,
-            call_command(&settings, &verb.tool, &arguments)
+            call_command(settings, &verb.tool, &arguments)
         ))
     })?;
     output::result(&picked, settings.pretty)

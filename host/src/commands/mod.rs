@@ -1,5 +1,7 @@
 //! From argv to a finished command: parse ([`crate::refusal`], which says a refusal in
-//! mur's words), pick the command, start its usage record, run it.
+//! mur's words), pick the command, start its usage record, make its settings once
+//! ([`crate::options::started`]; a plugin verb's, once it took the host options typed
+//! after its name), run it.
 
 mod bridge;
 mod call;
@@ -17,7 +19,6 @@ mod verb;
 mod verbs;
 
 use std::ffi::OsString;
-use std::time::Duration;
 
 use crate::cli::{CallArgs, Cli, Command, Devtools, Lazy, SessionCommand, Verb};
 use mur_core::{Error, Result};
@@ -44,38 +45,36 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     if crate::usage::recording() {
         crate::signals::watch(crate::interrupt::end);
     }
+    // Each command's settings, made once, the `-v` log started with them: before the
+    // command runs, so that `-v` also says why a recorded command's record was not
+    // written. A plugin verb's are made by the verb: host options typed after its name
+    // are known only once its own options are (they shadow the host's).
+    let settings = || started(&host);
     match verb {
-        Verb::Usage(cmd) => {
-            started(&host);
-            usage::run(&cmd, host.pretty, Duration::from_millis(host.timeout))
-        }
+        Verb::Usage(cmd) => usage::run(&cmd, &settings()),
         Verb::Guide { all } => {
-            // Recorded as the others are: `-v` says why its record was not written.
-            started(&host);
+            settings();
             guide::run(all)
         }
         Verb::Catalog { json } => {
-            let settings = started(&host);
+            let settings = settings();
             on_runtime(|| catalog::catalog(&settings, json))
         }
         Verb::Parity { json } => {
-            let settings = started(&host);
+            let settings = settings();
             on_runtime(|| parity::run(&settings, json))
         }
         Verb::Session(cmd) => {
-            let settings = started(&host);
+            let settings = settings();
             on_runtime(|| session::run(&cmd, &settings))
         }
         Verb::Call(args) => {
-            let settings = started(&host);
+            let settings = settings();
             on_runtime(|| call::run(&args, &settings))
         }
-        Verb::Bridge(args) => bridge::run(&args, &started(&host)),
-        Verb::Proxy(args) => proxy::run(&args, &started(&host), host.timeout_given),
-        Verb::Verbs(cmd) => {
-            started(&host);
-            verbs::run(&cmd, &host)
-        }
+        Verb::Bridge(args) => bridge::run(&args, &settings()),
+        Verb::Proxy(args) => proxy::run(&args, &settings()),
+        Verb::Verbs(cmd) => verbs::run(&cmd, &settings()),
         Verb::Plugin(argv) => {
             let (name, rest) = argv
                 .split_first()

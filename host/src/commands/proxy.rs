@@ -39,14 +39,14 @@ use crate::output;
 /// (a bound is a time: a day is longer than any agent host waits).
 const UNBOUNDED: Duration = Duration::from_secs(24 * 60 * 60);
 
-/// `timeout_given`: `--timeout` was typed, bounding each request; else none is.
-pub fn run(args: &ProxyArgs, settings: &Settings, timeout_given: bool) -> Result<()> {
+/// A `--timeout` typed ([`Settings::timeout_given`]) bounds each request; else none is.
+pub fn run(args: &ProxyArgs, settings: &Settings) -> Result<()> {
     // A log that cannot be written is refused before anything is served (exit 1 for a
     // mistyped directory, as the bridge refuses it).
     let usage = crate::usage::usage_logging(args.usage, args.usage_log.as_deref())?;
     let usage = mur_bridge::proxy::recorder(&usage)?;
     let mut settings = settings.clone();
-    if !timeout_given {
+    if !settings.timeout_given {
         settings.timeout = UNBOUNDED;
     }
     let upstream = Arc::new(Discovered {

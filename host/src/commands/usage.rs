@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use mur_core::{Error, Result};
+use mur_core::{Error, Result, Settings};
 use mur_usage::{Reached, Report, Row, UsageDir};
 use mur_verbs::VerbHost;
 
@@ -13,12 +13,12 @@ use crate::judging::{
 };
 use crate::output;
 
-/// Runs a `usage` command; `patience` bounds how long `--html` waits for a FIFO's
-/// reader that takes nothing (`--timeout`).
-pub fn run(cmd: &UsageCommand, pretty: bool, patience: Duration) -> Result<()> {
+/// Runs a `usage` command; the `--timeout` of `settings` bounds how long `--html` waits
+/// for a FIFO's reader that takes nothing.
+pub fn run(cmd: &UsageCommand, settings: &Settings) -> Result<()> {
     let dir = usage_dir()?;
     match cmd {
-        UsageCommand::Report(args) => report(&dir, args, pretty, patience),
+        UsageCommand::Report(args) => report(&dir, args, settings.pretty, settings.timeout),
         UsageCommand::On { with_values } => switch(&dir, true, *with_values),
         UsageCommand::Off => switch(&dir, false, false),
         UsageCommand::Path => {

@@ -4,7 +4,7 @@
 //! its result is printed as it is, with exit 5.
 
 use mur_core::{Error, Result, Settings};
-use mur_verbs::{ParseOutcome, VerbError, VerbHost};
+use mur_verbs::{ParseOutcome, VerbError, VerbHost, VerbSpec};
 use serde_json::{Value, json};
 
 use crate::cli::HostArgs;
@@ -33,15 +33,31 @@ pub fn run(name: &str, argv: &[String], host: HostArgs) -> Result<()> {
 fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let mut verbs = VerbHost::open_for(name)?;
     note_installed(&verbs, name);
-    if let Some(data) = verbs.data_verb(name)? {
-        return super::derived::run_data(&data, argv, host);
+    let data = verbs.data_verb(name)?;
+    // Not installed: a tool of the session, as a derived verb.
+    let derived = data.is_none() && verbs.tool(name).is_none();
+    // The host options typed among the verb's own are taken out where the verb
+    // declares no option of their name, so they are known only now, and the command
+    // starts (its settings made, `-v` begun) here, not in the dispatch. A derived
+    // verb's options are known only once the tool list is read, after discovery needed
+    // these: one refused (`--project` without its value) gets `mur devtools`'s usage,
+    // as no verb of this name is known before that list (`clcik` would be shown a usage
+    // of its own, as if it existed).
+    let default_spec = VerbSpec::default();
+    let (spec, named) = match &data {
+        Some(data) => (Some(&data.spec), Some(data.name.as_str())),
+        None if derived => (Some(&default_spec), None),
+        None => (verbs.spec(name), Some(name)),
+    };
+    let argv = extract_host_options(argv, &mut host, spec, named)?;
+    let settings = started(&host);
+    if let Some(data) = data {
+        return super::derived::run_data(&data, &argv, &settings);
     }
-    if verbs.tool(name).is_none() {
-        // Not installed: a tool of the session, as a derived verb.
-        return super::derived::run(name, argv, host);
+    if derived {
+        return super::derived::run(name, &argv, &settings);
     }
-    let argv = extract_host_options(argv, &mut host, verbs.spec(name), Some(name))?;
-    let mut settings = started(&host);
+    let mut settings = settings;
     // A verb whose compiled code is not cached is compiled before its `parse`
     // (before the call, outside `--timeout`): tens of seconds for a big one.
     if !settings.quiet {
@@ -76,7 +92,7 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
             (arguments, plan)
         }
     };
-    settings.verb_timeout(plan.timeout_ms, host.timeout_given);
+    settings.verb_timeout(plan.timeout_ms);
     let (arguments, lowered) = invoke::within_bound(arguments, name, verbs.spec(name), &settings);
     let params = json!({ "name": tool, "arguments": arguments });
     let result = block_on(tool_call::call(&settings, &params, name))?.map_err(|e| {

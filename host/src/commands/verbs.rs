@@ -19,7 +19,7 @@ use crate::{judging, output, verb_list};
 const SESSION_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Runs one `verbs` subcommand and prints what it found or did.
-pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
+pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
     if let VerbsCommand::New { name, dir, lang } = cmd {
         let created = scaffold::new_verb(name, (*lang).into(), dir.as_deref(), &cli::host_verbs())?;
         output::stdout(format!("{}\n", created.root.display()).as_bytes())?;
@@ -27,9 +27,9 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
         // A verb installed by that name took the word already (the warning above says
         // the next steps replace it).
         let installed = VerbDirs::from_env().and_then(|dirs| manage::list(&dirs));
-        if !host.quiet && !verb_list::taken(name, &installed.unwrap_or_default()) {
-            let tools = crate::session_tools::quietly(host, SESSION_WAIT);
-            if let Some(note) = word_taken(name, None, &tools, host) {
+        if !settings.quiet && !verb_list::taken(name, &installed.unwrap_or_default()) {
+            let tools = crate::session_tools::quietly(settings, SESSION_WAIT);
+            if let Some(note) = word_taken(name, None, &tools, settings) {
                 output::diagnostic(&note);
             }
         }
@@ -37,20 +37,16 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
     }
     let dirs = VerbDirs::from_env()?;
     match cmd {
-        VerbsCommand::List { all: true, .. } => {
-            // `-v` was started by the dispatch: only the settings are wanted here.
-            let settings = crate::options::settings(host);
-            crate::invoke::block_on(list_all(&settings))?
-        }
-        VerbsCommand::List { json, .. } => list(&dirs, *json, host.pretty),
+        VerbsCommand::List { all: true, .. } => crate::invoke::block_on(list_all(settings))?,
+        VerbsCommand::List { json, .. } => list(&dirs, *json, settings.pretty),
         VerbsCommand::Add { files, force } => {
-            let quiet = host.quiet;
+            let quiet = settings.quiet;
             let say = |file: &Path, bytes: usize| crate::compiling::say(file, bytes, quiet);
             let host_verbs = cli::host_verbs();
             let added = manage::add_observed(&dirs, files, *force, &host_verbs, &say)?;
             output::text(&added_lines(&added))?;
             if !quiet {
-                let notes = session_notes(&dirs, &added, &host_verbs, host);
+                let notes = session_notes(&dirs, &added, &host_verbs, settings);
                 for note in renamed(&added).into_iter().chain(notes) {
                     output::diagnostic(&note);
                 }
@@ -65,7 +61,7 @@ pub fn run(cmd: &VerbsCommand, host: &crate::cli::HostArgs) -> Result<()> {
                 .collect();
             output::stdout(lines.as_bytes())
         }
-        VerbsCommand::Info { name, json } => info(&dirs, name, *json, host),
+        VerbsCommand::Info { name, json } => info(&dirs, name, *json, settings),
         VerbsCommand::Prune(args) => prune(args),
         VerbsCommand::New { .. } => Ok(()),
     }
@@ -205,11 +201,11 @@ fn prune(args: &cli::PruneArgs) -> Result<()> {
     Ok(())
 }
 
-fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) -> Result<()> {
+fn info(dirs: &VerbDirs, name: &str, json: bool, settings: &Settings) -> Result<()> {
     let (entry, file, compiled) = match manage::info(dirs, name)? {
         Ok(found) => found,
         Err(missing) => {
-            return Err(derived_instead(dirs, name, host).unwrap_or_else(|| missing.into()));
+            return Err(derived_instead(dirs, name, settings).unwrap_or_else(|| missing.into()));
         }
     };
     // A data verb is read, not compiled: it has no native code.
@@ -220,7 +216,7 @@ fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) ->
         if !is_data {
             value["compiledBytes"] = compiled.into();
         }
-        return output::json(&value, host.pretty);
+        return output::json(&value, settings.pretty);
     }
     let unknown = || "unknown".to_owned();
     let mut rows = vec![
@@ -261,8 +257,8 @@ fn info(dirs: &VerbDirs, name: &str, json: bool, host: &crate::cli::HostArgs) ->
 /// list), or its derived verb: said, with the command that shows that verb, where "not
 /// installed" alone sent the user looking for a verb to install. `None` without such a
 /// session: the refusal stays as it was.
-fn derived_instead(dirs: &VerbDirs, name: &str, host: &crate::cli::HostArgs) -> Option<Error> {
-    let tools = crate::session_tools::quietly(host, SESSION_WAIT);
+fn derived_instead(dirs: &VerbDirs, name: &str, settings: &Settings) -> Option<Error> {
+    let tools = crate::session_tools::quietly(settings, SESSION_WAIT);
     let (verb, _) = crate::tools::pick(&tools, name)?;
     let installed = manage::list(dirs).unwrap_or_default();
     // A word a host command or another tool's installed verb answers runs that instead.
@@ -271,7 +267,7 @@ fn derived_instead(dirs: &VerbDirs, name: &str, host: &crate::cli::HostArgs) -> 
     let reached = match [verb.name.as_str(), name].into_iter().find(|w| !taken(w)) {
         Some(word) => format!("is reached by its derived verb: `mur devtools {word} --help`"),
         None => {
-            let devtools = crate::options::settings(host).devtools_command();
+            let devtools = settings.devtools_command();
             let call = call_line(&devtools, tool, Arguments::None);
             format!("is reached only as `{call}` (its verb name is taken)")
         }
@@ -397,7 +393,7 @@ fn session_notes(
     dirs: &VerbDirs,
     added: &[Added],
     host_verbs: &[String],
-    host: &crate::cli::HostArgs,
+    settings: &Settings,
 ) -> Vec<String> {
     let hiding = hiding(dirs, added, host_verbs);
     let new_words: Vec<(&str, &str)> = added
@@ -415,12 +411,12 @@ fn session_notes(
     if hiding.is_empty() && new_words.is_empty() {
         return Vec::new();
     }
-    let tools = crate::session_tools::quietly(host, SESSION_WAIT);
+    let tools = crate::session_tools::quietly(settings, SESSION_WAIT);
     let mut notes = stands_for(&hiding, &tools);
     notes.extend(
         new_words
             .into_iter()
-            .filter_map(|(name, tool)| word_taken(name, Some(tool), &tools, host)),
+            .filter_map(|(name, tool)| word_taken(name, Some(tool), &tools, settings)),
     );
     notes
 }
@@ -434,7 +430,7 @@ fn word_taken(
     name: &str,
     tool: Option<&str>,
     tools: &[serde_json::Value],
-    host: &crate::cli::HostArgs,
+    settings: &Settings,
 ) -> Option<String> {
     let (verb, _) = crate::tools::pick(tools, name)?;
     if tool == Some(verb.tool.as_str()) {
@@ -444,7 +440,7 @@ fn word_taken(
     let back = format!("`mur devtools verbs remove {name}` gives the word back");
     Some(match tool {
         Some(_) => {
-            let devtools = crate::options::settings(host).devtools_command();
+            let devtools = settings.devtools_command();
             let call = call_line(&devtools, &verb.tool, Arguments::None);
             format!(
                 "note: verb `{name}` now stands in for the derived verb of the session's tool \
