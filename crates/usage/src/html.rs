@@ -460,7 +460,7 @@ pub fn page(report: &Report) -> String {
                 body,
                 "<li><b>{}</b>: {} <code>{}</code></li>",
                 escape(&loser.verb),
-                escape(&loser.reason),
+                escape(&loser.reason.to_string()),
                 escape(&loser.command)
             );
         }
@@ -612,7 +612,7 @@ mod tests {
         let report = crate::report(&[r], 0, &crate::Criteria::default());
         let page = page(&report);
         assert!(page.len() < 20_000, "{} bytes", page.len());
-        let cut = format!("{}…", "a".repeat(crate::report::ARGV_CELL_CHARS - 1));
+        let cut = format!("{}…", "a".repeat(crate::refused::ARGV_CELL_CHARS - 1));
         assert!(page.contains(&format!("<td>{cut}</td>")), "{page}");
         assert!(
             page.contains("<div class=\"wide\"><table><tr><th>Argv</th>")

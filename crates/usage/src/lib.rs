@@ -7,8 +7,10 @@
 mod clock;
 pub mod html;
 mod log;
+mod losers;
 mod reached;
 mod record;
+mod refused;
 mod report;
 
 pub use clock::{Since, Until};
@@ -16,12 +18,13 @@ pub use log::{
     Class, Error, LogReader, ReadFiles, Skipped, UsageDir, UsageLog, check_log_path,
     lockfile_sessions_dir, session_logs, sessions_dir,
 };
+pub use losers::{Installed, Loser, LoserRule, Verdict};
 pub use reached::Reached;
 pub use record::{
     ArgvShape, BRIDGE_CLIENT, Kind, NAME_CHARS, NOT_A_NAME, Outcome, Phases, Record, Side, Surface,
     VERB_META, argv_shape, cut_name, kebab, name_shaped, recorded_name, verb_name_shaped,
 };
+pub use refused::{Refused, refused};
 pub use report::{
-    Criteria, Installed, LogsRead, Loser, LoserRule, NO_TOOL_RAN, NoToolRan, OffPeriod, Refused,
-    Report, Row, refused, report, round2,
+    Criteria, LogsRead, NO_TOOL_RAN, NoToolRan, OffPeriod, Report, Row, report, round2,
 };

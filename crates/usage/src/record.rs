@@ -400,6 +400,11 @@ impl Record {
     }
 }
 
+/// Whether `record` is of `agent`'s (`None`: anyone's); a session's record names none.
+pub(crate) fn of_agent(record: &Record, agent: Option<&str>) -> bool {
+    agent.is_none_or(|a| record.agent.as_deref() == Some(a))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

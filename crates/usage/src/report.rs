@@ -10,29 +10,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::clock::Since;
+use crate::losers::{Installed, Judged, Loser, LoserRule, Window, losers};
 use crate::reached::Reached;
-use crate::record::{Kind, NOT_A_NAME, Outcome, Record, Side, Surface};
+use crate::record::{Kind, NOT_A_NAME, Outcome, Record, Side, Surface, of_agent};
+use crate::refused::{Refused, cell, refused};
 
 /// The `schema` field of `usage report --json`.
 const REPORT_SCHEMA: &str = "mur-usage-report/1";
-
-/// An installed verb, as the report needs to know it.
-#[derive(Debug, Clone)]
-pub struct Installed {
-    pub name: String,
-    pub kind: Kind,
-    pub tool: String,
-    /// SHA-256 of the file installed: the version whose usage errors count toward
-    /// its loser rate (one fixed and added again starts afresh). `None`: every
-    /// version's.
-    pub sha256: Option<String>,
-    /// When it was added (RFC 3339, UTC): one added after the unused window began
-    /// was not there for all of it, so is not judged unused. `None`: long ago.
-    pub added_at: Option<String>,
-}
 
 /// What to report on and what makes a loser.
 #[derive(Debug, Clone, Default)]
@@ -66,34 +53,6 @@ pub struct Criteria {
     pub known_words: Vec<String>,
     /// Which logs the records were read from, as the report says ([`Report::logs_read`]).
     pub logs_read: LogsRead,
-}
-
-/// What makes a verb refused or failing too often a loser: the rates are the options
-/// of `usage report` and `verbs prune`, the least number of calls is mur's own; said
-/// again in the report.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LoserRule {
-    /// A verb whose share of usage errors is above this is a loser.
-    pub max_usage_error_rate: f64,
-    /// A verb whose share of failures of its own (exit 6: it crashed, ran out of its
-    /// time or memory, wrote where it had not declared) is above this is a loser: its
-    /// tool ran, and the verb lost the result.
-    pub max_plugin_failure_rate: f64,
-    /// ... once it has at least this many calls (one bad call says little).
-    pub min_calls: u64,
-}
-
-impl Default for LoserRule {
-    fn default() -> Self {
-        Self {
-            max_usage_error_rate: 0.5,
-            // Lower: a usage error may be the caller's slip, a failure of the verb's
-            // own is always the verb's, and its tool had run.
-            max_plugin_failure_rate: 0.2,
-            min_calls: 3,
-        }
-    }
 }
 
 /// A period recording was off, as a report names it: from `usage off` to `usage on`
@@ -223,24 +182,6 @@ fn percentile(sorted: &[f64], p: usize) -> f64 {
     round2(sorted[rank - 1])
 }
 
-/// A verb the report says to remove, and why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Loser {
-    pub verb: String,
-    pub kind: Kind,
-    pub reason: String,
-    /// Its calls in the window losers are judged over (`unused_since`): for a
-    /// verb refused or failing too often, those of the version installed, which
-    /// the rates are of; none for an unused one.
-    pub calls: u64,
-    pub usage_error_rate: f64,
-    /// The share of those calls the verb itself failed (exit 6).
-    pub plugin_failure_rate: f64,
-    /// The exact command that removes it.
-    pub command: String,
-}
-
 /// An installed named verb whose every call in the window that the session answered,
 /// it answered with a JSON-RPC error (`rpc-error`): no tool ran for it, most often as
 /// the sessions it was called on have no tool of its name — a verb for another app, or
@@ -302,75 +243,6 @@ const NO_KNOWN_TOOL_EXPLAINED: &str = "`(not a known tool)` counts the calls of 
      no tool of the session has and none could be named (a value typed or sent where a \
      tool's name goes), which a record never keeps; a name shaped like a tool's is a row of \
      its own even when no tool has it";
-
-/// How often a verb refused one shape of argv: what its callers reach for that it
-/// does not take (seed 000 §10: the sign that a verb's argv shape is wrong).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Refused {
-    pub verb: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<Kind>,
-    /// The options, in the order typed.
-    pub options: Vec<String>,
-    /// The other words: positionals, and words after an option the verb does not know.
-    pub positionals: u32,
-    pub times: u64,
-    pub last: String,
-    /// For a verb that does not exist: the installed verb, command of mur's or verb of a
-    /// session's tool (as [`Report::reached`] shows them) that its name is nearest, when
-    /// one is near — a typo rather than a verb callers expect. Its caller fills it in.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nearest: Option<String>,
-}
-
-/// The most other words a refused argv spells out as `WORD`s.
-const WORDS_SPELLED: u32 = 8;
-
-/// The most characters of an argv a table's cell shows (the terminal's and the
-/// page's): a shape is a verb and a few options, well under it; a word from an
-/// older log or `--with-values` (120,000 `a`s) would widen every row of its table to
-/// its length. The JSON keeps it whole.
-pub const ARGV_CELL_CHARS: usize = 80;
-
-/// `text` cut to [`ARGV_CELL_CHARS`] characters, `…` marking the cut.
-fn cell(text: String) -> String {
-    match text.char_indices().nth(ARGV_CELL_CHARS - 1) {
-        Some((at, _)) if text.chars().count() > ARGV_CELL_CHARS => format!("{}…", &text[..at]),
-        _ => text,
-    }
-}
-
-impl Refused {
-    /// The shape as a command line: `click --selector WORD`, a `WORD` for each other word,
-    /// and `WORD ×N` past [`WORDS_SPELLED`] of them (a count read from a log is
-    /// not spelled out four billion times).
-    pub fn argv(&self) -> String {
-        let mut line = self.verb.clone();
-        for option in &self.options {
-            line.push(' ');
-            line.push_str(option);
-        }
-        match self.positionals {
-            n if n > WORDS_SPELLED => line.push_str(&format!(" WORD ×{n}")),
-            n => (0..n).for_each(|_| line.push_str(" WORD")),
-        }
-        line
-    }
-
-    /// The cells of its row in the report's tables: the argv (cut to
-    /// [`ARGV_CELL_CHARS`]), how often, the last time.
-    pub fn cells(&self) -> Vec<String> {
-        vec![cell(self.argv()), self.times.to_string(), self.last.clone()]
-    }
-
-    /// [`Refused::cells`] and the nearest verb (`–` for none): a verb asked for's row.
-    pub fn cells_with_nearest(&self) -> Vec<String> {
-        let mut cells = self.cells();
-        cells.push(cell(self.nearest.clone().unwrap_or_else(|| "–".to_owned())));
-        cells
-    }
-}
 
 /// Which logs a report was made of, each file once, by the path it was read by
 /// (absolute, as every rendering names it).
@@ -675,10 +547,11 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     let recording_off = off_in(&criteria.off_periods, unused_since);
     let reaches_back = window_covered(records, criteria.agent.as_deref(), unused_since);
     let covered = recording_off.is_none() && reaches_back;
+    let window = Window::new(records, criteria.agent.as_deref(), unused_since, covered);
     let Judged {
         losers,
         added_in_window,
-    } = losers(records, criteria, unused_since, covered);
+    } = losers(&window, &criteria.installed, &criteria.rule);
     // A session's record names no agent: `--agent` leaves every one out.
     let server_records_left_out = match criteria.agent {
         Some(_) => records
@@ -769,10 +642,6 @@ fn off_in(periods: &[OffPeriod], since: Option<&Since>) -> Option<OffPeriod> {
         .cloned()
 }
 
-fn of_agent(record: &Record, agent: Option<&str>) -> bool {
-    agent.is_none_or(|a| record.agent.as_deref() == Some(a))
-}
-
 fn admitted(record: &Record, criteria: &Criteria) -> bool {
     criteria
         .since
@@ -825,185 +694,6 @@ fn rows<'a>(
     let mut rows: Vec<Row> = by_key.into_values().map(Row::finish).collect();
     rows.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));
     rows
-}
-
-/// The usage errors of `records` (side `cli`) by verb and argv shape, most frequent first.
-pub fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
-    let mut by_shape: BTreeMap<(String, Vec<String>, u32), Refused> = BTreeMap::new();
-    // A host command's argv is refused before any record begins (clap's), so its
-    // usage errors are its own verdicts (`parity`'s exit 1), not refused argv.
-    let refusals =
-        records.filter(|r| r.outcome == Outcome::UsageError && r.kind != Some(Kind::Host));
-    for record in refusals {
-        let (Some(verb), Some(argv)) = (&record.verb, &record.argv) else {
-            continue;
-        };
-        let key = (verb.clone(), argv.options.clone(), argv.positionals);
-        let entry = by_shape.entry(key).or_insert_with(|| Refused {
-            verb: verb.clone(),
-            kind: record.kind,
-            options: argv.options.clone(),
-            positionals: argv.positionals,
-            times: 0,
-            last: String::new(),
-            nearest: None,
-        });
-        entry.times += 1;
-        if record.time > entry.last {
-            entry.last.clone_from(&record.time);
-        }
-    }
-    let mut refused: Vec<Refused> = by_shape.into_values().collect();
-    refused.sort_by(|a, b| b.times.cmp(&a.times).then_with(|| a.argv().cmp(&b.argv())));
-    refused
-}
-
-/// The losers, and the verbs too recent to be judged unused.
-struct Judged {
-    losers: Vec<Loser>,
-    added_in_window: Vec<String>,
-}
-
-/// Installed named verbs with no call since `unused_since` (when the log `covered`
-/// it and the verb was installed before it), or refused too often since then:
-/// both verdicts over the one window, whatever window the report's tables show,
-/// so `usage report` and `verbs prune` name the same losers. A verb's calls are
-/// those of its name and kind, any version; its usage errors, those of the
-/// version installed. Without `unused_since`, the window is the whole log (of
-/// `--agent`), begun at its first record of mur's.
-fn losers(
-    records: &[Record],
-    criteria: &Criteria,
-    unused_since: Option<&Since>,
-    covered: bool,
-) -> Judged {
-    let agent = criteria.agent.as_deref();
-    let in_window = |r: &&Record| {
-        r.side == Side::Cli && of_agent(r, agent) && unused_since.is_none_or(|s| s.admits(&r.time))
-    };
-    // A session's record of mur's call names the verb and its kind too (side
-    // `server`, surface `cli`): a use, whichever log holds it (mur's own may be
-    // elsewhere: another home, a container, a run of mur-eval). It names no agent,
-    // so it counts only for every agent's report; the rate stays mur's records',
-    // which alone see a refused argv.
-    let served_in_window = |r: &&Record| {
-        r.side == Side::Server
-            && r.surface == Surface::Cli
-            && agent.is_none()
-            && unused_since.is_none_or(|s| s.admits(&r.time))
-    };
-    let began = match unused_since {
-        Some(since) => Some(since.0.as_str()),
-        None => records
-            .iter()
-            .filter(in_window)
-            .map(|r| r.time.as_str())
-            .min(),
-    };
-    let mut losers = Vec::new();
-    let mut added_in_window = Vec::new();
-    for verb in criteria.installed.iter().filter(|v| v.kind.is_named()) {
-        let is_verb =
-            |r: &Record| r.verb.as_deref() == Some(verb.name.as_str()) && r.kind == Some(verb.kind);
-        let of_verb = records.iter().filter(in_window).filter(|r| is_verb(r));
-        let calls = of_verb.clone().count() as u64;
-        let used = calls > 0 || records.iter().filter(served_in_window).any(is_verb);
-        // Added after the window began: not there for all of it. (`addedAt` is
-        // to the second, `…:05Z`, which sorts after every `…:05.mmmZ`: a verb
-        // added in the second the window began counts as added after it.)
-        let added_late = match (began, &verb.added_at) {
-            (Some(began), Some(added)) => added.as_str() > began,
-            _ => false,
-        };
-        if !used && covered && added_late {
-            added_in_window.push(verb.name.clone());
-        }
-        // A record that names no version (an older mur's) may be of this one.
-        let this_version = |r: &&Record| match (&verb.sha256, &r.verb_hash) {
-            (Some(installed), Some(ran)) => installed == ran,
-            _ => true,
-        };
-        let (judged, errors, failures) =
-            of_verb
-                .filter(this_version)
-                .fold((0u64, 0u64, 0u64), |(n, e, f), r| {
-                    (
-                        n + 1,
-                        e + u64::from(r.outcome == Outcome::UsageError),
-                        f + u64::from(r.outcome == Outcome::PluginError),
-                    )
-                });
-        let share = |count: u64| {
-            if judged == 0 {
-                0.0
-            } else {
-                count as f64 / judged as f64
-            }
-        };
-        let (rate, failure_rate) = (share(errors), share(failures));
-        let version = if judged < calls {
-            " (the version installed)"
-        } else {
-            ""
-        };
-        let unused = !used && covered && !added_late;
-        let reason = if unused {
-            let by = criteria
-                .agent
-                .as_ref()
-                .map(|a| format!(" by `{a}`"))
-                .unwrap_or_default();
-            match unused_since {
-                Some(since) => format!("not used{by} since {}", since.0),
-                None => format!("never used{by} in the log"),
-            }
-        } else if judged >= criteria.rule.min_calls && rate > criteria.rule.max_usage_error_rate {
-            let (rate, max) = percents(rate, criteria.rule.max_usage_error_rate);
-            // Invocations, not calls: a usage error is argv mur refused before any call.
-            format!("{rate}% of its {judged} invocations{version} were usage errors (above {max}%)")
-        } else if judged >= criteria.rule.min_calls
-            && failure_rate > criteria.rule.max_plugin_failure_rate
-        {
-            let (rate, max) = percents(failure_rate, criteria.rule.max_plugin_failure_rate);
-            format!(
-                "{rate}% of its {judged} calls{version} failed in the verb itself, exit 6 \
-                 (above {max}%)"
-            )
-        } else {
-            continue;
-        };
-        // The calls the rate is of: for an unused verb none, for one refused
-        // too often those of the version installed.
-        let (calls, rate, failure_rate) = if unused {
-            (0, 0.0, 0.0)
-        } else {
-            (judged, rate, failure_rate)
-        };
-        losers.push(Loser {
-            verb: verb.name.clone(),
-            kind: verb.kind,
-            reason,
-            calls,
-            usage_error_rate: (rate * 1000.0).round() / 1000.0,
-            plugin_failure_rate: (failure_rate * 1000.0).round() / 1000.0,
-            command: format!("mur devtools verbs remove {}", verb.name),
-        });
-    }
-    Judged {
-        losers,
-        added_in_window,
-    }
-}
-
-/// `rate` and `max` (`rate` above it) as percentages, whole unless rounding would
-/// make the one no larger than the other (`50% … (above 50%)` for 50.5%).
-fn percents(rate: f64, max: f64) -> (String, String) {
-    let (rate, max) = (rate * 100.0, max * 100.0);
-    let at = |digits: usize| (format!("{rate:.digits$}"), format!("{max:.digits$}"));
-    (0..4)
-        .map(at)
-        .find(|(r, m)| r.parse::<f64>().ok() > m.parse::<f64>().ok())
-        .unwrap_or_else(|| at(4))
 }
 
 /// Whether the call reached the tool: the server answered it (`ok`, a tool's failure,
@@ -1094,6 +784,7 @@ fn without_named_calls(records: &[&Record], criteria: &Criteria) -> Vec<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused::ARGV_CELL_CHARS;
     use std::time::Duration;
 
     fn cli(verb: &str, kind: Kind, tool: &str, outcome: Outcome, ms: f64) -> Record {
@@ -1317,7 +1008,7 @@ mod tests {
             ..Criteria::default()
         };
         let report = report(records, 0, &criteria);
-        report.losers.iter().map(|l| l.reason.clone()).collect()
+        report.losers.iter().map(|l| l.reason.to_string()).collect()
     }
 
     /// A session's record of mur's call (side `server`, surface `cli`) names the verb:
@@ -1485,18 +1176,6 @@ mod tests {
     }
 
     #[test]
-    fn a_rate_said_above_its_limit_is_written_above_it() {
-        let said = |rate, max| {
-            let (rate, max) = percents(rate, max);
-            format!("{rate} > {max}")
-        };
-        assert_eq!(said(0.75, 0.5), "75 > 50");
-        assert_eq!(said(51.0 / 101.0, 0.5), "50.5 > 50.0");
-        assert_eq!(said(1.0, 0.999), "100.0 > 99.9");
-        assert_eq!(said(0.3334, 1.0 / 3.0), "33.34 > 33.33");
-    }
-
-    #[test]
     fn an_unused_verb_of_one_agent_is_said_to_be_unused_by_that_agent() {
         let mut record = cli("tree", Kind::Plugin, "tree", Outcome::Ok, 1.0);
         record.agent = Some("beta".to_owned());
@@ -1506,7 +1185,10 @@ mod tests {
             ..Criteria::default()
         };
         let report = report(&[record], 0, &criteria);
-        assert_eq!(report.losers[0].reason, "never used by `beta` in the log");
+        assert_eq!(
+            report.losers[0].reason.to_string(),
+            "never used by `beta` in the log"
+        );
     }
 
     #[test]
@@ -1522,7 +1204,7 @@ mod tests {
         let verdicts = |records: &[Record]| {
             let report = report(records, 0, &criteria);
             let losers = report.losers.iter();
-            let told = losers.map(|l| (l.verb.clone(), l.reason.clone(), l.calls));
+            let told = losers.map(|l| (l.verb.clone(), l.reason.to_string(), l.calls));
             (report.window_covered, told.collect::<Vec<_>>())
         };
         // A short run just now says nothing of a month: no verb is unused.
@@ -1569,7 +1251,7 @@ mod tests {
             };
             let report = report(&records, 0, &criteria);
             let losers = report.losers.iter();
-            let told = losers.map(|l| (l.reason.clone(), l.calls));
+            let told = losers.map(|l| (l.reason.to_string(), l.calls));
             (report.records, told.collect::<Vec<_>>())
         };
         // The report over the whole log (prune's window for losers) and prune, which

@@ -264,7 +264,7 @@ fn text(report: &Report, read: &Read) -> String {
             out.push_str(&format!(
                 "  {}: {}\n    {}\n",
                 output::line(&loser.verb),
-                output::line(&loser.reason),
+                output::line(&loser.reason.to_string()),
                 output::line(&loser.command)
             ));
         }
