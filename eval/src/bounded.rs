@@ -10,6 +10,11 @@ use std::fs::OpenOptions;
 use std::io::Read as _;
 use std::path::Path;
 
+/// The largest task or condition file (or instructions) read: each is some KB. A small
+/// record of mur-eval's own (an output's record, a study's `tools-list.json`) is read up
+/// to it too.
+pub const FILE_CAP: u64 = 1 << 20;
+
 /// A file's first bytes, at most the cap.
 pub struct Bytes {
     pub bytes: Vec<u8>,

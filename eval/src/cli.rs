@@ -357,7 +357,7 @@ fn default_out(name: &str) -> Result<PathBuf> {
 
 /// `parent/base`, else `parent/base-2`, `base-3`…: the first that did not exist, made.
 fn fresh_dir(parent: &Path, base: &str) -> Result<PathBuf> {
-    crate::profile::create_dir(parent)?;
+    crate::tree::create_dir(parent)?;
     for n in 1..=MAX_SAME_SECOND {
         let dir = match n {
             1 => parent.join(base),

@@ -113,7 +113,7 @@ pub struct Condition {
 #[serde(deny_unknown_fields)]
 struct ConditionFile {
     description: String,
-    surface: String,
+    surface: Profile,
     verbs: Option<String>,
     verbs_over: Option<PathBuf>,
     instructions: PathBuf,
@@ -163,12 +163,12 @@ pub fn select(all: Vec<Condition>, names: &[String]) -> Result<Vec<Condition>> {
 /// The condition in `path`; its instructions and verb directory are relative to it.
 pub fn load(path: &Path) -> Result<Condition> {
     // Opened without waiting: a FIFO by a condition's name is refused at once.
-    let text = crate::bounded::text(path, crate::task::FILE_CAP).map_err(Error::usage)?;
+    let text = crate::bounded::text(path, crate::bounded::FILE_CAP).map_err(Error::usage)?;
     let file: ConditionFile = toml::from_str(&text).map_err(|e| {
         Error::usage(format!(
             "`{}` is not a valid condition: {}",
             path.display(),
-            crate::task::located(&text, &e)
+            crate::toml_file::located(&text, &e)
         ))
     })?;
     let name = path
@@ -186,18 +186,9 @@ pub fn load(path: &Path) -> Result<Condition> {
     }
     let base = path.parent().unwrap_or(Path::new("."));
     let instructions_path = base.join(&file.instructions);
-    let instructions = crate::bounded::text(&instructions_path, crate::task::FILE_CAP)
+    let instructions = crate::bounded::text(&instructions_path, crate::bounded::FILE_CAP)
         .map_err(|why| Error::usage(format!("condition `{name}`: its instructions: {why}")))?;
-    let surface = match file.surface.as_str() {
-        "cli" => Profile::Cli,
-        "mcp" => Profile::Mcp,
-        "both" => Profile::Both,
-        other => {
-            return Err(Error::usage(format!(
-                "condition `{name}`: `surface = \"{other}\"` is neither `cli`, `mcp` nor `both`"
-            )));
-        }
-    };
+    let surface = file.surface;
     let verbs = file
         .verbs
         .as_deref()
@@ -216,7 +207,7 @@ pub fn load(path: &Path) -> Result<Condition> {
             )));
         }
     };
-    let sha256 = crate::task::sha256_hex(&[text.as_bytes(), instructions.as_bytes()].concat());
+    let sha256 = crate::digest::sha256_hex(&[text.as_bytes(), instructions.as_bytes()].concat());
     let condition = Condition {
         name,
         description: file.description,
@@ -454,6 +445,23 @@ mod tests {
             let error = load(&write(dir.path(), file, &text)).expect_err(message);
             assert!(error.message().contains(message), "{}", error.message());
         }
+    }
+
+    #[test]
+    fn a_surface_other_than_cli_mcp_or_both_is_refused_where_it_is_written() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), "cli.md", "Use mur.");
+        let text = "description = \"x\"\nsurface = \"web\"\ninstructions = \"cli.md\"\n";
+        let path = write(dir.path(), "web.toml", text);
+        let error = load(&path).expect_err("refused");
+        assert_eq!(
+            error.message(),
+            format!(
+                "`{}` is not a valid condition: line 2, column 11: unknown variant `web`, \
+                 expected one of `cli`, `mcp`, `both`",
+                path.display()
+            )
+        );
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod cli;
 mod compiled;
 mod condition;
 mod counterbalance;
+mod digest;
 mod group;
 mod images;
 mod listing;
@@ -39,9 +40,11 @@ mod stop;
 mod study;
 mod task;
 mod tokens;
+mod toml_file;
 mod trace;
 mod tree;
 mod usage;
+mod words;
 mod write;
 
 use std::process::ExitCode;
@@ -135,7 +138,7 @@ fn execute(cli: Cli) -> Result<u8> {
             }
             output::line(&format!(
                 "study: {} made now, {} recorded in all: {}",
-                study::report::plural(outcome.ran, "run"),
+                crate::words::plural(outcome.ran, "run"),
                 report.runs(),
                 escape_controls(&outcome.out.join(study::RESULTS).display().to_string())
             ));
@@ -286,8 +289,6 @@ fn inside(path: &std::path::Path, dir: &std::path::Path) -> bool {
     }
 }
 
-/// The runs of a study the harness could not make, said on stderr by `command` (none:
-/// nothing said).
 /// What `study` and `report` end with: the runs the harness could not make said, the page
 /// printed where `--html` named stdout, else the markdown report, and the exit code. A
 /// report missing such runs is printed and written, but `report && publish` stops there.
@@ -302,7 +303,7 @@ fn made(
     if errors > 0 {
         output::line(&format!(
             "{command}: {} the harness could not make (the report counts them apart; each result's `error` says why)",
-            study::report::plural(errors, "run")
+            crate::words::plural(errors, "run")
         ));
     }
     output::print(&if on_stdout {

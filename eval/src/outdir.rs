@@ -52,7 +52,7 @@ struct Wrote {
 pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<std::fs::File> {
     // Checked before anything is written: a directory no run wrote is left untouched.
     earlier(out)?;
-    crate::profile::create_dir(out)?;
+    crate::tree::create_dir(out)?;
     let lock = lock(out)?;
     // Again under the lock: another run may have written it in the meantime.
     if let Some(wrote) = earlier(out)? {
@@ -140,7 +140,7 @@ fn earlier(out: &Path) -> Result<Option<Vec<String>>> {
         return Ok(None);
     }
     // Opened without waiting: a FIFO by the record's name is no record, said at once.
-    if let Some(record) = crate::bounded::text(&out.join(FILE), crate::task::FILE_CAP)
+    if let Some(record) = crate::bounded::text(&out.join(FILE), crate::bounded::FILE_CAP)
         .ok()
         .and_then(|text| serde_json::from_str::<Wrote>(&text).ok())
         .filter(|record| record.schema == SCHEMA)

@@ -9,14 +9,13 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use mur_core::{Error, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::compiled::{self, Installed};
-// Where every module has always found it.
-pub use crate::tree::create_dir;
+use crate::tree::create_dir;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Profile {
     /// `mur` and its verbs on `PATH`; no MCP configuration

@@ -201,7 +201,7 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
         &dir.join("state"),
         &dir.join("tmp"),
     ] {
-        profile::create_dir(d)?;
+        crate::tree::create_dir(d)?;
     }
     ensure_private(&runtime)?;
     let (data, cache) = (dir.join(DATA), dir.join(CACHE));
@@ -209,7 +209,7 @@ fn attempt(harness: &Harness, task: &Task, dir: &Path, record: &mut RunRecord) -
         Some(installed) => installed.copy_to(&data, &cache)?,
         None => [&data, &cache]
             .into_iter()
-            .try_for_each(|d| profile::create_dir(d))?,
+            .try_for_each(|d| crate::tree::create_dir(d))?,
     }
     for (name, text) in &extras.files {
         write(&work.join(name), text.as_bytes())?;

@@ -75,7 +75,7 @@ impl Session {
     /// given may have been taken by another process in the meantime.
     pub fn start(sample: &Path, dir: &Path, runtime: &Path, usage_log: &Path) -> Result<Self> {
         let project = dir.join("app").join("App.csproj");
-        crate::profile::create_dir(project.parent().unwrap_or(dir))?;
+        crate::tree::create_dir(project.parent().unwrap_or(dir))?;
         std::fs::write(&project, "<Project />\n").map_err(|e| write_error(&project, e))?;
         let canonical = paths::canonical_project(&project).map_err(|e| write_error(&project, e))?;
         let registry = runtime_registry(runtime);

@@ -124,12 +124,9 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Task>> {
     paths.iter().map(|path| load(path)).collect()
 }
 
-/// The largest task or condition file (or instructions) read: each is some KB.
-pub const FILE_CAP: u64 = 1 << 20;
-
 /// The task in `path` (opened without waiting: a FIFO by a task's name is refused).
 pub fn load(path: &Path) -> Result<Task> {
-    let text = crate::bounded::text(path, FILE_CAP).map_err(Error::usage)?;
+    let text = crate::bounded::text(path, crate::bounded::FILE_CAP).map_err(Error::usage)?;
     let id = path
         .file_stem()
         .and_then(|stem| stem.to_str())
@@ -146,7 +143,7 @@ pub fn parse(id: &str, text: &str) -> std::result::Result<Task, String> {
             "`{id}` is not a task id: use letters, digits and `-` in the file name"
         ));
     }
-    let file: TaskFile = toml::from_str(text).map_err(|e| located(text, &e))?;
+    let file: TaskFile = toml::from_str(text).map_err(|e| crate::toml_file::located(text, &e))?;
     for category in &file.categories {
         if !CATEGORIES.contains(&category.as_str()) {
             return Err(format!(
@@ -176,37 +173,8 @@ pub fn parse(id: &str, text: &str) -> std::result::Result<Task, String> {
         time_limit: file.time_limit_secs.map(Duration::from_secs),
         setup: file.setup,
         checks,
-        sha256: sha256_hex(text.as_bytes()),
+        sha256: crate::digest::sha256_hex(text.as_bytes()),
     })
-}
-
-/// A TOML error as one line: where it is in `text` (line and column, from the error's
-/// span, both counted from 1, the column in characters) and what is wrong there — the
-/// `toml` crate's own rendering takes several lines, its message alone says no place.
-pub fn located(text: &str, error: &toml::de::Error) -> String {
-    let message = error
-        .message()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let Some(start) = error.span().map(|span| span.start.min(text.len())) else {
-        return message;
-    };
-    // A span never starts inside a character; should one, the place is the character's.
-    let before = text
-        .char_indices()
-        .take_while(|(at, _)| *at < start)
-        .map(|(_, c)| c);
-    let (mut line, mut column) = (1, 1);
-    for c in before {
-        if c == '\n' {
-            line += 1;
-            column = 1;
-        } else {
-            column += 1;
-        }
-    }
-    format!("line {line}, column {column}: {message}")
 }
 
 /// A check as written, validated: exactly one of a value check (`pointer` with one of
@@ -255,17 +223,6 @@ fn check(raw: CheckFile) -> std::result::Result<Check, String> {
 
 fn no_call(tool: &Option<String>, args: &Option<Value>, pointer: &Option<String>) -> bool {
     tool.is_none() && args.is_none() && pointer.is_none()
-}
-
-/// `bytes`' sha256, in lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest as _;
-    hex(&sha2::Sha256::digest(bytes))
-}
-
-/// `bytes` in lowercase hex, two digits a byte (a digest as it is written down).
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn regex(pattern: String) -> std::result::Result<Expect, String> {
@@ -372,11 +329,7 @@ equals = 3
     #[test]
     fn a_task_is_known_by_its_files_sha256() {
         let task = parse("counter", COUNTER).expect("valid");
-        assert_eq!(task.sha256, sha256_hex(COUNTER.as_bytes()));
-        assert_eq!(
-            sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
+        assert_eq!(task.sha256, crate::digest::sha256_hex(COUNTER.as_bytes()));
         let changed = parse("counter", &COUNTER.replace("equals = 3", "equals = 4"));
         assert_ne!(changed.expect("valid").sha256, task.sha256);
     }

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::format::Format;
 use super::report::{AgentReport, Tokens, Usage, fields, received};
 use crate::trace::{self, Received, Step};
 
@@ -45,7 +46,7 @@ pub fn is_event(event: &Value) -> bool {
 }
 
 pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
-    let mut report = AgentReport::default();
+    let mut report = AgentReport::new(Format::StreamJson);
     let mut seen = BTreeSet::new();
     // Tool calls waiting for their result, by `tool_use` id.
     let mut calls: BTreeMap<String, Value> = BTreeMap::new();

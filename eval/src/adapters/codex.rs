@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use super::format::Format;
 use super::report::{AgentReport, Tokens, Usage, fields, received};
 use crate::trace::{self, Step};
 
@@ -22,7 +23,7 @@ pub fn is_event(event: &Value) -> bool {
 }
 
 pub fn read(events: impl Iterator<Item = Value>) -> AgentReport {
-    let mut report = AgentReport::default();
+    let mut report = AgentReport::new(Format::CodexJson);
     let mut turns = 0;
     let mut summed = Usage::default();
     for event in events {

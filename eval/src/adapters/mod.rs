@@ -6,35 +6,16 @@
 
 mod claude;
 mod codex;
+mod format;
 mod report;
 
-use serde::{Deserialize, Serialize};
-
+pub use format::Format;
 pub use report::AgentReport;
 
 /// What to check when an agent's stdout held no event of the format given: the one
 /// advice a run's note and the report's warning both give.
 pub const NO_EVENTS_HINT: &str = "check the agent's flags (Claude Code writes its stream \
      with `--output-format stream-json --verbose`; Codex with `exec --json`)";
-
-/// The event streams mur-eval reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    /// Claude Code's `--output-format stream-json` (with `--verbose`): one JSON event a line
-    StreamJson,
-    /// Codex's `exec --json`: one JSON event a line
-    CodexJson,
-}
-
-impl Format {
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::StreamJson => "stream-json",
-            Format::CodexJson => "codex-json",
-        }
-    }
-}
 
 /// Reads `output` (the agent's stdout) as `format`. Lines that are not events of the
 /// format are skipped: text, and JSON that is none of its events (an agent's or a
@@ -55,7 +36,6 @@ pub fn read(format: Format, output: &str) -> AgentReport {
         Format::StreamJson => claude::read(events),
         Format::CodexJson => codex::read(events),
     };
-    report.format = format.name().to_owned();
     report.no_events = seen.get() == 0;
     report
 }
@@ -125,7 +105,7 @@ mod tests {
     #[test]
     fn claude_codes_stream_gives_its_result_events_figures() {
         let report = read(Format::StreamJson, &fixture("claude-stream.jsonl"));
-        assert_eq!(report.format, "stream-json");
+        assert_eq!(report.format, Format::StreamJson);
         assert_eq!(report.turns, Some(4));
         // input_tokens + cache_creation_input_tokens + cache_read_input_tokens
         assert_eq!(report.input_tokens, Some(12 + 2_300 + 49_100));
@@ -162,7 +142,7 @@ mod tests {
     #[test]
     fn codexs_stream_sums_its_turns_usage() {
         let report = read(Format::CodexJson, &fixture("codex-exec.jsonl"));
-        assert_eq!(report.format, "codex-json");
+        assert_eq!(report.format, Format::CodexJson);
         assert_eq!(report.turns, Some(2));
         assert_eq!(report.input_tokens, Some(24_763 + 8_120));
         assert_eq!(report.cached_tokens, Some(24_448 + 7_936));

@@ -4,14 +4,15 @@ use serde::{Deserialize, Serialize};
 
 use serde_json::Value;
 
+use super::format::Format;
 use crate::images::Image;
 use crate::trace::{Received, Step};
 
 /// What the agent reported. A figure the stream does not carry stays `None`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentReport {
-    pub format: String,
+    pub format: Format,
     /// The agent's turns (Claude Code: `num_turns`; Codex: completed or failed turns).
     pub turns: Option<u64>,
     /// Every input token the model read, cached ones included.
@@ -41,6 +42,25 @@ pub struct AgentReport {
     /// serialized here: the study adds them to the run's `notes`.
     #[serde(skip)]
     pub notes: Vec<String>,
+}
+
+impl AgentReport {
+    /// What an agent reading `format` reported before any event: nothing.
+    pub fn new(format: Format) -> Self {
+        Self {
+            format,
+            turns: None,
+            input_tokens: None,
+            output_tokens: None,
+            cached_tokens: None,
+            cost_usd: None,
+            no_events: false,
+            tool_results: Vec::new(),
+            mcp_results: Vec::new(),
+            steps: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
 }
 
 /// One token figure over a stream's events: unreported until an event carries it, and

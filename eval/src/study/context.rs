@@ -473,7 +473,7 @@ mod tests {
         let agent = AgentReport {
             mcp_results: vec!["one".into(), "two".into()],
             steps: vec![tool("click", "one"), tool("state", "two")],
-            ..AgentReport::default()
+            ..AgentReport::new(crate::adapters::Format::StreamJson)
         };
         let context = measure(&Recorded::read(dir.path()), "", None, Some(&agent), 2);
         assert_eq!(context.result_count, 2);
@@ -504,7 +504,7 @@ mod tests {
                 shell("mur devtools state | jq .counter.count", "0\n"),
                 shell("mur devtools click '#btn-inc' > /dev/null", ""),
             ],
-            ..AgentReport::default()
+            ..AgentReport::new(crate::adapters::Format::StreamJson)
         };
         let context = measure(
             &Recorded::read(dir.path()),
@@ -646,7 +646,7 @@ mod tests {
                 shell("mur devtools click '#b'", "{}"),
                 tool("state", "{\"count\":3}"),
             ],
-            ..AgentReport::default()
+            ..AgentReport::new(crate::adapters::Format::StreamJson)
         };
         let context = measure(&Recorded::read(dir.path()), "", None, Some(&agent), 1);
         assert_eq!(context.result_count, 2);

@@ -104,7 +104,7 @@ fn stopped(held: &[RunResult]) -> Error {
         .unwrap_or_default();
     Error::usage(format!(
         "the agent never started in the first {} ({why}{said}): the study stopped, recording none of them",
-        super::report::plural(held.len(), "run")
+        crate::words::plural(held.len(), "run")
     ))
     .with_hint(
         "fix `--agent` (name its scripts and programs by absolute path: each run's working \
@@ -122,7 +122,7 @@ mod tests {
             ..RunResult::unmade(
                 format!("c/t/{exit}"),
                 "c".into(),
-                "cli".into(),
+                crate::profile::Profile::Cli,
                 "t".into(),
                 1,
                 "/nonexistent".into(),

@@ -352,14 +352,14 @@ pub fn read(path: &Path, meta: &Meta) -> Result<Journal> {
     if !outside.is_empty() {
         warnings.push(format!(
             "{name}: {} of runs study.json never asked for (a condition, task or repeat outside its matrices), left out: {}",
-            super::report::plural(outside.len(), "record"),
+            crate::words::plural(outside.len(), "record"),
             listed(outside.into_iter())
         ));
     }
     if !again.is_empty() {
         warnings.push(format!(
             "{name}: {} recorded more than once, the last record of each kept: {}",
-            super::report::plural(again.len(), "run"),
+            crate::words::plural(again.len(), "run"),
             listed(again.into_iter())
         ));
     }
@@ -558,7 +558,7 @@ mod tests {
             ..RunResult::unmade(
                 format!("cli-derived/a/{repeat}"),
                 "cli-derived".to_owned(),
-                "cli".to_owned(),
+                crate::profile::Profile::Cli,
                 "a".to_owned(),
                 repeat,
                 "t".into(),
@@ -601,6 +601,50 @@ mod tests {
                 .into_iter()
                 .collect::<Vec<_>>(),
             ["cli-derived/a/2"]
+        );
+    }
+
+    /// `surface` and `agent.format` are read as the names mur-eval has always written
+    /// (`cli`, `mcp`, `both`; `stream-json`, `codex-json`): a line naming another, which no
+    /// `mur-eval` wrote, is no run's record, left out with the warning a cut line gets.
+    #[test]
+    fn a_record_of_a_surface_or_agent_format_never_written_is_left_out_and_said() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let meta = Meta::open(
+            dir.path(),
+            matrix(&["cli-derived"], &["a"], 2, "agent"),
+            "o200k_base",
+            Some(1),
+        )
+        .expect("new");
+        let run = |repeat: u32| RunResult {
+            agent: Some(crate::adapters::AgentReport::new(
+                crate::adapters::Format::StreamJson,
+            )),
+            ..RunResult::unmade(
+                format!("cli-derived/a/{repeat}"),
+                "cli-derived".to_owned(),
+                crate::profile::Profile::Cli,
+                "a".to_owned(),
+                repeat,
+                "t".into(),
+            )
+        };
+        let line = |repeat: u32| serde_json::to_string(&run(repeat)).expect("json");
+        let lines = [
+            line(1),
+            line(2).replace(r#""surface":"cli""#, r#""surface":"web""#),
+            line(2).replace(r#""format":"stream-json""#, r#""format":"aider""#),
+        ];
+        // Each line was edited: the names are as this mur-eval writes them.
+        assert!(!lines[1].contains(r#""surface":"cli""#) && !lines[2].contains("stream-json"));
+        let path = dir.path().join("results.jsonl");
+        std::fs::write(&path, lines.join("\n") + "\n").expect("write");
+        let journal = read(&path, &meta).expect("read");
+        assert_eq!(journal.results, [run(1)]);
+        assert_eq!(
+            journal.warnings,
+            ["results.jsonl: 2 lines are not a run's record, left out (line 2, 3)"]
         );
     }
 }

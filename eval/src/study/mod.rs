@@ -76,7 +76,7 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
     // Before anything is made or written there: a directory with someone's files in it
     // is refused, not overwritten.
     files::check_out(&study.out)?;
-    profile::create_dir(&study.out)?;
+    crate::tree::create_dir(&study.out)?;
     let out = std::path::absolute(&study.out)
         .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", study.out.display())))?;
     // Held until the study ends: a second study into this directory is refused.
@@ -122,9 +122,9 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
     let ran = pending.len();
     progress(&format!(
         "study: {} × {} × {}, seed {}; {} to run, {} recorded",
-        report::plural(study.conditions.len(), "condition"),
-        report::plural(study.tasks.len(), "task"),
-        report::plural(study.repeats as usize, "repeat"),
+        crate::words::plural(study.conditions.len(), "condition"),
+        crate::words::plural(study.tasks.len(), "task"),
+        crate::words::plural(study.repeats as usize, "repeat"),
         meta.seed,
         pending.len(),
         done.len()
@@ -196,7 +196,7 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
                         // are wrong. Once: the report counts every such run.
                         if let Some(agent) = result.agent.as_ref().filter(|a| a.no_events) {
                             no_events.call_once(|| {
-                                let note = one::no_events_note(&agent.format);
+                                let note = one::no_events_note(agent.format);
                                 progress(&format!("warning: {}: {note}", result.id));
                             });
                         }

@@ -13,7 +13,6 @@ use super::{context, traces};
 use crate::adapters;
 use crate::checker::Checker;
 use crate::condition::Condition;
-use crate::profile;
 use crate::run::{self, Extras};
 use crate::usage;
 
@@ -80,7 +79,7 @@ fn unmade(study: &Study, out: &Path, planned: &Planned) -> RunResult {
         ..RunResult::unmade(
             id(study, planned),
             condition.name.clone(),
-            condition.surface.name().to_owned(),
+            condition.surface,
             task.id.clone(),
             planned.repeat,
             run_dir(study, out, planned),
@@ -199,7 +198,7 @@ fn make(making: &Making<'_>, planned: &Planned) -> RunResult {
         };
         let report = adapters::read(format, &stdout);
         if report.no_events {
-            result.notes.push(no_events_note(format.name()));
+            result.notes.push(no_events_note(format));
         }
         result.notes.extend(report.notes.iter().cloned());
         report
@@ -228,9 +227,10 @@ fn make(making: &Making<'_>, planned: &Planned) -> RunResult {
 /// The note of a run whose stdout held no event of the `--agent-format` given: its
 /// turns, tokens and cost are unknown because nothing was read — most often an agent
 /// not told to write its stream.
-pub fn no_events_note(format: &str) -> String {
+pub fn no_events_note(format: adapters::Format) -> String {
     format!(
-        "`--agent-format {format}` was given, but `agent.stdout` held no event of it: {}",
+        "`--agent-format {}` was given, but `agent.stdout` held no event of it: {}",
+        format.name(),
         adapters::NO_EVENTS_HINT
     )
 }
@@ -339,7 +339,7 @@ fn made_live(live: &Live, dir: &Path) -> Result<tempfile::TempDir, String> {
     let mut begun = live.changing().ok_or(STOPPED)?;
     // Begun from here: a stop (or the study's end) before it is recorded removes `dir`.
     begun.insert(dir.to_owned());
-    profile::create_dir(dir).map_err(|e| e.message().to_owned())?;
+    crate::tree::create_dir(dir).map_err(|e| e.message().to_owned())?;
     let made = tempfile::Builder::new()
         .prefix(RUN_PREFIX)
         .tempdir_in(live.root())
@@ -444,7 +444,7 @@ mod tests {
             RunResult::unmade(
                 "cli-named/a/1".into(),
                 "cli-named".into(),
-                "cli".into(),
+                crate::profile::Profile::Cli,
                 "a".into(),
                 1,
                 PathBuf::from("/nowhere"),

@@ -60,9 +60,9 @@ pub fn check_size(conditions: usize, tasks: usize, repeats: u32) -> mur_core::Re
     Err(mur_core::Error::usage(format!(
         "{} × {} × {} is {runs} runs, more than the {MAX_RUNS} a study makes: ask for fewer \
          `--repeats`, tasks or conditions",
-        super::report::plural(conditions, "condition"),
-        super::report::plural(tasks, "task"),
-        super::report::plural(repeats as usize, "repeat"),
+        crate::words::plural(conditions, "condition"),
+        crate::words::plural(tasks, "task"),
+        crate::words::plural(repeats as usize, "repeat"),
     )))
 }
 

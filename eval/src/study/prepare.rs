@@ -92,7 +92,7 @@ pub fn prepare_conditions(
             continue;
         }
         let dir = live_root.join("conditions").join(&condition.name);
-        profile::create_dir(&dir)?;
+        crate::tree::create_dir(&dir)?;
         let verbs = verb_dirs(study, condition);
         let dirs: Vec<&Path> = verbs.iter().map(|(dir, _)| dir.as_path()).collect();
         let store = out.join(STORE);
@@ -224,7 +224,7 @@ fn capture_mur(dir: &Path, capture: &Path, mur: &Path) -> Result<()> {
 /// project, a lockfile, logs) are no part of the study a published `--out` carries.
 fn tool_schemas(study: &Study, out: &Path, live_root: &Path) -> Result<String> {
     let kept = out.join("tools-list.json");
-    if let Some(kept) = crate::bounded::read_or_none(&kept, crate::task::FILE_CAP)
+    if let Some(kept) = crate::bounded::read_or_none(&kept, crate::bounded::FILE_CAP)
         .map_err(Error::usage)?
         .filter(|read| !read.cut)
         .and_then(|read| String::from_utf8(read.bytes).ok())

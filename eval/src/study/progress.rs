@@ -5,8 +5,8 @@ use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::report::plural;
 use super::result::RunResult;
+use crate::words::plural;
 
 /// Progress: a bar on a terminal, else a line per run.
 pub struct Bar(Option<ProgressBar>, usize, Mutex<usize>);

@@ -223,7 +223,7 @@ impl Provenance {
             version(&self.sample_version, "mur-sample"),
             self.os,
             self.arch,
-            super::report::plural(self.cpus, "CPU"),
+            crate::words::plural(self.cpus, "CPU"),
             self.jobs
         )
     }
@@ -269,7 +269,7 @@ fn programs_sha256(given: &Given<'_>) -> BTreeMap<String, String> {
 /// The sha256 of the file at `path`, hex; why not (a FIFO is refused, not waited on).
 fn sha256_of(path: &Path) -> std::result::Result<String, String> {
     crate::compiled::sha256_file(path)
-        .map(|sum| crate::task::hex(&sum))
+        .map(|sum| crate::digest::hex(&sum))
         .map_err(|e| format!("cannot read it: {e}"))
 }
 

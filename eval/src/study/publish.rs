@@ -16,7 +16,7 @@ pub const TITLE: &str = "mur-eval study: ";
 pub fn title(results: usize, seed: u64) -> String {
     format!(
         "{TITLE}{}, seed {seed}",
-        super::report::plural(results, "run")
+        crate::words::plural(results, "run")
     )
 }
 

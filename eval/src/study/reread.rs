@@ -189,7 +189,7 @@ impl Reread {
             report::condition_table(rows),
             dir.display(),
             readme.path.display(),
-            report::plural(self.results.len(), "run"),
+            crate::words::plural(self.results.len(), "run"),
             self.seed,
             report::legend()
         );

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 
 use crate::adapters::AgentReport;
+use crate::profile::Profile;
 use crate::tokens::Size;
 use crate::usage::Invocations;
 use mur_usage::Surface;
@@ -26,7 +27,7 @@ pub struct RunResult {
     pub id: String,
     pub condition: String,
     /// `cli`, `mcp` or `both`.
-    pub surface: String,
+    pub surface: Profile,
     pub task: String,
     /// The task's categories (`interact`, `screenshot`, …): what the report's per-category
     /// table groups by.
@@ -106,7 +107,7 @@ impl RunResult {
     pub fn unmade(
         id: String,
         condition: String,
-        surface: String,
+        surface: Profile,
         task: String,
         repeat: u32,
         transcript: PathBuf,
@@ -237,7 +238,7 @@ mod tests {
             RunResult::unmade(
                 id.into(),
                 condition.into(),
-                "cli".into(),
+                crate::profile::Profile::Cli,
                 task.into(),
                 repeat,
                 dir,
@@ -262,5 +263,46 @@ mod tests {
             serde_json::from_str::<RunResult>(&older).expect("older"),
             result
         );
+    }
+
+    /// The surface and the agent's format are written by the names `--profile`, a
+    /// condition's `surface` and `--agent-format` give them, as when they were strings:
+    /// a line an older `mur-eval` wrote reads back the same.
+    #[test]
+    fn a_runs_surface_and_agent_format_are_written_by_their_names() {
+        use crate::adapters::{AgentReport, Format};
+        use crate::profile::Profile;
+        for (surface, name) in [
+            (Profile::Cli, "cli"),
+            (Profile::Mcp, "mcp"),
+            (Profile::Both, "both"),
+        ] {
+            for (format, format_name) in [
+                (Format::StreamJson, "stream-json"),
+                (Format::CodexJson, "codex-json"),
+            ] {
+                let result = RunResult {
+                    agent: Some(AgentReport::new(format)),
+                    ..RunResult::unmade(
+                        "c/t/1".into(),
+                        "c".into(),
+                        surface,
+                        "t".into(),
+                        1,
+                        "/r".into(),
+                    )
+                };
+                let line = serde_json::to_string(&result).expect("json");
+                assert!(line.contains(&format!(r#""surface":"{name}","#)), "{line}");
+                assert!(
+                    line.contains(&format!(r#""agent":{{"format":"{format_name}","#)),
+                    "{line}"
+                );
+                assert_eq!(
+                    serde_json::from_str::<RunResult>(&line).expect("back"),
+                    result
+                );
+            }
+        }
     }
 }

@@ -81,7 +81,7 @@ fn heading(result: &RunResult) -> String {
     format!(
         "{} — {verdict}{error}, {}{listed}",
         result.id,
-        super::report::plural(result.calls.total as usize, "call")
+        crate::words::plural(result.calls.total as usize, "call")
     )
 }
 
@@ -95,7 +95,7 @@ fn block(steps: &[Step], calls: u32) -> String {
                 "Nothing recorded of what the agent did: it logged no transcript and gave no \
                  event stream, so only the {} the session served are known (`calls.jsonl`, \
                  without arguments or results).\n",
-                super::report::plural(calls as usize, "call")
+                crate::words::plural(calls as usize, "call")
             );
         }
         return "Nothing recorded: the agent made no call the harness could see.\n".to_owned();
@@ -185,7 +185,7 @@ mod tests {
         // An event stream with steps is the agent's own account, and wins.
         let agent = AgentReport {
             steps: vec![Step::Said("hello".to_owned())],
-            ..AgentReport::default()
+            ..AgentReport::new(crate::adapters::Format::StreamJson)
         };
         assert_eq!(trace::render(&steps(&recorded, Some(&agent))), "» hello\n");
     }
