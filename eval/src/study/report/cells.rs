@@ -1,7 +1,9 @@
-//! A row's figures as the tables print them (medians, rates, seconds), and a Markdown
-//! table.
+//! A row's figures as the tables print them (medians, rates, seconds), a Markdown
+//! table, and a section that is a table under a heading ([`Section`]).
 
 use std::fmt::Write as _;
+
+use mur_usage::html;
 
 use super::rows::Row;
 
@@ -109,4 +111,46 @@ pub(super) fn cells(row: &Row) -> String {
     format!(
         "| {runs} | {success} | {ci} | {calls} | {attempts} | {failed} | {turns} | {input} | {context} ({before}) | {bytes} | {time} |"
     )
+}
+
+/// A section of the report that is a heading, a sentence saying what it counts, a table
+/// when it has one to show, and lines under it: as `report.md` writes it and as the page
+/// does (backquotes dropped, text escaped).
+pub(super) struct Section {
+    pub title: &'static str,
+    pub says: &'static str,
+    /// The header and the rows; `None`: no table.
+    pub table: Option<(Vec<String>, Vec<Vec<String>>)>,
+    pub lines: Vec<String>,
+}
+
+impl Section {
+    /// The section of `report.md`.
+    pub(super) fn markdown(&self) -> String {
+        let mut text = format!("## {}\n\n{}\n\n", self.title, self.says);
+        if let Some((header, rows)) = &self.table {
+            text.push_str(&markdown_table(header, rows));
+        }
+        for line in &self.lines {
+            let _ = write!(text, "\n{line}\n");
+        }
+        text
+    }
+
+    /// The section of the page.
+    pub(super) fn html(&self) -> String {
+        let mut body = format!(
+            "<h2>{}</h2><p>{}</p>",
+            self.title,
+            html::escape(&self.says.replace('`', ""))
+        );
+        if let Some((header, rows)) = &self.table {
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
+            body.push_str(&html::text_table(&header, rows));
+        }
+        for line in &self.lines {
+            let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
+        }
+        body
+    }
 }

@@ -2,11 +2,8 @@
 //! `report.md` and of the page.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
-use mur_usage::html;
-
-use super::cells::markdown_table;
+use super::cells::Section;
 use super::rows::Rows;
 use crate::study::result::RunResult;
 use crate::words::plural;
@@ -102,34 +99,25 @@ impl ToolsUsed {
         lines
     }
 
+    /// The section, as `report.md` and the page show it.
+    fn section(&self) -> Section {
+        let (header, rows) = self.table();
+        Section {
+            title: TOOLS_USED,
+            says: TOOLS_USED_SAYS,
+            table: (!rows.is_empty()).then_some((header, rows)),
+            lines: self.lines(),
+        }
+    }
+
     /// The section of `report.md`.
     pub(super) fn markdown(&self) -> String {
-        let mut text = format!("## {TOOLS_USED}\n\n{TOOLS_USED_SAYS}\n\n");
-        let (header, rows) = self.table();
-        if !rows.is_empty() {
-            text.push_str(&markdown_table(&header, &rows));
-        }
-        for line in self.lines() {
-            let _ = write!(text, "\n{line}\n");
-        }
-        text
+        self.section().markdown()
     }
 
     /// The section of the page.
     pub(super) fn html(&self) -> String {
-        let mut body = format!(
-            "<h2>{TOOLS_USED}</h2><p>{}</p>",
-            html::escape(&TOOLS_USED_SAYS.replace('`', ""))
-        );
-        let (header, rows) = self.table();
-        if !rows.is_empty() {
-            let header: Vec<&str> = header.iter().map(String::as_str).collect();
-            body.push_str(&html::text_table(&header, &rows));
-        }
-        for line in self.lines() {
-            let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
-        }
-        body
+        self.section().html()
     }
 }
 

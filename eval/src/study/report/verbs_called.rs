@@ -3,11 +3,8 @@
 //! of the page.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
-use mur_usage::html;
-
-use super::cells::markdown_table;
+use super::cells::Section;
 use super::rows::{Row, Rows};
 use crate::study::result::RunResult;
 use crate::words::plural;
@@ -254,34 +251,25 @@ impl VerbsCalled {
         lines
     }
 
+    /// The section, as `report.md` and the page show it.
+    fn section(&self) -> Section {
+        let (header, rows) = self.table();
+        Section {
+            title: VERBS_CALLED,
+            says: VERBS_CALLED_SAYS,
+            table: (header.len() > 1).then_some((header, rows)),
+            lines: self.lines(),
+        }
+    }
+
     /// The section of `report.md`.
     pub(super) fn markdown(&self) -> String {
-        let mut text = format!("## {VERBS_CALLED}\n\n{VERBS_CALLED_SAYS}\n\n");
-        let (header, rows) = self.table();
-        if header.len() > 1 {
-            text.push_str(&markdown_table(&header, &rows));
-        }
-        for line in self.lines() {
-            let _ = write!(text, "\n{line}\n");
-        }
-        text
+        self.section().markdown()
     }
 
     /// The section of the page.
     pub(super) fn html(&self) -> String {
-        let mut body = format!(
-            "<h2>{VERBS_CALLED}</h2><p>{}</p>",
-            html::escape(&VERBS_CALLED_SAYS.replace('`', ""))
-        );
-        let (header, rows) = self.table();
-        if header.len() > 1 {
-            let header: Vec<&str> = header.iter().map(String::as_str).collect();
-            body.push_str(&html::text_table(&header, &rows));
-        }
-        for line in self.lines() {
-            let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
-        }
-        body
+        self.section().html()
     }
 }
 
