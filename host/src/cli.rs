@@ -880,7 +880,9 @@ pub struct JudgingArgs {
     #[arg(long = "server-log", value_name = "PATH", num_args = 1..)]
     pub server_logs: Vec<PathBuf>,
     /// Read only the --server-log logs: not your own mur log, nor the sessions' logs found
-    /// beside it (a study's logs, without the calls you made yourself)
+    /// beside it (a study's logs, without the calls you made yourself). They are the whole
+    /// record: a window begun before their first record is judged from it, and every
+    /// installed verb is judged, whenever it was added
     #[arg(long, requires = "server_logs")]
     pub only_named: bool,
     /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
@@ -1232,7 +1234,8 @@ fn prune_wording(arg: clap::Arg) -> clap::Arg {
         "only_named" => (
             6,
             "Judge by the --server-log logs alone: not your own mur log, nor the sessions' logs \
-             found beside it (`usage report --only-named`)",
+             found beside it; a window begun before their first record is judged from it, and \
+             every installed verb is judged, whenever it was added (`usage report --only-named`)",
         ),
         "max_usage_error_rate" => return arg.display_order(2),
         "max_plugin_failure_rate" => return arg.display_order(3),

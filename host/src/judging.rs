@@ -56,7 +56,9 @@ fn installed(entries: &[Entry]) -> Vec<Installed> {
 /// when the report is given one; the verbs judged are those of `entries`, the verb
 /// index's. Both windows end at `--until` ([`until`], of the `records` read), else now.
 /// The times recording was off are `dir`'s, unless `--only-named` leaves its log unread
-/// (a gap in the operator's own log hides nothing of the logs named). The report names
+/// (a gap in the operator's own log hides nothing of the logs named); with it, those
+/// logs are the whole record, which [`mur_usage::report`] judges over their own span
+/// (`read.logs.only_named` says so to it). The report names
 /// the logs `read`, and no word among the verbs that do not exist that is mur's own.
 pub fn criteria(
     args: &JudgingArgs,

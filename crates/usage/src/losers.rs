@@ -84,6 +84,13 @@ pub enum Verdict {
         agent: Option<String>,
         since: Option<String>,
     },
+    /// No call in the logs named with `--only-named` (of `agent`'s), which begin
+    /// inside the window: judged over their span, `first` to `last` record.
+    NeverInNamed {
+        agent: Option<String>,
+        first: String,
+        last: String,
+    },
     /// Its share of usage errors, `rate`, is above the rule's `max`, over `judged`
     /// invocations; `installed_only`: those of the version installed, as it has
     /// calls of others.
@@ -108,16 +115,22 @@ impl fmt::Display for Verdict {
             true => " (the version installed)",
             false => "",
         };
+        let by = |agent: &Option<String>| {
+            (agent.as_ref())
+                .map(|a| format!(" by `{a}`"))
+                .unwrap_or_default()
+        };
         match self {
             Self::Unused { agent, since } => {
-                let by = agent
-                    .as_ref()
-                    .map(|a| format!(" by `{a}`"))
-                    .unwrap_or_default();
+                let by = by(agent);
                 match since {
                     Some(since) => write!(f, "not used{by} since {since}"),
                     None => write!(f, "never used{by} in the log"),
                 }
+            }
+            Self::NeverInNamed { agent, first, last } => {
+                let by = by(agent);
+                write!(f, "never used{by} in the logs named ({first} to {last})")
             }
             Self::UsageErrors {
                 rate,
@@ -163,7 +176,7 @@ impl Loser {
         // The calls the rates are of: for an unused verb none, for one refused or
         // failing too often those of the version installed.
         let (calls, rate, failure_rate) = match reason {
-            Verdict::Unused { .. } => (0, 0.0, 0.0),
+            Verdict::Unused { .. } | Verdict::NeverInNamed { .. } => (0, 0.0, 0.0),
             _ => (
                 counts.judged,
                 counts.share(counts.errors),
@@ -223,6 +236,13 @@ pub(crate) struct Window<'a> {
     began: Option<&'a str>,
     /// Whether the log reaches back over all of it, with recording on throughout.
     covered: bool,
+    /// Whether the logs read are those named alone (`--only-named`): the whole record
+    /// the caller judges by, so every installed verb is judged, whenever it was added
+    /// to this verb directory (the logs were written elsewhere: a study's sandboxes).
+    only_named: bool,
+    /// The first and last record of the logs named, when the window is theirs: it
+    /// began before their first, so is judged from it ([`Window::of_logs_named`]).
+    named_span: Option<(String, String)>,
 }
 
 impl<'a> Window<'a> {
@@ -238,11 +258,22 @@ impl<'a> Window<'a> {
             since,
             began: since.map(|s| s.0.as_str()),
             covered,
+            only_named: false,
+            named_span: None,
         };
         if since.is_none() {
             window.began = window.mur_calls().map(|r| r.time.as_str()).min();
         }
         window
+    }
+
+    /// The window over the logs named alone (`--only-named`), `span` their first and
+    /// last record when the window asked for began before the first (`since` is then
+    /// that first record): their span is what a verb went unused over.
+    pub(crate) fn of_logs_named(mut self, span: Option<(String, String)>) -> Self {
+        self.only_named = true;
+        self.named_span = span;
+        self
     }
 
     fn admits(&self, record: &Record) -> bool {
@@ -273,6 +304,9 @@ impl<'a> Window<'a> {
     /// (`addedAt` is to the second, `…:05Z`, which sorts after every `…:05.mmmZ`: a
     /// verb added in the second the window began counts as added after it.)
     fn added_late(&self, verb: &Installed) -> bool {
+        if self.only_named {
+            return false;
+        }
         match (self.began, &verb.added_at) {
             (Some(began), Some(added)) => added.as_str() > began,
             _ => false,
@@ -329,9 +363,17 @@ impl Counts {
 /// refused too often, else failing too often (each once it has the least calls).
 fn judge(verb: &Installed, counts: &Counts, window: &Window, rule: &LoserRule) -> Option<Verdict> {
     if !counts.used && window.covered && !window.added_late(verb) {
-        return Some(Verdict::Unused {
-            agent: window.agent.map(str::to_owned),
-            since: window.since.map(|s| s.0.clone()),
+        let agent = window.agent.map(str::to_owned);
+        return Some(match &window.named_span {
+            Some((first, last)) => Verdict::NeverInNamed {
+                agent,
+                first: first.clone(),
+                last: last.clone(),
+            },
+            None => Verdict::Unused {
+                agent,
+                since: window.since.map(|s| s.0.clone()),
+            },
         });
     }
     let (judged, installed_only) = (counts.judged, counts.judged < counts.calls);
@@ -405,6 +447,15 @@ mod tests {
             said(unused(Some("beta"), None)),
             "never used by `beta` in the log"
         );
+        let named = Verdict::NeverInNamed {
+            agent: None,
+            first: "2026-01-01T10:00:00.000Z".to_owned(),
+            last: "2026-01-01T10:04:00.000Z".to_owned(),
+        };
+        assert_eq!(
+            said(named),
+            "never used in the logs named (2026-01-01T10:00:00.000Z to 2026-01-01T10:04:00.000Z)"
+        );
         let errors = Verdict::UsageErrors {
             rate: 0.75,
             max: 0.5,
@@ -469,6 +520,28 @@ mod tests {
             .collect();
         assert_eq!(unused, [("old", "never used in the log".to_owned())]);
         assert_eq!(judged.added_in_window, ["new"]);
+    }
+
+    /// Over the logs named alone, a verb added to this verb directory in the window is
+    /// judged all the same: when it was added here says nothing of those logs.
+    #[test]
+    fn over_the_logs_named_alone_every_installed_verb_is_judged() {
+        let records = [call("click", Outcome::Ok, "2026-01-01T00:00:00.500Z")];
+        let installed = [installed("new", Some("2026-06-01T00:00:00Z"))];
+        let span = (
+            "2026-01-01T00:00:00.500Z".to_owned(),
+            "2026-01-01T00:00:00.500Z".to_owned(),
+        );
+        let window = Window::new(&records, None, None, true).of_logs_named(Some(span));
+        let judged = losers(&window, &installed, &LoserRule::default());
+        let unused: Vec<String> = (judged.losers.iter())
+            .map(|l| l.reason.to_string())
+            .collect();
+        assert_eq!(
+            unused,
+            ["never used in the logs named (2026-01-01T00:00:00.500Z to 2026-01-01T00:00:00.500Z)"]
+        );
+        assert!(judged.added_in_window.is_empty());
     }
 
     #[test]

@@ -31,7 +31,9 @@ pub struct Criteria {
     /// verb was installed before it; a verb's usage-error rate is that of its calls
     /// in it. `None`: the window (`since`), else the whole log. `usage report` and
     /// `verbs prune` judge by the same one (30 days by default), so they name the
-    /// same losers.
+    /// same losers. Over the logs named alone (`logs_read.only_named`), those logs are
+    /// the record: a window begun before their first record is judged from it, and
+    /// every installed verb is judged, whenever it was added here.
     pub unused_since: Option<Since>,
     /// Only records of this agent (`--agent`).
     pub agent: Option<String>,
@@ -319,7 +321,8 @@ pub struct Report {
     /// a JSON-RPC error: no tool ran for them.
     pub verbs_no_tool_ran: Vec<NoToolRan>,
     /// The start of the window a verb must go without a call to be unused
-    /// (`--unused-for`, else `--since`), if any.
+    /// (`--unused-for`, else `--since`), if any; with `--only-named`, no earlier than
+    /// the first record of the logs named, which are the whole record judged by.
     pub unused_since: Option<String>,
     /// Whether the log (of `--agent`, if given) reaches back past `unused_since`
     /// (without one: holds any record): only then is a verb with no call since
@@ -543,11 +546,29 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     let verbs = rows(cli().filter(|r| !unknown(r)), |r| {
         r.verb.clone().map(|v| (v, r.kind))
     });
-    let unused_since = criteria.unused_since.as_ref().or(criteria.since.as_ref());
+    let asked = criteria.unused_since.as_ref().or(criteria.since.as_ref());
+    let agent = criteria.agent.as_deref();
+    // With `--only-named`, the logs named are the whole record the caller judges by (a
+    // study's, which begin inside any window that covers the study): a window begun
+    // before their first record is judged over their span, covered by them.
+    // Any record of theirs is one of the record: a session's too (a study's
+    // `calls.jsonl`), as mur's own is not read.
+    let only_named = criteria.logs_read.only_named;
+    let named = only_named.then(|| span(records, agent)).flatten();
+    let named_span =
+        (named.clone()).filter(|(first, _)| asked.is_none_or(|since| since.admits(first)));
+    let clipped = named_span.as_ref().map(|(first, _)| Since(first.clone()));
+    let unused_since = clipped.as_ref().or(asked);
     let recording_off = off_in(&criteria.off_periods, unused_since);
-    let reaches_back = window_covered(records, criteria.agent.as_deref(), unused_since);
+    let reaches_back = match only_named {
+        true => named.is_some(),
+        false => window_covered(records, agent, unused_since),
+    };
     let covered = recording_off.is_none() && reaches_back;
-    let window = Window::new(records, criteria.agent.as_deref(), unused_since, covered);
+    let mut window = Window::new(records, agent, unused_since, covered);
+    if only_named {
+        window = window.of_logs_named(named_span);
+    }
     let Judged {
         losers,
         added_in_window,
@@ -627,6 +648,17 @@ fn window_covered(records: &[Record], agent: Option<&str>, since: Option<&Since>
         Some(since) => mine.any(|r| !since.admits(&r.time)),
         None => mine.next().is_some(),
     }
+}
+
+/// The first and last record of `records` that count for `agent`'s verbs (with
+/// `agent`, mur's records of it: a session's names no agent), if any.
+fn span(records: &[Record], agent: Option<&str>) -> Option<(String, String)> {
+    let times = || {
+        (records.iter())
+            .filter(|r| agent.is_none() || r.side == Side::Cli && of_agent(r, agent))
+            .map(|r| &r.time)
+    };
+    Some((times().min()?.clone(), times().max()?.clone()))
 }
 
 /// The latest of the `periods` recording was off that overlaps the window begun at
@@ -884,6 +916,60 @@ mod tests {
                 .ok(),
             Some(serde_json::json!(until))
         );
+    }
+
+    /// A study's logs read alone (`--only-named`) begin inside any window that covers
+    /// the study: they are the whole record, so the window is judged over their span,
+    /// first record to last, and says so; a verb added to this verb directory since is
+    /// judged too. Without `--only-named` they do not reach back: no verb is unused.
+    #[test]
+    fn the_logs_named_alone_are_judged_over_their_span() {
+        let at = |verb: &str, time: &str| {
+            let mut r = cli(verb, Kind::Plugin, verb, Outcome::Ok, 1.0);
+            r.time = time.to_owned();
+            r
+        };
+        let mut served = at("state", "2026-11-20T10:04:00.000Z");
+        served.side = Side::Server;
+        let records = [at("click", "2026-11-20T10:01:00.000Z"), served];
+        let until = "2026-11-20T10:04:00.000Z";
+        let criteria = |only_named: bool| Criteria {
+            installed: vec![
+                installed("click", None),
+                installed("state", None),
+                Installed {
+                    added_at: Some("2026-12-01T00:00:00Z".to_owned()),
+                    ..installed("idle", None)
+                },
+            ],
+            unused_since: Some(Since::before(until, Duration::from_secs(3600))),
+            until: Some(until.to_owned()),
+            logs_read: LogsRead {
+                only_named,
+                ..LogsRead::default()
+            },
+            ..Criteria::default()
+        };
+        let named = report(&records, 0, &criteria(true));
+        let losers: Vec<(&str, String)> = (named.losers.iter())
+            .map(|l| (l.verb.as_str(), l.reason.to_string()))
+            .collect();
+        assert_eq!(
+            losers,
+            [(
+                "idle",
+                "never used in the logs named (2026-11-20T10:01:00.000Z to \
+                 2026-11-20T10:04:00.000Z)"
+                    .to_owned()
+            )]
+        );
+        assert_eq!(
+            (named.window_covered, named.unused_since.as_deref()),
+            (true, Some("2026-11-20T10:01:00.000Z"))
+        );
+        assert_eq!(named.unused_not_judged(), None);
+        let mine = report(&records, 0, &criteria(false));
+        assert_eq!((mine.losers.len(), mine.window_covered), (0, false));
     }
 
     fn installed(name: &str, sha256: Option<&str>) -> Installed {

@@ -2339,6 +2339,85 @@ fn prune_judges_by_the_logs_named_alone_with_only_named() {
     assert_eq!(installed(&sandbox), Vec::<String>::new());
 }
 
+/// A study's logs, read alone (`--only-named`), are the whole record judged by: they
+/// begin inside any window that covers the study (here, a few minutes in an hour), so the
+/// window is judged over their span, first record to last, and the verdict says so; the
+/// verbs are judged whenever they were added to your verb directory (today, after the
+/// study). A verb called in the study's mur log or served in its `calls.jsonl` is used;
+/// your own call of `idle` counts for nothing. (Before, the logs named did not reach
+/// back past the window: no verb was judged unused, and prune proposed none.)
+#[test]
+fn prune_judges_a_studys_verbs_over_the_span_of_its_logs_with_only_named() {
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("press", "click"), ("tap", "click"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+    }
+    let mut first = cli_record(0, "guide", "host", "ok");
+    first["time"] = json!("2025-06-01T00:00:00.000Z");
+    write_log(&sandbox, &[first, cli_record(0, "idle", "data", "ok")]);
+    let at = |mut record: Value, time: &str| {
+        record["time"] = json!(time);
+        record
+    };
+    let mur_log = [
+        at(
+            cli_record(0, "guide", "host", "ok"),
+            "2026-11-20T10:00:00.000Z",
+        ),
+        at(
+            cli_record(0, "press", "data", "ok"),
+            "2026-11-20T10:02:00.000Z",
+        ),
+    ];
+    let served = json!({ "schema": "mur-usage/1", "time": "2026-11-20T10:04:00.000Z",
+        "side": "server", "surface": "cli", "client": "mur 0.1.0", "verb": "tap",
+        "kind": "data", "tool": "click", "outcome": "ok", "ms": 1.0 });
+    let lines =
+        |records: &[Value]| -> String { records.iter().map(|r| format!("{r}\n")).collect() };
+    let usage = sandbox.file(
+        "st/runs/cli/t/1/state/mur/usage/usage.jsonl",
+        lines(&mur_log),
+    );
+    let calls = sandbox.file("st/runs/cli/t/1/calls.jsonl", lines(&[served]));
+    let (usage, calls) = (usage.display().to_string(), calls.display().to_string());
+    let judging = |command: &[&str], more: &[&str]| {
+        let window = [
+            "--until",
+            "last",
+            "--unused-for",
+            "1h",
+            "--server-log",
+            &calls,
+            &usage,
+        ];
+        let out = sandbox.devtools(&[command, &window[..], more].concat());
+        out.assert_code(0);
+        out
+    };
+    let never = "never used in the logs named (2026-11-20T10:00:00.000Z to \
+                 2026-11-20T10:04:00.000Z)";
+    judging(&["verbs", "prune", "--only-named"], &[])
+        .assert_stdout_is(format!("mur devtools verbs remove idle    # {never}\n"))
+        .assert_stderr_contains("a dry run: nothing was removed");
+    // Without it, as before: your own log reaches back, but the verbs were added since.
+    judging(&["verbs", "prune"], &[]).assert_stdout_is("");
+    let report = judging(&["usage", "report", "--only-named"], &["--json"]).json();
+    assert_eq!(losers_of(&report), [("idle".to_owned(), never.to_owned())]);
+    assert_eq!(
+        (
+            &report["unusedSince"],
+            &report["windowCovered"],
+            &report["addedInWindow"]
+        ),
+        (&json!("2026-11-20T10:00:00.000Z"), &json!(true), &json!([]))
+    );
+    let text = judging(&["usage", "report", "--only-named"], &[]);
+    assert!(text.stdout.contains(never), "{text}");
+    judging(&["verbs", "prune", "--only-named"], &["--yes"])
+        .assert_stdout_contains(&format!("removed verb `idle` ({never}"));
+    assert_eq!(installed(&sandbox), ["press", "tap"]);
+}
+
 /// `guide` is recorded as the other commands are, so `-v` says why its record was not
 /// written, as it does for them (it said nothing: `guide` never started the verbose log).
 #[test]

@@ -239,9 +239,9 @@ impl VerbsCalled {
             };
             let runs = format!("runs/{}/*/*", column.condition);
             lines.push(format!(
-                "To remove them from your installed verbs, judged on the runs' own logs, one \
-                 condition at a time: from the study's directory, `mur devtools verbs prune \
-                 --until last --unused-for {window} --server-log {runs}/calls.jsonl \
+                "To remove them from your installed verbs, judged on the runs' own logs alone, \
+                 one condition at a time: from the study's directory, `mur devtools verbs prune \
+                 --only-named --until last --unused-for {window} --server-log {runs}/calls.jsonl \
                  {runs}/state/mur/usage/usage.jsonl` ({covers}) prints what it would remove \
                  and `--yes` removes it (docs/usage.md, \"Removing the losers\"; a next study \
                  measures the rest only without `--verbs`: docs/eval.md, \"Pruning verbs \
@@ -280,8 +280,9 @@ const VERBS_CALLED_SAYS: &str = "Per verb installed for a condition's runs (the 
     (`2/3 · 7`; `–` none), most invocations first.";
 
 /// The whole hours from the first of `runs`' starts to the last one's end (at least 1):
-/// a `verbs prune --until last --unused-for` window over the runs' logs that reaches back
-/// past their first call. `None` when no run says when it started.
+/// a `verbs prune --only-named --until last --unused-for` window over the runs' logs that
+/// begins before their first call, so is judged over their span (every run's calls).
+/// `None` when no run says when it started.
 fn window_hours<'a>(runs: impl Iterator<Item = &'a RunResult>) -> Option<u64> {
     let spans: Vec<(i128, i128)> = runs
         .filter_map(|r| {
@@ -427,9 +428,9 @@ mod tests {
             report --server-log runs/<condition>/*/*/state/mur/usage/usage.jsonl` reads them \
             from the runs' own logs.\n\
             \n\
-            To remove them from your installed verbs, judged on the runs' own logs, one \
+            To remove them from your installed verbs, judged on the runs' own logs alone, one \
             condition at a time: from the study's directory, `mur devtools verbs prune \
-            --until last --unused-for 2h --server-log runs/cli-named/*/*/calls.jsonl \
+            --only-named --until last --unused-for 2h --server-log runs/cli-named/*/*/calls.jsonl \
             runs/cli-named/*/*/state/mur/usage/usage.jsonl` (`2h` covers the study's runs) \
             prints what it would remove and `--yes` removes it (docs/usage.md, \"Removing the \
             losers\"; a next study measures the rest only without `--verbs`: docs/eval.md, \
