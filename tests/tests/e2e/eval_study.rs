@@ -368,8 +368,9 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
         );
     }
     assert!(
-        report
-            .contains("`mur devtools verbs prune --until last --unused-for 1h --server-log runs/"),
+        report.contains(
+            "`mur devtools verbs prune --only-named --until last --unused-for 1h --server-log runs/"
+        ),
         "{report}"
     );
     assert_eq!(output.stdout, report, "the report is printed too");
