@@ -1,5 +1,6 @@
-//! A row's figures as the tables print them (medians, rates, seconds), a Markdown
-//! table, and a section that is a table under a heading ([`Section`]).
+//! A row's figures as the tables print them (medians, rates, seconds), their columns
+//! declared once ([`COLUMNS`]: `report.md`'s tables and the page's iterate it), a
+//! Markdown table, and a section that is a table under a heading ([`Section`]).
 
 use std::fmt::Write as _;
 
@@ -39,34 +40,103 @@ pub(super) fn percent(value: f64) -> String {
     }
 }
 
-/// The figures' headers: the medians say so, or a condition's `calls 3` over 14 tasks
-/// reads as a total.
-pub(super) const HEADER: &str = "| runs | success | 95% CI | median calls | median attempts | median failed calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |";
+/// One of the figures' columns, as report.md and the page head it and print its cells
+/// (`report.csv` has its own columns: the raw numbers, more of them, in `csv.rs`).
+pub(super) struct Column {
+    /// Its header in `report.md`; `None`: its cell is printed in parentheses after the
+    /// column before's, in that column (the context before the first call).
+    pub markdown: Option<&'static str>,
+    /// Its header on the page, where every column is its own.
+    pub html: &'static str,
+    pub cell: fn(&Row) -> String,
+}
 
-/// A row's figures as the tables print them: runs, success, 95% CI, calls, attempts,
-/// failed calls, turns, input tokens, context tokens, before the first call, context
-/// bytes, time.
-pub(super) fn figures(row: &Row) -> [String; 12] {
-    [
-        row.runs.to_string(),
-        match row.rate() {
+/// The figures' columns, in order. The headers say the medians are medians, or a
+/// condition's `calls 3` over 14 tasks reads as a total.
+pub(super) const COLUMNS: &[Column] = &[
+    Column {
+        markdown: Some("runs"),
+        html: "runs",
+        cell: |row| row.runs.to_string(),
+    },
+    Column {
+        markdown: Some("success"),
+        html: "success",
+        cell: |row| match row.rate() {
             None => "0/0 (–)".to_owned(),
             Some(rate) => format!("{}/{} ({})", row.successes, row.runs, percent(rate)),
         },
-        match row.rate() {
+    },
+    Column {
+        markdown: Some("95% CI"),
+        html: "95% CI",
+        cell: |row| match row.rate() {
             None => "–".to_owned(),
             Some(_) => format!("{}–{}", percent(row.low), percent(row.high)),
         },
-        number(row.calls),
-        number(row.attempts),
-        number(row.failed),
-        counted(row.turns, row.turns_runs, row.runs),
-        counted(row.input_tokens, row.input_runs, row.runs),
-        at_least(row, number(row.context_tokens)),
-        number(row.context_before),
-        at_least(row, number(row.context_bytes)),
-        seconds(row.seconds),
-    ]
+    },
+    Column {
+        markdown: Some("median calls"),
+        html: "median calls",
+        cell: |row| number(row.calls),
+    },
+    Column {
+        markdown: Some("median attempts"),
+        html: "median attempts",
+        cell: |row| number(row.attempts),
+    },
+    Column {
+        markdown: Some("median failed calls"),
+        html: "median failed calls",
+        cell: |row| number(row.failed),
+    },
+    Column {
+        markdown: Some("median turns"),
+        html: "median turns",
+        cell: |row| counted(row.turns, row.turns_runs, row.runs),
+    },
+    Column {
+        markdown: Some("median input tokens"),
+        html: "median input tokens",
+        cell: |row| counted(row.input_tokens, row.input_runs, row.runs),
+    },
+    Column {
+        markdown: Some("median context tokens (before)"),
+        html: "median context tokens",
+        cell: |row| at_least(row, number(row.context_tokens)),
+    },
+    Column {
+        markdown: None,
+        html: "before first call",
+        cell: |row| number(row.context_before),
+    },
+    Column {
+        markdown: Some("median context bytes"),
+        html: "median context bytes",
+        cell: |row| at_least(row, number(row.context_bytes)),
+    },
+    Column {
+        markdown: Some("median time"),
+        html: "median time",
+        cell: |row| seconds(row.seconds),
+    },
+];
+
+/// The figures' part of a Markdown table's header, after the columns that name the row
+/// (`| condition ` goes before it): `| runs | success | … | median time |`.
+pub(super) fn markdown_header() -> String {
+    let names: Vec<&str> = COLUMNS.iter().filter_map(|c| c.markdown).collect();
+    format!("| {} |", names.join(" | "))
+}
+
+/// How many columns of a Markdown table the figures take.
+pub(super) fn markdown_columns() -> usize {
+    COLUMNS.iter().filter(|c| c.markdown.is_some()).count()
+}
+
+/// A row's figures as the page's table prints them: a cell per column.
+pub(super) fn figures(row: &Row) -> Vec<String> {
+    COLUMNS.iter().map(|column| (column.cell)(row)).collect()
 }
 
 /// A context figure, marked `≥` when some of the row's runs made MCP calls whose results
@@ -93,24 +163,19 @@ pub(super) fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String 
     text
 }
 
+/// A row's figures as a Markdown table's line prints them, from `| runs` to the end.
 pub(super) fn cells(row: &Row) -> String {
-    let [
-        runs,
-        success,
-        ci,
-        calls,
-        attempts,
-        failed,
-        turns,
-        input,
-        context,
-        before,
-        bytes,
-        time,
-    ] = figures(row);
-    format!(
-        "| {runs} | {success} | {ci} | {calls} | {attempts} | {failed} | {turns} | {input} | {context} ({before}) | {bytes} | {time} |"
-    )
+    let mut text = String::new();
+    for column in COLUMNS {
+        let cell = (column.cell)(row);
+        if column.markdown.is_some() {
+            let _ = write!(text, "| {cell} ");
+        } else {
+            let _ = write!(text, "({cell}) ");
+        }
+    }
+    text.push('|');
+    text
 }
 
 /// A section of the report that is a heading, a sentence saying what it counts, a table

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::cells::{HEADER, cells, markdown_table, separator};
+use super::cells::{cells, markdown_columns, markdown_header, markdown_table, separator};
 use super::notes::{legend, made_line, table_lines};
 use super::rows::Rows;
 use super::tools_used::ToolsUsed;
@@ -11,7 +11,11 @@ use super::verbs_called::VerbsCalled;
 /// The per-condition table and what it is compared by: against the reference, and the
 /// agent's own choice where both surfaces were offered (the README's baseline is this).
 pub fn condition_table(rows: &Rows<'_>) -> String {
-    let mut text = format!("| condition {HEADER}\n{}\n", separator(12));
+    let mut text = format!(
+        "| condition {}\n{}\n",
+        markdown_header(),
+        separator(1 + markdown_columns())
+    );
     for row in &rows.conditions {
         let _ = writeln!(text, "| {} {}", row.condition, cells(row));
     }
@@ -56,8 +60,9 @@ pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
         let _ = write!(text, "\n{}", verbs.markdown());
     }
     text.push_str(&format!(
-        "\n## Tasks\n\n| task | condition {HEADER}\n{}\n",
-        separator(13)
+        "\n## Tasks\n\n| task | condition {}\n{}\n",
+        markdown_header(),
+        separator(2 + markdown_columns())
     ));
     for row in &rows.tasks {
         let _ = writeln!(

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use mur_usage::html::{self, Bar};
 
-use super::cells::{figures, number, percent, seconds};
+use super::cells::{COLUMNS, figures, number, percent, seconds};
 use super::notes::{legend, made_line, table_lines};
 use super::rows::{Row, Rows};
 use super::tools_used::ToolsUsed;
@@ -16,21 +16,8 @@ fn html_table(rows: &[&Row], with_task: bool) -> String {
     if with_task {
         headers.push("task");
     }
-    headers.extend([
-        "condition",
-        "runs",
-        "success",
-        "95% CI",
-        "median calls",
-        "median attempts",
-        "median failed calls",
-        "median turns",
-        "median input tokens",
-        "median context tokens",
-        "before first call",
-        "median context bytes",
-        "median time",
-    ]);
+    headers.push("condition");
+    headers.extend(COLUMNS.iter().map(|column| column.html));
     let body: Vec<Vec<String>> = rows
         .iter()
         .map(|row| {
