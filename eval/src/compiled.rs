@@ -109,7 +109,7 @@ pub fn install(
             files_key.update(b"\n");
         }
         files_key.update(b"\n");
-        let key = crate::digest::hex(&files_key.clone().finalize());
+        let key = mur_core::hex(&files_key.clone().finalize());
         let installed = Installed {
             dir: store.join(format!("{mur_key}-{}", &key[..16])),
         };
@@ -138,7 +138,7 @@ fn mur_key(mur: &Path) -> Result<String> {
     let mut key = sha2::Sha256::new();
     key.update(resolved.as_os_str().as_encoded_bytes());
     key.update(format!("\0{}\0{}", meta.len(), modified.as_nanos()));
-    Ok(crate::digest::hex(&key.finalize())[..16].to_owned())
+    Ok(mur_core::hex(&key.finalize())[..16].to_owned())
 }
 
 /// Removes what `store` holds for a `mur` other than the one of `mur_key`, and any

@@ -207,7 +207,7 @@ pub fn load(path: &Path) -> Result<Condition> {
             )));
         }
     };
-    let sha256 = crate::digest::sha256_hex(&[text.as_bytes(), instructions.as_bytes()].concat());
+    let sha256 = mur_core::sha256_hex(&[text.as_bytes(), instructions.as_bytes()].concat());
     let condition = Condition {
         name,
         description: file.description,

@@ -23,7 +23,6 @@ mod cli;
 mod compiled;
 mod condition;
 mod counterbalance;
-mod digest;
 mod group;
 mod images;
 mod listing;

@@ -173,7 +173,7 @@ pub fn parse(id: &str, text: &str) -> std::result::Result<Task, String> {
         time_limit: file.time_limit_secs.map(Duration::from_secs),
         setup: file.setup,
         checks,
-        sha256: crate::digest::sha256_hex(text.as_bytes()),
+        sha256: mur_core::sha256_hex(text.as_bytes()),
     })
 }
 
@@ -329,7 +329,7 @@ equals = 3
     #[test]
     fn a_task_is_known_by_its_files_sha256() {
         let task = parse("counter", COUNTER).expect("valid");
-        assert_eq!(task.sha256, crate::digest::sha256_hex(COUNTER.as_bytes()));
+        assert_eq!(task.sha256, mur_core::sha256_hex(COUNTER.as_bytes()));
         let changed = parse("counter", &COUNTER.replace("equals = 3", "equals = 4"));
         assert_ne!(changed.expect("valid").sha256, task.sha256);
     }

@@ -3,14 +3,17 @@
 //! command line becomes, the one duration syntax its options take
 //! ([`parse_duration`]), and the words its messages suggest: the one "did you
 //! mean" rule ([`nearest`]) and a word as a shell reads it back ([`shell_word`]);
-//! and others' text made safe to show a person ([`text`]).
+//! others' text made safe to show a person ([`text`]); and a digest as it is
+//! written down ([`sha256_hex`]).
 
+mod digest;
 mod duration;
 mod error;
 pub mod settings;
 pub mod text;
 mod words;
 
+pub use digest::{hex, sha256_hex};
 pub use duration::{parse_duration, parse_window};
 pub use error::{EXIT_CODES, Error, Kind, ListedSession, Result, SessionChoice};
 pub use settings::Settings;

@@ -412,10 +412,6 @@ fn private_dir(dir: &Path) -> Result<(), String> {
     mur_lockfile::ensure_private_dir(dir, "compile cache")
 }
 
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

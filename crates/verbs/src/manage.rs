@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::bindings::VERSIONS;
 use super::bounded::{self, Links, Refusal};
-use super::cache::{CodeCache, hex};
+use super::cache::CodeCache;
 use super::data::{self, DataVerb};
 use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
@@ -13,8 +13,9 @@ use super::index::{Entry, Index, appended, stamp, write_atomic};
 use super::instance::{Described, Instance};
 use super::name_section;
 use super::names::{self, INDEX_NAME, Unusable, valid_verb_name};
-use super::runtime::{Changed, Runtime, sha256_hex};
+use super::runtime::{Changed, Runtime};
 use super::spec::{ToolWait, VerbSpec};
+use mur_core::{hex, sha256_hex};
 use sha2::{Digest as _, Sha256};
 
 /// What `verbs add` did with one verb.

@@ -7,12 +7,12 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use sha2::{Digest, Sha256};
+use mur_core::sha256_hex;
 use wasmtime::component::Component;
 use wasmtime::{Config, Engine};
 
 use super::bounded::{Links, Refusal, Regular};
-use super::cache::{CodeCache, hex};
+use super::cache::CodeCache;
 use super::error::VerbError;
 use super::index::{Entry, Index, stamp, stamp_of};
 use super::instance::chain;
@@ -239,10 +239,6 @@ fn log_imports(engine: &Engine, name: &str, component: &Component) {
         imports.join(", ")
     };
     tracing::debug!("verb `{name}` imports {listed}");
-}
-
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
 }
 
 /// The changed file of verb `name` (`bytes`, hashing to `sha256`), refused where what it

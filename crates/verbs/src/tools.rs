@@ -18,6 +18,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use mur_core::sha256_hex;
 use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
@@ -26,7 +27,6 @@ use serde_json::Value;
 use super::bounded::{self, Links};
 use super::derived::Derived;
 use super::dirs::VerbDirs;
-use super::runtime::sha256_hex;
 
 /// What an entry holds, part of its key: a list kept as the server ordered each object's
 /// keys. Entries written before (keyed without it) hold them sorted — a derived verb showed

@@ -269,7 +269,7 @@ fn programs_sha256(given: &Given<'_>) -> BTreeMap<String, String> {
 /// The sha256 of the file at `path`, hex; why not (a FIFO is refused, not waited on).
 fn sha256_of(path: &Path) -> std::result::Result<String, String> {
     crate::compiled::sha256_file(path)
-        .map(|sum| crate::digest::hex(&sum))
+        .map(|sum| mur_core::hex(&sum))
         .map_err(|e| format!("cannot read it: {e}"))
 }
 

@@ -16,7 +16,7 @@ impl Verb for Click {
         name: "click",
         tool: "click",
         summary: "Click the element a selector matches; print its type, id and text",
-        synopsis: "click <selector> [--fields F,…] [--full]",
+        synopsis: "",
         details: "",
         examples: &["mur devtools click '#btn-inc'"],
     };

@@ -16,7 +16,7 @@ impl Verb for Components {
         name: "components",
         tool: "components",
         summary: "List the app's components: the active one, each name and title",
-        synopsis: "components [--fields F,…] [--full]",
+        synopsis: "",
         details: "",
         examples: &[
             "mur devtools components",

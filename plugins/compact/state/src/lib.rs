@@ -19,7 +19,7 @@ impl Verb for State {
         name: "state",
         tool: "state",
         summary: "Print the app's state, or an element's type, id, text and notable flags",
-        synopsis: "state [<selector>] [--fields F,…] [--full]",
+        synopsis: "",
         details: "Values longer than 80 characters are cut, their length said; --full \
                   prints every field whole.",
         examples: &[

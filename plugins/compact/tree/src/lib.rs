@@ -21,7 +21,7 @@ impl Verb for Tree {
         name: "tree",
         tool: "tree",
         summary: "Print the UI tree, each node as its type, id and text (--fields for more)",
-        synopsis: "tree [<selector>] [--window W] [--fields F,…] [--full]",
+        synopsis: "",
         details: "Flags that differ from the default (disabled, hidden, focused, checked, \
                   selected, expanded) are kept too. Texts longer than 80 characters are cut, \
                   their length said; --full prints every field whole.",

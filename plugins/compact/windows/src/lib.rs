@@ -15,7 +15,7 @@ impl Verb for Windows {
         name: "windows",
         tool: "windows",
         summary: "List the app's windows: id and title (--fields for more)",
-        synopsis: "windows [--fields F,…] [--full]",
+        synopsis: "",
         details: "",
         examples: &[
             "mur devtools windows",

@@ -1,13 +1,16 @@
-//! A file's digest as it is written down: a task's, a condition's, the verbs' and the
-//! compiled verbs' keys, each its sha256 in lowercase hex.
+//! A digest as mur writes it down: a verb file's sha256 (the index's record of it and
+//! the compile cache's key), a session's tool-list key, and mur-eval's keys of its
+//! tasks, conditions and compiled verbs — each in lowercase hex, one way everywhere.
+
+use sha2::{Digest as _, Sha256};
 
 /// `bytes`' sha256, in lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest as _;
-    hex(&sha2::Sha256::digest(bytes))
+    hex(&Sha256::digest(bytes))
 }
 
-/// `bytes` in lowercase hex, two digits a byte (a digest as it is written down).
+/// `bytes` in lowercase hex, two digits a byte: a digest taken a piece at a time (a
+/// file read in chunks, several files into one key) as it is written down.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
