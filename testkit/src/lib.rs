@@ -33,8 +33,8 @@ pub use artifacts::{
 pub use logs::{Logging, log_on_this_thread};
 pub use process::{
     Adopted, BUILD_LIMIT, Output, PATIENCE, Process, RUN_LIMIT, dead_pid, exit_with_stderr_gone,
-    free_port, mkfifo, refusing_port, run, run_ok, run_within, signal, silent_listener, wait_until,
-    wait_until_within,
+    free_port, mkfifo, refusing_port, run, run_ok, run_within, signal, silent_block,
+    silent_listener, wait_until, wait_until_within,
 };
 pub use sandbox::{
     Sample, Sandbox, Session, Successors, Withdrawn, another_session_line, session_rows,

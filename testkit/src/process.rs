@@ -540,6 +540,45 @@ pub fn silent_listener() -> (std::net::TcpListener, u16) {
     (listener, port)
 }
 
+/// `count` loopback listeners that never accept ([`silent_listener`]), on consecutive
+/// ports outside `handed_out`, the range the kernel hands out for `bind(127.0.0.1:0)` and
+/// a connection's own end (`mur_core::settings::PortRange::ephemeral`): no other test's
+/// listener or [`free_port`] is among them, nor can be while they live, so a scan of
+/// their ports meets them alone. A block with a port taken is given up for the next; the
+/// first block tried is the process's own, so runs side by side start apart.
+pub fn silent_block(
+    count: u16,
+    handed_out: std::ops::RangeInclusive<u16>,
+) -> Vec<std::net::TcpListener> {
+    let fits = |start: &u32| {
+        let end = start + u32::from(count) - 1;
+        end <= u32::from(u16::MAX)
+            && (end < u32::from(*handed_out.start()) || *start > u32::from(*handed_out.end()))
+    };
+    let mut starts: Vec<u32> = (1024..=u32::from(u16::MAX))
+        .step_by(usize::from(count.max(1)))
+        .filter(fits)
+        .collect();
+    assert!(
+        !starts.is_empty(),
+        "no {count} ports outside {handed_out:?}"
+    );
+    let own = usize::try_from(std::process::id()).unwrap_or(0) % starts.len();
+    starts.rotate_left(own);
+    let bound = |start: u32| -> Option<Vec<std::net::TcpListener>> {
+        (start..start + u32::from(count))
+            .map(|port| {
+                let port = u16::try_from(port).ok()?;
+                std::net::TcpListener::bind(("127.0.0.1", port)).ok()
+            })
+            .collect()
+    };
+    starts
+        .into_iter()
+        .find_map(bound)
+        .unwrap_or_else(|| panic!("every block of {count} ports outside {handed_out:?} is taken"))
+}
+
 /// Makes a FIFO at `path` (a file nothing will ever write to).
 pub fn mkfifo(path: &std::path::Path) {
     let status = Command::new("mkfifo")

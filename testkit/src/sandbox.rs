@@ -407,9 +407,22 @@ impl Sandbox {
         project: &Path,
         extra: &[&str],
     ) -> (Session, u16) {
-        const TRIES: usize = 10;
-        for _ in 0..TRIES {
-            let port = free_port();
+        let ports = std::iter::repeat_with(free_port).take(10);
+        self.start_session_on_one_of(program, project, extra, ports)
+    }
+
+    /// [`Sandbox::start_session_on_a_free_port`] on the first of `ports` that is free
+    /// when the session starts.
+    pub fn start_session_on_one_of(
+        &self,
+        program: &Path,
+        project: &Path,
+        extra: &[&str],
+        ports: impl IntoIterator<Item = u16>,
+    ) -> (Session, u16) {
+        let mut tried = 0;
+        for port in ports {
+            tried += 1;
             let port_arg = port.to_string();
             let args = [&["--port", port_arg.as_str()][..], extra].concat();
             match self.try_start(self.session_command(program, project, &args), project) {
@@ -421,7 +434,16 @@ impl Sandbox {
                 ),
             }
         }
-        panic!("{TRIES} free ports were each taken before the session could listen on it")
+        panic!("{tried} ports were each taken before the session could listen on it")
+    }
+
+    /// [`Sandbox::start_session_on_one_of`] of `mur-sample`.
+    pub fn start_sample_on_one_of(
+        &self,
+        project: &Path,
+        ports: impl IntoIterator<Item = u16>,
+    ) -> (Session, u16) {
+        self.start_session_on_one_of(&self.artifacts().sample, project, &[], ports)
     }
 
     /// [`Sandbox::start_session_on_a_free_port`] of `mur-sample`.

@@ -89,23 +89,44 @@ impl Scanned {
     /// What was scanned, in the words of a hint under a scan's error; and how many
     /// ports it passed over, if any, with what makes it probe them.
     pub fn searched(&self) -> String {
-        let mut said = format!(
+        match self.passed_over_words() {
+            Some(passed_over) => format!(
+                "{}; {passed_over}, `--endpoint http://127.0.0.1:PORT/mcp` calls a session by \
+                 its port",
+                self.scanned_words()
+            ),
+            None => self.scanned_words(),
+        }
+    }
+
+    /// What a listing of the sessions found says when the scan passed ports over: the
+    /// words of [`Self::searched`] but `--endpoint`, which lists nothing. `None` when
+    /// every port was probed, and the listing is whole.
+    pub fn passed_over(&self) -> Option<String> {
+        let passed_over = self.passed_over_words()?;
+        Some(format!("{}; {passed_over}", self.scanned_words()))
+    }
+
+    fn scanned_words(&self) -> String {
+        format!(
             "`--auto` scanned 127.0.0.1 ports {}-{} for devtools sessions",
             self.range.first, self.range.last
-        );
-        if self.unprobed > 0 {
-            said.push_str(&format!(
-                "; {} of the {} ports that took a connection were not probed: those that \
-                 accept a connection and never answer took the {} ms the probes have, at \
-                 least {} ms each; `--auto-range LO-HI` scans fewer ports, `--endpoint \
-                 http://127.0.0.1:PORT/mcp` calls a session by its port",
+        )
+    }
+
+    /// How many ports the scan passed over, why, and how to scan fewer.
+    fn passed_over_words(&self) -> Option<String> {
+        (self.unprobed > 0).then(|| {
+            format!(
+                "{} of the {} ports that took a connection were not probed: those that accept \
+                 a connection and never answer took the {} ms the probes have, at least {} ms \
+                 each; `--auto-range LO-HI` scans fewer ports",
                 self.unprobed,
                 self.listening,
                 liveness::PROBE_TIMEOUT.as_millis(),
                 LEAST_TURN.as_millis()
-            ));
-        }
-        said
+            )
+        })
     }
 
     /// The hint naming the ports that answered HTTP but not as devtools sessions, with
@@ -473,6 +494,7 @@ mod tests {
             scanned.searched(),
             "`--auto` scanned 127.0.0.1 ports 1-2 for devtools sessions"
         );
+        assert_eq!(scanned.passed_over(), None);
     }
 
     /// Past as many silent listeners as the probe timeout has turns of [`LEAST_TURN`]
@@ -496,6 +518,16 @@ mod tests {
                  connection and never answer took the 1500 ms the probes have, at least 100 \
                  ms each; `--auto-range LO-HI` scans fewer ports, `--endpoint \
                  http://127.0.0.1:PORT/mcp` calls a session by its port"
+            )
+        );
+        // A listing says it without `--endpoint`, which lists nothing.
+        assert_eq!(
+            scanned.passed_over().expect("ports passed over"),
+            format!(
+                "`--auto` scanned 127.0.0.1 ports 1-2 for devtools sessions; {passed_over} of \
+                 the 40 ports that took a connection were not probed: those that accept a \
+                 connection and never answer took the 1500 ms the probes have, at least 100 \
+                 ms each; `--auto-range LO-HI` scans fewer ports"
             )
         );
     }

@@ -34,7 +34,9 @@ pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
 /// exit code alike: `session list --project P` is how a script asks whether
 /// P's session (a bridge that may have stopped when idle) is still up. Ports the scan
 /// found answering HTTP, not as devtools sessions, are named with the `--endpoint` that
-/// reaches an MCP server there: in a hint under exit 4, else in a `note:`.
+/// reaches an MCP server there: in a hint under exit 4, else in a `note:`; ports the scan
+/// passed over (its probes' time spent on listeners that never answer) are counted in a
+/// hint under exit 4, else in a `warning:`.
 async fn list(settings: &Settings, json: bool) -> Result<()> {
     // `--timeout` bounds the listing, the stale lockfiles' removal on the way included.
     let deadline = std::time::Instant::now() + settings.timeout;
@@ -73,7 +75,11 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
                 let found = std::mem::take(&mut scanned.sessions);
                 let found = found.into_iter().filter(|c| meant(c)).collect();
                 sessions.extend(unlisted(found, &sessions));
-                scan_said = Some((scanned.searched(), scanned.not_devtools(&http).await));
+                scan_said = Some(ScanSaid {
+                    searched: scanned.searched(),
+                    passed_over: scanned.passed_over(),
+                    not_devtools: scanned.not_devtools(&http).await,
+                });
             }
             Ok((survey, others, sessions, scan_said))
         })
@@ -100,18 +106,13 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
         };
         // What the scan met, as `--auto`'s error for a call says it.
         return Err(match scan_said {
-            Some((searched, not_devtools)) => not_devtools
-                .into_iter()
-                .fold(error.with_hint(searched), Error::with_hint),
+            Some(said) => (said.not_devtools.into_iter())
+                .fold(error.with_hint(said.searched), Error::with_hint),
             None => error,
         });
     }
-    // Listed or not, a third-party MCP server the scan met is named with its
-    // `--endpoint`: `--auto` lists devtools sessions only.
-    if let Some((_, Some(not_devtools))) = scan_said
-        && !settings.quiet
-    {
-        discovery::Report::note(&mut Notices, not_devtools);
+    if let Some(said) = scan_said {
+        said.tell(settings.quiet);
     }
     survey.report_unresponsive(&mut Notices);
     let bridges: Vec<Option<Sidecar>> = sessions.iter().map(|l| bridge(&survey, l)).collect();
@@ -124,6 +125,34 @@ async fn list(settings: &Settings, json: bool) -> Result<()> {
             text.push('\n');
         }
         output::stdout(text.as_bytes())
+    }
+}
+
+/// What `--auto`'s scan has to say beside the sessions it found, in the words of the
+/// hints under its "no session" ([`discovery::Scanned`]).
+struct ScanSaid {
+    /// The ports scanned, and those passed over: the hint under "no session".
+    searched: String,
+    /// The ports passed over, said to a listing ([`discovery::Scanned::passed_over`]).
+    passed_over: Option<String>,
+    /// The ports that answered HTTP, not as devtools sessions.
+    not_devtools: Option<String>,
+}
+
+impl ScanSaid {
+    /// Said beside a listing: a third-party MCP server the scan met, named with its
+    /// `--endpoint` (`--auto` lists devtools sessions only), in a note; the ports it
+    /// passed over in a warning, whatever `-q` says: a session among them would be
+    /// missing from a list that reads as whole.
+    fn tell(self, quiet: bool) {
+        if let Some(not_devtools) = self.not_devtools
+            && !quiet
+        {
+            discovery::Report::note(&mut Notices, not_devtools);
+        }
+        if let Some(passed_over) = self.passed_over {
+            Notices.notice(passed_over);
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use mur_e2e::{
     Output, Sandbox, Stub, dead_pid, free_port, mkfifo, refusing_port, session_rows,
-    several_sessions_error, signal, silent_listener,
+    several_sessions_error, signal, silent_block, silent_listener,
 };
 
 /// `mur devtools --project PROJECT call version`.
@@ -1892,23 +1892,24 @@ fn a_live_session_beside_more_silent_ones_than_probes_in_flight_is_listed() {
 /// its end, and the ports after them were never probed: no session (exit 4).
 #[test]
 fn auto_finds_a_session_past_more_silent_listeners_than_probes_in_flight() {
-    let (sb, app) = Sandbox::with_app();
-    std::fs::remove_file(&app.lockfile).expect("delete the lockfile");
-    // Below the session's port, so probed before it (ports go in order). A port taken
-    // already (another test's) is passed by.
-    let silent: Vec<std::net::TcpListener> = (1024..app.lock.port)
-        .rev()
-        .filter_map(|port| std::net::TcpListener::bind(("127.0.0.1", port)).ok())
-        .take(256 + 24)
-        .collect();
-    let lowest = silent
-        .last()
-        .expect("silent listeners")
+    let sb = Sandbox::new();
+    let count = mur_lockfile::liveness::PROBES_IN_FLIGHT + 24;
+    // Below the session's port, so probed before it (ports go in order); all outside the
+    // ports the kernel hands out, so that no other test's listener is scanned, and no
+    // port another test found free is taken: the session listens just above them.
+    let mut silent = silent_block(u16::try_from(count + 1).expect("a count"), handed_out());
+    let above = silent
+        .pop()
+        .expect("a listener")
         .local_addr()
         .expect("addr");
-    let range = format!("{}-{}", lowest.port(), app.lock.port);
+    let (app, port) = sb.start_sample_on_one_of(&sb.project("app"), (above.port()..).take(10));
+    std::fs::remove_file(&app.lockfile).expect("delete the lockfile");
+    let lowest = silent[0].local_addr().expect("addr").port();
+    let range = format!("{lowest}-{port}");
     let project = app.project.to_str().expect("utf-8");
-    // Other tests' sessions may listen in the range too: `--project` picks ours.
+    // A port between the block and the session's (taken when it started) may be another
+    // session's: `--project` picks ours.
     let out = sb.mur(&[
         "devtools",
         "--auto-range",
@@ -1920,6 +1921,12 @@ fn auto_finds_a_session_past_more_silent_listeners_than_probes_in_flight() {
     ]);
     out.assert_answered_by(app.pid());
     drop(silent);
+}
+
+/// The ports the kernel hands out ([`silent_block`] keeps out of them).
+pub(crate) fn handed_out() -> std::ops::RangeInclusive<u16> {
+    let range = mur_core::settings::PortRange::ephemeral();
+    range.first..=range.last
 }
 
 /// `--timeout` bounds the read of the lockfile directory itself: ten thousand files took

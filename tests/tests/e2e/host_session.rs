@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use mur_e2e::stub::Reply;
-use mur_e2e::{Adopted, Output, Sandbox, Stub, dead_pid, free_port};
+use mur_e2e::{Adopted, Output, Sandbox, Stub, dead_pid, free_port, silent_block};
 use serde_json::Value;
 
 #[test]
@@ -484,6 +484,43 @@ fn list_auto_adds_sessions_found_by_the_port_scan() {
         [serde_json::to_value(&sample.lock).expect("lock json")],
         "the probe's facts, in the lockfile's shape"
     );
+}
+
+/// A session listed by `session list --auto` whose scan passed ports over (their probes'
+/// time taken by listeners that accept and never answer) is said not to be the whole
+/// list, in the words of the hint under a call's "no session" but `--endpoint`: the
+/// listing said nothing, and a session among those ports was missing unsaid. One
+/// probe in flight (`ulimit -n 33` leaves one descriptor to probes): 40 silent
+/// listeners are more than the probe timeout has turns for.
+#[cfg(unix)]
+#[test]
+fn list_auto_warns_of_the_ports_its_scan_passed_over() {
+    let (sb, app) = Sandbox::with_app();
+    // On ports no other test's listener takes: the scan meets these alone.
+    let silent = silent_block(40, crate::host_discovery::handed_out());
+    let port = |listener: &std::net::TcpListener| listener.local_addr().expect("addr").port();
+    let range = format!("{}-{}", port(&silent[0]), port(&silent[39]));
+    let list = format!("ulimit -n 33 && exec mur devtools --auto-range {range} session list");
+    let out = mur_e2e::run(&mut sb.shell_command(&list));
+    // Each port passed over took the connection of the check that it listens, not the
+    // probe's.
+    let passed_over = (silent.iter())
+        .filter(|listener| {
+            listener.set_nonblocking(true).expect("nonblocking");
+            std::iter::from_fn(|| listener.accept().ok()).count() == 1
+        })
+        .count();
+    out.assert_code(0)
+        .assert_stdout_is(format!(
+            "{}\n",
+            serde_json::to_string(&app.lock).expect("json")
+        ))
+        .assert_stderr_is(format!(
+            "warning: `--auto` scanned 127.0.0.1 ports {range} for devtools sessions; \
+             {passed_over} of the 40 ports that took a connection were not probed: those \
+             that accept a connection and never answer took the 1500 ms the probes have, at \
+             least 100 ms each; `--auto-range LO-HI` scans fewer ports\n"
+        ));
 }
 
 /// A stdio MCP server of a few lines: it answers `initialize`, lists one tool
