@@ -57,11 +57,11 @@ impl Interrupts {
         for signal in STOPPING {
             let write = write.try_clone().ok()?;
             // In this order: the second signal finds `came` set by the first and exits
-            // at once (128 + its number, as a shell reports a command it ended).
+            // at once, with the code a shell reports for a command it ended.
             let ids = [
                 signal_hook::flag::register_conditional_shutdown(
                     signal,
-                    128 + signal,
+                    mur_procs::signal_exit_code(signal),
                     came.clone(),
                 ),
                 signal_hook::flag::register(signal, came.clone()),

@@ -131,9 +131,9 @@ impl Watch {
         let came = Arc::new(AtomicBool::new(false));
         for signal in STOPPING {
             // In this order: the second signal finds `came` set by the first and exits
-            // at once (128 + its number, as a shell reports a command it ended).
-            signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, came.clone())
-                .ok()?;
+            // at once, with the code a shell reports for a command it ended.
+            let code = mur_procs::signal_exit_code(signal);
+            signal_hook::flag::register_conditional_shutdown(signal, code, came.clone()).ok()?;
             signal_hook::flag::register(signal, came.clone()).ok()?;
             let number = usize::try_from(signal).unwrap_or(usize::MAX);
             signal_hook::flag::register_usize(signal, which.clone(), number).ok()?;

@@ -265,7 +265,7 @@ async fn request(
         );
     };
     let deadline = Instant::now() + bridge.request_limit;
-    let served = bridge.served(method, params.as_ref());
+    let mut served = Unrecorded(bridge.served(method, params.as_ref()));
     let mut params = params;
     let level = take_modern_meta(&mut params);
     let caller_first = waits
@@ -297,7 +297,8 @@ async fn request(
         }
     };
     if let Some(why) = why {
-        unanswered(served);
+        // No server took it: the bridge's side failed it, as its client is told.
+        served.finish(Outcome::RpcError);
         return rpc_error(StatusCode::OK, id, INTERNAL_ERROR, &why);
     }
     if let Some(level) = level {
@@ -328,7 +329,7 @@ async fn respond(mut watched: Watched) -> Response {
             return (StatusCode::OK, axum::Json(answer)).into_response();
         }
         Next::Lost => {
-            watched.done = true;
+            watched.lost();
             return rpc_error(
                 StatusCode::OK,
                 Value::Null,
@@ -360,7 +361,10 @@ fn event_stream(
                 watched.record(&answer);
                 return Some((answer, None));
             }
-            Next::Lost => return None,
+            Next::Lost => {
+                watched.lost();
+                return None;
+            }
         };
         if is_answer(&message) {
             watched.done = true;
@@ -389,7 +393,7 @@ struct Watched {
     deadline: Instant,
     limit: Duration,
     /// The call's usage record to write once it ends (recording on, `tools/call`).
-    served: Option<(Arc<Recorder>, Served)>,
+    served: Unrecorded,
 }
 
 /// What came next for a request.
@@ -405,11 +409,14 @@ impl Watched {
     /// Records the call (if it is to be) as `answer`, the answer its client gets, says
     /// it ended; an input-required round is a step of a call, not one.
     fn record(&mut self, answer: &Value) {
-        if let Some((recorder, served)) = self.served.take()
-            && let Some(outcome) = answer_outcome(answer, served.tool())
-        {
-            recorder.finish(served, outcome);
-        }
+        self.served.answered(answer);
+    }
+
+    /// The relay forgot the request (cannot happen while it is watched): nothing is
+    /// left to cancel, and no answer of the server's reached its client.
+    fn lost(&mut self) {
+        self.done = true;
+        self.served.finish(Outcome::RpcError);
     }
 
     async fn next(&mut self) -> Next {
@@ -437,21 +444,49 @@ impl Watched {
 
 impl Drop for Watched {
     fn drop(&mut self) {
+        // Its client went away before the answer, or the bridge gave up on it: the
+        // server is told to cancel. Its record, if still unwritten, goes with `served`.
         if !self.done {
             self.relay.abandon(self.sent.id);
         }
-        // Its client went away before the answer (or the bridge lost it): no
-        // result reached anyone.
-        unanswered(self.served.take());
     }
 }
 
-/// Records a call no result of the server's reached (the server was not there to
-/// send it to, or the client went away first) as `rpc-error`, as mur's own record
-/// of it says.
-fn unanswered(served: Option<(Arc<Recorder>, Served)>) {
-    if let Some((recorder, served)) = served {
-        recorder.finish(served, Outcome::RpcError);
+/// A `tools/call`'s usage record until it is written (recording on): as the answer its
+/// client gets says it ended ([`Unrecorded::answered`]), or as the bridge failed it
+/// ([`Unrecorded::finish`]); else, once dropped, as its client stopped it (`Drop`).
+struct Unrecorded(Option<(Arc<Recorder>, Served)>);
+
+impl Unrecorded {
+    /// Records the call as ended with `outcome`, unless it was recorded already.
+    fn finish(&mut self, outcome: Outcome) {
+        if let Some((recorder, served)) = self.0.take() {
+            recorder.finish(served, outcome);
+        }
+    }
+
+    /// Records the call as `answer`, the answer its client gets, says it ended; an
+    /// input-required round is a step of a call, not one: it is never recorded.
+    fn answered(&mut self, answer: &Value) {
+        if let Some((recorder, served)) = self.0.take()
+            && let Some(outcome) = answer_outcome(answer, served.tool())
+        {
+            recorder.finish(served, outcome);
+        }
+    }
+}
+
+impl Drop for Unrecorded {
+    /// Neither answered nor failed by the bridge: the request was dropped, its client
+    /// gone before an answer — its `--timeout`, Ctrl-C, a proxy whose client cancelled
+    /// the call (each drops the HTTP request). The client stopped the call: `interrupted`,
+    /// as a session records a request its client dropped and a proxy a call its client
+    /// cancelled (it was `rpc-error`, a failure no one had). What the bridge's side cut
+    /// short — no server to send it to, the bridge stopped (`bridge stop`, its signal:
+    /// the server's side, not the caller's), its [`REQUEST_LIMIT`] — is answered with an
+    /// error and recorded `rpc-error` there, as the client's own record of it says.
+    fn drop(&mut self) {
+        self.finish(Outcome::Interrupted);
     }
 }
 
@@ -755,15 +790,12 @@ mod tests {
         );
     }
 
-    /// A call that came while the server was restarting, and the restart failed: its
-    /// client gets an error, and the bridge's usage log records it (it was dropped).
-    #[tokio::test]
-    async fn a_call_the_server_was_not_there_to_take_is_recorded_rpc_error() {
-        let dir = tempfile::tempdir().expect("a directory");
-        let log = dir.path().join("served.jsonl");
+    /// A bridge recording its calls to `served.jsonl` in `dir`, with no server attached
+    /// (one is being started again); its relay, and the log.
+    fn recording(dir: &Path) -> (Arc<Bridge>, Relay, PathBuf) {
+        let log = dir.join("served.jsonl");
         let logging = mur_server::UsageLogging::At(log.clone());
-        let recorder = Recorder::new(&logging, &dir.path().join("0123.json"), "tag");
-        // No server attached: one is being started again.
+        let recorder = Recorder::new(&logging, &dir.join("0123.json"), "tag");
         let relay = Relay::new();
         let bridge = Bridge::new(
             relay.clone(),
@@ -771,6 +803,15 @@ mod tests {
             recorder,
             Path::new("b.log"),
         );
+        (bridge, relay, log)
+    }
+
+    /// A call that came while the server was restarting, and the restart failed: its
+    /// client gets an error, and the bridge's usage log records it (it was dropped).
+    #[tokio::test]
+    async fn a_call_the_server_was_not_there_to_take_is_recorded_rpc_error() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let (bridge, relay, log) = recording(dir.path());
         let params = json!({ "name": "echo", "arguments": {} });
         let pending = tokio::spawn({
             let bridge = bridge.clone();
@@ -792,6 +833,43 @@ mod tests {
         );
     }
 
+    /// A call whose client went away before its answer — `mur`'s `--timeout` or Ctrl-C,
+    /// a proxy whose client cancelled it: each drops the HTTP request — is recorded
+    /// `interrupted`, as a session and a proxy record a call their client stopped, not
+    /// `rpc-error`, a failure of the server's: sent to the server (which is told to
+    /// cancel it) or still waiting for one being started again.
+    #[tokio::test]
+    async fn a_call_its_client_gave_up_is_recorded_interrupted() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let (bridge, relay, log) = recording(dir.path());
+        let call = |name: &str| {
+            let (bridge, params) = (bridge.clone(), json!({ "name": name, "arguments": {} }));
+            tokio::spawn(async move {
+                request(&bridge, "tools/call", json!(1), Some(params), None).await
+            })
+        };
+        let waiting = call("waiting");
+        while !relay.activity().0 {
+            tokio::task::yield_now().await;
+        }
+        waiting.abort();
+        assert!(waiting.await.is_err(), "given up by its client");
+        let (to_server, mut server) = tokio::sync::mpsc::unbounded_channel();
+        relay.attach(Some(to_server));
+        let sent = call("sent");
+        server.recv().await.expect("the call");
+        sent.abort();
+        assert!(sent.await.is_err(), "given up by its client");
+        let cancel: Value =
+            serde_json::from_str(&server.recv().await.expect("a cancel")).expect("json");
+        assert_eq!(cancel["method"], "notifications/cancelled");
+        let records = mur_testkit::usage_records(&log);
+        assert_eq!(
+            mur_testkit::fields(&records, ["tool", "outcome"]),
+            [["waiting", "interrupted"], ["sent", "interrupted"]]
+        );
+    }
+
     /// A name a client sent is recorded as sent when its server answered the call as its
     /// tool's (a result, or the tool's own failure: the bridge keeps no tool list of its
     /// server's, so the answer says which) or when it is shaped like a name; else as
@@ -800,18 +878,9 @@ mod tests {
     #[tokio::test]
     async fn a_value_sent_as_a_name_is_recorded_as_word() {
         let dir = tempfile::tempdir().expect("a directory");
-        let log = dir.path().join("served.jsonl");
-        let logging = mur_server::UsageLogging::At(log.clone());
-        let recorder = Recorder::new(&logging, &dir.path().join("0123.json"), "tag");
-        let relay = Relay::new();
+        let (bridge, relay, log) = recording(dir.path());
         let (to_server, mut server) = tokio::sync::mpsc::unbounded_channel();
         relay.attach(Some(to_server));
-        let bridge = Bridge::new(
-            relay.clone(),
-            json!({ "capabilities": {} }),
-            recorder,
-            Path::new("b.log"),
-        );
         let password = r#"{"password":"hunter2"}"#;
         let verb = |name: &str| json!({ "dev.mur/verb": { "name": name, "kind": "derived" } });
         let text = |text: &str, failed: bool| json!({ "result": { "content": [{ "type": "text", "text": text }], "isError": failed } });

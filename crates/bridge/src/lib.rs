@@ -15,13 +15,12 @@
 //!   only a stop not older than a given bridge (the proxy's, killed without a word).
 //! - [`proxy`] (`mur devtools proxy`): a stdio MCP server forwarding to a session.
 //!
-//! Everything returns data and [`mur_core::Error`]s, but for one thing: a signal
-//! (SIGTERM, SIGINT, SIGHUP) to the proxy ends the process, by that signal
-//! ([`mur_procs::end_by_signal`]), once its requests are given up and its upstream
-//! ended ([`proxy::serve`]): the proxy's main thread may be blocked reading stdin for
-//! good, so the thread that watches for signals ends it. The bridge's own messages
-//! go to `tracing` (its log), and a foreground bridge's log takes them from the
-//! binary's log layer through [`LogFile`].
+//! Everything returns data and [`mur_core::Error`]s; a signal that stopped a start or
+//! the proxy is returned too ([`Start::Interrupted`], [`proxy::Stopped::Signal`]), once
+//! what it stopped is tidied up, for the binary to end the process by it
+//! ([`mur_procs::end_by_signal`]). The bridge's own messages go to `tracing` (its
+//! log), and a foreground bridge's log takes them from the binary's log layer through
+//! [`LogFile`].
 
 mod background;
 mod capabilities;

@@ -178,7 +178,7 @@ const SERVER_STDERR: &str = "mur_bridge::server";
 /// one the layer given it lets through: the bridge's and `mur-server`'s), for the
 /// binary's log layer beside the one on stderr. Its lines are escaped as every
 /// message of the bridge is, and go to the log while a bridge runs in the
-/// foreground ([`OwnLines`]): its start, its restarts and its last line (why it
+/// foreground (module `log`'s `OwnLines`): its start, its restarts and its last line (why it
 /// stopped, how to start it again) are what [`crate::newest_stop`] reads back for
 /// whoever later finds no session there. Nowhere otherwise: no bridge runs, or its
 /// stderr is the log already.

@@ -133,7 +133,7 @@ impl fmt::Display for Idle {
 
 /// `--idle DURATION`, in the syntax of every duration mur takes
 /// ([`mur_core::parse_duration`]), or `never` ([`MAX_IDLE`]: an agent host's proxy
-/// in front of the bridge must not find it gone); at least [`MIN_IDLE`], at most
+/// in front of the bridge must not find it gone); at least a second, at most
 /// [`MAX_IDLE`].
 pub fn parse_idle(text: &str) -> Result<Idle, String> {
     let written = text.trim().to_owned();

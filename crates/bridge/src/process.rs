@@ -402,6 +402,17 @@ mod tests {
         Process::adopt(child, marker).expect("adopted")
     }
 
+    /// Writes `ping` to the server started by [`start`], and reads the line it answers.
+    async fn ping(stdin: &mut pipe::Sender, stdout: pipe::Receiver) -> String {
+        stdin.write_all(b"ping\n").await.expect("written");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .await
+            .expect("read");
+        line
+    }
+
     /// Whether `pid` is still a process (a zombie counts: it is not reaped).
     fn exists(pid: u32) -> bool {
         std::path::Path::new(&format!("/proc/{pid}")).exists()
@@ -426,13 +437,7 @@ mod tests {
     #[tokio::test]
     async fn the_pipes_carry_lines_and_the_exit_is_awaited_with_its_status() {
         let (mut process, mut stdin, stdout) = start("read line; echo \"got $line\"; exit 3");
-        stdin.write_all(b"ping\n").await.expect("written");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .await
-            .expect("read");
-        assert_eq!(line, "got ping\n");
+        assert_eq!(ping(&mut stdin, stdout).await, "got ping\n");
         let status = exit_of(&mut process).await;
         assert_eq!(status.code(), Some(3));
         // Waiting again answers the same.
@@ -509,12 +514,7 @@ mod tests {
             while !HELD_SCAN.began.load(SeqCst) {
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
-            stdin.write_all(b"ping\n").await.expect("written");
-            let mut line = String::new();
-            BufReader::new(stdout)
-                .read_line(&mut line)
-                .await
-                .expect("read");
+            let line = ping(&mut stdin, stdout).await;
             *HELD_SCAN.let_go.lock().expect("the flag") = true;
             HELD_SCAN.going.notify_all();
             line

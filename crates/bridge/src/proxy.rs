@@ -23,7 +23,7 @@
 //! that each is given up (its call cancelled, an error written for it). Once
 //! nobody can read the answers — stdout closed by its reader, seen when a
 //! write fails or as a hangup on stdout ([`ClientOutput::hung_up`], looked for
-//! every [`LOOK_EVERY`] while requests are in flight, stdin open or not) — the
+//! every 50 ms while requests are in flight, stdin open or not) — the
 //! requests in flight are given up at once: an agent host killed mid-call, or
 //! one that closed only its read end, leaves no proxy behind waiting on a call
 //! that may never end. Either stops the proxy at once, its input read no further
@@ -43,22 +43,26 @@
 //! proxy as its input's end does, without waiting for answers: each request in
 //! flight is given up, what the upstream keeps for them is ended
 //! ([`Upstream::end`]: a session-based server's session, else left to its idle
-//! timeout), then the process ends by the signal — also when its input had ended
-//! already and the requests were being waited for. A second signal ends it at once.
+//! timeout), then [`serve`] returns [`Stopped::Signal`] and the binary ends the
+//! process by the signal — also when its input had ended already and the requests
+//! were being waited for, or a write to a client that reads nothing holds the serving
+//! (it goes on a thread of its own). A second signal ends it at once.
 //!
 //! With usage recording on (`proxy --usage`, [`recorder`]), each `tools/call` is
 //! recorded as a session records the calls it serves (side `server`, surface `mcp`,
 //! through `mur-server`'s [`Recorder`], as a bridge records them), so the MCP side of a
 //! server that records nothing itself is measured: in the name of the `clientInfo` the
 //! client gave in `initialize` (none when it gave none), once its answer is written —
-//! how it ended read from the answer as a bridge reads it — or when it is given up
-//! (`rpc-error`, as a bridge records a call no answer of the server's reached) or
-//! cancelled by the client or a signal (`interrupted`, as a session records a call its
-//! client cancelled). An input-required round is a step of a call, not one.
+//! how it ended read from the answer as a bridge reads it — or when it is given up:
+//! past [`INPUT_END_GRACE`] (`rpc-error`, as a bridge records a call past its own
+//! bound), or because its client stopped it — cancelled it, went away, or ended the
+//! proxy by a signal (`interrupted`, as a session and a bridge record a call whose
+//! client dropped its request). An input-required round is a step of a call, not one.
 
 use std::{
     collections::HashMap,
     io::{BufRead, Write},
+    os::raw::c_int,
     sync::{
         Arc, Mutex,
         atomic::{AtomicBool, AtomicU64, Ordering},
@@ -266,6 +270,11 @@ pub enum Stopped {
     /// A write to the client failed (`BrokenPipe`: its reader closed it): the
     /// input was read no further, the requests in flight given up.
     Output(std::io::Error),
+    /// A signal (SIGTERM, SIGINT, SIGHUP) ended the proxy: its requests in flight were
+    /// given up and the upstream ended. The caller ends the process by it at once
+    /// ([`mur_procs::end_by_signal`]), as it would have ended had the proxy not caught
+    /// it; another signal meanwhile ends it by its default action.
+    Signal(c_int),
 }
 
 impl std::fmt::Display for Stopped {
@@ -273,6 +282,7 @@ impl std::fmt::Display for Stopped {
         match self {
             Self::Input(e) => write!(f, "cannot read stdin: {e}"),
             Self::Output(e) => write!(f, "cannot write to stdout: {e}"),
+            Self::Signal(signal) => write!(f, "ended by {}", crate::signals::name(*signal)),
         }
     }
 }
@@ -295,10 +305,10 @@ struct Running {
 /// while requests are in flight, stops it at once, the requests in flight given up
 /// ([`Stopped::Output`]); then the upstream is ended
 /// ([`Upstream::end`]). A signal (SIGTERM, SIGINT, SIGHUP) meanwhile gives the
-/// requests up, ends the upstream and ends the process by it: never returns,
-/// also when it came after the input ended. One after it returned ends the
-/// process by its default action. Each `tools/call` is recorded to `usage`, if
-/// given ([`recorder`]).
+/// requests up and ends the upstream, also when it came after the input ended:
+/// [`Stopped::Signal`], for the caller to end the process by it. One after it
+/// returned ends the process by its default action. Each `tools/call` is recorded
+/// to `usage`, if given ([`recorder`]).
 pub fn serve<W: ClientOutput>(
     upstream: Arc<dyn Upstream>,
     input: impl BufRead + Send + 'static,
@@ -338,34 +348,66 @@ fn serve_within<W: ClientOutput>(
         wake,
         graces,
     });
-    // Its own thread ends the process: this one may be blocked reading stdin.
+    // Whichever comes first: the serving's end (`None`), or a signal's (its requests
+    // given up on the watch's thread). The serving goes on a thread of its own, not
+    // joined after a signal: it may be blocked for good on a write its client never
+    // reads, and the caller ends the process without it.
+    let (ended, end) = mpsc::channel::<Option<c_int>>();
     let stopping = proxy.clone();
-    let watch = crate::signals::StopWatch::install(move |signal| stopping.stopped_by(signal));
+    let by_signal = ended.clone();
+    let watch = crate::signals::StopWatch::install(move |signal| {
+        stopping.stopped_by(signal);
+        let _ = by_signal.send(Some(signal));
+    });
     if let Err(e) = &watch {
         tracing::debug!("no signal handlers ({e}): a signal ends the proxy at once");
     }
+    let serving = std::thread::spawn(move || {
+        let _done = Done(ended);
+        serve_to_end(&proxy, &inputs)
+    });
+    let by = end.recv().ok().flatten();
+    // A signal that came while the input's end was served ends the proxy all the
+    // same, as it would have a moment before: the process is not to end as if none
+    // came (the watch's thread may be giving its requests up still: the upstream
+    // waits for its first end, so it is ended once). From now on a signal ends the
+    // process by its default action.
+    let came = watch.ok().and_then(crate::signals::StopWatch::settle);
+    if let Some(signal) = by.or(came) {
+        tracing::debug!("{}: the proxy ends by it", crate::signals::name(signal));
+        return Err(Stopped::Signal(signal));
+    }
+    serving
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// Says the serving ended when dropped: also when it panicked, for [`serve_within`]
+/// not to wait on for a signal.
+struct Done(mpsc::Sender<Option<c_int>>);
+
+impl Drop for Done {
+    fn drop(&mut self) {
+        let _ = self.0.send(None);
+    }
+}
+
+/// Serves the input until it ends or the client is gone, then the requests in flight
+/// ([`Proxy::finish`]), then ends the upstream.
+fn serve_to_end<W: ClientOutput>(
+    proxy: &Arc<Proxy<W>>,
+    inputs: &mpsc::Receiver<Input>,
+) -> std::result::Result<(), Stopped> {
     let (still_reading, read_done) = mpsc::channel::<()>();
     let watching = std::thread::spawn({
         let proxy = proxy.clone();
         move || proxy.watch_output(&read_done)
     });
-    let read = serve_inputs(&proxy, &inputs);
+    let read = serve_inputs(proxy, inputs);
     drop(still_reading);
     let _ = watching.join();
     proxy.finish();
     proxy.upstream.end();
-    // A signal that came while the input's end was served ends the proxy all the
-    // same, as it would have a moment before: the process is not to end as if none
-    // came, racing the watch's thread (which may be ending it too; the upstream
-    // waits for its first end, so it is ended once). Ended here, not returned: the
-    // watch's thread may be ending the process this moment, so a signal ends it
-    // whichever thread gets there first, the same way (`serve` never returns on one).
-    if let Ok(watch) = watch
-        && let Some(signal) = watch.settle()
-    {
-        tracing::debug!("{}: the proxy ends by it", crate::signals::name(signal));
-        mur_procs::end_by_signal(signal)
-    }
     read
 }
 
@@ -514,7 +556,7 @@ impl<W: ClientOutput> Proxy<W> {
                 if self.gone.load(Ordering::SeqCst) {
                     self.give_up_all(
                         "its client is gone (a write to stdout failed)",
-                        Outcome::RpcError,
+                        Outcome::Interrupted,
                     );
                 }
             }
@@ -596,9 +638,11 @@ impl<W: ClientOutput> Proxy<W> {
         let until = Instant::now() + self.graces.input_end;
         while !self.all_ended() {
             if let Some(gone) = self.client_gone() {
-                self.give_up_all(gone, Outcome::RpcError);
+                self.give_up_all(gone, Outcome::Interrupted);
                 break;
             }
+            // The proxy's own bound, as a bridge's on its server: a failure its client
+            // is told (while it reads), not the client stopping the call.
             if Instant::now() >= until {
                 let why = format!(
                     "the proxy's input ended and {} passed without its answer",
@@ -630,8 +674,8 @@ impl<W: ClientOutput> Proxy<W> {
     /// closed): its requests in flight are given up at once, not waited for as after
     /// the input's end; once they end ([`GIVE_UP_GRACE`] at most), the upstream is
     /// ended (a session-based server's session `DELETE`d, not left to its idle
-    /// timeout), then the process, by the signal.
-    fn stopped_by(&self, signal: std::os::raw::c_int) -> ! {
+    /// timeout); then [`serve`] returns [`Stopped::Signal`].
+    fn stopped_by(&self, signal: c_int) {
         let name = crate::signals::name(signal);
         tracing::debug!("{name}: ending the proxy");
         // Its client ended it, as a client's cancel ends a call.
@@ -644,10 +688,6 @@ impl<W: ClientOutput> Proxy<W> {
             std::thread::sleep(LOOK_EVERY);
         }
         self.upstream.end();
-        // The process ends here, on the watch's thread, not by returning to the caller:
-        // the main thread may be blocked reading stdin for good (a client that keeps it
-        // open), and nothing would return there to end it.
-        mur_procs::end_by_signal(signal)
     }
 
     /// Whether every request in flight has ended.
@@ -685,7 +725,9 @@ impl<W: ClientOutput> Proxy<W> {
     /// Gives up every request in flight (`why`): its call is cancelled, its
     /// questions wait no more, and — while the client can still read — it is
     /// answered with an error saying why, unless its own answer came first; a tool
-    /// call is recorded as ended with `outcome`.
+    /// call is recorded as ended with `outcome`: `interrupted` when its client stopped
+    /// it (gone, or ending the proxy by a signal), as a session and a bridge record a
+    /// request their client dropped; `rpc-error` when the proxy's own bound did.
     fn give_up_all(&self, why: &str, outcome: Outcome) {
         let gone = self.client_gone().is_some();
         let mut given_up = Vec::new();
@@ -880,7 +922,7 @@ impl<W: ClientOutput> Proxy<W> {
             *first = Some(failed);
             self.gone.store(true, Ordering::SeqCst);
         }
-        self.give_up_all(&format!("its client is gone ({how})"), Outcome::RpcError);
+        self.give_up_all(&format!("its client is gone ({how})"), Outcome::Interrupted);
         // Full: a line waits there, and the loop looks at `gone` once it takes it.
         let _ = self.wake.try_send(Input::ClientGone);
     }
@@ -1612,6 +1654,97 @@ mod tests {
                 row("cancelled", "interrupted"),
                 row("quick", "ok"),
             ])
+        );
+    }
+
+    /// A tool call whose client went away (its output closed with the call in flight) is
+    /// recorded `interrupted`, as one it cancelled is: the client stopped it, as a
+    /// session and a bridge record a call whose client dropped its request. It was
+    /// `rpc-error`, a failure no one had.
+    #[test]
+    fn a_tool_call_whose_client_went_away_is_recorded_interrupted() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let log = dir.path().join("proxied.jsonl");
+        let usage = recorder(&UsageLogging::At(log.clone())).expect("a recorder");
+        let served = serve_held_call(Arc::new(Tools), Closed { hung_up: true }, usage);
+        assert!(matches!(served, Err(Stopped::Output(_))), "{served:?}");
+        let records = mur_testkit::usage_records(&log);
+        assert_eq!(
+            mur_testkit::fields(&records, ["tool", "outcome"]),
+            [["held", "interrupted"]]
+        );
+    }
+
+    /// What [`serve`] returns for one tool call (`held`), writing to `output`, its input
+    /// then held open (a client that keeps stdin open) until it returns.
+    fn serve_held_call<W: ClientOutput>(
+        upstream: Arc<dyn Upstream>,
+        output: W,
+        usage: Option<Recorder>,
+    ) -> std::result::Result<(), Stopped> {
+        let (_held, more) = std::sync::mpsc::channel();
+        let input = Open {
+            line: b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"held\"}}\n",
+            more: Mutex::new(more),
+        };
+        serve_within(
+            upstream,
+            std::io::BufReader::new(input),
+            output,
+            usage,
+            graces(Duration::from_secs(30)),
+        )
+    }
+
+    /// Set in the environment of this test binary run again: the usage log [`signalled`]
+    /// records to.
+    const SIGNALLED: &str = "MUR_BRIDGE_TEST_SIGNALLED";
+
+    /// An upstream whose call raises SIGTERM, then waits until it is cancelled.
+    struct Raising;
+
+    impl Upstream for Raising {
+        fn call(&self, request: Request<'_>, events: &dyn Events) -> Result<Reply> {
+            signal_hook::low_level::raise(signal_hook::consts::SIGTERM).expect("raised");
+            Cancellable::default().call(request, events)
+        }
+    }
+
+    /// Run by [`a_signal_gives_the_requests_up_and_is_returned`] only (passes at once
+    /// otherwise): a proxy whose call raises SIGTERM, its input held open, returns it.
+    #[test]
+    fn signalled() {
+        let Ok(log) = std::env::var(SIGNALLED) else {
+            return;
+        };
+        let usage = recorder(&UsageLogging::At(log.into())).expect("a recorder");
+        let served = serve_held_call(Arc::new(Raising), Captured::default(), usage);
+        assert!(
+            matches!(served, Err(Stopped::Signal(signal_hook::consts::SIGTERM))),
+            "{served:?}"
+        );
+    }
+
+    /// A signal to the proxy gives its requests up (recorded `interrupted`) and is
+    /// returned, for the binary to end the process by it: it was the one thing of the
+    /// library that did not return, ending the process itself. In a process of its own
+    /// ([`signalled`]): the handlers are the process's.
+    #[test]
+    fn a_signal_gives_the_requests_up_and_is_returned() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let log = dir.path().join("proxied.jsonl");
+        let exe = std::env::current_exe().expect("the test binary");
+        let status = std::process::Command::new(exe)
+            .args(["--exact", "proxy::tests::signalled", "--test-threads=1"])
+            .env(SIGNALLED, &log)
+            .output()
+            .expect("the test binary runs")
+            .status;
+        assert!(status.success(), "{status}");
+        let records = mur_testkit::usage_records(&log);
+        assert_eq!(
+            mur_testkit::fields(&records, ["tool", "outcome"]),
+            [["held", "interrupted"]]
         );
     }
 

@@ -108,12 +108,12 @@ pub(crate) fn name(signal: c_int) -> &'static str {
 
 /// Ctrl+C, SIGTERM or SIGHUP for a process that tidies up before it ends by the
 /// first one (the stdio proxy: an agent host ends its server with SIGTERM):
-/// `stop` runs with the signal on a thread of its own (the process's main thread
-/// may be blocked reading stdin), and is to end the process
-/// ([`mur_procs::end_by_signal`]). A second signal ends it at once, the tidying
-/// unfinished. When this is dropped the handlers go and `stop` is not run;
-/// [`StopWatch::settle`] instead, once the process tidied up of itself, says whether
-/// a signal came meanwhile.
+/// `stop` runs with the signal on a thread of its own (what serves may be blocked on
+/// a write), and tidies up for the process to end by it
+/// ([`mur_procs::end_by_signal`], once [`StopWatch::settle`] has answered). A second
+/// signal ends it at once, the tidying unfinished. When this is dropped the handlers
+/// go and `stop` is not run; [`StopWatch::settle`] instead, once the process tidied
+/// up (of itself, or by `stop`), says whether a signal came meanwhile.
 pub(crate) struct StopWatch {
     ids: Vec<SigId>,
     /// The default action's handlers, which [`StopWatch::settle`] leaves in place.
@@ -145,10 +145,9 @@ impl StopWatch {
         for signal in [SIGINT, SIGTERM, SIGHUP] {
             // In this order: once settled, a signal ends the process by its default
             // action before anything else; the second signal finds `came` set by the
-            // first and ends the process at once (128 + its number, as a shell
-            // reports it). Each pushed as soon as installed: all go with `watch` if
-            // one fails.
-            let shutdown = 128 + signal;
+            // first and ends the process at once, with the code a shell reports for
+            // it. Each pushed as soon as installed: all go with `watch` if one fails.
+            let shutdown = mur_procs::signal_exit_code(signal);
             watch
                 .defaults
                 .push(signal_hook::flag::register_conditional_default(
@@ -186,9 +185,9 @@ impl StopWatch {
         Ok(watch)
     }
 
-    /// The process tidied up of itself and is about to end: the signal that came
-    /// meanwhile, if one did, which is then to end it ([`mur_procs::end_by_signal`]:
-    /// `stop` may be ending it too). Either way a signal from now on ends the process by its
+    /// The process tidied up and is about to end: the signal that came meanwhile, if
+    /// one did, which is then to end it ([`mur_procs::end_by_signal`]: `stop` may
+    /// still be tidying up for it). Either way a signal from now on ends the process by its
     /// default action at once, as it does a process without handlers: it may come
     /// after this answered and before the process ends, and is not to be lost then
     /// (nor is a signal's handler left with nothing to do: that would ignore it).

@@ -61,6 +61,10 @@ pub fn run(args: &ProxyArgs, settings: &Settings) -> Result<()> {
         Err(Stopped::Input(e)) => Err(Error::internal(format!("cannot read stdin: {e}"))),
         // A closed pipe is quiet (the agent host is gone); a full disk is said, exit 7.
         Err(Stopped::Output(e)) => Err(output::stdout_error(e)),
+        // Its requests given up and its session ended: the proxy ends by the signal, as
+        // it would have without the handlers (an agent host ends it with SIGTERM; it is
+        // no recorded invocation: no line is said).
+        Err(Stopped::Signal(signal)) => mur_procs::end_by_signal(signal),
     }
 }
 
