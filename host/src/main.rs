@@ -18,6 +18,7 @@ mod tool_cache;
 mod tool_call;
 mod tools;
 mod usage;
+mod verb_help;
 mod verb_list;
 
 use std::process::ExitCode;

@@ -186,10 +186,8 @@ fn save_as(
     if let (Some(show), Some(came)) = (show, came) {
         let (shown, _) = show(&came);
         if let Some(shown) = with_files(shown, &written) {
-            output::result(&shown, settings.pretty)?;
             let (_, notes) = show(&without(came, media));
-            output::notes(&notes, settings.quiet);
-            return Ok(());
+            return output::shown(&shown, &notes, settings);
         }
     }
     output::json(&result, settings.pretty)

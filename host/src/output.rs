@@ -41,6 +41,14 @@ pub fn result(value: &Value, pretty: bool) -> Result<()> {
     }
 }
 
+/// What a derived or data verb prints of a tool's result: `value` on stdout as
+/// [`result`] prints it, then `notes` on stderr as [`notes`] prints them.
+pub fn shown(value: &Value, notes: &[String], settings: &Settings) -> Result<()> {
+    result(value, settings.pretty)?;
+    self::notes(notes, settings.quiet);
+    Ok(())
+}
+
 /// The text of a result that is prose: a string, or a string wrapped as the SDKs wrap
 /// one in structured content — `{"result": "…"}` (the Python SDK's, for a returned
 /// string), `{"content": "…"}` (the reference servers', `read_text_file`'s).

@@ -1,6 +1,7 @@
 //! `mur devtools call <tool|method> [--args JSON]` (or `call --method M`):
-//! no verb involved, the arguments sent as typed; a tool's result printed as the
-//! tool gave it (as a verb's is), a method's as the server sent it.
+//! no verb involved, the arguments sent as typed; a tool's result printed whole, as the
+//! tool gave it (a derived or data verb prints only the part it picks:
+//! [`super::shown::Printed`]), a method's as the server sent it.
 
 use mur_client::Reply;
 use mur_core::{Error, Result, Settings};
@@ -9,11 +10,11 @@ use mur_verbs::derived::{Derived, Source};
 use mur_verbs::tools::ToolTexts;
 use serde_json::{Value, json};
 
+use super::shown::{self, Printed};
 use crate::call_line::{Arguments, call_line, sent_as_method};
 use crate::cli::CallArgs;
 use crate::invoke::{Session, settle};
 use crate::media;
-use crate::output;
 use crate::tool_call::{self, Bound, Reach};
 use crate::tools::ToolList;
 
@@ -49,10 +50,7 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
         }
     };
     let result = result.map_err(|e| tool_call::lengthen(e, Bound::Call))?;
-    match target {
-        Some(target) => media::save(result, &target, settings),
-        None => output::json(&result, settings.pretty),
-    }
+    shown::print(result, target.as_ref(), Printed::Whole, settings)
 }
 
 /// How `call` was typed, which decides what it prints and how a refusal is told.

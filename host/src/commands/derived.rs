@@ -5,12 +5,13 @@
 //! The session's tool list comes from
 //! the tool-list cache when warm (one probe and one POST, like a named verb),
 //! else from `tools/list`, and is read again when the session changed, when
-//! the server says the tool is unknown, and with `--refresh`. What a derived verb's result
-//! prints is [`shown`]'s; what a word that names no verb is told, [`unknown_verb`]'s.
+//! the server says the tool is unknown, and with `--refresh`. What a derived or data
+//! verb's result prints is [`shown`]'s; what a word that names no verb is told,
+//! [`unknown_verb()`]'s.
 
 use std::path::Path;
 
-use mur_client::tool_result::{self, payload};
+use mur_client::tool_result;
 use mur_core::{Error, Kind, Result, Settings};
 use mur_verbs::data::DataVerb;
 use mur_verbs::derived::{Derived, Request};
@@ -18,15 +19,15 @@ use mur_verbs::tools::Entries as _;
 use mur_verbs::{VerbError, VerbSpec};
 use serde_json::{Map, Value, json};
 
-use super::shown::{self, Save, call_command};
+use super::shown::{self, Printed, Save};
 use super::unknown_verb::{self, Unknown, unknown_verb};
 use crate::invoke::{Session, block_on};
 use crate::media;
-use crate::options::with_host_options;
 use crate::output;
 use crate::tool_call::{self, Bound, Reach};
 use crate::tools::ToolList;
 use crate::usage::{self, Phase};
+use crate::verb_help::with_host_options;
 
 /// Runs derived verb `name` (not an installed verb) with `argv`, the host options
 /// typed among it taken out ([`super::verb`]).
@@ -61,14 +62,7 @@ pub fn run_data(verb: &DataVerb, argv: &[String], settings: &Settings) -> Result
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
     let result = block_on(tool_call::call(settings, &params, &verb.name))??;
-    let picked = verb.pick(&payload(&result)).map_err(|message| {
-        Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name)).with_hint(format!(
-            "the `{}` call itself already ran; `{}` shows its whole result",
-            verb.tool,
-            call_command(settings, &verb.tool, &arguments)
-        ))
-    })?;
-    output::result(&picked, settings.pretty)
+    shown::print(result, None, Printed::Picked(verb), settings)
 }
 
 /// The tool's arguments from `argv` (parsed by `parse`), or `None` once `--help` has
@@ -132,14 +126,12 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
         (None, Some(_)) => Save::Verb(&verb.name),
         (None, None) => Save::Call,
     };
-    shown::print(
-        result,
-        target.as_ref(),
+    let shown = Printed::Shown {
         save,
-        &verb.tool,
-        &arguments,
-        settings,
-    )
+        tool: &verb.tool,
+        arguments: &arguments,
+    };
+    shown::print(result, target.as_ref(), shown, settings)
 }
 
 /// A derived verb's call as typed: the tool's arguments, and `--out FILE`, the verb's own

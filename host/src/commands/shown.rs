@@ -1,38 +1,92 @@
-//! What a derived verb prints of a tool's result ([`Shown`]): the tool's own
-//! data, its media left out for a note naming them and the `call` that prints them
-//! (`call` itself prints a result whole, by its own path).
+//! How a tool's result is printed, the one place `call`, derived verbs and data verbs
+//! meet ([`print()`]; a named verb's `shape` writes its own stdout): on purpose, each
+//! prints a different part of it ([`Printed`]). A derived verb's is [`Shown`]: the
+//! tool's own data, its media left out for a note naming them and the `call` that
+//! prints them. A failed tool's result is printed by none of them but carried by its
+//! error as it came, the same for every kind ([`crate::invoke::settle`]), and so is the
+//! result of a verb that fails after its call ([`after_the_call`]).
 
 use mur_client::tool_result::{self, left_out, payload};
-use mur_core::{Result, Settings};
+use mur_core::{Error, Kind, Result, Settings};
+use mur_verbs::data::DataVerb;
 use serde_json::{Map, Value, json};
 
 use crate::media::{self, Target};
 use crate::output;
 
-/// Prints `result`, of tool `tool` called with `arguments`, as a derived verb does
-/// ([`Shown`]), with the note on what it left out; `save` says where its media can be
-/// written. With `target` (the verb's `--out`, `save` then [`Save::Written`]) the media
-/// go there and the rest is printed as without it, saying where they went.
+/// What a command prints of a tool's result (or, for `call`, a method's). They differ on
+/// purpose, and only here.
+pub enum Printed<'a> {
+    /// `call`: the result whole, as compact or `--pretty` JSON even when it is prose:
+    /// `call` is the protocol as the tool (or the server) gave it, for a script to read
+    /// every field of; its `--out` writes the media and names each file in its block.
+    Whole,
+    /// A derived verb: what [`Shown`] picks of the result, prose as text with
+    /// `--pretty`, and a note on what it left out; `save` says where its media can be
+    /// written. With the verb's `--out` the media go there and the rest is printed as
+    /// without it, saying where they went.
+    Shown {
+        save: Save<'a>,
+        tool: &'a str,
+        arguments: &'a Map<String, Value>,
+    },
+    /// A data verb: the value at its `output` pointer in the result's payload, printed
+    /// as a derived verb's value is (it has no `--out`, and no note: its author picked
+    /// the value).
+    Picked(&'a DataVerb),
+}
+
+/// Prints `result` as `printed` says; with `target` (`--out`), its media written there
+/// first ([`media::save`], [`media::save_shown`]).
 pub fn print(
     result: Value,
     target: Option<&Target>,
-    save: Save,
-    tool: &str,
-    arguments: &Map<String, Value>,
+    printed: Printed,
     settings: &Settings,
 ) -> Result<()> {
-    let show = |result: &Value| {
-        let shown = Shown::of(result);
-        let notes = unprinted(result, &shown, settings, tool, arguments, save);
-        (shown.value, notes)
-    };
-    if let Some(target) = target {
-        return media::save_shown(result, target, settings, &show);
+    match printed {
+        Printed::Whole => match target {
+            Some(target) => media::save(result, target, settings),
+            None => output::json(&result, settings.pretty),
+        },
+        Printed::Shown {
+            save,
+            tool,
+            arguments,
+        } => {
+            let show = |result: &Value| {
+                let shown = Shown::of(result);
+                let notes = unprinted(result, &shown, settings, tool, arguments, save);
+                (shown.value, notes)
+            };
+            if let Some(target) = target {
+                return media::save_shown(result, target, settings, &show);
+            }
+            let (value, notes) = show(&result);
+            output::shown(&value, &notes, settings)
+        }
+        Printed::Picked(verb) => {
+            let picked = verb.pick(&payload(&result)).map_err(|message| {
+                let e = Error::new(Kind::Plugin, format!("verb `{}`: {message}", verb.name));
+                after_the_call(e, &verb.tool, &result, settings)
+            })?;
+            output::shown(&picked, &[], settings)
+        }
     }
-    let (value, notes) = show(&result);
-    output::result(&value, settings.pretty)?;
-    output::notes(&notes, settings.quiet);
-    Ok(())
+}
+
+/// `e`, a verb's failure after its tool `tool` ran (a named verb's `shape`, a file it
+/// asked for refused, a data verb's `output` not in the result): the call's effect
+/// stands, so it says so, and it carries `result` as it is for stdout, so nothing the
+/// tool said is lost — as `--out` prints it when a file cannot be written.
+pub fn after_the_call(e: Error, tool: &str, result: &Value, settings: &Settings) -> Error {
+    let error = e.with_hint(format!(
+        "the `{tool}` call itself already ran; its result is printed as it is"
+    ));
+    match output::render_json(result, settings.pretty) {
+        Ok(stdout) => error.with_stdout(stdout.into_bytes()),
+        Err(_) => error,
+    }
 }
 
 /// What a derived verb prints of a tool's result, and what it leaves out.
@@ -262,7 +316,7 @@ fn unprinted(
 /// asked a question asks it again, and without them the call would end unanswered.
 /// A tool whose name `call` sends as a method (`inventory/list`, `ping`) is called
 /// through `tools/call`, its name and arguments the params, as `call --help` says.
-pub fn call_command(settings: &Settings, tool: &str, arguments: &Map<String, Value>) -> String {
+fn call_command(settings: &Settings, tool: &str, arguments: &Map<String, Value>) -> String {
     let devtools = settings.devtools_command();
     let answers: String = settings
         .answers

@@ -3,16 +3,18 @@
 //! the verb shapes a successful result. A failed tool never reaches `shape`:
 //! its result is printed as it is, with exit 5.
 
-use mur_core::{Error, Result, Settings};
+use mur_core::{Error, Result};
 use mur_verbs::{ParseOutcome, VerbError, VerbHost, VerbSpec};
-use serde_json::{Value, json};
+use serde_json::json;
 
+use super::shown::after_the_call;
 use crate::cli::HostArgs;
 use crate::invoke::{self, block_on};
-use crate::options::{extract_host_options, started, with_host_options};
+use crate::options::{extract_host_options, started};
 use crate::output;
 use crate::tool_call::{self, Bound};
 use crate::usage::{self, Phase};
+use crate::verb_help::with_host_options;
 use mur_usage::Kind;
 
 /// Runs plugin verb `name` with `argv` as typed after its name, `host` holding
@@ -105,13 +107,13 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let shaped = usage::measure(Phase::Shape, || {
         let shaped = verbs
             .shape(name, &plan, &result, settings.pretty)
-            .map_err(|e| after_the_call(e, &tool, &result, &settings))?;
+            .map_err(|e| after_the_call(e.into(), &tool, &result, &settings))?;
         // A refused path is the verb's failure after its call, as a failed `shape` is.
         shaped
             .write_files(&argv, plan.writes.as_deref(), settings.timeout)
             .map_err(|e| match e {
                 refused @ VerbError::Plugin { .. } => {
-                    after_the_call(refused, &tool, &result, &settings)
+                    after_the_call(refused.into(), &tool, &result, &settings)
                 }
                 other => Error::from(other),
             })?;
@@ -120,6 +122,8 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     // The process ends next: let the OS reclaim the engine, store and mapped
     // code at exit instead of unmapping and unregistering them one by one.
     std::mem::forget(verbs);
+    // The bytes the verb's `shape` wrote, not a tool's result printed by mur: what
+    // `call`, derived and data verbs print of one is `super::shown`'s.
     output::stdout(&shaped.stdout)?;
     output::notes(&shaped.notes, settings.quiet);
     Ok(())
@@ -139,18 +143,5 @@ fn note_installed(verbs: &VerbHost, name: &str) {
             }
         }
         None => usage::kind(Kind::Derived),
-    }
-}
-
-/// A verb that fails after its tool ran (its `shape`, or a file it asked for
-/// refused): the call's effect stands, so say so, and print the result as it is
-/// on stdout, so nothing the tool said is lost.
-fn after_the_call(e: VerbError, tool: &str, result: &Value, settings: &Settings) -> Error {
-    let error = Error::from(e).with_hint(format!(
-        "the `{tool}` call itself already ran; its result is printed as it is"
-    ));
-    match output::render_json(result, settings.pretty) {
-        Ok(stdout) => error.with_stdout(stdout.into_bytes()),
-        Err(_) => error,
     }
 }

@@ -9,7 +9,7 @@ use mur_verbs::{VerbDirs, VerbHost, scaffold};
 
 use crate::call_line::{Arguments, call_line};
 use crate::cli::{self, VerbsCommand};
-use crate::options::with_host_options;
+use crate::verb_help::with_host_options;
 use crate::{judging, output, verb_list};
 
 /// How long `verbs info` and `verbs add` look for a session to speak of: longer than

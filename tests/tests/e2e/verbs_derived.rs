@@ -829,6 +829,32 @@ fn count_json() -> std::path::PathBuf {
     mur_e2e::plugins::repo_root().join("docs/examples/count.json")
 }
 
+/// A data verb whose `output` is not in its tool's result fails after the call as a
+/// named verb whose `shape` fails does: exit 6, saying the call ran, and the result as
+/// it is on stdout. It printed nothing and offered a `call` that runs the tool again.
+#[test]
+fn a_data_verb_whose_output_is_missing_prints_the_result_the_call_returned() {
+    let sandbox = Sandbox::new();
+    let peek = sandbox.root().join("peek.json");
+    let data = json!({ "schema": "mur-verb/1", "name": "peek", "tool": "state",
+        "summary": "Peeks", "arguments": { "selector": "#count" }, "output": "/nowhere" });
+    std::fs::write(&peek, data.to_string()).expect("write the data verb");
+    sandbox
+        .devtools(&["verbs", "add", peek.to_str().expect("utf-8")])
+        .assert_code(0);
+    let _app = sandbox.start_app();
+    let whole = sandbox.devtools(&["call", "state", "--args", r##"{"selector":"#count"}"##]);
+    whole.assert_code(0);
+    sandbox
+        .devtools(&["peek"])
+        .assert_code(6)
+        .assert_stdout_is(&whole.stdout)
+        .assert_stderr_is(
+            "error: verb `peek`: the `state` result has nothing at `/nowhere`\n\
+             hint: the `state` call itself already ran; its result is printed as it is\n",
+        );
+}
+
 #[test]
 fn a_data_verb_is_added_and_runs_like_any_verb() {
     let sandbox = Sandbox::new();
