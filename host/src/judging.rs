@@ -307,7 +307,7 @@ fn read_sessions(
 }
 
 /// Says on stderr when the log (of `agent`) holds no record of `agent` at all, and
-/// when recording was off in the window; and, for `verbs prune` (not `in_report`), as
+/// when recording is off (since a time in the window); and, for `verbs prune` (not `in_report`), as
 /// a `note:`, when it is too young to call any verb unused (when there are verbs to
 /// `judge`: named ones installed). A report says that last under its losers, once:
 /// it is every new user's state for a month, no warning. Each is said whatever else
@@ -317,11 +317,15 @@ pub fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, i
     if report.window_covered || !(judging || unknown_agent) {
         return;
     }
-    if let (Some(off), Some(why)) = (&report.recording_off, report.unused_not_judged()) {
+    // Still off: said as a warning, with the way out. (An ended time recording was off
+    // only lengthened the window, said beside the losers.)
+    let still_off = report
+        .recording_off
+        .as_ref()
+        .is_some_and(|off| off.to.is_none());
+    if let (true, Some(why)) = (still_off, report.unused_not_judged()) {
         output::notice(&why);
-        if off.to.is_none() {
-            output::diagnostic("hint: `mur devtools usage on` turns it on");
-        }
+        output::diagnostic("hint: `mur devtools usage on` turns it on");
     }
     if !unknown_agent && (in_report || report.reaches_back) {
         return;

@@ -88,7 +88,7 @@ impl Since {
         Self(format_millis(at))
     }
 
-    /// `duration` before `end`, a time in mur's form ([`record_time`]): a window that
+    /// `duration` before `end`, a time in mur's form (`record_time`): a window that
     /// ends there (`--until`).
     pub fn before(end: &str, duration: Duration) -> Self {
         let start = instant(end)
@@ -99,6 +99,39 @@ impl Since {
 
     pub fn admits(&self, time: &str) -> bool {
         time >= self.0.as_str()
+    }
+
+    /// The window begun here lengthened back by the time recording was `off` in it
+    /// (ended periods, `from` to `to`, in mur's form; they do not overlap), so that it
+    /// holds as much recorded time as asked for: each period is passed over, and the
+    /// time it took is found again before it. A period begun before the window counts
+    /// its part inside it; one the lengthening reaches counts whole.
+    pub(crate) fn lengthened(&self, off: &[(&str, &str)]) -> Self {
+        let Some(mut start) = instant(&self.0) else {
+            return self.clone();
+        };
+        let mut periods: Vec<(OffsetDateTime, OffsetDateTime)> = (off.iter())
+            .filter_map(|(from, to)| Some((instant(from)?, instant(to)?)))
+            .filter(|(from, to)| from < to)
+            .collect();
+        periods.sort_by_key(|(from, _)| std::cmp::Reverse(*from));
+        // The off time inside the window: owed, to be found before it.
+        let mut owed: time::Duration = (periods.iter())
+            .filter(|(_, to)| *to > start)
+            .map(|(from, to)| *to - (*from).max(start))
+            .sum();
+        for &(from, to) in &periods {
+            if from >= start {
+                continue;
+            }
+            let on = start - to.min(start);
+            if on >= owed {
+                break;
+            }
+            owed -= on;
+            start = from;
+        }
+        Self(format_millis(start - owed))
     }
 }
 
@@ -111,7 +144,7 @@ pub enum Until {
 }
 
 impl Until {
-    /// `last`, or a UTC RFC 3339 time of a real date ([`record_time`]).
+    /// `last`, or a UTC RFC 3339 time of a real date (`record_time`).
     pub fn parse(text: &str) -> Result<Self, String> {
         match text {
             "last" => Ok(Self::Last),
@@ -216,6 +249,27 @@ mod tests {
         );
         let edge = Since("2026-11-22T21:50:00.999Z".to_owned());
         assert!(!edge.admits(&read("2026-11-22T21:50:00Z")));
+    }
+
+    /// A window recording was off in is lengthened back by as long: a second off inside
+    /// it, a second earlier; a period it then reaches counts whole, one begun before it
+    /// its part inside; none in it, none.
+    #[test]
+    fn a_window_is_lengthened_by_the_time_recording_was_off_in_it() {
+        let since = Since("2026-01-10T00:00:00.000Z".to_owned());
+        let second = ("2026-01-20T00:00:00.000Z", "2026-01-20T00:00:01.000Z");
+        assert_eq!(since.lengthened(&[second]).0, "2026-01-09T23:59:59.000Z");
+        // A day off just before the window's new start is passed over whole.
+        let day = ("2026-01-09T00:00:00.000Z", "2026-01-09T23:59:59.500Z");
+        assert_eq!(
+            since.lengthened(&[day, second]).0,
+            "2026-01-08T23:59:59.500Z"
+        );
+        // Off across the window's start: its part inside it, an hour.
+        let across = ("2026-01-09T23:00:00.000Z", "2026-01-10T01:00:00.000Z");
+        assert_eq!(since.lengthened(&[across]).0, "2026-01-09T22:00:00.000Z");
+        let before = ("2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z");
+        assert_eq!(since.lengthened(&[before]), since);
     }
 
     #[test]

@@ -298,9 +298,16 @@ fn criteria(report: &Report) -> String {
     if let Some(until) = &report.until {
         let _ = write!(window, " up to {}", escape(until));
     }
-    let unused = match &report.unused_since {
-        Some(since) => format!("no call since {}", escape(since)),
-        None => "no call in the log".to_owned(),
+    // Over the logs named alone, as a loser's verdict says it: their span is no window
+    // "since" a time, the calls after their last record were never read.
+    let unused = match (&report.unused_in_named, &report.unused_since) {
+        (Some((first, last)), _) => format!(
+            "no call in the logs named ({} to {})",
+            escape(first),
+            escape(last)
+        ),
+        (None, Some(since)) => format!("no call since {}", escape(since)),
+        (None, None) => "no call in the log".to_owned(),
     };
     let mut html = format!(
         "<ul class=\"criteria\"><li>Calls of: {agent}.</li><li>Window: {window}.</li>\
@@ -466,8 +473,8 @@ pub fn page(report: &Report) -> String {
         }
         body.push_str("</ul>");
     }
-    if let Some(why) = report.unused_not_judged() {
-        let _ = write!(body, "<p>{}.</p>", escape(&why));
+    for said in report.beside_losers() {
+        let _ = write!(body, "<p>{}.</p>", escape(&said));
     }
     document("mur usage report", &body)
 }
@@ -817,6 +824,48 @@ mod tests {
             every.contains("<li>Calls of: every agent.</li><li>Window: the whole log.</li>"),
             "{every}"
         );
+    }
+
+    /// Over the logs named alone (`--only-named`), a window begun before their first
+    /// record is judged over their span: the page says so as a loser's verdict does
+    /// ("in the logs named"), not "no call since" their first record, which read as
+    /// a window up to now (the calls after their last were never read).
+    #[test]
+    fn the_page_judges_the_logs_named_alone_over_their_span_as_the_verdict_says() {
+        let mut call = cli("click", Kind::Plugin, "click", Outcome::Ok);
+        call.time = "2026-11-20T10:01:00.000Z".to_owned();
+        let mut last = call.clone();
+        last.time = "2026-11-20T10:04:00.000Z".to_owned();
+        let idle = crate::Installed {
+            name: "idle".to_owned(),
+            kind: Kind::Plugin,
+            tool: "idle".to_owned(),
+            sha256: None,
+            added_at: None,
+        };
+        let criteria = Criteria {
+            installed: vec![idle],
+            unused_since: Some(crate::Since("2026-11-01T00:00:00.000Z".to_owned())),
+            logs_read: crate::LogsRead {
+                only_named: true,
+                ..crate::LogsRead::default()
+            },
+            ..Criteria::default()
+        };
+        let report = report(&[call, last], 0, &criteria);
+        let span = "in the logs named (2026-11-20T10:01:00.000Z to 2026-11-20T10:04:00.000Z)";
+        assert_eq!(
+            report.losers[0].reason.to_string(),
+            format!("never used {span}")
+        );
+        let page = page(&report);
+        assert!(
+            page.contains(&format!(
+                "<li>Losers: installed named verbs with no call {span}, or"
+            )),
+            "{page}"
+        );
+        assert!(!page.contains("no call since"), "{page}");
     }
 
     #[test]

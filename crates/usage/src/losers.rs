@@ -111,10 +111,6 @@ pub enum Verdict {
 
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let version = |installed_only: bool| match installed_only {
-            true => " (the version installed)",
-            false => "",
-        };
         let by = |agent: &Option<String>| {
             (agent.as_ref())
                 .map(|a| format!(" by `{a}`"))
@@ -137,27 +133,26 @@ impl fmt::Display for Verdict {
                 max,
                 judged,
                 installed_only,
-            } => {
-                let (rate, max) = percents(*rate, *max);
-                let version = version(*installed_only);
-                // Invocations, not calls: a usage error is argv mur refused before any call.
-                write!(
-                    f,
-                    "{rate}% of its {judged} invocations{version} were usage errors (above {max}%)"
-                )
             }
-            Self::VerbFailures {
+            | Self::VerbFailures {
                 rate,
                 max,
                 judged,
                 installed_only,
             } => {
                 let (rate, max) = percents(*rate, *max);
-                let version = version(*installed_only);
+                let version = match installed_only {
+                    true => " (the version installed)",
+                    false => "",
+                };
+                // Invocations, not calls: a usage error is argv mur refused before any call.
+                let (counted, broke) = match self {
+                    Self::UsageErrors { .. } => ("invocations", "were usage errors"),
+                    _ => ("calls", "failed in the verb itself, exit 6"),
+                };
                 write!(
                     f,
-                    "{rate}% of its {judged} calls{version} failed in the verb itself, exit 6 \
-                     (above {max}%)"
+                    "{rate}% of its {judged} {counted}{version} {broke} (above {max}%)"
                 )
             }
         }
@@ -234,7 +229,8 @@ pub(crate) struct Window<'a> {
     since: Option<&'a Since>,
     /// Where it began: `since`, else the first record of mur's in it.
     began: Option<&'a str>,
-    /// Whether the log reaches back over all of it, with recording on throughout.
+    /// Whether the log reaches back over all of it, and recording is not off since a
+    /// time in it (a time it was off and on again only lengthened it).
     covered: bool,
     /// Whether the logs read are those named alone (`--only-named`): the whole record
     /// the caller judges by, so every installed verb is judged, whenever it was added

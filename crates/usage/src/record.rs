@@ -58,7 +58,7 @@ pub fn recorded_name(name: &str, known: bool) -> String {
 /// Whether `word`, typed or sent where a verb's or a tool's name goes, is shaped like
 /// a name, and so kept in a record as it came even when nothing of that name is known:
 /// a verb's name ([`verb_name_shaped`]) or a tool's as an agent used to MCP types one
-/// ([`tool_like`]).
+/// (`tool_like`).
 ///
 /// It is this and not MCP's own tool-name rule (2025-11-25, "Tool Names": 1 to 128 of
 /// `A-Z a-z 0-9 _ - .`, a SHOULD): that rule admits nearly every secret's shape — an API
@@ -340,8 +340,8 @@ const MAX_MS: f64 = 365.0 * 86_400_000.0;
 
 impl Record {
     /// Whether the record can be counted: its `time` compares with a window
-    /// ([`crate::clock::record_time`]), is not before any mur
-    /// ([`crate::clock::EARLIEST_RECORD_TIME`]: a clock not yet set) nor ahead of now
+    /// (`record_time`), is not before any mur
+    /// (`EARLIEST_RECORD_TIME`: a clock not yet set) nor ahead of now
     /// (but for a day of clock skew), and its `ms` is a call's duration (`0 ≤ ms ≤` a
     /// year). Any other line of a log, whoever wrote it, is no record: counted with the
     /// lines skipped, never in a figure.
@@ -353,7 +353,7 @@ impl Record {
     }
 
     /// The record as a report compares it, its `time` in mur's own form (`.mmmZ`,
-    /// [`crate::clock::record_time`]) so that string order is time order; `None`
+    /// `record_time`) so that string order is time order; `None`
     /// when it is not [sound](Self::is_sound).
     pub fn sound(mut self) -> Option<Self> {
         if !self.is_sound() {

@@ -48,7 +48,7 @@ pub(crate) fn cell(text: String) -> String {
 
 impl Refused {
     /// The shape as a command line: `click --selector WORD`, a `WORD` for each other word,
-    /// and `WORD ×N` past [`WORDS_SPELLED`] of them (a count read from a log is
+    /// and `WORD ×N` past `WORDS_SPELLED` of them (a count read from a log is
     /// not spelled out four billion times).
     pub fn argv(&self) -> String {
         let mut line = self.verb.clone();
@@ -64,7 +64,7 @@ impl Refused {
     }
 
     /// The cells of its row in the report's tables: the argv (cut to
-    /// [`ARGV_CELL_CHARS`]), how often, the last time.
+    /// `ARGV_CELL_CHARS`), how often, the last time.
     pub fn cells(&self) -> Vec<String> {
         vec![cell(self.argv()), self.times.to_string(), self.last.clone()]
     }

@@ -292,7 +292,7 @@ pub struct Report {
     /// Per verb (side `cli`): named, data, derived, `call` and host commands.
     pub verbs: Vec<Row>,
     /// Per tool, side `cli`: the calls mur made (those of a name its record did not
-    /// keep, `WORD`, in one row: [`NO_KNOWN_TOOL`]).
+    /// keep, `WORD`, in one row: `NO_KNOWN_TOOL`).
     pub tools_cli: Vec<Row>,
     /// Per tool, side `server`: the calls the session served, any client (as
     /// `tools_cli`, those of a name its record did not keep in one row).
@@ -324,6 +324,11 @@ pub struct Report {
     /// (`--unused-for`, else `--since`), if any; with `--only-named`, no earlier than
     /// the first record of the logs named, which are the whole record judged by.
     pub unused_since: Option<String>,
+    /// With `--only-named`, when the window began before the logs named did: their
+    /// first and last record, which the window is judged over (`unused_since` is the
+    /// first), so every rendering says "in the logs named", as a loser's verdict does.
+    #[serde(skip)]
+    pub unused_in_named: Option<(String, String)>,
     /// Whether the log (of `--agent`, if given) reaches back past `unused_since`
     /// (without one: holds any record): only then is a verb with no call since
     /// unused, and a loser for it.
@@ -334,8 +339,12 @@ pub struct Report {
     #[serde(skip)]
     pub reaches_back: bool,
     /// The latest period recording was off (`usage off`) that overlaps the window a
-    /// verb goes unused in: the calls then are in no record, so no verb is judged
-    /// unused over it (`window_covered` is false).
+    /// verb goes unused in: the calls then are in no record. While it still is (no
+    /// `to`), no verb is judged unused (`window_covered` is false); once ended, the
+    /// window was lengthened back by the time recording was off in it
+    /// (`unused_since` is that much earlier), so a verb goes unused for as long as
+    /// asked of recorded time: a moment's `usage off` no longer keeps every verb
+    /// from being judged for the whole window.
     pub recording_off: Option<OffPeriod>,
     /// Installed named verbs with no call in the unused window that were added
     /// after it began: too recent to be judged unused, so no losers for it.
@@ -430,7 +439,7 @@ impl Report {
         })
     }
 
-    /// What the [`NO_KNOWN_TOOL`] row of a tools table is, when one has it.
+    /// What the `NO_KNOWN_TOOL` row of a tools table is, when one has it.
     pub fn unknown_tools_explained(&self) -> Option<&'static str> {
         let mut rows = self.tools_cli.iter().chain(&self.tools_served);
         rows.any(|row| row.name == NO_KNOWN_TOOL)
@@ -461,25 +470,41 @@ impl Report {
         (!said.is_empty()).then(|| said.join("; "))
     }
 
+    /// What every rendering says beside the losers: that the window was lengthened
+    /// for a time recording was off in it ([`Report::recording_was_off`]), and why
+    /// verbs were not judged unused ([`Report::unused_not_judged`]).
+    pub fn beside_losers(&self) -> Vec<String> {
+        [self.recording_was_off(), self.unused_not_judged()]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    /// That recording was off (`usage off` to `usage on`) in the window verbs go unused
+    /// in, and that the window begins as much earlier for it (`None`: it was not, or
+    /// still is, which [`Report::unused_not_judged`] says).
+    pub fn recording_was_off(&self) -> Option<String> {
+        let off = self.recording_off.as_ref()?;
+        let (to, since) = (off.to.as_ref()?, self.unused_since.as_ref()?);
+        Some(format!(
+            "recording was off (`usage off`) in the window, latest from {} to {to}: the \
+             calls then are in no record, so the window begins as much earlier, at {since}",
+            off.from
+        ))
+    }
+
     /// Why verbs without a call were not judged unused: none could be when the
     /// records read (of `--agent`, if given) do not go back past `unused_since`;
     /// those added after it began (`added_in_window`) were not there for all of
     /// it. Said beside the losers by every rendering, so a page or a saved table
     /// never reads as "no verb is unused".
     pub fn unused_not_judged(&self) -> Option<String> {
-        if let Some(off) = &self.recording_off {
-            return Some(match &off.to {
-                Some(to) => format!(
-                    "no verb was judged unused: recording was off (`usage off`) from {} to {to}, \
-                     in the window: the calls then are in no record",
-                    off.from
-                ),
-                None => format!(
-                    "no verb was judged unused: recording is off (`usage off`) since {}: \
-                     the calls since are in no record",
-                    off.from
-                ),
-            });
+        if let Some(off) = self.recording_off.as_ref().filter(|off| off.to.is_none()) {
+            return Some(format!(
+                "no verb was judged unused: recording is off (`usage off`) since {}: \
+                 the calls since are in no record",
+                off.from
+            ));
         }
         if !self.window_covered {
             let reach = match &self.unused_since {
@@ -516,9 +541,13 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
             .collect();
         let then = Criteria {
             until: None,
+            // Off past its end: off up to it.
             off_periods: (criteria.off_periods.iter())
                 .filter(|period| period.from <= *until)
-                .cloned()
+                .map(|period| OffPeriod {
+                    from: period.from.clone(),
+                    to: Some(period.to.as_ref().map_or(until, |to| to.min(until)).clone()),
+                })
                 .collect(),
             ..criteria.clone()
         };
@@ -558,16 +587,24 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     let named_span =
         (named.clone()).filter(|(first, _)| asked.is_none_or(|since| since.admits(first)));
     let clipped = named_span.as_ref().map(|(first, _)| Since(first.clone()));
-    let unused_since = clipped.as_ref().or(asked);
+    // The time recording was off in the window is in no record: the window is lengthened
+    // back by as long, so a verb goes unused for as long as asked of recorded time.
+    let lengthened = clipped
+        .as_ref()
+        .or(asked)
+        .map(|since| off_passed(since, criteria));
+    let unused_since = lengthened.as_ref();
     let recording_off = off_in(&criteria.off_periods, unused_since);
     let reaches_back = match only_named {
         true => named.is_some(),
         false => window_covered(records, agent, unused_since),
     };
-    let covered = recording_off.is_none() && reaches_back;
+    // Still off: the calls since are in no record, and no time after them is.
+    let still_off = recording_off.as_ref().is_some_and(|off| off.to.is_none());
+    let covered = !still_off && reaches_back;
     let mut window = Window::new(records, agent, unused_since, covered);
     if only_named {
-        window = window.of_logs_named(named_span);
+        window = window.of_logs_named(named_span.clone());
     }
     let Judged {
         losers,
@@ -593,6 +630,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         agent: criteria.agent.clone(),
         rule: criteria.rule,
         unused_since: unused_since.map(|s| s.0.clone()),
+        unused_in_named: named_span,
         first: chosen.iter().map(|r| &r.time).min().cloned(),
         last: chosen.iter().map(|r| &r.time).max().cloned(),
         records: chosen.len() as u64,
@@ -659,6 +697,15 @@ fn span(records: &[Record], agent: Option<&str>) -> Option<(String, String)> {
             .map(|r| &r.time)
     };
     Some((times().min()?.clone(), times().max()?.clone()))
+}
+
+/// The window begun at `since` lengthened back by the ended periods recording was off
+/// in it ([`Since::lengthened`]).
+fn off_passed(since: &Since, criteria: &Criteria) -> Since {
+    let ended: Vec<(&str, &str)> = (criteria.off_periods.iter())
+        .filter_map(|period| Some((period.from.as_str(), period.to.as_deref()?)))
+        .collect();
+    since.lengthened(&ended)
 }
 
 /// The latest of the `periods` recording was off that overlaps the window begun at
@@ -1160,39 +1207,78 @@ mod tests {
         );
     }
 
-    /// A window that overlaps a time recording was off is not one a verb is judged
-    /// unused over; one begun after it is.
+    /// A time recording was off in the window, ended (`usage off`, then `usage on`),
+    /// keeps no verb from being judged unused: the window begins as much earlier, so a
+    /// verb goes unused for as long as asked of recorded time (it blocked every verdict
+    /// for the whole window, a moment's `usage off` for 30 days), when the log reaches
+    /// back that far; still off, no verb is judged unused; begun after it, as without.
     #[test]
-    fn a_window_overlapping_a_time_recording_was_off_judges_no_verb_unused() {
+    fn a_time_recording_was_off_lengthens_the_window_and_still_off_judges_none() {
         let mut old = cli("guide", Kind::Host, "guide", Outcome::Ok, 1.0);
         old.time = "2025-12-01T00:00:00.000Z".to_owned();
         let period = |from: &str, to: Option<&str>| OffPeriod {
             from: from.to_owned(),
             to: to.map(str::to_owned),
         };
-        let off_since = |periods: Vec<OffPeriod>, since: &str| {
+        let off_since = |first: &Record, periods: Vec<OffPeriod>, since: &str| {
             let criteria = Criteria {
                 unused_since: Some(Since(since.to_owned())),
                 installed: vec![installed("click", None)],
                 off_periods: periods,
                 ..Criteria::default()
             };
-            let report = report(std::slice::from_ref(&old), 0, &criteria);
-            (report.losers.len(), report.recording_off.map(|p| p.from))
+            report(std::slice::from_ref(first), 0, &criteria)
         };
         let ended = period("2026-01-02T00:00:00.000Z", Some("2026-01-03T00:00:00.000Z"));
+        let judged = off_since(&old, vec![ended.clone()], "2026-01-01T00:00:00.000Z");
         assert_eq!(
-            off_since(vec![ended.clone()], "2026-01-01T00:00:00.000Z"),
-            (0, Some(ended.from.clone()))
+            (
+                judged.losers.len(),
+                judged.unused_since.as_deref(),
+                judged.recording_off.as_ref()
+            ),
+            (1, Some("2025-12-31T00:00:00.000Z"), Some(&ended))
         );
         assert_eq!(
-            off_since(vec![ended.clone()], "2026-01-04T00:00:00.000Z"),
-            (1, None)
+            judged.losers[0].reason.to_string(),
+            "not used since 2025-12-31T00:00:00.000Z"
+        );
+        assert_eq!(
+            judged.beside_losers(),
+            [
+                "recording was off (`usage off`) in the window, latest from \
+              2026-01-02T00:00:00.000Z to 2026-01-03T00:00:00.000Z: the calls then are in no \
+              record, so the window begins as much earlier, at 2025-12-31T00:00:00.000Z"
+            ]
+        );
+        // A log that reaches back past the window asked for, not past the day it owes.
+        let mut young = old.clone();
+        young.time = "2025-12-31T12:00:00.000Z".to_owned();
+        let short = off_since(&young, vec![ended.clone()], "2026-01-01T00:00:00.000Z");
+        assert_eq!((short.losers.len(), short.window_covered), (0, false));
+        let after = off_since(&old, vec![ended.clone()], "2026-01-04T00:00:00.000Z");
+        assert_eq!(
+            (after.losers.len(), after.recording_off, after.unused_since),
+            (1, None, Some("2026-01-04T00:00:00.000Z".to_owned()))
         );
         let still = period("2026-01-05T00:00:00.000Z", None);
+        let off = off_since(&old, vec![ended, still.clone()], "2026-01-04T00:00:00.000Z");
         assert_eq!(
-            off_since(vec![ended, still.clone()], "2026-01-04T00:00:00.000Z"),
-            (0, Some(still.from))
+            (off.losers.len(), off.recording_off.map(|p| p.from)),
+            (0, Some(still.from.clone()))
+        );
+        // A window that ends (`--until`) while recording was off: off up to its end.
+        let criteria = Criteria {
+            unused_since: Some(Since("2026-01-04T00:00:00.000Z".to_owned())),
+            until: Some("2026-01-06T00:00:00.000Z".to_owned()),
+            installed: vec![installed("click", None)],
+            off_periods: vec![still],
+            ..Criteria::default()
+        };
+        let then = report(std::slice::from_ref(&old), 0, &criteria);
+        assert_eq!(
+            (then.losers.len(), then.unused_since.as_deref()),
+            (1, Some("2026-01-03T00:00:00.000Z"))
         );
     }
 
@@ -1747,14 +1833,21 @@ mod tests {
         );
     }
 
+    /// A tool the session only ever refused (a JSON-RPC error), or that no call reached
+    /// (no session, mur's own failure), is owed no named verb; nor is a name typed to
+    /// `call` that the session's HTTP refused (431: too long for the `Mcp-Name` header;
+    /// exit 1, a usage error), which reached no tool, as one with no session did not
+    /// (audit 56 #2: an older log's 120,000 `b`s, or `WORD`, were listed). A tool that
+    /// ran once, and a verb's refused argv, keep theirs.
     #[test]
-    fn a_tool_the_server_only_ever_refused_or_never_reached_is_owed_no_named_verb() {
+    fn a_tool_no_call_reached_is_owed_no_named_verb() {
+        let long = "b".repeat(120_000);
         let records = [
             cli("call", Kind::Call, "nosuchtool", Outcome::RpcError, 1.0),
             cli(
                 "call",
                 Kind::Call,
-                "x".repeat(9000).as_str(),
+                &"x".repeat(9000),
                 Outcome::SessionError,
                 1.0,
             ),
@@ -1762,19 +1855,6 @@ mod tests {
             cli("call", Kind::Call, "fire", Outcome::RpcError, 1.0),
             cli("call", Kind::Call, "fire", Outcome::ToolError, 1.0),
             cli("wait-for", Kind::Derived, "waitFor", Outcome::Ok, 1.0),
-        ];
-        let report = report(&records, 0, &Criteria::default());
-        assert_eq!(report.tools_without_named_calls, ["fire", "waitFor"]);
-    }
-
-    /// A name typed to `call` that the session's HTTP refused (431: too long for the
-    /// `Mcp-Name` header; exit 1, a usage error) reached no tool, as one with no session
-    /// did not: no tool, so none a named verb is owed (audit 56 #2: an older log's
-    /// 120,000 `b`s, or `WORD`, were listed). A verb's refused argv keeps its tool.
-    #[test]
-    fn a_name_the_sessions_http_refused_is_owed_no_named_verb() {
-        let long = "b".repeat(120_000);
-        let records = [
             cli("call", Kind::Call, &long, Outcome::UsageError, 1.0),
             cli("call", Kind::Call, "WORD", Outcome::UsageError, 1.0),
             cli("call", Kind::Call, "state", Outcome::UsageError, 1.0),
@@ -1782,7 +1862,10 @@ mod tests {
             cli("click", Kind::Derived, "click", Outcome::UsageError, 1.0),
         ];
         let report = report(&records, 0, &Criteria::default());
-        assert_eq!(report.tools_without_named_calls, ["click", "state"]);
+        assert_eq!(
+            report.tools_without_named_calls,
+            ["click", "fire", "state", "waitFor"]
+        );
     }
 
     /// The calls of a name its record did not keep (`WORD`: no tool of the session has

@@ -1,6 +1,7 @@
 //! `mur devtools usage report|on|off|path`: usage recording switched on and off,
 //! and the usage logs read into the operator's report.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mur_core::{Error, Result, Settings};
@@ -18,7 +19,12 @@ use crate::output;
 pub fn run(cmd: &UsageCommand, settings: &Settings) -> Result<()> {
     let dir = usage_dir()?;
     match cmd {
-        UsageCommand::Report(args) => report(&dir, args, settings.pretty, settings.timeout),
+        UsageCommand::Report(args) => {
+            let page = (args.html.as_deref())
+                .map(|path| PageOut::resolve(path, args.json))
+                .transpose()?;
+            report(&dir, args, page.as_ref(), settings.pretty, settings.timeout)
+        }
         UsageCommand::On { with_values } => switch(&dir, true, *with_values),
         UsageCommand::Off => switch(&dir, false, false),
         UsageCommand::Path => {
@@ -49,39 +55,66 @@ fn switch(dir: &UsageDir, on: bool, with_values: bool) -> Result<()> {
     Ok(())
 }
 
+/// Where `--html` writes the report's page, resolved from the path typed before any log
+/// is read, as `call --out` resolves its path (`media::target`): the command takes this,
+/// never the raw path, so a page that could not be written is said in the user's terms
+/// (exit 1), not the OS's after the logs were read (exit 7).
+enum PageOut {
+    /// `-`, or a name that is mur's own stdout (`/dev/stdout`), as `--out` takes it: the
+    /// page is then the output.
+    Stdout,
+    /// A name a file can be written at ([`mur_lockfile::check_named`]).
+    File(PathBuf),
+}
+
+impl PageOut {
+    /// `--html PATH`, refused when it cannot hold the page: stdout that `--json` prints on
+    /// too, or a terminal; or a name no file can be written at.
+    fn resolve(path: &Path, json: bool) -> Result<Self> {
+        if path.as_os_str() != "-" && !mur_lockfile::is_stdout(path) {
+            // In the words `call --out` and a verb's `--out` use
+            // (`mur_verbs::writable_before_the_call`), but for "nothing was sent": a
+            // report sends nothing.
+            mur_lockfile::check_named(path).map_err(|e| {
+                Error::usage(format!("cannot write `{}`: {e}", path.display()))
+                    .with_hint("name a file that can be written, in a directory that exists")
+            })?;
+            return Ok(Self::File(path.to_owned()));
+        }
+        if json {
+            return Err(Error::usage("`--json` and `--html -` both print on stdout")
+                .with_hint("write the page to a file (`--html report.html`), or drop one"));
+        }
+        // As `--out -` of `call`: a page of markup is no text for a terminal.
+        if output::stdout_is_terminal() {
+            return Err(Error::usage(
+                "`--html -` writes the report's page (HTML) to stdout, which is a terminal",
+            )
+            .with_hint(
+                "pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`",
+            ));
+        }
+        Ok(Self::Stdout)
+    }
+
+    /// The file it names, if it is one.
+    fn file(&self) -> Option<&Path> {
+        match self {
+            Self::File(path) => Some(path),
+            Self::Stdout => None,
+        }
+    }
+}
+
 /// The report: a table for people, one JSON object with `--json` (indented with
-/// `--pretty`, as every JSON mur prints).
-fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -> Result<()> {
-    // `-` is stdout, as for `screenshot --out -`: the page is then the output. So is a
-    // name that is mur's own stdout (`/dev/stdout`), as `--out` takes it.
-    let page_on_stdout = args
-        .html
-        .as_ref()
-        .is_some_and(|p| p.as_os_str() == "-" || mur_lockfile::is_stdout(p));
-    if args.json && page_on_stdout {
-        return Err(Error::usage("`--json` and `--html -` both print on stdout")
-            .with_hint("write the page to a file (`--html report.html`), or drop one"));
-    }
-    // As `--out -` of `call`: a page of markup is no text for a terminal.
-    if page_on_stdout && output::stdout_is_terminal() {
-        return Err(Error::usage(
-            "`--html -` writes the report's page (HTML) to stdout, which is a terminal",
-        )
-        .with_hint(
-            "pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`",
-        ));
-    }
-    // A page that could not be written is said now, as `--out` says it: before the
-    // logs are read, in the user's terms (exit 1), not the OS's after (exit 7).
-    let page_file = args.html.as_ref().filter(|_| !page_on_stdout);
-    // In the words `call --out` and a verb's `--out` use (`mur_verbs::writable_before_the_call`),
-    // but for "nothing was sent": a report sends nothing.
-    if let Some(path) = page_file {
-        mur_lockfile::check_named(path).map_err(|e| {
-            Error::usage(format!("cannot write `{}`: {e}", path.display()))
-                .with_hint("name a file that can be written, in a directory that exists")
-        })?;
-    }
+/// `--pretty`, as every JSON mur prints), and the page where `page` says.
+fn report(
+    dir: &UsageDir,
+    args: &ReportArgs,
+    page: Option<&PageOut>,
+    pretty: bool,
+    patience: Duration,
+) -> Result<()> {
     let verbs = VerbHost::open()?;
     let judged_by = &args.judging;
     let (records, skipped, read) = read(dir, judged_by)?;
@@ -89,6 +122,7 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     let mut report = mur_usage::report(&records, skipped, &criteria);
     // One slip of tab-completion would replace the records with their page: a file
     // the report read (mur's own log, a `--server-log`, a session's) is refused.
+    let page_file = page.and_then(PageOut::file);
     if let Some((path, log)) = page_file.and_then(|path| Some((path, read.files.read_as(path)?))) {
         return Err(Error::usage(format!(
             "`--html {}`: that is the usage log `{}`, which this report reads; \
@@ -123,13 +157,14 @@ fn report(dir: &UsageDir, args: &ReportArgs, pretty: bool, patience: Duration) -
     for asked in &mut report.unknown_verbs {
         asked.nearest = mur_core::nearest(&asked.verb, &words).cloned();
     }
-    if let Some(path) = &args.html {
-        let page = mur_usage::html::page(&report);
-        if page_on_stdout {
-            return output::stdout(page.as_bytes());
+    match page {
+        Some(PageOut::Stdout) => return output::stdout(mur_usage::html::page(&report).as_bytes()),
+        Some(PageOut::File(path)) => {
+            let page = mur_usage::html::page(&report);
+            mur_lockfile::write_named(path, page.as_bytes(), patience)
+                .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
         }
-        mur_lockfile::write_named(path, page.as_bytes(), patience)
-            .map_err(|e| Error::internal(format!("cannot write `{}`: {e}", path.display())))?;
+        None => {}
     }
     if args.json {
         let value = serde_json::to_value(&report)
@@ -269,8 +304,8 @@ fn text(report: &Report, read: &Read) -> String {
             ));
         }
     }
-    if let Some(why) = report.unused_not_judged() {
-        out.push_str(&format!("  ({})\n", output::line(&why)));
+    for said in report.beside_losers() {
+        out.push_str(&format!("  ({})\n", output::line(&said)));
     }
     out
 }

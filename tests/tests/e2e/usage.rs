@@ -1589,9 +1589,10 @@ fn private_sessions_dir(sandbox: &Sandbox) -> std::path::PathBuf {
 /// call names the verb and its kind (side `server`, surface `cli`), and saves it
 /// though mur's own record is elsewhere (another home: a container, a run of
 /// mur-eval). A window that overlaps a time recording was off (`usage off` …
-/// `usage on`) holds calls no record has: no verb is judged unused over it.
+/// `usage on`) holds calls no record has: it begins as much earlier, so a verb goes
+/// unused for as long as asked of recorded time.
 #[test]
-fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
+fn a_verb_a_sessions_log_holds_is_not_unused_and_an_off_time_lengthens_the_window() {
     let sandbox = bump_and_idle_long_installed();
     let sessions = private_sessions_dir(&sandbox);
     let served = json!({
@@ -1617,42 +1618,39 @@ fn a_verb_a_sessions_log_holds_or_an_off_time_may_hide_is_not_unused() {
         ["mur devtools verbs remove idle"],
         "{prune}"
     );
-    // Off, then on again: `idle` may have been used meanwhile.
+    // Off, then on again: the moment recording was off is in no record, so the window
+    // begins as much earlier, and `idle` goes unused for as long as asked of recorded
+    // time. It is judged so, and said to be (a moment's `usage off` kept every verb from
+    // being judged unused for the whole window).
     sandbox.devtools(&["usage", "off"]).assert_code(0);
     sandbox.devtools(&["usage", "on"]).assert_code(0);
-    let prune = sandbox.devtools(&["verbs", "prune", "--yes"]);
-    prune.assert_code(0).assert_stdout_is("");
-    assert!(
-        untimed(&prune.stderr).starts_with(
-            "warning: no verb was judged unused: recording was off (`usage off`) from TIME to TIME, \
-             in the window: the calls then are in no record\n"
-        ),
-        "{prune}"
-    );
-    assert_eq!(installed(&sandbox), ["bump", "idle"]);
     let text = sandbox.devtools(&["usage", "report"]);
     let (_, losers) = text.stdout.split_once("\nlosers:").unwrap_or_default();
     assert_eq!(
         untimed(losers),
-        " none\n  (no verb was judged unused: recording was off (`usage off`) from TIME to TIME, \
-         in the window: the calls then are in no record)\n",
+        "\n  idle: not used since TIME\n    mur devtools verbs remove idle\n  \
+         (recording was off (`usage off`) in the window, latest from TIME to TIME: the calls \
+         then are in no record, so the window begins as much earlier, at TIME)\n",
         "{text}"
     );
+    let prune = sandbox.devtools(&["verbs", "prune", "--yes"]);
+    prune.assert_code(0);
+    assert_eq!(installed(&sandbox), ["bump"], "{prune}");
 }
 
 /// A misspelled `--agent` is said, and so is a log too young, whatever else keeps verbs
-/// from being judged unused: a time recording was off in the window hid both (user audit
+/// from being judged unused: recording off since a time in the window hid both (user audit
 /// AU7 4: `--agent nobody` printed "0 records" and "no verb to prune", nothing more).
 /// The report over no record says so, and lists no tool as one no named verb reached,
 /// in the table, the JSON and the page alike (audit 56 #3: every installed verb's tool
 /// was listed, as if each went unused).
 #[test]
-fn a_misspelled_agent_is_said_though_recording_was_off_in_the_window() {
+fn a_misspelled_agent_is_said_though_recording_is_off() {
     let sandbox = bump_and_idle_long_installed();
     sandbox.devtools(&["usage", "off"]).assert_code(0);
-    sandbox.devtools(&["usage", "on"]).assert_code(0);
-    let off = "no verb was judged unused: recording was off (`usage off`) from TIME to TIME, \
-               in the window: the calls then are in no record";
+    let off = "no verb was judged unused: recording is off (`usage off`) since TIME: the calls \
+               since are in no record";
+    let hint = "hint: `mur devtools usage on` turns it on\n";
     let nobody = "warning: the usage log holds no record of agent `nobody` (its agents: claude): \
                   no verb is judged unused over that window\n";
     let report = sandbox.devtools(&["usage", "report", "--agent", "nobody"]);
@@ -1666,7 +1664,10 @@ fn a_misspelled_agent_is_said_though_recording_was_off_in_the_window() {
                  no record to report: the logs read hold none of agent `nobody`\n\n\
                  losers: none\n  ({off})\n"
             ),
-            format!("warning: {off}\n{nobody}")
+            format!(
+                "warning: usage recording is off: this report covers what was recorded \
+                 before\nwarning: {off}\n{hint}{nobody}"
+            )
         ),
         "{report}"
     );
@@ -1688,17 +1689,17 @@ fn a_misspelled_agent_is_said_though_recording_was_off_in_the_window() {
     prune.assert_code(0).assert_stdout_is("");
     assert_eq!(
         untimed(&prune.stderr),
-        format!("warning: {off}\n{nobody}note: no verb to prune\n"),
+        format!("warning: {off}\n{hint}{nobody}note: no verb to prune\n"),
         "{prune}"
     );
-    // A window the log (60 days) does not reach back past: said too, as without the
-    // time recording was off.
+    // A window the log (60 days) does not reach back past: said too, as while recording
+    // is on.
     let young = sandbox.devtools(&["verbs", "prune", "--unused-for", "90d"]);
     young.assert_code(0).assert_stdout_is("");
     assert_eq!(
         untimed(&young.stderr),
         format!(
-            "warning: {off}\nnote: the usage log does not go back to TIME: \
+            "warning: {off}\n{hint}note: the usage log does not go back to TIME: \
              no verb is judged unused over that window\nnote: no verb to prune\n"
         ),
         "{young}"
@@ -2953,4 +2954,34 @@ fn a_usage_log_in_a_directory_that_does_not_exist_is_refused_not_made() {
             missing.display()
         ));
     assert!(!sandbox.root().join("no").exists(), "a directory was made");
+}
+
+/// The page is written as `call --out` writes its file (`mur_lockfile::write_named`): a
+/// new one gets the mode any new file of the user's gets (0666 less the umask, as `usage
+/// report > page.html` would), and one there already keeps its own, so a page the
+/// operator made private (0600, as the logs are) stays private when written again.
+#[cfg(unix)]
+#[test]
+fn the_page_is_written_with_the_mode_a_file_at_a_users_path_gets() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sandbox = Sandbox::new();
+    let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+    let write = |page: &Path| {
+        let page = page.to_str().expect("utf-8");
+        sandbox
+            .devtools(&["usage", "report", "--html", page])
+            .assert_code(0);
+    };
+    let new = sandbox.root().join("new.html");
+    write(&new);
+    let made_so = sandbox.file("made-here", "");
+    assert_eq!(mode(&new), mode(&made_so));
+    let private = sandbox.file("private.html", "old");
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    write(&private);
+    let page = std::fs::read_to_string(&private).expect("the page");
+    assert_eq!(
+        (mode(&private), page.starts_with("<!DOCTYPE html>")),
+        (0o600, true)
+    );
 }
