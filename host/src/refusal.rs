@@ -433,7 +433,8 @@ fn not_text(argv: &[OsString]) -> Result<()> {
 }
 
 /// clap's error as mur's; a word clap knows nothing like, typed first (`mur click
-/// '#x'`), gets the command as it goes: verbs and mur's commands are words of `devtools`.
+/// '#x'`), gets the command as it goes when it is a verb or command of `devtools` (or
+/// near one), and none when it is not: `mur devtools nope` would only be refused in turn.
 fn without_devtools(argv: &[OsString], e: clap::Error) -> Error {
     use clap::error::{ContextKind, ContextValue};
     let word = match e.get(ContextKind::InvalidSubcommand) {
@@ -449,10 +450,65 @@ fn without_devtools(argv: &[OsString], e: clap::Error) -> Error {
     if first.is_none_or(|first| *first != *word) {
         return e.into();
     }
+    let Some(meant) = devtools_word(&word) else {
+        return e.into();
+    };
+    // `mur help click` is `mur click --help` ([`crate::commands`]): help was asked for,
+    // and `mur devtools click` alone would click.
+    let help = if asks_help(argv) { " --help" } else { "" };
     Error::from(e).with_first_hint(format!(
-        "did you mean `mur devtools {}`?",
-        mur_core::shell_word(&word)
+        "did you mean `mur devtools {}{help}`?",
+        mur_core::shell_word(&meant)
     ))
+}
+
+/// The word of `devtools` that `word` is, or is likely meant as ([`caseless_meant`]):
+/// of mur's commands and the installed verbs, which are known without a session. A
+/// tool's verb is not: its session is not asked for a word clap refused.
+fn devtools_word(word: &str) -> Option<String> {
+    let installed = mur_verbs::VerbHost::summaries()
+        .into_iter()
+        .map(|(name, _)| name);
+    caseless_meant(word, cli::host_verbs().into_iter().chain(installed))
+}
+
+/// The word of `words` that `typed` is, or is likely meant as by the one rule
+/// ([`mur_core::choice_meant`]), case aside: caps lock makes no other word (`CLICK`,
+/// `CLIK` and `Click` are all `click`). A word given twice (an installed verb and a
+/// tool's of one name) is one: two alike leave the choice to the rule, which never
+/// gives the word typed.
+pub fn caseless_meant(typed: &str, words: impl IntoIterator<Item = String>) -> Option<String> {
+    let mut words: Vec<String> = words.into_iter().collect();
+    words.sort_unstable();
+    words.dedup();
+    let folded: Vec<Folded> = words
+        .into_iter()
+        .map(|word| Folded {
+            lower: word.to_lowercase(),
+            word,
+        })
+        .collect();
+    mur_core::choice_meant(&typed.to_lowercase(), &folded).map(|meant| meant.word.clone())
+}
+
+/// A word, compared in lower case ([`caseless_meant`]).
+struct Folded {
+    lower: String,
+    word: String,
+}
+
+impl AsRef<str> for Folded {
+    fn as_ref(&self) -> &str {
+        &self.lower
+    }
+}
+
+/// Whether `argv` asks for help (`--help` or `-h` before any `--`).
+fn asks_help(argv: &[OsString]) -> bool {
+    argv.iter()
+        .skip(1)
+        .take_while(|word| *word != "--")
+        .any(|word| word == "--help" || word == "-h")
 }
 
 fn wants_help(e: &clap::Error) -> bool {

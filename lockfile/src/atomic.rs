@@ -48,7 +48,11 @@ pub fn write_named(path: &Path, bytes: &[u8], patience: Duration) -> io::Result<
 /// Whether [`write_named`] can write `path`, asked before the call whose output it is to
 /// hold, so that a bad name is refused before anything ran: a directory (or a name
 /// ending in `/`), a socket, a block device, a file that may not be written, a loop of
-/// links, or a link into a directory that does not exist.
+/// links, a link into a directory that does not exist, a terminal, a device that cannot
+/// be opened (`/dev/tty` with no controlling terminal) or a FIFO no one reads. A FIFO
+/// is opened to know, and its write end held for [`write_named`] (until this process
+/// ends, if it writes nothing): closed, it would tell a reader waiting there the end of
+/// the file before the output came.
 pub fn check_named(path: &Path) -> io::Result<()> {
     if path.as_os_str().to_string_lossy().ends_with('/') {
         return Err(io::Error::other(
@@ -57,7 +61,7 @@ pub fn check_named(path: &Path) -> io::Result<()> {
     }
     match fs::metadata(path) {
         Ok(meta) if meta.is_file() => may_write(path, &meta),
-        Ok(meta) if stream_kind(&meta) && is_terminal_at(path) => Err(terminal()),
+        Ok(meta) if stream_kind(&meta) => check_stream(path),
         Ok(meta) => writable_kind(&meta),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             // None yet, or a link to none: the file is made in the directory it names.
@@ -213,41 +217,80 @@ fn terminal() -> io::Error {
     io::Error::other("it is a terminal, which raw bytes would garble")
 }
 
-/// Whether the device `path` is a terminal: opened to ask (not to become mur's
-/// controlling terminal, not waiting), and closed.
-fn is_terminal_at(path: &Path) -> bool {
-    let mut options = fs::OpenOptions::new();
+/// Whether the FIFO or device `path` can be written, opened as [`write_through`] opens
+/// it (not to become mur's controlling terminal, not waiting for a reader): not a
+/// terminal, and open. A FIFO's write end is kept ([`HELD`]); a device's is closed.
+fn check_stream(path: &Path) -> io::Result<()> {
+    let file = open_stream(path, &mut fs::OpenOptions::new()).map_err(|e| unopened(path, e))?;
+    if std::io::IsTerminal::is_terminal(&file) {
+        return Err(terminal());
+    }
+    if let Some(key) = fifo_identity(&file.metadata()?) {
+        held().push((key, file));
+    }
+    Ok(())
+}
+
+/// `options` opening `path` to write: `O_NOCTTY`, a terminal named must not become mur's
+/// controlling one; `O_NONBLOCK`, a FIFO with no reader fails the open at once (ENXIO)
+/// instead of waiting for ever.
+fn open_stream(path: &Path, options: &mut fs::OpenOptions) -> io::Result<File> {
     options.write(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(
-        &mut options,
-        libc::O_NOCTTY | libc::O_NONBLOCK,
-    );
-    options
-        .open(path)
-        .is_ok_and(|file| std::io::IsTerminal::is_terminal(&file))
+    std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NOCTTY | libc::O_NONBLOCK);
+    options.open(path)
+}
+
+/// The write ends of FIFOs [`check_named`] opened, by the FIFO's device and inode (a
+/// pipe named `/dev/stderr` has no path to canonicalize), for [`write_through`] to write
+/// through and close.
+static HELD: std::sync::Mutex<Vec<((u64, u64), File)>> = std::sync::Mutex::new(Vec::new());
+
+fn held() -> std::sync::MutexGuard<'static, Vec<((u64, u64), File)>> {
+    // A thread that panicked holding it left a list still whole.
+    HELD.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The write end of the FIFO `path` that [`check_named`] opened, taken from [`HELD`].
+fn take_held(path: &Path) -> Option<File> {
+    let key = fifo_identity(&fs::metadata(path).ok()?)?;
+    let mut held = held();
+    let at = held.iter().position(|(fifo, _)| *fifo == key)?;
+    Some(held.swap_remove(at).1)
+}
+
+/// The device and inode of a FIFO (or a pipe), which [`HELD`] goes by; `None` for
+/// anything else.
+fn fifo_identity(meta: &fs::Metadata) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
+        meta.file_type().is_fifo().then(|| (meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        None
+    }
 }
 
 /// Opens `path`, following links, and writes `bytes` to it: no temporary file, no
-/// fsync (a pipe or a terminal has nothing to sync). `O_NOCTTY`: a terminal named must
-/// not become mur's controlling one; `O_NONBLOCK`: a FIFO with no reader fails the
-/// open at once (ENXIO) instead of waiting for ever, and a reader that stops reading
-/// fails the write after `patience` ([`write_patiently`]).
+/// fsync (a pipe or a terminal has nothing to sync). Opened as [`open_stream`] opens
+/// it, or the FIFO's end [`check_named`] held taken; a reader that stops reading fails
+/// the write after `patience` ([`write_patiently`]).
 fn write_through(path: &Path, bytes: &[u8], patience: Duration) -> io::Result<()> {
-    let mut options = fs::OpenOptions::new();
-    // `truncate` is ignored by FIFOs and devices; a regular file behind a link is
-    // rewritten as `>` would.
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(
-        &mut options,
-        libc::O_NOCTTY | libc::O_NONBLOCK,
-    );
     // Judged before the open too: opening a block device to write has effects of its own.
     if let Ok(meta) = fs::metadata(path) {
         writable_kind(&meta)?;
     }
-    let mut file = options.open(path).map_err(|e| unopened(path, e))?;
+    // `truncate` is ignored by FIFOs and devices; a regular file behind a link is
+    // rewritten as `>` would.
+    let mut file = match take_held(path) {
+        Some(file) => file,
+        None => open_stream(path, fs::OpenOptions::new().create(true).truncate(true))
+            .map_err(|e| unopened(path, e))?,
+    };
     writable_kind(&file.metadata()?)?;
     if std::io::IsTerminal::is_terminal(&file) {
         // By whatever name (`/dev/tty`, `/dev/stderr`): as `--out -` is refused there.
@@ -262,16 +305,25 @@ fn write_through(path: &Path, bytes: &[u8], patience: Duration) -> io::Result<()
     }
 }
 
-/// Why `path` could not be opened to write, in words: ENXIO is a FIFO no one reads or a
-/// socket, which the OS calls "No such device or address".
+/// Why `path` could not be opened to write, in words: ENXIO is a FIFO no one reads, a
+/// socket, or a device with nothing behind it (`/dev/tty` with no controlling terminal),
+/// which the OS calls "No such device or address".
 fn unopened(path: &Path, e: io::Error) -> io::Error {
     #[cfg(unix)]
     if e.raw_os_error() == Some(libc::ENXIO)
         && let Ok(meta) = fs::metadata(path)
     {
-        use std::os::unix::fs::FileTypeExt;
+        use std::os::unix::fs::{FileTypeExt, MetadataExt};
         if meta.file_type().is_fifo() {
             return io::Error::other("it is a FIFO no one is reading");
+        }
+        if meta.file_type().is_char_device() {
+            // `/dev/tty` by any name: the same device number.
+            let tty = fs::metadata("/dev/tty").is_ok_and(|tty| tty.rdev() == meta.rdev());
+            return io::Error::other(match tty {
+                true => "it is the controlling terminal, and there is none",
+                false => "it is a device with nothing behind it to write to",
+            });
         }
         if let Err(kind) = writable_kind(&meta) {
             return kind;
@@ -663,6 +715,72 @@ mod tests {
             directory.to_string(),
             "it is a directory, not a file to write"
         );
+    }
+
+    /// A FIFO no one reads is refused before the call (it was let through, and the
+    /// write after the call failed); one with a reader waiting passes, and that reader
+    /// gets the output, not the end of the file the check's open and close told it.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_no_one_reads_is_refused_before_the_call_and_a_reader_kept() {
+        use std::io::Read as _;
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let dir = dir();
+        let fifo = dir.path().join("f.png");
+        crate::open::tests::mkfifo(&fifo);
+        let unread = check_named(&fifo).expect_err("no one reads it");
+        assert_eq!(unread.to_string(), "it is a FIFO no one is reading");
+        // A reader waiting for a writer, as `cat f.png` is (opened without waiting, then
+        // read as a blocking reader reads).
+        let mut reader = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .expect("open the FIFO to read");
+        // SAFETY: `reader` is an open descriptor; F_SETFL only changes its flags.
+        #[allow(unsafe_code)]
+        let blocking =
+            unsafe { libc::fcntl(std::os::fd::AsRawFd::as_raw_fd(&reader), libc::F_SETFL, 0) };
+        assert_eq!(blocking, 0, "made blocking");
+        check_named(&fifo).expect("a reader waits");
+        let mut waiting = libc::pollfd {
+            fd: std::os::fd::AsRawFd::as_raw_fd(&reader),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: `waiting` is one valid pollfd of the open reader, for the call.
+        #[allow(unsafe_code)]
+        let told = unsafe { libc::poll(&mut waiting, 1, 0) };
+        assert_eq!(
+            told, 0,
+            "the reader is told nothing yet, not the end of the file"
+        );
+        let read = std::thread::spawn(move || {
+            let mut got = Vec::new();
+            reader.read_to_end(&mut got).map(|_| got)
+        });
+        write_named(&fifo, b"image", PATIENCE).expect("written to its reader");
+        assert_eq!(read.join().expect("reader").expect("read"), b"image");
+    }
+
+    /// `/dev/tty` is refused before the call, with a controlling terminal (a terminal)
+    /// or without one (as in every agent's and CI's run, where it was let through and
+    /// the write after the call failed, "No such device or address").
+    #[cfg(unix)]
+    #[test]
+    fn dev_tty_is_refused_before_the_call_with_a_terminal_or_without() {
+        let tty = Path::new("/dev/tty");
+        let has_one = fs::OpenOptions::new().write(true).open(tty).is_ok();
+        let refused = check_named(tty).expect_err("never written");
+        assert_eq!(
+            refused.to_string(),
+            match has_one {
+                true => "it is a terminal, which raw bytes would garble",
+                false => "it is the controlling terminal, and there is none",
+            }
+        );
+        write_named(Path::new("/dev/null"), b"gone", PATIENCE).expect("/dev/null");
+        check_named(Path::new("/dev/null")).expect("/dev/null is written");
     }
 
     /// `/dev/stdout` is this process's stdout, whatever it is; another file is not.

@@ -32,7 +32,7 @@ fn no_session(name: &str, e: Error) -> Result<Unknown, Error> {
     // One slip from an installed verb or a command of mur's: a typo, said first,
     // then why no tool list was read.
     let near = nearest_word(name, &[]);
-    if let Some(near) = near.clone().filter(|near| mur_core::is_typo_of(name, near)) {
+    if let Some(near) = near.clone().filter(|near| is_slip(name, near)) {
         return Ok(Unknown::Unread {
             why: "no devtools session is running to look for a tool of that name".to_owned(),
             near,
@@ -56,7 +56,7 @@ fn none_chosen(name: &str, e: Error) -> Result<Unknown, Error> {
     // one session or none; unless the tool lists as last read tell which of the sessions
     // has a tool of that name, the one then named to run the command again.
     let having = having(name, &e);
-    let near = nearest_word(name, &[]).filter(|near| mur_core::is_typo_of(name, near));
+    let near = nearest_word(name, &[]).filter(|near| is_slip(name, near));
     if let Some(near) = near.filter(|_| having.is_empty()) {
         return Ok(Unknown::Unread {
             why: "several devtools sessions are running: a tool of that name is looked \
@@ -153,9 +153,7 @@ fn unknown_word(name: &str, unknown: &Unknown, devtools: &str, meant: Option<Str
     }
     match nearest_word(name, listed) {
         // A slip of the keyboard (`clik`, `clear-todo`) is said alone, as sure.
-        Some(word) if mur_core::is_typo_of(name, &word) => {
-            error.with_hint(format!("did you mean `{word}`?"))
-        }
+        Some(word) if is_slip(name, &word) => error.with_hint(format!("did you mean `{word}`?")),
         // A guess further off keeps the catalog line after it (user audit AU9 4): the
         // word is likely another verb's, and the one guessed may act, even destroy
         // (`clear '#todo-input'` meant `type --clear`, and was offered `clear-todos`,
@@ -210,12 +208,19 @@ fn mcp_method(name: &str) -> Option<String> {
     }
 }
 
-/// The installed verb, host command or verb of a tool in `listed` nearest to `name`.
+/// The installed verb, host command or verb of a tool in `listed` nearest to `name`,
+/// case aside ([`crate::refusal::caseless_meant`]): `CLICK` is `click` as `Click` is.
 fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
     let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
     let tools = mur_verbs::derived::verb_names(listed).into_iter().flatten();
     let words = installed.chain(crate::cli::host_verbs()).chain(tools);
-    mur_core::nearest(name, words)
+    crate::refusal::caseless_meant(name, words)
+}
+
+/// Whether `name` is a slip of the keyboard from `word`, case aside (caps lock is no
+/// other word): [`mur_core::is_typo_of`] of the two in lower case.
+fn is_slip(name: &str, word: &str) -> bool {
+    mur_core::is_typo_of(&name.to_lowercase(), &word.to_lowercase())
 }
 
 #[cfg(test)]

@@ -1282,6 +1282,30 @@ fn an_endless_event_stream_ends_at_the_limit_max_response_sets() {
     ));
 }
 
+/// A limit of one byte is said in the singular ("larger than 1 bytes" it was).
+#[test]
+fn a_limit_of_one_byte_is_said_so() {
+    let sb = Sandbox::new();
+    let server = Stub::answering(json!({ "content": [] }));
+    let endpoint = server.endpoint();
+    sb.mur(&[
+        "devtools",
+        "--endpoint",
+        &endpoint,
+        "--max-response",
+        "1",
+        "call",
+        "version",
+    ])
+    .assert_code(2)
+    .assert_stderr_is(format!(
+        "error: `{endpoint}` sent a response larger than 1 byte, mur's response limit; \
+             it was not read further\n\
+             hint: if an answer this large is expected, raise the limit with \
+             `--max-response BYTES` (e.g. `--max-response 256M`)\n"
+    ));
+}
+
 #[test]
 fn max_response_raises_the_limit_and_a_declared_length_past_it_is_refused_unread() {
     let sb = Sandbox::new();
@@ -2129,17 +2153,17 @@ fn call_out_writes_through_a_link_a_fifo_and_a_device_keeping_them() {
     let fifo = sb.root().join("pipe.png");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     assert!(made.expect("mkfifo").success());
-    // No one reads it: refused at once, not waited on past every `--timeout`.
-    let unread = call_out(&sb, &server, &fifo);
-    unread.assert_code(7);
-    assert!(
-        unread.stderr.starts_with(&format!(
-            "error: could not write `{}`: it is a FIFO no one is reading; the call itself \
-             already ran\n",
+    // No one reads it: refused at once, before the call (it ran, and the write after it
+    // failed, exit 7), not waited on past every `--timeout`.
+    let calls = server.requests().len();
+    call_out(&sb, &server, &fifo)
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: cannot write `{}`: it is a FIFO no one is reading (nothing was sent)\n\
+             hint: name a file that can be written, in a directory that exists\n",
             fifo.display()
-        )),
-        "{unread}"
-    );
+        ));
+    assert_eq!(server.requests().len(), calls, "no call was made");
     // Opened to read and write, it has a reader before mur runs (a reader's open
     // alone would wait for a writer).
     let mut reader = std::fs::OpenOptions::new()
@@ -2216,6 +2240,9 @@ fn call_out_to_its_own_stdout_is_out_dash_and_an_unwritable_name_sends_nothing()
             "loop1.png",
             "Too many levels of symbolic links (os error 40)".to_owned(),
         ),
+        // Without a controlling terminal, as in an agent's or CI's run, it was let
+        // through, and the write after the call failed "No such device or address".
+        ("/dev/tty", dev_tty_refused().to_owned()),
     ] {
         let path = sb.root().join(name);
         call_out(&sb, &server, &path)
@@ -2227,6 +2254,14 @@ fn call_out_to_its_own_stdout_is_out_dash_and_an_unwritable_name_sends_nothing()
             ));
     }
     assert_eq!(server.requests().len(), calls, "no call was made");
+}
+
+/// Why `--out /dev/tty` is refused: it is a terminal, or mur (as this test) has none.
+fn dev_tty_refused() -> &'static str {
+    match std::fs::OpenOptions::new().write(true).open("/dev/tty") {
+        Ok(_) => "it is a terminal, which raw bytes would garble",
+        Err(_) => "it is the controlling terminal, and there is none",
+    }
 }
 
 /// A result with more media than `--out` writes (100) is printed as it came, exit 5,

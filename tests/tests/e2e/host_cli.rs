@@ -641,18 +641,36 @@ fn another_tools_word_for_a_command_is_pointed_at_it() {
     }
 }
 
-/// A verb typed without `devtools` gets the command as it goes; a near miss of
-/// `devtools` itself gets clap's suggestion alone.
+/// A verb typed without `devtools` gets the command as it goes (an installed verb or a
+/// command of mur's, known without a session, or the one it is likely meant as, case
+/// aside); help asked of one, the command that shows it (`mur devtools click` clicked);
+/// a word that is neither, none (`mur devtools nope` is refused in turn). A near miss
+/// of `devtools` itself gets clap's suggestion alone.
 #[test]
 fn a_verb_without_devtools_is_pointed_at_it() {
-    let sb = Sandbox::new();
-    sb.mur(&["--pretty", "click", "#btn-inc"])
-        .assert_code(1)
-        .assert_stderr_is(
-            "error: unrecognized subcommand `click`\n\
-             hint: did you mean `mur devtools click`?\n\
-             hint: usage: mur [OPTIONS] <COMMAND> (`--help` shows more)\n",
-        );
+    let sb = mur_e2e::plugins::standard_sandbox();
+    let usage = "hint: usage: mur [OPTIONS] <COMMAND> (`--help` shows more)\n";
+    for (argv, typed, meant) in [
+        (
+            &["--pretty", "click", "#btn-inc"][..],
+            "click",
+            Some("click"),
+        ),
+        (&["CLIK", "#btn-inc"], "CLIK", Some("click")),
+        (&["sesion", "list"], "sesion", Some("session")),
+        (&["help", "click"], "click", Some("click --help")),
+        (&["click", "--help"], "click", Some("click --help")),
+        (&["help", "session"], "session", Some("session --help")),
+        (&["nope"], "nope", None),
+        (&["help", "xyzzy"], "xyzzy", None),
+    ] {
+        let hint = meant
+            .map(|meant| format!("hint: did you mean `mur devtools {meant}`?\n"))
+            .unwrap_or_default();
+        sb.mur(argv).assert_code(1).assert_stderr_is(format!(
+            "error: unrecognized subcommand `{typed}`\n{hint}{usage}"
+        ));
+    }
     let near = sb.mur(&["devtool", "click"]);
     near.assert_code(1);
     assert_eq!(
@@ -663,6 +681,33 @@ fn a_verb_without_devtools_is_pointed_at_it() {
         ],
         "{near}"
     );
+}
+
+/// A verb typed in capitals is no other word: `CLICK` gets `click`, as `Click` did, and
+/// is a typo of it (exit 1, not "start the app", exit 4, as it was), with a session or
+/// without.
+#[test]
+fn a_verb_typed_in_capitals_is_meant_as_the_verb() {
+    let sb = mur_e2e::plugins::standard_sandbox();
+    for typed in ["Click", "CLICK", "CLIK"] {
+        sb.mur(&["devtools", typed, "#btn-inc"])
+            .assert_code(1)
+            .assert_stderr_is(format!(
+                "error: unknown verb `{typed}`\n\
+                 hint: did you mean `click`?\n\
+                 hint: `mur devtools verbs list` shows the installed verbs\n\
+                 hint: no devtools session is running to look for a tool of that name\n"
+            ));
+    }
+    // With a session, whose tool `click` is a verb of the installed verb's name too.
+    let (sb, _app) = mur_e2e::plugins::standard_session();
+    for typed in ["Click", "CLICK"] {
+        sb.mur(&["devtools", typed, "#btn-inc"])
+            .assert_code(1)
+            .assert_stderr_is(format!(
+                "error: unknown verb `{typed}`\nhint: did you mean `click`?\n"
+            ));
+    }
 }
 
 #[test]
