@@ -385,7 +385,7 @@ impl<'a> Reader<'a> {
              response limit of {} (a value for every {BYTES_A_VALUE} bytes); it was not parsed",
             self.endpoint,
             most_values(self.limit),
-            limit_in_words(self.limit)
+            human_bytes(self.limit)
         ))
         .with_hint(RAISE_THE_LIMIT))
     }
@@ -408,17 +408,9 @@ impl<'a> Reader<'a> {
 pub fn past_the_limit(endpoint: &str, what: &str, limit: u64) -> Error {
     Error::transport(format!(
         "`{endpoint}` sent {what} larger than {}, mur's response limit; it was not read further",
-        limit_in_words(limit)
+        human_bytes(limit)
     ))
     .with_hint(RAISE_THE_LIMIT)
-}
-
-/// The response limit in words: one byte is no "1 bytes" (`--max-response 1`).
-fn limit_in_words(limit: u64) -> String {
-    match limit {
-        1 => "1 byte".to_owned(),
-        _ => human_bytes(limit),
-    }
 }
 
 /// How to read an answer past the response limit, or one of more values than it allows.

@@ -280,7 +280,7 @@ impl fmt::Display for ByteSize {
     }
 }
 
-/// `bytes` for people: `64 MiB`, `1.5 MiB`, `900 bytes`.
+/// `bytes` for people: `64 MiB`, `1.5 MiB`, `900 bytes`, `1 byte`.
 pub fn human_bytes(bytes: u64) -> String {
     for (suffix, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
         let unit = 1u64 << shift;
@@ -293,7 +293,10 @@ pub fn human_bytes(bytes: u64) -> String {
             };
         }
     }
-    format!("{bytes} bytes")
+    match bytes {
+        1 => "1 byte".to_owned(),
+        _ => format!("{bytes} bytes"),
+    }
 }
 
 #[cfg(test)]
@@ -384,5 +387,7 @@ mod tests {
         assert_eq!(human_bytes(64 << 20), "64 MiB");
         assert_eq!(human_bytes(1536 << 10), "1.5 MiB");
         assert_eq!(human_bytes(900), "900 bytes");
+        // A limit of one byte (`--max-response 1`) was "1 bytes".
+        assert_eq!(human_bytes(1), "1 byte");
     }
 }
