@@ -201,6 +201,34 @@ pub fn canonical_project(path: &Path) -> io::Result<String> {
     }
 }
 
+/// The project a session started with `path` is for: a folder holding exactly one
+/// project file (MSBuild's `*.*proj`: `App.csproj`, `Lib.fsproj`, `build.proj`) directly in it names
+/// that file, as `dotnet run --project FOLDER` takes it and `mur devtools --project
+/// FOLDER` finds its session; any other path names itself. Without it, an app started
+/// with its folder announced a project of its own beside the file's, and ran as a second
+/// session of the one project. A folder with none or several is left as it is typed.
+pub fn project_file(path: &Path) -> PathBuf {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return path.to_path_buf();
+    };
+    let mut projects = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|file| is_project_file(file));
+    match (projects.next(), projects.next()) {
+        (Some(file), None) => file,
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Whether `file` is a file named as MSBuild names a project (`*.*proj`).
+fn is_project_file(file: &Path) -> bool {
+    let named = file
+        .extension()
+        .and_then(|extension| extension.to_str())
+        .is_some_and(|extension| extension.to_ascii_lowercase().ends_with("proj"));
+    named && file.is_file()
+}
+
 /// `absolute` resolved through symlinks as far as it exists, the rest cleaned
 /// lexically: `std::path::absolute` keeps `..` on Unix (where `a/link/..` need not be
 /// `a`), and `std::fs::canonicalize` fails for a path that does not exist. Below the
@@ -561,6 +589,29 @@ mod tests {
                 )]
             )
         );
+    }
+
+    /// A folder holding one project file names it; with none or several, or another
+    /// file beside it (a folder or a file named like one is none), the folder is kept.
+    #[test]
+    fn a_folder_names_the_one_project_file_directly_in_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let app = dir.path().join("app");
+        std::fs::create_dir_all(app.join("tests.csproj")).expect("a folder named like one");
+        std::fs::create_dir_all(app.join("deep")).expect("deep");
+        std::fs::write(app.join("deep/Deep.csproj"), "").expect("deeper down");
+        std::fs::write(app.join("README.md"), "").expect("readme");
+        assert_eq!(project_file(&app), app, "none: the folder");
+        std::fs::write(app.join("App.csproj"), "").expect("project");
+        assert_eq!(project_file(&app), app.join("App.csproj"));
+        assert_eq!(
+            project_file(&app.join("App.csproj")),
+            app.join("App.csproj")
+        );
+        std::fs::write(app.join("Lib.FSPROJ"), "").expect("second project");
+        assert_eq!(project_file(&app), app, "several: the folder");
+        let missing = dir.path().join("gone/Tools.csproj");
+        assert_eq!(project_file(&missing), missing);
     }
 
     #[test]

@@ -18,7 +18,9 @@ pub enum SessionTransport {
 /// Everything [`serve`](crate::serve) needs besides the tools.
 #[derive(Debug, Clone)]
 pub struct SessionOptions {
-    /// The project file the session is for; its canonical path names the lockfile.
+    /// The project file the session is for; its canonical path names the lockfile. A
+    /// folder holding exactly one project file (`*.*proj`) names that file
+    /// ([`mur_lockfile::paths::project_file`]), as `dotnet run --project` takes it.
     pub project: PathBuf,
     /// Port to bind on 127.0.0.1; `None` picks a free one.
     pub port: Option<u16>,

@@ -40,10 +40,14 @@ use crate::{
 pub async fn serve(options: SessionOptions, tools: ToolSet) -> Result<(), ServeError> {
     crate::tools::warn_about_tool_names(&tools);
     reload::remember_program();
+    // A folder with one project file in it is that project's (as discovery finds it),
+    // not a second slot beside the file's.
     let project =
-        paths::canonical_project(&options.project).map_err(|source| ServeError::Project {
-            path: options.project.clone(),
-            source,
+        paths::canonical_project(&paths::project_file(&options.project)).map_err(|source| {
+            ServeError::Project {
+                path: options.project.clone(),
+                source,
+            }
         })?;
     let registry = Registry::default_location();
     prepare_registry(&registry)?;

@@ -273,8 +273,15 @@ async fn find(
         false => Vec::new(),
     };
     let ended_before = &mut looks.ended;
-    // Said of this look's result, with those an earlier look removed ([`resolve`]).
-    ended_before.extend(survey.ended(&removed, wanted).into_iter().cloned());
+    // Said of this look's result, with those an earlier look removed ([`resolve`]): the
+    // sessions the call could have used, so no stdio one. Nothing dials it and selection
+    // passes over it, so its crash changes nothing a call does ("…; the session of `B` is
+    // used instead" read as if it had been the one meant; a bridged server's crash is its
+    // bridge's to say). Its lockfile is removed all the same, and `session list`, which
+    // lists stdio sessions, notes it.
+    let callable =
+        |found: &Found| wanted(found) && found.lock.transport == mur_lockfile::Transport::Http;
+    ended_before.extend(survey.ended(&removed, callable).into_iter().cloned());
     // An earlier look's crashed session whose project runs again in this one is no
     // news, as it is in one look (the restart is the session used, not "instead").
     ended_before.retain(|found| !survey.runs_project_of(found));

@@ -353,11 +353,8 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
         }
         output::stdout(&names)?;
         output::diagnostic(&format!(
-            "would remove {} stale {}{}{}",
-            stale.len(),
-            entries(stale.len()),
-            malformed_count(malformed.len()),
-            leftover_count(left.len())
+            "would remove {}",
+            counted(stale.len(), malformed.len(), left.len())
         ));
         return Ok(());
     }
@@ -377,10 +374,8 @@ async fn clean(dry_run: bool, settings: &Settings) -> Result<()> {
         failed.notice(mur_core::text::escape_value(&failure.to_string()).into_owned());
     }
     output::diagnostic(&format!(
-        "removed {removed} stale {}{}{}",
-        entries(removed),
-        malformed_count(cleared),
-        leftover_count(left.removed.len())
+        "removed {}",
+        counted(removed, cleared, left.removed.len())
     ));
     match failed.0 {
         0 => Ok(()),
@@ -419,25 +414,32 @@ impl discovery::Report for Failures {
     }
 }
 
-/// `" and N file(s) of ended sessions"` (slot locks, bridges' sidecars and logs), or
-/// nothing for none.
-fn leftover_count(n: usize) -> String {
-    match n {
-        0 => String::new(),
-        1 => " and 1 file of an ended session".to_owned(),
-        n => format!(" and {n} files of ended sessions"),
+/// What a clean removed, or would: the stale lockfiles, the malformed ones and the files
+/// of ended sessions (slot locks, bridges' sidecars and logs), those of which there are
+/// some, joined as English lists are ("1 stale entry, 2 malformed lockfiles and 3 files
+/// of ended sessions"); "0 stale entries" when there is nothing. It said each kind after
+/// "and", and the stale entries even when there were none.
+fn counted(stale: usize, malformed: usize, leftovers: usize) -> String {
+    let kinds = [
+        (stale, "stale entry", "stale entries"),
+        (malformed, "malformed lockfile", "malformed lockfiles"),
+        (
+            leftovers,
+            "file of an ended session",
+            "files of ended sessions",
+        ),
+    ];
+    let mut said: Vec<String> = kinds
+        .into_iter()
+        .filter(|(n, ..)| *n > 0)
+        .map(|(n, one, many)| match n {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        })
+        .collect();
+    match said.pop() {
+        None => "0 stale entries".to_owned(),
+        Some(last) if said.is_empty() => last,
+        Some(last) => format!("{} and {last}", said.join(", ")),
     }
-}
-
-/// `" and N malformed lockfile(s)"`, or nothing for none.
-fn malformed_count(n: usize) -> String {
-    match n {
-        0 => String::new(),
-        1 => " and 1 malformed lockfile".to_owned(),
-        n => format!(" and {n} malformed lockfiles"),
-    }
-}
-
-fn entries(n: usize) -> &'static str {
-    if n == 1 { "entry" } else { "entries" }
 }

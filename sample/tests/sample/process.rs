@@ -112,6 +112,23 @@ fn a_second_session_exits_3_when_its_stderr_reader_is_gone() {
     assert_eq!(status.code(), Some(3), "{status:?}");
 }
 
+/// `--project FOLDER`, the folder of the running app's one project file, is that project
+/// (as `dotnet run --project` and `mur devtools --project` take it): a second session of
+/// it exits 3 with the seed's line, whole. It ran as a second session, announced for the
+/// folder (review 307, finding 15).
+#[test]
+fn a_folder_holding_the_running_apps_project_file_is_that_project() {
+    let (sandbox, first) = Sandbox::with_app();
+    let folder = first.project.parent().expect("the project's folder");
+    let mut second = sandbox.session_command(&sandbox.artifacts().sample, folder, &[]);
+    let (output, _) = mur_testkit::run_within(&mut second, mur_testkit::PATIENCE);
+    assert_eq!(output.code, 3, "{output}");
+    assert_eq!(
+        output.stderr,
+        mur_testkit::another_session_line(first.endpoint(), first.pid())
+    );
+}
+
 /// A copy of `mur-sample` at `bin/mur-sample` in the sandbox, which a test may replace
 /// ("rebuild") or remove under the session it runs.
 fn a_copy_of_the_sample(sandbox: &Sandbox) -> std::path::PathBuf {

@@ -536,6 +536,39 @@ fn a_stale_lockfile_is_skipped_and_removed_on_the_way() {
     }
 }
 
+/// A stdio session's stale lockfile (a bridged `mur-sample --stdio` that crashed) is
+/// removed without a word by a call another session answers: no call could have used the
+/// stdio session, so its end is no news to one. It said "…; the session of `…` is used
+/// instead", as if the stdio one had been the one meant (review 307, finding 4).
+#[test]
+fn a_stdio_sessions_stale_lockfile_is_removed_unsaid() {
+    let sb = Sandbox::new();
+    let sample = sb.start_sample(&sb.project("live"));
+    for quiet in [&[][..], &["-q"]] {
+        let stale = sb.plant_stdio_lockfile("/gone/Stdio.csproj", dead_pid());
+        let out = sb.mur(&[&["devtools"][..], quiet, &["call", "version"]].concat());
+        out.assert_code(0).assert_answered_by(sample.pid());
+        out.assert_stderr_is("");
+        assert!(!stale.exists(), "the stale lockfile was removed");
+    }
+}
+
+/// With no session to call, a stdio session's stale lockfile adds nothing to "no session":
+/// it said the stdio session had ended, as if starting it again would do.
+#[test]
+fn a_stdio_sessions_stale_lockfile_is_no_hint_under_no_session() {
+    let sb = Sandbox::new();
+    let stale = sb.plant_stdio_lockfile("/gone/Stdio.csproj", dead_pid());
+    sb.mur(&["devtools", "call", "version"])
+        .assert_code(4)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: no running devtools session found\n{}",
+            start_the_app(&sb.registry().searched()),
+        ));
+    assert!(!stale.exists(), "the stale lockfile was removed");
+}
+
 /// An app killed (`kill -9`) left its lockfile: the call after it says the session
 /// ended, once, in the first hint under "no session" (which read as if no app had ever
 /// run); one of
@@ -603,8 +636,7 @@ fn a_malformed_lockfile_is_skipped_with_a_notice() {
     dry.assert_code(0)
         .assert_stdout_is(format!("{}\n", bad.display()));
     assert!(
-        dry.stderr
-            .ends_with("would remove 0 stale entries and 1 malformed lockfile\n"),
+        dry.stderr.ends_with("would remove 1 malformed lockfile\n"),
         "{dry}"
     );
     // It is the way: it does not tell itself to run.
@@ -612,9 +644,7 @@ fn a_malformed_lockfile_is_skipped_with_a_notice() {
     let clean = sb.mur(&["devtools", "session", "clean"]);
     clean.assert_code(0);
     assert!(
-        clean
-            .stderr
-            .ends_with("removed 0 stale entries and 1 malformed lockfile\n"),
+        clean.stderr.ends_with("removed 1 malformed lockfile\n"),
         "{clean}"
     );
     assert!(!clean.stderr.contains("malformed lockfile `"), "{clean}");
@@ -670,9 +700,7 @@ fn many_skipped_lockfiles_are_named_a_few_and_counted() {
     let warned = clean.stderr_lines("warning:");
     assert!(!warned.iter().any(|l| l.contains("malformed")), "{clean}");
     assert!(
-        clean
-            .stderr
-            .ends_with("removed 0 stale entries and 10 malformed lockfiles\n"),
+        clean.stderr.ends_with("removed 10 malformed lockfiles\n"),
         "{clean}"
     );
 }
@@ -947,7 +975,7 @@ fn a_fifo_in_the_lockfile_directory_blocks_nothing() {
     // counts it among what it removes, rather than saying it skips it; `session list`
     // removed the dead session's stale lockfile, and its slot lock with it (it was left
     // for `session clean` as "1 file of an ended session").
-    let cleaned = "0 stale entries and 1 malformed lockfile\n";
+    let cleaned = "1 malformed lockfile\n";
     for (args, code, said) in [
         (&["devtools", "session", "list"][..], 4, skipped.as_str()),
         (&["devtools", "session", "clean", "--dry-run"], 0, cleaned),

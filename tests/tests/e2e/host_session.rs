@@ -426,6 +426,26 @@ fn clean_after_a_crash_leaves_no_entry() {
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
 }
 
+/// What a clean removed of each kind is said as an English list, the kinds it found none
+/// of left out: it said "removed 0 stale entries and 1 malformed lockfile and 3 files of
+/// ended sessions" (review 307, finding 21).
+#[test]
+fn clean_says_what_it_removed_as_one_list() {
+    let (sb, sample) = Sandbox::with_app();
+    let lockfile = sample.lockfile.clone();
+    sample.kill();
+    let bad = sb.plant_lockfile("/bad/App.csproj", "{ not json");
+    let all = "1 stale entry, 1 malformed lockfile and 1 file of an ended session\n";
+    sb.mur(&["devtools", "session", "clean", "--dry-run"])
+        .assert_code(0)
+        .assert_stderr_is(format!("would remove {all}"));
+    sb.mur(&["devtools", "session", "clean"])
+        .assert_code(0)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!("removed {all}"));
+    assert!(!lockfile.exists() && !bad.exists());
+}
+
 #[cfg(unix)]
 #[test]
 fn clean_dry_run_prints_names_a_shell_can_read_back() {
@@ -616,10 +636,7 @@ fn clean_removes_what_ended_sessions_left_and_never_a_live_or_starting_ones() {
     assert_eq!(listed, leftovers, "{dry}");
     assert_eq!(
         dry.stderr,
-        format!(
-            "would remove 0 stale entries and {} files of ended sessions\n",
-            leftovers.len()
-        )
+        format!("would remove {} files of ended sessions\n", leftovers.len())
     );
     assert!(
         leftovers.iter().all(|p| p.exists()),
@@ -630,7 +647,7 @@ fn clean_removes_what_ended_sessions_left_and_never_a_live_or_starting_ones() {
     out.assert_code(0)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
-            "removed 0 stale entries and {} files of ended sessions\n",
+            "removed {} files of ended sessions\n",
             leftovers.len()
         ));
     let left: Vec<&PathBuf> = leftovers.iter().filter(|p| p.exists()).collect();
@@ -647,7 +664,7 @@ fn clean_removes_what_ended_sessions_left_and_never_a_live_or_starting_ones() {
     drop(slot);
     sb.mur(&["devtools", "session", "clean"])
         .assert_code(0)
-        .assert_stderr_is("removed 0 stale entries and 2 files of ended sessions\n");
+        .assert_stderr_is("removed 2 files of ended sessions\n");
     assert_eq!(files_beside(&sb, &starting), Vec::<PathBuf>::new());
     // Nothing left to clear: nothing said of it.
     sb.mur(&["devtools", "session", "clean"])
@@ -995,15 +1012,13 @@ fn clean_removes_an_empty_directory_and_abandoned_temporary_files_as_promised() 
     dry.assert_code(0)
         .assert_stdout_is(format!("{}\n{}\n", empty.display(), abandoned.display()))
         .assert_stderr_is(format!(
-            "{refused}would remove 0 stale entries and 1 malformed lockfile and 1 file of an \
-             ended session\n"
+            "{refused}would remove 1 malformed lockfile and 1 file of an ended session\n"
         ));
     let out = sb.mur(&["devtools", "session", "clean"]);
     out.assert_code(0)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
-            "{refused}removed 0 stale entries and 1 malformed lockfile and 1 file of an ended \
-         session\n"
+            "{refused}removed 1 malformed lockfile and 1 file of an ended session\n"
         ));
     assert!(!empty.exists() && !abandoned.exists());
     assert!(
