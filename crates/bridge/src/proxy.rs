@@ -14,9 +14,14 @@
 //! What the session reports meanwhile is relayed: progress (under the
 //! client's own progress token), log messages, and questions, which are asked
 //! of the client as `elicitation/create` when it declared it can answer them.
+//! `initialize` is answered in the revision the client asks for, and so are the
+//! session's results: mur's client speaks 2026-07-28 to a session that can, so what
+//! that revision adds to a result (`resultType`, `ttlMs`, …) is taken off for a client
+//! of an older one (`in_older_revision`).
 //!
 //! Whatever comes on stdin is answered, never the end of the proxy: a line
-//! that is no JSON (or no UTF-8) gets a parse error, a line longer than
+//! that is no JSON (or no UTF-8) gets a parse error, a message that is no
+//! JSON-RPC 2.0 request (another `jsonrpc`, or none) an Invalid Request, a line longer than
 //! [`MAX_LINE_BYTES`] gets one too and is skipped to its newline (never held
 //! whole), and when stdin ends — or fails — the requests in flight are
 //! answered before the proxy returns, for [`INPUT_END_GRACE`] at most: after
@@ -71,6 +76,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use mur_client::tool_result::without_protocol_fields;
 use mur_client::{Events, LogMessage, Progress, Question, Reply, Response};
 use mur_core::{Error, Result};
 use mur_lockfile::jsonrpc::{
@@ -228,6 +234,9 @@ struct Proxy<W> {
     verbose: AtomicBool,
     /// Who the session is told calls, once the client's `initialize` came ([`relayed_client`]).
     client: Mutex<Option<Value>>,
+    /// The revision the client's `initialize` was answered with ([`negotiated_version`]);
+    /// `None` before it, as for a 2026-07-28 client, which sends none.
+    negotiated: Mutex<Option<String>>,
     /// Questions asked of the client, by the id we gave them, with the id of
     /// the request that asks; `None` once the input ended, when no answer can
     /// come (a question asked then gets none).
@@ -340,6 +349,7 @@ fn serve_within<W: ClientOutput>(
         can_answer: AtomicBool::new(false),
         verbose: AtomicBool::new(false),
         client: Mutex::default(),
+        negotiated: Mutex::default(),
         asked: Mutex::new(Some(HashMap::new())),
         next_question: AtomicU64::new(0),
         running: Mutex::default(),
@@ -477,15 +487,15 @@ fn serve_inputs<W: ClientOutput>(
 impl<W: ClientOutput> Proxy<W> {
     /// One message from the client.
     fn receive(self: &Arc<Self>, message: Value) {
+        if let Some(why) = not_a_request(&message) {
+            // Answered under its id when that can be one, for the client to match.
+            let id = message.get("id").filter(|id| usable_id(id)).cloned();
+            let why = format!("Invalid Request: {why}");
+            self.write(&error(id.unwrap_or(Value::Null), INVALID_REQUEST, &why));
+            return;
+        }
         let method = message.get("method").and_then(Value::as_str);
         match (method, message.get("id")) {
-            // JSON-RPC and MCP ids are strings or numbers; anything else could not be
-            // told apart from another request's when its answer comes.
-            (Some(_), Some(id)) if !(id.is_string() || id.is_number()) => self.write(&error(
-                Value::Null,
-                INVALID_REQUEST,
-                "Invalid Request: `id` must be a string or a number",
-            )),
             (Some(method), Some(id)) => self.request(method, id.clone(), message.get("params")),
             (Some("notifications/cancelled"), None) => {
                 self.cancel(&message["params"]["requestId"]);
@@ -521,6 +531,9 @@ impl<W: ClientOutput> Proxy<W> {
                     }
                     if let Ok(mut client) = self.recorded_client.lock() {
                         *client = given.and_then(recorded_client);
+                    }
+                    if let Ok(mut negotiated) = self.negotiated.lock() {
+                        *negotiated = Some(negotiated_version(params).to_owned());
                     }
                 }
                 let unrecorded = Arc::new(Mutex::new(self.served(method, params)));
@@ -822,12 +835,23 @@ impl<W: ClientOutput> Proxy<W> {
             Ok(Reply::Result(found)) if method == "server/discover" => {
                 result(id.clone(), discovered_as_told(found))
             }
-            Ok(Reply::Result(value)) => result(id.clone(), value),
+            Ok(Reply::Result(value)) => result(id.clone(), self.as_negotiated(value)),
             Ok(Reply::Error(value)) => jsonrpc::error_reply(id.clone(), value),
             Err(e) => error(id.clone(), INTERNAL_ERROR, &with_hints(&e)),
         };
         self.write(&message);
         self.record(unrecorded, |served| answer_outcome(&message, served.tool()));
+    }
+
+    /// A result in the shape of the revision the client negotiated: one older than
+    /// 2026-07-28 gets no field of that revision's ([`in_older_revision`]), which the
+    /// session, spoken to in it by mur's client, puts there.
+    fn as_negotiated(&self, mut found: Value) -> Value {
+        let negotiated = self.negotiated.lock().ok().and_then(|n| n.clone());
+        if negotiated.is_some_and(|version| version.as_str() < mur_client::MODERN_VERSION) {
+            in_older_revision(&mut found);
+        }
+        found
     }
 
     /// The client's answer to a question we asked.
@@ -937,6 +961,32 @@ impl<W: ClientOutput> Proxy<W> {
     }
 }
 
+/// Why a message with a `method` is no JSON-RPC 2.0 request or notification, which a
+/// server answers with Invalid Request (-32600) rather than serve: one of another
+/// version, or none, may mean something else by its fields. `None` for a request or
+/// notification, and for a message without `method` (an answer, or nothing: looked at
+/// by [`Proxy::receive`]).
+fn not_a_request(message: &Value) -> Option<&'static str> {
+    let method = message.get("method")?;
+    if message["jsonrpc"] != "2.0" {
+        return Some("`jsonrpc` must be the string `2.0`");
+    }
+    if !method.is_string() {
+        return Some("`method` must be a string");
+    }
+    // JSON-RPC and MCP ids are strings or numbers; anything else could not be told
+    // apart from another request's when its answer comes.
+    match message.get("id") {
+        Some(id) if !usable_id(id) => Some("`id` must be a string or a number"),
+        _ => None,
+    }
+}
+
+/// Whether `id` is one a request may have: a string or a number.
+fn usable_id(id: &Value) -> bool {
+    id.is_string() || id.is_number()
+}
+
 /// One request a thread forwards ([`Proxy::forward`]): the client's method, id and
 /// params; whether it was cancelled; whether its answer is written; its usage record.
 #[derive(Clone, Copy)]
@@ -1004,12 +1054,34 @@ impl<W: ClientOutput> Events for Relayed<W> {
     fn finish(&self) {}
 }
 
+/// The revision `initialize` with these params is answered with: the client's own.
+fn negotiated_version(params: Option<&Value>) -> &str {
+    params
+        .and_then(|p| p["protocolVersion"].as_str())
+        .unwrap_or(mur_client::LEGACY_VERSION)
+}
+
+/// What 2026-07-28 adds to a complete result, taken off for a client of an older
+/// revision, where strict clients refuse fields they do not know: `resultType`, the
+/// protocol's `_meta` keys (its `serverInfo` on every result) — as mur's own `call`
+/// takes them off ([`without_protocol_fields`]) — and a list's or read's `ttlMs` and
+/// `cacheScope`. A result without `resultType: "complete"` is left whole: a session of
+/// an older revision sent it so (its `_meta` may hold that revision's own keys, a
+/// task's `related-task`), or its `resultType` says what it is (a task).
+fn in_older_revision(result: &mut Value) {
+    if result["resultType"] != "complete" {
+        return;
+    }
+    without_protocol_fields(result);
+    if let Some(fields) = result.as_object_mut() {
+        fields.retain(|key, _| !matches!(key.as_str(), "ttlMs" | "cacheScope"));
+    }
+}
+
 /// `initialize` answered from the session's `server/discover`; a session
 /// that does not offer it (an older server) is taken to offer tools.
 fn initialize_result(params: Option<&Value>, discovered: &Reply) -> Value {
-    let version = params
-        .and_then(|p| p["protocolVersion"].as_str())
-        .unwrap_or(mur_client::LEGACY_VERSION);
+    let version = negotiated_version(params);
     let (capabilities, info, instructions) = match discovered {
         Reply::Result(found) => (
             found["capabilities"].clone(),
@@ -1281,6 +1353,114 @@ mod tests {
                 "{id}: {lines:?}"
             );
         }
+    }
+
+    /// An upstream that answers as a 2026-07-28 session does through mur's client:
+    /// results with that revision's fields; `tasks/result` as a 2025-11-25 session
+    /// does, with that revision's `_meta` key.
+    struct Modern;
+
+    impl Upstream for Modern {
+        fn call(&self, request: Request<'_>, _events: &dyn Events) -> Result<Reply> {
+            let server = json!({ "io.modelcontextprotocol/serverInfo": { "name": "s" } });
+            Ok(Reply::Result(match request.method {
+                "tools/call" => json!({ "resultType": "complete", "content": [],
+                    "isError": false, "_meta": server }),
+                "tools/list" => json!({ "resultType": "complete", "tools": [],
+                    "ttlMs": 0, "cacheScope": "private", "_meta": server }),
+                "tasks/result" => json!({ "content": [],
+                    "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t" } } }),
+                _ => json!({}),
+            }))
+        }
+    }
+
+    /// The results of requests 2 (`tools/call`), 3 (`tools/list`) and 4
+    /// (`tasks/result`) from [`Modern`], after `opening`.
+    fn modern_results(opening: &[&str]) -> [Value; 3] {
+        let out = Captured::default();
+        let asked = [
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"t"}}"#,
+        ];
+        let input = [opening, &asked].concat().join("\n");
+        serve(
+            Arc::new(Modern),
+            std::io::Cursor::new(input),
+            out.clone(),
+            None,
+        )
+        .expect("served");
+        let lines = lines_of(&out);
+        [2, 3, 4].map(|id| {
+            let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
+            answer["result"].clone()
+        })
+    }
+
+    /// A client that negotiated a revision older than 2026-07-28 gets results in its
+    /// revision's shape: none of the fields 2026-07-28 added (strict clients refuse
+    /// them), its own revision's `_meta` keys kept. A client of 2026-07-28, or one
+    /// that sent no `initialize` (as a 2026-07-28 client does not), gets them as they
+    /// came.
+    #[test]
+    fn a_client_gets_results_in_the_shape_of_the_revision_it_negotiated() {
+        let older = modern_results(&[
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#,
+        ]);
+        assert_eq!(
+            older,
+            [
+                json!({ "content": [], "isError": false }),
+                json!({ "tools": [] }),
+                json!({ "content": [],
+                    "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t" } } }),
+            ]
+        );
+        let server = json!({ "io.modelcontextprotocol/serverInfo": { "name": "s" } });
+        let modern = [
+            json!({ "resultType": "complete", "content": [], "isError": false, "_meta": server }),
+            json!({ "resultType": "complete", "tools": [], "ttlMs": 0, "cacheScope": "private",
+                "_meta": server }),
+            json!({ "content": [],
+                "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t" } } }),
+        ];
+        let newest = modern_results(&[
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28"}}"#,
+        ]);
+        assert_eq!(newest, modern);
+        assert_eq!(modern_results(&[]), modern);
+    }
+
+    /// What is no JSON-RPC 2.0 request — another `jsonrpc`, none, a `method` that is
+    /// no string — is refused with Invalid Request (-32600), under its id when it has
+    /// one a request may have; never served.
+    #[test]
+    fn a_message_of_another_json_rpc_or_none_is_an_invalid_request() {
+        let input = [
+            r#"{"jsonrpc":"1.0","id":5,"method":"ping"}"#,
+            r#"{"id":6,"method":"ping"}"#,
+            r#"{"method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":"seven","method":7}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#,
+        ]
+        .join("\n");
+        let (lines, served) = serve_bytes(std::io::Cursor::new(input));
+        served.expect("served to the end");
+        let invalid =
+            |id: Value, why: &str| error(id, INVALID_REQUEST, &format!("Invalid Request: {why}"));
+        let version = "`jsonrpc` must be the string `2.0`";
+        assert_eq!(
+            lines,
+            [
+                invalid(json!(5), version),
+                invalid(json!(6), version),
+                invalid(Value::Null, version),
+                invalid(json!("seven"), "`method` must be a string"),
+                result(json!(8), json!({})),
+            ]
+        );
     }
 
     /// An upstream whose call ends when it is cancelled (or after 10 s, saying it

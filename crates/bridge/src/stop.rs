@@ -5,7 +5,9 @@
 //! it is stopped, so that it takes it) and wait for the process to end. Not for
 //! its lockfile to go: a bridge removes that (and its sidecar) first, while it
 //! still holds its port, then stops its server (up to 4 s). Only a bridge is ever
-//! signalled: an app's own session is the user's to stop.
+//! signalled: an app's own session is the user's to stop; the session of a stdio
+//! server a bridge runs (its own project's) is refused naming that bridge, the one
+//! to stop.
 
 use std::{
     path::{Path, PathBuf},
@@ -14,7 +16,7 @@ use std::{
 
 use mur_core::{Error, Result};
 use mur_lockfile::{
-    Lockfile, ReadOutcome, Registry,
+    Lockfile, ReadOutcome, Registry, Transport,
     liveness::{self, Fate, Liveness},
     paths,
 };
@@ -161,6 +163,10 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
         match registry.read(&path) {
             ReadOutcome::Valid(lock) => match trusted_bridge_of(&path, &lock) {
                 Ok(Some(_)) => bridges.push(Found::Announced(path, lock)),
+                Ok(None) if lock.transport == Transport::Stdio => {
+                    let owner = owner_of(registry, lock.pid);
+                    app.get_or_insert_with(|| bridges_server(&canonical, lock.pid, owner));
+                }
                 read => {
                     app.get_or_insert_with(|| not_a_bridge(read.err(), &canonical, lock.pid));
                 }
@@ -244,9 +250,53 @@ fn not_a_bridge(untrusted: Option<String>, canonical: &str, pid: u32) -> Error {
     }
 }
 
-/// The one bridge whose lockfile is in the directories searched, or with none, the
-/// one still starting.
-fn only_bridge(registry: &Registry) -> Result<Found> {
+/// The session of `canonical` (pid `pid`) is a stdio server's: when a bridge runs it
+/// (`owner`, its project and pid), that is what `bridge stop` stops, and the server
+/// with it; else a stdio server ends with whoever started it.
+fn bridges_server(canonical: &str, pid: u32, owner: Option<(String, u32)>) -> Error {
+    let Some((project, bridge)) = owner else {
+        return not_a_bridge(None, canonical, pid);
+    };
+    Error::usage(format!(
+        "the session of `{canonical}` (pid {pid}) is the stdio server of the bridge of \
+         `{project}` (pid {bridge}); `bridge stop` stops only bridges"
+    ))
+    .with_hint(format!(
+        "stop that bridge, and its server with it: `mur devtools bridge stop --project {}`",
+        mur_core::shell_word(&project)
+    ))
+}
+
+/// The bridge (its project and pid), running or still starting, whose server is the
+/// process `pid` or one it started: a bridge among its ancestors.
+fn owner_of(registry: &Registry, pid: u32) -> Option<(String, u32)> {
+    let bridges = announced_bridges(registry).unwrap_or_default();
+    let ancestors = ancestors_of(pid);
+    bridges
+        .into_iter()
+        .chain(starting_bridges(registry))
+        .find(|bridge| ancestors.contains(&bridge.pid()))
+        .map(|bridge| (bridge.project().to_owned(), bridge.pid()))
+}
+
+/// The parent of the process `pid`, its parent's, and so on up to init (not listed);
+/// none where `/proc` cannot tell.
+fn ancestors_of(pid: u32) -> Vec<u32> {
+    let mut ancestors = Vec::new();
+    let mut next = i32::try_from(pid).ok();
+    // Bounded: processes come and go while the chain is read.
+    while let Some(parent) = next.and_then(mur_procs::stat).map(|p| p.ppid)
+        && parent > 1
+        && ancestors.len() < 64
+    {
+        ancestors.extend(u32::try_from(parent));
+        next = Some(parent);
+    }
+    ancestors
+}
+
+/// The bridges whose lockfiles are in the directories searched.
+fn announced_bridges(registry: &Registry) -> Result<Vec<Found>> {
     let entries = registry.scan_naming().map_err(|unlisted| {
         Error::internal(format!(
             "cannot read the lockfile directory `{}`: {}",
@@ -254,7 +304,7 @@ fn only_bridge(registry: &Registry) -> Result<Found> {
             unlisted.error
         ))
     })?;
-    let mut bridges: Vec<Found> = entries
+    Ok(entries
         .into_iter()
         .filter_map(|entry| match entry.outcome {
             ReadOutcome::Valid(lock) if bridge_of(&entry.path, &lock).is_some() => {
@@ -262,7 +312,13 @@ fn only_bridge(registry: &Registry) -> Result<Found> {
             }
             _ => None,
         })
-        .collect();
+        .collect())
+}
+
+/// The one bridge whose lockfile is in the directories searched, or with none, the
+/// one still starting.
+fn only_bridge(registry: &Registry) -> Result<Found> {
+    let mut bridges = announced_bridges(registry)?;
     match bridges.len() {
         0 => {
             let mut starting = starting_bridges(registry);
@@ -360,5 +416,50 @@ mod tests {
                 .hints()
                 .is_empty()
         );
+    }
+
+    /// A bridge's server is its child, or a process its child started (a server's
+    /// command run through `sh -c`, `npx`): the bridge is among its ancestors.
+    #[test]
+    fn a_process_started_by_a_child_of_ours_has_us_among_its_ancestors() {
+        let mut shell = std::process::Command::new("sh")
+            .args(["-c", "sleep 5 & echo $!; wait"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh");
+        let mut line = String::new();
+        let stdout = shell.stdout.take().expect("piped");
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
+            .expect("the pid of sleep");
+        let sleep: u32 = line.trim().parse().expect("a pid");
+        let ancestors = ancestors_of(sleep);
+        let _ = std::process::Command::new("kill")
+            .arg(sleep.to_string())
+            .status();
+        let _ = shell.wait();
+        assert_eq!(
+            ancestors[..2],
+            [shell.id(), std::process::id()],
+            "{ancestors:?}"
+        );
+    }
+
+    /// The session of a bridge's stdio server names the bridge to stop, by its project.
+    #[test]
+    fn a_bridges_stdio_server_names_the_bridge_to_stop() {
+        let e = bridges_server("/p/Stdio.csproj", 7, Some(("/p/My Tools.csproj".into(), 6)));
+        assert_eq!(e.exit_code(), 1);
+        assert_eq!(
+            (e.message(), e.hints()),
+            (
+                "the session of `/p/Stdio.csproj` (pid 7) is the stdio server of the bridge of \
+                 `/p/My Tools.csproj` (pid 6); `bridge stop` stops only bridges",
+                &["stop that bridge, and its server with it: \
+                   `mur devtools bridge stop --project '/p/My Tools.csproj'`"
+                    .to_owned()][..]
+            )
+        );
+        let alone = bridges_server("/p/Stdio.csproj", 7, None);
+        assert!(alone.message().contains("is not a bridge"), "{alone:?}");
     }
 }

@@ -248,6 +248,46 @@ fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
     assert_eq!(answers.count(), 7, "one answer per request\n{out}");
 }
 
+/// A client that negotiated 2025-06-18 gets results of that revision's shape, though
+/// mur speaks 2026-07-28 to the sample: none of the fields that revision added
+/// (`resultType`, a list's `ttlMs` and `cacheScope`), which a strict client refuses. And
+/// what is no JSON-RPC 2.0 request is refused with Invalid Request (-32600), under its
+/// id, rather than served: before, a `ping` of `jsonrpc` 1.0, or of none, was answered.
+#[test]
+fn the_proxys_client_gets_its_revisions_shape_and_json_rpc_2_0_alone_is_served() {
+    let (sb, _sample) = Sandbox::with_app();
+    let out = proxy_initialized(
+        &sb,
+        &[
+            tool_call(2, "state", json!({ "selector": "#count" })),
+            json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }),
+            json!({ "jsonrpc": "1.0", "id": 5, "method": "ping" }),
+            json!({ "id": 6, "method": "ping" }),
+        ],
+    );
+    out.assert_code(0);
+    let call = answer(&out, 2)["result"].clone();
+    assert_eq!(call["structuredContent"]["text"], "0", "{out}");
+    let list = answer(&out, 3)["result"].clone();
+    assert!(
+        list["tools"].as_array().is_some_and(|t| !t.is_empty()),
+        "{out}"
+    );
+    for (result, what) in [(&call, "tools/call"), (&list, "tools/list")] {
+        for field in ["resultType", "ttlMs", "cacheScope"] {
+            assert!(result.get(field).is_none(), "{what} has `{field}`\n{out}");
+        }
+    }
+    for id in [5, 6] {
+        assert_eq!(
+            answer(&out, id),
+            json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32600,
+                "message": "Invalid Request: `jsonrpc` must be the string `2.0`" } }),
+            "{out}"
+        );
+    }
+}
+
 /// A request under the proxy's line limit (4 MiB) whose body, as mur sends it on, is past
 /// the session's cap is answered with an error saying so, in one line, and the proxy
 /// serves on: the session read the body on to its end before refusing it, where it

@@ -2671,6 +2671,17 @@ fn an_app_session_stopping_with_a_call_in_flight_never_names_a_port_it_has_let_g
     drop(waiting);
 }
 
+/// The command of mur-sample `--stdio` for `project`: a bridge's server, as in the
+/// README, whose lockfile names that project.
+fn sample_stdio(sb: &Sandbox, project: &Path) -> Vec<OsString> {
+    vec![
+        sb.artifacts().sample.clone().into(),
+        "--stdio".into(),
+        "--project".into(),
+        project.into(),
+    ]
+}
+
 /// `reload` of a bridged stdio server (mur-sample `--stdio`, as in the README) is no
 /// crash: the server exits with status 75 once it has answered, and the bridge starts
 /// it again at once without counting it against its 5 restarts a minute. Six reloads
@@ -2680,13 +2691,7 @@ fn an_app_session_stopping_with_a_call_in_flight_never_names_a_port_it_has_let_g
 #[test]
 fn reloads_of_a_bridged_server_are_no_crashes_and_never_stop_the_bridge() {
     let sb = Sandbox::new();
-    let server_project = sb.project("server");
-    let server: Vec<OsString> = vec![
-        sb.artifacts().sample.clone().into(),
-        "--stdio".into(),
-        "--project".into(),
-        server_project.into(),
-    ];
+    let server = sample_stdio(&sb, &sb.project("server"));
     let bridge = Bridge::start(&sb, "app", &[], &server);
     let first = bridge.mur(&["version"]);
     let mut pids = vec![first.json()["pid"].as_u64().expect("a pid")];
@@ -2704,6 +2709,43 @@ fn reloads_of_a_bridged_server_are_no_crashes_and_never_stop_the_bridge() {
     assert_eq!(pids.len(), 7, "a new process after each reload: {pids:?}");
     let log = bridge.log();
     assert!(!log.contains("restarting it"), "{log}");
+    bridge.stop();
+}
+
+/// `bridge stop --project` of the project of a bridge's stdio server (mur-sample
+/// `--stdio`, whose lockfile names its own project) signals nothing and names the
+/// bridge that runs it, the one to stop, with the command that stops it. Before, it
+/// said to stop the app's session "in the app (Ctrl+C where it runs)", though no
+/// terminal runs it: the bridge started it, and restarts it when it ends.
+#[test]
+fn bridge_stop_for_a_bridged_stdio_servers_project_names_its_bridge() {
+    let sb = Sandbox::new();
+    let server_project = sb.project("server");
+    let server = sample_stdio(&sb, &server_project);
+    let bridge = Bridge::start(&sb, "app", &[], &server);
+    let server_lock = wait_until("the stdio server's lockfile", || {
+        match sb.registry().read(&sb.lockfile_path(&server_project)) {
+            ReadOutcome::Valid(lock) => Some(lock),
+            _ => None,
+        }
+    });
+    let server_arg = server_project.to_str().expect("utf-8 project");
+    let bridge_project = sb.canonical_project(&bridge.project);
+    sb.mur(&["devtools", "bridge", "stop", "--project", server_arg])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: the session of `{}` (pid {}) is the stdio server of the bridge of `{}` \
+             (pid {}); `bridge stop` stops only bridges\n\
+             hint: stop that bridge, and its server with it: \
+             `mur devtools bridge stop --project {}`\n",
+            sb.canonical_project(&server_project),
+            server_lock.pid,
+            bridge_project,
+            bridge.line["pid"],
+            mur_core::shell_word(&bridge_project)
+        ));
+    // Nothing was signalled: the bridge's server still answers.
+    bridge.mur(&["version"]).assert_quiet_success();
     bridge.stop();
 }
 
