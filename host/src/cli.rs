@@ -866,7 +866,9 @@ pub struct JudgingArgs {
     #[arg(long, value_name = "TIME|last", value_parser = mur_usage::Until::parse)]
     pub until: Option<mur_usage::Until>,
     /// Only the records of this agent (`MUR_AGENT`, else the parent process's name)
-    #[arg(long, value_name = "NAME")]
+    // An empty name is refused as an empty `--since` is: no record names an empty agent
+    // (an empty `MUR_AGENT` is recorded as unset), so it would match none.
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub agent: Option<String>,
     /// Also read these usage logs kept elsewhere: a session's (`--usage-log PATH` of a bridge
     /// or an app, a study's `runs/*/*/*/calls.jsonl`) or another home's mur log (a study's

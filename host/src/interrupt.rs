@@ -192,8 +192,6 @@ pub fn exit_interrupted(signal: c_int, message: &str) -> ! {
     crate::output::diagnostic(&format!("error: {}", crate::output::line(message)));
     let code = u8::try_from(mur_procs::signal_exit_code(signal)).unwrap_or(u8::MAX);
     crate::usage::interrupted();
-    if let Some(why) = crate::usage::finish(&Ok(()), code) {
-        tracing::debug!("usage not recorded: {why}");
-    }
+    crate::usage::finish(&Ok(()), code);
     std::process::exit(i32::from(code));
 }

@@ -54,10 +54,8 @@ fn main() -> ExitCode {
             }
         },
     };
-    // After the output: a record that cannot be written changes nothing.
-    if let Some(why) = usage::finish(&outcome, exit) {
-        tracing::debug!("usage not recorded: {why}");
-    }
+    // After the output: a record that cannot be written changes neither it nor the exit.
+    usage::finish(&outcome, exit);
     ExitCode::from(exit)
 }
 

@@ -1,8 +1,8 @@
 //! This invocation's usage record (`mur-usage/1`, side `cli`): the command
 //! fills it in as it runs — verb, kind, tool, session, the time each phase
 //! took — and `main` appends it once, with the exit code, at the end.
-//! Recording never changes the result: a record that cannot be written is a
-//! `-v` line, nothing more.
+//! Recording never changes the result: a record that cannot be written changes
+//! neither stdout nor the exit code, and is said in one `warning:` line.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -368,18 +368,33 @@ pub fn with_verb_meta(method: &str, params: Option<&Value>) -> Option<Value> {
     Some(params)
 }
 
-/// Appends this invocation's record, if it is one to record. Returns why a
-/// record could not be written (for `-v`); never fails the invocation.
-pub fn finish(outcome: &std::result::Result<(), Error>, exit: u8) -> Option<String> {
-    let invocation = CURRENT.lock().ok()?.take()?;
-    let dir = UsageDir::from_env()?;
-    if !dir.enabled() {
-        return None;
-    }
+/// Appends this invocation's record, if it is one to record; never fails the
+/// invocation. A record that cannot be written is said at once, in one `warning:`
+/// line ([`lost_record`]).
+pub fn finish(outcome: &std::result::Result<(), Error>, exit: u8) {
+    let Some(invocation) = CURRENT.lock().ok().and_then(|mut c| c.take()) else {
+        return;
+    };
+    let Some(dir) = UsageDir::from_env().filter(UsageDir::enabled) else {
+        return;
+    };
     let session = invocation.session.clone();
     let listed = |tool: &str| listed_by_session(tool, session.as_ref());
     let record = record(invocation, outcome, exit, dir.with_values(), listed);
-    dir.log().append(&record).err().map(|e| e.to_string())
+    if let Err(e) = dir.log().append(&record) {
+        crate::output::notice(&lost_record(&e));
+    }
+}
+
+/// What a failed append means to the operator, who learnt it only at `usage report`
+/// (exit 7) days later: the log, why, and whether this invocation's record is lost
+/// (one record per invocation: said once). `-q` keeps it, as every warning: a lost
+/// measurement of the experiment is no progress note.
+fn lost_record(e: &mur_usage::Error) -> String {
+    match e.record_written() {
+        true => e.message().to_owned(),
+        false => format!("{}; this call is not recorded", e.message()),
+    }
 }
 
 /// A usage log's failure as mur's error: the one place where the class a log's

@@ -158,9 +158,14 @@ impl Recorder {
         self.append(&record);
     }
 
+    /// A record that cannot be written is said in a warning of the app's log (its stderr
+    /// by default), one per call as its record is one, as mur says its own; a log that
+    /// only cannot be rotated kept the record, and is not said to have lost it.
     fn append(&self, record: &Record) {
-        if let Err(why) = self.log.append(record) {
-            tracing::warn!("usage not recorded: {why}");
+        match self.log.append(record) {
+            Ok(()) => {}
+            Err(e) if e.record_written() => tracing::warn!("{e}"),
+            Err(e) => tracing::warn!("{e}; this call is not recorded"),
         }
     }
 

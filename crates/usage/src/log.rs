@@ -27,6 +27,9 @@ pub struct Error {
     message: String,
     /// What to do about it, when the message alone does not say.
     hint: Option<String>,
+    /// An append's failure that came after its record was written (the log could not
+    /// be rotated): the record is kept, only the log's size is not.
+    written: bool,
 }
 
 /// Whose failure an [`Error`] is.
@@ -45,6 +48,7 @@ impl Error {
             class,
             message: message.into(),
             hint: None,
+            written: false,
         }
     }
 
@@ -58,6 +62,12 @@ impl Error {
 
     pub fn hint(&self) -> Option<&str> {
         self.hint.as_deref()
+    }
+
+    /// Whether the record an [`UsageLog::append`] failed on was written all the same:
+    /// only rotating the log failed, so the record is not lost.
+    pub fn record_written(&self) -> bool {
+        self.written
     }
 }
 
@@ -395,7 +405,7 @@ impl UsageLog {
         // The size it has now, as far as this writer knows (another's record since is
         // counted by the next append): no second `fstat` on every call's path.
         if len + line.len() as u64 > self.max_bytes {
-            self.rotate().map_err(|e| self.describe(e))?;
+            self.rotate().map_err(|e| self.not_rotated(e))?;
         }
         Ok(())
     }
@@ -518,6 +528,19 @@ impl UsageLog {
     fn describe(&self, e: impl std::fmt::Display) -> Error {
         let message = format!("cannot write the usage log `{}`: {e}", self.path.display());
         Error::new(Class::Internal, message)
+    }
+
+    /// A failure to rotate this log, once a record was written to it: the record is
+    /// kept, the log grows past its limit.
+    fn not_rotated(&self, e: impl std::fmt::Display) -> Error {
+        let message = format!(
+            "cannot rotate the usage log `{}`: {e}; it grows past its limit",
+            self.path.display()
+        );
+        Error {
+            written: true,
+            ..Error::new(Class::Internal, message)
+        }
     }
 }
 
@@ -791,6 +814,28 @@ mod tests {
                 .all(|w| w[0] < w[1] || w[0].len() < w[1].len()),
             "{names:?}"
         );
+    }
+
+    /// An append fails in two ways a caller says apart: its record lost (the log's
+    /// place is a directory), or written and only the rotation after it failed (its
+    /// lock's place is a directory): "this call is not recorded" would be false.
+    #[test]
+    fn an_append_says_whether_its_record_was_written() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let lost = UsageLog::at(dir.path().join("lost.jsonl"));
+        std::fs::create_dir(lost.path()).unwrap_or_else(|e| panic!("{e}"));
+        let e = lost.append(&record(0)).err();
+        assert_eq!(e.map(|e| e.record_written()), Some(false));
+        let mut kept = UsageLog::at(dir.path().join("kept.jsonl"));
+        kept.max_bytes = 0;
+        std::fs::create_dir(kept.path().with_extension("lock")).unwrap_or_else(|e| panic!("{e}"));
+        let e = kept.append(&record(1)).err();
+        assert_eq!(
+            e.map(|e| (e.record_written(), e.message().starts_with("cannot rotate"))),
+            Some((true, true))
+        );
+        let (records, _) = read_logs(&[kept]).unwrap_or_default();
+        assert_eq!(records.len(), 1);
     }
 
     #[test]

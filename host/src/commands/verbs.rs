@@ -157,6 +157,11 @@ fn prune(args: &cli::PruneArgs) -> Result<()> {
     let report = mur_usage::report(&records, skipped, &criteria);
     judging::skipped_notice(&report, &read.skipped_in);
     judging::not_covered_notice(&report, criteria.agent.as_deref(), true, false);
+    // The window lengthened for a time recording was off in it, as the report says under
+    // its losers: these are judged over it too.
+    if let Some(why) = report.recording_was_off() {
+        output::diagnostic(&format!("note: {why}"));
+    }
     // The verbs too recent to be judged unused, as the report says under its losers.
     // Information, no warning: a `note:`, as docs/usage.md says prune gives it.
     if let (true, Some(why)) = (report.window_covered, report.unused_not_judged()) {

@@ -389,3 +389,38 @@ fn a_call_that_ended_before_it_became_a_task_is_recorded() {
         "{record}"
     );
 }
+
+/// A record the session cannot write is said on its stderr, for each call it serves, the
+/// log and why, as mur says its own (audit 307 #26); the call is answered all the same.
+#[test]
+fn a_record_that_cannot_be_written_is_said_in_the_sessions_log() {
+    let recording = Recording::start();
+    let greet = || {
+        call(
+            recording.endpoint(),
+            "greet",
+            json!({}),
+            json!({}),
+            Duration::from_secs(30),
+        )
+    };
+    assert!(greet().is_some(), "greet answered");
+    recording.record(1, Instant::now());
+    std::fs::remove_file(&recording.log).expect("rm");
+    std::fs::create_dir(&recording.log).expect("mkdir");
+    let lost = format!(
+        "cannot write the usage log `{}`: Is a directory (os error 21); this call is not \
+         recorded",
+        recording.log.display()
+    );
+    for n in 1..=2 {
+        assert!(greet().is_some(), "greet answered");
+        wait_until(&format!("warning {n}"), || {
+            let log = recording.session.log();
+            let said = log
+                .lines()
+                .filter(|l| l.contains("WARN") && l.ends_with(&lost));
+            (said.count() == n).then_some(())
+        });
+    }
+}

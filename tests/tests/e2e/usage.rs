@@ -473,12 +473,54 @@ fn usage_off_records_nothing_and_a_log_that_cannot_be_written_changes_nothing() 
         sandbox.usage_log().display().to_string()
     );
     sandbox.devtools(&["usage", "on"]).assert_code(0);
-    // The log's place is taken by a directory: appending fails, the call does not.
-    std::fs::create_dir_all(sandbox.usage_log()).expect("mkdir");
-    let out = sandbox.devtools(&["call", "version"]);
-    // A failed record says nothing without -v.
-    out.assert_quiet_success();
-    assert!(out.json()["structuredContent"].is_object() || out.json()["content"].is_array());
+    let recorded = sandbox.devtools(&["call", "version"]);
+    recorded.assert_quiet_success();
+    // The log's place is taken by a directory: appending fails, the call does not. It
+    // is said at once, `-q` or not (audit 307 #26: only `-v` said it, and the operator
+    // learnt it at `usage report`, exit 7): one line, naming the log and why; stdout and
+    // the exit code are the call's.
+    let log = sandbox.usage_log();
+    std::fs::remove_file(&log).expect("rm");
+    std::fs::create_dir(&log).expect("mkdir");
+    let lost = format!(
+        "warning: cannot write the usage log `{}`: Is a directory (os error 21); this call \
+         is not recorded\n",
+        log.display()
+    );
+    for args in [&["call", "version"][..], &["-q", "call", "version"]] {
+        let out = sandbox.devtools(args);
+        out.assert_code(0)
+            .assert_stdout_is(&recorded.stdout)
+            .assert_stderr_is(&lost);
+    }
+    // A call that fails keeps its exit code and says its own error first.
+    let failed = sandbox.devtools(&["call", "nope"]);
+    failed.assert_code(5);
+    assert!(
+        failed.stderr.starts_with("error: ") && failed.stderr.ends_with(&lost),
+        "{failed}"
+    );
+    assert_eq!(failed.stderr.matches("warning:").count(), 1, "{failed}");
+}
+
+/// A record written to a log that then cannot be rotated is not lost, and is not said
+/// to be: the warning says the log grows past its limit.
+#[test]
+fn a_log_that_cannot_be_rotated_keeps_the_record_and_says_it_grows() {
+    let sandbox = Sandbox::new();
+    let log = sandbox.usage_log();
+    std::fs::create_dir_all(log.with_extension("lock")).expect("mkdir");
+    let mut clean = sandbox.mur_command(&["devtools", "session", "clean"]);
+    clean.env("MUR_USAGE_MAX_BYTES", "1");
+    mur_e2e::run(&mut clean)
+        .assert_code(0)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "removed 0 stale entries\nwarning: cannot rotate the usage log `{}`: Is a \
+             directory (os error 21); it grows past its limit\n",
+            log.display()
+        ));
+    assert_eq!(records(&log).len(), 1);
 }
 
 /// `XDG_STATE_HOME` set to a file (audit 47 #8): every command that reads the usage log
@@ -1633,8 +1675,23 @@ fn a_verb_a_sessions_log_holds_is_not_unused_and_an_off_time_lengthens_the_windo
          then are in no record, so the window begins as much earlier, at TIME)\n",
         "{text}"
     );
+    // `verbs prune` judges over the same lengthened window, and says so as the report
+    // does under its losers, in a note (it said nothing of it: audit 307).
+    let off = "note: recording was off (`usage off`) in the window, latest from TIME to TIME: \
+               the calls then are in no record, so the window begins as much earlier, at TIME\n";
+    let dry = sandbox.devtools(&["verbs", "prune"]);
+    dry.assert_code(0);
+    assert_eq!(
+        untimed(&dry.stderr),
+        format!(
+            "{off}a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one \
+             back)\n"
+        ),
+        "{dry}"
+    );
     let prune = sandbox.devtools(&["verbs", "prune", "--yes"]);
     prune.assert_code(0);
+    assert_eq!(untimed(&prune.stderr), off, "{prune}");
     assert_eq!(installed(&sandbox), ["bump"], "{prune}");
 }
 
@@ -2419,20 +2476,21 @@ fn prune_judges_a_studys_verbs_over_the_span_of_its_logs_with_only_named() {
     assert_eq!(installed(&sandbox), ["press", "tap"]);
 }
 
-/// `guide` is recorded as the other commands are, so `-v` says why its record was not
-/// written, as it does for them (it said nothing: `guide` never started the verbose log).
+/// `guide` is recorded as the other commands are, so a record of it that cannot be
+/// written is said as theirs is (it said nothing: `guide` never started the verbose
+/// log); once, `-v` or not (it was a `-v` DEBUG line alone: audit 307 #26).
 #[test]
-fn verbose_says_why_a_guides_record_was_not_written() {
+fn a_guides_record_that_cannot_be_written_is_said_as_any_commands() {
     let sandbox = Sandbox::new();
     let log = sandbox.usage_log();
     std::fs::create_dir_all(log.parent().expect("dir")).expect("mkdir");
     mur_e2e::mkfifo(&log);
     let why = format!(
-        "DEBUG usage not recorded: cannot write the usage log `{}`: it is a FIFO, not a \
-         regular file\n",
+        "warning: cannot write the usage log `{}`: it is a FIFO, not a regular file; this \
+         call is not recorded\n",
         log.display()
     );
-    let guide = sandbox.devtools(&["-v", "guide"]);
+    let guide = sandbox.devtools(&["guide"]);
     guide.assert_code(0).assert_stderr_is(&why);
     let clean = sandbox.devtools(&["-v", "session", "clean"]);
     clean
@@ -2983,5 +3041,37 @@ fn the_page_is_written_with_the_mode_a_file_at_a_users_path_gets() {
     assert_eq!(
         (mode(&private), page.starts_with("<!DOCTYPE html>")),
         (0o600, true)
+    );
+}
+
+/// An empty `--agent` names no agent a record can hold (an empty `MUR_AGENT` is recorded
+/// as unset: the parent process's name, as docs/usage.md says): refused as an empty
+/// `--since` is, by the report and `verbs prune` alike (audit 307 #24: the report read
+/// every log for no record, exit 0).
+#[test]
+fn an_empty_agent_is_refused_as_an_empty_value_is() {
+    let sandbox = Sandbox::new();
+    for command in [&["usage", "report"][..], &["verbs", "prune"]] {
+        let args = [command, &["--agent", ""]].concat();
+        sandbox
+            .devtools(&args)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: a value is required for `--agent <NAME>` but none was supplied\n\
+                 hint: usage: mur devtools {} [OPTIONS] (`--help` shows more)\n",
+                command.join(" ")
+            ));
+    }
+    let mut clean = sandbox.mur_command(&["devtools", "session", "clean"]);
+    clean.env("MUR_AGENT", "");
+    mur_e2e::run(&mut clean).assert_code(0);
+    let agents: Vec<Value> = records(&sandbox.usage_log())
+        .into_iter()
+        .map(|r| r["agent"].clone())
+        .collect();
+    assert!(
+        matches!(agents.as_slice(), [Value::String(agent)] if !agent.is_empty()),
+        "{agents:?}"
     );
 }
