@@ -1125,7 +1125,7 @@ pub enum VerbsCommand {
     #[command(
         after_help = "A data verb is one JSON file, built by no compiler: it calls one tool with fixed arguments,\n\
                       options set more, and it prints the result or one field of it. This one, saved as count.json\n\
-                      and added, is the sample app's counter, `mur devtools count [--selector S] [--args JSON]`:\n  \
+                      and added, is the sample app's counter, `mur devtools count [<selector>] [--args JSON]`:\n  \
                       {\"schema\": \"mur-verb/1\", \"name\": \"count\", \"tool\": \"state\",\n   \
                       \"summary\": \"Print the counter's value\", \"arguments\": {\"selector\": \"#count\"},\n   \
                       \"options\": [{\"field\": \"selector\", \"help\": \"read another element's text\"}],\n   \

@@ -110,13 +110,18 @@ impl Field {
     }
 
     /// Whether `@FILE` reads this option's value from a file ([`Source`]): a text or
-    /// JSON option, or a list of them, and not a choice.
+    /// JSON option (`TEXT`, `JSON`), or a list of them, and not a choice. Not a
+    /// selector `S` nor a window `W` ([`text_param`]): never too long for a command
+    /// line, which `@FILE` is for, and a word as the standard verbs' `--selector S`
+    /// takes it, whose kit reads no file (`--selector @x` read file `x` here, and
+    /// sent `@x` there).
     fn reads_files(&self) -> bool {
         let ty = match &self.ty {
             Type::Array(item) => item,
             ty => ty,
         };
-        self.choices.is_empty() && matches!(ty, Type::String | Type::Json(_))
+        let word = self.ty == Type::String && is_word_option(&self.option);
+        self.choices.is_empty() && !word && matches!(ty, Type::String | Type::Json(_))
     }
 
     /// What the schema says of this option that its [`Param`] does not ([`Derived::facts`]).
@@ -482,14 +487,21 @@ pub fn prefetch(argv: &[String], within: Duration) {
     let (options, _) = mur_core::until_end_of_options(argv);
     let mut whole_next = false;
     let mut read = 0;
+    // The value after `--selector` or `--window` is read by no parse: left unread,
+    // `--selector @-` leaves stdin to whatever reads it.
+    let mut word_next = false;
     for word in options {
         let whole = std::mem::take(&mut whole_next);
+        let unread = std::mem::take(&mut word_next);
         let (value, whole) = match word.strip_prefix("--").map(|o| o.split_once('=')) {
+            Some(Some((name, _))) if is_word_option(name) => continue,
             Some(Some((name, value))) => (value, matches!(name, "args" | "all-args")),
             Some(None) => {
                 whole_next = matches!(&word[2..], "args" | "all-args");
+                word_next = is_word_option(&word[2..]);
                 continue;
             }
+            None if unread => continue,
             None => (word.as_str(), whole),
         };
         let source = if whole {
@@ -521,15 +533,9 @@ const FILE_VALUES: &str = "A TEXT or JSON option's value `@FILE` is that file's 
 /// says so in its own help), aside.
 fn reads_files(spec: &VerbSpec) -> bool {
     let options = spec.options.split_last().map_or(&[][..], |(_, rest)| rest);
-    options.iter().any(|o| {
-        let text = [
-            ValueKind::Text,
-            ValueKind::Selector,
-            ValueKind::Name,
-            ValueKind::Json,
-        ];
-        text.contains(&o.kind) && o.choices.is_empty()
-    })
+    options
+        .iter()
+        .any(|o| [ValueKind::Text, ValueKind::Json].contains(&o.kind) && o.choices.is_empty())
 }
 
 /// Names in kebab case (`waitFor` → `wait-for`): written in mur-usage, where mur-server,
@@ -886,7 +892,7 @@ impl Derived {
         fields.sort_by_key(|f| !f.required);
         // `args`, or `all-args` when a property of the tool is `--args` (`all-all-args`
         // when one is `--all-args` too: no two options of one name).
-        let mut whole = "args".to_owned();
+        let mut whole = WHOLE_ARGUMENTS.to_owned();
         while fields.iter().any(|f| f.option == whole) {
             whole = format!("all-{whole}");
         }
@@ -2369,6 +2375,16 @@ fn text_param(option: &str) -> (ValueKind, String) {
     (kind, placeholder.to_owned())
 }
 
+/// Whether a text option named `option` is a selector or a window ([`text_param`]),
+/// whose value `@FILE` does not read ([`Field::reads_files`]).
+fn is_word_option(option: &str) -> bool {
+    text_param(option).0 != ValueKind::Text
+}
+
+/// The option giving a tool's whole arguments object, of every derived and data verb
+/// (`all-args` where a tool's property takes the name) as of `call`.
+pub(crate) const WHOLE_ARGUMENTS: &str = "args";
+
 /// The help of the option giving the whole arguments object.
 const WHOLE: &str = "the whole arguments object, as JSON (`@FILE`, `-`: read from FILE, stdin; \
      4 MiB at most, what a session takes in one request); options given beside it override its \
@@ -3065,7 +3081,7 @@ mod tests {
         assert!(
             verb.spec
                 .render(&verb.name, &verb.summary)
-                .starts_with("Usage: mur devtools odd [--a TEXT] [--args JSON]\n"),
+                .starts_with("Usage: mur devtools odd [<a>] [--args JSON]\n"),
         );
         assert_eq!(
             refused(&verb, &["--a", "x"]),
@@ -4213,13 +4229,20 @@ mod tests {
                 &at(&text)
             ]),
             Ok(call(
-                json!({"selector": "#a\n", "by": {"dy": 2}, "tags": ["#a\n"]})
+                json!({"selector": at(&text), "by": {"dy": 2}, "tags": ["#a\n"]})
             ))
         );
-        // The whole object from a file, the options over it; `@@` is a value's `@`.
+        // The whole object from a file, the options over it; `@@` is a value's `@`,
+        // but a selector's, which reads no file: it is sent as typed.
         assert_eq!(
-            parse(&[&format!("--args={}", at(&whole)), "--selector", "@@home"]),
-            Ok(call(json!({"selector": "@home", "count": 1})))
+            parse(&[&format!("--args={}", at(&whole)), "--tags", "@@home"]),
+            Ok(call(
+                json!({"selector": "#w", "count": 1, "tags": ["@home"]})
+            ))
+        );
+        assert_eq!(
+            parse(&["--selector", "@@home"]),
+            Ok(call(json!({"selector": "@@home"})))
         );
         // Not a text or JSON option: `@` is no file there.
         assert_eq!(
@@ -4229,16 +4252,16 @@ mod tests {
         let missing = tmp.path().join("nope");
         let missing = missing.to_str().expect("utf-8");
         assert_eq!(
-            parse(&["--selector", &at(missing)]),
+            parse(&["--selector", "s", "--tags", &at(missing)]),
             Err(format!(
-                "`--selector`: `{missing}` cannot be read: No such file or directory (os error 2) \
+                "`--tags`: `{missing}` cannot be read: No such file or directory (os error 2) \
                  (`@FILE` reads a file; a value that begins with `@` is written `@@…`)"
             ))
         );
         assert_eq!(
-            parse(&["--selector", "@"]),
+            parse(&["--selector", "s", "--tags", "@"]),
             Err(
-                "`--selector`: `@` names no file (`@FILE` reads one; a value `@` is written `@@`)"
+                "`--tags`: `@` names no file (`@FILE` reads one; a value `@` is written `@@`)"
                     .to_owned()
             )
         );
@@ -4257,9 +4280,9 @@ mod tests {
         );
         let dir = tmp.path().to_str().expect("utf-8");
         assert_eq!(
-            parse(&["--selector", &at(dir)]),
+            parse(&["--selector", "s", "--tags", &at(dir)]),
             Err(format!(
-                "`--selector`: `{dir}` is a directory, not a regular file"
+                "`--tags`: `{dir}` is a directory, not a regular file"
             ))
         );
     }
@@ -4330,8 +4353,14 @@ mod tests {
             "point",
             json!({"type": "object", "properties": {"selector": {"type": "string"}}}),
         );
+        // Shown as `S`, not `TEXT`, it reads no `@FILE` (as the standard verbs' does
+        // not), and the help says nothing of `@FILE` where no option reads one.
         let help = point.help();
-        assert!(help.contains("value `@FILE` is"), "{help}");
+        assert!(!help.contains("value `@FILE` is"), "{help}");
+        assert_eq!(
+            point.parse(&argv(&["--selector", "@sel.txt"]), WITHIN),
+            Ok(call(json!({"selector": "@sel.txt"})))
+        );
     }
 
     #[test]
@@ -4340,7 +4369,7 @@ mod tests {
         let help = verb.spec.render(&verb.name, &verb.summary);
         assert!(
             help.starts_with(
-                "Usage: mur devtools wait-for --selector S [--count N] [--ratio NUMBER] [--visible]"
+                "Usage: mur devtools wait-for <selector> [--count N] [--ratio NUMBER] [--visible]"
             ),
             "{help}"
         );
@@ -4348,7 +4377,8 @@ mod tests {
             "\nWait until an element matches\n",
             "Tool `waitFor`: read-only, idempotent.",
             "--view summary|full  (default \"summary\")",
-            "--selector S         the elements (required)",
+            "\nArguments:\n  <selector>  the elements (required)\n",
+            "--selector S         the same as `<selector>`",
             "--tags TEXT",
         ] {
             assert!(help.contains(said), "{said:?} in {help}");
@@ -4368,8 +4398,7 @@ mod tests {
             }}),
         );
         let help = verb.help();
-        let usage =
-            "Usage: mur devtools book --when TEXT [--zeta TEXT] [--alpha N] [--args JSON]\n";
+        let usage = "Usage: mur devtools book <when> [--zeta TEXT] [--alpha N] [--args JSON]\n";
         assert!(help.starts_with(usage), "{help}");
     }
 
@@ -4397,13 +4426,13 @@ mod tests {
             ..verb
         };
         let help = verb.help();
-        let usage = "Usage: mur devtools find --selector S [--window W] [--an-option-whose-name-runs-past-the-column-of-every-other TEXT] [--args JSON]\n";
+        let usage = "Usage: mur devtools find <selector> [--window W] [--an-option-whose-name-runs-past-the-column-of-every-other TEXT] [--args JSON]\n";
         assert!(help.starts_with(usage), "{help}");
         for expected in [
             "\nFind a word a word a word a word a word a word a word a word a word a word a\nword a word",
             // A word longer than a line stands alone; an indented line keeps its indent.
             &format!("\n{}\n\n  - a word a word", "x".repeat(90)),
-            "\n  --selector S  a word a word a word a word a word a word a word a word a word a\n                word a word",
+            "\n  <selector>  a word a word a word a word a word a word a word a word a word a\n              word a word",
             "\n  --an-option-whose-name-runs-past-the-column-of-every-other TEXT  a word a word\n      a word a word a word",
             "\n  --window W",
         ] {

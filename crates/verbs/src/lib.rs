@@ -331,7 +331,11 @@ impl VerbHost {
     /// option of its own is near), with the installed verbs that take `--NAME`: an
     /// option of another verb (`state --view full`: `tree` takes it) is told where it
     /// goes. The kit knows only its own verb's spec; the host knows every installed
-    /// verb's, read from the whole index only on this error's path.
+    /// verb's, read from the whole index only on this error's path. `--args` is told
+    /// the `call` of the verb's tool instead: every derived and data verb takes it,
+    /// as the tool's whole arguments, and so does `call`, which is what it asks for
+    /// (`state --args '{}'`); the verbs naming one for their own ends (`fire`) or the
+    /// data verbs that happen to be installed are nothing to it.
     fn whose_option(&self, verb: &str, message: String) -> String {
         let Some(name) = message
             .strip_prefix("unknown option `--")
@@ -343,6 +347,16 @@ impl VerbHost {
         let Ok(index) = Index::load(&self.dirs.verbs) else {
             return message;
         };
+        if name == derived::WHOLE_ARGUMENTS {
+            return match index.get(verb) {
+                Some(entry) => format!(
+                    "{message}; `mur devtools call {} --args JSON` gives the tool its \
+                     arguments as JSON",
+                    entry.tool
+                ),
+                None => message,
+            };
+        }
         let takers: Vec<&str> = index
             .verbs
             .iter()

@@ -387,8 +387,9 @@ struct Batch {
 }
 
 /// Every file of a batch judged, none installed yet. A file given twice (the same
-/// bytes, by one path or two) is judged once and reported once; two files of one
-/// verb that differ are refused. A file refused does not end the judging: every file
+/// bytes, by one path or two) is judged once and reported once; a file refused, once
+/// by any path that leads to it (`a.json ./a.json`); two files of one verb that
+/// differ are refused. A file refused does not end the judging: every file
 /// refused is named ([`refused_files`]), so one fix and one run add the batch (the
 /// first alone was named, the next run refused the next). mur's own failure (its
 /// cache, exit 7) ends it at once.
@@ -412,6 +413,14 @@ fn judge_all(
     let mut clashes: Vec<Clash> = Vec::new();
     let mut refused: Vec<(&Path, VerbError)> = Vec::new();
     for file in files {
+        // A file refused once is named once, however often and by whatever path it
+        // was given, as a file added is: judged again, it says the same again.
+        if refused
+            .iter()
+            .any(|(before, _)| canonical(before) == canonical(file))
+        {
+            continue;
+        }
         let content = sniff(file);
         let is_data = content == Content::Data;
         let judge = |name: &str, sha256: &str| {
@@ -797,7 +806,7 @@ fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
         // by another name; the hint names both kinds and says a kit project is built.
         Refusal::NotComponent("no WebAssembly header") => VerbError::refused(
             format!("`{}` is not a usable verb: it {refusal}", file.display()),
-            format!("{WHAT_A_VERB_IS}, or a data verb (`.json`, mur-verb/1); {BUILD_FIRST}"),
+            format!("{}; {BUILD_FIRST}", either_kind()),
         ),
         // A project's folder (`verbs add ~/src/bump`): its build writes the file to add.
         Refusal::NotRegular("a directory") => VerbError::refused(
@@ -814,11 +823,22 @@ fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
                 ),
             },
         ),
+        // A device or a FIFO (`/dev/null`): read as a component by its name alone, it
+        // could have been meant as either kind.
+        Refusal::NotRegular(_) => VerbError::refused(
+            format!("`{}` is not a usable verb: it {refusal}", file.display()),
+            either_kind(),
+        ),
         refusal => VerbError::refused(
             format!("`{}` is not a usable verb: it {refusal}", file.display()),
             WHAT_A_VERB_IS,
         ),
     })
+}
+
+/// What a file `verbs add` cannot tell the kind of should have been: either kind of verb.
+fn either_kind() -> String {
+    format!("{WHAT_A_VERB_IS}, or a data verb (`.json`, mur-verb/1)")
 }
 
 /// The one component built in project folder `dir`, where a `verbs new` project's
@@ -944,8 +964,11 @@ fn check_name(
     match names::judge(name, reserved) {
         Ok(()) => Ok(()),
         Err(Unusable::Malformed) => {
+            let length = names::too_long(name)
+                .map(|length| format!(" ({length} characters)"))
+                .unwrap_or_default();
             let malformed = format!(
-                "`{}` names itself `{name}`; {}",
+                "`{}` names itself `{name}`{length}; {}",
                 file.display(),
                 names::VERB_NAME_RULE
             );

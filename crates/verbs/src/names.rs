@@ -13,6 +13,14 @@ pub fn valid_verb_name(name: &str) -> bool {
     mur_usage::verb_name_shaped(name)
 }
 
+/// How long `name` is where that alone breaks [`VERB_NAME_RULE`] (more than 64
+/// characters, each of them allowed): the one fault the eye cannot see in a name
+/// (`Bad_Name`, `9lives` and `x--y` show theirs), so a refusal says it.
+pub fn too_long(name: &str) -> Option<usize> {
+    let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+    (name.len() > 64 && name.chars().all(allowed)).then_some(name.len())
+}
+
 /// Why a verb cannot have a name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unusable {
@@ -89,6 +97,14 @@ mod tests {
         ] {
             assert_eq!(suggestion(typed, &reserved).as_deref(), meant, "{typed:?}");
         }
+    }
+
+    #[test]
+    fn only_a_name_too_long_and_otherwise_usable_is_said_too_long() {
+        let longest = "a".repeat(64);
+        assert_eq!(too_long(&longest), None);
+        assert_eq!(too_long(&format!("{longest}b")), Some(65));
+        assert_eq!(too_long(&format!("{longest}B")), None, "its `B` is shown");
     }
 
     #[test]

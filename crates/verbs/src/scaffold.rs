@@ -340,7 +340,12 @@ fn check_name(name: &str, reserved: &[String]) -> Result<(), VerbError> {
     match crate::names::judge(name, reserved) {
         Ok(()) => Ok(()),
         Err(Unusable::Malformed) => Err(VerbError::refused(
-            format!("`{name}` is not a verb name"),
+            match crate::names::too_long(name) {
+                Some(length) => {
+                    format!("`{name}` is not a verb name: it is {length} characters long")
+                }
+                None => format!("`{name}` is not a verb name"),
+            },
             match crate::names::suggestion(name, reserved) {
                 Some(meant) => format!("did you mean `{meant}`? {}", crate::names::VERB_NAME_RULE),
                 None => format!("{} (e.g. `bump`)", crate::names::VERB_NAME_RULE),

@@ -392,13 +392,32 @@ impl VerbSpec {
         format!("mur devtools {synopsis}")
     }
 
-    /// The arguments, options and examples sections, each after a blank line.
+    /// The option a word given without one is the value of ([`Self::lone`]).
+    fn lone_option(&self) -> Option<&Param> {
+        self.lone.as_deref().and_then(|name| self.option(name))
+    }
+
+    /// The arguments, options and examples sections, each after a blank line. The
+    /// option a lone word gives ([`Self::lone`]) is listed in both, as a kit lists a
+    /// param it takes in two forms: required, the word first with the option's help
+    /// (`<selector>`, and `--selector S  the same as `<selector>``, as `click`'s);
+    /// else the option with its help, and `[<selector>]  the same as `--selector S``
+    /// (as `state`'s).
     fn parameters(&self) -> String {
         let mut text = String::new();
+        let lone = self.lone_option();
+        let lone_word = lone.map(|o| match o.required {
+            true => (format!("<{}>", o.name), param_help(o, true)),
+            false => (
+                format!("[<{}>]", o.name),
+                format!("the same as `{}`", cut(&option_label(o))),
+            ),
+        });
         let arguments: Vec<(String, String)> = self
             .positionals
             .iter()
             .map(|p| (positional_label(p), param_help(p, false)))
+            .chain(lone_word)
             .collect();
         if !arguments.is_empty() {
             text += &section("Arguments", &arguments);
@@ -406,7 +425,13 @@ impl VerbSpec {
         let options: Vec<(String, String)> = self
             .options
             .iter()
-            .map(|o| (option_label(o), param_help(o, true)))
+            .map(|o| match lone {
+                Some(lone) if lone.name == o.name && o.required => (
+                    option_label(o),
+                    format!("the same as `{}`", cut(&format!("<{}>", o.name))),
+                ),
+                _ => (option_label(o), param_help(o, true)),
+            })
             .chain([("-h, --help".to_owned(), "print this help".to_owned())])
             .collect();
         text += &section("Options", &options);
@@ -433,7 +458,22 @@ impl VerbSpec {
                 .iter()
                 .map(|p| shown_label(&positional_label(p))),
         );
-        for option in &self.options {
+        // The option a lone word gives, as that word, once: as the kits' line shows
+        // an argument in its first form (`state [<selector>]`, `click <selector>`).
+        let lone = self.lone_option();
+        words.extend(lone.map(|o| {
+            // Cut inside its brackets, which a cut label would lose.
+            let word = format!("<{}>", shown_label(&o.name));
+            match o.required {
+                true => word,
+                false => format!("[{word}]"),
+            }
+        }));
+        let others = self
+            .options
+            .iter()
+            .filter(|o| lone.is_none_or(|lone| lone.name != o.name));
+        for option in others {
             let label = shown_label(&option_label(option));
             words.push(match (option.required, option.repeatable) {
                 (true, false) => label,
@@ -685,10 +725,15 @@ const COLUMN_CHARS: usize = 40;
 /// characters written as their escapes (a newline in a property's name would break
 /// the usage line), and cut with `…` past [`LABEL_CHARS`].
 fn shown_label(label: &str) -> String {
-    let label = mur_core::text::escaped(label, mur_core::text::unprintable);
+    cut(&mur_core::text::escaped(label, mur_core::text::unprintable))
+}
+
+/// `label` cut with `…` past [`LABEL_CHARS`], as a label is shown ([`shown_label`]):
+/// also where a help names another label (`the same as `--name TEXT``).
+fn cut(label: &str) -> String {
     match label.char_indices().nth(LABEL_CHARS) {
         Some((at, _)) => format!("{}…", &label[..at]),
-        None => label.into_owned(),
+        None => label.to_owned(),
     }
 }
 

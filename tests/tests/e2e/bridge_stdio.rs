@@ -600,7 +600,7 @@ fn a_python_sdk_server_stays_warm_and_is_restarted_when_it_dies() {
         let usage = out.stdout.lines().next().unwrap_or_default();
         assert_eq!(
             usage,
-            "Usage: mur devtools search --query TEXT [--limit N] [--mode fast|slow] [--tags TEXT]... [--args JSON]",
+            "Usage: mur devtools search <query> [--limit N] [--mode fast|slow] [--tags TEXT]... [--args JSON]",
             "mcp {major}.x: {out}"
         );
         let words = ["search", "--query", "q", "--limit", "3", "--mode", "fast"];

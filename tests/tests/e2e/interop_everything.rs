@@ -185,7 +185,7 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
     out.assert_code(0).assert_stdout_is("\"Echo: hi\"\n");
     let help = server.devtools(&["echo", "--help"]);
     help.assert_code(0)
-        .assert_stdout_starts_with("Usage: mur devtools echo --message TEXT [--args JSON]\n");
+        .assert_stdout_starts_with("Usage: mur devtools echo <message> [--args JSON]\n");
     // A choice with a space is shown as it must be typed.
     let cities = server.devtools(&["get-structured-content", "--help"]);
     assert_eq!(

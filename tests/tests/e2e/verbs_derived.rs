@@ -378,8 +378,10 @@ const FILE_VALUES: &str = "A TEXT or JSON option's value `@FILE` is that file's 
 fn help_shows_the_tool_its_hints_and_every_option() {
     let (sandbox, _app) = Sandbox::with_app();
     // The help, and a usage error's list (the help but its prose), wrapped alike.
-    let usage = "Usage: mur devtools reload [--component TEXT] [--args JSON]\n\n";
-    let list = "Options:\n  \
+    let usage = "Usage: mur devtools reload [<component>] [--args JSON]\n\n";
+    let list = "Arguments:\n  \
+         [<component>]  the same as `--component TEXT`\n\n\
+         Options:\n  \
          --component TEXT  component being reloaded (informational: the whole app\n                    \
          restarts)\n  \
          --args JSON       the whole arguments object, as JSON (`@FILE`, `-`: read from\n                    \
@@ -757,7 +759,9 @@ fn parity_names_the_tools_without_a_named_verb() {
 }
 
 /// The options and examples of `docs/examples/count.json`'s help, as `mur` prints them.
-const COUNT_HELP: &str = "Options:\n  \
+const COUNT_HELP: &str = "Arguments:\n  \
+         [<selector>]  the same as `--selector S`\n\n\
+         Options:\n  \
          --selector S  read another element's text (default: #count)\n  \
          --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n                \
          FILE, stdin; 4 MiB at most, what a session takes in one\n                \
@@ -778,7 +782,7 @@ fn a_selector_the_shell_may_have_dropped_is_hinted_only_where_argv_ends() {
     sandbox
         .devtools(&["verbs", "add", count_json().to_str().expect("utf-8")])
         .assert_code(0);
-    let usage = format!("Usage: mur devtools count [--selector S] [--args JSON]\n\n{COUNT_HELP}");
+    let usage = format!("Usage: mur devtools count [<selector>] [--args JSON]\n\n{COUNT_HELP}");
     sandbox
         .devtools(&["count", "--selector"])
         .assert_code(1)
@@ -881,7 +885,7 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
         "{listing}"
     );
     // The help, and a usage error's list (the help but its prose), wrapped alike.
-    let usage = "Usage: mur devtools count [--selector S] [--args JSON]\n\n";
+    let usage = "Usage: mur devtools count [<selector>] [--args JSON]\n\n";
     // `verbs add --help` shows this verb by that usage (reviewer RV1 F7c: it left out
     // `[--args JSON]`).
     let shown = usage.trim_end().trim_start_matches("Usage: ");
@@ -902,8 +906,6 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
              Tool `state`: read-only, idempotent.\n\
              \n\
              {list}\
-             \n\
-             {FILE_VALUES}\
              \n\
              Host options go after the verb's name too; `mur devtools --help` lists them.\n"
         )
@@ -1601,9 +1603,11 @@ fn after_double_dash_a_word_is_the_lone_word_or_told_how_to_give_it() {
         .assert_stdout_is("")
         .assert_stderr_is(format!(
             "error: echo: unexpected argument `world`\n\n\
-             Usage: mur devtools echo --message TEXT [--args JSON]\n\n\
+             Usage: mur devtools echo <message> [--args JSON]\n\n\
+             Arguments:\n\
+             \x20 <message>  (required)\n\n\
              Options:\n\
-             \x20 --message TEXT  (required)\n{}",
+             \x20 --message TEXT  the same as `<message>`\n{}",
             args("  ")
         ));
     devtools(&["type", "--selector", "#x", "--", "-5"])
@@ -1833,10 +1837,11 @@ fn a_property_named_empty_is_given_in_args_not_an_untypable_option() {
     let devtools = devtools_at(&sb, &server);
     let help = devtools(&["odd", "--help"]);
     help.assert_code(0);
-    help.assert_stdout_starts_with("Usage: mur devtools odd [--a TEXT] [--args JSON]\n");
+    help.assert_stdout_starts_with("Usage: mur devtools odd [<a>] [--args JSON]\n");
     assert_eq!(
-        help.stdout_lines("  ")[..6],
+        help.stdout_lines("  ")[..7],
         [
+            "  [<a>]  the same as `--a TEXT`",
             "  --a TEXT",
             "  --args JSON  the whole arguments object, as JSON (`@FILE`, `-`: read from",
             "               FILE, stdin; 4 MiB at most, what a session takes in one request);",
@@ -2344,7 +2349,7 @@ fn format_characters_of_a_description_are_written_out_where_a_person_reads() {
     let help = devtools(&["clicker", "--help"]).stdout;
     assert!(
         help.starts_with(&format!(
-            "Usage: mur devtools clicker [--mode TEXT] [--args JSON]\n\n{summary}\n"
+            "Usage: mur devtools clicker [<mode>] [--args JSON]\n\n{summary}\n"
         )),
         "{help}"
     );
@@ -2825,8 +2830,8 @@ fn a_tool_of_100000_choices_or_a_100000_character_name_has_a_bounded_help() {
         help.stdout.lines().next(),
         Some(
             format!(
-                "Usage: mur devtools big [--e CHOICE] [--le CHOICE]... [--{}…] [--args JSON]",
-                &long[..78]
+                "Usage: mur devtools big [<{}…>] [--e CHOICE] [--le CHOICE]... [--args JSON]",
+                &long[..80]
             )
             .as_str()
         )
@@ -2972,7 +2977,15 @@ fn values_read_from_files_are_read_once_and_bounded_in_all() {
 fn a_request_larger_than_a_session_takes_says_so() {
     let (sb, app) = Sandbox::with_app();
     let quotes = sb.file("quotes.txt", "\"".repeat(3 << 20));
-    let out = sb.devtools(&["state", "--selector", &format!("@{}", quotes.display())]);
+    // A text option's value from a file (a selector reads none): the session refuses the
+    // request whole, so nothing is typed.
+    let out = sb.devtools(&[
+        "type",
+        "--selector",
+        "#count",
+        "--text",
+        &format!("@{}", quotes.display()),
+    ]);
     // Refused with a 413: the caller's input (exit 1), its size said; the request is
     // the params and the JSON-RPC envelope around them.
     let endpoint = &app.lock.endpoint;
@@ -2996,15 +3009,14 @@ fn a_request_larger_than_a_session_takes_says_so() {
     let value = "x".repeat((4 << 20) - 20);
     let big = sb.file("big.json", json!({ "v": value }).to_string());
     let big = format!("@{}", big.display());
-    let quotes = sb.file("quotes.txt", "\"".repeat(3 << 20));
-    let quotes = format!("@{}", quotes.display());
     let server = Stub::hang_up();
     let endpoint = server.endpoint();
     let fire = ["fire", "counter.set", "--args", &big];
-    let count = ["count", "--selector", &quotes];
+    // A data verb's: its `--selector` reads no file, its `--args` does.
+    let count = ["count", "--args", &big];
     for (argv, what, bytes) in [
         (&fire[..], "tool `fire`", 4194352),
-        (&count, "`count` (tool `state`)", 6291500),
+        (&count, "`count` (tool `state`)", 4194341),
     ] {
         let out = sb.devtools(&[&["--endpoint", &endpoint][..], argv].concat());
         out.assert_code(2).assert_stderr_is(format!(
@@ -3064,4 +3076,71 @@ fn a_very_long_tool_name_widens_no_column_of_a_table() {
         .filter_map(|v| v["tool"].as_str())
         .collect();
     assert!(tools.contains(&long.as_str()), "{tools:?}");
+}
+
+/// The word a derived verb takes for its one text option is shown where the option is,
+/// in the standard verbs' notation (review 307, finding 12: `wait-for '#count'` ran, and
+/// its usage said only `--selector S`): required, the word first (`<selector>`, as
+/// `click <selector>`) and the option `the same as` it; optional, the option with its
+/// help and the word `the same as` it (as `state [<selector>]`). Both forms are sent
+/// alike; a selector's `@` is no file (finding 13), a text option's is.
+#[test]
+fn the_lone_word_of_a_derived_verb_is_in_its_usage_and_a_selector_reads_no_file() {
+    let sb = Sandbox::new();
+    let tools = json!([
+        { "name": "find", "inputSchema": { "type": "object", "required": ["selector"],
+            "properties": { "selector": { "type": "string", "description": "the element" },
+                "depth": { "type": "integer" } } } },
+        { "name": "note", "inputSchema": { "type": "object",
+            "properties": { "body": { "type": "string", "description": "what to note" } } } }
+    ]);
+    let server = Stub::echoing_arguments(tools);
+    let devtools = devtools_at(&sb, &server);
+    devtools(&["find", "--depth", "x"])
+        .assert_code(1)
+        .assert_stderr_is(
+            "error: find: `--depth` needs an integer, got `x`\n\n\
+             Usage: mur devtools find <selector> [--depth N] [--args JSON]\n\n\
+             Arguments:\n\
+             \x20 <selector>  the element (required)\n\n\
+             Options:\n\
+             \x20 --selector S  the same as `<selector>`\n\
+             \x20 --depth N\n\
+             \x20 --args JSON   the whole arguments object, as JSON (`@FILE`, `-`: read from\n\
+             \x20               FILE, stdin; 4 MiB at most, what a session takes in one\n\
+             \x20               request); options given beside it override its fields\n\
+             \x20 -h, --help    print this help\n\n",
+        );
+    devtools(&["note", "--bogus"])
+        .assert_code(1)
+        .assert_stderr_is(
+            "error: note: unknown option `--bogus`\n\n\
+             Usage: mur devtools note [<body>] [--args JSON]\n\n\
+             Arguments:\n\
+             \x20 [<body>]  the same as `--body TEXT`\n\n\
+             Options:\n\
+             \x20 --body TEXT  what to note\n\
+             \x20 --args JSON  the whole arguments object, as JSON (`@FILE`, `-`: read from\n\
+             \x20              FILE, stdin; 4 MiB at most, what a session takes in one request);\n\
+             \x20              options given beside it override its fields\n\
+             \x20 -h, --help   print this help\n\n",
+        );
+    let file = sb.file("value.txt", "#count\n");
+    let at = format!("@{}", file.display());
+    for argv in [&["find", "#x"][..], &["find", "--selector", "#x"]] {
+        assert_eq!(
+            devtools(argv).json(),
+            json!({ "selector": "#x" }),
+            "{argv:?}"
+        );
+    }
+    assert_eq!(
+        devtools(&["find", "--selector", &at]).json(),
+        json!({ "selector": at })
+    );
+    // A text option's file is read as it is (docs/verbs.md: no line end dropped).
+    assert_eq!(
+        devtools(&["note", "--body", &at]).json(),
+        json!({ "body": "#count\n" })
+    );
 }

@@ -42,6 +42,11 @@ const WHAT_A_VERB_IS: &str = "hint: a verb is a WebAssembly component built agai
 /// The hint for a file that is no WebAssembly at all.
 const NOT_WASM: &str = "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0), or a data verb (`.json`, mur-verb/1); a project `mur devtools verbs new` made is built first, by the command its README.md gives\n";
 
+/// The hint for a device or a FIFO, which could have been meant as either kind of verb:
+/// both are named, as for a file that is no WebAssembly at all (review 307, finding 24:
+/// `/dev/null` was told of components only).
+const EITHER_KIND: &str = "hint: a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0), or a data verb (`.json`, mur-verb/1)\n";
+
 /// The hint for a directory, a project's folder or not, with no component built in it.
 const NOT_A_FOLDER: &str = "hint: `verbs add` takes a verb's file (a component, or a data verb's `.json`), not a folder; a project `mur devtools verbs new` made is built first, by the command its README.md gives, and the file it writes is added (its `verbs add` line names it)\n";
 
@@ -254,9 +259,9 @@ fn a_device_a_fifo_or_a_directory_is_refused_at_once() {
         (
             std::path::PathBuf::from("/dev/zero"),
             "a device",
-            WHAT_A_VERB_IS,
+            EITHER_KIND,
         ),
-        (fifo, "a FIFO", WHAT_A_VERB_IS),
+        (fifo, "a FIFO", EITHER_KIND),
         (dir, "a directory", NOT_A_FOLDER),
     ] {
         let out = add_refused(&sandbox, &file);
@@ -683,6 +688,45 @@ fn the_same_file_twice_is_added_once_and_two_files_of_one_verb_are_refused() {
                 other.display()
             )
             .as_str()
+        )
+    );
+}
+
+/// A refused file given twice, by one path or another, is named once, as a file added
+/// twice is (review 307, finding 5: "3 of the files given are refused", the same file's
+/// refusal and hint said twice).
+#[test]
+fn a_refused_file_given_twice_is_named_once() {
+    let sandbox = Sandbox::new();
+    let odd = sandbox.file(
+        "a1.json",
+        r#"{"schema":"mur-verb/1","name":"a1","tool":"state","summary":"x","extra":1}"#,
+    );
+    let call = data_verb(&sandbox, "call.json", "call", "[]");
+    let again = sandbox.root().join(".").join("a1.json");
+    let out = try_add(
+        &sandbox,
+        &[odd.clone(), again, odd.clone(), call.clone()],
+        &[],
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.clone()),
+        (
+            1,
+            "",
+            format!(
+                "error: 2 of the files given are refused: `{odd}` is not a data verb: unknown \
+                 field `extra`, expected one of `schema`, `name`, `tool`, `summary`, `details`, \
+                 `arguments`, `options`, `output`, `examples` at line 1 column 71; `{call}` \
+                 names itself `call`, a word `mur devtools` answers itself: a verb by that name \
+                 could not be called; none of the 4 files given was added\n\
+                 hint: for `{odd}`: a data verb is a JSON object of schema `mur-verb/1`: \
+                 `schema`, `name`, `tool` and `summary`, and optionally `details`, `arguments`, \
+                 `options`, `output` and `examples`; for `{call}`: give the verb another `name` \
+                 in the file (e.g. `my-call`)\n",
+                odd = path(&odd),
+                call = path(&call),
+            )
         )
     );
 }

@@ -289,3 +289,35 @@ fn a_data_verb_with_a_reserved_name_is_told_to_change_its_name() {
         }
     }
 }
+
+/// A name refused only for its length says how long it is, at `verbs new` as at `verbs
+/// add`: the one fault of a name no one sees at a glance (review 307, finding 24: `verbs
+/// new` of 65 letters said only "is not a verb name").
+#[test]
+fn a_name_too_long_says_its_length() {
+    let sandbox = Sandbox::new();
+    let long = "a".repeat(65);
+    let root = sandbox.root().to_str().expect("utf-8 path").to_owned();
+    let new = sandbox.mur(&["devtools", "verbs", "new", &long, "--dir", &root]);
+    new.assert_code(1).assert_stderr_is(format!(
+        "error: `{long}` is not a verb name: it is 65 characters long\n\
+         hint: a verb name is lowercase letters, digits and inner dashes (never two in a row), \
+         starting with a letter, at most 64 characters (e.g. `bump`)\n"
+    ));
+    let file = sandbox.file(
+        "long.json",
+        format!(r#"{{"schema": "mur-verb/1", "name": "{long}", "tool": "state", "summary": "s"}}"#),
+    );
+    let add = sandbox.mur(&[
+        "devtools",
+        "verbs",
+        "add",
+        file.to_str().expect("utf-8 path"),
+    ]);
+    add.assert_code(1).assert_stderr_is(format!(
+        "error: `{}` names itself `{long}` (65 characters); a verb name is lowercase letters, \
+         digits and inner dashes (never two in a row), starting with a letter, at most 64 \
+         characters\n",
+        file.display()
+    ));
+}

@@ -308,6 +308,21 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["#btn-inc", "--text", "x"],
         "unknown option `--text`; `wait` takes it (`mur devtools wait --help`)",
     ),
+    // `--args`, which every derived and data verb takes as its tool's whole arguments
+    // (and `fire` as its event's): the `call` that takes it for this verb's tool, not
+    // the verbs that happen to take it (review 307, finding 17: "`count` and `fire`").
+    (
+        "state",
+        &["--args", "{}"],
+        "unknown option `--args`; `mur devtools call state --args JSON` gives the tool its \
+         arguments as JSON",
+    ),
+    (
+        "switch",
+        &["todo", "--args", "{}"],
+        "unknown option `--args`; `mur devtools call switchComponent --args JSON` gives the \
+         tool its arguments as JSON",
+    ),
 ];
 
 #[test]
