@@ -49,7 +49,7 @@ pub enum Command {
     /// Talk to the running app's devtools session
     Devtools(Devtools),
     /// Print a shell completion script (installed verbs included)
-    #[command(defer(sessionless))]
+    #[command(defer(at_top))]
     #[command(after_help = examples(&[
         "mur completions bash > ~/.local/share/bash-completion/completions/mur",
         "mur completions zsh > ~/.zfunc/_mur",
@@ -60,7 +60,7 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
     /// Print the help of a command: `mur help devtools click`
-    #[command(defer(sessionless))]
+    #[command(defer(at_top))]
     #[command(after_help = examples(&["mur help devtools", "mur help devtools click"]))]
     Help {
         /// The command, as it would be typed after `mur`
@@ -121,18 +121,14 @@ pub fn endpoint(text: &str) -> Result<String, String> {
 
 /// `--protocol REVISION`: one of the MCP revisions mur speaks ([`mur_client::REVISIONS`]);
 /// any other date was sent as it was and the server's own revision taken instead, so a
-/// typo (`2025-11-52`) went unnoticed.
+/// typo (`2025-11-52`) went unnoticed. The revisions are listed, none picked as meant: the
+/// nearest spelling of a date (`2020-01-01`: `2024-11-05`) is no nearer a revision.
 pub fn revision(text: &str) -> Result<String, String> {
     if mur_client::REVISIONS.contains(&text) {
         return Ok(text.to_owned());
     }
     let known = mur_client::REVISIONS.join(", ");
-    match mur_core::nearest(text, mur_client::REVISIONS.iter().copied()) {
-        Some(near) => Err(format!(
-            "no MCP revision mur speaks ({known}); did you mean `{near}`?"
-        )),
-        None => Err(format!("no MCP revision mur speaks ({known})")),
-    }
+    Err(format!("no MCP revision mur speaks ({known})"))
 }
 
 /// The usage hint of `command`, built, as clap renders its usage with nothing typed:
@@ -431,9 +427,9 @@ pub fn host_option_names() -> String {
 /// (`Command::defer`). clap builds the command tree on every run before it
 /// parses, and the host commands' arguments and help texts were most of it,
 /// though a verb call reads none of them: ~0.4 ms of every call (docs/performance.md,
-/// "clap builds only the command typed"). The host options its command reads are
-/// `T`'s [`HostReads`] (`usage`'s, none that finds a session); its one `defer` is this
-/// type's, so it cannot be a second `#[command(defer(…))]`.
+/// "clap builds only the command typed"). The host options its command reads are its
+/// row of [`COMMAND_READS`]; its one `defer` is this type's, so it cannot be a second
+/// `#[command(defer(…))]`.
 #[derive(Debug, Clone)]
 pub struct Lazy<T>(pub T);
 
@@ -456,29 +452,24 @@ impl<T: clap::FromArgMatches> clap::FromArgMatches for Lazy<T> {
     }
 }
 
-impl<T: Args + HostReads> Args for Lazy<T> {
+impl<T: Args> Args for Lazy<T> {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| reading(under_own_texts(cmd, T::augment_args), T::READS))
+        cmd.defer(|cmd| in_devtools(under_own_texts(cmd, T::augment_args)))
     }
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| reading(under_own_texts(cmd, T::augment_args_for_update), T::READS))
+        cmd.defer(|cmd| in_devtools(under_own_texts(cmd, T::augment_args_for_update)))
     }
     fn group_id() -> Option<clap::Id> {
         T::group_id()
     }
 }
 
-impl<T: Subcommand + HostReads> Subcommand for Lazy<T> {
+impl<T: Subcommand> Subcommand for Lazy<T> {
     fn augment_subcommands(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| reading(under_own_texts(cmd, T::augment_subcommands), T::READS))
+        cmd.defer(|cmd| in_devtools(under_own_texts(cmd, T::augment_subcommands)))
     }
     fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|cmd| {
-            reading(
-                under_own_texts(cmd, T::augment_subcommands_for_update),
-                T::READS,
-            )
-        })
+        cmd.defer(|cmd| in_devtools(under_own_texts(cmd, T::augment_subcommands_for_update)))
     }
     fn has_subcommand(name: &str) -> bool {
         T::has_subcommand(name)
@@ -503,134 +494,184 @@ fn under_own_texts(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) 
     }
 }
 
-/// The host options that say how mur prints, not which session it calls: all a
-/// command that reaches no session keeps in its help ([`Reads::Output`]).
-const OUTPUT_OPTIONS: [&str; 3] = ["pretty", "verbose", "quiet"];
-
-/// Which host options a command reads, by clap id: one declaration a command, which
-/// both its help ([`reading`]) and the refusal of one it does not read
-/// ([`Cli::unread_option`]) follow.
-#[derive(Debug, Clone, Copy)]
-pub enum Reads {
-    /// Every one: a command that calls a session.
-    Every,
-    /// How mur prints ([`OUTPUT_OPTIONS`]): a command that reaches no session (`verbs
-    /// add`, `usage report`, `guide`…) takes the others, as every command does (they are
-    /// global), but leaves them out of its help and completions, where they would be 10
-    /// options of noise to whoever reads them.
-    Output,
-    /// These alone: the others are left out of its help and refused when typed, for a
-    /// command where one would read as doing what it does not (`bridge --timeout 5`
-    /// bounded nothing, and said nothing of it).
-    Only(&'static [&'static str]),
-}
-
-impl Reads {
-    fn reads(self, id: &str) -> bool {
-        match self {
-            Reads::Every => true,
-            Reads::Output => OUTPUT_OPTIONS.contains(&id),
-            Reads::Only(ids) => ids.contains(&id),
-        }
-    }
-}
-
-/// The host options the command of a [`Lazy`] type reads: every one unless it says.
-pub trait HostReads {
-    const READS: Reads = Reads::Every;
-}
-
-impl HostReads for SessionCommand {}
-impl HostReads for CallArgs {}
-impl HostReads for VerbsCommand {}
-impl HostReads for UsageCommand {
-    const READS: Reads = Reads::Output;
-}
-/// `bridge` and `bridge stop`: the project whose bridge it is, and how much is said.
-impl HostReads for BridgeArgs {
-    const READS: Reads = Reads::Only(&["project", "verbose", "quiet"]);
-}
-
-/// `proxy`: all that finds and calls the session, but `--pretty` (it writes JSON-RPC
-/// messages, one a line) and `--refresh` (no verb of its reads a tool list).
-impl HostReads for ProxyArgs {
-    const READS: Reads = Reads::Only(&[
+/// Which host options each of mur's commands that is no call reads, by the words that
+/// name it after `mur`: the one table that both its help ([`reading`]) and the refusal of
+/// any other ([`Cli::unread_option`]) follow. A help lists what works, and an option that
+/// would do nothing is refused as an unknown one is (`bridge --timeout 5` bounded nothing,
+/// `session clean --project P` cleaned every project's, and neither said so). A command
+/// it does not name (a verb, derived or installed, and `call`) reads every one; a group
+/// (`session`, `verbs`) lists those any of its commands reads. `-v` and `-q` (how much is
+/// said, never what is done) go with every command ([`SAID`]).
+const COMMAND_READS: &[(&str, &[&[&str]])] = {
+    // How a session is found and spoken to, by each command that speaks to one.
+    const FINDS: &[&str] = &[
         "endpoint",
         "project",
         "auto",
         "auto_full",
         "auto_range",
-        "timeout",
         "max_response",
-        "verbose",
-        "quiet",
-        "answer",
         "protocol",
-    ]);
+    ];
+    // `--refresh`: a command that reads a tool list reads it afresh, as the option asks.
+    const LISTS: &[&str] = &["refresh"];
+    &[
+        ("completions", &[]),
+        ("help", &[]),
+        ("devtools guide", &[]),
+        ("devtools catalog", &[FINDS, LISTS, &["timeout", "pretty"]]),
+        ("devtools parity", &[FINDS, LISTS, &["timeout", "pretty"]]),
+        // The lockfile directory, not one endpoint: every session, or `--project`'s.
+        (
+            "devtools session list",
+            &[&[
+                "project",
+                "auto",
+                "auto_full",
+                "auto_range",
+                "timeout",
+                "pretty",
+            ]],
+        ),
+        // Every project's ended sessions: no one's in particular.
+        ("devtools session clean", &[&["timeout"]]),
+        (
+            "devtools verbs list",
+            &[FINDS, LISTS, &["timeout", "pretty"]],
+        ),
+        // `verbs add`, `info` and `new`: the session they speak of is looked for within
+        // their own 3 s, not `--timeout`.
+        ("devtools verbs add", &[FINDS, LISTS]),
+        ("devtools verbs remove", &[]),
+        ("devtools verbs info", &[FINDS, LISTS, &["pretty"]]),
+        ("devtools verbs prune", &[]),
+        ("devtools verbs new", &[FINDS, LISTS]),
+        // `--timeout`: how long `--html -` waits for the browser that renders the page.
+        ("devtools usage report", &[&["timeout", "pretty"]]),
+        ("devtools usage on", &[]),
+        ("devtools usage off", &[]),
+        ("devtools usage path", &[]),
+        // The project whose bridge it is.
+        ("devtools bridge", &[&["project"]]),
+        ("devtools bridge stop", &[&["project"]]),
+        // All that finds and calls the session, but `--pretty` (it writes JSON-RPC
+        // messages, one a line) and `--refresh` (it reads no tool list).
+        ("devtools proxy", &[FINDS, &["timeout", "answer"]]),
+    ]
+};
+
+/// The host options every command takes: how much mur says. Given to any command
+/// (`mur -v devtools usage report`, an agent's `mur devtools -q …` for every command), they
+/// change nothing it does, and one that has nothing more or less to say says the same.
+const SAID: [&str; 2] = ["verbose", "quiet"];
+
+/// Whether the command named by `path` ([`COMMAND_READS`]) reads the host option of clap
+/// id `id`: a group reads what any of its commands does.
+fn reads(path: &str, id: &str) -> bool {
+    if SAID.contains(&id) {
+        return true;
+    }
+    let mut named = COMMAND_READS
+        .iter()
+        .filter(|(command, _)| {
+            command
+                .strip_prefix(path)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+        })
+        .peekable();
+    named.peek().is_none() || named.any(|(_, groups)| groups.iter().any(|ids| ids.contains(&id)))
 }
 
-/// `cmd` with the host options it does not read (`reads`) left out of its help and
-/// completions. Run as the command's `defer`, once clap has given it its parent's
-/// global options.
-fn reading(cmd: clap::Command, reads: Reads) -> clap::Command {
-    let unread: Vec<clap::Id> = cmd
+/// `cmd`, named by `path`, with the host options it does not read ([`reads`]) left out
+/// of its help and completions, and those it reads in them. Run as the command's
+/// `defer`, once clap has given it its parent's global options (hidden as its parent's
+/// were).
+fn reading(cmd: clap::Command, path: &str) -> clap::Command {
+    // Only those whose showing changes: `mut_arg` moves the option it changes last, and
+    // completion offers them in that order.
+    let changed: Vec<(clap::Id, bool)> = cmd
         .get_arguments()
         .filter(|a| a.is_global_set() && a.get_help_heading() == Some("Host options"))
-        .map(|a| a.get_id().clone())
-        .filter(|id| !reads.reads(id.as_str()))
+        .map(|a| {
+            (
+                a.get_id().clone(),
+                reads(path, a.get_id().as_str()),
+                a.is_hide_set(),
+            )
+        })
+        .filter(|(_, read, hidden)| read == hidden)
+        .map(|(id, read, _)| (id, read))
         .collect();
-    unread
+    changed
         .into_iter()
-        .fold(cmd, |cmd, id| cmd.mut_arg(id, |a| a.hide(true)))
+        .fold(cmd, |cmd, (id, read)| cmd.mut_arg(id, |a| a.hide(!read)))
 }
 
-/// A command that reaches no session: [`Reads::Output`].
-fn sessionless(cmd: clap::Command) -> clap::Command {
-    reading(cmd, Reads::Output)
+/// `cmd` under `parent`: the `defer` of each command named in [`COMMAND_READS`].
+fn under(parent: &str, cmd: clap::Command) -> clap::Command {
+    let path = format!("{parent} {}", cmd.get_name());
+    reading(cmd, path.trim_start())
 }
 
-/// `bridge stop`, as `bridge` ([`HostReads`]).
-fn as_bridge(cmd: clap::Command) -> clap::Command {
-    reading(cmd, BridgeArgs::READS)
+/// `completions`, `help`.
+fn at_top(cmd: clap::Command) -> clap::Command {
+    under("", cmd)
+}
+
+/// `guide`, `catalog`, and the [`Lazy`] commands (`session`, `bridge`…).
+fn in_devtools(cmd: clap::Command) -> clap::Command {
+    under("devtools", cmd)
+}
+
+fn in_session(cmd: clap::Command) -> clap::Command {
+    under("devtools session", cmd)
+}
+
+fn in_verbs(cmd: clap::Command) -> clap::Command {
+    under("devtools verbs", cmd)
+}
+
+fn in_usage(cmd: clap::Command) -> clap::Command {
+    under("devtools usage", cmd)
+}
+
+fn in_bridge(cmd: clap::Command) -> clap::Command {
+    under("devtools bridge", cmd)
 }
 
 impl Cli {
     /// The first host option typed (before the command or after it: `matches`, clap's
-    /// parse) that the command does not read ([`Reads::Only`]), as a refusal says it.
+    /// parse) that the command does not read ([`COMMAND_READS`]), as a refusal says it.
     pub fn unread_option(&self, matches: &clap::ArgMatches) -> Option<String> {
-        let Command::Devtools(Devtools { verb }) = &self.command else {
-            return None;
-        };
-        let (command, reads) = match verb {
-            Verb::Bridge(args) if args.stop.is_some() => ("bridge stop", BridgeArgs::READS),
-            Verb::Bridge(_) => ("bridge", BridgeArgs::READS),
-            Verb::Proxy(_) => ("proxy", ProxyArgs::READS),
-            _ => return None,
-        };
-        let Reads::Only(ids) = reads else {
-            return None;
-        };
+        let mut words = Vec::new();
+        let mut at = matches;
+        while let Some((name, under)) = at.subcommand() {
+            words.push(name);
+            at = under;
+        }
+        let path = words.join(" ");
         let typed = |option: &&HostOption| {
             let id = option.id();
-            !reads.reads(&id)
+            !reads(&path, &id)
                 && matches.value_source(&id) == Some(clap::parser::ValueSource::CommandLine)
         };
         let unread = HOST_OPTIONS.iter().find(typed)?;
         let read: Vec<String> = HOST_OPTIONS
             .iter()
-            .filter(|option| ids.contains(&option.id().as_str()))
+            .filter(|option| reads(&path, &option.id()))
             .map(|option| match option.short {
                 Some(short) => format!("`-{short}`"),
                 None => format!("`--{}`", option.long),
             })
             .collect();
         let read = match read.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            Some((last, [])) => format!("only {last}"),
+            Some((last, rest)) => format!("only {} and {last}", rest.join(", ")),
             None => "none".to_owned(),
         };
+        let command = path.strip_prefix("devtools ").unwrap_or(&path);
         Some(format!(
-            "`--{}` does nothing for `{command}`, which reads only {read} of the host options",
+            "`--{}` does nothing for `{command}`, which reads {read} of the host options",
             unread.long
         ))
     }
@@ -741,7 +782,7 @@ pub enum Verb {
     ]))]
     Verbs(Lazy<VerbsCommand>),
     /// Print the guide for agents: verbs, selectors, exit codes, errors, recipes
-    #[command(defer(sessionless))]
+    #[command(defer(in_devtools))]
     #[command(after_help = examples(&["mur devtools guide", "mur devtools guide --all > mur-guide.md"]))]
     Guide {
         /// Print the whole guide: also mur's every option, `bridge`, derived verbs and the
@@ -750,6 +791,7 @@ pub enum Verb {
         all: bool,
     },
     /// List every verb: host, plugin and (with a session) derived, with options and hints
+    #[command(defer(in_devtools))]
     #[command(after_help = examples(&[
         "mur devtools catalog",
         "mur devtools catalog --json | jq -r '.verbs[] | select(.annotations.readOnly) | .name'",
@@ -760,6 +802,7 @@ pub enum Verb {
         json: bool,
     },
     /// Show which verb reaches each tool of the session (exit 1 while one has no named verb)
+    #[command(defer(in_devtools))]
     #[command(after_help = examples(&[
         "mur devtools parity --json     # exit 1 while some tool has no named verb",
     ]))]
@@ -802,7 +845,7 @@ pub enum Verb {
 #[derive(Debug, Clone, Subcommand)]
 pub enum UsageCommand {
     /// Report calls, failures, latency per verb and tool; refused argv, unknown verbs, losers
-    #[command(defer(sessionless))]
+    #[command(defer(in_usage))]
     #[command(after_help = examples(&[
         "mur devtools usage report",
         "mur devtools usage report --since 24h --agent claude",
@@ -811,7 +854,7 @@ pub enum UsageCommand {
     ]))]
     Report(ReportArgs),
     /// Record usage (the default); `--with-values` also records argument values
-    #[command(defer(sessionless))]
+    #[command(defer(in_usage))]
     #[command(after_help = examples(&["mur devtools usage on", "mur devtools usage on --with-values"]))]
     On {
         /// Also record the words of each verb's argv, values included
@@ -819,11 +862,11 @@ pub enum UsageCommand {
         with_values: bool,
     },
     /// Stop recording usage
-    #[command(defer(sessionless))]
+    #[command(defer(in_usage))]
     #[command(after_help = examples(&["mur devtools usage off"]))]
     Off,
     /// Print the usage log's path (and whether recording is on, on stderr)
-    #[command(defer(sessionless))]
+    #[command(defer(in_usage))]
     #[command(after_help = examples(&["mur devtools usage path"]))]
     Path,
 }
@@ -965,13 +1008,14 @@ pub struct ProxyArgs {
 pub enum BridgeCommand {
     /// Stop the bridge of `--project PATH` (or the only one running)
     #[command(after_help = examples(&["mur devtools bridge stop --project ./Tools.csproj"]))]
-    #[command(defer(as_bridge))]
+    #[command(defer(in_bridge))]
     Stop,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
     /// Print one JSON line per live session (exit 4 when there is none)
+    #[command(defer(in_session))]
     #[command(
         long_about = "Print one JSON line per live session: the fields of its lockfile (exit 4 when there is none)\n\n\
             A session whose process runs but does not answer its probe is named on stderr, and \
@@ -992,6 +1036,7 @@ pub enum SessionCommand {
         json: bool,
     },
     /// Remove lockfiles of sessions whose process is gone, and the files ended sessions left
+    #[command(defer(in_session))]
     #[command(
         long_about = "Remove lockfiles of sessions whose process is gone, and the files ended sessions left\n\n\
             Beside its lockfile `<hash>.json` a session leaves its slot lock `<hash>.lock`, and a \
@@ -1076,11 +1121,8 @@ called with `call tools/call --args '{\"name\": \"ping\", \"arguments\": {}}'`."
 #[derive(Debug, Args)]
 pub struct CallArgs {
     /// Tool name (`tree`); a name with a `/` (`tools/list`) is a JSON-RPC method; `ping` checks the session
-    #[arg(
-        required_unless_present = "method",
-        conflicts_with = "method",
-        value_parser = clap::builder::NonEmptyStringValueParser::new()
-    )]
+    // An empty one is taken, and refused by `call` itself ("the tool name is empty").
+    #[arg(required_unless_present = "method", conflicts_with = "method")]
     pub name: Option<String>,
     /// Send this JSON-RPC method as it is, with `--args` as its params
     #[arg(long, value_name = "METHOD", value_parser = clap::builder::NonEmptyStringValueParser::new())]
@@ -1109,6 +1151,7 @@ pub struct CallArgs {
 #[derive(Debug, Clone, Subcommand)]
 pub enum VerbsCommand {
     /// List installed verbs (a table; `--json` for a JSON array)
+    #[command(defer(in_verbs))]
     #[command(
         after_help = "Examples:\n  mur devtools verbs list\n  mur devtools verbs list --json | jq -r '.[].name'\n  mur devtools verbs list --all"
     )]
@@ -1121,7 +1164,7 @@ pub enum VerbsCommand {
         all: bool,
     },
     /// Install verbs: components (`.wasm`, mur:verb/verb) or data verbs (`.json`, mur-verb/1)
-    #[command(defer(sessionless))]
+    #[command(defer(in_verbs))]
     #[command(
         after_help = "A data verb is one JSON file, built by no compiler: it calls one tool with fixed arguments,\n\
                       options set more, and it prints the result or one field of it. This one, saved as count.json\n\
@@ -1144,7 +1187,7 @@ pub enum VerbsCommand {
         force: bool,
     },
     /// Uninstall verbs, and their compiled code
-    #[command(defer(sessionless))]
+    #[command(defer(in_verbs))]
     #[command(after_help = "Examples:\n  mur devtools verbs remove bump")]
     Remove {
         /// The verbs' names; if one is not installed, none is removed
@@ -1152,7 +1195,7 @@ pub enum VerbsCommand {
         names: Vec<String>,
     },
     /// Show an installed verb's tool, usage, file, hash and size
-    #[command(defer(sessionless))]
+    #[command(defer(in_verbs))]
     #[command(
         after_help = "Examples:\n  mur devtools verbs info click\n  mur devtools verbs info click --json"
     )]
@@ -1164,7 +1207,7 @@ pub enum VerbsCommand {
         json: bool,
     },
     /// Remove the verbs the usage report calls losers (a dry run without --yes)
-    #[command(defer(sessionless))]
+    #[command(defer(in_verbs))]
     #[command(after_help = examples(&[
         "mur devtools verbs prune",
         "mur devtools verbs prune --unused-for 14d --max-usage-error-rate 0.3",
@@ -1173,7 +1216,7 @@ pub enum VerbsCommand {
     ]))]
     Prune(PruneArgs),
     /// Create a project for a new verb in Rust, Python or JavaScript (its README says what next)
-    #[command(defer(sessionless))]
+    #[command(defer(in_verbs))]
     #[command(
         after_help = "Examples:\n  mur devtools verbs new bump\n  mur devtools verbs new bump --dir ~/src\n  \
                             mur devtools verbs new bump --lang python\n  mur devtools verbs new bump --lang js"
@@ -1385,63 +1428,84 @@ mod tests {
         );
     }
 
-    /// A command that reaches no session leaves the options that find one out of its
-    /// help, yet takes them as any command does; one that reaches a session lists them.
+    /// Each command of [`COMMAND_READS`] lists in its help the host options it reads and
+    /// no other, and refuses another typed, in one wording; a call lists them all.
     #[test]
-    fn only_commands_that_reach_a_session_list_its_options() {
-        let help = |words: &[&str]| -> String {
+    fn a_command_lists_the_host_options_it_reads_and_refuses_the_others() {
+        let listed = |words: &[&str]| -> Vec<String> {
             let argv = std::iter::once("mur").chain(words.iter().copied());
             let error = command()
                 .try_get_matches_from(argv.chain(["--help"]))
                 .expect_err("help");
-            error.render().to_string()
+            let text = error.render().to_string();
+            let host = text.split("Host options:").nth(1).unwrap_or_default();
+            let host = host.split("\n\n").filter(|b| !b.starts_with("Examples"));
+            host.flat_map(|block| block.lines())
+                .map(str::trim_start)
+                .filter(|line| line.starts_with('-'))
+                .filter_map(|line| line.split(' ').find(|w| w.starts_with("--")))
+                .map(|word| {
+                    word.trim_end_matches(',')
+                        .trim_start_matches("--")
+                        .to_owned()
+                })
+                .collect()
         };
-        let sessionless: &[&[&str]] = &[
-            &["devtools", "verbs", "add"],
-            &["devtools", "verbs", "remove"],
-            &["devtools", "verbs", "info"],
-            &["devtools", "verbs", "prune"],
-            &["devtools", "verbs", "new"],
-            &["devtools", "usage"],
-            &["devtools", "usage", "report"],
-            &["devtools", "usage", "on"],
-            &["devtools", "usage", "off"],
-            &["devtools", "usage", "path"],
-            &["devtools", "guide"],
-            &["completions"],
-            &["help"],
-        ];
-        for words in sessionless {
-            let text = help(words);
-            for option in ["--endpoint", "--project", "--timeout", "--refresh"] {
-                assert!(!text.contains(option), "{words:?} lists {option}:\n{text}");
-            }
-            assert!(text.contains("--pretty"), "{words:?}:\n{text}");
-        }
-        for words in [
-            &["devtools", "verbs", "list"][..],
-            &["devtools", "call"],
-            &["devtools", "session", "list"],
-        ] {
-            let text = help(words);
+        for (path, _) in COMMAND_READS {
+            let words: Vec<&str> = path.split(' ').collect();
+            let expected: Vec<String> = HOST_OPTIONS
+                .iter()
+                .filter(|option| reads(path, &option.id()))
+                .map(|option| option.long.to_owned())
+                .collect();
+            assert_eq!(listed(&words), expected, "{path}");
+            let Some(unread) = HOST_OPTIONS.iter().find(|o| !reads(path, &o.id())) else {
+                continue;
+            };
+            let mut argv = vec!["mur".to_owned()];
+            argv.extend(words.iter().map(|w| w.to_string()));
+            argv.push(format!("--{}", unread.long));
+            let value = match unread.long {
+                "endpoint" => "http://127.0.0.1:1/mcp",
+                "auto-range" => "1024-2048",
+                "protocol" => "2025-06-18",
+                "answer" => "a=b",
+                _ => "5",
+            };
+            argv.extend(unread.value.map(|_| value.to_owned()));
+            // What each takes beside (its arguments: a file, a name, a shell, a server).
+            let rest: &[&str] = match *path {
+                "completions" => &["bash"],
+                "devtools verbs add" => &["x.wasm"],
+                "devtools verbs remove" | "devtools verbs info" | "devtools verbs new" => &["x"],
+                "devtools bridge" => &["--", "server"],
+                _ => &[],
+            };
+            argv.extend(rest.iter().map(|w| w.to_string()));
+            let matches = command().try_get_matches_from(&argv).expect("parsed");
+            let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches).expect("a Cli");
+            let refused = cli.unread_option(&matches).unwrap_or_default();
             assert!(
-                text.contains("--endpoint") && text.contains("--timeout"),
-                "{words:?}:\n{text}"
+                refused.starts_with(&format!("`--{}` does nothing for `", unread.long)),
+                "{argv:?}: {refused}"
             );
         }
-        let matches = command()
-            .try_get_matches_from([
-                "mur",
-                "devtools",
-                "verbs",
-                "add",
-                "--timeout",
-                "50",
-                "x.wasm",
-            ])
-            .expect("a hidden host option is still taken");
-        let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches).expect("a Cli");
-        assert_eq!(cli.host.timeout, 50);
+        assert_eq!(
+            listed(&["devtools", "session", "list"]),
+            [
+                "project",
+                "auto",
+                "auto-full",
+                "auto-range",
+                "timeout",
+                "pretty",
+                "verbose",
+                "quiet"
+            ]
+        );
+        assert_eq!(listed(&["devtools", "guide"]), ["verbose", "quiet"]);
+        let every: Vec<String> = HOST_OPTIONS.iter().map(|o| o.long.to_owned()).collect();
+        assert_eq!(listed(&["devtools", "call"]), every);
     }
 
     /// A command added to the tree and not to the fast path's list would reach an

@@ -21,6 +21,12 @@ pub struct Target {
     out: PathBuf,
 }
 
+/// The target of `--out` for the tool call of `params` (`{"name", "arguments"}`): `call
+/// NAME`'s and a derived verb's.
+pub fn tool_target(params: &Value, out: &Path) -> Result<Target> {
+    target("tools/call", Some(params), out)
+}
+
 /// The target of `--out` for `method` with `params`, checked before anything is sent:
 /// only a tool call and `resources/read` return media; stdout must not be a terminal
 /// for raw bytes; the directory must exist, and the name be one a file can be written

@@ -34,7 +34,7 @@ pub fn json(value: &Value, pretty: bool) -> Result<()> {
 /// A tool's result as a verb prints it: JSON, except that with `--pretty` (for people)
 /// [`prose`] is printed as its text, its lines as lines, not one JSON string of `\n`
 /// escapes; control characters are escaped as in [`text`].
-pub fn result(value: &Value, pretty: bool) -> Result<()> {
+fn result(value: &Value, pretty: bool) -> Result<()> {
     match prose(value) {
         Some(text) if pretty => self::text(&format!("{}\n", text.trim_end_matches('\n'))),
         _ => json(value, pretty),

@@ -19,6 +19,12 @@ use crate::tool_call::{self, Bound, Reach};
 use crate::tools::ToolList;
 
 pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
+    // Taken by clap as any value is, and refused here: clap's own wording named the
+    // positional as optional (`a value is required for `[NAME]``) and not that it was empty.
+    if args.name.as_deref() == Some("") {
+        return Err(Error::usage("the tool name is empty")
+            .with_hint("`mur devtools call tools/list` lists the session's tools"));
+    }
     if !args.stray.is_empty() {
         let name = args.name.as_deref().unwrap_or("NAME");
         return Err(stray_words(name, &args.stray, &settings.devtools_command()));
@@ -31,7 +37,7 @@ pub async fn run(args: &CallArgs, settings: &Settings) -> Result<()> {
     let request = request(args, params)?;
     let target = match (&args.out, &request) {
         (None, _) => None,
-        (Some(out), Request::Tool(params)) => Some(media::target(TOOLS_CALL, Some(params), out)?),
+        (Some(out), Request::Tool(params)) => Some(media::tool_target(params, out)?),
         (Some(out), Request::Method(method, params)) => {
             Some(media::target(method, params.as_ref(), out)?)
         }

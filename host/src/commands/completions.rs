@@ -144,7 +144,8 @@ fn host_args(words: &[OsString], current: usize) -> crate::cli::HostArgs {
 }
 
 /// The verbs derived from the session's `tools` that no installed verb hides, by
-/// its name or by calling the same tool (`wait` hides `wait-for`): the verbs
+/// its name or, but where the line names it, by calling the same tool (`wait` hides
+/// `wait-for`): the verbs
 /// `catalog` lists (one whose name no one can type or see, a control character or a
 /// zero-width space in it, or blanks alone, is none: [`derived::verb_names`]). Each as much as `need` says: the one
 /// the line names is built, its options to complete; one the word being completed
@@ -156,8 +157,14 @@ fn derived(
     installed: &[Completable],
     need: impl Fn(&str) -> Need,
 ) -> Vec<Completable> {
-    let hidden =
-        |name: &str, tool: &str| installed.iter().any(|i| i.name == name || i.tool == tool);
+    // An installed verb of its name runs instead of it. One that calls its tool leaves
+    // it out of the candidates, as the catalog lists it, but the line that names it runs
+    // it (`wait-for`, though `wait` calls `waitFor`): its options complete.
+    let hidden = |name: &str, tool: &str, need: Need| {
+        installed
+            .iter()
+            .any(|i| i.name == name || (i.tool == tool && !matches!(need, Need::Options)))
+    };
     let verbs = derived::verb_names_of(&tools.names());
     tools
         .tools()
@@ -167,10 +174,11 @@ fn derived(
         .filter_map(|(at, (tool, name))| {
             let name = name?;
             let tool_name = tool.name.as_deref()?;
-            if hidden(&name, tool_name) {
+            let need = need(&name);
+            if hidden(&name, tool_name, need) {
                 return None;
             }
-            match need(&name) {
+            match need {
                 Need::Nothing => None,
                 Need::Name => Some(Completable {
                     summary: tool.summary.clone(),
@@ -534,6 +542,30 @@ mod tests {
     /// The names of `tools`, as `call` completes them.
     fn names_of(tools: &[serde_json::Value]) -> Vec<Option<&str>> {
         tools.iter().map(|tool| tool["name"].as_str()).collect()
+    }
+
+    /// A derived verb whose tool an installed verb calls is no candidate, as the catalog
+    /// lists none, but the line that names it runs it: its options complete.
+    #[test]
+    fn a_derived_verb_a_named_verb_covers_completes_where_the_line_names_it() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": { "selector": { "type": "string" } }
+        });
+        let tools = [serde_json::json!({ "name": "waitFor", "inputSchema": schema })];
+        let wait = Completable {
+            tool: "waitFor".to_owned(),
+            ..entry("wait", None)
+        };
+        let installed = [wait];
+        let line = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
+        let words = ["mur", "devtools", "wait-for", "--"];
+        let built = derived(&glance(&tools), &installed, wanted(&line(&words), 3));
+        let offered = candidates(&[&installed[..], &built].concat(), &words);
+        assert!(offered.contains(&"--selector".to_owned()), "{offered:?}");
+        let words = ["mur", "devtools", "wai"];
+        let built = derived(&glance(&tools), &installed, wanted(&line(&words), 2));
+        assert!(built.is_empty(), "a candidate beside `wait`");
     }
 
     /// What completion offers for the last of `words`, the options given once left out.

@@ -116,7 +116,7 @@ async fn run_async(name: &str, argv: &[String], settings: &Settings, refresh: bo
     let params = json!({ "name": found.verb.tool, "arguments": arguments });
     let target = out
         .as_deref()
-        .map(|out| media::target("tools/call", Some(&params), Path::new(out)));
+        .map(|out| media::tool_target(&params, Path::new(out)));
     let target = target.transpose()?;
     let result = call(name, &found, &params, settings).await?;
     let verb = &found.verb;

@@ -148,12 +148,8 @@ fn a_missing_value_is_refused_with_the_commands_usage() {
         ),
         (&["devtools", "--endpoint"], "--endpoint <URL>", devtools),
         // Empty: a value parser's refusal, said as the missing value it is. A tool or
-        // method named `''` was sent to the server as such.
-        (
-            &["devtools", "call", ""],
-            "[NAME]",
-            "mur devtools call [OPTIONS] [NAME]",
-        ),
+        // method named `''` was sent to the server as such (`call ''` is said to be
+        // an empty name: `an_empty_tool_name_is_said_to_be_empty`).
         (
             &["devtools", "call", "--method="],
             "--method <METHOD>",
@@ -1643,4 +1639,83 @@ fn verbose_ends_every_command_as_it_ends_without_it() {
             assert!(!out.stderr.contains("panicked"), "{verbose:?}:\n{out}");
         }
     }
+}
+
+/// Every command of mur's that is no call reads only some host options, and refuses
+/// another in one wording (README, "does nothing for"): `session list --endpoint` was
+/// refused in words of its own, and `session clean --answer`, `guide --answer`, `usage
+/// path --project` and `completions bash --pretty` ran, ignoring it. `--project` works
+/// where a session is looked for, and `-v` and `-q` with every command.
+#[test]
+fn a_host_option_a_command_does_not_read_is_refused_in_one_wording() {
+    let sb = Sandbox::new();
+    let refused = |words: &[&str], said: &str, usage: &str| {
+        sb.mur(words)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: {said} of the host options\nhint: usage: {usage} (`--help` shows more)\n"
+            ));
+    };
+    refused(
+        &[
+            "devtools",
+            "session",
+            "list",
+            "--endpoint",
+            "http://127.0.0.1:1/mcp",
+        ],
+        "`--endpoint` does nothing for `session list`, which reads only `--project`, `--auto`, \
+         `--auto-full`, `--auto-range`, `--timeout`, `--pretty`, `-v` and `-q`",
+        "mur devtools session list [OPTIONS]",
+    );
+    refused(
+        &["devtools", "session", "clean", "--answer", "a=b"],
+        "`--answer` does nothing for `session clean`, which reads only `--timeout`, `-v` and `-q`",
+        "mur devtools session clean [OPTIONS]",
+    );
+    refused(
+        &["devtools", "guide", "--answer", "x=1"],
+        "`--answer` does nothing for `guide`, which reads only `-v` and `-q`",
+        "mur devtools guide [OPTIONS]",
+    );
+    refused(
+        &["devtools", "--project", "/x", "usage", "path"],
+        "`--project` does nothing for `usage path`, which reads only `-v` and `-q`",
+        "mur devtools usage path [OPTIONS]",
+    );
+    refused(
+        &["completions", "bash", "--pretty"],
+        "`--pretty` does nothing for `completions`, which reads only `-v` and `-q`",
+        "mur completions [OPTIONS] <SHELL>",
+    );
+    // Its help lists what it reads, and no other.
+    let help = sb.mur(&["devtools", "session", "clean", "--help"]);
+    let host = help
+        .stdout
+        .split("Host options:")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        host.contains("--timeout") && !host.contains("--endpoint"),
+        "{help}"
+    );
+    // Read where a session is looked for: none runs. `-q` goes with every command.
+    sb.mur(&["devtools", "--project", "/x", "verbs", "list"])
+        .assert_code(0);
+    sb.mur(&["devtools", "-q", "usage", "path"]).assert_code(0);
+}
+
+/// `call ''` says the name is empty: clap's "a value is required for `[NAME]`" named
+/// it as optional.
+#[test]
+fn an_empty_tool_name_is_said_to_be_empty() {
+    Sandbox::new()
+        .mur(&["devtools", "call", ""])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: the tool name is empty\n\
+             hint: `mur devtools call tools/list` lists the session's tools\n",
+        );
 }
