@@ -12,13 +12,9 @@ use mur_lockfile::{LOCKFILE_SCHEMA, Lockfile};
 use crate::cli::SessionCommand;
 use crate::output::{self, Notices};
 
+/// Runs `cmd`. `--endpoint` never reaches here: no `session` command reads it, so the
+/// host refuses it first, as any host option a command does not read (`cli::COMMAND_READS`).
 pub async fn run(cmd: &SessionCommand, settings: &Settings) -> Result<()> {
-    if let Source::Endpoint(_) = settings.source {
-        return Err(Error::usage(
-            "`session` commands read the lockfile directory; `--endpoint` does not apply",
-        )
-        .with_hint("`mur devtools --endpoint URL call ping` checks one endpoint"));
-    }
     match cmd {
         SessionCommand::List { json } => list(settings, *json).await,
         SessionCommand::Clean { dry_run } => clean(*dry_run, settings).await,
