@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use mur_core::{Error, Result};
@@ -230,128 +230,22 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     // agent would grow as long as it printed.
     let started = Instant::now();
     // Inherited by all it starts: what tells this run's leftovers (`crate::orphans`).
-    // Last, so that no `--pass-env` replaces it.
     let marker = mur_procs::marker();
-    let mut sh = Command::new("sh");
-    crate::stop::unblocked(&mut sh)
-        .arg("-c")
-        .arg(&command)
-        .current_dir(invocation.workdir)
-        .env_clear()
-        .envs(invocation.env.iter().map(|(k, v)| (k, v)))
-        .env(crate::orphans::VAR, &marker)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    // Listed as its `Child`'s until reaped: mur-eval's reaping of what it adopted
-    // (`mur_procs::reap_adopted`) never takes its status.
-    let mut child = mur_procs::spawn(&mut sh)
-        .map_err(|e| Error::internal(format!("cannot run the agent command with `sh`: {e}")))?;
+    let mut child = spawn(invocation, &command, &marker)?;
     let group = i32::try_from(child.id()).map(Pid::from_raw).ok();
     crate::stop::register(child.id(), Signal::SIGKILL);
     // Registered first: a signal that comes while the pipes are set up still stops it.
-    let (kept_tx, kept_rx) = std::sync::mpsc::channel();
-    let drains = [
-        child.stdout.take().map(|pipe| {
-            (
-                Box::new(pipe) as Box<dyn Read + Send>,
-                stdout,
-                &invocation.stdout,
-            )
-        }),
-        child.stderr.take().map(|pipe| {
-            (
-                Box::new(pipe) as Box<dyn Read + Send>,
-                stderr,
-                &invocation.stderr,
-            )
-        }),
-    ];
-    let mut draining = 0;
-    let mut names = Vec::new();
-    for (pipe, file, path) in drains.into_iter().flatten() {
-        let (tx, cap) = (kept_tx.clone(), invocation.output_cap);
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        names.push(name.clone());
-        std::thread::spawn(move || {
-            let _ = tx.send((name, drain(pipe, file, cap)));
-        });
-        draining += 1;
-    }
-    let recorded = invocation.group.as_deref().zip(Group::of(child.id()));
-    if let Some((path, leader)) = recorded {
-        leader.record(path);
-    }
+    let files = [(stdout, &invocation.stdout), (stderr, &invocation.stderr)];
+    let draining = Draining::start(&mut child, files, invocation.output_cap);
+    let recorded = record_group(invocation, child.id());
     // A limit past what the clock can count (`--time-limit 18446744073709551615`) is no
     // limit at all.
-    let deadline = started.checked_add(invocation.limit);
-    let (status, timed_out) = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break (status, false),
-            Ok(None) if deadline.is_some_and(|d| Instant::now() >= d) => {
-                kill_group(group);
-                let status = child
-                    .wait()
-                    .map_err(|e| Error::internal(format!("cannot wait for the agent: {e}")))?;
-                break (status, true);
-            }
-            Ok(None) => std::thread::sleep(POLL),
-            Err(e) => return Err(Error::internal(format!("cannot wait for the agent: {e}"))),
-        }
-    };
+    let (status, timed_out) = wait(&mut child, group, started.checked_add(invocation.limit))?;
     let wall = started.elapsed();
-    // Nothing the agent started may outlive its task (or call the next task's session):
-    // its group, then what left the group.
-    kill_group(group);
-    let left = crate::orphans::kill_left(&marker, group.map(Pid::as_raw));
-    crate::stop::unregister(child.id());
-    if let Some((path, _)) = recorded {
-        let _ = std::fs::remove_file(path);
-    }
-    let mut notes = Vec::new();
-    if left > 0 {
-        notes.push(format!(
-            "the agent left {left} {} running outside its process group; killed once it ended",
-            if left == 1 { "process" } else { "processes" }
-        ));
-    }
-    let mut open = names;
-    for _ in 0..draining {
-        let Ok((name, drained)) = kept_rx.recv_timeout(OUTPUT_WAIT) else {
-            // A process the agent left (its own session, out of the group) still holds
-            // the pipe: what it writes later is in no figure, and said so.
-            for name in &open {
-                notes.push(format!(
-                    "`{name}` still open after the agent ended; later output not counted"
-                ));
-            }
-            break;
-        };
-        open.retain(|n| *n != name);
-        match drained {
-            Drained {
-                dropped: 0,
-                write_error: None,
-                ..
-            } => {}
-            Drained {
-                kept,
-                dropped,
-                write_error: Some(why),
-            } => notes.push(format!(
-                "`{name}` could not be written past {kept} bytes ({why}): the {dropped} bytes \
-                 the agent printed after were not kept"
-            )),
-            Drained { dropped, .. } => notes.push(format!(
-                "`{name}` was cut at {}: the {dropped} bytes the agent printed past it were not kept",
-                mur_core::settings::human_bytes(invocation.output_cap)
-            )),
-        }
-    }
+    // Killed first: what the agent left holds its pipes open.
+    let left = kill_what_it_left(child.id(), group, &marker, recorded);
+    let mut notes = draining.notes(invocation.output_cap);
+    notes.extend(left);
     notes.sort();
     Ok(Ended {
         exit: status.code(),
@@ -362,6 +256,139 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     })
 }
 
+/// `command` started by `sh -c` in the task's working directory, with the invocation's
+/// environment and nothing else, `marker` in it; its output piped, in a process group of
+/// its own.
+fn spawn(invocation: &Invocation, command: &str, marker: &str) -> Result<mur_procs::Spawned> {
+    let mut sh = Command::new("sh");
+    crate::stop::unblocked(&mut sh)
+        .arg("-c")
+        .arg(command)
+        .current_dir(invocation.workdir)
+        .env_clear()
+        .envs(invocation.env.iter().map(|(k, v)| (k, v)))
+        // Last, so that no `--pass-env` replaces it.
+        .env(crate::orphans::VAR, marker)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    // Listed as its `Child`'s until reaped: mur-eval's reaping of what it adopted
+    // (`mur_procs::reap_adopted`) never takes its status.
+    mur_procs::spawn(&mut sh)
+        .map_err(|e| Error::internal(format!("cannot run the agent command with `sh`: {e}")))
+}
+
+/// The agent's process group recorded where the invocation says ([`crate::group`]);
+/// that file, to remove once the agent is gone.
+fn record_group<'a>(invocation: &'a Invocation<'_>, leader: u32) -> Option<&'a Path> {
+    let (path, leader) = invocation.group.as_deref().zip(Group::of(leader))?;
+    leader.record(path);
+    Some(path)
+}
+
+/// Waits for the agent to end, or kills its group at `deadline` (`None`: no limit);
+/// how it ended, and whether the deadline ended it.
+fn wait(
+    child: &mut mur_procs::Spawned,
+    group: Option<Pid>,
+    deadline: Option<Instant>,
+) -> Result<(ExitStatus, bool)> {
+    let failed = |e: std::io::Error| Error::internal(format!("cannot wait for the agent: {e}"));
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Ok((status, false)),
+            Ok(None) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                kill_group(group);
+                return Ok((child.wait().map_err(failed)?, true));
+            }
+            Ok(None) => std::thread::sleep(POLL),
+            Err(e) => return Err(failed(e)),
+        }
+    }
+}
+
+/// Nothing the agent started may outlive its task (or call the next task's session):
+/// its group killed, then what left the group, once the agent (`pid`) has ended, and
+/// the group's record removed. The note of what left the group, if anything did.
+fn kill_what_it_left(
+    pid: u32,
+    group: Option<Pid>,
+    marker: &str,
+    recorded: Option<&Path>,
+) -> Option<String> {
+    kill_group(group);
+    let left = crate::orphans::kill_left(marker, group.map(Pid::as_raw));
+    crate::stop::unregister(pid);
+    if let Some(path) = recorded {
+        let _ = std::fs::remove_file(path);
+    }
+    (left > 0).then(|| {
+        format!(
+            "the agent left {left} {} running outside its process group; killed once it ended",
+            if left == 1 { "process" } else { "processes" }
+        )
+    })
+}
+
+/// The agent's stdout and stderr, each drained into its file by a thread of its own
+/// ([`drain`]), which sends the file's name and what it made of the pipe.
+struct Draining {
+    /// The names of the files still drained into.
+    open: Vec<String>,
+    drained: std::sync::mpsc::Receiver<(String, Drained)>,
+}
+
+impl Draining {
+    /// `child`'s stdout and stderr drained into `files` (each with its path), the first
+    /// `cap` bytes of each kept.
+    fn start(child: &mut mur_procs::Spawned, files: [(File, &PathBuf); 2], cap: u64) -> Self {
+        let (tx, drained) = std::sync::mpsc::channel();
+        fn boxed(pipe: impl Read + Send + 'static) -> Box<dyn Read + Send> {
+            Box::new(pipe)
+        }
+        let pipes = [
+            child.stdout.take().map(boxed),
+            child.stderr.take().map(boxed),
+        ];
+        let mut open = Vec::new();
+        for (pipe, (file, path)) in pipes.into_iter().zip(files) {
+            let Some(pipe) = pipe else { continue };
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            open.push(name.clone());
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send((name, drain(pipe, file, cap)));
+            });
+        }
+        Draining { open, drained }
+    }
+
+    /// What was not kept of the agent's output, once the agent has ended: a note per
+    /// file cut at `cap` or whose write failed, and per file still open after
+    /// [`OUTPUT_WAIT`].
+    fn notes(self, cap: u64) -> Vec<String> {
+        let Draining { mut open, drained } = self;
+        let mut notes = Vec::new();
+        for _ in 0..open.len() {
+            let Ok((name, what)) = drained.recv_timeout(OUTPUT_WAIT) else {
+                // A process the agent left (its own session, out of the group) still
+                // holds the pipe: what it writes later is in no figure, and said so.
+                notes.extend(open.iter().map(|name| {
+                    format!("`{name}` still open after the agent ended; later output not counted")
+                }));
+                break;
+            };
+            open.retain(|n| *n != name);
+            notes.extend(what.note(&name, cap));
+        }
+        notes
+    }
+}
+
 /// What [`drain`] made of a pipe: the bytes written, those read and dropped, and why
 /// writing stopped when it failed.
 #[derive(Debug, PartialEq)]
@@ -369,6 +396,28 @@ struct Drained {
     kept: u64,
     dropped: u64,
     write_error: Option<String>,
+}
+
+impl Drained {
+    /// What of the file `name` was not kept (`None`: all of it was), its cap `cap`.
+    fn note(&self, name: &str, cap: u64) -> Option<String> {
+        let Drained {
+            kept,
+            dropped,
+            write_error,
+        } = self;
+        match write_error {
+            Some(why) => Some(format!(
+                "`{name}` could not be written past {kept} bytes ({why}): the {dropped} bytes \
+                 the agent printed after were not kept"
+            )),
+            None if *dropped > 0 => Some(format!(
+                "`{name}` was cut at {}: the {dropped} bytes the agent printed past it were not kept",
+                mur_core::settings::human_bytes(cap)
+            )),
+            None => None,
+        }
+    }
 }
 
 /// Copies `pipe` into `file` until the pipe ends, the first `cap` bytes kept and the

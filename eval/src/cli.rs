@@ -1,4 +1,5 @@
-//! The command line of `mur-eval` (clap types only) and its validation into a [`Plan`].
+//! The command line of `mur-eval` (clap types) and its validation: a [`Plan`], a
+//! [`StudyCommand`], a report's page ([`PageOut`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -7,6 +8,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use mur_core::{Error, Result};
 
+use crate::page_out::{Dir, Named, PageOut};
 use crate::profile::Profile;
 use crate::programs::binary;
 use crate::run::{Plan, Runner};
@@ -90,6 +92,8 @@ pub struct StudyArgs {
     #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub jobs: u32,
     /// The study's directory; the same one again resumes it [default: mur-eval-out/study-<time>]
+    // The help text names its placeholders in angle brackets, as clap's do: not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// The seed of the runs' order [default: a fresh one, or the one the study recorded]
@@ -151,6 +155,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// Where transcripts and the report go [default: mur-eval-out/<profile>-<time>]
+    // The help text names its placeholders in angle brackets, as clap's do: not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     #[command(flatten)]
@@ -238,9 +244,44 @@ impl RunArgs {
     }
 }
 
+/// The validated `study` command: the study, and what its report is made with.
+pub struct StudyCommand {
+    pub study: crate::study::Study,
+    /// `--html`, checked.
+    pub page: Option<PageOut>,
+    /// `--against`, a condition of the study.
+    pub against: Option<String>,
+}
+
 impl StudyArgs {
-    /// The validated study: conditions and tasks loaded and selected, binaries found.
-    pub fn study(self) -> Result<crate::study::Study> {
+    /// The validated command: the study, its page and the condition its report compares
+    /// the others with.
+    pub fn command(mut self) -> Result<StudyCommand> {
+        let named = self.html.take().map(Named::read).transpose()?;
+        let against = self.against.take();
+        // A page on stdout is printed, not recorded as one to write again.
+        let study = self.study(named.as_ref().and_then(Named::file))?;
+        // Named before any run: a condition the command does not run is refused now.
+        if let Some(named) = &against
+            && !study.conditions.iter().any(|c| &c.name == named)
+        {
+            return Err(Error::usage(format!(
+                "`--against {named}`: not a condition of this study (`--conditions`)"
+            )));
+        }
+        let page = named
+            .map(|named| named.checked(&study.out, Dir::Later))
+            .transpose()?;
+        Ok(StudyCommand {
+            study,
+            page,
+            against,
+        })
+    }
+
+    /// The validated study: conditions and tasks loaded and selected, binaries found;
+    /// `html`, the page it records.
+    fn study(self, html: Option<&Path>) -> Result<crate::study::Study> {
         let conditions_from = condition_dir(self.condition_dir.clone())?;
         let conditions = crate::condition::select(
             crate::condition::load_dir(&conditions_from)?,
@@ -276,7 +317,7 @@ impl StudyArgs {
                 verbs: (!verbs.as_os_str().is_empty()).then_some(verbs.as_path()),
                 pass_env: &self.runner.pass_env,
                 jobs: self.jobs as usize,
-                html: self.html.as_deref(),
+                html,
                 out: &out,
             });
         Ok(crate::study::Study {
@@ -294,6 +335,16 @@ impl StudyArgs {
             verbs,
             runner,
         })
+    }
+}
+
+impl ReportArgs {
+    /// `--html`, checked against the study in `dir`.
+    pub fn page(&self) -> Result<Option<PageOut>> {
+        let named = self.html.clone().map(Named::read).transpose()?;
+        named
+            .map(|named| named.checked(&self.dir, Dir::Made))
+            .transpose()
     }
 }
 

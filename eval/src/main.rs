@@ -30,6 +30,7 @@ mod oracle;
 mod orphans;
 mod outdir;
 mod output;
+mod page_out;
 mod profile;
 mod programs;
 mod record;
@@ -54,6 +55,7 @@ use mur_core::{Error, Result};
 use serde_json::json;
 
 use cli::{Cli, Command};
+use page_out::PageOut;
 
 /// Exit code of a run in which some task was not completed.
 const NOT_COMPLETED: u8 = 2;
@@ -98,41 +100,26 @@ fn execute(cli: Cli) -> Result<u8> {
                 NOT_COMPLETED
             })
         }
-        Command::Study(mut args) => {
+        Command::Study(args) => {
             stop::says(stop::RUNS_STOPPED);
             output::warn(&args.runner.unset_pass_env());
-            // A page on stdout is printed, not recorded as one to write again.
-            let on_stdout = page_on_stdout(args.html.as_deref())?;
-            if on_stdout {
-                args.html = None;
-            }
-            let html = args.html.clone();
-            let args_against = args.against.clone();
-            let study = args.study()?;
-            // Named before any run: a condition the command does not run is refused now.
-            if let Some(named) = &args_against
-                && !study.conditions.iter().any(|c| &c.name == named)
-            {
-                return Err(mur_core::Error::usage(format!(
-                    "`--against {named}`: not a condition of this study (`--conditions`)"
-                )));
-            }
-            // A page inside the study's directory is written once the study made it.
-            check_html(html.as_deref().filter(|page| !inside(page, &study.out)))?;
-            if let Some(html) = &html {
-                not_the_record(html, &study.out)?;
-            }
+            let cli::StudyCommand {
+                study,
+                page,
+                against,
+            } = args.command()?;
             let outcome = study::run(&study, &|line| output::line(&escape_controls(line)))?;
             // The rows made once, for the study's files and the page alike.
             let report = &outcome.report;
             let mut rows = report.rows();
-            rows.against = args_against;
+            rows.against = against;
             rows.check_against()?;
             let markdown = report.write_reports(&rows, &outcome.out)?;
-            if let Some(path) = &html {
+            let file = page.as_ref().and_then(PageOut::file);
+            if let Some(path) = file {
                 write::page(path, &report.page(&rows))?;
             }
-            for line in report.write_earlier_pages(&rows, html.as_deref(), &outcome.out) {
+            for line in report.write_earlier_pages(&rows, file, &outcome.out) {
                 output::line(&escape_controls(&line));
             }
             output::line(&format!(
@@ -141,7 +128,7 @@ fn execute(cli: Cli) -> Result<u8> {
                 report.runs(),
                 escape_controls(&outcome.out.join(study::RESULTS).display().to_string())
             ));
-            made("study", report, &rows, markdown, on_stdout)
+            made("study", report, &rows, markdown, page.as_ref())
         }
         Command::Conditions(args) => {
             let mut text = String::new();
@@ -160,12 +147,7 @@ fn execute(cli: Cli) -> Result<u8> {
         }
         Command::Report(args) => {
             stop::says(stop::REPORT_STOPPED);
-            let on_stdout = page_on_stdout(args.html.as_deref())?;
-            let html = args.html.as_deref().filter(|_| !on_stdout);
-            check_html(html)?;
-            if let Some(html) = html {
-                not_the_record(html, &args.dir)?;
-            }
+            let page = args.page()?;
             // Read first: a README that cannot take the table is said before anything
             // is written, and a FIFO is refused at once, never waited on.
             let readme = args
@@ -179,13 +161,13 @@ fn execute(cli: Cli) -> Result<u8> {
             rows.check_against()?;
             output::warn(&report.warnings);
             let markdown = report.write_reports(&rows, &args.dir)?;
-            if let Some(path) = html {
+            if let Some(path) = page.as_ref().and_then(PageOut::file) {
                 write::page(path, &report.page(&rows))?;
             }
             if let Some(readme) = &readme {
                 report.write_readme(&rows, readme, &args.dir)?;
             }
-            made("report", &report, &rows, markdown, on_stdout)
+            made("report", &report, &rows, markdown, page.as_ref())
         }
         Command::Tasks(args) => {
             let tasks = task::load_dir(&cli::task_dir(args.task_dir)?)?;
@@ -209,85 +191,6 @@ fn execute(cli: Cli) -> Result<u8> {
     }
 }
 
-/// Whether `--html` names stdout (`-`, `/dev/stdout`, the file stdout goes to): the page
-/// is then printed in place of the markdown report, which `report.md` still holds —
-/// written to that name, page and report overwrote each other. A usage error when
-/// stdout is a terminal, as mur says it for `usage report --html -`.
-fn page_on_stdout(html: Option<&std::path::Path>) -> Result<bool> {
-    if !html.is_some_and(write::page_on_stdout) {
-        return Ok(false);
-    }
-    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        return Err(Error::usage(
-            "`--html -` writes the report's page (HTML) to stdout, which is a terminal",
-        )
-        .with_hint(
-            "pipe it (`| w3m -T text/html`, `> report.html`) or write a file: `--html FILE`",
-        ));
-    }
-    Ok(true)
-}
-
-/// A page that could not be written is said now, before any run, in the user's terms
-/// (exit 1) — not after the whole study, in the OS's.
-fn check_html(path: Option<&std::path::Path>) -> Result<()> {
-    match path {
-        Some(path) => mur_lockfile::check_named(path)
-            .map_err(|e| Error::usage(format!("`--html {}`: {e}", path.display()))),
-        None => Ok(()),
-    }
-}
-
-/// A usage error when the page `html` would overwrite a file the study in `dir` wrote:
-/// its record (`results.jsonl`, `study.json`, also through another name for the same
-/// file), its reports, or anything under `runs/` (a run's `record.json`, the oracle's
-/// verdict) — one slip of tab completion and what a published study rests on was gone.
-/// A page of its own beside them (`report.html`) is the study's to hold.
-fn not_the_record(html: &std::path::Path, dir: &std::path::Path) -> Result<()> {
-    let refused = |name: &str| {
-        Error::usage(format!(
-            "`--html {}` is the study's `{name}`, which the page would overwrite",
-            html.display()
-        ))
-        .with_hint("name another file for the page, such as `report.html`")
-    };
-    for name in [study::RESULTS, study::META] {
-        if same_file(html, &dir.join(name)) {
-            return Err(refused(name));
-        }
-    }
-    let (page, dir) = (study::resolved(html), study::resolved(dir));
-    if let Ok(within) = page.strip_prefix(&dir)
-        && let Some(first) = within.components().next()
-        && study::OWN.contains(&first.as_os_str().to_string_lossy().as_ref())
-    {
-        return Err(refused(&within.to_string_lossy()));
-    }
-    Ok(())
-}
-
-/// Whether `a` and `b` name one file: the same file on disk when both exist, else the
-/// same path made absolute. (By metadata: std has no file identity, and the `same-file`
-/// crate opens both files, which a FIFO named by `--html` would hold.)
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    use std::os::unix::fs::MetadataExt as _;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-        _ => match (std::path::absolute(a), std::path::absolute(b)) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => false,
-        },
-    }
-}
-
-/// Whether `path` lies in `dir` (as named, both made absolute).
-fn inside(path: &std::path::Path, dir: &std::path::Path) -> bool {
-    match (std::path::absolute(path), std::path::absolute(dir)) {
-        (Ok(path), Ok(dir)) => path.starts_with(dir),
-        _ => false,
-    }
-}
-
 /// What `study` and `report` end with: the runs the harness could not make said, the page
 /// printed where `--html` named stdout, else the markdown report, and the exit code. A
 /// report missing such runs is printed and written, but `report && publish` stops there.
@@ -296,7 +199,7 @@ fn made(
     report: &study::Reread,
     rows: &study::report::Rows<'_>,
     markdown: String,
-    on_stdout: bool,
+    page: Option<&PageOut>,
 ) -> Result<u8> {
     let errors = report.errors();
     if errors > 0 {
@@ -305,7 +208,7 @@ fn made(
             crate::words::plural(errors, "run")
         ));
     }
-    output::print(&if on_stdout {
+    output::print(&if page.is_some_and(PageOut::on_stdout) {
         report.page(rows)
     } else {
         markdown

@@ -108,9 +108,7 @@ impl Meta {
         })
     }
 
-    /// The study in `out` with the matrix `asked` added: the one recorded there (its
-    /// seed kept, unless `seed` names another; `asked` added unless recorded already),
-    /// else a new one. Written back at once.
+    /// As [`Meta::load`], written back at once.
     #[cfg(test)]
     pub fn open(out: &Path, asked: Matrix, tokenizer: &str, seed: Option<u64>) -> Result<Meta> {
         let meta = Meta::load(out, asked, tokenizer, seed)?;
@@ -118,8 +116,10 @@ impl Meta {
         Ok(meta)
     }
 
-    /// As [`Meta::open`], nothing written yet: a study that fails before it can start
-    /// pins no seed or matrix ([`Meta::save`] writes it once it can).
+    /// The study in `out` with the matrix `asked` added: the one recorded there (its
+    /// seed kept, unless `seed` names another; `asked` added unless recorded already),
+    /// else a new one. Nothing written yet: a study that fails before it can start pins
+    /// no seed or matrix ([`Meta::save`] writes it once it can).
     pub fn load(out: &Path, asked: Matrix, tokenizer: &str, seed: Option<u64>) -> Result<Meta> {
         let path = out.join("study.json");
         let mut meta = if path.exists() {
@@ -542,27 +542,32 @@ mod tests {
         assert_eq!(added.matrices.len(), 2);
     }
 
+    /// A new study in `dir`: condition `cli-derived` × task `a` × 2 repeats, seed 1.
+    fn cli_derived_study(dir: &Path) -> Meta {
+        let asked = matrix(&["cli-derived"], &["a"], 2, "agent");
+        Meta::open(dir, asked, "o200k_base", Some(1)).expect("new")
+    }
+
+    /// The record of repeat `repeat` of [`cli_derived_study`]'s one task, not made.
+    fn unmade_run(repeat: u32) -> RunResult {
+        RunResult::unmade(
+            format!("cli-derived/a/{repeat}"),
+            "cli-derived".to_owned(),
+            crate::profile::Profile::Cli,
+            "a".to_owned(),
+            repeat,
+            "t".into(),
+        )
+    }
+
     #[test]
     fn one_record_per_run_of_the_matrices_and_a_warning_for_what_is_left_out() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let meta = Meta::open(
-            dir.path(),
-            matrix(&["cli-derived"], &["a"], 2, "agent"),
-            "o200k_base",
-            Some(1),
-        )
-        .expect("new");
+        let meta = cli_derived_study(dir.path());
         let run = |repeat: u32, success: bool, error: Option<&str>| RunResult {
             success,
             error: error.map(str::to_owned),
-            ..RunResult::unmade(
-                format!("cli-derived/a/{repeat}"),
-                "cli-derived".to_owned(),
-                crate::profile::Profile::Cli,
-                "a".to_owned(),
-                repeat,
-                "t".into(),
-            )
+            ..unmade_run(repeat)
         };
         let path = dir.path().join("results.jsonl");
         for result in [
@@ -610,25 +615,12 @@ mod tests {
     #[test]
     fn a_record_of_a_surface_or_agent_format_never_written_is_left_out_and_said() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let meta = Meta::open(
-            dir.path(),
-            matrix(&["cli-derived"], &["a"], 2, "agent"),
-            "o200k_base",
-            Some(1),
-        )
-        .expect("new");
+        let meta = cli_derived_study(dir.path());
         let run = |repeat: u32| RunResult {
             agent: Some(crate::adapters::AgentReport::new(
                 crate::adapters::Format::StreamJson,
             )),
-            ..RunResult::unmade(
-                format!("cli-derived/a/{repeat}"),
-                "cli-derived".to_owned(),
-                crate::profile::Profile::Cli,
-                "a".to_owned(),
-                repeat,
-                "t".into(),
-            )
+            ..unmade_run(repeat)
         };
         let line = |repeat: u32| serde_json::to_string(&run(repeat)).expect("json");
         let lines = [

@@ -22,25 +22,23 @@ pub mod report;
 mod reread;
 pub mod result;
 mod traces;
+mod workers;
 
-use std::collections::VecDeque;
-use std::path::PathBuf;
-use std::sync::Mutex;
+use std::collections::{BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
 
 use mur_core::{Error, Result};
 
-use crate::checker::Checker;
 use crate::profile;
 use crate::tokens::ENCODING;
 use files::LOCK;
 pub use files::{META, OWN, RESULTS};
-use gate::{Admitted, Gate};
 use journal::{Matrix, Meta};
 pub use paths::resolved;
 use plan::{Planned, id, order, run_dir};
 pub use plan::{Study, check_size};
-use progress::Bar;
 pub use reread::{Readme, Reread};
+use workers::Workers;
 
 /// What a finished study recorded, for its reports.
 pub struct Outcome {
@@ -61,6 +59,54 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
 }
 
 fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
+    warn_of_the_agent(study, progress)?;
+    let out = make_out(&study.out)?;
+    // Held until the study ends: a second study into this directory is refused.
+    let _in_use = claim(&out)?;
+    let asked = asked(study);
+    let meta = Meta::load(&out, asked.clone(), ENCODING, study.seed)?;
+    // Each run says which command made it: a resume or an extension is its own.
+    let made_by = meta.matrices.iter().position(|m| *m == asked);
+    let results = out.join(RESULTS);
+    let done = journal::done(&results, &meta)?;
+    let pending = pending(study, meta.seed, &done);
+    stop_the_killed_study(study, &out, &pending);
+    // Where the runs are made, outside `out` (`one::run_one`), and the conditions' `mur`
+    // and verbs, which the agents' environment names: no path an agent is given leads
+    // to another run's files. Removed when the study ends, or a signal stops it.
+    let live = live::Live::make(&out, !pending.is_empty(), resume_line(study, &out))?;
+    let ran = pending.len();
+    progress(&starting_line(study, meta.seed, ran, done.len()));
+    let ready = prepare(study, &out, &live, &pending, &meta, progress)?;
+    let workers = Workers {
+        study,
+        ready: &ready,
+        out: &out,
+        live: &live,
+        made_by,
+        results: &results,
+        progress,
+    };
+    let failure = workers.make(pending);
+    // The study ends here, its temporary directory with it.
+    drop(live);
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    let recorded = journal::read(&results, &meta)?;
+    for warning in &recorded.warnings {
+        progress(&format!("warning: {warning}"));
+    }
+    Ok(Outcome {
+        out,
+        ran,
+        report: Reread::of(meta, recorded),
+    })
+}
+
+/// Refuses an agent command that cannot start in any run; says what may go wrong with
+/// it, and with a condition it runs under.
+fn warn_of_the_agent(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<()> {
     let agent_path = profile::agent_path(std::env::var_os("PATH"), &study.runner.mur);
     for warning in crate::agent::check_program(&study.agent, &agent_path)? {
         progress(&format!("warning: {warning}"));
@@ -73,15 +119,22 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
             ));
         }
     }
+    Ok(())
+}
+
+/// The study's directory `out`, made, as an absolute path.
+fn make_out(out: &Path) -> Result<PathBuf> {
     // Before anything is made or written there: a directory with someone's files in it
     // is refused, not overwritten.
-    files::check_out(&study.out)?;
-    crate::tree::create_dir(&study.out)?;
-    let out = std::path::absolute(&study.out)
-        .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", study.out.display())))?;
-    // Held until the study ends: a second study into this directory is refused.
-    let _in_use = claim(&out)?;
-    let asked = Matrix {
+    files::check_out(out)?;
+    crate::tree::create_dir(out)?;
+    std::path::absolute(out)
+        .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", out.display())))
+}
+
+/// This command's matrix, as `study.json` records it.
+fn asked(study: &Study) -> Matrix {
+    Matrix {
         conditions: study.conditions.iter().map(|c| c.name.clone()).collect(),
         tasks: study.tasks.iter().map(|t| t.id.clone()).collect(),
         repeats: study.repeats,
@@ -92,134 +145,64 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
             .time_limit_forced
             .then_some(study.runner.time_limit.as_secs()),
         provenance: Some(study.provenance.clone()),
-    };
-    let meta = Meta::load(&out, asked.clone(), ENCODING, study.seed)?;
-    // Each run says which command made it: a resume or an extension is its own.
-    let made_by = meta.matrices.iter().position(|m| *m == asked);
-    let results_path = out.join(RESULTS);
-    let done = journal::done(&results_path, &meta)?;
-    let pending: VecDeque<Planned> = order(study, meta.seed)
+    }
+}
+
+/// The study's runs not `done` (recorded already), in the order `seed` shuffles them.
+fn pending(study: &Study, seed: u64, done: &BTreeSet<String>) -> VecDeque<Planned> {
+    order(study, seed)
         .into_iter()
         .filter(|p| !done.contains(&id(study, p)))
-        .collect();
-    // A study killed mid-run left those runs' agents (their process groups) and sessions
-    // running: stop them first, even if preparing a condition fails below.
-    let mut killed_roots = std::collections::BTreeSet::new();
-    for planned in &pending {
-        let dir = run_dir(study, &out, planned);
+        .collect()
+}
+
+/// What a study killed in `out` left: the agents (their process groups) and sessions
+/// of the runs it had in flight, stopped, and where it made them, removed. First, even
+/// if preparing a condition fails after.
+fn stop_the_killed_study(study: &Study, out: &Path, pending: &VecDeque<Planned>) {
+    let mut killed_roots = BTreeSet::new();
+    for planned in pending {
+        let dir = run_dir(study, out, planned);
         killed_roots.extend(one::stop_left_running(&dir, &study.runner.sample));
     }
     // Where the killed study made its runs, once nothing runs there any more: named by
     // its runs in flight, and by the study itself (killed between runs, none is).
-    killed_roots.extend(one::recorded_live_root(&out));
+    killed_roots.extend(one::recorded_live_root(out));
     for root in killed_roots {
         let _ = std::fs::remove_dir_all(root);
     }
-    // Where the runs are made, outside `out` (`one::run_one`), and the conditions' `mur`
-    // and verbs, which the agents' environment names: no path an agent is given leads
-    // to another run's files. Removed when the study ends, or a signal stops it.
-    let live = live::Live::make(&out, !pending.is_empty(), resume_line(study, &out))?;
-    let ran = pending.len();
-    progress(&format!(
-        "study: {} × {} × {}, seed {}; {} to run, {} recorded",
+}
+
+/// The line a study starts with: its matrix, its seed, and how many runs it makes.
+fn starting_line(study: &Study, seed: u64, pending: usize, done: usize) -> String {
+    format!(
+        "study: {} × {} × {}, seed {seed}; {pending} to run, {done} recorded",
         crate::words::plural(study.conditions.len(), "condition"),
         crate::words::plural(study.tasks.len(), "task"),
         crate::words::plural(study.repeats as usize, "repeat"),
-        meta.seed,
-        pending.len(),
-        done.len()
-    ));
-    let ready = {
-        // Made whole before a stop cleans up, or not at all. (Its error is never said:
-        // `run` waits for the signal's thread to end mur-eval.)
-        let Some(_changing) = live.changing() else {
-            return Err(Error::internal("stopped by a signal"));
-        };
-        let ready = prepare::prepare_conditions(study, &out, live.root(), &pending, progress)?;
-        // Recorded once the study can start: one that failed before (no verbs installed)
-        // pins no seed, and the corrected command may name its own.
-        meta.save(&out)?;
-        ready
+    )
+}
+
+/// Each condition the `pending` runs need, prepared in `live`'s directory, then `meta`
+/// saved: the study can start.
+fn prepare(
+    study: &Study,
+    out: &Path,
+    live: &live::Live,
+    pending: &VecDeque<Planned>,
+    meta: &Meta,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<Option<prepare::Ready>>> {
+    // Made whole before a stop cleans up, or not at all. (Its error is never said:
+    // `run` waits for the signal's thread to end mur-eval.)
+    let Some(_changing) = live.changing() else {
+        return Err(Error::internal("stopped by a signal"));
     };
-    let bar = Bar::new(pending.len());
-    let gate = Mutex::new(Gate::new(pending.len()));
-    let queue = Mutex::new(pending);
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let no_events = std::sync::Once::new();
-    std::thread::scope(|scope| {
-        for _ in 0..study.jobs.max(1) {
-            scope.spawn(|| {
-                let checker = match Checker::new() {
-                    Ok(checker) => checker,
-                    Err(e) => return record_failure(&failure, e),
-                };
-                let making = one::Making {
-                    study,
-                    ready: &ready,
-                    checker: &checker,
-                    out: &out,
-                    live: &live,
-                };
-                loop {
-                    if failure.lock().map_or(true, |f| f.is_some()) || crate::stop::signalled() {
-                        return;
-                    }
-                    let Some(planned) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
-                        return;
-                    };
-                    let mut result = one::run_one(&making, &planned);
-                    result.made_by = made_by;
-                    // A run a stop cut short is not recorded: its agent was killed.
-                    let Some(mut begun) = live.changing() else {
-                        return;
-                    };
-                    bar.finished(&result, progress);
-                    // A run held back, or one the study stopped at, stays begun: its
-                    // directory is removed with the study's temporary files.
-                    let admitted = gate
-                        .lock()
-                        .map_or(Admitted::Stop(None), |mut gate| gate.admit(result));
-                    let recorded = match admitted {
-                        Admitted::Record(runs) => runs,
-                        Admitted::Held => continue,
-                        Admitted::Stop(error) => {
-                            return error.into_iter().for_each(|e| record_failure(&failure, e));
-                        }
-                    };
-                    for result in recorded {
-                        if let Err(e) = journal::append(&results_path, &result) {
-                            return record_failure(&failure, e);
-                        }
-                        begun.remove(&result.transcript);
-                        // Said at once, not only in the report at the end: a study of
-                        // hundreds of runs need not finish to learn its agent's flags
-                        // are wrong. Once: the report counts every such run.
-                        if let Some(agent) = result.agent.as_ref().filter(|a| a.no_events) {
-                            no_events.call_once(|| {
-                                let note = one::no_events_note(agent.format);
-                                progress(&format!("warning: {}: {note}", result.id));
-                            });
-                        }
-                    }
-                }
-            });
-        }
-    });
-    bar.done();
-    // The study ends here, its temporary directory with it.
-    drop(live);
-    if let Some(error) = failure.into_inner().ok().flatten() {
-        return Err(error);
-    }
-    let recorded = journal::read(&results_path, &meta)?;
-    for warning in &recorded.warnings {
-        progress(&format!("warning: {warning}"));
-    }
-    Ok(Outcome {
-        out,
-        ran,
-        report: Reread::of(meta, recorded),
-    })
+    let ready = prepare::prepare_conditions(study, out, live.root(), pending, progress)?;
+    // Recorded once the study can start: one that failed before (no verbs installed)
+    // pins no seed, and the corrected command may name its own.
+    meta.save(out)?;
+    Ok(ready)
 }
 
 /// How a stop tells the user to resume the study in `out`: the same command again, when
@@ -227,7 +210,7 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
 /// without it (a new directory, named by the time, and a fresh seed) would not do. No
 /// `--seed`: the study's is kept in `study.json` (once a run can be recorded; a study
 /// stopped before recorded nothing, and any seed will do).
-fn resume_line(study: &Study, out: &std::path::Path) -> String {
+fn resume_line(study: &Study, out: &Path) -> String {
     let dir = out.to_string_lossy();
     if study.out_given {
         return format!("run the same command again to resume the study in `{dir}`");
@@ -242,17 +225,11 @@ fn resume_line(study: &Study, out: &std::path::Path) -> String {
 /// The study's lock file (`study.lock`), locked for as long as the study runs; a usage
 /// error when another study holds it: two studies into one directory would make the
 /// same runs at once, in the same run directories, and record each twice.
-fn claim(out: &std::path::Path) -> Result<std::fs::File> {
+fn claim(out: &Path) -> Result<std::fs::File> {
     crate::outdir::hold(
         out,
         LOCK,
         "another study",
         "wait for it to end, then run this command again to add what it lacks",
     )
-}
-
-fn record_failure(failure: &Mutex<Option<Error>>, error: Error) {
-    if let Ok(mut slot) = failure.lock() {
-        slot.get_or_insert(error);
-    }
 }

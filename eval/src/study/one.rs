@@ -13,6 +13,7 @@ use super::{context, traces};
 use crate::adapters;
 use crate::checker::Checker;
 use crate::condition::Condition;
+use crate::record::RunRecord;
 use crate::run::{self, Extras};
 use crate::usage;
 
@@ -88,62 +89,108 @@ fn unmade(study: &Study, out: &Path, planned: &Planned) -> RunResult {
 }
 
 fn make(making: &Making<'_>, planned: &Planned) -> RunResult {
-    let Making {
-        study,
-        ready,
-        checker,
-        out,
-        live,
-    } = *making;
+    let mut result = started(making, planned);
+    if let Err(why) = make_and_measure(making, planned, &mut result) {
+        result.error = Some(why);
+    }
+    result
+}
+
+/// The run's record as it starts: what it is made with, and when. Its directory in
+/// `out` is cleared first.
+fn started(making: &Making<'_>, planned: &Planned) -> RunResult {
+    let Making { study, out, .. } = *making;
     let condition = &study.conditions[planned.condition];
     let task = &study.tasks[planned.task];
-    let dir = run_dir(study, out, planned);
     // A run cut short by a kill left its directory (its session was stopped when the
     // study started again): it is made again from nothing.
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(run_dir(study, out, planned));
     let mut result = unmade(study, out, planned);
     result.agent_command = Some(study.agent.clone());
     result.task_sha256 = Some(task.sha256.clone());
     result.condition_sha256 = Some(condition.sha256.clone());
     result.started_at = Some(mur_lockfile::rfc3339_millis(time::OffsetDateTime::now_utc()));
-    let Some(ready) = ready.get(planned.condition).and_then(Option::as_ref) else {
-        result.error = Some("the condition was not prepared".to_owned());
-        return result;
-    };
+    result
+}
+
+/// The run made under `live`'s directory, moved into its own in `out`, and measured
+/// into `result`; why not, where the harness could not make it or move it in.
+fn make_and_measure(
+    making: &Making<'_>,
+    planned: &Planned,
+    result: &mut RunResult,
+) -> Result<(), String> {
+    let Making {
+        study, ready, live, ..
+    } = *making;
+    let condition = &study.conditions[planned.condition];
+    let ready = ready
+        .get(planned.condition)
+        .and_then(Option::as_ref)
+        .ok_or_else(|| "the condition was not prepared".to_owned())?;
     result.verbs = ready.verbs.clone();
-    let made = match made_live(live, &dir) {
-        Ok(made) => made,
-        Err(why) => {
-            result.error = Some(why);
-            return result;
-        }
+    let dir = run_dir(study, making.out, planned);
+    let made = made_live(live, &dir)?;
+    let instructions = instructions(condition, planned.swapped, result);
+    let mut record = run_agent(making, ready, planned, &instructions, made.path());
+    moved_in(live, made, &dir, &mut record)?;
+    let run = Made {
+        condition,
+        format: study.agent_format.or(condition.agent_format),
+        dir: &dir,
+        instructions: &instructions,
+        schemas: ready.schemas.as_deref(),
     };
-    let instructions = match &condition.counterbalanced {
-        Some(order) => {
-            let (text, first) = order.text(planned.swapped);
-            result.listed_first = Some(first);
-            text
-        }
-        None => condition.instructions.clone(),
+    measure(&run, &record, result);
+    Ok(())
+}
+
+/// The condition's instructions, in this run's order where it counterbalances them
+/// (the surface it lists first recorded in `result`).
+fn instructions(condition: &Condition, swapped: bool, result: &mut RunResult) -> String {
+    let Some(order) = &condition.counterbalanced else {
+        return condition.instructions.clone();
     };
-    let mut extras = extras(condition, &instructions, planned.repeat, made.path());
+    let (text, first) = order.text(swapped);
+    result.listed_first = Some(first);
+    text
+}
+
+/// The task run in `made` as `mur-eval run` runs it, with what the study adds.
+fn run_agent(
+    making: &Making<'_>,
+    ready: &Ready,
+    planned: &Planned,
+    instructions: &str,
+    made: &Path,
+) -> RunRecord {
+    let study = making.study;
+    let condition = &study.conditions[planned.condition];
+    let mut extras = extras(condition, instructions, planned.repeat, made);
     extras
         .env
         .push(("MUR_AGENT".into(), agent_name(&study.agent).into()));
     let harness = run::Harness {
         plan: &ready.plan,
         prepared: &ready.prepared,
-        checker,
+        checker: making.checker,
         extras: &extras,
     };
-    let mut record = run::run_task(&harness, task, made.path());
+    run::run_task(&harness, &study.tasks[planned.task], made)
+}
+
+/// The run's files moved from `made` into its directory `dir` ([`move_in`]), and what
+/// `record` says of them made to name them there.
+fn moved_in(
+    live: &Live,
+    made: tempfile::TempDir,
+    dir: &Path,
+    record: &mut RunRecord,
+) -> Result<(), String> {
     // The session is stopped and the agent's group gone: its files join the study's, and
     // what the record says of them names them there.
     let made_in = made.path().to_string_lossy().into_owned();
-    if let Err(why) = move_in(live, made, &dir) {
-        result.error = Some(why);
-        return result;
-    }
+    move_in(live, made, dir)?;
     let moved = |text: &mut String| *text = text.replace(&made_in, &dir.to_string_lossy());
     record
         .checks
@@ -153,75 +200,130 @@ fn make(making: &Making<'_>, planned: &Planned) -> RunResult {
     if let Some(error) = record.error.as_mut() {
         moved(error);
     }
-    record.transcript = dir.clone();
+    record.transcript = dir.to_owned();
+    Ok(())
+}
+
+/// A run made and moved into its directory, as it is measured.
+struct Made<'a> {
+    condition: &'a Condition,
+    /// How the agent's stdout is read (`--agent-format`, else the condition's).
+    format: Option<adapters::Format>,
+    dir: &'a Path,
+    /// What the agent was told, in this run's order.
+    instructions: &'a str,
+    /// The tool schemas the condition's client loads (mcp).
+    schemas: Option<&'a str>,
+}
+
+/// The run measured into `result`: what its record says, its calls, the agent's own
+/// report and the context; `record.json` and `trace.md` written in its directory.
+fn measure(run: &Made<'_>, record: &RunRecord, result: &mut RunResult) {
+    from_record(record, result);
+    // Read once: the first surface, the context and the trace are each made from it.
+    let recorded = context::Recorded::read(run.dir);
+    count_calls(run, record, &recorded, result);
+    result.agent = run
+        .format
+        .map(|format| agent_report(format, run.dir, &mut result.notes));
+    write_record(run.dir, record);
+    result.context = context::measure(
+        &recorded,
+        run.instructions,
+        run.schemas,
+        result.agent.as_ref(),
+        result.calls.mcp,
+    );
+    // For the people reading it; a trace that cannot be written costs the run nothing.
+    let _ = traces::write_trace(result, &traces::steps(&recorded, result.agent.as_ref()));
+    result.notes.extend(recorded.notes);
+}
+
+/// What the run's record says: whether the task was completed, its checks, the agent's
+/// invocations, how long it ran and how it ended, the harness's error and notes.
+fn from_record(record: &RunRecord, result: &mut RunResult) {
     result.success = record.completed;
     result.checks = Checks {
         passed: record.checks.iter().filter(|c| c.passed).count() as u32,
         total: record.checks.len() as u32,
     };
-    // Read once: the first surface, the context and the trace are each made from it.
-    let recorded = context::Recorded::read(&dir);
-    let served = usage::read(&dir.join("calls.jsonl")).unwrap_or_default();
-    result.calls = calls(&served, &record.calls, condition, &recorded.captured);
-    // Which installed verbs the agent invoked, where the condition installs some: what
-    // the report says no run called (the operator prunes verbs, not tools).
-    if result.verbs.is_some() {
-        let own = usage::read(&dir.join(run::MUR_LOG)).unwrap_or_default();
-        result.verbs_called = Some(usage::verbs_called(&own, &served));
-    }
     result.invocations = record.invocations.clone();
-    result.agent_lines = Some((recorded.captured.len() + recorded.logged.len()) as u32);
     result.wall_ms = record.wall_ms;
     result.agent_exit = record.agent_exit;
     result.timed_out = record.timed_out;
     result.error = record.error.clone();
     result.notes.extend(record.notes.iter().cloned());
-    let format = study.agent_format.or(condition.agent_format);
-    result.agent = format.map(|format| {
-        // Read lossily: one byte that is not UTF-8 (a stream cut mid-character at the
-        // time limit) must not lose the rest of it.
-        let stdout = match crate::bounded::read(&dir.join("agent.stdout"), STDOUT_CAP) {
-            Ok(read) => {
-                if read.cut {
-                    result.notes.push(format!(
-                        "`agent.stdout` is larger than {}: only its first {} were read",
-                        mur_core::settings::human_bytes(STDOUT_CAP),
-                        mur_core::settings::human_bytes(STDOUT_CAP)
-                    ));
-                }
-                String::from_utf8_lossy(&read.bytes).into_owned()
+}
+
+/// The run's calls, counted from the session's records of them (`calls.jsonl`) and the
+/// agent's `recorded` invocations, and the lines those hold; which installed verbs the
+/// agent invoked.
+fn count_calls(
+    run: &Made<'_>,
+    record: &RunRecord,
+    recorded: &context::Recorded,
+    result: &mut RunResult,
+) {
+    let served = usage::read(&run.dir.join("calls.jsonl")).unwrap_or_default();
+    result.calls = calls(&served, &record.calls, run.condition, &recorded.captured);
+    // Which installed verbs the agent invoked, where the condition installs some: what
+    // the report says no run called (the operator prunes verbs, not tools).
+    if result.verbs.is_some() {
+        let own = usage::read(&run.dir.join(run::MUR_LOG)).unwrap_or_default();
+        result.verbs_called = Some(usage::verbs_called(&own, &served));
+    }
+    result.agent_lines = Some((recorded.captured.len() + recorded.logged.len()) as u32);
+}
+
+/// The agent's own report (turns, tokens, cost), read from its stdout in `dir` as
+/// `format`; what could not be read, or held no event, said in `notes`.
+fn agent_report(
+    format: adapters::Format,
+    dir: &Path,
+    notes: &mut Vec<String>,
+) -> adapters::AgentReport {
+    let stdout = agent_stdout(dir, notes);
+    let report = adapters::read(format, &stdout);
+    if report.no_events {
+        notes.push(no_events_note(format));
+    }
+    notes.extend(report.notes.iter().cloned());
+    report
+}
+
+/// The agent's stdout in `dir`, up to [`STDOUT_CAP`]; a cut or a failed read said in
+/// `notes`.
+fn agent_stdout(dir: &Path, notes: &mut Vec<String>) -> String {
+    // Read lossily: one byte that is not UTF-8 (a stream cut mid-character at the time
+    // limit) must not lose the rest of it.
+    match crate::bounded::read(&dir.join("agent.stdout"), STDOUT_CAP) {
+        Ok(read) => {
+            if read.cut {
+                notes.push(format!(
+                    "`agent.stdout` is larger than {}: only its first {} were read",
+                    mur_core::settings::human_bytes(STDOUT_CAP),
+                    mur_core::settings::human_bytes(STDOUT_CAP)
+                ));
             }
-            Err(why) => {
-                result.notes.push(format!("`agent.stdout` not read: {why}"));
-                String::new()
-            }
-        };
-        let report = adapters::read(format, &stdout);
-        if report.no_events {
-            result.notes.push(no_events_note(format));
+            String::from_utf8_lossy(&read.bytes).into_owned()
         }
-        result.notes.extend(report.notes.iter().cloned());
-        report
-    });
+        Err(why) => {
+            notes.push(format!("`agent.stdout` not read: {why}"));
+            String::new()
+        }
+    }
+}
+
+/// The run's `record.json` written in `dir`, where the trace is written after.
+fn write_record(dir: &Path, record: &RunRecord) {
     // The agent may have left anything under these names (a FIFO would hold the write):
     // each is made anew.
     for name in ["record.json", traces::TRACE_FILE] {
         let _ = std::fs::remove_file(dir.join(name));
     }
-    if let Ok(text) = serde_json::to_string_pretty(&record) {
+    if let Ok(text) = serde_json::to_string_pretty(record) {
         let _ = crate::write::record(&dir.join("record.json"), (text + "\n").as_bytes());
     }
-    result.context = context::measure(
-        &recorded,
-        &instructions,
-        ready.schemas.as_deref(),
-        result.agent.as_ref(),
-        result.calls.mcp,
-    );
-    // For the people reading it; a trace that cannot be written costs the run nothing.
-    let _ = traces::write_trace(&result, &traces::steps(&recorded, result.agent.as_ref()));
-    result.notes.extend(recorded.notes);
-    result
 }
 
 /// The note of a run whose stdout held no event of the `--agent-format` given: its
