@@ -1,6 +1,7 @@
 //! The agent guide cannot rot: every ```sh block of docs/agents.md runs, in
 //! order, against one fresh `mur-sample` session with the standard verbs
-//! installed, and must exit as its `# exit N` comment says (no comment: 0).
+//! installed, and must exit as its `# exit N` comment says (no comment: 0) and,
+//! where a `# prints OUTPUT` comment quotes its stdout, print that line.
 //! `mur devtools guide` prints that same file.
 
 use std::path::{Path, PathBuf};
@@ -13,6 +14,8 @@ struct Example {
     line: usize,
     script: String,
     exit: i32,
+    /// The stdout its `# prints` comment quotes, a line.
+    prints: Option<String>,
 }
 
 /// Every ```sh block, with the code its last `# exit N` comment expects.
@@ -26,6 +29,7 @@ fn examples(markdown: &str) -> Vec<Example> {
                     line: index + 1,
                     script: String::new(),
                     exit: 0,
+                    prints: None,
                 })
             }
             (Some(_), "```") => found.extend(current.take()),
@@ -35,6 +39,9 @@ fn examples(markdown: &str) -> Vec<Example> {
                     example.exit = digits
                         .parse()
                         .unwrap_or_else(|_| panic!("bad `# exit` on line {}", index + 1));
+                }
+                if let Some(printed) = text.strip_prefix("# prints ") {
+                    example.prints = Some(format!("{printed}\n"));
                 }
                 example.script.push_str(line);
                 example.script.push('\n');
@@ -98,6 +105,16 @@ fn every_sh_example_in_the_agent_guide_exits_as_annotated() {
             failures.push(format!(
                 "docs/agents.md:{} expected exit {}\n{}\n{out}",
                 example.line, example.exit, example.script
+            ));
+        }
+        // A quoted output is what the command prints (it was once quoted with its keys
+        // sorted, where mur keeps the server's order).
+        if let Some(prints) = &example.prints
+            && out.stdout != *prints
+        {
+            failures.push(format!(
+                "docs/agents.md:{} expected stdout {prints:?}\n{}\n{out}",
+                example.line, example.script
             ));
         }
     }
