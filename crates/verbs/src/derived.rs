@@ -801,7 +801,7 @@ impl Derived {
                 return Err(format!("`--{name}` needs a value"));
             }
             if out.replace(value).is_some() {
-                return Err(format!("`--{name}` given more than once"));
+                return Err(self.given_again(name));
             }
         }
         rest.extend_from_slice(end);
@@ -1178,9 +1178,26 @@ impl Derived {
     ) -> Result<(&'f Field, Value), String> {
         let repeatable = matches!(field.ty, Type::Array(_));
         if !repeatable && given.iter().any(|(f, _)| f.option == field.option) {
-            return Err(format!("`--{}` given more than once", field.option));
+            return Err(self.given_again(&field.option));
         }
         Ok((field, value))
+    }
+
+    /// The refusal of `--option` typed twice, in the words mur's host refuses one of its
+    /// own in (clap's), naming it as the verb's help does (`--limit <N>`), so that the
+    /// mistake reads alike for a host option and the verb's own.
+    fn given_again(&self, option: &str) -> String {
+        let value = match self.spec.option(option) {
+            Some(param) if param.takes_value() => Some(param.value_name.as_str()),
+            // `--out FILE`, which the verb's usage line leaves out.
+            None if self.media == Some(option) => Some("FILE"),
+            _ => None,
+        };
+        let named = match value {
+            Some(value) => format!("--{option} <{value}>"),
+            None => format!("--{option}"),
+        };
+        format!("the argument `{named}` cannot be used multiple times")
     }
 
     /// `unknown option`, with the nearest option when one is close (`--comp`): of the
@@ -4510,7 +4527,7 @@ mod tests {
         );
         assert_eq!(
             verb.take_out(&words(&["--out", "a", "--out", "b"])),
-            Err("`--out` given more than once".to_owned())
+            Err("the argument `--out <FILE>` cannot be used multiple times".to_owned())
         );
         assert_eq!(
             verb.take_out(&words(&["--out="])),

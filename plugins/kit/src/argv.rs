@@ -133,6 +133,17 @@ impl Opt {
     pub(crate) fn takes_value(&self) -> bool {
         !matches!(self.kind, Kind::Flag | Kind::LocalFlag)
     }
+
+    /// The option as mur's host names one of its own in an error (`--timeout <MS>`,
+    /// `--pretty`), so that a mistake typed after the verb's name reads as it does
+    /// before it.
+    fn usage(&self) -> String {
+        if self.takes_value() {
+            format!("--{} <{}>", self.name, self.value)
+        } else {
+            format!("--{}", self.name)
+        }
+    }
 }
 
 /// A required positional argument.
@@ -652,7 +663,10 @@ impl Args {
     ) -> Result<(), String> {
         let opt = find_option(spec, name).ok_or_else(|| unknown_option(spec, name))?;
         if self.flag(opt.name) {
-            return Err(format!("`--{name}` given more than once"));
+            return Err(format!(
+                "the argument `{}` cannot be used multiple times",
+                opt.usage()
+            ));
         }
         let value = if opt.takes_value() {
             let inline = parser.optional_value();
@@ -1279,7 +1293,11 @@ fn find_option(spec: &Spec, name: &str) -> Option<Opt> {
 }
 
 fn check_value(opt: &Opt, word: String) -> Result<String, String> {
-    check_word(opt.kind, &format!("`--{}`", opt.name), word)
+    match opt.kind {
+        // Named as the host names its own `--timeout` (`--timeout <MS>`).
+        Kind::Millis => millis_word(&format!("`{}`", opt.usage()), word),
+        kind => check_word(kind, &format!("`--{}`", opt.name), word),
+    }
 }
 
 /// `word` held to `kind`, or why not, naming it as `shown` (`` `--name` ``, `` `<name>` ``).
@@ -1308,10 +1326,7 @@ fn check_word(kind: Kind, shown: &str, word: String) -> Result<String, String> {
             Ok(()) => Ok(word.trim_matches(JSON_SPACE).to_owned()),
             Err(error) => Err(format!("{shown} is not valid JSON: {error}")),
         },
-        Kind::Millis => match millis(&word) {
-            Ok(_) => Ok(word),
-            Err(why) => Err(format!("{shown} {why}, got `{word}`")),
-        },
+        Kind::Millis => millis_word(shown, word),
         Kind::OutPath if word.is_empty() => {
             Err(format!("{shown} needs a file path, or `-` for stdout"))
         }
@@ -1438,17 +1453,38 @@ fn must_not_be_empty(kind: Kind) -> bool {
 /// (`mur_core::settings::timeout_ms`, Rust's `u64` `from_str` of the text trimmed): ASCII
 /// digits after at most a `+`, white space around them allowed, at least 1; here at most
 /// `u32::MAX`, the interface's ceiling. The Python and JavaScript kits read it the same.
-/// Else what is wrong with it, said of the value (`needs a positive number of
-/// milliseconds`).
+/// Else why not, in the host's words (`timeout_ms`'s), which [`millis_word`] puts after
+/// the value and the option, as the host does.
 fn millis(word: &str) -> Result<u32, String> {
     let text = word.trim();
     let digits = text.strip_prefix('+').unwrap_or(text);
     let digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<u32>() {
-        Ok(ms) if ms > 0 => Ok(ms),
+        Ok(0) => Err("the bound must be at least 1 ms".to_owned()),
+        Ok(ms) => Ok(ms),
         // Digits a u32 cannot hold: a positive number, past the interface's ceiling.
-        Err(_) if digits => Err(format!("is at most {} ms (about 49 days)", u32::MAX)),
-        _ => Err("needs a positive number of milliseconds".to_owned()),
+        Err(_) if digits => Err(format!(
+            "the bound is at most {} ms (about 49 days)",
+            u32::MAX
+        )),
+        _ => Err(format!(
+            "`{word}` is not a whole number of milliseconds (e.g. `5000`)"
+        )),
+    }
+}
+
+/// `word` held to [`Kind::Millis`], refused in the words mur's host refuses its own
+/// `--timeout` in before the verb's name (`named`: `` `--timeout <MS>` ``, `` `<pause>` ``),
+/// so that one mistake reads alike wherever it is typed: an empty value is none.
+fn millis_word(named: &str, word: String) -> Result<String, String> {
+    if word.is_empty() {
+        return Err(format!(
+            "a value is required for {named} but none was supplied"
+        ));
+    }
+    match millis(&word) {
+        Ok(_) => Ok(word),
+        Err(why) => Err(format!("invalid value `{word}` for {named}: {why}")),
     }
 }
 

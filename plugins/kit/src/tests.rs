@@ -152,8 +152,11 @@ const MILLISECONDS: [(&str, &str); 28] = [
 // milliseconds: end
 
 /// A milliseconds value, `--timeout`'s or a verb's own option's, is read by the one
-/// table above, and refused in one set of words: the kit took `+900` for `--timeout`
-/// only, no white space around it, and any text at all for another milliseconds option.
+/// table above, and refused in one set of words, the host's for its own `--timeout`
+/// before the verb's name (`mur_core::settings::timeout_ms`): the kit took `+900` for
+/// `--timeout` only, no white space around it, and any text at all for another
+/// milliseconds option; it said a bad `--timeout` after the verb's name in words of its
+/// own.
 #[test]
 fn a_milliseconds_value_is_read_as_mur_reads_its_timeout() {
     struct Pause;
@@ -175,12 +178,18 @@ fn a_milliseconds_value_is_read_as_mur_reads_its_timeout() {
         for name in ["timeout", "pause"] {
             let option = format!("--{name}");
             let parsed = parse::<Pause>(&argv(&[&option, word]));
+            let invalid = format!("invalid value `{word}` for `{option} <MS>`");
+            let zero = word.trim().trim_start_matches('+') == "0";
             let said = match verdict {
-                "refused" => {
-                    format!("`{option}` needs a positive number of milliseconds, got `{word}`")
+                "refused" if word.is_empty() => {
+                    format!("a value is required for `{option} <MS>` but none was supplied")
                 }
+                "refused" if zero => format!("{invalid}: the bound must be at least 1 ms"),
+                "refused" => format!(
+                    "{invalid}: `{word}` is not a whole number of milliseconds (e.g. `5000`)"
+                ),
                 "past u32" => {
-                    format!("`{option}` is at most 4294967295 ms (about 49 days), got `{word}`")
+                    format!("{invalid}: the bound is at most 4294967295 ms (about 49 days)")
                 }
                 ms => {
                     let Ok(Parsed::Call(call)) = parsed else {
@@ -268,11 +277,12 @@ fn a_positional_is_held_to_its_kind_and_sent_by_it() {
         (&["fast", "-x", "900", "1"], "unknown option `-x`"),
         (
             &["fast", "3", "0", "1"],
-            "`<pause>` needs a positive number of milliseconds, got `0`",
+            "invalid value `0` for `<pause>`: the bound must be at least 1 ms",
         ),
         (
             &["fast", "3", "4294967296", "1"],
-            "`<pause>` is at most 4294967295 ms (about 49 days), got `4294967296`",
+            "invalid value `4294967296` for `<pause>`: the bound is at most 4294967295 ms \
+             (about 49 days)",
         ),
     ] {
         assert_eq!(refusal(parse(words), words), said, "{words:?}");
@@ -671,7 +681,7 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         (&["#x", "t", "--a=yes"], "`--a` takes no value, got `yes`"),
         (
             &["#x", "t", "--window", "1", "--window", "2"],
-            "`--window` given more than once",
+            "the argument `--window <W>` cannot be used multiple times",
         ),
         (
             &["#x", "t", "--view", "tiny"],
@@ -695,15 +705,21 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
         ),
         (
             &["#x", "t", "--timeout", "0"],
-            "`--timeout` needs a positive number of milliseconds, got `0`",
+            "invalid value `0` for `--timeout <MS>`: the bound must be at least 1 ms",
         ),
         (
             &["#x", "t", "--timeout", "soon"],
-            "`--timeout` needs a positive number of milliseconds, got `soon`",
+            "invalid value `soon` for `--timeout <MS>`: `soon` is not a whole number of \
+             milliseconds (e.g. `5000`)",
         ),
         (
             &["#x", "t", "--timeout", "4294967296"],
-            "`--timeout` is at most 4294967295 ms (about 49 days), got `4294967296`",
+            "invalid value `4294967296` for `--timeout <MS>`: the bound is at most 4294967295 \
+             ms (about 49 days)",
+        ),
+        (
+            &["#x", "t", "--timeout="],
+            "a value is required for `--timeout <MS>` but none was supplied",
         ),
     ];
     crate::testing::assert_usage_errors::<Sample>(cases);
@@ -1588,7 +1604,7 @@ fn a_local_flag_is_declared_as_a_flag_read_by_the_verb_and_never_sent() {
     );
     assert_eq!(
         usage_error::<Brief>(&["--brief", "--brief"]),
-        "`--brief` given more than once"
+        "the argument `--brief` cannot be used multiple times"
     );
     let brief = info::<Brief>().options.remove(1);
     assert_eq!(
@@ -1661,7 +1677,7 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
         ),
         (
             &["--selector", "#x", "--selector", "#y", "hi"],
-            "`--selector` given more than once",
+            "the argument `--selector <S>` cannot be used multiple times",
         ),
         (&["--selector", "", "hi"], "`--selector` must not be empty"),
         (&["--selector", "#x"], "missing argument `<text>`"),

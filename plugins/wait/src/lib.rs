@@ -89,7 +89,8 @@ mur_verb_kit::verb_tables!(Wait {
         ),
         (
             &["#s", "--timeout", "-5"],
-            "`--timeout` needs a positive number of milliseconds, got `-5`",
+            "invalid value `-5` for `--timeout <MS>`: `-5` is not a whole number of \
+             milliseconds (e.g. `5000`)",
         ),
         (&["--visible"], "missing argument `<selector>`"),
     ],

@@ -494,6 +494,73 @@ fn a_bad_timeout_is_a_usage_error() {
         .assert_code(0);
 }
 
+/// One mistake with `--timeout`, a bad value or the option typed twice, is refused in one
+/// error line wherever it is typed (README: "in one wording wherever it is typed"): before
+/// the verb, after a named verb's name (its own `--timeout`, which the verb kit reads) and
+/// after a derived verb's (the host's). The kit said `` `--timeout` needs a positive
+/// number of milliseconds, got `abc` `` and "`--timeout` given more than once" where the
+/// host said ``invalid value `abc` for `--timeout <MS>`: …`` and "the argument `--timeout
+/// <MS>` cannot be used multiple times". A named verb's line names the verb, and its usage
+/// follows by design (verbs_standard_usage.rs); a derived verb's own option typed twice is
+/// said in the same words.
+#[test]
+fn a_bad_or_repeated_timeout_is_refused_in_one_line_before_and_after_a_verb() {
+    let sb = mur_e2e::plugins::standard_sandbox();
+    let _app = sb.start_app();
+    let invalid =
+        |value: &str, why: &str| format!("invalid value `{value}` for `--timeout <MS>`: {why}");
+    let not_whole = "`abc` is not a whole number of milliseconds (e.g. `5000`)";
+    for (mistake, said) in [
+        (&["--timeout", "abc"][..], invalid("abc", not_whole)),
+        (&["--timeout=abc"], invalid("abc", not_whole)),
+        (
+            &["--timeout", "0"],
+            invalid("0", "the bound must be at least 1 ms"),
+        ),
+        (
+            &["--timeout", "99999999999"],
+            invalid(
+                "99999999999",
+                "the bound is at most 4294967295 ms (about 49 days)",
+            ),
+        ),
+        (
+            &["--timeout", "1", "--timeout", "2"],
+            "the argument `--timeout <MS>` cannot be used multiple times".to_owned(),
+        ),
+        (
+            &["--timeout="],
+            "a value is required for `--timeout <MS>` but none was supplied".to_owned(),
+        ),
+    ] {
+        let before = |verb: &[&'static str]| [&["devtools"][..], mistake, verb].concat();
+        let after = |verb: &[&'static str]| [&["devtools"][..], verb, mistake].concat();
+        for (line, named) in [
+            (before(&["version"]), ""),
+            (after(&["version"]), "version: "),
+            (before(&["wait-for", "#a"]), ""),
+            (after(&["wait-for", "#a"]), ""),
+        ] {
+            let out = sb.mur(&line);
+            out.assert_code(1).assert_stdout_is("");
+            let (first, rest) = out.stderr.split_once('\n').expect("a line");
+            assert_eq!(first, format!("error: {named}{said}"), "{line:?}\n{out}");
+            // The named verb's brief usage under its line, as after any of its mistakes.
+            if !named.is_empty() {
+                assert!(rest.starts_with("\nUsage: mur devtools version\n"), "{out}");
+            }
+        }
+    }
+    let out = sb.mur(&["devtools", "wait-for", "#a", "--count", "1", "--count", "2"]);
+    out.assert_code(1).assert_stdout_is("");
+    assert!(
+        out.stderr.starts_with(
+            "error: wait-for: the argument `--count <N>` cannot be used multiple times\n"
+        ),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_mistyped_verb_exits_1_pointing_at_verbs_list() {
     let out = Sandbox::new().mur(&["devtools", "sesion", "#x"]);

@@ -373,16 +373,18 @@ pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
         (&["many"], "unexpected argument `many`"),
         (
             &["--timeout", "0"],
-            "`--timeout` needs a positive number of milliseconds, got `0`",
+            "invalid value `0` for `--timeout <MS>`: the bound must be at least 1 ms",
         ),
         (
             &["--timeout", "99999999999"],
-            "`--timeout` is at most 4294967295 ms (about 49 days), got `99999999999`",
+            "invalid value `99999999999` for `--timeout <MS>`: the bound is at most \
+             4294967295 ms (about 49 days)",
         ),
         // A digit, to Python's str.isdigit(), but no number to int().
         (
             &["--timeout", "²"],
-            "`--timeout` needs a positive number of milliseconds, got `²`",
+            "invalid value `²` for `--timeout <MS>`: `²` is not a whole number of \
+             milliseconds (e.g. `5000`)",
         ),
     ] {
         let out = sb.devtools(&[&[verb][..], argv].concat());

@@ -110,12 +110,12 @@ const BAD: &[(&str, &[&str], &str)] = &[
     (
         "screenshot",
         &["--wait-idle", "--wait-idle"],
-        "`--wait-idle` given more than once",
+        "the argument `--wait-idle` cannot be used multiple times",
     ),
     (
         "state",
         &["--selector", "#a", "--selector", "#b"],
-        "`--selector` given more than once",
+        "the argument `--selector <S>` cannot be used multiple times",
     ),
     // `state '#count'` is `state --selector '#count'`, but not given both ways: told
     // so, in either order, as `click` is.
@@ -161,7 +161,8 @@ const BAD: &[(&str, &[&str], &str)] = &[
     (
         "invoke",
         &["#todo-add", "--timeout", "soon"],
-        "`--timeout` needs a positive number of milliseconds, got `soon`",
+        "invalid value `soon` for `--timeout <MS>`: `soon` is not a whole number of \
+         milliseconds (e.g. `5000`)",
     ),
     ("toggle", &[], "missing argument `<selector>`"),
     ("toggle", &["#dark-mode", "on"], "unexpected argument `on`"),
@@ -210,7 +211,7 @@ const BAD: &[(&str, &[&str], &str)] = &[
     (
         "wait",
         &["#todo-1", "--timeout", "0"],
-        "`--timeout` needs a positive number of milliseconds, got `0`",
+        "invalid value `0` for `--timeout <MS>`: the bound must be at least 1 ms",
     ),
     ("wait", &[], "missing argument `<selector>`"),
     ("fire", &[], "missing argument `<target>`"),

@@ -409,6 +409,29 @@ function millis(value) {
   return digits === undefined ? undefined : Number(digits);
 }
 
+/**
+ * The option as mur's host names one of its own in an error (`--timeout <MS>`,
+ * `--pretty`), so that a mistake typed after the verb's name reads as it does before it.
+ */
+function optionNamed(p) {
+  return p.kind === "flag" ? `--${p.name}` : `--${p.name} <${p.valueName || "VALUE"}>`;
+}
+
+/**
+ * `value` held to `milliseconds`, refused in the words mur's host refuses its own
+ * `--timeout` in before the verb's name (`named`: `--timeout <MS>`, `<pause>`).
+ */
+function checkMillis(named, value) {
+  if (value === "") throw new VerbError(`a value is required for ${named} but none was supplied`);
+  const ms = millis(value);
+  let why;
+  if (ms === undefined) why = `\`${value}\` is not a whole number of milliseconds (e.g. \`5000\`)`;
+  else if (ms === 0) why = "the bound must be at least 1 ms";
+  else if (ms > MILLIS_MOST) why = `the bound is at most ${MILLIS_MOST} ms (about 49 days)`;
+  else return;
+  throw new VerbError(`invalid value \`${value}\` for ${named}: ${why}`);
+}
+
 function check(param, shown, value) {
   const { kind } = param;
   if ((kind === "selector" || kind === "name") && value.trim() === "") {
@@ -448,15 +471,7 @@ function check(param, shown, value) {
     }
     if (why !== undefined) throw new VerbError(`${shown} is not JSON mur reads: ${why}`);
   }
-  if (kind === "milliseconds") {
-    const ms = millis(value);
-    if (ms > MILLIS_MOST) {
-      throw new VerbError(`${shown} is at most ${MILLIS_MOST} ms (about 49 days), got \`${value}\``);
-    }
-    if (!(ms > 0)) {
-      throw new VerbError(`${shown} needs a positive number of milliseconds, got \`${value}\``);
-    }
-  }
+  if (kind === "milliseconds") checkMillis(shown.startsWith("`--") ? `\`${optionNamed(param)}\`` : shown, value);
   if (kind === "output-path" && value === "") {
     throw new VerbError(`${shown} needs a file path, or \`-\` for stdout`);
   }
@@ -1086,7 +1101,7 @@ export class Verb {
         }
         throw new VerbError(this.#afterDashes(argv, i, words.length, `unknown option \`--${name}\``));
       }
-      if (name in values) throw new VerbError(`\`--${name}\` given more than once`);
+      if (name in values) throw new VerbError(`the argument \`${optionNamed(p)}\` cannot be used multiple times`);
       if (p.kind === "flag") {
         if (eq >= 0) throw new VerbError(`\`--${name}\` takes no value, got \`${word.slice(eq + 1)}\``);
         values[name] = true;

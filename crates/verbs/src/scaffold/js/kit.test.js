@@ -113,6 +113,9 @@ test("usage errors are one line", () => {
     [["#a", "-xh"], "unknown option `-x`"],
     [["#a", "--selector", "#b"], "`<selector>` given twice: as `#a` and as `--selector '#b'`"],
     [["--selector", " "], "`--selector` must not be empty"],
+    // In the host's words for one of its own options typed twice.
+    [["--selector", "#a", "--selector", "#b"], "the argument `--selector <S>` cannot be used multiple times"],
+    [["#a", "--timeout", "soon"], "invalid value `soon` for `--timeout <MS>`: `soon` is not a whole number of milliseconds (e.g. `5000`)"],
     [["--selectr", "#a"], "unknown option `--selectr`; did you mean `--selector`?"],
     [["-s", "#a"], "unknown option `-s`; did you mean `--selector`?"],
     [["#a", "--timout", "5"], "unknown option `--timout`; did you mean `--timeout`?"],
@@ -501,9 +504,12 @@ test("a milliseconds value is read as mur reads its timeout", () => {
         assert.equal(call.timeoutMs, opt === "--timeout" ? Number(verdict) : undefined, value);
         continue;
       }
-      const told = verdict === "refused"
-        ? `\`${opt}\` needs a positive number of milliseconds, got \`${value}\``
-        : `\`${opt}\` is at most 4294967295 ms (about 49 days), got \`${value}\``;
+      // In the host's words for its own `--timeout` before the verb's name.
+      const invalid = `invalid value \`${value}\` for \`${opt} <MS>\``;
+      let told = `${invalid}: \`${value}\` is not a whole number of milliseconds (e.g. \`5000\`)`;
+      if (verdict === "past u32") told = `${invalid}: the bound is at most 4294967295 ms (about 49 days)`;
+      else if (value === "") told = `a value is required for \`${opt} <MS>\` but none was supplied`;
+      else if (value.trim().replace(/^\+/, "") === "0") told = `${invalid}: the bound must be at least 1 ms`;
       assert.throws(() => pause.parse([opt, value]), new VerbError(told), value.slice(0, 20));
     }
   }

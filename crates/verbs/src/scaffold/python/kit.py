@@ -704,7 +704,7 @@ class Verb:
                 unknown = f"unknown option `--{name}`"
                 raise Error(self._after_dashes(argv, at - 1, len(words), unknown))
             if name in values:
-                raise Error(f"`--{name}` given more than once")
+                raise Error(f"the argument `{_named(param)}` cannot be used multiple times")
             if param.kind == "flag":
                 if has_value:
                     raise Error(f"`--{name}` takes no value, got `{value}`")
@@ -1236,11 +1236,7 @@ def _checked(param, shown, value):
         if why is not None:
             raise Error(f"{shown} is not JSON mur reads: {why}")
     if kind == "milliseconds":
-        ms = _millis(value)
-        if ms is not None and ms > _MILLIS_MOST:
-            raise Error(f"{shown} is at most {_MILLIS_MOST} ms (about 49 days), got `{value}`")
-        if not ms:
-            raise Error(f"{shown} needs a positive number of milliseconds, got `{value}`")
+        _check_millis(f"`{_named(param)}`" if shown.startswith("`--") else shown, value)
     if kind == "output-path" and not value:
         raise Error(f"{shown} needs a file path, or `-` for stdout")
     return value
@@ -1262,6 +1258,31 @@ _MILLIS = re.compile(r"\+?[0-9]+")
 _SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 _MILLIS_MOST = 2**32 - 1
 """The most milliseconds `wit/verb.wit` carries (a `u32`)."""
+
+
+def _named(param):
+    """The option as mur's host names one of its own in an error (`--timeout <MS>`,
+    `--pretty`), so that a mistake typed after the verb's name reads as it does before it."""
+    if param.kind == "flag":
+        return f"--{param.name}"
+    return f"--{param.name} <{param.value_name or 'VALUE'}>"
+
+
+def _check_millis(named, value):
+    """`value` held to `milliseconds`, refused in the words mur's host refuses its own
+    `--timeout` in before the verb's name (`named`: `--timeout <MS>`, `<pause>`)."""
+    if not value:
+        raise Error(f"a value is required for {named} but none was supplied")
+    ms = _millis(value)
+    if ms is None:
+        why = f"`{value}` is not a whole number of milliseconds (e.g. `5000`)"
+    elif ms == 0:
+        why = "the bound must be at least 1 ms"
+    elif ms > _MILLIS_MOST:
+        why = f"the bound is at most {_MILLIS_MOST} ms (about 49 days)"
+    else:
+        return
+    raise Error(f"invalid value `{value}` for {named}: {why}")
 
 
 def _millis(value):

@@ -140,7 +140,9 @@ class KitTest(unittest.TestCase):
             # One of them repeated: mur refuses `-v -v` too, so that is not what to type.
             (["#a", "-vv"], "unknown option `-vv`; mur takes `-v` and `-q` once each"),
             (["#a", "-qvq"], "unknown option `-qvq`; mur takes `-v` and `-q` once each"),
-            (["#a", "--timeout", "soon"], "`--timeout` needs a positive number of milliseconds, got `soon`"),
+            (["#a", "--timeout", "soon"],
+             "invalid value `soon` for `--timeout <MS>`: `soon` is not a whole number of milliseconds (e.g. `5000`)"),
+            (["#a", "--selector", "#b", "--selector", "#c"], "the argument `--selector <S>` cannot be used multiple times"),
             # The next word one of the verb's options or mur's: the value was left out.
             (["--selector", "--timeout", "5"],
              "`--selector` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
@@ -442,8 +444,16 @@ class KitTest(unittest.TestCase):
                     continue
                 with self.assertRaises(kit.Error, msg=value[:20]) as raised:
                     Pause().parse([option, value])
-                said = (f"`{option}` needs a positive number of milliseconds, got `{value}`" if verdict == "refused"
-                        else f"`{option}` is at most 4294967295 ms (about 49 days), got `{value}`")
+                # In the host's words for its own `--timeout` before the verb's name.
+                invalid = f"invalid value `{value}` for `{option} <MS>`"
+                if verdict == "past u32":
+                    said = f"{invalid}: the bound is at most 4294967295 ms (about 49 days)"
+                elif not value:
+                    said = f"a value is required for `{option} <MS>` but none was supplied"
+                elif value.strip().lstrip("+") == "0":
+                    said = f"{invalid}: the bound must be at least 1 ms"
+                else:
+                    said = f"{invalid}: `{value}` is not a whole number of milliseconds (e.g. `5000`)"
                 self.assertEqual(str(raised.exception), said)
         # The state `shape` gets it from reads it alike.
         Pause().render("{}", Pause().parse(["--timeout", " +900 "]).state, pretty=False)
