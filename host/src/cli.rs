@@ -1293,6 +1293,7 @@ fn prune_wording(arg: clap::Arg) -> clap::Arg {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Lang {
     Rust,
+    #[value(alias = "py")]
     Python,
     #[value(alias = "javascript")]
     Js,

@@ -180,6 +180,9 @@ impl DataVerb {
     /// Read and check a data verb file's bytes; the error says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Invalid> {
         let Object(file): Object<File> = serde_json::from_slice(bytes).map_err(|e| {
+            if let Some(mistyped) = mistyped(bytes) {
+                return mistyped;
+            }
             let invalid = Invalid::new(format!("is not a data verb: {e}"));
             match field_meant(&e.to_string()) {
                 Some(meant) => invalid.hint(format!("did you mean `{meant}`?")),
@@ -198,6 +201,11 @@ impl DataVerb {
         {
             return Err(Invalid::new(format!(
                 "has output `{output}`, which is not a JSON pointer (`/text`)"
+            ))
+            .hint(format!(
+                "did you mean `/{}`? `output` is a JSON pointer into the tool's result, a `/` \
+                 before each key (`/items/0/text`); leave it out to print the whole result",
+                output.replace('.', "/")
             )));
         }
         let mut properties = Map::new();
@@ -342,6 +350,119 @@ fn field_meant(refusal: &str) -> Option<String> {
     // The fields are each in backticks: every second piece between them.
     let fields = expected.split('`').skip(1).step_by(2);
     mur_core::nearest(typed, fields).map(str::to_owned)
+}
+
+/// The JSON type each field of a data verb file takes, and of an option's.
+const FILE_FIELDS: [(&str, Json); 9] = [
+    ("schema", Json::Text),
+    ("name", Json::Text),
+    ("tool", Json::Text),
+    ("summary", Json::Text),
+    ("details", Json::Text),
+    ("arguments", Json::Object),
+    ("options", Json::Array),
+    ("output", Json::Text),
+    ("examples", Json::Array),
+];
+const OPTION_FIELDS: [(&str, Json); 5] = [
+    ("field", Json::Text),
+    ("type", Json::Text),
+    ("help", Json::Text),
+    ("required", Json::Bool),
+    ("choices", Json::Array),
+];
+
+/// A JSON type a field takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Json {
+    Text,
+    Object,
+    Array,
+    Bool,
+}
+
+impl Json {
+    fn holds(self, value: &Value) -> bool {
+        match self {
+            Self::Text => value.is_string(),
+            Self::Object => value.is_object(),
+            Self::Array => value.is_array(),
+            Self::Bool => value.is_boolean(),
+        }
+    }
+
+    fn said(self) -> &'static str {
+        match self {
+            Self::Text => "a string",
+            Self::Object => "a JSON object",
+            Self::Array => "an array",
+            Self::Bool => "`true` or `false`",
+        }
+    }
+}
+
+/// What JSON `value` is, in the words of [`Json::said`].
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "`true` or `false`",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "a JSON object",
+    }
+}
+
+/// The first field of the file `bytes` whose JSON type is wrong, named (`arguments`,
+/// `options[0].required`, `examples[1]`), when serde refused the file: its "invalid
+/// type: string "#count", expected a map at line 1 column 85" named no field. `None`
+/// when the file is no JSON object, or every field it has is of its type.
+fn mistyped(bytes: &[u8]) -> Option<Invalid> {
+    let Ok(Value::Object(file)) = serde_json::from_slice::<Value>(bytes) else {
+        return None;
+    };
+    let wrong = |at: String, value: &Value, want: Json| {
+        let why = format!(
+            "is not a data verb: its `{at}` is {}, not {}",
+            json_type(value),
+            want.said()
+        );
+        Some(match at.as_str() {
+            "arguments" => Invalid::new(why).hint(
+                "`arguments` holds the tool's fixed arguments by field: \
+                 `\"arguments\": {\"selector\": \"#count\"}`",
+            ),
+            _ => Invalid::new(why),
+        })
+    };
+    for (field, want) in FILE_FIELDS {
+        // An absent `output` is written `null` too.
+        match file.get(field) {
+            Some(Value::Null) if field == "output" => {}
+            Some(value) if !want.holds(value) => return wrong(field.to_owned(), value, want),
+            _ => {}
+        }
+    }
+    let listed = |field: &str| {
+        file.get(field)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+    };
+    for (n, option) in listed("options").enumerate() {
+        let Some(option) = option.as_object() else {
+            return wrong(format!("options[{n}]"), option, Json::Object);
+        };
+        for (field, want) in OPTION_FIELDS {
+            if let Some(value) = option.get(field).filter(|v| !want.holds(v)) {
+                return wrong(format!("options[{n}].{field}"), value, want);
+            }
+        }
+    }
+    listed("examples")
+        .enumerate()
+        .find(|(_, example)| !example.is_string())
+        .and_then(|(n, example)| wrong(format!("examples[{n}]"), example, Json::Text))
 }
 
 /// The types an option may have.
@@ -512,6 +633,70 @@ mod tests {
         );
     }
 
+    /// A field of the wrong JSON type is named, as serde's "invalid type: string
+    /// "#count", expected a map at line 1 column 85" did not; `arguments` and a bad
+    /// `output` get a hint of their own, not the generic one that lists the fields.
+    #[test]
+    fn a_field_of_the_wrong_type_is_named_and_a_bad_output_says_what_a_pointer_is() {
+        let verb = |rest: &str| {
+            let text = format!(
+                r#"{{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s"{rest}}}"#
+            );
+            DataVerb::from_bytes(text.as_bytes()).err()
+        };
+        assert_eq!(
+            verb(r##", "arguments": "#count""##),
+            Some(
+                Invalid::new("is not a data verb: its `arguments` is a string, not a JSON object")
+                    .hint(
+                        "`arguments` holds the tool's fixed arguments by field: \
+                         `\"arguments\": {\"selector\": \"#count\"}`"
+                    )
+            )
+        );
+        for (rest, message) in [
+            (
+                r#", "summary": 3"#,
+                "its `summary` is a number, not a string",
+            ),
+            (
+                r#", "options": {"field": "a"}"#,
+                "its `options` is a JSON object, not an array",
+            ),
+            (
+                r#", "options": [{"field": "a", "required": "yes"}]"#,
+                "its `options[0].required` is a string, not `true` or `false`",
+            ),
+            (
+                r#", "examples": ["a", 2]"#,
+                "its `examples[1]` is a number, not a string",
+            ),
+        ] {
+            // `summary` twice: serde takes the last.
+            assert_eq!(
+                verb(rest),
+                Some(Invalid::new(format!("is not a data verb: {message}"))),
+                "{rest}"
+            );
+        }
+        assert_eq!(verb(r#", "output": null"#).map(|e| e.why), None);
+        for (output, meant) in [("text", "/text"), ("items.0.text", "/items/0/text")] {
+            assert_eq!(
+                verb(&format!(r#", "output": "{output}""#)),
+                Some(
+                    Invalid::new(format!(
+                        "has output `{output}`, which is not a JSON pointer (`/text`)"
+                    ))
+                    .hint(format!(
+                        "did you mean `{meant}`? `output` is a JSON pointer into the tool's \
+                         result, a `/` before each key (`/items/0/text`); leave it out to print \
+                         the whole result"
+                    ))
+                )
+            );
+        }
+    }
+
     #[test]
     fn a_bad_file_says_what_is_wrong() {
         for (text, message) in [
@@ -522,10 +707,6 @@ mod tests {
             (
                 r#"{"schema": "mur-verb/9", "name": "x", "tool": "t", "summary": "s"}"#,
                 "has schema `mur-verb/9`; this mur reads `mur-verb/1`",
-            ),
-            (
-                r#"{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s", "output": "text"}"#,
-                "has output `text`, which is not a JSON pointer (`/text`)",
             ),
             (
                 r#"{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s", "options": [{"field": "a", "type": "date"}]}"#,
@@ -580,7 +761,7 @@ mod tests {
             ),
             (
                 r#"{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s", "options": [["a", "string"]]}"#,
-                "is not a data verb: invalid type: array, expected a JSON object at line 1 column 80",
+                "is not a data verb: its `options[0]` is an array, not a JSON object",
             ),
         ] {
             assert_eq!(

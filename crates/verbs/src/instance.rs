@@ -277,11 +277,24 @@ impl Instance {
     }
 }
 
-/// What a verb wrote on stderr, for `-v`.
+/// What a verb wrote on stderr, for `-v` ([`shown_stderr`]).
 fn log_stderr(verb: &str, stderr: &str) {
+    let stderr = shown_stderr(stderr);
     if !stderr.trim().is_empty() {
         tracing::debug!("verb `{verb}` wrote on stderr: {}", stderr.trim_end());
     }
+}
+
+/// Rust std's advice after a panic message, which a verb cannot follow: it has no
+/// environment to set it in, and `-v` shows the call's backtrace anyway.
+const RUST_BACKTRACE_NOTE: &str = "note: run with `RUST_BACKTRACE=1` environment variable";
+
+/// What a verb wrote on stderr as `-v` shows it: all of it but [`RUST_BACKTRACE_NOTE`].
+fn shown_stderr(stderr: &str) -> String {
+    stderr
+        .split_inclusive('\n')
+        .filter(|line| !line.trim_start().starts_with(RUST_BACKTRACE_NOTE))
+        .collect()
 }
 
 fn output(
@@ -473,6 +486,22 @@ mod tests {
     fn reason(stderr: &str) -> String {
         let trap = Trap::UnreachableCodeReached;
         crash_reason(stderr, Some(&trap), &wasmtime::Error::new(trap))
+    }
+
+    /// `-v` shows a Rust panic without std's advice to set `RUST_BACKTRACE`, which a verb
+    /// has no environment for; every other line as written, a verb's own `note:` too.
+    #[test]
+    fn stderr_under_v_drops_the_backtrace_advice_a_verb_cannot_follow() {
+        let panic = "probe: found 3\nthread '<unnamed>' (1) panicked at src/lib.rs:30:75:\n\
+                     probe panicked on purpose\nnote: run with `RUST_BACKTRACE=1` environment \
+                     variable to display a backtrace\n";
+        assert_eq!(
+            shown_stderr(panic),
+            "probe: found 3\nthread '<unnamed>' (1) panicked at src/lib.rs:30:75:\n\
+             probe panicked on purpose\n"
+        );
+        let own = "note: run with care\nlast";
+        assert_eq!(shown_stderr(own), own);
     }
 
     /// The lines a verb wrote before it crashed are not its reason: a Rust panic's are,

@@ -14,6 +14,7 @@ use super::instance::{Described, Instance};
 use super::name_section;
 use super::names::{self, INDEX_NAME, Unusable, valid_verb_name};
 use super::runtime::{Changed, Runtime};
+pub use super::runtime::{SLOW_COMPILE_BYTES, slow_to_compile};
 use super::spec::{ToolWait, VerbSpec};
 use mur_core::{hex, sha256_hex};
 use sha2::{Digest as _, Sha256};
@@ -278,9 +279,9 @@ pub fn add(
     add_observed(dirs, files, force, reserved, &|_, _| {})
 }
 
-/// [`add`], calling `compiling(file, bytes)` before each compile: a second for a
-/// Rust verb, tens of them for a Python or JavaScript one of 12–20 MB, which the
-/// caller may want to say it is waiting for.
+/// [`add`], calling `compiling(file, bytes)` before each compile that takes tens of
+/// seconds ([`slow_to_compile`]: a Python or JavaScript verb, 12–20 MB), which the
+/// caller may want to say it is waiting for; a Rust verb's takes a second or two.
 pub fn add_observed(
     dirs: &VerbDirs,
     files: &[PathBuf],
@@ -747,7 +748,9 @@ fn judge_component(
         Some(compiler) => compiler,
         None => compiler.insert(Compiler::new(dirs)?),
     };
-    compiling(file, bytes.len());
+    if slow_to_compile(&bytes) {
+        compiling(file, bytes.len());
+    }
     let candidate = inspect(&compiler.runtime, file, bytes, sha256, said.waits)?;
     if let Some(name) = declared {
         same_name(file, &name, &candidate.info.name)?;
@@ -769,11 +772,6 @@ fn named_by_bytes(index: &Index, seen: &[(String, String, &Path)], sha256: &str)
     let first = names.next()?;
     names.all(|name| name == first).then(|| first.clone())
 }
-
-/// A component this big (a Python or JavaScript verb carries its interpreter: 12–20 MB)
-/// takes tens of seconds to compile, once; a Rust verb (a few hundred KB), a second.
-/// The binary says such a compile on stderr; `verbs add` refuses its clash uncompiled.
-pub const SLOW_COMPILE_BYTES: usize = 4 << 20;
 
 /// What every refusal of a file in `verbs add` suggests.
 const WHAT_A_VERB_IS: &str = "a verb is a WebAssembly component built against wit/verb.wit (package mur:verb@0.3.0, or 0.2.0 or 0.1.0)";
@@ -933,7 +931,7 @@ fn verdict(
     reserved: &[String],
     is_data: bool,
 ) -> Result<Verdict, VerbError> {
-    check_name(file, name, reserved, is_data)?;
+    check_name(index, file, name, reserved, is_data)?;
     if let Some((_, before, first)) = seen.iter().find(|(verb, ..)| verb == name) {
         if before == sha256 {
             return Ok(Verdict::Again);
@@ -949,8 +947,9 @@ fn verdict(
 
 /// The one name rule ([`names::judge`]), said of the name a file declares; the
 /// hint says how to rename a data verb (its `name`) or a component (build it
-/// again).
+/// again), and never offers a name installed already ([`meant_hint`]).
 fn check_name(
+    index: &Index,
     file: &Path,
     name: &str,
     reserved: &[String],
@@ -973,7 +972,7 @@ fn check_name(
                 names::VERB_NAME_RULE
             );
             Err(match names::suggestion(name, reserved) {
-                Some(meant) => VerbError::refused(malformed, format!("did you mean `{meant}`?")),
+                Some(meant) => VerbError::refused(malformed, meant_hint(index, &meant)),
                 None => VerbError::Registry(malformed),
             })
         }
@@ -993,6 +992,20 @@ fn check_name(
             ),
             rename,
         )),
+    }
+}
+
+/// The hint for a malformed name that `meant` would fix: "did you mean" it, unless a
+/// verb `meant` is installed, which following the hint (and then `--force`) would
+/// replace: `Count.json` was told "did you mean `count`?" of an unrelated `count`.
+fn meant_hint(index: &Index, meant: &str) -> String {
+    match index.get(meant) {
+        Some(entry) => format!(
+            "`{meant}` is taken: a verb `{meant}` is installed already (tool `{}`); \
+             pick another name (e.g. `my-{meant}`)",
+            entry.tool
+        ),
+        None => format!("did you mean `{meant}`?"),
     }
 }
 
@@ -1471,6 +1484,22 @@ mod tests {
                 "`{field}` missing"
             );
         }
+    }
+
+    /// A big Rust component (a debug build: 8.7 MiB, compiled in 1.4 s) is not said to
+    /// take tens of seconds: `compiling` is called for none of its compile, as for a
+    /// small one; its size alone had it said.
+    #[test]
+    fn a_big_rust_component_is_not_said_to_compile_slowly() {
+        let ping = std::fs::read(mur_testkit::plugins::guest("ping")).expect("ping.wasm");
+        let big = mur_testkit::plugins::with_custom_section(&ping, &"a".repeat(5 << 20));
+        let (tmp, dirs) = crate::tests::temp_dirs();
+        let file = tmp.path().join("big.wasm");
+        std::fs::write(&file, &big).expect("write");
+        let said = std::cell::Cell::new(0);
+        add_observed(&dirs, &[file], false, &[], &|_, _| said.set(said.get() + 1)).expect("added");
+        assert_eq!(said.get(), 0, "a Rust verb's compile said to be slow");
+        assert!(!slow_to_compile(&big));
     }
 
     /// A core module is what `cargo build --target wasm32-unknown-unknown` makes

@@ -98,8 +98,9 @@ impl Runtime {
 
     /// The compiled code for an installed verb: from the cache when its entry is
     /// sound and its file unchanged, else compiled afresh (and the index updated),
-    /// calling `compiling(name, bytes)` first: tens of seconds for a Python or
-    /// JavaScript verb, which the caller may want to say it is waiting for.
+    /// calling `compiling(name, bytes)` first when that takes tens of seconds (a Python or
+    /// JavaScript verb, [`slow_to_compile`]), which the caller may want to
+    /// say it is waiting for.
     pub fn load(
         &self,
         index: &mut Index,
@@ -152,7 +153,9 @@ impl Runtime {
             // Best effort: a read-only verb directory only costs a rehash next time.
             let _ = index.save();
         }
-        compiling(name, bytes.len());
+        if slow_to_compile(&bytes) {
+            compiling(name, bytes.len());
+        }
         let component = self.compile(name, &bytes, &sha256)?;
         Ok(Loaded {
             component,
@@ -301,6 +304,24 @@ fn unusable_file(name: &str, path: &Path, why: impl std::fmt::Display) -> VerbEr
             "reinstall it with `mur devtools verbs add --force <{name}.wasm>`, or remove it with `mur devtools verbs remove {name}`"
         ),
     )
+}
+
+/// A component this big (a Python or JavaScript verb carries its interpreter: 12–20 MB)
+/// may take tens of seconds to compile, once; a Rust verb (a few hundred KB), a second.
+/// `verbs add` refuses its clash uncompiled. Its size alone does not say the compile is
+/// slow ([`slow_to_compile`]): a Rust debug build is as big and compiles in a second.
+pub const SLOW_COMPILE_BYTES: usize = 4 << 20;
+
+/// Whether compiling `bytes` takes tens of seconds, said before it so that the wait is
+/// not taken for a hang: a big component that carries an interpreter, made by
+/// componentize-py or componentize-js (by `producers::language`). By size alone, an
+/// 8.7 MiB Rust debug build was said to take "tens of seconds" and took 1.4 s.
+pub fn slow_to_compile(bytes: &[u8]) -> bool {
+    bytes.len() >= SLOW_COMPILE_BYTES
+        && matches!(
+            crate::producers::language(bytes).as_deref(),
+            Some("Python" | "JavaScript")
+        )
 }
 
 #[cfg(test)]

@@ -132,29 +132,52 @@ pub fn new_verb(
     Ok(Created { root, next_steps })
 }
 
-/// Makes `dir`, where the project `root` goes. mur's own failure, not the user's
-/// (exit 7), named by the project's directory: `--dir` naming a file said
-/// `could not write `FILE/NAME/wit/verb.wit`` (exit 1). A `--dir` that is a link to
-/// nothing is the user's to fix (exit 1), not "File exists".
+/// Makes `dir`, where the project `root` goes. A `--dir` that cannot hold a
+/// project (a file, a link to nothing, a path under a file or a missing or read-only
+/// place) is the user's to fix (exit 1), said in one form; only a failure of the disk
+/// itself (full, …) is mur's own (exit 7), named by the project's directory.
 fn make_dir(dir: &Path, root: &Path) -> Result<(), VerbError> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        let there = std::fs::symlink_metadata(dir).is_ok();
-        if there && !dir.exists() {
-            VerbError::refused(
-                format!("`{}` is a symbolic link to nothing", dir.display()),
-                "make the directory it names, or pick another place with `--dir PATH`",
-            )
-        } else if there && !dir.is_dir() {
-            // `create_dir_all` says "File exists" of a file: what is wrong is its kind.
-            io_error(
-                "make the directory",
-                root,
-                std::io::ErrorKind::NotADirectory.into(),
-            )
-        } else {
-            io_error("make the directory", root, e)
-        }
+    std::fs::create_dir_all(dir).map_err(|e| match unusable_dir(dir, &e) {
+        Some((why, hint)) => VerbError::refused(
+            format!(
+                "`--dir` `{}` cannot hold the new verb: {why}",
+                dir.display()
+            ),
+            hint,
+        ),
+        None => io_error("make the directory", root, e),
     })
+}
+
+/// Why `dir` cannot hold a project, given what making it failed with, and the fix; `None`
+/// for a failure that is not `dir`'s (a full disk). The OS's words lose their
+/// "(os error N)", which `--dir` naming a file did not have.
+fn unusable_dir(dir: &Path, e: &std::io::Error) -> Option<(String, &'static str)> {
+    use std::io::ErrorKind as K;
+    const HINT: &str =
+        "name a directory with `--dir PATH`: one that exists, or a new one inside one that exists";
+    let there = std::fs::symlink_metadata(dir).is_ok();
+    if there && !dir.exists() {
+        return Some((
+            "it is a symbolic link to nothing".into(),
+            "make the directory it names, or pick another place with `--dir PATH`",
+        ));
+    }
+    if there && !dir.is_dir() {
+        // `create_dir_all` says "File exists" of a file: what is wrong is its kind.
+        return Some(("it is not a directory".into(), HINT));
+    }
+    let theirs = matches!(
+        e.kind(),
+        K::NotFound
+            | K::NotADirectory
+            | K::PermissionDenied
+            | K::ReadOnlyFilesystem
+            | K::AlreadyExists
+    );
+    let words = e.to_string();
+    let words = words.split(" (os error").next().unwrap_or_default();
+    theirs.then(|| (words.to_lowercase(), HINT))
 }
 
 /// Writes `files` as the project `root`, whole or not at all: into a hidden sibling
@@ -418,23 +441,36 @@ mod tests {
             .clone()
     }
 
-    /// `--dir` naming a file: mur could not make the project's directory, which is
-    /// its own failure (exit 7), named as such.
+    /// `--dir` naming a file, or a place under a file or under nothing: the user's to
+    /// fix (exit 1), said in one form with the fix, neither "mur itself failed" (exit
+    /// 7, as it was: `--dir` is what the user typed) nor with the OS's "(os error 2)".
     #[test]
-    fn a_directory_that_cannot_be_made_is_mur_s_failure_naming_it() {
+    fn a_dir_that_cannot_hold_the_verb_is_the_users_to_fix_in_one_form() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let afile = tmp.path().join("afile");
         std::fs::write(&afile, "").expect("write");
-        let err = new_verb("foo", Lang::Rust, Some(&afile), &[]).expect_err("not a directory");
-        assert_eq!(err.kind(), mur_core::Kind::Internal, "{err}");
-        let message = err.to_string();
-        assert!(
-            message.starts_with(&format!(
-                "could not make the directory `{}`: ",
-                afile.join("foo").display()
-            )),
-            "{message}"
-        );
+        let under = afile.join("sub");
+        let cases = [
+            (afile.clone(), "it is not a directory"),
+            (under.clone(), "not a directory"),
+        ];
+        for (dir, why) in cases {
+            let err = new_verb("foo", Lang::Rust, Some(&dir), &[]).expect_err("unusable");
+            assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "`--dir` `{}` cannot hold the new verb: {why}",
+                    dir.display()
+                )
+            );
+            assert_eq!(
+                err.hint().as_deref(),
+                Some(
+                    "name a directory with `--dir PATH`: one that exists, or a new one inside one that exists"
+                )
+            );
+        }
     }
 
     /// A link to nothing is no place for a project: at `DIR/NAME` it is there already
@@ -456,7 +492,10 @@ mod tests {
         assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
         assert_eq!(
             err.to_string(),
-            format!("`{}` is a symbolic link to nothing", link.display())
+            format!(
+                "`--dir` `{}` cannot hold the new verb: it is a symbolic link to nothing",
+                link.display()
+            )
         );
         assert!(
             std::fs::symlink_metadata(&link).is_ok_and(|m| m.is_symlink()),

@@ -680,7 +680,8 @@ fn verbs_new_refuses_bad_names_and_existing_directories() {
     }
     assert!(!sb.root().join("call").exists());
 
-    // `--dir` naming a file: mur could not make the project's directory (exit 7).
+    // `--dir` naming a file: the user's to fix (exit 1), with the fix, not "mur itself
+    // failed" (exit 7).
     let afile = sb.root().join("afile");
     std::fs::write(&afile, "").expect("a file");
     let into_a_file = sb.mur(&[
@@ -691,12 +692,11 @@ fn verbs_new_refuses_bad_names_and_existing_directories() {
         "--dir",
         afile.to_str().expect("utf-8 path"),
     ]);
-    into_a_file
-        .assert_code(7)
-        .assert_stderr_starts_with(&format!(
-            "error: could not make the directory `{}`: ",
-            afile.join("foo").display()
-        ));
+    into_a_file.assert_code(1).assert_stderr_is(format!(
+        "error: `--dir` `{}` cannot hold the new verb: it is not a directory\n\
+         hint: name a directory with `--dir PATH`: one that exists, or a new one inside one that exists\n",
+        afile.display()
+    ));
 }
 
 /// A project whose writing fails half-way (here at the file size limit) is not left
@@ -718,6 +718,17 @@ fn verbs_new_cut_short_leaves_nothing_and_can_be_run_again() {
     let again = sb.mur(&["devtools", "verbs", "new", "bump", "--dir", "half"]);
     again.assert_code(0);
     assert!(half.join("bump/wit/verb.wit").is_file(), "{again}");
+}
+
+/// `--lang` takes each language's short and long name alike: `py` as `javascript` is
+/// (`py` was refused with "did you mean `python`?" while `javascript` was taken).
+#[test]
+fn verbs_new_takes_py_for_python_as_it_takes_javascript_for_js() {
+    let sb = Sandbox::new();
+    for (name, lang, file) in [("pyv", "py", "app.py"), ("jsv", "javascript", "verb.js")] {
+        let dir = new_project(&sb, name, lang);
+        assert!(dir.join(file).is_file(), "{lang}: no {file}");
+    }
 }
 
 /// The `[profile.release]` settings of a Cargo manifest, comments and blank lines left out.

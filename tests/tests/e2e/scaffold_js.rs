@@ -246,3 +246,17 @@ fn a_javascript_verb_s_throw_shows_its_message_and_pitfalls_are_not_silent() {
     crate::scaffold_python::choices_are_meant_as_the_host_means_them(&sb, "jsfail");
     crate::scaffold_python::gives_up_within_the_host_s_timeout(&sb, "jsfail");
 }
+
+/// `node build.mjs` before `npm install` says in one line what to run first (exit 1): it
+/// was Node's 15-line stack trace of `ERR_MODULE_NOT_FOUND`, which named no fix.
+#[test]
+fn a_javascript_build_before_npm_install_says_to_run_it_first() {
+    let sb = mur_e2e::Sandbox::new();
+    let dir = crate::scaffold::new_project(&sb, "jsnone", "js");
+    let out = dir.join("jsnone.wasm");
+    let built = mur_e2e::run(&mut build_mjs(&dir, &out));
+    built
+        .assert_code(1)
+        .assert_stderr_is("build.mjs: componentize-js is not installed: run `npm install` first\n");
+    assert!(!out.exists());
+}

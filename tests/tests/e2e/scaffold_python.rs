@@ -317,3 +317,28 @@ pub fn choices_are_meant_as_the_host_means_them(sb: &mur_e2e::Sandbox, verb: &st
             .assert_stderr_starts_with(&format!("error: {verb}: {said}\n"));
     }
 }
+
+/// `./build.sh` before the venv step of the next steps says in one line what to run
+/// first (exit 1): it was the shell's `./build.sh: 24: componentize-py: not found`
+/// (exit 127), which named no fix.
+#[test]
+fn a_python_build_without_componentize_py_says_to_install_it_first() {
+    let sb = mur_e2e::Sandbox::new();
+    let dir = crate::scaffold::new_project(&sb, "pynone", "python");
+    // PATH without any componentize-py, python3 kept (it checks the declarations first).
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::split_paths(&path).filter(|dir| !dir.join("componentize-py").exists());
+    let path = std::env::join_paths(path).expect("PATH");
+    let out = dir.join("pynone.wasm");
+    let built = mur_e2e::run(
+        Command::new("./build.sh")
+            .arg(&out)
+            .env("PATH", path)
+            .current_dir(&dir),
+    );
+    built.assert_code(1).assert_stderr_is(
+        "build.sh: componentize-py is not installed: run `python3 -m venv .venv && \
+         .venv/bin/pip install -r requirements.txt` first\n",
+    );
+    assert!(!out.exists());
+}

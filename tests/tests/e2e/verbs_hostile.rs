@@ -168,6 +168,17 @@ fn a_panic_is_reported_with_the_verbs_own_message() {
     assert_eq!(out.stderr.lines().count(), 1, "one line: {out}");
 }
 
+/// `-v` shows what a panicking verb wrote, less std's "run with `RUST_BACKTRACE=1`"
+/// advice, which a verb cannot follow (it has no environment); its backtrace is shown.
+#[test]
+fn a_panic_under_v_shows_no_advice_a_verb_cannot_follow() {
+    let out = with_guests(&["crash"]).mur(&["devtools", "-v", "crash"]);
+    out.assert_code(6);
+    out.assert_stderr_contains("wrote on stderr: ");
+    out.assert_stderr_contains("boom: this verb panics on purpose\n");
+    assert!(!out.stderr.contains("RUST_BACKTRACE"), "{out}");
+}
+
 /// Built without WASI (as the standard verbs are), a Rust verb has no stderr for
 /// its panic message: the crash still says it was a panic, not a bare trap.
 #[test]

@@ -321,3 +321,27 @@ fn a_name_too_long_says_its_length() {
         file.display()
     ));
 }
+
+/// A malformed name is not fixed into one installed already: following "did you mean
+/// `ping`?" (and the clash's `--force`) would replace an unrelated verb (review 314,
+/// finding 8: `Count.json` was told "did you mean `count`?" with `count` installed).
+#[test]
+fn a_malformed_name_is_not_told_to_take_an_installed_verb_s_name() {
+    let sandbox = with_ping();
+    let file = component(
+        &sandbox,
+        "Ping.json",
+        br#"{"schema": "mur-verb/1", "name": "Ping", "tool": "state", "summary": "s"}"#,
+    );
+    let out = refused(&sandbox, &file, &[]);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: `{}` names itself `Ping`; a verb name is lowercase letters, digits and \
+             inner dashes (never two in a row), starting with a letter, at most 64 characters\n\
+             hint: `ping` is taken: a verb `ping` is installed already (tool `version`); pick \
+             another name (e.g. `my-ping`)\n",
+            file.display()
+        )
+    );
+}

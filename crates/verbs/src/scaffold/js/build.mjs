@@ -16,7 +16,14 @@ const { name } = JSON.parse(await readFile(here("./package.json"), "utf8"));
 const out = resolve(process.argv[2] ?? here(`./${name.replace(/^mur-verb-/, "")}.wasm`));
 const loaded = await loadNatively();
 // componentize-js is loaded only now: a declaration refused above needs no `npm install`.
-const { componentize, DEFAULT_FEATURES } = await import("@bytecodealliance/componentize-js");
+// Not installed, Node's 15-line stack trace named no fix: said in one line, as a refusal is.
+const { componentize, DEFAULT_FEATURES } = await import(
+  "@bytecodealliance/componentize-js"
+).catch((error) => {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+  console.error("build.mjs: componentize-js is not installed: run `npm install` first");
+  process.exit(1);
+});
 const { component } = await componentize({
   sourcePath: here("./verb.js"),
   witPath: here("./wit"),
