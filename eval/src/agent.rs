@@ -90,16 +90,21 @@ pub fn check_command(command: &str, profile: Profile) -> Result<Option<String>> 
 /// command `shlex` cannot split, or that holds what only a shell reads (an expansion,
 /// a substitution, a list, a pipe, a redirection: `f=$(find "$D" …); sed …`, whose
 /// words `shlex` splits otherwise than `sh`), is left to the runs and the study's
-/// early stop.
+/// early stop. A command with no program at all (empty: `--agent "$AGENT"` with the
+/// variable unset; only assignments or a comment) is refused: `sh -c` runs it and exits
+/// 0, and every run would be recorded as the surface's failure.
 pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String>> {
     const SHELL_SYNTAX: [char; 10] = ['$', '`', ';', '|', '&', '(', ')', '<', '>', '\n'];
+    if command.trim().is_empty() {
+        return Err(no_program("is empty"));
+    }
     let words = shlex::split(command).filter(|_| !command.contains(SHELL_SYNTAX));
     let Some(words) = words else {
         return Ok(Vec::new());
     };
     let mut words = words.iter().skip_while(|w| is_assignment(w));
     let Some(program) = words.next() else {
-        return Ok(Vec::new());
+        return Err(no_program(&format!("`{command}` names no program")));
     };
     let hint = "name the agent's scripts and programs by absolute path (`$PWD/…`): each run's working directory is its own";
     if program.contains('/') {
@@ -126,6 +131,16 @@ pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String
         .filter(|w| w.contains('/') && Path::new(w.as_str()).is_relative() && Path::new(w.as_str()).exists())
         .map(|w| format!("the agent command names `{w}`, a relative path, which the agent will look for in its run's own working directory; {hint}"))
         .collect())
+}
+
+/// The refusal of an agent command that runs nothing: it `why`.
+fn no_program(why: &str) -> Error {
+    Error::usage(format!(
+        "the agent command {why}, so no run would run an agent"
+    ))
+    .with_hint(
+        "give `--agent` the command that runs the agent on a task (`--help` says its placeholders)",
+    )
 }
 
 /// A shell's `NAME=value` word before the program.
@@ -641,6 +656,24 @@ mod tests {
             assert_eq!(
                 check_program(found, &path).expect(found),
                 Vec::<String>::new()
+            );
+        }
+        // A command that runs no agent: `sh -c` exits 0, and each run would count as the
+        // surface's failure.
+        for (nothing, said) in [
+            ("", "the agent command is empty"),
+            (" \t ", "the agent command is empty"),
+            ("FOO=1", "the agent command `FOO=1` names no program"),
+            (
+                "A=1 B='x y'",
+                "the agent command `A=1 B='x y'` names no program",
+            ),
+            ("# agent", "the agent command `# agent` names no program"),
+        ] {
+            assert_eq!(
+                refused(nothing),
+                format!("{said}, so no run would run an agent"),
+                "{nothing:?}"
             );
         }
         // A script named relative to here (the crate's directory), which no run finds.

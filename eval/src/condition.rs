@@ -153,8 +153,12 @@ pub fn select(all: Vec<Condition>, names: &[String]) -> Result<Vec<Condition>> {
                 .cloned()
                 .ok_or_else(|| {
                     let known: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
-                    Error::usage(format!("no condition `{name}`"))
-                        .with_hint(format!("the conditions are: {}", known.join(", ")))
+                    // Said as an unknown task is, the list in the line (as clap's
+                    // possible values are, in mur's words).
+                    Error::usage(format!(
+                        "no condition `{name}` (conditions: {})",
+                        known.join(", ")
+                    ))
                 })
         })
         .collect()
@@ -472,8 +476,16 @@ mod tests {
         assert_eq!(picked.len(), 2, "each once");
         assert_eq!(picked[0].name, "mcp");
         assert_eq!(picked[1].name, "cli-named");
+        let known: Vec<String> = all.iter().map(|c| c.name.clone()).collect();
         let error = select(all, &["nope".to_owned()]).expect_err("unknown");
-        assert_eq!(error.message(), "no condition `nope`");
+        // The list in the line, as an unknown task's is.
+        assert_eq!(
+            (error.message(), error.hints()),
+            (
+                format!("no condition `nope` (conditions: {})", known.join(", ")).as_str(),
+                &[][..]
+            )
+        );
     }
 
     #[test]

@@ -68,7 +68,7 @@ fn main() -> ExitCode {
     let _ = mur_procs::become_subreaper();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => return ExitCode::from(output::clap(&error)),
+        Err(error) => return ExitCode::from(output::clap(error)),
     };
     match execute(cli) {
         Ok(code) => ExitCode::from(code),

@@ -34,10 +34,19 @@ pub fn warn(warnings: &[String]) {
     }
 }
 
-/// clap's help, version or usage error, as clap renders it; the exit code it means.
-pub fn clap(error: &clap::Error) -> u8 {
-    let _ = error.print();
-    u8::from(error.use_stderr())
+/// What clap refused or was asked for, and the exit code it means: a usage error said as
+/// `mur` says one (one `error:` line in backticks, then `hint:` lines, the usage last),
+/// by mur-core's reading of clap's error, the one `mur` uses; help and the version as
+/// clap renders them.
+pub fn clap(error: clap::Error) -> u8 {
+    let error = Error::from(error);
+    match error.clap_error() {
+        Some(clap) => {
+            let _ = clap.print();
+        }
+        None => report(&error),
+    }
+    error.exit_code()
 }
 
 /// The only place an error is printed: one line, its list and detail, then its hints.

@@ -385,14 +385,12 @@ fn listed(items: impl Iterator<Item = String>) -> String {
     }
 }
 
-/// The ids of the runs recorded in `path` as made: a run the harness could not make is
-/// made again.
-pub fn done(path: &Path, meta: &Meta) -> Result<BTreeSet<String>> {
+/// The runs recorded in `path` as made: a run the harness could not make is made again.
+pub fn done(path: &Path, meta: &Meta) -> Result<Vec<RunResult>> {
     Ok(read(path, meta)?
         .results
         .into_iter()
         .filter(|r| r.error.is_none())
-        .map(|r| r.id)
         .collect())
 }
 
@@ -604,6 +602,7 @@ mod tests {
             done(&path, &meta)
                 .expect("done")
                 .into_iter()
+                .map(|r| r.id)
                 .collect::<Vec<_>>(),
             ["cli-derived/a/2"]
         );

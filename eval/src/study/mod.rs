@@ -68,8 +68,12 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
     // Each run says which command made it: a resume or an extension is its own.
     let made_by = meta.matrices.iter().position(|m| *m == asked);
     let results = out.join(RESULTS);
-    let done = journal::done(&results, &meta)?;
+    let made = journal::done(&results, &meta)?;
+    let done = made.iter().map(|r| r.id.clone()).collect();
     let pending = pending(study, meta.seed, &done);
+    if let Some(warning) = other_agents(study, &made, &pending) {
+        progress(&format!("warning: {warning}"));
+    }
     stop_the_killed_study(study, &out, &pending);
     // Where the runs are made, outside `out` (`one::run_one`), and the conditions' `mur`
     // and verbs, which the agents' environment names: no path an agent is given leads
@@ -120,6 +124,46 @@ fn warn_of_the_agent(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<
         }
     }
     Ok(())
+}
+
+/// A warning when runs recorded in the study were made by another agent than the one
+/// this command makes its `pending` runs with (a resume with another `--agent`): the
+/// report mixes or compares the two, which report.md says only once the runs are made.
+fn other_agents(
+    study: &Study,
+    made: &[result::RunResult],
+    pending: &VecDeque<Planned>,
+) -> Option<String> {
+    let running: BTreeSet<&str> = pending
+        .iter()
+        .map(|p| study.conditions[p.condition].name.as_str())
+        .collect();
+    let mut others: Vec<&str> = Vec::new();
+    let mut mixed = false;
+    for run in made {
+        let Some(agent) = run.agent_command.as_deref().filter(|a| *a != study.agent) else {
+            continue;
+        };
+        mixed |= running.contains(run.condition.as_str());
+        if !others.contains(&agent) {
+            others.push(agent);
+        }
+    }
+    if others.is_empty() || pending.is_empty() {
+        return None;
+    }
+    let named: Vec<String> = others.iter().map(|a| format!("`{a}`")).collect();
+    let so = if mixed {
+        "a condition's row will mix the agents' runs"
+    } else {
+        "the conditions' rows will compare the agents as much as the surfaces"
+    };
+    let agents = if named.len() == 1 { "agent" } else { "agents" };
+    Some(format!(
+        "runs recorded in the study were made by the {agents} {}, and this command's by `{}`: {so}",
+        named.join(" and "),
+        study.agent
+    ))
 }
 
 /// The study's directory `out`, made, as an absolute path.

@@ -4,7 +4,9 @@
 //! the Python SDK 2.x from `target/interop-modern-venv`) with only an MCP configuration —
 //! and the report counts their calls by surface from the session's own usage log and
 //! keeps a transcript per task. An agent that only claims success completes nothing, and
-//! each profile keeps the other surface out of the agent's reach.
+//! each profile keeps the other surface out of the agent's reach. A refused command line
+//! reads as mur's refusals do, and an agent command that runs no program is refused
+//! before any run.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -41,8 +43,13 @@ pub(crate) fn eval_bin() -> &'static Path {
 
 /// The shipped tasks' ids.
 fn task_ids() -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(repo_root().join("eval/tasks"))
-        .expect("eval/tasks")
+    shipped("tasks")
+}
+
+/// The names of the shipped files of `eval/KIND` (`tasks`, `conditions`), sorted.
+pub(crate) fn shipped(kind: &str) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(repo_root().join("eval").join(kind))
+        .expect("eval's shipped files")
         .flatten()
         .filter_map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -383,8 +390,17 @@ fn an_unknown_task_is_a_usage_error_naming_the_tasks() {
     let sandbox = Sandbox::new();
     let run = ["run", "--profile", "mcp", "--agent", "true"];
     let out = eval(&sandbox, &[&run[..], &["--tasks", "nope"]].concat(), None);
-    out.assert_code(1)
-        .assert_stderr_starts_with("error: no task `nope` (tasks: about-title, ");
+    out.assert_code(1).assert_stderr_is(format!(
+        "error: no task `nope` (tasks: {})\n",
+        task_ids().join(", ")
+    ));
+    // An unknown condition is said the same way: the list in the line.
+    let study = ["study", "--agent", "true", "--conditions", "nope"];
+    let out = eval(&sandbox, &study, None);
+    out.assert_code(1).assert_stderr_is(format!(
+        "error: no condition `nope` (conditions: {})\n",
+        shipped("conditions").join(", ")
+    ));
     let listed = eval(&sandbox, &["tasks", "--json"], None);
     listed.assert_code(0);
     let ids: Vec<String> = listed
@@ -487,10 +503,75 @@ fn a_time_limit_of_zero_is_refused() {
             None,
         );
         output.assert_code(1).assert_stderr_is(
-            "error: invalid value '0' for '--time-limit <SECS>': 0 is not in \
-             1..18446744073709551615\n\nFor more information, try '--help'.\n",
+            "error: invalid value `0` for `--time-limit <SECS>`: 0 is not in \
+             1..18446744073709551615\n",
         );
         assert_eq!(output.stdout, "");
+    }
+}
+
+/// What clap refuses is said as `mur` says it: one `error:` line in backticks, a list of
+/// values in the line, the usage in a `hint:` line; not clap's own layout.
+#[test]
+fn a_refused_command_line_reads_as_murs_refusals_do() {
+    let sandbox = Sandbox::new();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["run", "--profile", "nope", "--agent", "true"],
+            "error: invalid value `nope` for `--profile <PROFILE>` (possible values: cli, mcp, \
+             both)\n",
+        ),
+        (
+            &["study", "--agent", "true", "--repeats", "0"],
+            "error: invalid value `0` for `--repeats <N>`: 0 is not in 1..=4294967295\n",
+        ),
+        (
+            &["run", "--agent", "true"],
+            "error: missing argument `--profile <PROFILE>`\n\
+             hint: usage: mur-eval run --profile <PROFILE> --agent <COMMAND> (`--help` shows \
+             more)\n",
+        ),
+        (
+            &["study", "--agent", "true", "--repeat", "2"],
+            "error: unexpected argument `--repeat` found\n\
+             hint: did you mean `--repeats`?\n\
+             hint: usage: mur-eval study --agent <COMMAND> --repeats <N> (`--help` shows more)\n",
+        ),
+    ];
+    for (args, said) in cases {
+        let output = eval(&sandbox, args, None);
+        output.assert_code(1).assert_stderr_is(said);
+        assert_eq!(output.stdout, "", "{args:?}");
+    }
+}
+
+/// An agent command that runs nothing (`--agent "$AGENT"` with the variable unset, or
+/// only assignments) is refused before any run: `sh -c` would exit 0 every time, and
+/// every run be recorded as the surface's failure.
+#[test]
+fn an_agent_command_that_names_no_program_is_refused_before_any_run() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("out");
+    let out = out.to_str().expect("utf-8 path");
+    let hint = "hint: give `--agent` the command that runs the agent on a task (`--help` says \
+                its placeholders)\n";
+    for (agent, why) in [("", "is empty"), ("FOO=1", "`FOO=1` names no program")] {
+        for command in [
+            &["run", "--profile", "cli"][..],
+            &["study", "--conditions", "cli-call", "--repeats", "1"][..],
+        ] {
+            let args = [
+                command,
+                &["--tasks", "count-to-three", "--out", out, "--agent", agent],
+            ]
+            .concat();
+            let output = eval(&sandbox, &args, None);
+            output.assert_code(1).assert_stderr_is(format!(
+                "error: the agent command {why}, so no run would run an agent\n{hint}"
+            ));
+            assert_eq!(output.stdout, "", "{args:?}");
+            assert!(!Path::new(out).exists(), "nothing made: {args:?}");
+        }
     }
 }
 

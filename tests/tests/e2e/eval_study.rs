@@ -35,18 +35,7 @@ const REPEATS: usize = 2;
 
 /// The shipped conditions' names.
 fn conditions() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(repo_root().join("eval/conditions"))
-        .expect("eval/conditions")
-        .flatten()
-        .filter_map(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .strip_suffix(".toml")
-                .map(str::to_owned)
-        })
-        .collect();
-    names.sort();
-    names
+    crate::eval::shipped("conditions")
 }
 
 /// `mur-eval study` over the small matrix, into `out`, as a command to run or spawn.
@@ -670,8 +659,16 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
     );
     let output = study_into(&sandbox, &out, &second);
     output.assert_code(0);
-    // The first command again: a resume, nothing new to record.
-    study_into(&sandbox, &out, &first).assert_code(0);
+    // Said at the start, not only in report.md once the runs are made.
+    output.assert_stderr_contains(
+        "warning: runs recorded in the study were made by the agent `true derived`, and this \
+         command's by `true mcp`: the conditions' rows will compare the agents as much as the \
+         surfaces\nstudy: 1 condition × 2 tasks × 1 repeat, seed 7; 2 to run, 2 recorded\n",
+    );
+    // The first command again: a resume, nothing new to record, nothing to warn of.
+    let again = study_into(&sandbox, &out, &first);
+    again.assert_code(0);
+    assert!(!again.stderr.contains("warning:"), "{}", again.stderr);
 
     let mut recorded = read_json(&out.join("study.json"));
     // Each command with how it ran (the resumed first one is the same: not again).
@@ -735,6 +732,11 @@ fn commands_with_other_matrices_into_one_study_are_all_recorded_and_said_unequal
     let third = cli_derived("count-to-three", "3", &["--agent", "true third"]);
     let output = study_into(&sandbox, &out, &third);
     output.assert_code(0);
+    output.assert_stderr_contains(
+        "warning: runs recorded in the study were made by the agents `true derived` and \
+         `true mcp`, and this command's by `true third`: a condition's row will mix the \
+         agents' runs\n",
+    );
     let mixed = "\nWarning: a condition's runs were made by different agents, so its row mixes \
                  them — `cli-derived` by `true derived` and `true third`; `mcp` by `true mcp`.\n";
     output.assert_stdout_contains(mixed);
