@@ -1134,7 +1134,7 @@ impl Derived {
         }
         for field in self.fields.iter().filter(|f| f.required) {
             if !arguments.contains_key(&field.property) {
-                return Err(format!("missing option `--{}`", field.option));
+                return Err(self.missing(field));
             }
         }
         for (property, _) in self.unnamed.iter().filter(|(_, required)| *required) {
@@ -1147,6 +1147,16 @@ impl Derived {
             }
         }
         Ok(Request::Call(arguments))
+    }
+
+    /// A required field not given, named as the usage line shows it: the lone word
+    /// (`missing argument `<selector>``, under `Usage: mur devtools wait-for <selector>
+    /// …`, as a named verb's kit says it), else the option (`missing option `--count``).
+    fn missing(&self, field: &Field) -> String {
+        match self.spec.lone.as_deref() == Some(field.option.as_str()) {
+            true => format!("missing argument `<{}>`", field.option),
+            false => format!("missing option `--{}`", field.option),
+        }
     }
 
     /// How an error names a property given in the whole object: `` `delayMs` in `--args` ``.
@@ -3377,11 +3387,29 @@ mod tests {
         );
     }
 
+    /// A missing required field is named as the usage line shows it: the lone word
+    /// (`wait-for <selector>`, above), else the option, when two are required and no
+    /// word stands for either (review 314, 9).
+    #[test]
+    fn a_missing_field_no_lone_word_gives_is_named_as_an_option() {
+        let verb = Derived::from_tool(&json!({
+            "name": "drag",
+            "inputSchema": {"type": "object", "required": ["from", "to"], "properties": {
+                "from": {"type": "string"}, "to": {"type": "string"}
+            }}
+        }))
+        .expect("a tool");
+        assert_eq!(
+            verb.parse(&argv(&["--to", "#b"]), WITHIN),
+            Err("missing option `--from`".to_owned())
+        );
+    }
+
     #[test]
     fn bad_argv_names_the_option() {
         let verb = wait_for();
         let rows: &[(&[&str], _)] = &[
-            (&[][..], "missing option `--selector`"),
+            (&[][..], "missing argument `<selector>`"),
             (&["--selector"], "`--selector` needs a value"),
             (
                 &["--selector", "--count", "2"],

@@ -215,7 +215,7 @@ const UNQUOTED: &str = "quote a selector that starts with `#` ('#btn-inc'): unqu
 /// x`) or it was given `=` (`--selector=`). A missing positional is always at the end
 /// of what was given (`bump`, `bump --timeout 900` may each have been followed by
 /// `#btn-inc`): argv cannot tell those from a selector left out. So is the option a
-/// lone word gives ([`VerbSpec::lone`]: `missing option `--selector`` from `wait-for #x`).
+/// lone word gives ([`VerbSpec::lone`]: `missing argument `<selector>`` from `wait-for #x`).
 fn missing_selector(message: &str, spec: &VerbSpec, argv: &[String]) -> bool {
     let selector = |p: &&Param| p.kind == ValueKind::Selector || p.name == "selector";
     let positional = spec
@@ -226,7 +226,7 @@ fn missing_selector(message: &str, spec: &VerbSpec, argv: &[String]) -> bool {
     let lone = spec.lone.as_deref().and_then(|lone| spec.option(lone));
     let lone = lone
         .filter(selector)
-        .is_some_and(|p| message == format!("missing option `--{}`", p.name));
+        .is_some_and(|p| message == format!("missing argument `<{}>`", p.name));
     let last = argv.last().map(String::as_str);
     let option = spec.options.iter().filter(selector).any(|p| {
         let option = format!("--{}", p.name);

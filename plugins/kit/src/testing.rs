@@ -20,11 +20,55 @@ fn owned(words: &[&str]) -> Vec<String> {
 /// tested without it.
 #[track_caller]
 pub fn check_declarations<V: Verb>() {
+    if let Some(why) = unusable_name(V::ABOUT.name) {
+        panic!("{why}");
+    }
     if let Some(why) = V::SPEC.unusable() {
         panic!("verb `{}` declares {why}", V::ABOUT.name);
     }
     let refused = crate::info::refused(&V::ABOUT, &V::SPEC, V::WAITS).concat();
     assert!(refused.is_empty(), "{refused}");
+}
+
+/// The rule `mur devtools verbs add` holds a verb's name to, in its words (mur's
+/// crates/verbs/src/names.rs, `VERB_NAME_RULE`). A copy, as the kit cannot depend on
+/// mur: the e2e test `scaffold_python::the_kits_hold_a_verbs_name_to_the_hosts_rule`
+/// holds it, [`HOST_VERBS`] and the Python and JavaScript kits' copies to the host's.
+pub const VERB_NAME_RULE: &str = "a verb name is lowercase letters, digits and inner dashes (never two in a row), starting with a letter, at most 64 characters";
+
+/// The words `mur devtools` answers itself (its commands and `help`): `verbs add`
+/// refuses a verb of one of these names, which could never be called (mur's
+/// `cli::host_verbs`; a copy, see [`VERB_NAME_RULE`]).
+pub const HOST_VERBS: [&str; 10] = [
+    "bridge", "call", "catalog", "guide", "help", "parity", "proxy", "session", "usage", "verbs",
+];
+
+/// Why `mur devtools verbs add` would refuse a verb named `name`, in its words, or
+/// `None`: checked first by every helper here, so `cargo test` says it before a build
+/// (review 314: `Bump` passed the tests and was refused only at `verbs add`).
+pub fn unusable_name(name: &str) -> Option<String> {
+    let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+    let shaped = name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && name.chars().all(allowed);
+    let why = if !shaped {
+        format!("the verb names itself `{name}`; {VERB_NAME_RULE}")
+    } else if HOST_VERBS.contains(&name) {
+        format!(
+            "the verb names itself `{name}`, a word `mur devtools` answers itself: a verb by \
+             that name could not be called"
+        )
+    } else if name == "index" {
+        format!(
+            "the verb names itself `{name}`, the name of the verb directory's own index: a \
+             verb by that name would be taken for it"
+        )
+    } else {
+        return None;
+    };
+    Some(format!("{why}; `mur devtools verbs add` would refuse it"))
 }
 
 /// [`parse`] of `words` by verb `V`, its declarations checked first.

@@ -2011,3 +2011,64 @@ fn a_usage_error_names_the_fix_where_it_can() {
         "unknown option `-c`; did you mean `--count`?"
     );
 }
+
+/// A verb named as `verbs add` would refuse (`Bump`), whose `cargo test` passed: the
+/// mistake showed only after a release build, at `verbs add` (review 314, 7).
+struct Capital;
+
+impl Verb for Capital {
+    const ABOUT: About = About {
+        name: "Bump",
+        ..Sample::ABOUT
+    };
+    const SPEC: Spec = Sample::SPEC;
+}
+
+/// The test helpers refuse a verb's name as `verbs add` does, in its words.
+#[test]
+#[should_panic(
+    expected = "the verb names itself `Bump`; a verb name is lowercase letters, digits and \
+                inner dashes (never two in a row), starting with a letter, at most 64 \
+                characters; `mur devtools verbs add` would refuse it"
+)]
+fn the_test_helpers_refuse_a_name_mur_would_refuse() {
+    crate::testing::assert_arguments::<Capital>(&[(&["#x", "t"], json!({}))]);
+}
+
+/// Each of `verbs add`'s reasons to refuse a name (mur's crates/verbs/src/names.rs):
+/// its shape, a word of the host's, the index's name; a name near them is taken.
+#[test]
+fn a_verb_name_is_judged_by_the_hosts_rule() {
+    use crate::testing::unusable_name;
+    let long = "a".repeat(65);
+    for bad in [
+        "Bump",
+        "py_click",
+        "9lives",
+        "x--y",
+        "x-",
+        "",
+        long.as_str(),
+    ] {
+        let why = unusable_name(bad).unwrap_or_else(|| panic!("{bad:?} taken"));
+        assert!(why.contains(crate::testing::VERB_NAME_RULE), "{why}");
+    }
+    assert_eq!(
+        unusable_name("call").as_deref(),
+        Some(
+            "the verb names itself `call`, a word `mur devtools` answers itself: a verb by \
+             that name could not be called; `mur devtools verbs add` would refuse it"
+        )
+    );
+    assert!(unusable_name("index").is_some_and(|why| why.contains("own index")));
+    for good in [
+        "bump",
+        "py-click",
+        "my-call",
+        "index-of",
+        "a1",
+        &"a".repeat(64),
+    ] {
+        assert_eq!(unusable_name(good), None, "{good}");
+    }
+}

@@ -198,7 +198,7 @@ fn its_tools_are_derived_verbs_through_the_legacy_fallback() {
     server
         .devtools(&["echo"])
         .assert_code(1)
-        .assert_stderr_starts_with("error: echo: missing option `--message`\n");
+        .assert_stderr_starts_with("error: echo: missing argument `<message>`\n");
     // An image between two captions: the captions are printed, and the image is not
     // dropped without a word.
     let image = server.devtools(&["get-tiny-image"]);

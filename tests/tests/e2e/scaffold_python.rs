@@ -342,3 +342,72 @@ fn a_python_build_without_componentize_py_says_to_install_it_first() {
     );
     assert!(!out.exists());
 }
+
+/// The three kits refuse a verb's name as `verbs add` does, in its words (review 314, 7),
+/// from copies of the host's rule and of the words `mur devtools` answers itself: held
+/// here to the host's, as a kit's copy could drift from it. `verbs new` refuses each word
+/// a kit keeps and says the rule as the kit does, and each command `mur devtools --help`
+/// lists (and `help`) is one the kits keep.
+#[test]
+fn the_kits_hold_a_verbs_name_to_the_hosts_rule() {
+    let sb = mur_e2e::Sandbox::new();
+    let scaffold = repo_root().join("crates/verbs/src/scaffold");
+    let python = "import json, kit; print(json.dumps([kit.VERB_NAME_RULE, list(kit.HOST_VERBS)]))";
+    let python = run_ok(
+        &scaffold.join("python"),
+        Command::new("python3").args(["-c", python]),
+    );
+    let js = "import { VERB_NAME_RULE, HOST_VERBS } from './kit.js'; \
+              console.log(JSON.stringify([VERB_NAME_RULE, HOST_VERBS]))";
+    let js = run_ok(
+        &scaffold.join("js"),
+        Command::new("node").args(["--input-type=module", "-e", js]),
+    );
+    let mut kits: Vec<(String, Vec<String>)> = [python, js]
+        .iter()
+        .map(|out| serde_json::from_str(&out.stdout).expect("the kit's copies"))
+        .collect();
+    kits.push(rust_kits_copies());
+    let listed = sb.devtools(&["--help"]);
+    let commands = listed.stdout.split("Commands:\n").nth(1).expect("commands");
+    let mut host: Vec<String> = commands
+        .lines()
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next().map(str::to_owned))
+        .chain(["help".to_owned()])
+        .collect();
+    host.sort();
+    let said = sb.devtools(&["verbs", "new", "Bad_Name"]);
+    said.assert_code(1);
+    for (rule, words) in &kits {
+        assert!(said.stderr.contains(rule.as_str()), "{rule}\n{said}");
+        assert_eq!(words, &host, "a kit's words `mur devtools` answers itself");
+    }
+    for word in &host {
+        sb.devtools(&["verbs", "new", word])
+            .assert_code(1)
+            .assert_stderr_starts_with(&format!(
+                "error: `{word}` is a word `mur devtools` answers itself;"
+            ));
+    }
+}
+
+/// The Rust kit's copies of `VERB_NAME_RULE` and `HOST_VERBS`, read from its source
+/// (plugins/kit/src/testing.rs), which this crate does not build.
+fn rust_kits_copies() -> (String, Vec<String>) {
+    let path = repo_root().join("plugins/kit/src/testing.rs");
+    let text = std::fs::read_to_string(&path).expect("testing.rs");
+    let quoted = |from: &str, to: &str| -> Vec<String> {
+        let start = text.find(from).expect(from) + from.len();
+        let end = start + text[start..].find(to).expect(to);
+        let inside = &text[start..end];
+        inside
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    };
+    let rule = quoted("pub const VERB_NAME_RULE: &str = ", ";\n").concat();
+    (rule, quoted("pub const HOST_VERBS", "];"))
+}

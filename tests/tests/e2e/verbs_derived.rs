@@ -202,7 +202,7 @@ fn bad_argv_is_exit_1_naming_the_option_and_nothing_is_sent() {
     for (words, message) in [
         (
             &["click"][..],
-            "error: click: missing option `--selector`\n",
+            "error: click: missing argument `<selector>`\n",
         ),
         (
             &["click", "#btn-inc", "#btn-dec"],
@@ -818,7 +818,7 @@ fn a_lone_selector_the_shell_read_as_a_comment_is_hinted() {
     assert_eq!(
         (lines.first(), lines.last()),
         (
-            Some(&"error: wait-for: missing option `--selector`"),
+            Some(&"error: wait-for: missing argument `<selector>`"),
             Some(
                 &"hint: quote a selector that starts with `#` ('#btn-inc'): unquoted, the shell \
                   reads it and the rest of the line as a comment"
@@ -2450,7 +2450,7 @@ fn a_derived_verb_is_recorded_under_its_verb_name_however_it_was_typed() {
     sandbox
         .devtools(&["waitFor", "--args", "{}"])
         .assert_code(1)
-        .assert_stderr_contains("error: wait-for: missing option `--selector`\n");
+        .assert_stderr_contains("error: wait-for: missing argument `<selector>`\n");
     sandbox.devtools(&["exportTodoz"]).assert_code(1);
     let lines = |path: &std::path::Path| -> Vec<serde_json::Value> {
         std::fs::read_to_string(path)
@@ -3142,5 +3142,35 @@ fn the_lone_word_of_a_derived_verb_is_in_its_usage_and_a_selector_reads_no_file(
     assert_eq!(
         devtools(&["note", "--body", &at]).json(),
         json!({ "body": "#count\n" })
+    );
+}
+
+/// A data verb's required option that is also its lone word is named, when missing, as
+/// its usage line shows it (`<selector>`), as a named verb's kit names it (`click:
+/// missing argument `<selector>``); it said "missing option `--selector`" under a
+/// usage line that shows no such option (review 314, 9).
+#[test]
+fn a_missing_lone_word_is_named_as_the_usage_line_shows_it() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.root().join("w.json");
+    let data = json!({ "schema": "mur-verb/1", "name": "w", "tool": "waitFor",
+        "summary": "Waits", "options": [{ "field": "selector", "help": "the element",
+        "required": true }] });
+    std::fs::write(&file, data.to_string()).expect("write the data verb");
+    sandbox
+        .devtools(&["verbs", "add", file.to_str().expect("utf-8")])
+        .assert_code(0);
+    let _app = sandbox.start_app();
+    let out = sandbox.devtools(&["w"]);
+    out.assert_code(1);
+    let lines: Vec<&str> = out.stderr.lines().take(3).collect();
+    assert_eq!(
+        lines,
+        [
+            "error: w: missing argument `<selector>`",
+            "",
+            "Usage: mur devtools w <selector> [--args JSON]"
+        ],
+        "{out}"
     );
 }

@@ -192,6 +192,47 @@ export function unusableWaits(waits) {
 }
 
 /**
+ * The rule `mur devtools verbs add` holds a verb's name to, in its words (mur's
+ * crates/verbs/src/names.rs). A copy, as are `HOST_VERBS` and the Rust and Python
+ * kits' own: the e2e test `scaffold_python::the_kits_hold_a_verbs_name_to_the_hosts_rule`
+ * holds them to the host's.
+ */
+export const VERB_NAME_RULE =
+  "a verb name is lowercase letters, digits and inner dashes (never two in a row), " +
+  "starting with a letter, at most 64 characters";
+
+/**
+ * The words `mur devtools` answers itself (its commands and `help`): `verbs add`
+ * refuses a verb of one of these names, which could never be called.
+ */
+export const HOST_VERBS = [
+  "bridge", "call", "catalog", "guide", "help", "parity", "proxy", "session", "usage", "verbs",
+];
+
+/**
+ * Why `mur devtools verbs add` would refuse a verb named `name`, in its words, or
+ * undefined. `new Verb` checks it, so `node --test` says it before a build: a name
+ * `verbs add` refuses passed the tests and the build, and showed only there.
+ */
+export function unusableName(name) {
+  const shaped = typeof name === "string" && new TextEncoder().encode(name).length <= 64 &&
+    /^[a-z][a-z0-9-]*$/.test(name) && !name.endsWith("-") && !name.includes("--");
+  let why;
+  if (!shaped) {
+    why = `the verb names itself \`${name}\`; ${VERB_NAME_RULE}`;
+  } else if (HOST_VERBS.includes(name)) {
+    why = `the verb names itself \`${name}\`, a word \`mur devtools\` answers itself: ` +
+      "a verb by that name could not be called";
+  } else if (name === "index") {
+    why = `the verb names itself \`${name}\`, the name of the verb directory's own index: ` +
+      "a verb by that name would be taken for it";
+  } else {
+    return undefined;
+  }
+  return `${why}; \`mur devtools verbs add\` would refuse it`;
+}
+
+/**
  * What these params declare that a command line could not use or the kit refuses,
  * or undefined, saying whose rule it breaks. `mur devtools verbs add` refuses an
  * option name that is not a letter or a digit, then letters, digits, `-`, `_` or
@@ -884,6 +925,8 @@ export class Verb {
         throw new DeclarationError(`a verb needs a \`${required}\``);
       }
     }
+    const named = unusableName(this.name);
+    if (named !== undefined) throw new DeclarationError(named);
     const waits = unusableWaits(this.waits);
     const found = unusableParam(this.positionals, this.options) ?? (waits === undefined ? undefined : [waits]) ??
       unkeptParam(this.positionals, this.options, this.waits);

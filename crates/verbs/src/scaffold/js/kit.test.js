@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  HOST_FLAGS, HOST_OPTIONS, Verb, VerbError, flag, jsonLine, option, positional, selector, unusable, unusableWaits,
+  HOST_FLAGS, HOST_OPTIONS, VERB_NAME_RULE, Verb, VerbError, flag, jsonLine, option, positional, selector, unusable,
+  unusableWaits,
 } from "./kit.js";
 
 // mur's verdict on option names (Rust's `char::is_alphanumeric` first, then that or
@@ -571,6 +572,23 @@ test("describes itself", () => {
     described.options.map((p) => [p.name, p.valueName, p.help]),
     [["selector", "S", "the same as `<selector>`"], ["timeout", "MS", "let the call take up to MS milliseconds"]],
   );
+});
+
+// `Bump` and `call` passed these tests and a build; `verbs add` refused them (review
+// 314, 7). In its words (mur's crates/verbs/src/names.rs).
+test("a name verbs add would refuse is refused when declared", () => {
+  const host = "; `mur devtools verbs add` would refuse it";
+  const verb = (name) => new Verb({ name, tool: "click", summary: "Click" });
+  for (const name of ["Py_Click", "9lives", "x--y", "x-", "a".repeat(65)]) {
+    assert.throws(() => verb(name), { message: `the verb names itself \`${name}\`; ${VERB_NAME_RULE}${host}` }, name);
+  }
+  for (const [name, why] of [
+    ["call", "a word `mur devtools` answers itself: a verb by that name could not be called"],
+    ["index", "the name of the verb directory's own index: a verb by that name would be taken for it"],
+  ]) {
+    assert.throws(() => verb(name), { message: `the verb names itself \`${name}\`, ${why}${host}` }, name);
+  }
+  for (const name of ["py-click", "my-call", "index-of", "a".repeat(64)]) verb(name);
 });
 
 test("a param no command line could give is refused when declared", () => {

@@ -197,6 +197,51 @@ def unusable_waits(waits):
     return None
 
 
+VERB_NAME_RULE = (
+    "a verb name is lowercase letters, digits and inner dashes (never two in a row), "
+    "starting with a letter, at most 64 characters"
+)
+"""The rule `mur devtools verbs add` holds a verb's name to, in its words (mur's
+crates/verbs/src/names.rs). A copy, as are `HOST_VERBS` and the Rust and JavaScript
+kits' own: the e2e test `scaffold_python::the_kits_hold_a_verbs_name_to_the_hosts_rule`
+holds them to the host's."""
+
+HOST_VERBS = (
+    "bridge", "call", "catalog", "guide", "help", "parity", "proxy", "session", "usage", "verbs",
+)
+"""The words `mur devtools` answers itself (its commands and `help`): `verbs add`
+refuses a verb of one of these names, which could never be called."""
+
+
+def unusable_name(name):
+    """Why `mur devtools verbs add` would refuse a verb named `name`, in its words,
+    or None. A `Verb` subclass is checked when it is defined, so `python3 -m unittest`
+    (and build.sh, before componentize-py) says it: `Py_Click` passed the tests and a
+    ~50 s build, and only `verbs add` refused it."""
+    shaped = (
+        isinstance(name, str)
+        and len(name.encode("utf-8")) <= 64
+        and re.fullmatch(r"[a-z][a-z0-9-]*", name) is not None
+        and not name.endswith("-")
+        and "--" not in name
+    )
+    if not shaped:
+        why = f"the verb names itself `{name}`; {VERB_NAME_RULE}"
+    elif name in HOST_VERBS:
+        why = (
+            f"the verb names itself `{name}`, a word `mur devtools` answers itself: "
+            "a verb by that name could not be called"
+        )
+    elif name == "index":
+        why = (
+            f"the verb names itself `{name}`, the name of the verb directory's own index: "
+            "a verb by that name would be taken for it"
+        )
+    else:
+        return None
+    return f"{why}; `mur devtools verbs add` would refuse it"
+
+
 def positional(name, help, kind="text", key="", option="", choices=()):
     """A required positional, shown as `<name>`; with `option` (its placeholder),
     also given as `--name VALUE` (`click --selector '#btn-inc'` for `click
@@ -501,6 +546,8 @@ class Verb:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if (why := unusable_name(cls.name)) is not None:
+            raise DeclarationError(why)
         found = _unusable(cls.positionals, cls.options)
         if found is None and (why := unusable_waits(cls.waits)) is not None:
             found = why, cls.waits

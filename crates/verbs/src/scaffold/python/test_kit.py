@@ -708,6 +708,27 @@ class KitTest(unittest.TestCase):
                 type("Bad", (kit.Verb,), {"name": "bad", "waits": waits})
             self.assertEqual(str(raised.exception), f"verb `bad` declares {why}")
 
+    def test_a_name_verbs_add_would_refuse_is_refused_when_declared(self):
+        # `Py_Click` and `call` passed these tests and a ~50 s build; `verbs add` refused
+        # them (review 314, 7). In its words (mur's crates/verbs/src/names.rs).
+        host = "; `mur devtools verbs add` would refuse it"
+        for name in ["Py_Click", "9lives", "x--y", "x-", "", "a" * 65, None]:
+            with self.assertRaises(kit.DeclarationError, msg=name) as raised:
+                type("Bad", (kit.Verb,), {"name": name})
+            self.assertEqual(
+                str(raised.exception), f"the verb names itself `{name}`; {kit.VERB_NAME_RULE}{host}"
+            )
+        for name, why in [
+            ("call", "a word `mur devtools` answers itself: a verb by that name could not be called"),
+            ("index", "the name of the verb directory's own index: a verb by that name would be "
+             "taken for it"),
+        ]:
+            with self.assertRaises(kit.DeclarationError, msg=name) as raised:
+                type("Bad", (kit.Verb,), {"name": name})
+            self.assertEqual(str(raised.exception), f"the verb names itself `{name}`, {why}{host}")
+        for name in ["py-click", "my-call", "index-of", "a" * 64]:
+            type("Fine", (kit.Verb,), {"name": name})
+
     def test_choices_and_a_wait_verbs_add_would_refuse_are_refused_when_declared(self):
         # In `verbs add`'s words (mur's crates/verbs/src/spec.rs), judged on the params
         # `describe` declares: an option also taken as a word is a positional first.
