@@ -84,8 +84,11 @@ pub fn check_command(command: &str, profile: Profile) -> Result<Option<String>> 
 /// Refuses an agent command whose program cannot start in any run, before a run is made
 /// (exit 1): a name the agent's `PATH` (`path`, [`crate::profile::agent_path`]) does not
 /// find, a path that does not exist, or a relative path, which `sh` would resolve in each
-/// run's own working directory. Its warnings: a word that is a relative path to a file
-/// here (`bash eval/agents/x.sh`), which the agent, in its own directory, will not find.
+/// run's own working directory; the script a shell is told to run (`sh agent.sh`), on
+/// the same terms ([`shell_script`]): a shell that cannot open it exits 2 under dash,
+/// which no early stop reads as "never started"; and a `{word}` that is no placeholder
+/// ([`check_placeholders`]). Its warnings: a later word that is a relative path to a file
+/// here (`python3 eval/agents/x.py`), which the agent, in its own directory, will not find.
 /// Only the first word is judged as the program, after `NAME=value` assignments; a
 /// command `shlex` cannot split, or that holds what only a shell reads (an expansion,
 /// a substitution, a list, a pipe, a redirection: `f=$(find "$D" …); sed …`, whose
@@ -98,6 +101,7 @@ pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String
     if command.trim().is_empty() {
         return Err(no_program("is empty"));
     }
+    check_placeholders(command)?;
     let words = shlex::split(command).filter(|_| !command.contains(SHELL_SYNTAX));
     let Some(words) = words else {
         return Ok(Vec::new());
@@ -127,10 +131,159 @@ pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String
             "install it, or name it by absolute path (the agent's PATH is mur-eval's, without the directories that hold a `mur`)",
         ));
     }
-    Ok(words
-        .filter(|w| w.contains('/') && Path::new(w.as_str()).is_relative() && Path::new(w.as_str()).exists())
+    let args: Vec<&String> = words.collect();
+    if let Some(script) = shell_script(program, &args) {
+        check_script(program, script, path).map_err(|e| e.with_hint(hint))?;
+    }
+    Ok(args
+        .into_iter()
+        .filter(|w| is_file_here(w))
         .map(|w| format!("the agent command names `{w}`, a relative path, which the agent will look for in its run's own working directory; {hint}"))
         .collect())
+}
+
+/// The placeholders [`substitute`] replaces, without their braces.
+const PLACEHOLDERS: [&str; 6] = [
+    "task",
+    "prompt",
+    "prompt_file",
+    "workdir",
+    "mcp_config",
+    "profile",
+];
+
+/// Refuses a `{word}` in `command` that is no placeholder (`{taks}`), which would reach
+/// the agent as typed in every run, and a placeholder written as a shell expansion
+/// (`${task}`), which is replaced by its quoted value after the `$`. Only an
+/// identifier in braces is judged: `${HOME}` is the shell's, `{"a":1}` and `{a,b}` are no
+/// placeholders; within single quotes (an `awk '{print}'` or `jq '{name}'` program) only
+/// a word one slip from a placeholder is.
+fn check_placeholders(command: &str) -> Result<()> {
+    let mut quote = None;
+    let mut chars = command.char_indices();
+    let mut after_dollar = false;
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' if quote != Some('\'') => {
+                chars.next();
+            }
+            '\'' | '"' if quote.is_none() => quote = Some(c),
+            _ if quote == Some(c) => quote = None,
+            '{' => {
+                if let Some(word) = braced_word(&command[at + 1..]) {
+                    judge_placeholder(word, after_dollar, quote == Some('\''))?;
+                }
+            }
+            _ => {}
+        }
+        after_dollar = c == '$';
+    }
+    Ok(())
+}
+
+/// The identifier that `rest` (what follows a `{`) holds before its `}`, if that is all.
+fn braced_word(rest: &str) -> Option<&str> {
+    let (word, _) = rest.split_once('}')?;
+    let identifier = word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    identifier.then_some(word)
+}
+
+/// Refuses `{word}` as [`check_placeholders`] says.
+fn judge_placeholder(word: &str, after_dollar: bool, single_quoted: bool) -> Result<()> {
+    let known = PLACEHOLDERS.contains(&word);
+    if known && after_dollar {
+        return Err(Error::usage(format!(
+            "the agent command has `${{{word}}}`, a shell expansion of the placeholder `{{{word}}}`, which would be replaced after the `$`"
+        ))
+        .with_hint(format!(
+            "write `{{{word}}}` for the placeholder (its value shell-quoted), or `${word}` for a shell variable"
+        )));
+    }
+    let slip = PLACEHOLDERS.iter().any(|p| mur_core::is_typo_of(word, p));
+    if known || after_dollar || (single_quoted && !slip) {
+        return Ok(());
+    }
+    let all = PLACEHOLDERS.map(|p| format!("{{{p}}}")).join(", ");
+    let hint = match mur_core::nearest(word, PLACEHOLDERS) {
+        Some(near) => format!("did you mean `{{{near}}}`? The placeholders are {all}"),
+        None => format!("the placeholders are {all}"),
+    };
+    Err(Error::usage(format!(
+        "the agent command has `{{{word}}}`, which is no placeholder: every run's agent would get it as typed"
+    ))
+    .with_hint(hint))
+}
+
+/// The script a shell (`sh`, `bash`, …, by any path) is told to run by `args`: its first
+/// word that is neither an option nor an option's argument. `None` when it runs no script
+/// (`-c`, `-s`, `-i`: its commands come from elsewhere), for a program that is no shell,
+/// and for a word the shell itself expands (`~/x.sh`, a glob, a placeholder).
+fn shell_script<'a>(program: &str, args: &[&'a String]) -> Option<&'a str> {
+    const SHELLS: [&str; 6] = ["sh", "bash", "dash", "zsh", "ksh", "mksh"];
+    let name = Path::new(program).file_name()?.to_str()?;
+    if !SHELLS.contains(&name) {
+        return None;
+    }
+    let mut args = args.iter().map(|a| a.as_str());
+    let script = loop {
+        match args.next()? {
+            "--" => break args.next()?,
+            "-" | "+" => return None,
+            "--rcfile" | "--init-file" => {
+                args.next();
+            }
+            long if long.starts_with("--") => {}
+            short if short.starts_with(['-', '+']) => {
+                if short.contains(['c', 's', 'i']) {
+                    return None;
+                }
+                // `-o errexit`, bash's `-O extglob`: the option's argument is next.
+                if short.ends_with(['o', 'O']) {
+                    args.next();
+                }
+            }
+            script => break script,
+        }
+    };
+    let expanded = script.starts_with('~') || script.contains(['{', '*', '?', '[']);
+    (!expanded).then_some(script)
+}
+
+/// Refuses the `script` a `shell` would run in each run's working directory when no run
+/// finds it: an absolute path that does not exist, or a relative one (the run's directory
+/// holds only the task's files); a bare name on the agent's `PATH` is let through, as
+/// bash looks a script up there.
+fn check_script(shell: &str, script: &str, path: &std::ffi::OsStr) -> Result<()> {
+    let file = Path::new(script);
+    let why = if file.is_absolute() {
+        if file.exists() {
+            return Ok(());
+        }
+        "does not exist"
+    } else {
+        let on_path = !script.contains('/')
+            && std::env::split_paths(path).any(|dir| dir.join(script).is_file());
+        if on_path {
+            return Ok(());
+        }
+        "is a relative path, which each run resolves in its own working directory"
+    };
+    Err(Error::usage(format!(
+        "the agent's script `{script}` (run by `{shell}`) {why}"
+    )))
+}
+
+/// Whether `word` is a relative path to a file here, or a directory through a `/`
+/// (`eval/agents`), which the agent, in its own working directory, will not find.
+fn is_file_here(word: &str) -> bool {
+    let path = Path::new(word);
+    path.is_relative()
+        && if word.contains('/') {
+            path.exists()
+        } else {
+            path.is_file()
+        }
 }
 
 /// The refusal of an agent command that runs nothing: it `why`.
@@ -676,16 +829,122 @@ mod tests {
                 "{nothing:?}"
             );
         }
-        // A script named relative to here (the crate's directory), which no run finds.
-        let warnings = check_program("bash agents/scripted.sh {task}", &path).expect("warned");
+        // A file named relative to here (the crate's directory), which no run finds.
+        for (command, word) in [
+            ("true agents/scripted.sh {task}", "agents/scripted.sh"),
+            ("true Cargo.toml {task}", "Cargo.toml"),
+        ] {
+            assert_eq!(
+                check_program(command, &path).expect(command),
+                [format!(
+                    "the agent command names `{word}`, a relative path, which the agent \
+                     will look for in its run's own working directory; name the agent's \
+                     scripts and programs by absolute path (`$PWD/…`): each run's working \
+                     directory is its own"
+                )]
+            );
+        }
+    }
+
+    /// A shell's script that no run opens: dash exits 2 for it, which no early stop reads
+    /// as "never started", so every run would be the surface's failure.
+    #[test]
+    fn a_shells_script_that_no_run_finds_is_refused_before_any_run() {
+        let path = OsString::from("/usr/bin:/bin");
+        let refused = |command: &str| {
+            check_program(command, &path)
+                .expect_err(command)
+                .to_string()
+        };
+        let relative = "is a relative path, which each run resolves in its own working directory";
+        for (command, script, shell) in [
+            ("sh agent.sh", "agent.sh", "sh"),
+            ("sh Cargo.toml {task}", "Cargo.toml", "sh"),
+            (
+                "bash -e agents/scripted.sh {task}",
+                "agents/scripted.sh",
+                "bash",
+            ),
+            ("/bin/sh -o errexit -- x.sh", "x.sh", "/bin/sh"),
+        ] {
+            assert_eq!(
+                refused(command),
+                format!("the agent's script `{script}` (run by `{shell}`) {relative}")
+            );
+        }
         assert_eq!(
-            warnings,
-            [
-                "the agent command names `agents/scripted.sh`, a relative path, which the agent \
-              will look for in its run's own working directory; name the agent's scripts and \
-              programs by absolute path (`$PWD/…`): each run's working directory is its own"
-            ]
+            refused("KEY=1 dash /nonexistent/agent.sh {task}"),
+            "the agent's script `/nonexistent/agent.sh` (run by `dash`) does not exist"
         );
+        // No script, one that exists, one on the PATH (bash looks there), or one the
+        // shell expands: not judged.
+        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/agents/scripted.sh");
+        for fine in [
+            "sh -c 'agent {task}'",
+            "bash -ec true",
+            "sh -s < /dev/null",
+            "sh",
+            &format!("bash {manifest} {{task}}"),
+            "bash sh -c true",
+            "sh ~/agent.sh",
+            "sh {workdir}/agent.sh",
+            "true agent.py",
+        ] {
+            assert!(check_program(fine, &path).is_ok(), "{fine}");
+        }
+    }
+
+    #[test]
+    fn a_misspelt_placeholder_is_refused_naming_the_one_meant() {
+        let path = OsString::from("/usr/bin:/bin");
+        let refused = |command: &str| {
+            let error = check_program(command, &path).expect_err(command);
+            (error.to_string(), error.hints().first().cloned())
+        };
+        let all = "{task}, {prompt}, {prompt_file}, {workdir}, {mcp_config}, {profile}";
+        assert_eq!(
+            refused("sh /x.sh {taks}"),
+            (
+                "the agent command has `{taks}`, which is no placeholder: every run's agent \
+                 would get it as typed"
+                    .to_owned(),
+                Some(format!(
+                    "did you mean `{{task}}`? The placeholders are {all}"
+                ))
+            )
+        );
+        // One slip from a placeholder is refused in single quotes too.
+        assert_eq!(
+            refused(r#"claude -p "$(cat '{prompt_fle}')""#).1,
+            Some(format!(
+                "did you mean `{{prompt_file}}`? The placeholders are {all}"
+            ))
+        );
+        assert_eq!(
+            refused("agent ${task}"),
+            (
+                "the agent command has `${task}`, a shell expansion of the placeholder \
+                 `{task}`, which would be replaced after the `$`"
+                    .to_owned(),
+                Some(
+                    "write `{task}` for the placeholder (its value shell-quoted), or `$task` \
+                     for a shell variable"
+                        .to_owned()
+                )
+            )
+        );
+        // The shell's, a JSON object, a brace expansion, an awk or jq program, `find`'s.
+        for fine in [
+            "true --home ${HOME} {task} {prompt} {prompt_file} {workdir} {profile}",
+            r#"true --json '{"a":1}' {task}"#,
+            "true {a,b} {1..3}",
+            "true '{print}' {prompt_file}",
+            "true '{name}' x.json",
+            r"true \{taks}",
+            "find . -exec true {} ;",
+        ] {
+            assert!(check_program(fine, &path).is_ok(), "{fine}");
+        }
     }
 
     #[test]

@@ -551,27 +551,33 @@ fn a_refused_command_line_reads_as_murs_refusals_do() {
 #[test]
 fn an_agent_command_that_names_no_program_is_refused_before_any_run() {
     let sandbox = Sandbox::new();
-    let out = sandbox.root().join("out");
-    let out = out.to_str().expect("utf-8 path");
     let hint = "hint: give `--agent` the command that runs the agent on a task (`--help` says \
                 its placeholders)\n";
     for (agent, why) in [("", "is empty"), ("FOO=1", "`FOO=1` names no program")] {
-        for command in [
-            &["run", "--profile", "cli"][..],
-            &["study", "--conditions", "cli-call", "--repeats", "1"][..],
-        ] {
-            let args = [
-                command,
-                &["--tasks", "count-to-three", "--out", out, "--agent", agent],
-            ]
-            .concat();
-            let output = eval(&sandbox, &args, None);
-            output.assert_code(1).assert_stderr_is(format!(
-                "error: the agent command {why}, so no run would run an agent\n{hint}"
-            ));
-            assert_eq!(output.stdout, "", "{args:?}");
-            assert!(!Path::new(out).exists(), "nothing made: {args:?}");
-        }
+        let said = format!("error: the agent command {why}, so no run would run an agent\n{hint}");
+        assert_refused_before_any_run(&sandbox, agent, &said);
+    }
+}
+
+/// `run` and `study` with `--agent AGENT` both exit 1 saying `said` on stderr, before any
+/// run: nothing on stdout, no `--out` made.
+#[track_caller]
+fn assert_refused_before_any_run(sandbox: &Sandbox, agent: &str, said: &str) {
+    let out = sandbox.root().join("out");
+    let out = out.to_str().expect("utf-8 path");
+    for command in [
+        &["run", "--profile", "cli"][..],
+        &["study", "--conditions", "cli-call", "--repeats", "1"][..],
+    ] {
+        let args = [
+            command,
+            &["--tasks", "count-to-three", "--out", out, "--agent", agent],
+        ]
+        .concat();
+        let output = eval(sandbox, &args, None);
+        output.assert_code(1).assert_stderr_is(said);
+        assert_eq!(output.stdout, "", "{args:?}");
+        assert!(!Path::new(out).exists(), "nothing made: {args:?}");
     }
 }
 
@@ -951,4 +957,32 @@ fn an_error_on_a_closed_stderr_exits_with_its_own_code() {
     tasks.args(["tasks", "--task-dir", "/no/such/dir"]);
     let status = mur_e2e::exit_with_stderr_gone(&mut tasks);
     assert_eq!(status.code(), Some(1), "{status:?}");
+}
+
+/// A shell's script named relative to here (`sh agent.sh`, with `agent.sh` beside
+/// mur-eval), which no run opens from its own directory, and a misspelt placeholder,
+/// which every run's agent would get as typed, are refused before any run: under dash a
+/// script not opened exits 2, which no early stop reads as "never started".
+#[test]
+fn a_relative_shell_script_or_a_misspelt_placeholder_is_refused_before_any_run() {
+    let sandbox = Sandbox::new();
+    std::fs::write(sandbox.root().join("agent.sh"), "exit 0\n").expect("agent.sh");
+    let script = sandbox.root().join("agent.sh");
+    let misspelt = format!("sh {} {{taks}}", script.display());
+    for (agent, said) in [
+        (
+            "sh agent.sh",
+            "error: the agent's script `agent.sh` (run by `sh`) is a relative path, which each \
+             run resolves in its own working directory\nhint: name the agent's scripts and \
+             programs by absolute path (`$PWD/…`): each run's working directory is its own\n",
+        ),
+        (
+            &misspelt,
+            "error: the agent command has `{taks}`, which is no placeholder: every run's agent \
+             would get it as typed\nhint: did you mean `{task}`? The placeholders are {task}, \
+             {prompt}, {prompt_file}, {workdir}, {mcp_config}, {profile}\n",
+        ),
+    ] {
+        assert_refused_before_any_run(&sandbox, agent, said);
+    }
 }
