@@ -462,45 +462,14 @@ fn without_devtools(argv: &[OsString], e: clap::Error) -> Error {
     ))
 }
 
-/// The word of `devtools` that `word` is, or is likely meant as ([`caseless_meant`]):
+/// The word of `devtools` that `word` is, or is likely meant as ([`mur_core::caseless_meant`]):
 /// of mur's commands and the installed verbs, which are known without a session. A
 /// tool's verb is not: its session is not asked for a word clap refused.
 fn devtools_word(word: &str) -> Option<String> {
     let installed = mur_verbs::VerbHost::summaries()
         .into_iter()
         .map(|(name, _)| name);
-    caseless_meant(word, cli::host_verbs().into_iter().chain(installed))
-}
-
-/// The word of `words` that `typed` is, or is likely meant as by the one rule
-/// ([`mur_core::choice_meant`]), case aside: caps lock makes no other word (`CLICK`,
-/// `CLIK` and `Click` are all `click`). A word given twice (an installed verb and a
-/// tool's of one name) is one: two alike leave the choice to the rule, which never
-/// gives the word typed.
-pub fn caseless_meant(typed: &str, words: impl IntoIterator<Item = String>) -> Option<String> {
-    let mut words: Vec<String> = words.into_iter().collect();
-    words.sort_unstable();
-    words.dedup();
-    let folded: Vec<Folded> = words
-        .into_iter()
-        .map(|word| Folded {
-            lower: word.to_lowercase(),
-            word,
-        })
-        .collect();
-    mur_core::choice_meant(&typed.to_lowercase(), &folded).map(|meant| meant.word.clone())
-}
-
-/// A word, compared in lower case ([`caseless_meant`]).
-struct Folded {
-    lower: String,
-    word: String,
-}
-
-impl AsRef<str> for Folded {
-    fn as_ref(&self) -> &str {
-        &self.lower
-    }
+    mur_core::caseless_meant(word, cli::host_verbs().into_iter().chain(installed))
 }
 
 /// Whether `argv` asks for help (`--help` or `-h` before any `--`).

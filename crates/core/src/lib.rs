@@ -17,4 +17,6 @@ pub use digest::{hex, sha256_hex};
 pub use duration::{parse_duration, parse_window};
 pub use error::{EXIT_CODES, Error, Kind, ListedSession, Result, SessionChoice};
 pub use settings::Settings;
-pub use words::{choice_meant, is_typo_of, nearest, shell_name, shell_word, until_end_of_options};
+pub use words::{
+    caseless_meant, choice_meant, is_typo_of, nearest, shell_name, shell_word, until_end_of_options,
+};

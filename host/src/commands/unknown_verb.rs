@@ -209,12 +209,12 @@ fn mcp_method(name: &str) -> Option<String> {
 }
 
 /// The installed verb, host command or verb of a tool in `listed` nearest to `name`,
-/// case aside ([`crate::refusal::caseless_meant`]): `CLICK` is `click` as `Click` is.
+/// case aside ([`mur_core::caseless_meant`]): `CLICK` is `click` as `Click` is.
 fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
     let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
     let tools = mur_verbs::derived::verb_names(listed).into_iter().flatten();
     let words = installed.chain(crate::cli::host_verbs()).chain(tools);
-    crate::refusal::caseless_meant(name, words)
+    mur_core::caseless_meant(name, words)
 }
 
 /// Whether `name` is a slip of the keyboard from `word`, case aside (caps lock is no
