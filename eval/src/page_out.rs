@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use mur_core::{Error, Result};
+use mur_lockfile::PageTarget;
 
 use crate::study;
 
@@ -36,18 +37,14 @@ impl Named {
     /// other). A usage error when stdout is a terminal, as mur says it for `usage report
     /// --html -`.
     pub fn read(html: PathBuf) -> Result<Named> {
-        if !crate::write::page_on_stdout(&html) {
-            return Ok(Named(Some(html)));
+        match mur_lockfile::page_target(html) {
+            PageTarget::File(file) => Ok(Named(Some(file))),
+            PageTarget::Stdout => {
+                mur_lockfile::check_page_on_stdout()
+                    .map_err(|e| Error::usage(e.to_string()).with_hint(e.hint("report.html")))?;
+                Ok(Named(None))
+            }
         }
-        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-            return Err(Error::usage(
-                "`--html -` writes the report's page (HTML) to stdout, which is a terminal",
-            )
-            .with_hint(
-                "pipe it (`| w3m -T text/html`, `> report.html`) or write a file: `--html FILE`",
-            ));
-        }
-        Ok(Named(None))
     }
 
     /// The file named (`None`: stdout).

@@ -44,10 +44,3 @@ pub fn own(path: &Path, bytes: &[u8]) -> Result<()> {
 pub fn unwritten(path: &Path, e: &std::io::Error) -> Error {
     Error::internal(format!("cannot write `{}`: {e}", path.display()))
 }
-
-/// Whether the page `--html` names is stdout: `-`, or a name for mur-eval's own stdout
-/// (`/dev/stdout`, the file stdout is redirected to), whose bytes the report printed
-/// there would overwrite — as `mur devtools usage report --html` takes them.
-pub fn page_on_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-" || mur_lockfile::is_stdout(path)
-}

@@ -7,7 +7,9 @@
 //!   one a reader searches; [`Leftovers`]: what ended sessions left there, and when it
 //!   may go (`session clean`).
 //! - [`write_atomic`], [`write_named`]: atomic writes, of mur's own files and of the
-//!   files a user names ([`check_named`] before, [`is_stdout`] for `/dev/stdout`).
+//!   files a user names ([`check_named`] before, [`is_stdout`] for `/dev/stdout`);
+//!   [`page_target`]: where a report's page named by `--html` goes, stdout or a file
+//!   ([`check_page_on_stdout`]: never a terminal).
 //! - [`SlotLock`]: the advisory lock a session holds on its project's slot;
 //!   [`handed`]: a descriptor handed to the program a process starts (the slot's lock,
 //!   a reloading session's listening socket).
@@ -19,6 +21,7 @@
 //!   directories, made 0700 and checked by it; [`open_regular`]: a file opened only if
 //!   it is a regular one, without blocking.
 //! - [`now_rfc3339`], [`rfc3339_millis`]: every timestamp mur and its sessions write.
+//! - [`panic_message`]: what a caught panic said, for the error it becomes.
 
 mod atomic;
 mod batch;
@@ -29,6 +32,8 @@ pub mod jsonrpc;
 mod leftovers;
 pub mod liveness;
 mod open;
+mod page;
+mod panic;
 pub mod paths;
 mod registry;
 mod schema;
@@ -39,6 +44,8 @@ mod trust;
 pub use atomic::{check_named, is_stdout, is_stream, sync_dir, write_atomic, write_named};
 pub use leftovers::{Cleared, Leftovers, Unremoved};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
+pub use page::{PageOnTerminal, PageTarget, check_page_on_stdout, page_target};
+pub use panic::panic_message;
 pub use registry::{Entry, ReadOutcome, Registry, Unlisted, files_with_extension};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};
 pub use slot::{BrokenSlot, SlotLock, is_held, lock_path};

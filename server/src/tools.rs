@@ -449,12 +449,8 @@ fn panicked(what: &str, panic: &(dyn std::any::Any + Send)) -> ToolError {
 }
 
 /// What a panic said (`panic!("…")`'s text), or "no message".
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "no message".to_owned())
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    mur_lockfile::panic_message(panic).unwrap_or("no message")
 }
 
 #[cfg(test)]

@@ -58,11 +58,7 @@ fn guarded(make: impl FnOnce() -> RunResult, unmade: impl FnOnce() -> RunResult)
         Ok(result) => return result,
         Err(panic) => panic,
     };
-    let why = panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_default();
+    let why = mur_lockfile::panic_message(&*panic).unwrap_or_default();
     let mut result = unmade();
     result.error = Some(format!(
         "mur-eval failed making or measuring this run (a bug in mur-eval): {why}"

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mur_core::{Error, Result, Settings};
+use mur_lockfile::PageTarget;
 use mur_usage::{Reached, Report, Row, UsageDir};
 use mur_verbs::VerbHost;
 
@@ -71,30 +72,28 @@ impl PageOut {
     /// `--html PATH`, refused when it cannot hold the page: stdout that `--json` prints on
     /// too, or a terminal; or a name no file can be written at.
     fn resolve(path: &Path, json: bool) -> Result<Self> {
-        if path.as_os_str() != "-" && !mur_lockfile::is_stdout(path) {
-            // In the words `call --out` and a verb's `--out` use
-            // (`mur_verbs::writable_before_the_call`), but for "nothing was sent": a
-            // report sends nothing.
-            mur_lockfile::check_named(path).map_err(|e| {
-                Error::usage(format!("cannot write `{}`: {e}", path.display()))
-                    .with_hint("name a file that can be written, in a directory that exists")
-            })?;
-            return Ok(Self::File(path.to_owned()));
+        match mur_lockfile::page_target(path.to_owned()) {
+            PageTarget::File(path) => {
+                // In the words `call --out` and a verb's `--out` use
+                // (`mur_verbs::writable_before_the_call`), but for "nothing was sent": a
+                // report sends nothing.
+                mur_lockfile::check_named(&path).map_err(|e| {
+                    Error::usage(format!("cannot write `{}`: {e}", path.display()))
+                        .with_hint("name a file that can be written, in a directory that exists")
+                })?;
+                Ok(Self::File(path))
+            }
+            // Said before a terminal is: `--json` makes the page no output of its own.
+            PageTarget::Stdout if json => {
+                Err(Error::usage("`--json` and `--html -` both print on stdout")
+                    .with_hint("write the page to a file (`--html report.html`), or drop one"))
+            }
+            PageTarget::Stdout => {
+                mur_lockfile::check_page_on_stdout()
+                    .map_err(|e| Error::usage(e.to_string()).with_hint(e.hint("usage.html")))?;
+                Ok(Self::Stdout)
+            }
         }
-        if json {
-            return Err(Error::usage("`--json` and `--html -` both print on stdout")
-                .with_hint("write the page to a file (`--html report.html`), or drop one"));
-        }
-        // As `--out -` of `call`: a page of markup is no text for a terminal.
-        if output::stdout_is_terminal() {
-            return Err(Error::usage(
-                "`--html -` writes the report's page (HTML) to stdout, which is a terminal",
-            )
-            .with_hint(
-                "pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`",
-            ));
-        }
-        Ok(Self::Stdout)
     }
 
     /// The file it names, if it is one.

@@ -64,8 +64,7 @@ fn now() -> u64 {
 /// The file for `endpoint` in the token directory `dir`.
 fn file_in(dir: &Path, endpoint: &str) -> PathBuf {
     let digest = Sha256::digest(endpoint.as_bytes());
-    let name: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
-    dir.join(format!("{name}.json"))
+    dir.join(format!("{}.json", mur_core::hex(&digest[..12])))
 }
 
 /// The grant kept for `endpoint`: a `stat` when there is none.
