@@ -14,10 +14,11 @@
 //! What the session reports meanwhile is relayed: progress (under the
 //! client's own progress token), log messages, and questions, which are asked
 //! of the client as `elicitation/create` when it declared it can answer them.
-//! `initialize` is answered in the revision the client asks for, and so are the
-//! session's results: mur's client speaks 2026-07-28 to a session that can, so what
-//! that revision adds to a result (`resultType`, `ttlMs`, …) is taken off for a client
-//! of an older one (`in_older_revision`).
+//! `initialize` is answered in the revision the client asks for when the proxy speaks
+//! it, else in 2025-11-25 (the client decides), and so are the session's results:
+//! mur's client speaks 2026-07-28 to a session that can, so what that revision adds to
+//! a result (`resultType`, `ttlMs`, …) is taken off for a client of an older one, and a
+//! task (`tasks/get`) is given in 2025-11-25's form (`in_older_revision`).
 //!
 //! Whatever comes on stdin is answered, never the end of the proxy: a line
 //! that is no JSON (or no UTF-8) gets a parse error, a message that is no
@@ -835,7 +836,7 @@ impl<W: ClientOutput> Proxy<W> {
             Ok(Reply::Result(found)) if method == "server/discover" => {
                 result(id.clone(), discovered_as_told(found))
             }
-            Ok(Reply::Result(value)) => result(id.clone(), self.as_negotiated(value)),
+            Ok(Reply::Result(value)) => result(id.clone(), self.as_negotiated(method, value)),
             Ok(Reply::Error(value)) => jsonrpc::error_reply(id.clone(), value),
             Err(e) => error(id.clone(), INTERNAL_ERROR, &with_hints(&e)),
         };
@@ -843,13 +844,14 @@ impl<W: ClientOutput> Proxy<W> {
         self.record(unrecorded, |served| answer_outcome(&message, served.tool()));
     }
 
-    /// A result in the shape of the revision the client negotiated: one older than
-    /// 2026-07-28 gets no field of that revision's ([`in_older_revision`]), which the
-    /// session, spoken to in it by mur's client, puts there.
-    fn as_negotiated(&self, mut found: Value) -> Value {
+    /// A result of `method` in the shape of the revision the client negotiated: one
+    /// older than 2026-07-28 gets no field of that revision's, and a task in its own
+    /// revision's form ([`in_older_revision`]), which the session, spoken to in
+    /// 2026-07-28 by mur's client, answers in.
+    fn as_negotiated(&self, method: &str, mut found: Value) -> Value {
         let negotiated = self.negotiated.lock().ok().and_then(|n| n.clone());
         if negotiated.is_some_and(|version| version.as_str() < mur_client::MODERN_VERSION) {
-            in_older_revision(&mut found);
+            in_older_revision(method, &mut found);
         }
         found
     }
@@ -1054,10 +1056,22 @@ impl<W: ClientOutput> Events for Relayed<W> {
     fn finish(&self) {}
 }
 
-/// The revision `initialize` with these params is answered with: the client's own.
-fn negotiated_version(params: Option<&Value>) -> &str {
-    params
-        .and_then(|p| p["protocolVersion"].as_str())
+/// The revision `initialize` with these params is answered with: the client's own when
+/// the proxy speaks it ([`mur_client::REVISIONS`]: 2026-07-28, whose results it passes
+/// on as they come, and 2025-11-25 and the revisions before it, whose shape it gives
+/// them); else — one mur does not know ("1999-01-01", "banana", a later one), or none —
+/// the newest revision whose handshake `initialize` is, [`mur_client::LEGACY_VERSION`].
+/// MCP's lifecycle asks so of a server that does not support the version requested: it
+/// answers one it does, and the client decides whether it speaks that or disconnects.
+/// Echoed, an unknown revision left the client believing the proxy spoke it, and
+/// decided the results' shape ([`Proxy::as_negotiated`]) by comparing it, a word
+/// perhaps, with a date.
+fn negotiated_version(params: Option<&Value>) -> &'static str {
+    let asked = params.and_then(|p| p["protocolVersion"].as_str());
+    mur_client::REVISIONS
+        .iter()
+        .copied()
+        .find(|revision| Some(*revision) == asked)
         .unwrap_or(mur_client::LEGACY_VERSION)
 }
 
@@ -1065,17 +1079,56 @@ fn negotiated_version(params: Option<&Value>) -> &str {
 /// revision, where strict clients refuse fields they do not know: `resultType`, the
 /// protocol's `_meta` keys (its `serverInfo` on every result) — as mur's own `call`
 /// takes them off ([`without_protocol_fields`]) — and a list's or read's `ttlMs` and
-/// `cacheScope`. A result without `resultType: "complete"` is left whole: a session of
-/// an older revision sent it so (its `_meta` may hold that revision's own keys, a
-/// task's `related-task`), or its `resultType` says what it is (a task).
-fn in_older_revision(result: &mut Value) {
-    if result["resultType"] != "complete" {
-        return;
+/// `cacheScope`. A task is given in 2025-11-25's form, the only older revision with
+/// tasks ([`task_of_2025`]): a task created (`resultType: "task"`, flat) as
+/// `{"task": {…}}`, and `tasks/get`'s answer as the task alone. Any other result without
+/// `resultType: "complete"` is left whole: a session of an older revision sent it so
+/// (its `_meta` may hold that revision's own keys, a task's `related-task`; its tasks are
+/// in that form already), or its `resultType` says what it is.
+fn in_older_revision(method: &str, result: &mut Value) {
+    match result["resultType"].as_str() {
+        Some("task") => {
+            *result = json!({ "task": task_of_2025(result) });
+            return;
+        }
+        Some("complete") => {}
+        _ => return,
+    }
+    if method == "tasks/get" && result.get("taskId").is_some() {
+        let mut task = task_of_2025(result);
+        if let Some(meta) = result.get("_meta") {
+            task["_meta"] = meta.clone();
+        }
+        *result = task;
     }
     without_protocol_fields(result);
     if let Some(fields) = result.as_object_mut() {
         fields.retain(|key, _| !matches!(key.as_str(), "ttlMs" | "cacheScope"));
     }
+}
+
+/// A task of the 2026-07-28 tasks extension as 2025-11-25 writes one (its `Task`):
+/// `ttlMs` and `pollIntervalMs` are `ttl` (`null`, unlimited, when not given: 2025-11-25
+/// requires it) and `pollInterval`; what the extension inlines in `tasks/get` — the
+/// outcome (`result`, `error`) and the questions (`inputRequests`) — is left out, as
+/// 2025-11-25 has no place for it there.
+fn task_of_2025(task: &Value) -> Value {
+    let mut written = serde_json::Map::new();
+    for (extension, older) in [
+        ("taskId", "taskId"),
+        ("status", "status"),
+        ("statusMessage", "statusMessage"),
+        ("createdAt", "createdAt"),
+        ("lastUpdatedAt", "lastUpdatedAt"),
+        ("ttlMs", "ttl"),
+        ("pollIntervalMs", "pollInterval"),
+    ] {
+        if let Some(value) = task.get(extension) {
+            written.insert(older.to_owned(), value.clone());
+        }
+    }
+    written.entry("ttl").or_insert(Value::Null);
+    Value::Object(written)
 }
 
 /// `initialize` answered from the session's `server/discover`; a session
@@ -1225,6 +1278,35 @@ mod tests {
         assert_eq!(answer["instructions"], "drive the app");
         let older = initialize_result(None, &Reply::Error(json!({ "code": -32601 })));
         assert_eq!(older["capabilities"], json!({ "tools": {} }));
+    }
+
+    /// `initialize` names a revision the proxy speaks: the client's own when it is one
+    /// of them, else the newest one whose handshake `initialize` is (2025-11-25), as
+    /// MCP's lifecycle asks: the client decides. Before, any was echoed, "banana" too.
+    #[test]
+    fn initialize_answers_an_unsupported_revision_with_the_newest_it_speaks() {
+        let discovered = Reply::Result(json!({ "capabilities": { "tools": {} } }));
+        let answered = |asked: Value| {
+            let params = json!({ "protocolVersion": asked, "capabilities": {} });
+            initialize_result(Some(&params), &discovered)["protocolVersion"].clone()
+        };
+        for supported in mur_client::REVISIONS {
+            assert_eq!(answered(json!(supported)), *supported);
+        }
+        for unsupported in [
+            json!("1999-01-01"),
+            json!("banana"),
+            json!("2099-01-01"),
+            json!(""),
+            json!(20250618),
+            Value::Null,
+        ] {
+            assert_eq!(answered(unsupported.clone()), "2025-11-25", "{unsupported}");
+        }
+        assert_eq!(
+            initialize_result(None, &discovered)["protocolVersion"],
+            "2025-11-25"
+        );
     }
 
     /// An upstream that answers each request after 200 ms with its method.
@@ -1378,6 +1460,16 @@ mod tests {
     /// The results of requests 2 (`tools/call`), 3 (`tools/list`) and 4
     /// (`tasks/result`) from [`Modern`], after `opening`.
     fn modern_results(opening: &[&str]) -> [Value; 3] {
+        let lines = modern_answers(opening);
+        [2, 3, 4].map(|id| {
+            let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
+            answer["result"].clone()
+        })
+    }
+
+    /// What the proxy wrote, serving [`Modern`] `opening`, then requests 2 (`tools/call`),
+    /// 3 (`tools/list`) and 4 (`tasks/result`).
+    fn modern_answers(opening: &[&str]) -> Vec<Value> {
         let out = Captured::default();
         let asked = [
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}"#,
@@ -1392,11 +1484,7 @@ mod tests {
             None,
         )
         .expect("served");
-        let lines = lines_of(&out);
-        [2, 3, 4].map(|id| {
-            let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
-            answer["result"].clone()
-        })
+        lines_of(&out)
     }
 
     /// A client that negotiated a revision older than 2026-07-28 gets results in its
@@ -1431,6 +1519,105 @@ mod tests {
         ]);
         assert_eq!(newest, modern);
         assert_eq!(modern_results(&[]), modern);
+    }
+
+    /// An upstream that answers as a 2026-07-28 session with the tasks extension does:
+    /// `tools/call` with a task created, `tasks/get` with the task and its outcome inlined.
+    struct ModernTasks;
+
+    impl Upstream for ModernTasks {
+        fn call(&self, request: Request<'_>, _events: &dyn Events) -> Result<Reply> {
+            let task = json!({ "taskId": "t", "status": "completed", "statusMessage": "done",
+                "createdAt": "c", "lastUpdatedAt": "u", "ttlMs": 3_600_000, "pollIntervalMs": 200 });
+            let mut answer = task.clone();
+            match request.method {
+                "tools/call" => answer["resultType"] = json!("task"),
+                "tasks/get" => {
+                    answer["resultType"] = json!("complete");
+                    answer["result"] = json!({ "content": [], "isError": false });
+                    answer["_meta"] =
+                        json!({ "io.modelcontextprotocol/serverInfo": { "name": "s" } });
+                }
+                _ => answer = json!({}),
+            }
+            Ok(Reply::Result(answer))
+        }
+    }
+
+    /// The results of a `tools/call` (asking for a task) and a `tasks/get` from
+    /// [`ModernTasks`], to a client that asked for `revision` in `initialize`.
+    fn task_answers(revision: &str) -> [Value; 2] {
+        let out = Captured::default();
+        let input = [
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{revision}"}}}}"#
+            ),
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","task":{"ttl":60000}}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"t"}}"#.to_owned(),
+        ]
+        .join("\n");
+        serve(
+            Arc::new(ModernTasks),
+            std::io::Cursor::new(input),
+            out.clone(),
+            None,
+        )
+        .expect("served");
+        let lines = lines_of(&out);
+        [2, 3].map(|id| {
+            let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
+            answer["result"].clone()
+        })
+    }
+
+    /// A client of 2025-11-25 gets a task in that revision's form: a task created as
+    /// `{"task": {…}}`, `tasks/get` as the task alone, `ttl` and `pollInterval` named
+    /// so, without the outcome 2026-07-28 inlines. It got 2026-07-28's flat task, its
+    /// `ttlMs` taken off, `pollIntervalMs` and `result` kept. A client of 2026-07-28
+    /// gets them as they came.
+    #[test]
+    fn a_task_is_answered_in_the_form_of_the_revision_negotiated() {
+        let task = json!({ "taskId": "t", "status": "completed", "statusMessage": "done",
+            "createdAt": "c", "lastUpdatedAt": "u", "ttl": 3_600_000, "pollInterval": 200 });
+        assert_eq!(
+            task_answers("2025-11-25"),
+            [json!({ "task": task }), task.clone()]
+        );
+        let [created, got] = task_answers("2026-07-28");
+        assert_eq!(created["resultType"], "task");
+        assert_eq!(created["pollIntervalMs"], 200);
+        assert_eq!(got["resultType"], "complete");
+        assert_eq!(got["result"]["isError"], false);
+        // One without a TTL is unlimited, which 2025-11-25 writes `null`.
+        assert_eq!(
+            task_of_2025(&json!({ "taskId": "t", "status": "working" })),
+            json!({ "taskId": "t", "status": "working", "ttl": null })
+        );
+    }
+
+    /// A client that asked for a revision the proxy does not speak is answered
+    /// 2025-11-25, and gets results in that revision's shape: "banana" and "2099-01-01"
+    /// sort after "2026-07-28", so it got 2026-07-28's fields.
+    #[test]
+    fn a_client_of_an_unsupported_revision_is_answered_and_served_as_of_2025_11_25() {
+        let older = [
+            json!({ "content": [], "isError": false }),
+            json!({ "tools": [] }),
+            json!({ "content": [],
+                "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t" } } }),
+        ];
+        for asked in ["banana", "2099-01-01", "1999-01-01"] {
+            let opening = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{asked}"}}}}"#
+            );
+            let answers = modern_answers(&[&opening]);
+            let initialized = answers.iter().find(|l| l["id"] == 1).expect("answered");
+            assert_eq!(
+                initialized["result"]["protocolVersion"], "2025-11-25",
+                "{asked}"
+            );
+            assert_eq!(modern_results(&[&opening]), older, "{asked}");
+        }
     }
 
     /// What is no JSON-RPC 2.0 request — another `jsonrpc`, none, a `method` that is

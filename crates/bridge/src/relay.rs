@@ -830,7 +830,7 @@ fn unguessable() -> String {
         .and_then(|mut f| f.read_exact(&mut bytes))
         .is_ok()
     {
-        return bytes.iter().map(|b| format!("{b:02x}")).collect();
+        return mur_core::hex(&bytes);
     }
     use std::hash::{BuildHasher as _, RandomState};
     static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

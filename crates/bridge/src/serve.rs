@@ -612,7 +612,7 @@ fn new_secret() -> Result<String> {
             "no randomness for the bridge's secret from the operating system: {e}"
         ))
     })?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(mur_core::hex(&bytes))
 }
 
 #[cfg(test)]

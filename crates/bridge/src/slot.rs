@@ -39,7 +39,10 @@ pub(crate) async fn claim(
     build_tag: impl Into<String>,
     waiting: &mut impl FnMut(Waiting<'_>),
 ) -> std::result::Result<Claimed, mur_server::ServeError> {
-    let claiming = mur_server::endpoint::claim(project, build_tag);
+    // The slot of the project a session started with `project` is for, as an app's
+    // session claims it: a folder's one project file is the project, not the folder.
+    let project = mur_lockfile::paths::project_file(project);
+    let claiming = mur_server::endpoint::claim(&project, build_tag);
     tokio::pin!(claiming);
     tokio::select! {
         claimed = &mut claiming => claimed,
@@ -87,6 +90,15 @@ pub(crate) fn serve_error(error: ServeError, project: &Path) -> Error {
     }
 }
 
+/// The canonical project a bridge started with `project` (as the user named it)
+/// announces, as [`claim`] claims its slot and `bridge stop` hashes it: a folder holding
+/// one project file is that file ([`mur_lockfile::paths::project_file`]), as an app's
+/// session and discovery take it, so `--project DIR` and `--project DIR/App.csproj` name
+/// one bridge.
+pub(crate) fn canonical_project(project: &Path) -> std::io::Result<String> {
+    mur_lockfile::paths::canonical_project(&mur_lockfile::paths::project_file(project))
+}
+
 /// The command that stops the bridge of `project` (as the user named it), quoted.
 fn bridge_stop(project: &Path) -> String {
     format!(
@@ -98,7 +110,7 @@ fn bridge_stop(project: &Path) -> String {
 /// Whether what holds the slot of `project`, not announced yet, is a bridge still
 /// starting its server (its sidecar names its running pid), which `bridge stop` stops.
 fn is_bridge_starting(project: &Path) -> bool {
-    let Ok(canonical) = mur_lockfile::paths::canonical_project(project) else {
+    let Ok(canonical) = canonical_project(project) else {
         return false;
     };
     let registry = mur_lockfile::Registry::default_location();
@@ -107,7 +119,7 @@ fn is_bridge_starting(project: &Path) -> bool {
 
 /// Whether the session holding `project` (process `pid`) is a bridge.
 fn is_bridge(project: &Path, pid: u32) -> bool {
-    let Ok(canonical) = mur_lockfile::paths::canonical_project(project) else {
+    let Ok(canonical) = canonical_project(project) else {
         return false;
     };
     let registry = mur_lockfile::Registry::default_location();

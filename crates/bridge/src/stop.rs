@@ -18,7 +18,6 @@ use mur_core::{Error, Result};
 use mur_lockfile::{
     Lockfile, ReadOutcome, Registry, Transport,
     liveness::{self, Fate, Liveness},
-    paths,
 };
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, Signal, System};
 
@@ -155,7 +154,7 @@ impl Found {
 /// directory searched: an app's session of the project in one does not hide a bridge of
 /// it in another.
 fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
-    let canonical = paths::canonical_project(project)
+    let canonical = crate::slot::canonical_project(project)
         .map_err(|e| Error::usage(format!("cannot use project `{}`: {e}", project.display())))?;
     let mut bridges = Vec::new();
     let mut app = None;

@@ -288,6 +288,59 @@ fn the_proxys_client_gets_its_revisions_shape_and_json_rpc_2_0_alone_is_served()
     }
 }
 
+/// A client of 2025-11-25 asking the proxy about a task (`tasks/get`) gets it in that
+/// revision's form — `ttl` and `pollInterval`, no `resultType`, no outcome inlined —
+/// though the sample answers mur in 2026-07-28's (`ttlMs`, `pollIntervalMs`); it got
+/// that form, its `ttlMs` taken off. And `initialize` asking for a revision the proxy
+/// does not speak ("banana") is answered with one it does, 2025-11-25, as MCP's lifecycle
+/// asks (the client decides), and served so; one it speaks is echoed. Before, any was
+/// echoed.
+#[test]
+fn a_task_is_told_in_the_clients_revision_and_an_unknown_one_is_answered_with_one_spoken() {
+    let sb = Sandbox::new();
+    let app = sb.start_sample_with(&sb.project("app"), &["--conformance-fixtures"]);
+    // Another client, of 2026-07-28, leaves a long task running.
+    let follows_tasks = json!({ "io.modelcontextprotocol/clientCapabilities": {
+        "extensions": { "io.modelcontextprotocol/tasks": {} } } });
+    let created = mur_e2e::mcp::tool_exchange(
+        app.endpoint(),
+        "slow_compute",
+        json!({ "arguments": { "seconds": 60 } }),
+        follows_tasks,
+    );
+    let task = mur_e2e::mcp::response(&created)["result"]["taskId"].clone();
+    assert!(task.is_string(), "{created:?}");
+    for (asked, answered) in [("2025-11-25", "2025-11-25"), ("banana", "2025-11-25")] {
+        let out = proxy(
+            &sb,
+            &[
+                json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                    "protocolVersion": asked, "capabilities": {},
+                    "clientInfo": { "name": "agent", "version": "1" } } }),
+                json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+                json!({ "jsonrpc": "2.0", "id": 2, "method": "tasks/get",
+                        "params": { "taskId": task } }),
+            ],
+        );
+        out.assert_code(0);
+        assert_eq!(
+            answer(&out, 1)["result"]["protocolVersion"],
+            answered,
+            "{out}"
+        );
+        let got = answer(&out, 2)["result"].clone();
+        assert_eq!(
+            (&got["taskId"], &got["status"]),
+            (&task, &json!("working")),
+            "{out}"
+        );
+        assert!(got["pollInterval"].is_u64() && got["ttl"].is_u64(), "{out}");
+        for field in ["pollIntervalMs", "ttlMs", "resultType", "result"] {
+            assert!(got.get(field).is_none(), "`{field}` for {asked}\n{out}");
+        }
+    }
+}
+
 /// A request under the proxy's line limit (4 MiB) whose body, as mur sends it on, is past
 /// the session's cap is answered with an error saying so, in one line, and the proxy
 /// serves on: the session read the body on to its end before refusing it, where it

@@ -562,6 +562,44 @@ fn a_second_bridge_or_session_for_the_project_exits_3_saying_how_to_stop_it() {
     ));
 }
 
+/// A bridge started for a folder holding one project file is that project's, as an
+/// app's session started so is (`mur_lockfile::paths::project_file`): found by the
+/// verbs through the file and through the folder, refused a second bridge under either
+/// name, and stopped by `bridge stop --project FOLDER`. It announced the folder, which
+/// `--project FOLDER/App.csproj` did not find.
+#[test]
+fn a_bridge_for_a_folder_is_its_one_project_files_and_stopped_by_the_folder() {
+    let sb = Sandbox::new();
+    let file = sb.project("folder");
+    let folder = file.parent().expect("the project's folder").to_path_buf();
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let command = ["python3".into(), "-u".into(), script.into()];
+    let out = start(&sb, &folder, &[], &command);
+    let bridge = Bridge::adopted(&sb, folder.clone(), &out);
+    let canonical = sb.canonical_project(&file);
+    assert_eq!(bridge.line["project"], canonical.as_str(), "{out}");
+    for project in [&file, &folder] {
+        let mut call = sb.mur_command(&["devtools", "--project"]);
+        call.arg(project).args(["call", "count"]);
+        mur_e2e::run(&mut call).assert_code(0);
+        start(&sb, project, &[], &command)
+            .assert_code(3)
+            .assert_stderr_contains("another session for this project is active at");
+    }
+    let mut stop = sb.mur_command(&["devtools", "bridge", "stop", "--project"]);
+    stop.arg(&folder);
+    mur_e2e::run(&mut stop)
+        .assert_code(0)
+        .assert_stderr_is(format!(
+            "stopped the bridge of `{canonical}` (pid {})\n",
+            bridge.line["pid"]
+        ));
+    assert!(
+        sb.read_lockfile(&file).is_none(),
+        "the lockfile outlived `bridge stop`"
+    );
+}
+
 #[test]
 fn a_python_sdk_server_stays_warm_and_is_restarted_when_it_dies() {
     for (venv, major, requirements) in [
