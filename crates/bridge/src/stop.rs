@@ -236,16 +236,22 @@ fn several(bridges: &[Found], what: &str) -> Error {
 /// app's, or one whose sidecar mur does not trust (`untrusted`, why: another user's, or
 /// readable by others: whoever wrote it could name any pid), which it says.
 fn not_a_bridge(untrusted: Option<String>, canonical: &str, pid: u32) -> Error {
-    let not_a_bridge = Error::usage(format!(
-        "the session of `{canonical}` (pid {pid}) is not a bridge; `bridge stop` stops only bridges"
-    ));
     match untrusted {
-        Some(why) => not_a_bridge
-            .with_hint(format!("its sidecar is not trusted, so nothing is signalled: {why}"))
-            .with_hint(format!(
-                "if the bridge is yours, stop it with `kill {pid}`; `session clean` then removes the sidecar"
-            )),
-        None => not_a_bridge.with_hint("stop an app's session in the app (Ctrl+C where it runs)"),
+        // It may well be a bridge (the hint says how to stop it if so): "is not a
+        // bridge" was contradicted by that hint.
+        Some(why) => Error::usage(format!(
+            "the session of `{canonical}` (pid {pid}) is no bridge `bridge stop` may signal: it \
+             signals only a bridge whose sidecar it trusts"
+        ))
+        .with_hint(format!("its sidecar is not trusted, so nothing is signalled: {why}"))
+        .with_hint(format!(
+            "if the bridge is yours, stop it with `kill {pid}`; `session clean` then removes the sidecar"
+        )),
+        None => Error::usage(format!(
+            "the session of `{canonical}` (pid {pid}) is not a bridge; `bridge stop` stops only \
+             bridges"
+        ))
+        .with_hint("stop an app's session in the app (Ctrl+C where it runs)"),
     }
 }
 

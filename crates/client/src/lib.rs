@@ -1159,7 +1159,13 @@ impl<'a> Client<'a> {
                              mur sent none"
                         }
                         Some(_) => "the bridge did not take the secret mur sent",
-                        None => "it takes requests only with a secret, and mur has none for it",
+                        // Only a bridge's 401 says it wants a secret: another is a
+                        // refusal, said as such (the hint says what mur knows).
+                        None if response::refused_by_a_bridge(&response) => {
+                            "it is a bridge (`mur devtools bridge`), which takes requests only \
+                             with its secret, and mur has none for it"
+                        }
+                        None => "mur has no secret for it, and sent none",
                     };
                     return Err(Error::transport(format!(
                         "`{}` refused mur's request (HTTP 401): {what}",

@@ -57,15 +57,25 @@ pub enum Access {
     /// whose sidecar mur did not find: that ends the call).
     #[default]
     AsGiven,
-    /// A devtools session that asks for nothing: an app's own, or a bridge of a
-    /// mur from before secrets. The sidecar of a bridge — `sidecar`, gone if the
-    /// session is a bridge and answers 401.
+    /// A session no sidecar names (none beside its lockfile, or another process's):
+    /// an app's own, which asks for nothing — or a bridge whose sidecar is gone, which
+    /// `bridge stop` no longer knows for one: process `pid`, stopped with `kill`.
+    App { pid: u32 },
+    /// A bridge of a mur from before secrets, whose sidecar `sidecar` names none: it
+    /// asks for nothing.
     Open { sidecar: PathBuf },
     /// A bridge, and the secret its sidecar holds.
     Bridge { sidecar: PathBuf, secret: Secret },
     /// A bridge whose sidecar mur did not read the secret from, and why: not
-    /// the user's own, readable by others, not a regular file.
-    Refused { sidecar: PathBuf, why: String },
+    /// the user's own, readable by others, not a regular file. `kill`: its process
+    /// when `bridge stop` would not signal it either (it trusts no such sidecar), so
+    /// the hint says `kill PID` as `bridge stop`'s refusal does; `None` when the
+    /// sidecar is trusted and only its secret is not sent (a port another user holds).
+    Refused {
+        sidecar: PathBuf,
+        why: String,
+        kill: Option<u32>,
+    },
     /// A session `--auto`'s scan found, no lockfile naming it: nothing is sent,
     /// as a port's probe can be anyone's (a bridge's secret goes only to the
     /// endpoint its lockfile names).
@@ -89,6 +99,7 @@ impl Access {
                          bridge its lockfile names"
                     ),
                     sidecar,
+                    kill: None,
                 }
             }
             access => access,
@@ -106,6 +117,7 @@ impl Access {
                         sidecar.display()
                     ),
                     sidecar,
+                    kill: None,
                 },
                 Some(secret) => Self::Bridge {
                     sidecar,
@@ -114,8 +126,12 @@ impl Access {
                 None => Self::Open { sidecar },
             },
             // None, or another process's (a bridge that died without removing it).
-            Ok(None) => Self::Open { sidecar },
-            Err(why) => Self::Refused { sidecar, why },
+            Ok(None) => Self::App { pid },
+            Err(why) => Self::Refused {
+                sidecar,
+                why,
+                kill: Some(pid),
+            },
         }
     }
 
@@ -161,7 +177,10 @@ impl Access {
     }
 
     /// What to say under a 401 from the session (`project`, when known): what mur
-    /// knows of the secret, and how to get a bridge whose secret mur reads.
+    /// knows of the secret, and how to get a bridge whose secret mur reads — by
+    /// `bridge stop` only where it would stop it (a sidecar it trusts names the
+    /// process), else by `kill PID`; an app's session was told to run `bridge stop`,
+    /// which then refused it.
     pub fn refused_hint(&self, project: Option<&str>) -> String {
         let restart = match project {
             Some(project) => {
@@ -178,16 +197,35 @@ impl Access {
                  of yours names this endpoint: it is gone or unreadable, or the bridge is another \
                  user's; if it is yours, {restart}"
             ),
+            // No `bridge stop`: it takes no session its sidecar does not name for a bridge.
+            Self::App { pid } => format!(
+                "no sidecar beside its lockfile names its process: an app's own session asks \
+                 for no secret, and mur runs no OAuth flow for a session found by its lockfile \
+                 (it does for `--endpoint URL`); a bridge whose sidecar is gone is stopped with \
+                 `kill {pid}` and started again"
+            ),
             Self::Open { sidecar } => format!(
-                "a bridge takes requests only with the secret in its sidecar `{}`, which is gone \
-                 or names no secret; {restart}",
+                "a bridge takes requests only with the secret in its sidecar `{}`, which names \
+                 none; {restart}",
                 sidecar.display()
             ),
             Self::Bridge { sidecar, .. } => format!(
                 "the secret in `{}` is not the one the bridge holds; {restart}",
                 sidecar.display()
             ),
-            Self::Refused { why, .. } => {
+            // `bridge stop` refuses it too (it trusts no such sidecar): said as it says it.
+            Self::Refused {
+                why,
+                kill: Some(pid),
+                ..
+            } => format!(
+                "mur did not read the bridge's secret: {why}; if the bridge is yours, stop it \
+                 with `kill {pid}` (`bridge stop` signals nothing by a sidecar it does not \
+                 trust) and start it again"
+            ),
+            Self::Refused {
+                why, kill: None, ..
+            } => {
                 format!("mur did not read the bridge's secret: {why}; {restart}")
             }
             Self::Scanned => format!(
@@ -447,12 +485,7 @@ mod tests {
         assert!(!format!("{access:?}").contains("s3cret"), "{access:?}");
         // Another process's sidecar, or none: nothing to send.
         let other = Access::of(&lockfile, 43, "2026-01-01T00:00:00Z", NOWHERE);
-        assert_eq!(
-            other,
-            Access::Open {
-                sidecar: sidecar_path(&lockfile)
-            }
-        );
+        assert_eq!(other, Access::App { pid: 43 });
         std::fs::remove_file(sidecar_path(&lockfile)).expect("remove");
         assert_eq!(
             Access::of(&lockfile, 42, "2026-01-01T00:00:00Z", NOWHERE).secret(),

@@ -96,7 +96,7 @@ pub async fn resolve(
             match found {
                 Err(e) if e.kind() == mur_core::Kind::NoSession => {
                     let stopped = |e: Error| match &project {
-                        Some(project) => stopped(e, &registry.paths_for(project.canonical())),
+                        Some(project) => with_bridge_stop(e, &registry, project, stopped),
                         None => e,
                     };
                     if !starting(&registry, project.as_ref()) {
@@ -169,15 +169,47 @@ fn too_long(timeout: std::time::Duration, what: &str) -> Error {
 /// `--endpoint` is used as given, without a probe, but only on loopback:
 /// mur never sends a request off this machine.
 fn checked_endpoint(url: &str) -> Result<String> {
-    mur_lockfile::endpoint::check_loopback(url)
-        .map(|()| url.to_owned())
-        .map_err(|why| {
-            Error::usage(format!("`--endpoint {url}` {why}"))
-                .with_hint(
-                    "devtools sessions listen on loopback, e.g. `--endpoint http://127.0.0.1:PORT/mcp`",
-                )
-                .about_session()
-        })
+    let refused = |why: String, hint: String| {
+        Error::usage(format!("`--endpoint {url}` {why}"))
+            .with_hint(hint)
+            .about_session()
+    };
+    mur_lockfile::endpoint::check_loopback(url).map_err(|why| {
+        refused(
+            why,
+            "devtools sessions listen on loopback, e.g. `--endpoint http://127.0.0.1:PORT/mcp`"
+                .to_owned(),
+        )
+    })?;
+    // Refused here, as any other `--endpoint` mur will not reach (exit 1): it was a
+    // request that failed (exit 2, "transport, retry") once discovery had passed it.
+    // Not dialled as the address it stands for: what is sent where is what was typed.
+    if let Some((written, meant)) = loopback_not_written_out(url) {
+        return Err(refused(
+            format!(
+                "writes its loopback host as `{written}`, which mur does not dial: it looks up \
+                 no host names, and reads an address only written out in full"
+            ),
+            format!("write the address it stands for: `--endpoint {meant}`"),
+        ));
+    }
+    Ok(url.to_owned())
+}
+
+/// The host of `url` as written, and the URL with the address it stands for, when the
+/// loopback check's parser (WHATWG's) reads a loopback address the dialer does not:
+/// `127.1`, `0x7f000001`, `2130706433`, `127.0.0.1.`. The dialer (`mur_http`) takes a
+/// host only as `localhost` or an IP address written out, any other as a name it looks
+/// up no more than it does `example.com`.
+fn loopback_not_written_out(url: &str) -> Option<(String, String)> {
+    let uri = mur_http::read_url(url).ok()?;
+    let host = uri.host()?;
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    if host.eq_ignore_ascii_case("localhost") || bare.parse::<std::net::IpAddr>().is_ok() {
+        return None;
+    }
+    let meant = mur_lockfile::endpoint::Url::parse(url).ok()?;
+    Some((host.to_owned(), meant.to_string()))
 }
 
 /// What the looks of one [`resolve`] share.
@@ -315,13 +347,16 @@ async fn find(
             }
             (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match project {
                 Some(project) => {
-                    let not_running = |e: Error| match ended(&survey, ended_sessions, project) {
-                        Some(ended) if e.hints().is_empty() => {
-                            told.set(true);
-                            no_session_hint(e, registry, false).with_first_hint(ended)
-                        }
-                        _ => no_session_hint(e, registry, false),
-                    };
+                    let skipped = skipped_lockfile(&survey, registry, project);
+                    let not_running =
+                        |e: Error| match (&skipped, ended(&survey, ended_sessions, project)) {
+                            (Some(skipped), _) => skipped_hint(e, skipped),
+                            (None, Some(ended)) if e.hints().is_empty() => {
+                                told.set(true);
+                                no_session_hint(e, registry, false).with_first_hint(ended)
+                            }
+                            _ => no_session_hint(e, registry, false),
+                        };
                     let ran = ended(&survey, ended_sessions, project).is_some();
                     let others = Others {
                         registry,
@@ -445,6 +480,40 @@ fn ended(survey: &Survey, removed: &[Found], project: &ProjectFilter) -> Option<
     Some(lockfiles::ended_words(THIS_PROJECT, found))
 }
 
+/// The lockfile of `project` that this look skipped, said in a `warning:` (no
+/// session's lockfile is used that is not the user's own and closed to others' writes, of
+/// a schema this mur reads, and whose endpoint answers for its pid): its app may run, so
+/// "start the app" would send the user to start a second one. A malformed one is none
+/// (sessions write theirs whole: no app of it runs), nor is one that names another
+/// project (it is that project's).
+fn skipped_lockfile(
+    survey: &Survey,
+    registry: &mur_lockfile::Registry,
+    project: &ProjectFilter,
+) -> Option<std::path::PathBuf> {
+    use mur_lockfile::ReadOutcome;
+    let impostor = |path: &std::path::Path| survey.impostors.iter().any(|(f, _)| f.path == path);
+    registry
+        .paths_for(project.canonical())
+        .into_iter()
+        .find(|path| match registry.read(path) {
+            ReadOutcome::Untrusted(_) | ReadOutcome::UnknownSchema(_) => true,
+            ReadOutcome::Valid(_) => impostor(path),
+            ReadOutcome::Malformed(_) | ReadOutcome::Gone => false,
+        })
+}
+
+/// `e`, no session of `project`, whose lockfile `skipped` was skipped ([`skipped_lockfile`]):
+/// the warning that said so is the thing to see to, not the app's start.
+fn skipped_hint(e: Error, skipped: &std::path::Path) -> Error {
+    e.with_hint(format!(
+        "this project's lockfile `{}` was skipped, as the `warning:` above says: its app may \
+         well be running, but mur uses no session by a lockfile it skips; see to what the \
+         warning names, then run the command again",
+        mur_core::text::escape_value(&skipped.to_string_lossy())
+    ))
+}
+
 /// Who a session of `--project`'s project is, in the words under the error naming it.
 const THIS_PROJECT: &str = "this project's session";
 
@@ -493,14 +562,38 @@ fn no_session_hint(e: Error, registry: &mur_lockfile::Registry, scanned: bool) -
     if e.kind() != mur_core::Kind::NoSession || scanned || !e.hints().is_empty() {
         return e;
     }
+    e.with_hint(start_the_app(registry))
+}
+
+/// The hint of "no session": how to get one, and where it announces itself.
+fn start_the_app(registry: &mur_lockfile::Registry) -> String {
     // One line (it was two, 330 bytes, under every exit 4): the guide says how to start
     // a session, a stdio server's `bridge` among them.
     // What `--auto` finds is said (a devtools session, not any MCP server): offered
     // bare, it sent users of a third-party server to a scan that cannot find theirs.
-    e.with_hint(format!(
+    format!(
         "start the app with its devtools session enabled (`mur devtools guide` says how); \
          `--auto` scans loopback ports for one that left no lockfile, `--endpoint URL` \
          reaches any other MCP server; a session announces itself in {}",
         registry.searched()
-    ))
+    )
+}
+
+/// `e`, no session of `project`, with what `stopped` knows of how its bridge stopped
+/// (its log's last line, its command to start it again), in place of "start the app":
+/// two remedies were given, the second one for an app. Else as `stopped` has it.
+fn with_bridge_stop(
+    e: Error,
+    registry: &mur_lockfile::Registry,
+    project: &ProjectFilter,
+    stopped: &dyn Fn(Error, &[std::path::PathBuf]) -> Error,
+) -> Error {
+    let lockfiles = registry.paths_for(project.canonical());
+    let app = start_the_app(registry);
+    // What `stopped` adds, learnt on an error of its own: it adds its hints first.
+    let told = stopped(Error::no_session(e.message()), &lockfiles);
+    match told.hints() {
+        [stop] if e.hints().contains(&app) => e.replacing_hint(&app, stop.clone()),
+        _ => stopped(e, &lockfiles),
+    }
 }

@@ -1328,26 +1328,36 @@ fn mur_refused_by_a_bridge_says_why_in_one_line_and_exits_2() {
             .with_extension("bridge");
         let kept = std::fs::read(&sidecar).expect("the sidecar");
         let shown = sidecar.display().to_string();
+        let pid = &bridge.line["pid"];
+        let restart = format!(
+            "stop the bridge (`mur devtools bridge stop --project {}`) and start it again",
+            bridge.sb.canonical_project(&bridge.project)
+        );
+        // `bridge stop` signals no bridge whose sidecar it does not trust, or that has none:
+        // `kill PID` then (review 408 #1).
         let refused = |what: &str, hint: &str| {
             let out = bridge.mur(&["call", "count"]);
             out.assert_code(2).assert_stderr_is(format!(
                 "error: `{}` refused mur's request (HTTP 401): {what}\n\
-                 hint: {hint}; stop the bridge (`mur devtools bridge stop --project {}`) and start it again\n",
+                 hint: {hint}\n",
                 bridge.endpoint(),
-                bridge.sb.canonical_project(&bridge.project),
             ));
             assert_eq!(out.stdout, "");
         };
+        let no_secret = "it is a bridge (`mur devtools bridge`), which takes requests only with \
+                         its secret, and mur has none for it";
         let chmod = |mode: u32| {
             let permissions = std::os::unix::fs::PermissionsExt::from_mode(mode);
             std::fs::set_permissions(&sidecar, permissions).expect("chmod");
         };
         chmod(0o644);
         refused(
-            "it takes requests only with a secret, and mur has none for it",
+            no_secret,
             &format!(
                 "mur did not read the bridge's secret: `{shown}` is open to group or others \
-                 (mode 644), so its secret is no secret"
+                 (mode 644), so its secret is no secret; if the bridge is yours, stop it with \
+                 `kill {pid}` (`bridge stop` signals nothing by a sidecar it does not trust) and \
+                 start it again"
             ),
         );
         chmod(0o600);
@@ -1362,24 +1372,26 @@ fn mur_refused_by_a_bridge_says_why_in_one_line_and_exits_2() {
         std::fs::write(&sidecar, text.replace(secret, &flipped)).expect("tamper");
         refused(
             "the bridge did not take the secret mur sent",
-            &format!("the secret in `{shown}` is not the one the bridge holds"),
+            &format!("the secret in `{shown}` is not the one the bridge holds; {restart}"),
         );
         // A secret no header can carry is not read (it would not be sent).
         let crooked = text.replace(secret, "abc\\r\\nX-Injected: 1");
         std::fs::write(&sidecar, crooked).expect("crook");
         refused(
-            "it takes requests only with a secret, and mur has none for it",
+            no_secret,
             &format!(
                 "mur did not read the bridge's secret: `{shown}` holds a secret no `Authorization` \
-                 header can carry (a bridge's is letters and digits)"
+                 header can carry (a bridge's is letters and digits); {restart}"
             ),
         );
         std::fs::remove_file(&sidecar).expect("remove the sidecar");
         refused(
-            "it takes requests only with a secret, and mur has none for it",
+            no_secret,
             &format!(
-                "a bridge takes requests only with the secret in its sidecar `{shown}`, which is \
-                 gone or names no secret"
+                "no sidecar beside its lockfile names its process: an app's own session asks for \
+                 no secret, and mur runs no OAuth flow for a session found by its lockfile (it \
+                 does for `--endpoint URL`); a bridge whose sidecar is gone is stopped with \
+                 `kill {pid}` and started again"
             ),
         );
         // `--endpoint` of it: no bridge mur knows names that endpoint now, but its

@@ -1465,7 +1465,8 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
         shared.dir().display()
     );
     // A call for the project says when and why its bridge stopped, from the log beside
-    // its lockfile in the shared directory, and how to start it again.
+    // its lockfile in the shared directory, and how to start it again: that alone, not
+    // "start the app" after it, a second remedy and an app's (review 408 #5).
     let out =
         scrubbed.mur_with_the_variable(&["devtools", "--project", project_arg, "call", "version"]);
     out.assert_code(4);
@@ -1477,12 +1478,10 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
         mur_e2e::after_stop_time(&out.stderr, &stopped),
         format!(
             "stopped by a signal (`bridge stop`, Ctrl+C); start it again: `{}mur devtools bridge \
-             --project {canonical} -- {} --stdio --project {}`\n\
-             {}",
+             --project {canonical} -- {} --stdio --project {}`\n",
             crate::servers::from_the_root(&sb),
             mur_e2e::sample_bin().display(),
             sb.canonical_project(&sb.project("inner")),
-            start_the_app(&searched),
         ),
         "{out}"
     );
@@ -2014,4 +2013,180 @@ fn a_lockfile_directory_that_is_a_link_is_told_to_remove_the_link() {
                 dir.display()
             ));
     }
+}
+
+// ---- A session that refuses mur (HTTP 401), a project's own lockfile skipped, and an
+// `--endpoint` whose loopback address is not written out (review 408, #1, #5, #10).
+
+/// A loopback server that answers the devtools probe as the session of process `pid`
+/// and every other request with HTTP 401 and `challenge` as its `WWW-Authenticate`.
+fn refusing_session(pid: u32, challenge: &'static str) -> Stub {
+    Stub::serve(move |req| match req.method.as_str() {
+        "GET" => mur_e2e::stub::Reply::json(
+            200,
+            &serde_json::json!({ "schema": "reactor-devtools-mcp/1", "pid": pid }),
+        ),
+        _ => mur_e2e::stub::Reply::Respond {
+            status: 401,
+            headers: vec![("www-authenticate".into(), challenge.into())],
+            body: br#"{"error":"unauthorized"}"#.to_vec(),
+        },
+    })
+}
+
+/// An app's own session (no sidecar beside its lockfile) that answers 401 is said to
+/// have refused mur, with no `bridge stop` offered: it was told "a bridge takes requests
+/// only with the secret in its sidecar …; stop the bridge (`mur devtools bridge stop
+/// --project …`)", which then refused it as no bridge.
+#[test]
+fn an_apps_session_that_answers_401_is_offered_no_bridge_stop() {
+    let sb = Sandbox::new();
+    let pid = std::process::id();
+    let app = refusing_session(pid, "Bearer");
+    let project = sb.project("app");
+    let canonical = sb.canonical_project(&project);
+    sb.plant_http_lockfile(&canonical, pid, app.port());
+    call_version_for(&sb, &project)
+        .assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{}` refused mur's request (HTTP 401): mur has no secret for it, and sent \
+             none\n\
+             hint: no sidecar beside its lockfile names its process: an app's own session asks \
+             for no secret, and mur runs no OAuth flow for a session found by its lockfile (it \
+             does for `--endpoint URL`); a bridge whose sidecar is gone is stopped with `kill \
+             {pid}` and started again\n",
+            app.endpoint()
+        ));
+}
+
+/// A bridge whose sidecar mur does not trust (open to others): the call's hint gives the
+/// `kill PID` that `bridge stop`'s refusal gives (it offered `bridge stop`, which then
+/// refused), and that refusal no longer says "is not a bridge" above "if the bridge is
+/// yours". Its process is a `sleep` of the test's: nothing signals it.
+#[cfg(unix)]
+#[test]
+fn a_bridge_whose_sidecar_is_untrusted_is_told_to_be_stopped_with_kill() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sb = Sandbox::new();
+    let mut sleeper = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .expect("sleep");
+    let pid = sleeper.id();
+    let bridge = refusing_session(pid, r#"Bearer realm="mur-bridge""#);
+    let project = sb.project("bridged");
+    let canonical = sb.canonical_project(&project);
+    let lockfile = sb.plant_http_lockfile(&canonical, pid, bridge.port());
+    let lock = sb.read_lockfile(&project).expect("the lockfile");
+    let sidecar = lockfile.with_extension("bridge");
+    let fields = serde_json::json!({
+        "schema": "mur-bridge/1", "pid": pid, "startedAt": lock.started_at,
+        "log": lockfile.with_extension("bridge.log"), "command": ["server"],
+        "secret": "00ff",
+    });
+    std::fs::write(&sidecar, fields.to_string()).expect("the sidecar");
+    std::fs::set_permissions(&sidecar, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let why = format!(
+        "`{}` is open to group or others (mode 644), so its secret is no secret",
+        sidecar.display()
+    );
+    let call = call_version_for(&sb, &project);
+    let stop = sb.mur(&[
+        "devtools",
+        "--project",
+        project.to_str().expect("utf-8"),
+        "bridge",
+        "stop",
+    ]);
+    let running = sleeper.try_wait().expect("wait").is_none();
+    let _ = sleeper.kill();
+    let _ = sleeper.wait();
+    assert!(running, "the process was signalled");
+    call.assert_code(2).assert_stderr_is(format!(
+        "error: `{}` refused mur's request (HTTP 401): it is a bridge (`mur devtools bridge`), \
+         which takes requests only with its secret, and mur has none for it\n\
+         hint: mur did not read the bridge's secret: {why}; if the bridge is yours, stop it \
+         with `kill {pid}` (`bridge stop` signals nothing by a sidecar it does not trust) and \
+         start it again\n",
+        bridge.endpoint()
+    ));
+    stop.assert_code(1).assert_stderr_is(format!(
+        "error: the session of `{canonical}` (pid {pid}) is no bridge `bridge stop` may \
+         signal: it signals only a bridge whose sidecar it trusts\n\
+         hint: its sidecar is not trusted, so nothing is signalled: {why}\n\
+         hint: if the bridge is yours, stop it with `kill {pid}`; `session clean` then removes \
+         the sidecar\n"
+    ));
+}
+
+/// When `--project`'s own lockfile was skipped (its endpoint answered for another pid;
+/// it is open to others' writes), "no session" points at the warning that said so: "start
+/// the app" sent the user to start a second one of an app that runs.
+#[cfg(unix)]
+#[test]
+fn no_session_of_a_project_whose_lockfile_was_skipped_points_at_the_warning() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sb = Sandbox::new();
+    let pid = std::process::id();
+    let project = sb.project("app");
+    let canonical = sb.canonical_project(&project);
+    let skipped = |path: &Path| {
+        format!(
+            "error: no live devtools session for project `{canonical}`\n\
+             hint: this project's lockfile `{}` was skipped, as the `warning:` above says: its \
+             app may well be running, but mur uses no session by a lockfile it skips; see to \
+             what the warning names, then run the command again\n",
+            path.display()
+        )
+    };
+    // Its endpoint answers the probe for another process.
+    let other = refusing_session(1, "Bearer");
+    let path = sb.plant_http_lockfile(&canonical, pid, other.port());
+    call_version_for(&sb, &project)
+        .assert_code(4)
+        .assert_stderr_is(format!(
+            "warning: skipping lockfile `{}`: pid {pid} runs, but `{}` answered for pid 1, not \
+             {pid}\n{}",
+            path.display(),
+            other.endpoint(),
+            skipped(&path)
+        ));
+    // Open to others' writes: refused unread.
+    let app = refusing_session(pid, "Bearer");
+    let path = sb.plant_http_lockfile(&canonical, pid, app.port());
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).expect("chmod");
+    call_version_for(&sb, &project)
+        .assert_code(4)
+        .assert_stderr_is(format!(
+            "warning: refusing lockfile `{}`: writable by group or others (mode 666)\n{}",
+            path.display(),
+            skipped(&path)
+        ));
+    assert!(app.requests().is_empty(), "{:?}", app.requests());
+}
+
+/// A loopback address the URL parser reads but not written out (`127.1`, one number, hex,
+/// a trailing dot) is refused where `--endpoint` is checked, exit 1 as any `--endpoint`
+/// mur will not reach, naming the address to write; it was sent to the dialer, which
+/// takes no host name: "could not connect", exit 2 ("transport, retry").
+#[test]
+fn an_endpoint_whose_loopback_address_is_not_written_out_is_refused_naming_it() {
+    let sb = Sandbox::new();
+    let server = Stub::answering(serde_json::json!({}));
+    let port = server.port();
+    for host in ["127.1", "2130706433", "0x7f000001", "127.0.0.1."] {
+        let endpoint = format!("http://{host}:{port}/mcp");
+        sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"])
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: `--endpoint {endpoint}` writes its loopback host as `{host}`, which mur \
+                 does not dial: it looks up no host names, and reads an address only written \
+                 out in full\n\
+                 hint: write the address it stands for: `--endpoint \
+                 http://127.0.0.1:{port}/mcp`\n"
+            ));
+    }
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
 }

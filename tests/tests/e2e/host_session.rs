@@ -736,7 +736,8 @@ fn a_sidecar_others_may_read_or_another_users_names_no_bridge_to_list_or_stop() 
         std::fs::set_permissions(&sidecar, std::fs::Permissions::from_mode(mode)).expect("chmod")
     };
     let refused = format!(
-        "error: the session of `{}` (pid {}) is not a bridge; `bridge stop` stops only bridges\n",
+        "error: the session of `{}` (pid {}) is no bridge `bridge stop` may signal: it signals \
+         only a bridge whose sidecar it trusts\n",
         sb.canonical_project(&project),
         started["pid"]
     );
@@ -775,7 +776,10 @@ fn a_sidecar_others_may_read_or_another_users_names_no_bridge_to_list_or_stop() 
     let away = sidecar.with_extension("away");
     std::fs::rename(&sidecar, &away).expect("move the sidecar away");
     stop().assert_code(1).assert_stderr_is(format!(
-        "{refused}hint: stop an app's session in the app (Ctrl+C where it runs)\n"
+        "error: the session of `{}` (pid {}) is not a bridge; `bridge stop` stops only bridges\n\
+         hint: stop an app's session in the app (Ctrl+C where it runs)\n",
+        sb.canonical_project(&project),
+        started["pid"]
     ));
     std::fs::rename(&away, &sidecar).expect("put the sidecar back");
     // The user's own again, open to no one else: the bridge's, listed and stopped.
