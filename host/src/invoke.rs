@@ -379,6 +379,14 @@ impl Session {
             }
         };
         output::notes(&mur_client::question_notes(&reply), settings.quiet);
+        // An answer no question asked for was dropped unsaid (`comfirm=yes`, the
+        // question then answered with its default): said, but where a refused
+        // question's hint below names the key already.
+        if client.refused_question().is_none() {
+            for unused in client.unused_answers() {
+                output::notice(&unused_answer(&unused));
+            }
+        }
         // A question a bridge said may be another call's, refused for want of an
         // answer: the call's own failure stands (its stdout, its message), and
         // the question is a hint under it, as it may have been this call's.
@@ -616,6 +624,20 @@ impl Session {
              the most mur reads: a `nextCursor` that never ends",
             self.endpoint
         )))
+    }
+}
+
+/// The warning of an `--answer` no question of the call asked for
+/// ([`mur_client::Client::unused_answers`]), in the words of the hint that names one
+/// when its question goes unanswered; the value is not repeated (it may be a secret).
+fn unused_answer(unused: &mur_client::Unused) -> String {
+    let told = format!(
+        "`--answer {}=…` was not used: no question the server asked has that field",
+        unused.key
+    );
+    match &unused.meant {
+        Some(meant) => format!("{told}; did you mean `{meant}`?"),
+        None => told,
     }
 }
 

@@ -12,7 +12,8 @@
 //! input-required result, followed round after round to the end) is answered
 //! from `--answer KEY=VALUE`, else by asking through [`Events`], else the
 //! call ends (exit 5) naming the question and the `--answer` options that
-//! would answer it; however they come, one call answers at most 1,000
+//! would answer it ([`Client::unused_answers`] then names the answers no question
+//! asked for); however they come, one call answers at most 1,000
 //! questions in at most 100 rounds, past which it ends (exit 5). Sampling,
 //! roots and any other request from the server are declined at once with a
 //! JSON-RPC error.
@@ -43,6 +44,7 @@
 //! secret ([`Access::Session`]): mur sends it, does no OAuth there, and a 401
 //! ends the call with a transport error.
 
+mod answers;
 mod auth;
 mod budget;
 mod events;
@@ -68,6 +70,7 @@ use serde_json::{Map, Value, json};
 use mur_http::{Http, Request};
 use mur_lockfile::jsonrpc::{self, INTERNAL_ERROR, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION};
 
+pub use answers::Unused;
 pub use events::{
     Choice, Events, Field, FieldKind, LogMessage, Progress, Question, Response, Silent, TaskStatus,
 };
@@ -246,6 +249,9 @@ pub struct Client<'a> {
     until: Mutex<Option<tokio::time::Instant>>,
     /// The server's questions this call answered, and in how many rounds.
     asked: Mutex<Asked>,
+    /// The fields those questions asked, against the `--answer` keys given
+    /// ([`Client::unused_answers`]).
+    fields: Mutex<answers::Fields>,
     /// Whether the server sent this call anything (progress, a log message):
     /// then a call out of time was running, not unanswered.
     heard: std::sync::atomic::AtomicBool,
@@ -330,6 +336,7 @@ impl<'a> Client<'a> {
             asking: Mutex::new(Duration::ZERO),
             until: Mutex::new(None),
             asked: Mutex::new(Asked::default()),
+            fields: Mutex::new(answers::Fields::default()),
             heard: std::sync::atomic::AtomicBool::new(false),
             bridge_said: Mutex::new(None),
             session: Mutex::new(None),
@@ -493,6 +500,17 @@ impl<'a> Client<'a> {
     /// the question may have been another request's (and answered there).
     pub fn refused_question(&self) -> Option<String> {
         self.refused.lock().ok()?.clone()
+    }
+
+    /// The `--answer` keys no question of this call had a field for, each with the
+    /// asked field it is likely meant as: dropped unsaid, the question answered with
+    /// its default or at the prompt. None when the call asked no question (a tool may
+    /// ask only sometimes, and be given its answer beforehand).
+    pub fn unused_answers(&self) -> Vec<Unused> {
+        match self.fields.lock() {
+            Ok(fields) => fields.unused(self.answers),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// The error of a call out of time: a task the server still runs says
@@ -837,6 +855,9 @@ impl<'a> Client<'a> {
             )));
         }
         let question = Question::from_params(params);
+        if let Ok(mut fields) = self.fields.lock() {
+            fields.saw(&question, self.answers);
+        }
         if let Some(response) = question.answer_from(self.answers)? {
             tracing::debug!("answered from --answer: {}", response.to_json());
             return Ok(response);

@@ -171,6 +171,9 @@ pub struct DataVerb {
     arguments: Map<String, Value>,
     output: Option<String>,
     parser: Derived,
+    /// Each option's field and the option that fills it (`depth`, `depth` for
+    /// `--depth`), as its parser names them: for [`Self::fields_not_in`].
+    options: Vec<(String, String)>,
     /// Its tool's hints (`read-only`, …) as a session last listed them, which its
     /// help's tool line says as a component verb's does ([`Self::with_hints`]).
     hints: Vec<String>,
@@ -230,6 +233,7 @@ impl DataVerb {
             "inputSchema": {"type": "object", "properties": properties, "required": required},
         });
         let parser = Derived::from_tool(&tool).ok_or_else(|| Invalid::new("names no tool"))?;
+        let options = option_names(&file.options, &parser);
         // The tool line is added when help is rendered, with the hints a session
         // listed since (none here): kept in the spec, the index's `usage_text` would
         // add a second one to `verbs info` once the hints were learned.
@@ -247,6 +251,7 @@ impl DataVerb {
             arguments: file.arguments,
             output: file.output.filter(|o| !o.is_empty()),
             parser,
+            options,
             hints: Vec::new(),
         })
     }
@@ -284,6 +289,39 @@ impl DataVerb {
         spec.render_with(&self.name, &self.summary, &self.parser.notes())
     }
 
+    /// What this verb sends that `schema`, its tool's `inputSchema`, does not list
+    /// among its `properties`: each such option, and each fixed argument no option
+    /// fills, in the file's order. Every call then sends a field the tool ignores or
+    /// refuses, which nothing said when the verb was added. Nothing for a schema that
+    /// lists no properties (it says nothing of its fields) or admits any other
+    /// (`additionalProperties: true`).
+    pub fn fields_not_in(&self, schema: &Value) -> Vec<Unlisted> {
+        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+            return Vec::new();
+        };
+        if schema.get("additionalProperties") == Some(&Value::Bool(true)) {
+            return Vec::new();
+        }
+        let options = self
+            .options
+            .iter()
+            .filter(|(field, _)| !properties.contains_key(field))
+            .map(|(field, option)| Unlisted {
+                field: field.clone(),
+                option: Some(option.clone()),
+            });
+        let fixed = self
+            .arguments
+            .keys()
+            .filter(|field| !properties.contains_key(*field))
+            .filter(|field| !self.options.iter().any(|(f, _)| f == *field))
+            .map(|field| Unlisted {
+                field: field.clone(),
+                option: None,
+            });
+        options.chain(fixed).collect()
+    }
+
     /// What to print of the tool's answer (its payload): the `output` pointer,
     /// or all of it.
     pub fn pick(&self, payload: &Value) -> Result<Value, String> {
@@ -295,6 +333,52 @@ impl DataVerb {
                 .ok_or_else(|| format!("the `{}` result has nothing at `{pointer}`", self.tool)),
         }
     }
+}
+
+/// A field a data verb sends that its tool's input schema does not list
+/// ([`DataVerb::fields_not_in`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unlisted {
+    /// The argument field, as the file names it (`depth`).
+    pub field: String,
+    /// The option that sets it, without its dashes (`depth` for `--depth`); `None`
+    /// for a fixed argument of the file's `arguments` that no option fills.
+    pub option: Option<String>,
+}
+
+/// Each option's field and the option its parser names it (`--arg-timeout` for field
+/// `timeout`, a host option's name). The parser's options are its fields', in the
+/// order of its schema's properties (the file's options) with the required ones first
+/// (a stable sort), then `--args`; a field no option can name (two fields `a=b` and
+/// `a-b`: the first is given in `--args` alone) leaves the counts apart, and then each
+/// is named by its kebab case, as it would be but for such a clash.
+fn option_names(options: &[Object<OptionField>], parser: &Derived) -> Vec<(String, String)> {
+    let mut sorted: Vec<(usize, &OptionField)> = options.iter().map(|o| &o.0).enumerate().collect();
+    sorted.sort_by_key(|(_, o)| !o.required);
+    let named: Vec<&str> = parser
+        .spec
+        .options
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|name| parser.facts(name).is_some())
+        .collect();
+    let mut names: Vec<(usize, String, String)> = match named.len() == sorted.len() {
+        true => sorted
+            .iter()
+            .zip(named)
+            .map(|((at, o), name)| (*at, o.field.clone(), name.to_owned()))
+            .collect(),
+        false => sorted
+            .iter()
+            .map(|(at, o)| (*at, o.field.clone(), crate::derived::kebab(&o.field)))
+            .collect(),
+    };
+    // Back in the file's order, which a note follows.
+    names.sort_by_key(|(at, ..)| *at);
+    names
+        .into_iter()
+        .map(|(_, field, option)| (field, option))
+        .collect()
 }
 
 /// What a refusal of a field with a control character suggests.
@@ -965,5 +1049,47 @@ mod tests {
             verb.parse(&argv(&["--timeout", "5"]), WITHIN),
             Err("unknown option `--timeout`; did you mean `--arg-timeout`?".to_owned())
         );
+    }
+
+    /// The fields a verb sends that its tool's schema does not list: each option by the
+    /// name its parser gives it (`--arg-timeout`, required ones sorted first by the
+    /// parser but said in the file's order), then each fixed argument no option fills.
+    /// Nothing where the schema lists no properties or admits any other.
+    #[test]
+    fn the_fields_a_schema_does_not_list_are_named_with_their_options() {
+        let verb = DataVerb::from_bytes(
+            br##"{"schema": "mur-verb/1", "name": "deep", "tool": "tree", "summary": "s",
+                 "arguments": {"selector": "#x", "mode": "all"},
+                 "options": [{"field": "depth", "type": "integer"},
+                             {"field": "selector"},
+                             {"field": "timeout", "type": "integer", "required": true}]}"##,
+        )
+        .expect("a data verb");
+        let schema = json!({"type": "object", "properties": {"selector": {"type": "string"}}});
+        let option = |field: &str, option: &str| Unlisted {
+            field: field.to_owned(),
+            option: Some(option.to_owned()),
+        };
+        assert_eq!(
+            verb.fields_not_in(&schema),
+            [
+                option("depth", "depth"),
+                option("timeout", "arg-timeout"),
+                Unlisted {
+                    field: "mode".to_owned(),
+                    option: None
+                },
+            ]
+        );
+        let all = json!({"properties": {"selector": {}, "depth": {}, "timeout": {}, "mode": {}}});
+        assert_eq!(verb.fields_not_in(&all), []);
+        for says_nothing in [
+            json!({"type": "object"}),
+            json!({"type": "object", "properties": {}, "additionalProperties": true}),
+        ] {
+            assert_eq!(verb.fields_not_in(&says_nothing), [], "{says_nothing}");
+        }
+        let closed = json!({"type": "object", "properties": {}, "additionalProperties": false});
+        assert_eq!(verb.fields_not_in(&closed).len(), 4);
     }
 }

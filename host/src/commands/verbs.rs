@@ -391,9 +391,11 @@ fn renamed(added: &[Added]) -> Vec<String> {
 
 /// What the verbs a `verbs add` installed do to the verbs of a session: the catalog
 /// lists one in place of its tool's derived verb ([`stands_for`]); one took the word
-/// of another tool's derived verb ([`word_taken`]). Only when a verb was newly
-/// installed is a session looked for, quietly and briefly (as `verbs info` looks; no
-/// lockfile naming a live one, nothing is asked), once for all of them.
+/// of another tool's derived verb ([`word_taken`]); a data verb sends a field its
+/// tool's input schema does not list ([`unlisted_fields`]). Only when a verb was
+/// installed (new, or replaced with `--force`) is a session looked for, quietly and
+/// briefly (as `verbs info` looks; no lockfile naming a live one, nothing is asked),
+/// once for all of them; its tools' hints are then learned for the verbs' help.
 fn session_notes(
     dirs: &VerbDirs,
     added: &[Added],
@@ -413,7 +415,14 @@ fn session_notes(
             _ => None,
         })
         .collect();
-    if hiding.is_empty() && new_words.is_empty() {
+    let installed: Vec<&str> = added
+        .iter()
+        .filter_map(|a| match a {
+            Added::Installed { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    if installed.is_empty() {
         return Vec::new();
     }
     let tools = crate::session_tools::quietly(settings, SESSION_WAIT);
@@ -423,6 +432,51 @@ fn session_notes(
             .into_iter()
             .filter_map(|(name, tool)| word_taken(name, Some(tool), &tools, settings)),
     );
+    if tools.is_empty() {
+        return notes;
+    }
+    // A list read from the cache taught no verb its hints (only a fresh one does,
+    // `ToolList::keep`): the verbs just added would say none in their help until a
+    // command read the list anew.
+    if let Ok(mut verbs) = VerbHost::open_in(dirs.clone()) {
+        verbs.learn_hints(&tools);
+        notes.extend(unlisted_fields(&verbs, &installed, &tools));
+    }
+    notes
+}
+
+/// The notes that a data verb just installed sends a field its tool's input schema, in
+/// the session's `tools`, does not list: every call with that option (or always, for a
+/// fixed argument) sends a field the tool ignores or refuses. Not for a tool the session
+/// lacks ([`stands_for`] says that).
+fn unlisted_fields(
+    verbs: &VerbHost,
+    installed: &[&str],
+    tools: &[serde_json::Value],
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    for name in installed {
+        let Ok(Some(verb)) = verbs.data_verb(name) else {
+            continue;
+        };
+        let Some(tool) = tools.iter().find(|t| t["name"] == verb.tool.as_str()) else {
+            continue;
+        };
+        let theirs = verb_list::written(&verb.tool);
+        for unlisted in verb.fields_not_in(&tool["inputSchema"]) {
+            let field = verb_list::written(&unlisted.field);
+            notes.push(match unlisted.option {
+                Some(option) => format!(
+                    "note: `{name} --{option}` sets `{field}`, which `{theirs}`'s input schema \
+                     does not list"
+                ),
+                None => format!(
+                    "note: `{name}` always sends `{field}` (its `arguments`), which `{theirs}`'s \
+                     input schema does not list"
+                ),
+            });
+        }
+    }
     notes
 }
 

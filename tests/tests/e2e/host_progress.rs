@@ -168,6 +168,46 @@ fn two_answers_for_one_field_are_refused_and_nothing_is_cleared() {
     );
 }
 
+/// An `--answer` no question of the call asked for is said in a warning, with the
+/// field it likely meant: `--answer comfirm=yes` beside the answer to `confirm` was
+/// dropped unsaid, and a question of optional fields would have been answered with
+/// their defaults. A call that asked nothing says nothing of its answers: a tool that
+/// asks only sometimes (`clearTodos`, with nothing to clear) may be given one ahead.
+#[test]
+fn an_answer_no_question_asked_for_is_said_with_the_field_meant() {
+    let (sb, _app) = with_todos(&["milk"]);
+    let out = clear(
+        &sb,
+        &[
+            "--answer",
+            "confirm=no",
+            "--answer",
+            "comfirm=yes",
+            "--answer",
+            "zzz=1",
+        ],
+    );
+    out.assert_code(0);
+    assert_eq!(
+        out.json()["structuredContent"],
+        json!({ "cleared": 0, "remaining": 1, "reason": "not confirmed" })
+    );
+    assert_eq!(
+        out.stderr,
+        "warning: `--answer comfirm=…` was not used: no question the server asked has that \
+         field; did you mean `confirm`?\n\
+         warning: `--answer zzz=…` was not used: no question the server asked has that field\n"
+    );
+    // Every answer used: nothing said.
+    clear(&sb, &["--answer", "confirm=yes"])
+        .assert_code(0)
+        .assert_stderr_is("");
+    // Nothing left to clear, no question asked: nothing said of the answers.
+    clear(&sb, &["--answer", "confirm=yes", "--answer", "zzz=1"])
+        .assert_code(0)
+        .assert_stderr_is("");
+}
+
 #[test]
 fn a_question_nobody_can_answer_fails_at_once_naming_it_and_its_answer_options() {
     let (sb, app) = with_todos(&["milk", "eggs"]);

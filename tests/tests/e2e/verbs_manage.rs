@@ -1136,6 +1136,57 @@ fn the_note_of_a_verb_hiding_a_derived_verb_says_what_the_running_session_has() 
         .assert_stdout_starts_with("Usage: mur devtools wait-for ");
 }
 
+/// A data verb that sends a field its tool's input schema does not list (an option's,
+/// or a fixed argument's) says so once added, with a session running: every call with
+/// it sends a field the tool ignores or refuses (`tree` refuses `depth`), which was
+/// added silently. Its help says its tool's hints at once, though the session's tool
+/// list came from the cache (only a fresh list taught a verb its hints: `deep --help`
+/// said a bare ``Tool `tree`.`` until a command read the list anew).
+#[test]
+fn a_data_verb_sending_a_field_its_tool_does_not_list_says_so_once_added() {
+    let sandbox = Sandbox::new();
+    let _sample = sandbox.start_app();
+    // Its tool list cached, as any use of the session leaves it.
+    sandbox.devtools(&["catalog"]).assert_code(0);
+    let deep = sandbox.file(
+        "deep.json",
+        r#"{"schema": "mur-verb/1", "name": "deep", "tool": "tree", "summary": "s",
+            "arguments": {"maxDepth": 3, "view": "full"},
+            "options": [{"field": "selector"}, {"field": "depth", "type": "integer"}]}"#,
+    );
+    let added = add(&sandbox, &[deep]);
+    let notes: Vec<&str> = added
+        .stderr
+        .lines()
+        .filter(|l| l.contains("input schema"))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "note: `deep --depth` sets `depth`, which `tree`'s input schema does not list",
+            "note: `deep` always sends `maxDepth` (its `arguments`), which `tree`'s input \
+             schema does not list",
+        ],
+        "{added}"
+    );
+    sandbox
+        .devtools(&["deep", "--help"])
+        .assert_code(0)
+        .assert_stdout_contains("Tool `tree`: read-only");
+    // The tool refuses what the note said.
+    let refused = sandbox.devtools(&["deep", "--depth", "2"]);
+    assert_ne!(refused.code, 0, "{refused}");
+
+    // Every field listed: nothing said of them.
+    let shallow = sandbox.file(
+        "shallow.json",
+        r#"{"schema": "mur-verb/1", "name": "shallow", "tool": "tree", "summary": "s",
+            "arguments": {"view": "summary"}, "options": [{"field": "selector"}]}"#,
+    );
+    let added = add(&sandbox, &[shallow]);
+    assert!(!added.stderr.contains("input schema"), "{added}");
+}
+
 /// `verbs info` of a name no verb is installed as, which a running session's tool is
 /// reached by (its name, or its derived verb's), says so and names the command that
 /// shows it, where "not installed" alone sent the user looking for a verb to install;
@@ -1637,15 +1688,17 @@ fn a_file_without_a_name_section_is_judged_by_its_bytes_without_a_compile() {
 
 /// A verb added after the session's tool list was cached learns its tool's hints from
 /// the next `catalog`, which reads the list fresh (it read the cache unless given
-/// `--refresh`); and a data verb's help says them as a component verb's does (it said
-/// only ``Tool `state`.``).
+/// `--refresh`), or from `verbs add` itself where a session runs (the list it reads for
+/// its notes, from the cache, taught none: a data verb's help said a bare ``Tool
+/// `state`.`` until a command read the list anew); `-q` looks for no session. A data
+/// verb's help says them as a component verb's does (it said only ``Tool `state`.``).
 #[test]
 fn a_catalog_teaches_added_verbs_their_tools_hints_a_data_verbs_help_included() {
     let sandbox = Sandbox::new();
     let _app = sandbox.start_app();
     sandbox.devtools(&["catalog"]).assert_code(0);
     let label = data_verb(&sandbox, "label.json", "label", "[]");
-    add(&sandbox, &[standard("state"), label]);
+    try_add(&sandbox, &[standard("state"), label.clone()], &["-q"]).assert_code(0);
     let hints = "Tool `state`: read-only, idempotent.";
     let state = sandbox.devtools(&["state", "--help"]);
     assert!(!state.stdout.contains(hints), "{state}");
@@ -1653,6 +1706,18 @@ fn a_catalog_teaches_added_verbs_their_tools_hints_a_data_verbs_help_included() 
     let state = sandbox.devtools(&["state", "--help"]);
     state.assert_code(0);
     assert!(state.stdout.contains(&format!("\n\n{hints}\n")), "{state}");
+    sandbox
+        .devtools(&["label", "--help"])
+        .assert_code(0)
+        .assert_stdout_starts_with(
+            format!("Usage: mur devtools label [--args JSON]\n\ns\n\n{hints}\n").as_str(),
+        );
+
+    // Added again without `-q`, the list still cached: its help says them at once.
+    sandbox
+        .devtools(&["verbs", "remove", "label"])
+        .assert_code(0);
+    add(&sandbox, &[label]);
     sandbox
         .devtools(&["label", "--help"])
         .assert_code(0)
