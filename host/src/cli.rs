@@ -1022,7 +1022,10 @@ pub enum SessionCommand {
             when no session answers that is exit 2, not 4. With `--project PATH`, only that \
             project's session is listed, and the exit code is about it alone (4 when it has none, \
             the other projects' sessions named on stderr). With `--auto`, sessions that left no \
-            lockfile are found by a loopback port scan and listed the same way.",
+            lockfile are found by a loopback port scan and listed the same way; the ports the scan \
+            passed over (listeners that took a connection and never answered in the time the \
+            probes have) are counted on stderr, in a `warning:` even with `-q` (a session among \
+            them would be missing from the list), or in a hint under exit 4.",
         after_help = examples(&[
             "mur devtools session list",
             "mur devtools session list --pretty",

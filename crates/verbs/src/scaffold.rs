@@ -235,10 +235,15 @@ fn make_staging(root: &Path) -> Result<PathBuf, VerbError> {
 /// `click`, for `verbs new click`). Best effort: an unreadable verb directory
 /// is no reason to refuse a new project.
 fn installed_warning(name: &str) -> Option<String> {
+    installed(name).map(|entry| replaces_warning(&entry))
+}
+
+/// The installed verb `name`, if any. Best effort: an unreadable verb directory is no
+/// reason to refuse a new project, nor to leave out the name a refusal suggests.
+fn installed(name: &str) -> Option<crate::index::Entry> {
     let dirs = crate::VerbDirs::from_env().ok()?;
     let index = crate::index::Index::load_only(&dirs.verbs, name).ok()?;
-    let entry = index.get(name)?;
-    Some(replaces_warning(entry))
+    index.get(name).cloned()
 }
 
 /// What [`installed_warning`] says of the installed verb `entry`.
@@ -369,10 +374,7 @@ fn check_name(name: &str, reserved: &[String]) -> Result<(), VerbError> {
                 }
                 None => format!("`{name}` is not a verb name"),
             },
-            match crate::names::suggestion(name, reserved) {
-                Some(meant) => format!("did you mean `{meant}`? {}", crate::names::VERB_NAME_RULE),
-                None => format!("{} (e.g. `bump`)", crate::names::VERB_NAME_RULE),
-            },
+            suggested(name, reserved),
         )),
         Err(Unusable::Reserved) => Err(VerbError::refused(
             format!(
@@ -386,6 +388,26 @@ fn check_name(name: &str, reserved: &[String]) -> Result<(), VerbError> {
             ),
             format!("pick another name (e.g. `my-{name}`)"),
         )),
+    }
+}
+
+/// The hint under the refusal of malformed `name`: the usable name it was likely meant
+/// as ([`crate::names::suggestion`]), and the rule. A name so suggested that an installed
+/// verb has is said to be taken, with another: taken as it was offered, `verbs new
+/// Click` made `click`, whose next steps (`verbs add --force`) replace the standard
+/// `click`, the warning above them the only word of it.
+fn suggested(name: &str, reserved: &[String]) -> String {
+    let rule = crate::names::VERB_NAME_RULE;
+    match crate::names::suggestion(name, reserved) {
+        Some(meant) => match installed(&meant) {
+            Some(entry) => format!(
+                "not `{meant}` either: a verb `{meant}` is installed already (tool `{}`); \
+                 pick another name (e.g. `my-{meant}`): {rule}",
+                entry.tool
+            ),
+            None => format!("did you mean `{meant}`? {rule}"),
+        },
+        None => format!("{rule} (e.g. `bump`)"),
     }
 }
 

@@ -24,10 +24,14 @@ pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
         let created = scaffold::new_verb(name, (*lang).into(), dir.as_deref(), &cli::host_verbs())?;
         output::stdout(format!("{}\n", created.root.display()).as_bytes())?;
         output::diagnostic(&created.next_steps);
+        let installed = VerbDirs::from_env().and_then(|dirs| manage::list(&dirs));
+        let installed = installed.unwrap_or_default();
+        if let Some(note) = near_installed(name, &installed).filter(|_| !settings.quiet) {
+            output::diagnostic(&note);
+        }
         // A verb installed by that name took the word already (the warning above says
         // the next steps replace it).
-        let installed = VerbDirs::from_env().and_then(|dirs| manage::list(&dirs));
-        if !settings.quiet && !verb_list::taken(name, &installed.unwrap_or_default()) {
+        if !settings.quiet && !verb_list::taken(name, &installed) {
             let tools = crate::session_tools::quietly(settings, SESSION_WAIT);
             if let Some(note) = word_taken(name, None, &tools, settings) {
                 output::diagnostic(&note);
@@ -62,9 +66,28 @@ pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
             output::stdout(lines.as_bytes())
         }
         VerbsCommand::Info { name, json } => info(&dirs, name, *json, settings),
-        VerbsCommand::Prune(args) => prune(args),
+        VerbsCommand::Prune(args) => prune(args, settings.quiet),
         VerbsCommand::New { .. } => Ok(()),
     }
+}
+
+/// The note that new verb `name` is one slip of the keyboard from an installed verb, the
+/// one every "did you mean" would name ([`mur_core::caseless_meant`], the slip judged as
+/// for an unknown verb): once it is added, a slip runs one for the other, where it was
+/// refused with the right word. `None` when `name` is installed itself (the scaffold's
+/// warning says that the next steps replace it) or is no slip from any.
+fn near_installed(name: &str, installed: &[mur_verbs::Entry]) -> Option<String> {
+    if installed.iter().any(|e| e.name == name) {
+        return None;
+    }
+    let near = mur_core::caseless_meant(name, installed.iter().map(|e| e.name.clone()))?;
+    mur_core::is_typo_of(&name.to_lowercase(), &near.to_lowercase()).then(|| {
+        format!(
+            "note: `{name}` is one slip from the installed verb `{near}`: once this verb is \
+             added, a slip of the keyboard runs one for the other (a name further from \
+             `{near}` keeps them apart)"
+        )
+    })
 }
 
 fn list(dirs: &VerbDirs, json: bool, pretty: bool) -> Result<()> {
@@ -130,9 +153,15 @@ async fn list_all(settings: &Settings) -> Result<()> {
 /// that would remove them. While recording is off, calls made since are in no record: no
 /// verb is judged unused (stderr says why, as for any window a time recording was off
 /// overlaps), and `--yes` is refused unless `--while-off` insists — unless mur's own log
-/// is not read (`--only-named`).
-fn prune(args: &cli::PruneArgs) -> Result<()> {
+/// is not read (`--only-named`). Its notes are left out under `quiet` (`-q`), as every
+/// command's are; its warnings stay.
+fn prune(args: &cli::PruneArgs, quiet: bool) -> Result<()> {
     let (judged_by, yes) = (&args.judging, args.yes);
+    let note = |why: &str| {
+        if !quiet {
+            output::diagnostic(&format!("note: {why}"));
+        }
+    };
     let dir = judging::usage_dir()?;
     if !dir.enabled() && yes && !args.while_off && !judged_by.only_named {
         return Err(Error::usage(
@@ -160,16 +189,16 @@ fn prune(args: &cli::PruneArgs) -> Result<()> {
     // The window lengthened for a time recording was off in it, as the report says under
     // its losers: these are judged over it too.
     if let Some(why) = report.recording_was_off() {
-        output::diagnostic(&format!("note: {why}"));
+        note(&why);
     }
     // The verbs too recent to be judged unused, as the report says under its losers.
     // Information, no warning: a `note:`, as docs/usage.md says prune gives it.
     if let (true, Some(why)) = (report.window_covered, report.unused_not_judged()) {
-        output::diagnostic(&format!("note: {why}"));
+        note(&why);
     }
     let losers = &report.losers;
     if losers.is_empty() {
-        output::diagnostic("note: no verb to prune");
+        note("no verb to prune");
         return Ok(());
     }
     let dirs = VerbDirs::from_env()?;

@@ -847,6 +847,37 @@ fn help_as_a_command_is_the_commands_help() {
         .assert_stderr_starts_with("error: unrecognized subcommand `nope`\n");
 }
 
+/// `mur help devtools WORD` is `mur devtools WORD --help` for a word no installed verb
+/// answers, refusal and exit code alike, as the README's table of exit codes has them: a
+/// slip from an installed verb is a typo (exit 1, "did you mean"); any other word may be
+/// a tool of the app not running, whose help the session gives (exit 4, "start the app"),
+/// not a usage error: with a session it is refused as unknown (exit 1).
+#[test]
+fn help_of_a_word_no_verb_answers_is_its_help_flags_refusal() {
+    let sb = Sandbox::new();
+    mur_e2e::plugins::add(&sb, &[mur_e2e::plugins::standard("click")]);
+    let same = |word: &str, code: i32| {
+        let by_help = sb.mur(&["help", "devtools", word]);
+        by_help.assert_code(code).assert_stdout_is("");
+        let by_flag = sb.mur(&["devtools", word, "--help"]);
+        by_flag.assert_code(code).assert_stderr_is(&by_help.stderr);
+        by_help
+    };
+    same("clik", 1).assert_stderr_is(
+        "error: unknown verb `clik`\n\
+         hint: did you mean `click`?\n\
+         hint: `mur devtools verbs list` shows the installed verbs\n\
+         hint: no devtools session is running to look for a tool of that name\n",
+    );
+    same("xyzzy", 4).assert_stderr_starts_with(
+        "error: no running devtools session found\n\
+         hint: `xyzzy` is not an installed verb; a tool's verb is looked up in the session once \
+         one runs\n",
+    );
+    let _app = sb.start_app();
+    same("xyzzy", 1).assert_stderr_starts_with("error: unknown verb `xyzzy`\n");
+}
+
 #[test]
 fn host_options_work_before_devtools_too() {
     let (sb, sample) = Sandbox::with_app();

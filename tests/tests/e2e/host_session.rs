@@ -543,6 +543,24 @@ fn list_auto_warns_of_the_ports_its_scan_passed_over() {
         ));
 }
 
+/// `session list --help` says what the listing above prints on stderr beside the sessions:
+/// the ports `--auto`'s scan passed over, in a `warning:` that `-q` keeps. Its help said
+/// only that `--auto` lists the sessions found, as if the list were whole.
+#[test]
+fn session_list_help_says_it_warns_of_the_ports_its_scan_passed_over() {
+    let help = Sandbox::new().mur(&["devtools", "session", "list", "--help"]);
+    help.assert_code(0);
+    let text = help.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(
+            "the ports the scan passed over (listeners that took a connection and never \
+             answered in the time the probes have) are counted on stderr, in a `warning:` even \
+             with `-q`"
+        ),
+        "{help}"
+    );
+}
+
 /// A stdio MCP server of a few lines: it answers `initialize`, lists one tool
 /// (`hello`) and answers every call of it; it ends when its input does.
 const MINI_SERVER: &str = r#"

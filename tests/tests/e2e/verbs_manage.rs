@@ -2076,3 +2076,89 @@ fn verbs_standing_in_for_derived_verbs_are_said_in_one_note() {
              --help`)\n",
         );
 }
+
+/// `verbs new` of a name one slip from an installed verb (`clik`, `click` installed) makes
+/// the project and says so in a `note:` (none with `-q`): once added, a slip runs one for
+/// the other, where `mur devtools clik` was refused with "did you mean `click`?". A name
+/// refused as malformed is not offered as an installed verb's name (`Click` was offered
+/// `click`, whose next steps replace the standard verb): it is said to be taken.
+#[test]
+fn verbs_new_near_an_installed_verb_is_noted_and_never_offered_its_name() {
+    let sandbox = Sandbox::new();
+    add(&sandbox, &[standard("click")]);
+    let dir = sandbox.dir("projects");
+    let dir = dir.to_str().expect("utf-8");
+    let near = "note: `clik` is one slip from the installed verb `click`: once this verb is \
+                added, a slip of the keyboard runs one for the other (a name further from \
+                `click` keeps them apart)";
+    let new = sandbox.devtools(&["verbs", "new", "clik", "--dir", dir]);
+    new.assert_code(0);
+    assert_eq!(new.stderr_lines("note:"), [near], "{new}");
+    // (Elsewhere: `clik` is taken in `dir` now.)
+    let other = sandbox.dir("quiet");
+    let other = other.to_str().expect("utf-8");
+    let quiet = sandbox.devtools(&["-q", "verbs", "new", "clik", "--dir", other]);
+    quiet.assert_code(0);
+    assert!(quiet.stderr_lines("note:").is_empty(), "{quiet}");
+    // Further off, or installed itself (the scaffold's warning says that), no note.
+    for name in ["bump", "click"] {
+        let other = sandbox.dir(&format!("other-{name}"));
+        let out = sandbox.devtools(&[
+            "verbs",
+            "new",
+            name,
+            "--dir",
+            other.to_str().expect("utf-8"),
+        ]);
+        out.assert_code(0);
+        assert!(out.stderr_lines("note:").is_empty(), "{out}");
+    }
+    // A malformed name is not offered as the installed verb's.
+    let refused = sandbox.devtools(&["verbs", "new", "Click", "--dir", dir]);
+    refused.assert_code(1).assert_stderr_is(
+        "error: `Click` is not a verb name\n\
+         hint: not `click` either: a verb `click` is installed already (tool `click`); pick \
+         another name (e.g. `my-click`): a verb name is lowercase letters, digits and inner \
+         dashes (never two in a row), starting with a letter, at most 64 characters\n",
+    );
+    sandbox
+        .devtools(&["verbs", "new", "Bump", "--dir", dir])
+        .assert_code(1)
+        .assert_stderr_contains("hint: did you mean `bump`? ");
+}
+
+/// `verbs prune -q` says none of its notes (that recording was off in the window, that
+/// there is no verb to prune), as `-q` leaves out every command's notes: it said them all.
+#[test]
+fn verbs_prune_says_no_note_under_q() {
+    let sandbox = Sandbox::new();
+    // A log reaching back past the window: it is judged over, lengthened for the time
+    // recording was off.
+    let log = sandbox.usage_log();
+    std::fs::create_dir_all(log.parent().expect("dir")).expect("mkdir");
+    let record = serde_json::json!({
+        "schema": "mur-usage/1", "time": "2020-01-01T00:00:00.000Z", "side": "cli",
+        "surface": "cli", "verb": "guide", "kind": "host", "tool": "guide", "outcome": "ok",
+        "ms": 1.0,
+    });
+    std::fs::write(&log, format!("{record}\n")).expect("write the log");
+    sandbox.devtools(&["usage", "off"]).assert_code(0);
+    sandbox.devtools(&["usage", "on"]).assert_code(0);
+    let said = sandbox.devtools(&["verbs", "prune"]);
+    said.assert_code(0).assert_stdout_is("");
+    let notes = said.stderr_lines("note:");
+    assert!(
+        notes.len() == 2 && notes[0].starts_with("note: recording was off (`usage off`)"),
+        "{said}"
+    );
+    for quiet in [
+        &["-q", "verbs", "prune"][..],
+        &["verbs", "prune", "--yes", "-q"],
+    ] {
+        sandbox
+            .devtools(quiet)
+            .assert_code(0)
+            .assert_stdout_is("")
+            .assert_stderr_is("");
+    }
+}
