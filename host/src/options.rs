@@ -411,14 +411,25 @@ fn verb_usage(verb: &str, spec: Option<&VerbSpec>) -> String {
     format!("usage: {usage} (`--help` shows more)")
 }
 
-/// Option `option` (`--answer <KEY=VALUE>`) typed without a value, or an empty one: in
-/// clap's words, with the `usage` hint of the command it was typed to. Before a verb
-/// and after it alike, so that where a host option is typed does not change what is said.
+/// Option `option` (`--answer <KEY=VALUE>`, as clap names it) typed without a value, or
+/// an empty one: `` `--answer <KEY=VALUE>` needs a value``, with the `usage` hint of the
+/// command it was typed to. Before a verb and after it alike, so that where a host
+/// option is typed does not change what is said; and in the words the verb kits
+/// (plugins/kit/src/argv.rs, `needs_value`) and the derived verbs say it of a verb's
+/// own option, so that a session's two kinds of option read alike (clap's own "a value
+/// is required for … but none was supplied" is said so by [`crate::refusal`]).
 pub fn value_required(option: &str, usage: Option<String>) -> Error {
-    let error = Error::usage(format!(
-        "a value is required for `{option}` but none was supplied"
-    ));
-    usage.into_iter().fold(error, Error::with_hint)
+    value_required_of(option, &[], usage)
+}
+
+/// [`value_required`] of an option that takes one of `values` (`--lang <LANG>`: `rust`,
+/// `python`, `js`), which are named after it as clap names them for a value it refused.
+pub fn value_required_of(option: &str, values: &[String], usage: Option<String>) -> Error {
+    let mut said = format!("`{option}` needs a value");
+    if !values.is_empty() {
+        said.push_str(&format!(" (possible values: {})", values.join(", ")));
+    }
+    usage.into_iter().fold(Error::usage(said), Error::with_hint)
 }
 
 /// Host option `name` given `text`, which its parser refused `why`: in clap's words
@@ -735,7 +746,7 @@ mod tests {
             let refused = extract(line, &mut HostArgs::default(), None).expect_err(line);
             assert_eq!(
                 refused.message(),
-                format!("a value is required for `{name}` but none was supplied"),
+                format!("`{name}` needs a value"),
                 "{line}"
             );
         }

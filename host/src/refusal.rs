@@ -52,7 +52,9 @@ pub fn parse(argv: Vec<OsString>) -> Result<Cli> {
                 return Err(refused);
             }
             if let Some(option) = given_empty(&e, &argv) {
-                return Err(crate::options::value_required(&option, usage_typed(&argv)));
+                let values = valid_values(&e);
+                let usage = usage_typed(&argv);
+                return Err(crate::options::value_required_of(&option, &values, usage));
             }
             let e = named_as_typed(e, &argv);
             let unexpected = unexpected_to_clap(&e);
@@ -180,23 +182,16 @@ fn call_of(host: &cli::HostArgs, tool: &str) -> String {
     call_line(&devtools, tool, Arguments::Elided)
 }
 
-/// The usage hint to give with clap's refusal `e` of `argv` where clap's own is missing
-/// or misleads: the usage of the command typed. An option without its value (`call state
-/// --args`) has none, where every other refusal ends with one; an option clap found one
-/// like had clap's usage with that one in it (`mur devtools --project <PATH> <COMMAND>`
-/// for `--projct`), which read as if it were required.
+/// The usage hint to give with clap's refusal `e` of `argv` where clap's own misleads:
+/// the usage of the command typed. An option clap found one like had clap's usage with
+/// that one in it (`mur devtools --project <PATH> <COMMAND>` for `--projct`), which read
+/// as if it were required. (An option without its value, which clap gives no usage,
+/// is said by [`given_empty`]'s caller with the command's.)
 fn usage_to_give(argv: &[OsString], e: &clap::Error) -> Option<String> {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    let missing = e.kind() == ErrorKind::InvalidValue
-        && matches!(e.get(ContextKind::InvalidValue),
-            Some(ContextValue::String(value)) if value.is_empty());
+    use clap::error::{ContextKind, ErrorKind};
     let suggested =
         e.kind() == ErrorKind::UnknownArgument && e.get(ContextKind::SuggestedArg).is_some();
-    if missing || suggested {
-        usage_typed(argv)
-    } else {
-        None
-    }
+    if suggested { usage_typed(argv) } else { None }
 }
 
 /// `error` with `usage` in the place of its usage hint, or after its hints.
@@ -246,15 +241,20 @@ fn named_as_typed(mut e: clap::Error, argv: &[OsString]) -> clap::Error {
     e
 }
 
-/// The option a value parser of mur's refused an empty value of (`--answer=`,
-/// `--timeout=`): clap said it as `invalid value '' for …: `` is not KEY=VALUE`, its
-/// quotes left on nothing, where an empty path (`--project=`) is "a value is required":
-/// now each is. So is `--` typed after an option that takes any word (`--max-response
-/// --`): clap gives it as the value, where after a verb's name it ends the options, the
-/// value missing (`argv` tells it from `--max-response=--`, a value either way).
+/// The option clap refused `argv` for as given no value, said in mur's one wording of
+/// a missing value ([`crate::options::value_required`]), which a verb's own options are
+/// said in too: clap said "a value is required for `--project <PATH>` but none was
+/// supplied" of one typed last (`mur devtools --project`), a verb "`--selector <S>`
+/// needs a value". So is an option a value parser of mur's refused an empty value of
+/// (`--answer=`, `--timeout=`): clap said it as `invalid value '' for …: `` is not
+/// KEY=VALUE`, its quotes left on nothing, where an empty path (`--project=`) was "a
+/// value is required". So is `--` typed after an option that takes any word
+/// (`--max-response --`): clap gives it as the value, where after a verb's name it ends
+/// the options, the value missing (`argv` tells it from `--max-response=--`, a value
+/// either way).
 fn given_empty(e: &clap::Error, argv: &[OsString]) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if e.kind() != ErrorKind::ValueValidation {
+    if e.kind() != ErrorKind::ValueValidation && e.kind() != ErrorKind::InvalidValue {
         return None;
     }
     let (Some(ContextValue::String(option)), Some(ContextValue::String(value))) = (
@@ -266,6 +266,15 @@ fn given_empty(e: &clap::Error, argv: &[OsString]) -> Option<String> {
     let long = option.split(' ').next().unwrap_or_default();
     let ended = || value == "--" && argv.windows(2).any(|w| w[0] == long && w[1] == "--");
     (value.is_empty() || ended()).then(|| option.clone())
+}
+
+/// The values clap names for the option it refused (`--lang`'s `rust`, `python`, `js`).
+fn valid_values(e: &clap::Error) -> Vec<String> {
+    use clap::error::{ContextKind, ContextValue};
+    match e.get(ContextKind::ValidValue) {
+        Some(ContextValue::Strings(values)) => values.clone(),
+        _ => Vec::new(),
+    }
 }
 
 /// The usage hint of the command `argv` reaches (`usage: mur devtools call [OPTIONS]

@@ -6,44 +6,16 @@
 #[path = "../../../plugins/kit/src/nearest.rs"]
 mod kit_rule;
 
-pub use kit_rule::choice_meant;
+/// [`caseless_meant`], the rule case aside (`CLICK` and `--Selector` are `click` and
+/// `--selector`), lives in the kit's file too, so that a verb's option hint and the
+/// host's word hints go by one rule.
+pub use kit_rule::{caseless_meant, choice_meant};
 
 /// The word of `words` most like `typed`, when one is close enough by the one rule
 /// ([`kit_rule::likeliest`], which says it): `bmup` → `bump`, `--comp` → `--component`,
 /// not `call` → `scroll`.
 pub fn nearest<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
     kit_rule::likeliest(typed, words).map(|(_, word)| word)
-}
-
-/// The word of `words` that `typed` is, or is likely meant as by the one rule
-/// ([`choice_meant`]), case aside: caps lock makes no other word (`CLICK`,
-/// `CLIK` and `Click` are all `click`). A word given twice (an installed verb and a
-/// tool's of one name) is one: two alike leave the choice to the rule, which never
-/// gives the word typed.
-pub fn caseless_meant(typed: &str, words: impl IntoIterator<Item = String>) -> Option<String> {
-    let mut words: Vec<String> = words.into_iter().collect();
-    words.sort_unstable();
-    words.dedup();
-    let folded: Vec<Folded> = words
-        .into_iter()
-        .map(|word| Folded {
-            lower: word.to_lowercase(),
-            word,
-        })
-        .collect();
-    choice_meant(&typed.to_lowercase(), &folded).map(|meant| meant.word.clone())
-}
-
-/// A word, compared in lower case ([`caseless_meant`]).
-struct Folded {
-    lower: String,
-    word: String,
-}
-
-impl AsRef<str> for Folded {
-    fn as_ref(&self) -> &str {
-        &self.lower
-    }
 }
 
 /// Whether `typed` is one slip of the keyboard from `word` (a letter left out, added,

@@ -798,7 +798,7 @@ impl Derived {
             let value = self.value_of(name, inline, &mut words)?;
             // `--out=`: refused before the call, not after the tool ran.
             if value.is_empty() {
-                return Err(format!("`--{name}` needs a value"));
+                return Err(self.needs_value(name));
             }
             if out.replace(value).is_some() {
                 return Err(self.given_again(name));
@@ -1197,17 +1197,32 @@ impl Derived {
     /// own in (clap's), naming it as the verb's help does (`--limit <N>`), so that the
     /// mistake reads alike for a host option and the verb's own.
     fn given_again(&self, option: &str) -> String {
+        let named = self.option_named(option);
+        format!("the argument `{named}` cannot be used multiple times")
+    }
+
+    /// The refusal of `--option` typed without its value, or given an empty one where
+    /// none can be empty (`--out=`): `` `--limit <N>` needs a value``, named as
+    /// [`Self::given_again`] names it. The one wording of a missing value, the verb
+    /// kit's (plugins/kit/src/argv.rs, `needs_value`) and mur's host's for its own
+    /// options (`value_required`), so that one mistake reads alike wherever it is typed.
+    fn needs_value(&self, option: &str) -> String {
+        format!("`{}` needs a value", self.option_named(option))
+    }
+
+    /// `--option` as the verb's help names it, and mur's host one of its own in an
+    /// error: with its value's name where it takes one (`--limit <N>`).
+    fn option_named(&self, option: &str) -> String {
         let value = match self.spec.option(option) {
             Some(param) if param.takes_value() => Some(param.value_name.as_str()),
             // `--out FILE`, which the verb's usage line leaves out.
             None if self.media == Some(option) => Some("FILE"),
             _ => None,
         };
-        let named = match value {
+        match value {
             Some(value) => format!("--{option} <{value}>"),
             None => format!("--{option}"),
-        };
-        format!("the argument `{named}` cannot be used multiple times")
+        }
     }
 
     /// `unknown option`, with the nearest option when one is close (`--comp`): of the
@@ -1323,7 +1338,7 @@ impl Derived {
         if let Some(value) = inline {
             return Ok(value);
         }
-        let needs = format!("`--{name}` needs a value");
+        let needs = self.needs_value(name);
         let Some(next) = words.next() else {
             return Err(needs);
         };
@@ -3410,14 +3425,14 @@ mod tests {
         let verb = wait_for();
         let rows: &[(&[&str], _)] = &[
             (&[][..], "missing argument `<selector>`"),
-            (&["--selector"], "`--selector` needs a value"),
+            (&["--selector"], "`--selector <S>` needs a value"),
             (
                 &["--selector", "--count", "2"],
-                "`--selector` needs a value, and `--count` is an option (a value that begins with `--` is written `--selector=VALUE`)",
+                "`--selector <S>` needs a value, and `--count` is an option (a value that begins with `--` is written `--selector=VALUE`)",
             ),
             (
                 &["--selector", "--args={}"],
-                "`--selector` needs a value, and `--args` is an option (a value that begins with `--` is written `--selector=VALUE`)",
+                "`--selector <S>` needs a value, and `--args` is an option (a value that begins with `--` is written `--selector=VALUE`)",
             ),
             (
                 &["--selector", "#s", "--count", "many"],
@@ -4559,11 +4574,11 @@ mod tests {
         );
         assert_eq!(
             verb.take_out(&words(&["--out="])),
-            Err("`--out` needs a value".to_owned())
+            Err("`--out <FILE>` needs a value".to_owned())
         );
         assert_eq!(
             verb.take_out(&words(&["--out", "--window"])),
-            Err("`--out` needs a value, and `--window` is an option (a value that begins with `--` is written `--out=VALUE`)".to_owned())
+            Err("`--out <FILE>` needs a value, and `--window` is an option (a value that begins with `--` is written `--out=VALUE`)".to_owned())
         );
         // Said in its help, not among the options every usage line shows.
         assert!(

@@ -207,7 +207,7 @@ const UNQUOTED: &str = "quote a selector that starts with `#` ('#btn-inc'): unqu
 
 /// Whether `message` says a selector is missing where the shell can have taken it
 /// for a comment: a positional of kind selector (`missing argument `<selector>``) or
-/// an option named or typed so (`` `--selector` needs a value``), in the words every
+/// an option named or typed so (`` `--selector <S>` needs a value``), in the words every
 /// verb kit and the derived parser use. The shell drops an unquoted `#…` word and
 /// every word after it, so argv ends where the selector was dropped: an option's value
 /// was dropped only when the option is argv's last word (`state --selector` from
@@ -230,7 +230,12 @@ fn missing_selector(message: &str, spec: &VerbSpec, argv: &[String]) -> bool {
     let last = argv.last().map(String::as_str);
     let option = spec.options.iter().filter(selector).any(|p| {
         let option = format!("--{}", p.name);
-        message.starts_with(&format!("`{option}` needs a value")) && last == Some(option.as_str())
+        // Named with its value's name (`` `--to <S>` ``), or bare where it has none.
+        let named = message
+            .strip_prefix(&format!("`{option}"))
+            .and_then(|rest| rest.split_once("` needs a value"))
+            .is_some_and(|(value, _)| value.is_empty() || value.starts_with(" <"));
+        named && last == Some(option.as_str())
     });
     positional || lone || option
 }
@@ -279,23 +284,23 @@ mod tests {
             // Each may have been followed by `#btn-inc`, dropped by the shell.
             ("missing argument `<selector>`", &["--timeout", "900"]),
             ("missing argument `<item-selector>`", &["#list"]),
-            ("`--selector` needs a value", &["--selector"]),
-            ("`--to` needs a value (S)", &["#a", "--to"]),
+            ("`--selector <TEXT>` needs a value", &["--selector"]),
+            ("`--to <S>` needs a value", &["#a", "--to"]),
         ] {
             assert_eq!(hints(message, &select, argv), quote, "{message} {argv:?}");
         }
         for (message, argv) in [
             ("missing argument `<text>`", &["#a"][..]),
-            ("`--window` needs a value (W)", &["--window"]),
+            ("`--window <W>` needs a value", &["--window"]),
             ("unknown option `--selector-x`", &["--selector-x"]),
             // Words came after the option, or its value was given empty: the shell
             // dropped no word there (audit 271: the hint said it had).
             (
-                "`--selector` needs a value, and `--text` is an option (a value that begins \
+                "`--selector <TEXT>` needs a value, and `--text` is an option (a value that begins \
                  with `--` is written `--selector=VALUE`)",
                 &["--selector", "--text", "x"],
             ),
-            ("`--to` needs a value (S)", &["--to="]),
+            ("`--to <S>` needs a value", &["--to="]),
         ] {
             assert_eq!(
                 hints(message, &select, argv),

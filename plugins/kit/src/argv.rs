@@ -7,7 +7,7 @@
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::nearest::{choice_meant, likeliest};
+use crate::nearest::{caseless_likeliest, choice_meant};
 
 /// What kind of word an option's value (or a positional) is, and where it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -675,11 +675,11 @@ impl Args {
                 Some(word) => word,
                 None => parser
                     .value()
-                    .map_err(|_| format!("`--{name}` needs a value ({})", opt.value))?,
+                    .map_err(|_| needs_value(&format!("`{}`", opt.usage())))?,
             };
             let word = into_string(word)?;
             if taken {
-                refuse_option_as_value(spec, name, &word)?;
+                refuse_option_as_value(spec, &opt, &word)?;
             }
             Some(check_value(&opt, word)?)
         } else if let Some(word) = parser.optional_value() {
@@ -957,22 +957,36 @@ fn unknown_option(spec: &Spec, name: &str) -> String {
 /// What an unknown `--name` was likely meant as: the positional of that name
 /// (`click --selector S` for `click S`), else the nearest of the verb's options
 /// (`--slector`), else the nearest host option (`--projct`), which the host takes
-/// after the verb's name too; both by the host's rule ([`likeliest`]).
+/// after the verb's name too; both by the host's rule, case aside as the host's own
+/// hints are ([`caseless_likeliest`]: `--Selector` is `--selector`). The rule is one
+/// file, nearest.rs, which mur-core takes in too (its `caseless_meant`).
 fn option_meant(spec: &Spec, name: &str) -> Option<String> {
-    if spec.positionals.iter().any(|pos| pos.name == name) {
-        return Some(format!("write `<{name}>` without `--{name}`"));
+    if let Some(pos) = positional_named(spec, name) {
+        return Some(format!("write `<{}>` without `--{name}`", pos.name));
     }
     let own = spec.every_option().map(|opt| opt.name);
     // Not the host option of this very name, which is no typo of it.
     let host =
         host_options().filter(|option| *option != name && find_option(spec, option).is_none());
     // The verb's own option where a host option is no nearer.
-    let meant = match (likeliest(name, own), likeliest(name, host)) {
+    let meant = match (
+        caseless_likeliest(name, own),
+        caseless_likeliest(name, host),
+    ) {
         (Some(own), Some(host)) if host.0 > own.0 => host.1,
         (Some(own), _) => own.1,
         (None, host) => host?.1,
     };
     Some(format!("did you mean `--{meant}`?"))
+}
+
+/// The positional `--name` names, case aside, that is given only as a word: one that
+/// has an option form is among the options ([`Spec::every_option`]).
+fn positional_named<'s>(spec: &'s Spec, name: &str) -> Option<&'s Pos> {
+    let lower = name.to_lowercase();
+    spec.positionals
+        .iter()
+        .find(|pos| pos.option.is_empty() && pos.name.to_lowercase() == lower)
 }
 
 /// The host's long options (`mur devtools --help`), which the host takes after a
@@ -1134,7 +1148,8 @@ fn positional_meant(
     name: &str,
 ) -> Option<String> {
     let (verb, at) = (verb?, at?);
-    spec.positionals.iter().find(|pos| pos.name == name)?;
+    // Case aside, as [`option_meant`] names it (`--Component` for `<component>`).
+    let name = positional_named(spec, name)?.name;
     let word = argv.get(at)?;
     let mut moved: Vec<String> = argv[..at].to_vec();
     let value = match word.split_once('=') {
@@ -1270,7 +1285,7 @@ fn asks_for_help(argv: &[String]) -> bool {
 /// or one of mur's (`--selector --pretty`, `--selector --window=main`): the value was
 /// left out, as the derived verbs say. An inline value (`--selector=--pretty`) is
 /// taken as given.
-fn refuse_option_as_value(spec: &Spec, name: &str, word: &str) -> Result<(), String> {
+fn refuse_option_as_value(spec: &Spec, opt: &Opt, word: &str) -> Result<(), String> {
     let Some(option) = word.strip_prefix("--") else {
         return Ok(());
     };
@@ -1279,11 +1294,23 @@ fn refuse_option_as_value(spec: &Spec, name: &str, word: &str) -> Result<(), Str
         && (find_option(spec, option).is_some() || host_options().any(|host| host == option));
     match known {
         true => Err(format!(
-            "`--{name}` needs a value, and `--{option}` is an option (a value that begins \
-             with `--` is written `--{name}=VALUE`)"
+            "{}, and `--{option}` is an option (a value that begins with `--` is written \
+             `--{}=VALUE`)",
+            needs_value(&format!("`{}`", opt.usage())),
+            opt.name
         )),
         false => Ok(()),
     }
+}
+
+/// What is said of an option typed without its value, or with an empty one where none
+/// can be empty: `` `--selector <S>` needs a value``, the option named as mur names one
+/// in an error (`named`, [`Opt::usage`]; a positional as `` `<pause>` ``). The one
+/// wording of a missing value, mur's host's for its own options (`value_required` in
+/// host/src/options.rs), the derived verbs' and the Python and JavaScript kits' too,
+/// so that one mistake reads alike wherever it is typed.
+fn needs_value(named: &str) -> String {
+    format!("{named} needs a value")
 }
 
 /// The option `--name` of `spec` ([`Spec::every_option`]); the option form of a
@@ -1478,9 +1505,7 @@ fn millis(word: &str) -> Result<u32, String> {
 /// so that one mistake reads alike wherever it is typed: an empty value is none.
 fn millis_word(named: &str, word: String) -> Result<String, String> {
     if word.is_empty() {
-        return Err(format!(
-            "a value is required for {named} but none was supplied"
-        ));
+        return Err(needs_value(named));
     }
     match millis(&word) {
         Ok(_) => Ok(word),

@@ -49,3 +49,56 @@ pub fn choice_meant<S: AsRef<str>>(
         _ => likeliest(typed, choices).map(|(_, choice)| choice),
     }
 }
+
+/// The word of `words` that `typed` is but for case, or is likely meant as by the one
+/// rule ([`choice_meant`]), case aside: caps lock makes no other word (`CLICK`, `CLIK`
+/// and `Click` are all `click`; `--Selector` is `--selector`). A word given twice (an
+/// installed verb and a tool's of one name) is one: two alike leave the choice to the
+/// rule, which never gives the word typed. The host's (mur-core's `caseless_meant`,
+/// which is this function) and the kit's option hints alike.
+// mur-core's: the kit weighs its two lists with `caseless_likeliest`, and tests this.
+#[allow(dead_code)]
+pub fn caseless_meant<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
+    let mut words: Vec<S> = words.into_iter().collect();
+    words.sort_unstable_by(|a, b| a.as_ref().cmp(b.as_ref()));
+    words.dedup_by(|a, b| a.as_ref() == b.as_ref());
+    caseless_likeliest(typed, words).map(|(_, word)| word)
+}
+
+/// [`caseless_meant`] with how alike (Jaro of the two in lower case, 1 for the word
+/// that is `typed` but for case), for a caller that weighs two lists against each
+/// other (the kit's verb options and host options, `argv::option_meant`); the last of
+/// equals, as [`likeliest`].
+pub fn caseless_likeliest<S: AsRef<str>>(
+    typed: &str,
+    words: impl IntoIterator<Item = S>,
+) -> Option<(f64, S)> {
+    let lower = typed.to_lowercase();
+    let folded: Vec<Folded<S>> = words
+        .into_iter()
+        .map(|word| Folded {
+            lower: word.as_ref().to_lowercase(),
+            word,
+        })
+        .collect();
+    let alike = folded.iter().filter(|word| word.lower == lower).count();
+    match alike {
+        1 => folded
+            .into_iter()
+            .find(|word| word.lower == lower)
+            .map(|word| (1.0, word.word)),
+        _ => likeliest(&lower, folded).map(|(likeness, word)| (likeness, word.word)),
+    }
+}
+
+/// A word, compared in lower case ([`caseless_likeliest`]).
+struct Folded<S> {
+    lower: String,
+    word: S,
+}
+
+impl<S> AsRef<str> for Folded<S> {
+    fn as_ref(&self) -> &str {
+        &self.lower
+    }
+}

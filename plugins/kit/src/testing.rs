@@ -212,7 +212,7 @@ pub fn check_optional_selector_verb<V: Verb>() {
         ),
         (&["#a", "#b"], "unexpected argument `#b`"),
         (&[""], "`<selector>` must not be empty"),
-        (&["--selector"], "`--selector` needs a value (S)"),
+        (&["--selector"], "`--selector <S>` needs a value"),
         (&["--selector", ""], "`--selector` must not be empty"),
     ]);
     assert!(asks_for_help::<V>(&["-h"]));

@@ -182,7 +182,7 @@ fn a_milliseconds_value_is_read_as_mur_reads_its_timeout() {
             let zero = word.trim().trim_start_matches('+') == "0";
             let said = match verdict {
                 "refused" if word.is_empty() => {
-                    format!("a value is required for `{option} <MS>` but none was supplied")
+                    format!("`{option} <MS>` needs a value")
                 }
                 "refused" if zero => format!("{invalid}: the bound must be at least 1 ms"),
                 "refused" => format!(
@@ -468,6 +468,56 @@ fn a_text_that_starts_with_a_dash_is_told_to_follow_double_dashes() {
     );
 }
 
+/// A misspelt option is named case aside, by the rule mur's host names its own
+/// commands and verbs by (`mur_core::caseless_meant`, which is
+/// `crate::nearest::caseless_meant`: crates/core takes nearest.rs in): caps lock makes
+/// no other option. `--WINDW` was "unknown option" alone, `--Window` only as a typo.
+#[test]
+fn a_misspelt_option_is_named_case_aside() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["#x", "t", "--Window", "w"],
+            "unknown option `--Window`; did you mean `--window`?",
+        ),
+        (
+            &["#x", "t", "--WINDOW", "w"],
+            "unknown option `--WINDOW`; did you mean `--window`?",
+        ),
+        (
+            &["#x", "t", "--WINDW", "w"],
+            "unknown option `--WINDW`; did you mean `--window`?",
+        ),
+        // A host option, after the verb's name.
+        (
+            &["#x", "t", "--PRETY"],
+            "unknown option `--PRETY`; did you mean `--pretty`?",
+        ),
+        // A positional written as an option, named as declared.
+        (
+            &["--SELECTOR", "#x", "t"],
+            "unknown option `--SELECTOR`; write `<selector>` without `--SELECTOR`: did you \
+             mean `mur devtools sample '#x' t`?",
+        ),
+    ];
+    crate::testing::assert_usage_errors::<Sample>(cases);
+}
+
+/// The rule itself, as mur-core's tests of `caseless_meant` would hold it: the word
+/// that differs only in case however far, else the likeliest in lower case, and
+/// never a word typed where two differ from it only in case.
+#[test]
+fn caseless_meant_is_case_blind() {
+    use crate::nearest::caseless_meant;
+    let words = ["click", "clear", "scroll"];
+    assert_eq!(caseless_meant("CLICK", words), Some("click"));
+    assert_eq!(caseless_meant("CLIK", words), Some("click"));
+    assert_eq!(caseless_meant("Scrol", words), Some("scroll"));
+    assert_eq!(caseless_meant("ZEBRA", words), None);
+    // Given twice, one word.
+    assert_eq!(caseless_meant("CLICK", ["click", "click"]), Some("click"));
+    assert_eq!(caseless_meant("CLICK", ["Click", "click"]), None);
+}
+
 #[test]
 fn a_misspelt_host_option_is_named_after_the_verb_too() {
     let cases: &[(&[&str], &str)] = &[
@@ -656,26 +706,26 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
             "unexpected argument `extra`; quote the words of `<text>` as one: did you mean `mur devtools sample '#x' 't extra'`?",
         ),
         (&["", "t"], "`<selector>` must not be empty"),
-        (&["#x", "t", "--window"], "`--window` needs a value (W)"),
+        (&["#x", "t", "--window"], "`--window <W>` needs a value"),
         // The next word one of the verb's options or mur's: the value was left out.
         (
             &["#x", "t", "--window", "--view", "full"],
-            "`--window` needs a value, and `--view` is an option (a value that begins with \
+            "`--window <W>` needs a value, and `--view` is an option (a value that begins with \
              `--` is written `--window=VALUE`)",
         ),
         (
             &["#x", "t", "--window", "--count=2"],
-            "`--window` needs a value, and `--count` is an option (a value that begins with \
+            "`--window <W>` needs a value, and `--count` is an option (a value that begins with \
              `--` is written `--window=VALUE`)",
         ),
         (
             &["#x", "t", "--window", "--pretty"],
-            "`--window` needs a value, and `--pretty` is an option (a value that begins with \
+            "`--window <W>` needs a value, and `--pretty` is an option (a value that begins with \
              `--` is written `--window=VALUE`)",
         ),
         (
             &["#x", "t", "--window", "--project=App.csproj"],
-            "`--window` needs a value, and `--project` is an option (a value that begins \
+            "`--window <W>` needs a value, and `--project` is an option (a value that begins \
              with `--` is written `--window=VALUE`)",
         ),
         (&["#x", "t", "--a=yes"], "`--a` takes no value, got `yes`"),
@@ -717,10 +767,7 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
             "invalid value `4294967296` for `--timeout <MS>`: the bound is at most 4294967295 \
              ms (about 49 days)",
         ),
-        (
-            &["#x", "t", "--timeout="],
-            "a value is required for `--timeout <MS>` but none was supplied",
-        ),
+        (&["#x", "t", "--timeout="], "`--timeout <MS>` needs a value"),
     ];
     crate::testing::assert_usage_errors::<Sample>(cases);
 }
@@ -1681,7 +1728,7 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
         ),
         (&["--selector", "", "hi"], "`--selector` must not be empty"),
         (&["--selector", "#x"], "missing argument `<text>`"),
-        (&["--selector"], "`--selector` needs a value (S)"),
+        (&["--selector"], "`--selector <S>` needs a value"),
         // The option form is one of the options "did you mean" looks through.
         (
             &["--selectr", "#x", "hi"],

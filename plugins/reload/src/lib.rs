@@ -38,7 +38,7 @@ mur_verb_kit::verb_tables!(Reload {
             &["Counter"],
             "unexpected argument `Counter`; did you mean `--component Counter`?",
         ),
-        (&["--component"], "`--component` needs a value (N)"),
+        (&["--component"], "`--component <N>` needs a value"),
         (&["--component="], "`--component` must not be empty"),
     ],
 });

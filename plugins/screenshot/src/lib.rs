@@ -133,7 +133,7 @@ mur_verb_kit::verb_tables!(Screenshot {
             &["--out", ""],
             "`--out` needs a file path, or `-` for stdout",
         ),
-        (&["--out"], "`--out` needs a value (path|-)"),
+        (&["--out"], "`--out <path|->` needs a value"),
         // A word that looks like a path, for `--out`.
         (
             &["shot.png"],

@@ -178,7 +178,7 @@ fn a_missing_value_is_refused_with_the_commands_usage() {
             .assert_code(1)
             .assert_stdout_is("")
             .assert_stderr_is(format!(
-                "error: a value is required for `{option}` but none was supplied\n\
+                "error: `{option}` needs a value\n\
                  hint: usage: {usage} (`--help` shows more)\n"
             ));
     }
@@ -190,7 +190,7 @@ fn a_missing_value_is_refused_with_the_commands_usage() {
     let required = |option: &'static str| {
         move |usage: &str| {
             format!(
-                "error: a value is required for `{option}` but none was supplied\n\
+                "error: `{option}` needs a value\n\
                  hint: usage: {usage} (`--help` shows more)\n"
             )
         }
@@ -224,6 +224,46 @@ fn a_missing_value_is_refused_with_the_commands_usage() {
                 .assert_stdout_is("")
                 .assert_stderr_is(stderr(usage));
         }
+    }
+}
+
+/// A value left out reads alike for a host option and a verb's own, which a user meets
+/// in one session: `` `--timeout <MS>` needs a value`` (clap's "a value is required for
+/// `--timeout <MS>` but none was supplied") and `` `--selector <S>` needs a value`` (the
+/// verb kit's "`--selector` needs a value (S)"), each option named as every other
+/// refusal of it names it ("the argument `--timeout <MS>` cannot be used multiple
+/// times"). An option of a few values names them, as clap does for one it refuses.
+#[test]
+fn a_missing_value_reads_alike_for_a_host_option_and_a_verbs_own() {
+    let standard = mur_e2e::plugins::standard_sandbox();
+    let first_line = |argv: &[&str]| {
+        let out = standard.mur(argv);
+        out.assert_code(1).assert_stdout_is("");
+        out.stderr.lines().next().unwrap_or_default().to_owned()
+    };
+    for (argv, said) in [
+        (
+            &["devtools", "--timeout"][..],
+            "`--timeout <MS>` needs a value",
+        ),
+        (
+            &["devtools", "tree", "--timeout"],
+            "tree: `--timeout <MS>` needs a value",
+        ),
+        (
+            &["devtools", "tree", "--selector"],
+            "tree: `--selector <S>` needs a value",
+        ),
+        (
+            &["devtools", "screenshot", "--out"],
+            "screenshot: `--out <path|->` needs a value",
+        ),
+        (
+            &["devtools", "verbs", "new", "tally", "--lang"],
+            "`--lang <LANG>` needs a value (possible values: rust, python, js)",
+        ),
+    ] {
+        assert_eq!(first_line(argv), format!("error: {said}"), "{argv:?}");
     }
 }
 
@@ -288,7 +328,7 @@ fn a_double_dash_after_a_numeric_host_option_is_a_missing_value_wherever_it_is_t
                 .assert_code(1)
                 .assert_stdout_is("")
                 .assert_stderr_is(format!(
-                    "error: a value is required for `{option}` but none was supplied\n\
+                    "error: `{option}` needs a value\n\
                      hint: usage: mur devtools [OPTIONS] <COMMAND> (`--help` shows more)\n"
                 ));
         }
@@ -528,10 +568,7 @@ fn a_bad_or_repeated_timeout_is_refused_in_one_line_before_and_after_a_verb() {
             &["--timeout", "1", "--timeout", "2"],
             "the argument `--timeout <MS>` cannot be used multiple times".to_owned(),
         ),
-        (
-            &["--timeout="],
-            "a value is required for `--timeout <MS>` but none was supplied".to_owned(),
-        ),
+        (&["--timeout="], "`--timeout <MS>` needs a value".to_owned()),
     ] {
         let before = |verb: &[&'static str]| [&["devtools"][..], mistake, verb].concat();
         let after = |verb: &[&'static str]| [&["devtools"][..], verb, mistake].concat();

@@ -3058,7 +3058,7 @@ fn an_empty_agent_is_refused_as_an_empty_value_is() {
             .assert_code(1)
             .assert_stdout_is("")
             .assert_stderr_is(format!(
-                "error: a value is required for `--agent <NAME>` but none was supplied\n\
+                "error: `--agent <NAME>` needs a value\n\
                  hint: usage: mur devtools {} [OPTIONS] (`--help` shows more)\n",
                 command.join(" ")
             ));

@@ -787,7 +787,7 @@ fn a_selector_the_shell_may_have_dropped_is_hinted_only_where_argv_ends() {
         .devtools(&["count", "--selector"])
         .assert_code(1)
         .assert_stderr_is(format!(
-            "error: count: `--selector` needs a value\n\n{usage}\n\
+            "error: count: `--selector <S>` needs a value\n\n{usage}\n\
              hint: quote a selector that starts with `#` ('#btn-inc'): unquoted, the shell \
              reads it and the rest of the line as a comment\n"
         ));
@@ -795,7 +795,7 @@ fn a_selector_the_shell_may_have_dropped_is_hinted_only_where_argv_ends() {
         .devtools(&["count", "--selector", "--args", "{}"])
         .assert_code(1)
         .assert_stderr_is(format!(
-            "error: count: `--selector` needs a value, and `--args` is an option (a value \
+            "error: count: `--selector <S>` needs a value, and `--args` is an option (a value \
              that begins with `--` is written `--selector=VALUE`)\n\n{usage}\n"
         ));
 }
@@ -2574,7 +2574,7 @@ fn a_derived_verb_writes_its_results_media_with_out() {
     sandbox
         .devtools(&["screenshot", "--out"])
         .assert_code(1)
-        .assert_stderr_starts_with("error: screenshot: `--out` needs a value\n");
+        .assert_stderr_starts_with("error: screenshot: `--out <FILE>` needs a value\n");
 }
 
 /// A derived verb's `--out=` (empty) is refused before the call, as `call --out ''`
@@ -2599,7 +2599,7 @@ fn an_empty_out_is_refused_before_the_call_and_a_tools_own_out_is_its_own() {
     for empty in [&["shot", "--out="][..], &["shot", "--out", ""]] {
         devtools(empty)
             .assert_code(1)
-            .assert_stderr_starts_with("error: shot: `--out` needs a value\n");
+            .assert_stderr_starts_with("error: shot: `--out <FILE>` needs a value\n");
     }
     assert_eq!(calls(), 0, "nothing was sent");
 

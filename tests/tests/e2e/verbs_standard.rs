@@ -583,7 +583,7 @@ fn stdout_on_a_terminal_is_found_as_the_verb_reads_its_argv() {
     );
     let judged = on_a_terminal("mur devtools screenshot --window --out -");
     judged.assert_code(1).assert_stdout_starts_with(
-        "error: screenshot: `--window` needs a value, and `--out` is an option (a value \
+        "error: screenshot: `--window <W>` needs a value, and `--out` is an option (a value \
              that begins with `--` is written `--window=VALUE`)\r\n",
     );
 }

@@ -73,6 +73,23 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["--slector", "#a"],
         "unknown option `--slector`; did you mean `--selector`?",
     ),
+    // Case aside, as mur names its own commands and verbs (`mur_core::caseless_meant`,
+    // the kit's rule too): caps lock makes no other option.
+    (
+        "tree",
+        &["--Selector", "x"],
+        "unknown option `--Selector`; did you mean `--selector`?",
+    ),
+    (
+        "tree",
+        &["--SELECTOR", "x"],
+        "unknown option `--SELECTOR`; did you mean `--selector`?",
+    ),
+    (
+        "tree",
+        &["--PRETY"],
+        "unknown option `--PRETY`; did you mean `--pretty`?",
+    ),
     (
         "tree",
         &["full"],
@@ -83,18 +100,18 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["--view", "wide"],
         "`--view` must be `summary` or `full`, got `wide`",
     ),
-    ("tree", &["--selector"], "`--selector` needs a value (S)"),
+    ("tree", &["--selector"], "`--selector <S>` needs a value"),
     // The word after it one of the verb's options or mur's: the value was left out.
     (
         "tree",
         &["--selector", "--window", "main"],
-        "`--selector` needs a value, and `--window` is an option (a value that begins with \
+        "`--selector <S>` needs a value, and `--window` is an option (a value that begins with \
          `--` is written `--selector=VALUE`)",
     ),
     (
         "state",
         &["--selector", "--pretty"],
-        "`--selector` needs a value, and `--pretty` is an option (a value that begins with \
+        "`--selector <S>` needs a value, and `--pretty` is an option (a value that begins with \
          `--` is written `--selector=VALUE`)",
     ),
     (
@@ -228,7 +245,7 @@ const BAD: &[(&str, &[&str], &str)] = &[
     (
         "reload",
         &["--component"],
-        "`--component` needs a value (N)",
+        "`--component <N>` needs a value",
     ),
     (
         "reload",

@@ -459,11 +459,23 @@ function optionNamed(p) {
 }
 
 /**
+ * What is said of an option typed without its value, or with an empty one where none
+ * can be empty: `--selector <S>` needs a value, the option named as mur names one in an
+ * error (`named`, `optionNamed`; a positional as `<pause>`). The one wording of a
+ * missing value, mur's host's for its own options and the derived verbs' too
+ * (`needs_value` in mur's plugins/kit/src/argv.rs), so that one mistake reads alike
+ * wherever it is typed.
+ */
+function needsValue(named) {
+  return `${named} needs a value`;
+}
+
+/**
  * `value` held to `milliseconds`, refused in the words mur's host refuses its own
  * `--timeout` in before the verb's name (`named`: `--timeout <MS>`, `<pause>`).
  */
 function checkMillis(named, value) {
-  if (value === "") throw new VerbError(`a value is required for ${named} but none was supplied`);
+  if (value === "") throw new VerbError(needsValue(named));
   const ms = millis(value);
   let why;
   if (ms === undefined) why = `\`${value}\` is not a whole number of milliseconds (e.g. \`5000\`)`;
@@ -570,15 +582,37 @@ function sent(param, value) {
 // What an unknown `--name` was likely meant as: the positional of that name
 // (`--selector S` for `<selector>`), else the nearest of the verb's options, else the
 // nearest host option (`--projct`), which the host takes after the verb's name too;
-// both by the host's rule (`nearest`); undefined if nothing.
+// both by the host's rule, case aside as mur's own hints are (`caselessNearest`:
+// `--Selector` is `--selector`); undefined if nothing.
 function optionMeant(name, positionals, optionNames) {
-  if (positionals.some((p) => p.name === name)) return `write \`<${name}>\` without \`--${name}\``;
-  const own = nearest(name, optionNames);
+  const pos = positionalNamed(positionals, name);
+  if (pos !== undefined) return `write \`<${pos.name}>\` without \`--${name}\``;
+  const own = caselessNearest(name, optionNames);
   // Not the host option of this very name, which is no typo of it.
-  const host = nearest(name, HOST_OPTIONS.filter((o) => o !== name && !optionNames.includes(o)));
+  const host = caselessNearest(name, HOST_OPTIONS.filter((o) => o !== name && !optionNames.includes(o)));
   // The verb's own option where a host option is no nearer.
   const meant = host !== undefined && (own === undefined || host[0] > own[0]) ? host : own;
   return meant === undefined ? undefined : `did you mean \`--${meant[1]}\`?`;
+}
+
+// The positional `--name` names, case aside, that is given only as a word: one that
+// has an option form is among the options.
+function positionalNamed(positionals, name) {
+  const lower = name.toLowerCase();
+  return positionals.find((p) => !p.option && p.name.toLowerCase() === lower);
+}
+
+// `[likeness, word]` of the word of `words` that `typed` is but for case (likeness 1),
+// else `nearest` of the two in lower case: caps lock makes no other word. The host's
+// rule (`caseless_meant` in mur's plugins/kit/src/nearest.rs), copied for the reason
+// `nearest` is.
+function caselessNearest(typed, words) {
+  const lower = typed.toLowerCase();
+  const same = words.filter((word) => word.toLowerCase() === lower);
+  if (same.length === 1) return [1, same[0]];
+  const folded = new Map(words.map((word) => [word.toLowerCase(), word]));
+  const near = nearest(lower, [...folded.keys()]);
+  return near === undefined ? undefined : [near[0], folded.get(near[1])];
 }
 
 // `[likeness, word]` of the word of `words` nearest to `typed`, if near enough: the
@@ -1152,13 +1186,13 @@ export class Verb {
         continue;
       }
       let value = eq < 0 ? argv[++i] : word.slice(eq + 1);
-      if (value === undefined) throw new VerbError(`\`--${name}\` needs a value (${p.valueName || "VALUE"})`);
+      if (value === undefined) throw new VerbError(needsValue(`\`${optionNamed(p)}\``));
       // The next word one of the verb's options or mur's: the value was left out
       // (`--selector --pretty`); written inline it is a value (`--selector=--pretty`).
       const option = eq < 0 && value.startsWith("--") ? value.slice(2).split("=")[0] : "";
       if (option !== "" && (options.has(option) || HOST_OPTIONS.includes(option))) {
         throw new VerbError(
-          `\`--${name}\` needs a value, and \`--${option}\` is an option (a value that begins with \`--\` is written \`--${name}=VALUE\`)`,
+          `${needsValue(`\`${optionNamed(p)}\``)}, and \`--${option}\` is an option (a value that begins with \`--\` is written \`--${name}=VALUE\`)`,
         );
       }
       values[name] = typed(p, check(p, `\`--${name}\``, value));
@@ -1228,7 +1262,9 @@ export class Verb {
   // `<name>` only as a word: the command with VALUE written as that word, when the rest
   // of argv is right (`mur devtools switch todo` for `switch --component todo`).
   #positionalMeant(argv, at, name) {
-    if (!this.positionals.some((p) => p.name === name)) return undefined;
+    const pos = positionalNamed(this.positionals, name);
+    if (pos === undefined) return undefined;
+    name = pos.name;
     const eq = argv[at].indexOf("=");
     if (eq >= 0) {
       const value = argv[at].slice(eq + 1);

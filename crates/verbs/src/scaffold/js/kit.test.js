@@ -118,6 +118,9 @@ test("usage errors are one line", () => {
     [["--selector", "#a", "--selector", "#b"], "the argument `--selector <S>` cannot be used multiple times"],
     [["#a", "--timeout", "soon"], "invalid value `soon` for `--timeout <MS>`: `soon` is not a whole number of milliseconds (e.g. `5000`)"],
     [["--selectr", "#a"], "unknown option `--selectr`; did you mean `--selector`?"],
+    // Case aside, as mur's own hints and the Rust kit's: caps lock makes no other option.
+    [["--Selector", "#a"], "unknown option `--Selector`; did you mean `--selector`?"],
+    [["#a", "--PRETY"], "unknown option `--PRETY`; did you mean `--pretty`?"],
     [["-s", "#a"], "unknown option `-s`; did you mean `--selector`?"],
     [["#a", "--timout", "5"], "unknown option `--timout`; did you mean `--timeout`?"],
     // A misspelt host option, which `mur` takes after the verb's name too.
@@ -136,10 +139,10 @@ test("usage errors are one line", () => {
     [["#a", "-vv"], "unknown option `-vv`; mur takes `-v` and `-q` once each"],
     [["#a", "-qvq"], "unknown option `-qvq`; mur takes `-v` and `-q` once each"],
     // The next word one of the verb's options or mur's: the value was left out.
-    [["--selector", "--timeout", "5"], "`--selector` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
-    [["--selector", "--timeout=5"], "`--selector` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
-    [["--selector", "--pretty"], "`--selector` needs a value, and `--pretty` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
-    [["--selector", "--project=App.csproj"], "`--selector` needs a value, and `--project` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
+    [["--selector", "--timeout", "5"], "`--selector <S>` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
+    [["--selector", "--timeout=5"], "`--selector <S>` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
+    [["--selector", "--pretty"], "`--selector <S>` needs a value, and `--pretty` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
+    [["--selector", "--project=App.csproj"], "`--selector <S>` needs a value, and `--project` is an option (a value that begins with `--` is written `--selector=VALUE`)"],
   ]) {
     assert.throws(() => click.parse(argv), new VerbError(message));
     // The component's `parse` throws the plain string a `result` error must be.
@@ -509,7 +512,7 @@ test("a milliseconds value is read as mur reads its timeout", () => {
       const invalid = `invalid value \`${value}\` for \`${opt} <MS>\``;
       let told = `${invalid}: \`${value}\` is not a whole number of milliseconds (e.g. \`5000\`)`;
       if (verdict === "past u32") told = `${invalid}: the bound is at most 4294967295 ms (about 49 days)`;
-      else if (value === "") told = `a value is required for \`${opt} <MS>\` but none was supplied`;
+      else if (value === "") told = `\`${opt} <MS>\` needs a value`;
       else if (value.trim().replace(/^\+/, "") === "0") told = `${invalid}: the bound must be at least 1 ms`;
       assert.throws(() => pause.parse([opt, value]), new VerbError(told), value.slice(0, 20));
     }

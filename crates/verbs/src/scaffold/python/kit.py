@@ -760,7 +760,7 @@ class Verb:
                 continue
             if not has_value:
                 if at == len(argv):
-                    raise Error(f"`--{name}` needs a value ({param.value_name or 'VALUE'})")
+                    raise Error(_needs_value(f"`{_named(param)}`"))
                 value = argv[at]
                 at += 1
                 # The next word one of the verb's options or mur's: the value was left
@@ -769,8 +769,8 @@ class Verb:
                 option = value[2:].partition("=")[0] if value.startswith("--") else ""
                 if option and (option in options or option in HOST_OPTIONS):
                     raise Error(
-                        f"`--{name}` needs a value, and `--{option}` is an option (a value "
-                        f"that begins with `--` is written `--{name}=VALUE`)"
+                        f"{_needs_value(f'`{_named(param)}`')}, and `--{option}` is an option "
+                        f"(a value that begins with `--` is written `--{name}=VALUE`)"
                     )
             values[name] = _typed(param, _checked(param, f"`--{name}`", value))
             given.append((name, value))
@@ -861,8 +861,10 @@ class Verb:
         """For `--name VALUE` (or `--name=VALUE`) at `at` in `argv`, where the verb takes
         `<name>` only as a word: the command with VALUE written as that word, when the
         rest of argv is right (`mur devtools switch todo` for `switch --component todo`)."""
-        if not any(p.name == name for p in self.positionals):
+        pos = _positional_named(self.positionals, name)
+        if pos is None:
             return None
+        name = pos.name
         _, has_value, value = argv[at].partition("=")
         if has_value:
             moved = [*argv[:at], value, *argv[at + 1:]]
@@ -1128,15 +1130,40 @@ def _option_meant(name, positionals, options):
     """What an unknown `--name` was likely meant as: the positional of that name
     (`--selector S` for `<selector>`), else the nearest of the verb's `options`,
     else the nearest host option (`--projct`), which the host takes after the verb's
-    name too; both by the host's rule (`_nearest`); None if nothing."""
-    if any(p.name == name for p in positionals):
-        return f"write `<{name}>` without `--{name}`"
-    own = _nearest(name, options)
+    name too; both by the host's rule, case aside as mur's own hints are
+    (`_caseless_nearest`: `--Selector` is `--selector`); None if nothing."""
+    pos = _positional_named(positionals, name)
+    if pos is not None:
+        return f"write `<{pos.name}>` without `--{name}`"
+    own = _caseless_nearest(name, options)
     # Not the host option of this very name, which is no typo of it.
-    host = _nearest(name, [o for o in HOST_OPTIONS if o != name and o not in options])
+    host = _caseless_nearest(name, [o for o in HOST_OPTIONS if o != name and o not in options])
     # The verb's own option where a host option is no nearer.
     meant = host if host and (not own or host[0] > own[0]) else own
     return None if meant is None else f"did you mean `--{meant[1]}`?"
+
+
+def _positional_named(positionals, name):
+    """The positional `--name` names, case aside, that is given only as a word: one
+    that has an option form is among the options."""
+    lower = name.lower()
+    return next((p for p in positionals if not p.option and p.name.lower() == lower), None)
+
+
+def _caseless_nearest(typed, words):
+    """`(likeness, word)` of the word of `words` that `typed` is but for case (likeness
+    1), else `_nearest` of the two in lower case: caps lock makes no other word. The
+    host's rule (`caseless_meant` in mur's plugins/kit/src/nearest.rs), copied for the
+    reason `_nearest` is."""
+    lower = typed.lower()
+    same = [word for word in words if word.lower() == lower]
+    if len(same) == 1:
+        return (1.0, same[0])
+    folded = {}
+    for word in words:
+        folded[word.lower()] = word
+    near = _nearest(lower, list(folded))
+    return None if near is None else (near[0], folded[near[1]])
 
 
 def _nearest(typed, words):
@@ -1315,11 +1342,21 @@ def _named(param):
     return f"--{param.name} <{param.value_name or 'VALUE'}>"
 
 
+def _needs_value(named):
+    """What is said of an option typed without its value, or with an empty one where
+    none can be empty: `--selector <S>` needs a value, the option named as mur names
+    one in an error (`named`, `_named`; a positional as `<pause>`). The one wording of
+    a missing value, mur's host's for its own options and the derived verbs' too
+    (`needs_value` in mur's plugins/kit/src/argv.rs), so that one mistake reads alike
+    wherever it is typed."""
+    return f"{named} needs a value"
+
+
 def _check_millis(named, value):
     """`value` held to `milliseconds`, refused in the words mur's host refuses its own
     `--timeout` in before the verb's name (`named`: `--timeout <MS>`, `<pause>`)."""
     if not value:
-        raise Error(f"a value is required for {named} but none was supplied")
+        raise Error(_needs_value(named))
     ms = _millis(value)
     if ms is None:
         why = f"`{value}` is not a whole number of milliseconds (e.g. `5000`)"

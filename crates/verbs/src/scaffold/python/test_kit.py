@@ -123,6 +123,9 @@ class KitTest(unittest.TestCase):
             (["#a", "--selector", "#b"], "`<selector>` given twice: as `#a` and as `--selector '#b'`"),
             (["--selector", " "], "`--selector` must not be empty"),
             (["--selectr", "#a"], "unknown option `--selectr`; did you mean `--selector`?"),
+            # Case aside, as mur's own hints and the Rust kit's: caps lock makes no other option.
+            (["--Selector", "#a"], "unknown option `--Selector`; did you mean `--selector`?"),
+            (["#a", "--PRETY"], "unknown option `--PRETY`; did you mean `--pretty`?"),
             (["-s", "#a"], "unknown option `-s`; did you mean `--selector`?"),
             (["#a", "--timout", "5"], "unknown option `--timout`; did you mean `--timeout`?"),
             # A misspelt host option, which `mur` takes after the verb's name too.
@@ -145,13 +148,13 @@ class KitTest(unittest.TestCase):
             (["#a", "--selector", "#b", "--selector", "#c"], "the argument `--selector <S>` cannot be used multiple times"),
             # The next word one of the verb's options or mur's: the value was left out.
             (["--selector", "--timeout", "5"],
-             "`--selector` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
+             "`--selector <S>` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
             (["--selector", "--timeout=5"],
-             "`--selector` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
+             "`--selector <S>` needs a value, and `--timeout` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
             (["--selector", "--pretty"],
-             "`--selector` needs a value, and `--pretty` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
+             "`--selector <S>` needs a value, and `--pretty` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
             (["--selector", "--project=App.csproj"],
-             "`--selector` needs a value, and `--project` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
+             "`--selector <S>` needs a value, and `--project` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
         ]:
             with self.assertRaises(kit.Error, msg=argv) as raised:
                 self.verb.parse(argv)
@@ -449,7 +452,7 @@ class KitTest(unittest.TestCase):
                 if verdict == "past u32":
                     said = f"{invalid}: the bound is at most 4294967295 ms (about 49 days)"
                 elif not value:
-                    said = f"a value is required for `{option} <MS>` but none was supplied"
+                    said = f"`{option} <MS>` needs a value"
                 elif value.strip().lstrip("+") == "0":
                     said = f"{invalid}: the bound must be at least 1 ms"
                 else:
