@@ -602,10 +602,38 @@ fn reading(cmd: clap::Command, path: &str) -> clap::Command {
         .filter(|(_, read, hidden)| read == hidden)
         .map(|(id, read, _)| (id, read))
         .collect();
-    changed
+    let cmd = changed
         .into_iter()
-        .fold(cmd, |cmd, (id, read)| cmd.mut_arg(id, |a| a.hide(!read)))
+        .fold(cmd, |cmd, (id, read)| cmd.mut_arg(id, |a| a.hide(!read)));
+    // What `--timeout` bounds for it, where that is not the call's 10 s.
+    let timeout = TIMEOUT_READ_AS
+        .iter()
+        .find(|(command, ..)| *command == path);
+    let has_timeout = cmd.get_arguments().any(|a| a.get_id() == "timeout");
+    match timeout {
+        Some((_, help, default_holds)) if has_timeout => cmd.mut_arg("timeout", |a| {
+            a.help(*help).hide_default_value(!default_holds)
+        }),
+        _ => cmd,
+    }
 }
+
+/// The commands of [`COMMAND_READS`] that read `--timeout` as no bound on a call: what it
+/// bounds for each, said in its help instead of "Bound on the whole call", and whether
+/// its default (`DEFAULT_TIMEOUT_MS`) holds there. `proxy --help` said `[default: 10000]`
+/// of a proxy that bounds no request unless `--timeout` is given (review 407 #4).
+const TIMEOUT_READ_AS: &[(&str, &str, bool)] = &[
+    (
+        "devtools proxy",
+        "Bound on each request forwarded, in milliseconds (none of mur's own unless given)",
+        false,
+    ),
+    (
+        "devtools usage report",
+        "How long `--html FILE` waits for a FIFO's reader that takes nothing, in milliseconds",
+        true,
+    ),
+];
 
 /// `cmd` under `parent`: the `defer` of each command named in [`COMMAND_READS`].
 fn under(parent: &str, cmd: clap::Command) -> clap::Command {
@@ -930,6 +958,14 @@ pub struct JudgingArgs {
     /// installed verb is judged, whenever it was added
     #[arg(long, requires = "server_logs")]
     pub only_named: bool,
+    /// Judge only these installed verbs (comma-separated; repeatable): a study's, as its
+    /// report's command names them, whose logs say nothing of a verb its runs never had
+    /// installed; the others are named as not judged
+    // A name no run had is no name the logs can judge: "never used in the logs named"
+    // would be said of a verb added after the study (review 407 #3).
+    #[arg(long, value_name = "VERB,…", value_delimiter = ',',
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub only_verbs: Vec<String>,
     /// A verb is a loser when more than this share (0 to 1) of its calls are usage errors
     #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = rate, allow_hyphen_values = true)]
     pub max_usage_error_rate: f64,
@@ -1267,7 +1303,8 @@ fn prune_wording(arg: clap::Arg) -> clap::Arg {
         "until" => (
             1,
             "End the window at TIME instead of now: a UTC RFC 3339 time, or `last`, the newest \
-             record of the --server-log logs (`usage report --until`)",
+             record of the --server-log logs (without them, of every log read; `usage report \
+             --until`)",
         ),
         "agent" => (
             4,
@@ -1284,6 +1321,12 @@ fn prune_wording(arg: clap::Arg) -> clap::Arg {
             "Judge by the --server-log logs alone: not your own mur log, nor the sessions' logs \
              found beside it; a window begun before their first record is judged from it, and \
              every installed verb is judged, whenever it was added (`usage report --only-named`)",
+        ),
+        "only_verbs" => (
+            7,
+            "Judge only these installed verbs (comma-separated; repeatable): the others are not \
+             pruned, whatever their calls; a study's report names those of its runs \
+             (`usage report --only-verbs`)",
         ),
         "max_usage_error_rate" => return arg.display_order(2),
         "max_plugin_failure_rate" => return arg.display_order(3),

@@ -89,6 +89,7 @@ pub fn criteria(
         until,
         known_words: crate::cli::host_verbs(),
         logs_read: read.logs.clone(),
+        only_verbs: (!args.only_verbs.is_empty()).then(|| args.only_verbs.clone()),
     }
 }
 
@@ -171,7 +172,13 @@ pub fn read(dir: &UsageDir, args: &JudgingArgs) -> Result<(Vec<mur_usage::Record
     let mut read = Read::default();
     read.logs.only_named = only_named;
     if !own_files.is_empty() {
-        read.logs.mur = Some(named_path(own.path()));
+        // Each file by its own name: the live one (none the moment after a rotation),
+        // then the rotated ones most records may come from.
+        let (live, rotated): (Vec<&PathBuf>, Vec<&PathBuf>) = own_files
+            .iter()
+            .partition(|file| file.as_path() == own.path());
+        read.logs.mur = live.first().map(|file| named_path(file));
+        read.logs.mur_rotated = rotated.into_iter().map(|file| named_path(file)).collect();
         reader.read(&[own]).map_err(crate::usage::error)?;
     }
     for path in server {
@@ -328,6 +335,11 @@ pub fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, i
         output::diagnostic("hint: `mur devtools usage on` turns it on");
     }
     if !unknown_agent && (in_report || report.reaches_back) {
+        return;
+    }
+    // The logs named end before the window: said as such, not as a log too young.
+    if let (false, Some(ended)) = (unknown_agent, report.named_logs_ended()) {
+        output::diagnostic(&format!("note: {ended}"));
         return;
     }
     let reach = match (agent, &report.unused_since) {

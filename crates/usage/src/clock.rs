@@ -144,17 +144,29 @@ pub enum Until {
 }
 
 impl Until {
-    /// `last`, or a UTC RFC 3339 time of a real date (`record_time`).
+    /// `last`, or a UTC RFC 3339 time of a real date (`record_time`) no later than a
+    /// record may bear ([`latest_record_time`]): no log holds a record of the time after
+    /// that, so a window ending there would judge every verb unused for lack of calls no
+    /// one could have made yet (`2030-…` for `2026-…` removed every verb).
     pub fn parse(text: &str) -> Result<Self, String> {
-        match text {
-            "last" => Ok(Self::Last),
-            _ => record_time(text).map(Self::At).ok_or_else(|| {
-                format!(
-                    "`{text}` is no time: give a UTC RFC 3339 one (`2026-12-02T06:42:22Z`) \
-                     or `last` (the newest record read)"
-                )
-            }),
+        if text == "last" {
+            return Ok(Self::Last);
         }
+        let at = record_time(text).ok_or_else(|| {
+            format!(
+                "`{text}` is no time: give a UTC RFC 3339 one (`2026-12-02T06:42:22Z`) \
+                 or `last` (the newest record read)"
+            )
+        })?;
+        let latest = latest_record_time();
+        if at.as_str() > latest {
+            return Err(format!(
+                "`{text}` is in the future, where no call is recorded yet: give a time \
+                 no later than {latest} (now, and a day for the clocks of other machines) \
+                 or `last`"
+            ));
+        }
+        Ok(Self::At(at))
     }
 }
 
@@ -194,6 +206,21 @@ mod tests {
         for text in ["yesterday", "2026-12-02", "2026-02-30T00:00:00Z", ""] {
             assert!(Until::parse(text).is_err(), "{text}");
         }
+    }
+
+    /// A window that ends where no record can be yet, past the day of slack a record may
+    /// bear, is refused: it held no call of any verb. Within the slack, taken.
+    #[test]
+    fn a_window_cannot_end_past_the_latest_time_a_record_may_bear() {
+        let future = "2999-01-01T00:00:00Z";
+        let refused = Until::parse(future).expect_err("refused");
+        assert!(
+            refused.starts_with("`2999-01-01T00:00:00Z` is in the future, where no call is recorded yet: give a time no later than "),
+            "{refused}"
+        );
+        let hour_ahead = OffsetDateTime::now_utc() + time::Duration::hours(1);
+        let soon = format_millis(hour_ahead);
+        assert_eq!(Until::parse(&soon), Ok(Until::At(soon.clone())));
     }
 
     #[test]

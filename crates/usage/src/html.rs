@@ -306,6 +306,11 @@ fn criteria(report: &Report) -> String {
             escape(first),
             escape(last)
         ),
+        // Earlier than the window above when recording was off in it: said why here.
+        (None, Some(since)) if report.recording_was_off().is_some() => format!(
+            "no call since {} (the window begun as much earlier as recording was off in it)",
+            escape(since)
+        ),
         (None, Some(since)) => format!("no call since {}", escape(since)),
         (None, None) => "no call in the log".to_owned(),
     };
@@ -354,12 +359,31 @@ fn logs_read(report: &Report) -> String {
              beside it.</li>",
         );
     }
-    if let Some(own) = &logs.mur {
-        let _ = write!(
-            html,
-            "<li>mur's usage log: {}.</li>",
-            paths(std::slice::from_ref(own))
-        );
+    // Its rotated files too, by their names: most of a long log's records are in them.
+    let own: Vec<String> = (logs.mur.iter())
+        .chain(&logs.mur_rotated)
+        .cloned()
+        .collect();
+    match (logs.mur.is_some(), logs.mur_rotated.len()) {
+        (_, 0) if own.is_empty() => {}
+        (true, 0) => {
+            let _ = write!(html, "<li>mur's usage log: {}.</li>", paths(&own));
+        }
+        (true, _) => {
+            let _ = write!(
+                html,
+                "<li>mur's usage log: {}, and its rotated files: {}.</li>",
+                paths(&own[..1]),
+                paths(&own[1..])
+            );
+        }
+        (false, _) => {
+            let _ = write!(
+                html,
+                "<li>mur's usage log, its rotated files: {}.</li>",
+                paths(&own)
+            );
+        }
     }
     for (what, list) in [
         ("The sessions' usage logs found", &logs.sessions),
@@ -797,6 +821,7 @@ mod tests {
                 "/runs/2/c<.jsonl".to_owned(),
             ],
             only_named: false,
+            mur_rotated: Vec::new(),
         };
         let page = super::page(&report);
         assert!(
@@ -817,6 +842,33 @@ mod tests {
                 "serverLogs": ["/runs/1/calls.jsonl", "/runs/2/c<.jsonl"],
                 "onlyNamed": false,
             })
+        );
+        // Its rotated files too, by name; and right after a rotation, no live file named
+        // (review 407 #6).
+        report.logs_read = crate::LogsRead {
+            mur: Some("/s/usage.jsonl".to_owned()),
+            mur_rotated: vec!["/s/usage.jsonl.2".to_owned(), "/s/usage.jsonl.1".to_owned()],
+            ..crate::LogsRead::default()
+        };
+        assert!(
+            super::page(&report).contains(
+                "<li>mur's usage log: <code>/s/usage.jsonl</code>, and its rotated files: \
+                 <code>/s/usage.jsonl.2</code>, <code>/s/usage.jsonl.1</code>.</li>"
+            ),
+            "{page}"
+        );
+        let json = serde_json::to_value(&report).expect("json");
+        assert_eq!(
+            json["logsRead"]["murRotated"],
+            serde_json::json!(["/s/usage.jsonl.2", "/s/usage.jsonl.1"])
+        );
+        report.logs_read.mur = None;
+        assert!(
+            super::page(&report).contains(
+                "<li>mur's usage log, its rotated files: <code>/s/usage.jsonl.2</code>, \
+                 <code>/s/usage.jsonl.1</code>.</li>"
+            ),
+            "{page}"
         );
         // Of every agent, over the whole log.
         let every = report_of_all(&records);

@@ -455,6 +455,9 @@ impl UsageLog {
     fn rotate(&self) -> io::Result<()> {
         let mut options = OpenOptions::new();
         options.write(true).create(true).truncate(false);
+        // Private as every file of the usage directory (docs/usage.md: 0600), though empty.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         let lock = mur_lockfile::open_regular(&mut options, &self.path.with_extension("lock"))?;
         lock.lock()?;
         let size = std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0);
@@ -814,6 +817,19 @@ mod tests {
                 .all(|w| w[0] < w[1] || w[0].len() < w[1].len()),
             "{names:?}"
         );
+    }
+
+    /// The rotation's lock is private as every file of the usage directory (0600, as
+    /// docs/usage.md says), whatever the umask (review 407 #6).
+    #[test]
+    fn the_rotations_lock_is_private() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let log = UsageLog::at(dir.path().join("usage.jsonl"));
+        log.append(&record(0)).unwrap_or_else(|e| panic!("{e}"));
+        log.rotate_now();
+        let lock = std::fs::metadata(dir.path().join("usage.lock")).map(|m| m.permissions().mode());
+        assert_eq!(lock.map(|mode| mode & 0o777).ok(), Some(0o600));
     }
 
     /// An append fails in two ways a caller says apart: its record lost (the log's

@@ -55,6 +55,10 @@ pub struct Criteria {
     pub known_words: Vec<String>,
     /// Which logs the records were read from, as the report says ([`Report::logs_read`]).
     pub logs_read: LogsRead,
+    /// Only these installed verbs are judged (`--only-verbs`; `None`: every one): a
+    /// study's, whose logs say nothing of a verb its runs never had installed (one added
+    /// here since would be "never used in the logs named").
+    pub only_verbs: Option<Vec<String>>,
 }
 
 /// A period recording was off, as a report names it: from `usage off` to `usage on`
@@ -251,9 +255,13 @@ const NO_KNOWN_TOOL_EXPLAINED: &str = "`(not a known tool)` counts the calls of 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LogsRead {
-    /// mur's own log (its live file's path; rotated files beside it are read too),
-    /// when it has any file.
+    /// mur's own log: its live file's path, when there is one (none for the moment
+    /// after a rotation, before the next record).
     pub mur: Option<String>,
+    /// The rotated files of mur's own log read beside it (`usage.jsonl.1` …), oldest
+    /// first: records came from them too, and a report names every file it read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mur_rotated: Vec<String>,
     /// The sessions' own logs, found without being named.
     pub sessions: Vec<String>,
     /// The logs named with `--server-log`.
@@ -329,6 +337,11 @@ pub struct Report {
     /// first), so every rendering says "in the logs named", as a loser's verdict does.
     #[serde(skip)]
     pub unused_in_named: Option<(String, String)>,
+    /// With `--only-named`, when the window begins after the last record of the logs
+    /// named: that record's time. No log recorded through the window, so no verb is
+    /// judged unused over it (`window_covered` is false).
+    #[serde(skip)]
+    pub named_ended: Option<String>,
     /// Whether the log (of `--agent`, if given) reaches back past `unused_since`
     /// (without one: holds any record): only then is a verb with no call since
     /// unused, and a loser for it.
@@ -349,6 +362,13 @@ pub struct Report {
     /// Installed named verbs with no call in the unused window that were added
     /// after it began: too recent to be judged unused, so no losers for it.
     pub added_in_window: Vec<String>,
+    /// The verbs judged, when not every installed one was (`--only-verbs`: the names
+    /// given, as given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub only_verbs: Option<Vec<String>>,
+    /// With `--only-verbs`, the installed named verbs it left unjudged, by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_judged: Vec<String>,
     /// With `--agent`: the sessions' records in the window, left out because a
     /// session's record names no agent (0 without `--agent`).
     pub server_records_left_out: u64,
@@ -474,10 +494,14 @@ impl Report {
     /// for a time recording was off in it ([`Report::recording_was_off`]), and why
     /// verbs were not judged unused ([`Report::unused_not_judged`]).
     pub fn beside_losers(&self) -> Vec<String> {
-        [self.recording_was_off(), self.unused_not_judged()]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            self.recording_was_off(),
+            self.unused_not_judged(),
+            self.others_not_judged(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     /// That recording was off (`usage off` to `usage on`) in the window verbs go unused
@@ -486,10 +510,43 @@ impl Report {
     pub fn recording_was_off(&self) -> Option<String> {
         let off = self.recording_off.as_ref()?;
         let (to, since) = (off.to.as_ref()?, self.unused_since.as_ref()?);
+        // With `--since`, the tables keep the window asked for: the two starts a report
+        // prints differ by the time off, and each says whose it is.
+        let tables = match &self.since {
+            Some(asked) if asked != since => {
+                format!(" for the losers (the tables count from {asked}, the window asked for)")
+            }
+            _ => String::new(),
+        };
         Some(format!(
             "recording was off (`usage off`) in the window, latest from {} to {to}: the \
-             calls then are in no record, so the window begins as much earlier, at {since}",
+             calls then are in no record, so the window begins as much earlier, at \
+             {since}{tables}",
             off.from
+        ))
+    }
+
+    /// That the installed verbs `--only-verbs` did not name were not judged, by name
+    /// (`None`: it named every one, or was not given): a saved report never reads as
+    /// "no other verb is a loser".
+    pub fn others_not_judged(&self) -> Option<String> {
+        (!self.not_judged.is_empty()).then(|| {
+            format!(
+                "only the verbs `--only-verbs` named were judged; not judged: {}",
+                self.not_judged.join(", ")
+            )
+        })
+    }
+
+    /// That no verb was judged unused as the logs named (`--only-named`) end before the
+    /// window begins ([`Report::named_ended`]): said as the reason by every rendering and
+    /// by `verbs prune`, with the way to judge over them.
+    pub fn named_logs_ended(&self) -> Option<String> {
+        let (last, since) = (self.named_ended.as_ref()?, self.unused_since.as_ref()?);
+        Some(format!(
+            "no verb was judged unused: the logs named end at {last}, before the window \
+             begins at {since}, so none of them recorded a call in it (`--until last` ends \
+             the window at their last record)"
         ))
     }
 
@@ -505,6 +562,9 @@ impl Report {
                  the calls since are in no record",
                 off.from
             ));
+        }
+        if let Some(ended) = self.named_logs_ended() {
+            return Some(ended);
         }
         if !self.window_covered {
             let reach = match &self.unused_since {
@@ -595,8 +655,14 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         .map(|since| off_passed(since, criteria));
     let unused_since = lengthened.as_ref();
     let recording_off = off_in(&criteria.off_periods, unused_since);
+    // A window begun after the last record of the logs named is one none of them recorded
+    // through: every verb would seem unused in it (a future `--until`, or a study's logs
+    // judged over a window after them).
+    let named_ended = (named.as_ref())
+        .filter(|(_, last)| unused_since.is_some_and(|since| !since.admits(last)))
+        .map(|(_, last)| last.clone());
     let reaches_back = match only_named {
-        true => named.is_some(),
+        true => named.is_some() && named_ended.is_none(),
         false => window_covered(records, agent, unused_since),
     };
     // Still off: the calls since are in no record, and no time after them is.
@@ -606,10 +672,19 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     if only_named {
         window = window.of_logs_named(named_span.clone());
     }
+    // `--only-verbs`: the others are not judged, and said not to be.
+    let (judged, not_judged): (Vec<Installed>, Vec<Installed>) =
+        (criteria.installed.iter().cloned()).partition(|verb| {
+            (criteria.only_verbs.as_ref()).is_none_or(|only| only.contains(&verb.name))
+        });
+    let not_judged: Vec<String> = (not_judged.into_iter())
+        .filter(|verb| verb.kind.is_named())
+        .map(|verb| verb.name)
+        .collect();
     let Judged {
         losers,
         added_in_window,
-    } = losers(&window, &criteria.installed, &criteria.rule);
+    } = losers(&window, &judged, &criteria.rule);
     // A session's record names no agent: `--agent` leaves every one out.
     let server_records_left_out = match criteria.agent {
         Some(_) => records
@@ -631,6 +706,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         rule: criteria.rule,
         unused_since: unused_since.map(|s| s.0.clone()),
         unused_in_named: named_span,
+        named_ended,
         first: chosen.iter().map(|r| &r.time).min().cloned(),
         last: chosen.iter().map(|r| &r.time).max().cloned(),
         records: chosen.len() as u64,
@@ -654,6 +730,8 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         reaches_back,
         recording_off,
         added_in_window,
+        only_verbs: criteria.only_verbs.clone(),
+        not_judged,
         server_records_left_out,
         forwarded_left_out,
         agents: agents(records),
@@ -1019,6 +1097,93 @@ mod tests {
         assert_eq!((mine.losers.len(), mine.window_covered), (0, false));
     }
 
+    /// A window that begins after the last record of the logs named (`--only-named`; a
+    /// `--until` past them) is one none of them recorded through: no verb is judged unused
+    /// over it, `click` called in them least of all (review 407 #1), and the report says
+    /// why. One that begins inside them judges from its start.
+    #[test]
+    fn a_window_after_the_logs_named_end_judges_no_verb_unused() {
+        let mut click = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        click.time = "2026-11-20T10:01:00.000Z".to_owned();
+        let mut state = cli("state", Kind::Plugin, "state", Outcome::Ok, 1.0);
+        state.time = "2026-11-20T10:04:00.000Z".to_owned();
+        let records = [click, state];
+        let judged = |until: &str, window: u64| {
+            let criteria = Criteria {
+                installed: vec![installed("click", None), installed("idle", None)],
+                unused_since: Some(Since::before(until, Duration::from_secs(window))),
+                until: Some(until.to_owned()),
+                logs_read: LogsRead {
+                    only_named: true,
+                    ..LogsRead::default()
+                },
+                ..Criteria::default()
+            };
+            report(&records, 0, &criteria)
+        };
+        let after = judged("2026-11-20T10:20:00.000Z", 10);
+        assert_eq!(
+            (after.losers.len(), after.window_covered, after.reaches_back),
+            (0, false, false)
+        );
+        assert_eq!(
+            after.beside_losers(),
+            [
+                "no verb was judged unused: the logs named end at 2026-11-20T10:04:00.000Z, \
+              before the window begins at 2026-11-20T10:19:50.000Z, so none of them recorded \
+              a call in it (`--until last` ends the window at their last record)"
+            ]
+        );
+        // Begun inside them: `idle` unused since its start, `click` before it too.
+        let inside = judged("2026-11-20T10:20:00.000Z", 17 * 60);
+        let losers: Vec<&str> = inside.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!(
+            (losers, inside.window_covered),
+            (vec!["click", "idle"], true)
+        );
+        assert_eq!(inside.named_logs_ended(), None);
+    }
+
+    /// `--only-verbs`: only the verbs named are judged (a study's, whose logs say nothing
+    /// of a verb added since); the installed others are named as not judged, never losers
+    /// "never used in the logs named" (review 407 #3).
+    #[test]
+    fn only_the_verbs_named_are_judged_and_the_others_said_not_to_be() {
+        let mut click = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        click.time = "2026-11-20T10:01:00.000Z".to_owned();
+        let criteria = Criteria {
+            installed: ["click", "tree", "count", "zoom"]
+                .map(|n| installed(n, None))
+                .to_vec(),
+            unused_since: Some(Since("2026-11-20T09:00:00.000Z".to_owned())),
+            logs_read: LogsRead {
+                only_named: true,
+                ..LogsRead::default()
+            },
+            only_verbs: Some(vec![
+                "click".to_owned(),
+                "tree".to_owned(),
+                "gone".to_owned(),
+            ]),
+            ..Criteria::default()
+        };
+        let report = report(&[click], 0, &criteria);
+        let losers: Vec<&str> = report.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!(losers, ["tree"]);
+        assert_eq!(
+            report.beside_losers(),
+            ["only the verbs `--only-verbs` named were judged; not judged: count, zoom"]
+        );
+        let json = serde_json::to_value(&report).expect("json");
+        assert_eq!(
+            (&json["onlyVerbs"], &json["notJudged"]),
+            (
+                &serde_json::json!(["click", "tree", "gone"]),
+                &serde_json::json!(["count", "zoom"])
+            )
+        );
+    }
+
     fn installed(name: &str, sha256: Option<&str>) -> Installed {
         Installed {
             name: name.to_owned(),
@@ -1250,6 +1415,25 @@ mod tests {
               2026-01-02T00:00:00.000Z to 2026-01-03T00:00:00.000Z: the calls then are in no \
               record, so the window begins as much earlier, at 2025-12-31T00:00:00.000Z"
             ]
+        );
+        // With `--since`, the tables keep the window asked for: the note says whose the
+        // earlier start is (review 407 #5).
+        let tables = Criteria {
+            since: Some(Since("2026-01-01T00:00:00.000Z".to_owned())),
+            installed: vec![installed("click", None)],
+            off_periods: vec![ended.clone()],
+            ..Criteria::default()
+        };
+        assert_eq!(
+            report(std::slice::from_ref(&old), 0, &tables).recording_was_off(),
+            Some(
+                "recording was off (`usage off`) in the window, latest from \
+                 2026-01-02T00:00:00.000Z to 2026-01-03T00:00:00.000Z: the calls then are in \
+                 no record, so the window begins as much earlier, at 2025-12-31T00:00:00.000Z \
+                 for the losers (the tables count from 2026-01-01T00:00:00.000Z, the window \
+                 asked for)"
+                    .to_owned()
+            )
         );
         // A log that reaches back past the window asked for, not past the day it owes.
         let mut young = old.clone();

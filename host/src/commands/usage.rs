@@ -208,6 +208,11 @@ fn text(report: &Report, read: &Read) -> String {
         Some(agent) => format!("agent `{}`", output::line(agent)),
         None => "every agent".to_owned(),
     };
+    // The window (`--since`) is said, as the page says it: a saved table of the last
+    // 30 minutes never reads as the whole log.
+    if let Some(since) = &report.since {
+        whose.push_str(&format!(", since {since}"));
+    }
     // A window that ends before now (`--until`) is said: the records after it are not
     // in these figures.
     if let Some(until) = &report.until {
@@ -517,6 +522,31 @@ mod tests {
             f = "1      0   0          0          1        0            0           0            1       1       2026-11-20T10:00:00.000Z",
         );
         assert_eq!(text, expected);
+    }
+
+    /// The table's first line says its window (`--since`), as the page does: a saved
+    /// table of the last 30 minutes never reads as the whole log (review 407 #5).
+    #[test]
+    fn the_first_line_says_the_window() {
+        use mur_usage::{Criteria, Kind, Outcome, Record, Side, Since, Surface};
+        let mut record = Record::new(Side::Cli, Surface::Cli, Outcome::Ok, 1.0);
+        record.time = "2026-11-20T10:00:00.000Z".to_owned();
+        record.verb = Some("guide".to_owned());
+        record.kind = Some(Kind::Host);
+        let criteria = Criteria {
+            since: Some(Since("2026-11-20T09:30:00.000Z".to_owned())),
+            until: Some("2026-11-20T10:00:00.000Z".to_owned()),
+            ..Criteria::default()
+        };
+        let report = mur_usage::report(&[record], 0, &criteria);
+        let text = text(&report, &crate::judging::Read::default());
+        let first = text.lines().next().unwrap_or_default();
+        assert_eq!(
+            first,
+            "1 record, 2026-11-20T10:00:00.000Z to 2026-11-20T10:00:00.000Z (every agent, since \
+             2026-11-20T09:30:00.000Z, up to 2026-11-20T10:00:00.000Z; usage errors above 50% \
+             or failures of the verb's own above 20% of at least 3 calls make a loser)"
+        );
     }
 
     /// A session's tools are named as its list names them: `get_sum` is `get-sum`

@@ -196,6 +196,10 @@ fn prune(args: &cli::PruneArgs, quiet: bool) -> Result<()> {
     if let (true, Some(why)) = (report.window_covered, report.unused_not_judged()) {
         note(&why);
     }
+    // `--only-verbs`: the installed verbs it left unjudged, as the report says them.
+    if let Some(why) = report.others_not_judged() {
+        note(&why);
+    }
     let losers = &report.losers;
     if losers.is_empty() {
         note("no verb to prune");

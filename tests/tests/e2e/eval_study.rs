@@ -356,12 +356,27 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
             "{clause}"
         );
     }
+    // The verbs the condition's runs had, alone: a verb installed since is not judged.
+    let command = report
+        .split("`mur devtools verbs prune --only-named --only-verbs ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no prune command\n{report}"));
+    let (had, rest) = command.split_once(' ').unwrap_or_default();
     assert!(
-        report.contains(
-            "`mur devtools verbs prune --only-named --until last --unused-for 1h --server-log runs/"
-        ),
-        "{report}"
+        rest.starts_with("--until last --unused-for 1h --server-log runs/"),
+        "{command}"
     );
+    let mut had: Vec<&str> = had.split(',').collect();
+    had.sort_unstable();
+    let first = all
+        .iter()
+        .find(|run| run["verbs"].is_object())
+        .expect("a run with verbs");
+    let mut installed: Vec<&str> = (first["verbs"].as_object().expect("verbs").keys())
+        .map(String::as_str)
+        .collect();
+    installed.sort_unstable();
+    assert_eq!(had, installed, "{command}");
     assert_eq!(output.stdout, report, "the report is printed too");
     // What each agent did, for people to read: a trace per run, and one run of every
     // condition per task side by side — a shell transcript, a trace of tool calls.

@@ -1887,6 +1887,116 @@ fn a_window_ending_at_a_study_logs_last_record_judges_its_span() {
         );
 }
 
+/// A window that ends where nothing is recorded (review 407 #1): an `--until` past a day
+/// from now is refused by the report and prune alike, nothing removed; with
+/// `--only-named`, a window begun after the logs named end judges no verb unused, and
+/// says why. `--only-verbs` judges the verbs named alone (review 407 #3), the others
+/// said not judged.
+#[test]
+fn a_window_past_every_record_judges_no_verb_and_only_the_verbs_named_are_judged() {
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
+    }
+    let mut first = cli_record(0, "guide", "host", "ok");
+    first["time"] = json!("2025-06-01T00:00:00.000Z");
+    write_log(&sandbox, &[first, cli_record(0, "bump", "data", "ok")]);
+    let everyone = || {
+        let mut names = installed(&sandbox);
+        names.sort();
+        names
+    };
+    let all = everyone();
+    for command in [&["usage", "report"][..], &["verbs", "prune", "--yes"][..]] {
+        let args = [command, &["--until", "2999-01-01T00:00:00Z"][..]].concat();
+        let refused = sandbox.devtools(&args);
+        refused.assert_code(1).assert_stdout_is("");
+        assert_eq!(
+            untimed(&refused.stderr),
+            "error: invalid value `2999-01-01T00:00:00Z` for `--until <TIME|last>`: \
+             `2999-01-01T00:00:00Z` is in the future, where no call is recorded yet: give a \
+             time no later than TIME (now, and a day for the clocks of other machines) or \
+             `last`\n",
+            "{args:?}"
+        );
+    }
+    assert_eq!(everyone(), all);
+    let served = |time: &str, verb: &str| {
+        json!({ "schema": "mur-usage/1", "time": time, "side": "server", "surface": "cli",
+            "verb": verb, "kind": "data", "tool": verb, "outcome": "ok", "ms": 1.0 })
+    };
+    let study = [
+        served("2026-01-20T10:00:00.000Z", "count"),
+        served("2026-01-20T10:01:00.000Z", "bump"),
+    ];
+    let study: String = study.iter().map(|r| format!("{r}\n")).collect();
+    let study = sandbox.file("calls.jsonl", study);
+    let study = study.to_str().expect("utf-8");
+    let named = ["--only-named", "--server-log", study, "--unused-for", "10m"];
+    let after = ["--until", "2026-01-20T11:00:00Z"];
+    let pruned = sandbox.devtools(&[&["verbs", "prune", "--yes"][..], &named, &after].concat());
+    pruned.assert_code(0).assert_stdout_is("");
+    assert_eq!(
+        pruned.stderr,
+        "note: no verb was judged unused: the logs named end at 2026-01-20T10:01:00.000Z, \
+         before the window begins at 2026-01-20T10:50:00.000Z, so none of them recorded a \
+         call in it (`--until last` ends the window at their last record)\n\
+         note: no verb to prune\n"
+    );
+    assert_eq!(everyone(), all);
+    let report = sandbox.devtools(&[&["usage", "report"][..], &named, &after].concat());
+    assert!(
+        report.assert_code(0).stdout.ends_with(
+            "\nlosers: none\n  (no verb was judged unused: the logs named end at \
+             2026-01-20T10:01:00.000Z, before the window begins at 2026-01-20T10:50:00.000Z, \
+             so none of them recorded a call in it (`--until last` ends the window at their \
+             last record))\n"
+        ),
+        "{report}"
+    );
+    // Over their span, the verbs named alone: `idle`, which no run had, is not judged.
+    let last = ["--until", "last", "--only-verbs", "count,bump"];
+    let dry = sandbox.devtools(&[&["verbs", "prune"][..], &named, &last].concat());
+    dry.assert_code(0).assert_stdout_is("");
+    assert_eq!(
+        dry.stderr,
+        "note: only the verbs `--only-verbs` named were judged; not judged: idle\n\
+         note: no verb to prune\n"
+    );
+    let json = sandbox.devtools(&[&["usage", "report", "--json"][..], &named, &last].concat());
+    let json = json.assert_code(0).json();
+    assert_eq!(
+        (&json["onlyVerbs"], &json["notJudged"], &json["losers"]),
+        (&json!(["count", "bump"]), &json!(["idle"]), &json!([]))
+    );
+}
+
+/// After a rotation, the report names the rotated files its records came from, and no
+/// live file that is not there (review 407 #6).
+#[test]
+fn the_report_names_mur_s_rotated_files_and_no_file_that_is_not_there() {
+    let sandbox = Sandbox::new();
+    write_log(&sandbox, &[cli_record(0, "guide", "host", "ok")]);
+    let live = sandbox.usage_log();
+    let rotated = live.with_file_name("usage.jsonl.1");
+    std::fs::rename(&live, &rotated).expect("rotated");
+    let logs = |sandbox: &Sandbox| {
+        let report = sandbox.devtools(&["usage", "report", "--json"]);
+        let report = report.assert_code(0).json();
+        (
+            report["records"].clone(),
+            report["logsRead"]["mur"].clone(),
+            report["logsRead"]["murRotated"].clone(),
+        )
+    };
+    let rotated = rotated.to_str().expect("utf-8");
+    assert_eq!(logs(&sandbox), (json!(1), Value::Null, json!([rotated])));
+    write_log(&sandbox, &[cli_record(0, "guide", "host", "ok")]);
+    let live = live.to_str().expect("utf-8");
+    assert_eq!(logs(&sandbox), (json!(2), json!(live), json!([rotated])));
+}
+
 /// `--html FILE` naming a log the report reads (mur's own, a `--server-log`, a
 /// session's) is refused, exit 1, the log untouched: the page would replace it.
 #[test]

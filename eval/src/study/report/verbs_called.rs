@@ -157,8 +157,8 @@ impl VerbsCalled {
     }
 
     /// Per condition whose calls are known, the verbs installed for it that no run
-    /// invoked, in their names' order.
-    fn unused(&self) -> Vec<(&VerbColumn, Vec<&str>, usize)> {
+    /// invoked, and those installed for it, each in their names' order.
+    fn unused(&self) -> Vec<(&VerbColumn, Vec<&str>, Vec<&str>)> {
         self.tabled()
             .enumerate()
             .map(|(index, column)| {
@@ -172,7 +172,9 @@ impl VerbsCalled {
                     .map(|(verb, _)| verb.as_str())
                     .collect();
                 unused.sort_unstable();
-                (column, unused, installed.count())
+                let mut installed: Vec<&str> = installed.map(|(verb, _)| verb.as_str()).collect();
+                installed.sort_unstable();
+                (column, unused, installed)
             })
             .collect()
     }
@@ -188,10 +190,11 @@ impl VerbsCalled {
                 .map(|(column, verbs, installed)| {
                     let named: Vec<String> = verbs.iter().map(|v| format!("`{v}`")).collect();
                     match verbs.len() {
-                        0 => format!("`{}` none of {installed}", column.condition),
+                        0 => format!("`{}` none of {}", column.condition, installed.len()),
                         n => format!(
-                            "`{}` {n} of {installed} ({})",
+                            "`{}` {n} of {} ({})",
                             column.condition,
+                            installed.len(),
                             named.join(", ")
                         ),
                     }
@@ -229,7 +232,8 @@ impl VerbsCalled {
                 unknown.join("; ")
             ));
         }
-        if let Some((column, _, _)) = unused.iter().find(|(_, verbs, _)| !verbs.is_empty()) {
+        if let Some((column, _, installed)) = unused.iter().find(|(_, verbs, _)| !verbs.is_empty())
+        {
             let window = self
                 .window_hours
                 .map_or_else(|| "DURATION".to_owned(), |hours| format!("{hours}h"));
@@ -238,14 +242,19 @@ impl VerbsCalled {
                 None => "`DURATION` as long as the study's runs took".to_owned(),
             };
             let runs = format!("runs/{}/*/*", column.condition);
+            // The verbs its runs had, alone: the logs say nothing of a verb installed
+            // since, which would be "never used in the logs named" (review 407 #3).
+            let had = installed.join(",");
             lines.push(format!(
                 "To remove them from your installed verbs, judged on the runs' own logs alone, \
                  one condition at a time: from the study's directory, `mur devtools verbs prune \
-                 --only-named --until last --unused-for {window} --server-log {runs}/calls.jsonl \
-                 {runs}/state/mur/usage/usage.jsonl` ({covers}) prints what it would remove \
-                 and `--yes` removes it (docs/usage.md, \"Removing the losers\"; a next study \
-                 measures the rest only without `--verbs`: docs/eval.md, \"Pruning verbs \
-                 between studies\")."
+                 --only-named --only-verbs {had} --until last --unused-for {window} \
+                 --server-log {runs}/calls.jsonl {runs}/state/mur/usage/usage.jsonl` \
+                 ({covers}; `--only-verbs` names the verbs its runs had installed, so a verb \
+                 you added since is not judged) prints what it would remove and `--yes` \
+                 removes it (docs/usage.md, \"Removing the losers\"; a next study measures \
+                 the rest only without `--verbs`: docs/eval.md, \"Pruning verbs between \
+                 studies\")."
             ));
         }
         lines
@@ -430,11 +439,13 @@ mod tests {
             \n\
             To remove them from your installed verbs, judged on the runs' own logs alone, one \
             condition at a time: from the study's directory, `mur devtools verbs prune \
-            --only-named --until last --unused-for 2h --server-log runs/cli-named/*/*/calls.jsonl \
-            runs/cli-named/*/*/state/mur/usage/usage.jsonl` (`2h` covers the study's runs) \
-            prints what it would remove and `--yes` removes it (docs/usage.md, \"Removing the \
-            losers\"; a next study measures the rest only without `--verbs`: docs/eval.md, \
-            \"Pruning verbs between studies\").\n";
+            --only-named --only-verbs click,collapse,state,tree,wait --until last --unused-for \
+            2h --server-log runs/cli-named/*/*/calls.jsonl \
+            runs/cli-named/*/*/state/mur/usage/usage.jsonl` (`2h` covers the study's runs; \
+            `--only-verbs` names the verbs its runs had installed, so a verb you added since is \
+            not judged) prints what it would remove and `--yes` removes it (docs/usage.md, \
+            \"Removing the losers\"; a next study measures the rest only without `--verbs`: \
+            docs/eval.md, \"Pruning verbs between studies\").\n";
         let verbs = VerbsCalled::of(&rows).expect("verbs were installed");
         assert_eq!(verbs.markdown(), section);
         let md = markdown(&rows, "study");
@@ -489,8 +500,10 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("--unused-for DURATION --server-log runs/cli-compact/*/*/calls.jsonl")
-                && text.contains("(`DURATION` as long as the study's runs took)"),
+            text.contains(
+                "--only-verbs click,tree --until last --unused-for DURATION --server-log \
+                 runs/cli-compact/*/*/calls.jsonl"
+            ) && text.contains("(`DURATION` as long as the study's runs took;"),
             "{text}"
         );
         // Only older records: said unknown, no table, no command.
