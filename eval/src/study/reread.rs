@@ -27,6 +27,8 @@ pub struct Reread {
     commands: Vec<String>,
     /// The pages its commands named with `--html`.
     pages: Vec<std::path::PathBuf>,
+    /// Every run its commands asked for: the report says those not recorded.
+    asked: Vec<journal::Matrix>,
     seed: u64,
     /// What reading `results.jsonl` left out, for stderr.
     pub warnings: Vec<String>,
@@ -89,6 +91,7 @@ impl Reread {
             agents: meta.agents(),
             commands: meta.commands(),
             pages: meta.pages(),
+            asked: meta.matrices,
             conditions: meta.conditions,
             seed: meta.seed,
             warnings: recorded.warnings,
@@ -106,6 +109,7 @@ impl Reread {
         let mut rows = report::rows(&self.results, &self.conditions);
         rows.agents = self.agents.clone();
         rows.commands = self.commands.clone();
+        rows.asked = &self.asked;
         rows
     }
 

@@ -2790,3 +2790,97 @@ fn a_study_without_its_capture_program_writes_nothing_and_exits_7() {
     // Beside it, the study runs.
     run_within(&mut command, STUDY_LIMIT).0.assert_code(0);
 }
+
+// Helper 410: a study stopped before its end says which runs it lacks.
+
+/// `results.jsonl` of the study in `out` cut to the records of `kept` (run ids), as a
+/// study killed before its end leaves it: the other runs were never recorded.
+fn keep_only(out: &Path, whole: &str, kept: &[&str]) {
+    let lines: String = whole
+        .lines()
+        .filter(|line| {
+            let run: Value = serde_json::from_str(line).expect("a run's record");
+            kept.contains(&run["id"].as_str().unwrap_or_default())
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_eq!(lines.lines().count(), kept.len(), "{whole}");
+    std::fs::write(out.join("results.jsonl"), lines).expect("cut results.jsonl");
+}
+
+/// A study stopped before its end (its records cut as a kill -9 leaves them) is not
+/// reported as if complete: under the conditions table — report.md, stdout and the
+/// README's block alike — it says how many of the runs `study.json` asked for are
+/// recorded, names a condition none of whose runs was, and says the missing runs of an
+/// equally short set; the same command again makes them, and a complete study's report
+/// is as it was, byte for byte.
+#[test]
+fn a_study_stopped_before_its_end_says_which_runs_it_lacks() {
+    let (sandbox, out) = sandbox_and_study();
+    let args = matrix(
+        "cli-derived,mcp",
+        "count-to-three",
+        "2",
+        &["--seed", "11", "--agent", "true"],
+    );
+    study_into(&sandbox, &out, &args).assert_code(0);
+    let whole = std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl");
+    let complete = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(!complete.contains("not complete"), "{complete}");
+    let tail = "The same `mur-eval study` command again (the same `--out`) makes the rest; the \
+                runs recorded are skipped.\n";
+
+    // One run of `mcp` recorded: `cli-derived` has no row, and is named.
+    keep_only(&out, &whole, &["mcp/count-to-three/2"]);
+    let readme = sandbox.file(
+        "README.md",
+        "# App\n\n<!-- study-baseline -->\n<!-- /study-baseline -->\n",
+    );
+    let output = report_of(&sandbox, &out, &["--readme".as_ref(), readme.as_os_str()]);
+    output.assert_code(0);
+    let line = format!(
+        "\nWarning: the study is not complete — 1 of the 4 runs its commands asked for \
+         (`study.json`) are recorded, and every figure is over those alone: `cli-derived` 0 \
+         of 2 runs recorded; `mcp` 1 of 2 runs recorded (missing `count-to-three` repeat 1). \
+         {tail}"
+    );
+    output.assert_stdout_contains(&line);
+    assert!(!output.stdout.contains("| cli-derived |"), "{output}");
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(report.contains(&line), "{report}");
+    let written = std::fs::read_to_string(&readme).expect("README.md");
+    assert!(written.contains(&line), "{written}");
+
+    // One run of each, the same task and repeat: a clean comparison, but half the study.
+    keep_only(
+        &out,
+        &whole,
+        &["cli-derived/count-to-three/2", "mcp/count-to-three/2"],
+    );
+    let output = report_of(&sandbox, &out, &[]);
+    output.assert_code(0).assert_stdout_contains(&format!(
+        "\nWarning: the study is not complete — 2 of the 4 runs its commands asked for \
+         (`study.json`) are recorded, and every figure is over those alone: `cli-derived` 1 \
+         of 2 runs recorded (missing `count-to-three` repeat 1); `mcp` 1 of 2 runs recorded \
+         (missing `count-to-three` repeat 1). {tail}"
+    ));
+
+    // Every run recorded: the report is the complete study's, byte for byte.
+    std::fs::write(out.join("results.jsonl"), &whole).expect("restore results.jsonl");
+    report_of(&sandbox, &out, &[]).assert_code(0);
+    let again = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert_eq!(again, complete);
+
+    // As the line says: the same command again makes the runs missing, and only those.
+    keep_only(
+        &out,
+        &whole,
+        &["cli-derived/count-to-three/2", "mcp/count-to-three/2"],
+    );
+    let resumed = study_into(&sandbox, &out, &args);
+    resumed
+        .assert_code(0)
+        .assert_stderr_contains("2 to run, 2 recorded");
+    assert_eq!(results(&out).len(), 4);
+    assert!(!resumed.stdout.contains("not complete"), "{resumed}");
+}

@@ -18,6 +18,7 @@ use crate::words::plural;
 /// so its attempts exceeded its calls with no word why).
 pub(super) fn table_lines(rows: &Rows<'_>) -> Vec<String> {
     [
+        missing_line(rows),
         agents_line(rows),
         verb_sets_line(rows),
         task_versions_line(rows),
@@ -41,6 +42,117 @@ pub(super) fn table_lines(rows: &Rows<'_>) -> Vec<String> {
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// How many of the runs the study's commands asked for (`study.json`'s matrices) are
+/// recorded, and per condition which are missing (`None` when every one is, or when the
+/// matrices are not known). A study stopped before its end (a kill, a machine gone down)
+/// is reported from the runs it recorded: its rows sum fewer runs than were asked for,
+/// equally short conditions compare as if whole, and a condition with no run recorded
+/// has no row at all — a published table would leave them out without a word.
+fn missing_line(rows: &Rows<'_>) -> Option<String> {
+    // Each condition's tasks with the repeats asked for (1 to the most any command
+    // asked: a run two commands asked for is one run), in the order first asked.
+    let mut asked: Vec<(&str, Vec<(&str, u32)>)> = Vec::new();
+    for matrix in rows.asked {
+        for condition in &matrix.conditions {
+            let at = asked.iter().position(|(c, _)| c == condition);
+            let at = at.unwrap_or_else(|| {
+                asked.push((condition, Vec::new()));
+                asked.len() - 1
+            });
+            let tasks = &mut asked[at].1;
+            for task in &matrix.tasks {
+                match tasks.iter_mut().find(|(t, _)| t == task) {
+                    Some((_, repeats)) => *repeats = (*repeats).max(matrix.repeats),
+                    None => tasks.push((task, matrix.repeats)),
+                }
+            }
+        }
+    }
+    let (mut all, mut all_recorded) = (0u64, 0u64);
+    let mut clauses = Vec::new();
+    for (condition, tasks) in &asked {
+        let (mut of_condition, mut lacking, mut missing) = (0u64, Vec::new(), 0u64);
+        for &(task, repeats) in tasks {
+            // Counted, never listed one by one: a hand-edited study.json may ask for
+            // billions of repeats.
+            let have: BTreeSet<u32> = rows
+                .results
+                .iter()
+                .filter(|r| r.condition == *condition && r.task == task)
+                .map(|r| r.repeat)
+                .filter(|repeat| (1..=repeats).contains(repeat))
+                .collect();
+            of_condition += u64::from(repeats);
+            let lacks = u64::from(repeats) - have.len() as u64;
+            if lacks > 0 {
+                missing += lacks;
+                lacking.push(format!(
+                    "`{task}` {}",
+                    repeats_named(&gaps(&have, repeats), lacks)
+                ));
+            }
+        }
+        all += of_condition;
+        all_recorded += of_condition - missing;
+        if missing == 0 {
+            continue;
+        }
+        // A condition none of whose runs was recorded lacks them all: named, no list.
+        let which = if missing == of_condition {
+            String::new()
+        } else {
+            format!(" (missing {})", lacking.join("; "))
+        };
+        clauses.push(format!(
+            "`{condition}` {} of {} recorded{which}",
+            of_condition - missing,
+            plural(of_condition as usize, "run")
+        ));
+    }
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "Warning: the study is not complete — {all_recorded} of the {} its commands asked \
+             for (`study.json`) are recorded, and every figure is over those alone: {}. The \
+             same `mur-eval study` command again (the same `--out`) makes the rest; the runs \
+             recorded are skipped.",
+            plural(all as usize, "run"),
+            clauses.join("; ")
+        )
+    })
+}
+
+/// The spans of 1 to `repeats` that `have` lacks, first and last of each.
+fn gaps(have: &BTreeSet<u32>, repeats: u32) -> Vec<(u32, u32)> {
+    let mut spans = Vec::new();
+    // Wide: the repeat after u32::MAX is no u32.
+    let mut next = 1u64;
+    for &repeat in have {
+        if u64::from(repeat) > next {
+            spans.push((next as u32, repeat - 1));
+        }
+        next = u64::from(repeat) + 1;
+    }
+    if next <= u64::from(repeats) {
+        spans.push((next as u32, repeats));
+    }
+    spans
+}
+
+/// `repeat 2`, `repeats 1, 2`, `repeats 1–3, 5` (`count` repeats in `spans`): three or
+/// more in a row as a range.
+fn repeats_named(spans: &[(u32, u32)], count: u64) -> String {
+    let named: Vec<String> = spans
+        .iter()
+        .map(|&(first, last)| match last - first {
+            0 => first.to_string(),
+            1 => format!("{first}, {last}"),
+            _ => format!("{first}–{last}"),
+        })
+        .collect();
+    let word = if count == 1 { "repeat" } else { "repeats" };
+    format!("{word} {}", named.join(", "))
 }
 
 /// The agents that made `row`'s runs: those its runs recorded, and for runs recorded
@@ -687,6 +799,7 @@ pub fn legend() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::study::journal::Matrix;
     use crate::study::report::{
         condition_table, csv, failed_at_once, markdown, page, rows, testing::*,
     };
@@ -1229,6 +1342,79 @@ mod tests {
         assert!(!page.contains("refused invocations:"), "{page}");
         // The bar ends at the median attempts: 3 calls, 2 refused.
         assert!(page.contains(">5</text>"), "{page}");
+    }
+
+    /// A study stopped before its end: a condition with no run recorded is named, the
+    /// runs missing of the others too, and a complete study says nothing of it.
+    #[test]
+    fn the_runs_asked_for_and_not_recorded_are_said_per_condition() {
+        let matrix = |conditions: &[&str], tasks: &[&str], repeats: u32| Matrix {
+            conditions: conditions.iter().map(|c| (*c).to_owned()).collect(),
+            tasks: tasks.iter().map(|t| (*t).to_owned()).collect(),
+            repeats,
+            agent: "true".to_owned(),
+            agent_format: None,
+            time_limit_secs: None,
+            provenance: None,
+        };
+        let run = |condition: &str, task: &str, repeat: u32| {
+            let mut run = result(condition, task, true, 2, 100);
+            run.id = format!("{condition}/{task}/{repeat}");
+            run.repeat = repeat;
+            run
+        };
+        let asked = [
+            matrix(&["cli-named", "mcp"], &["add-todo", "count"], 3),
+            // Asked again by a second command, with more repeats of one task.
+            matrix(&["mcp"], &["count"], 5),
+        ];
+        let made = [run("mcp", "count", 2), run("mcp", "count", 4)];
+        let mut rows = rows(&made, &[]);
+        assert_eq!(missing_line(&rows), None, "not known: nothing said");
+        rows.asked = &asked;
+        let line = "Warning: the study is not complete — 2 of the 14 runs its commands asked \
+                    for (`study.json`) are recorded, and every figure is over those alone: \
+                    `cli-named` 0 of 6 runs recorded; `mcp` 2 of 8 runs recorded (missing \
+                    `add-todo` repeats 1–3; `count` repeats 1, 3, 5). The same `mur-eval \
+                    study` command again (the same `--out`) makes the rest; the runs recorded \
+                    are skipped.";
+        assert_eq!(missing_line(&rows).as_deref(), Some(line));
+        // Under the table, first: in report.md, the README's block and the page.
+        let table = condition_table(&rows);
+        assert!(table.contains(&format!("|\n\n{line}\n")), "{table}");
+        assert!(markdown(&rows, "study").contains(line));
+        assert!(page(&rows, "study").contains("Warning: the study is not complete — 2 of"));
+        // Every run asked for recorded (an error too: the errors line says it).
+        let mut whole: Vec<RunResult> = ["cli-named", "mcp"]
+            .iter()
+            .flat_map(|c| ["add-todo", "count"].map(|t| (c, t)))
+            .flat_map(|(c, t)| (1..=3).map(move |r| run(c, t, r)))
+            .collect();
+        whole.extend([run("mcp", "count", 4), run("mcp", "count", 5)]);
+        whole[0].error = Some("no session".to_owned());
+        let mut rows = super::super::rows(&whole, &[]);
+        rows.asked = &asked;
+        assert_eq!(missing_line(&rows), None);
+        let have = BTreeSet::from([3, 7, 8]);
+        assert_eq!(gaps(&have, 10), [(1, 2), (4, 6), (9, 10)]);
+        assert_eq!(
+            repeats_named(&gaps(&have, 10), 7),
+            "repeats 1, 2, 4–6, 9, 10"
+        );
+        assert_eq!(repeats_named(&gaps(&BTreeSet::from([1]), 2), 1), "repeat 2");
+        // A hand-edited study.json asking for every repeat a u32 holds: counted, not
+        // listed, and said in a line.
+        let asked = [matrix(&["mcp"], &["count"], u32::MAX)];
+        let made = [run("mcp", "count", u32::MAX)];
+        let mut rows = super::super::rows(&made, &[]);
+        rows.asked = &asked;
+        let line = missing_line(&rows).expect("said");
+        assert!(
+            line.contains(
+                "`mcp` 1 of 4294967295 runs recorded (missing `count` repeats 1–4294967294)"
+            ),
+            "{line}"
+        );
     }
 
     #[test]

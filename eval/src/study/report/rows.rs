@@ -10,6 +10,7 @@ use super::categories::Categories;
 use super::per_run::{attempts, failed_at_once, input_tokens, mcp_results_unseen, turns};
 use super::stats::{median, wilson};
 use crate::profile::Profile;
+use crate::study::journal::Matrix;
 use crate::study::result::RunResult;
 use crate::tokens::Size;
 
@@ -293,6 +294,10 @@ pub struct Rows<'a> {
     /// The runs the rows were made from: a comparison of two conditions is made again
     /// over the (task, repeat) cells both have.
     pub results: &'a [RunResult],
+    /// Every run the study's commands asked for (`study.json`'s matrices): the runs
+    /// recorded are compared with them, so a study stopped before its end says what it
+    /// lacks. Empty when not known (nothing is then said).
+    pub asked: &'a [Matrix],
     /// The condition the others are compared with (`--against`); `None`: [`REFERENCE`]
     /// when the rows have it, else the first condition ([`Rows::reference`]).
     pub against: Option<String>,
@@ -374,6 +379,7 @@ pub fn rows<'a>(results: &'a [RunResult], conditions: &[String]) -> Rows<'a> {
         agents: Vec::new(),
         commands: Vec::new(),
         results,
+        asked: &[],
         against: None,
     }
 }
