@@ -82,12 +82,16 @@ pub fn check_command(command: &str, profile: Profile) -> Result<Option<String>> 
 }
 
 /// Refuses an agent command whose program cannot start in any run, before a run is made
-/// (exit 1): a name the agent's `PATH` (`path`, [`crate::profile::agent_path`]) does not
-/// find, a path that does not exist, or a relative path, which `sh` would resolve in each
-/// run's own working directory; the script a shell is told to run (`sh agent.sh`), on
-/// the same terms ([`shell_script`]): a shell that cannot open it exits 2 under dash,
-/// which no early stop reads as "never started"; and a `{word}` that is no placeholder
-/// ([`check_placeholders`]). Its warnings: a later word that is a relative path to a file
+/// (exit 1): a command `sh` cannot parse ([`check_syntax`]); a name the agent's `PATH`
+/// (`path`, [`crate::profile::agent_path`]) does not find, a path that does not exist, or
+/// a relative path, which `sh` would resolve in each run's own working directory; a path
+/// under `~/`, expanded as the run's `sh` expands it ([`tilde`]: `home`, the agent's
+/// `HOME` when it is mur-eval's own, `--pass-env HOME`; else each run's own, empty);
+/// the script a shell is told to run (`sh agent.sh`), on the same terms
+/// ([`shell_script`]): a shell that cannot open it exits 2 under dash, which no early
+/// stop reads as "never started"; and a `{word}` that is no placeholder
+/// ([`check_placeholders`]; `more`, those the caller replaces itself, a study's
+/// [`STUDY_PLACEHOLDERS`]). Its warnings: a later word that is a relative path to a file
 /// here (`python3 eval/agents/x.py`), which the agent, in its own directory, will not find.
 /// Only the first word is judged as the program, after `NAME=value` assignments; a
 /// command `shlex` cannot split, or that holds what only a shell reads (an expansion,
@@ -96,12 +100,18 @@ pub fn check_command(command: &str, profile: Profile) -> Result<Option<String>> 
 /// early stop. A command with no program at all (empty: `--agent "$AGENT"` with the
 /// variable unset; only assignments or a comment) is refused: `sh -c` runs it and exits
 /// 0, and every run would be recorded as the surface's failure.
-pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String>> {
+pub fn check_program(
+    command: &str,
+    path: &std::ffi::OsStr,
+    home: Option<&Path>,
+    more: &[&str],
+) -> Result<Vec<String>> {
     const SHELL_SYNTAX: [char; 10] = ['$', '`', ';', '|', '&', '(', ')', '<', '>', '\n'];
     if command.trim().is_empty() {
         return Err(no_program("is empty"));
     }
-    check_placeholders(command)?;
+    check_syntax(command, path)?;
+    check_placeholders(command, more)?;
     let words = shlex::split(command).filter(|_| !command.contains(SHELL_SYNTAX));
     let Some(words) = words else {
         return Ok(Vec::new());
@@ -110,9 +120,10 @@ pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String
     let Some(program) = words.next() else {
         return Err(no_program(&format!("`{command}` names no program")));
     };
-    let hint = "name the agent's scripts and programs by absolute path (`$PWD/…`): each run's working directory is its own";
+    let hint = BY_ABSOLUTE_PATH;
     if program.contains('/') {
-        let found = Path::new(program);
+        let expanded = tilde(&format!("the agent's program `{program}`"), program, home)?;
+        let found = expanded.as_deref().unwrap_or(Path::new(program));
         if found.is_relative() || !found.exists() {
             let why = if found.is_relative() {
                 "is a relative path, which each run resolves in its own working directory"
@@ -133,7 +144,7 @@ pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String
     }
     let args: Vec<&String> = words.collect();
     if let Some(script) = shell_script(program, &args) {
-        check_script(program, script, path).map_err(|e| e.with_hint(hint))?;
+        check_script(program, script, path, home)?;
     }
     Ok(args
         .into_iter()
@@ -141,6 +152,76 @@ pub fn check_program(command: &str, path: &std::ffi::OsStr) -> Result<Vec<String
         .map(|w| format!("the agent command names `{w}`, a relative path, which the agent will look for in its run's own working directory; {hint}"))
         .collect())
 }
+
+/// Refuses a command the runs' `sh` cannot parse (`claude ((`), asked once with `sh -n
+/// -c`, which reads the command and runs nothing: each run's `sh -c` would exit 2 with
+/// the same message before running anything, which no early stop reads as "never
+/// started", and every run would be recorded as the surface's failure. The placeholders
+/// are plain words to `sh`, so the command is asked as written. `sh` is looked up on
+/// `path`, as the runs look it up; when there is none to ask, the runs say what they find.
+fn check_syntax(command: &str, path: &std::ffi::OsStr) -> Result<()> {
+    let Ok(parsed) = Command::new("sh")
+        .args(["-n", "-c", command])
+        .env_clear()
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+    else {
+        return Ok(());
+    };
+    if parsed.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&parsed.stderr);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let said = match lines.is_empty() {
+        true => format!("`sh -n` exited {}", parsed.status.code().unwrap_or(-1)),
+        false => format!("`{}`", lines.join("; ")),
+    };
+    Err(Error::usage(format!(
+        "the agent command is not valid shell, so no run would run an agent: {said}"
+    ))
+    .with_hint(
+        "`sh -c` runs the command as written, each placeholder replaced by its value shell-quoted: check its quotes and brackets",
+    ))
+}
+
+/// `word` (the program or script `named`) with a leading `~/` expanded as the run's `sh`
+/// expands it: with `home`, the agent's `HOME` when it is mur-eval's own (`--pass-env
+/// HOME`); `None` for any other word (`~user/…` is left to the runs). Refused when
+/// `home` is `None`: each run's `HOME` is a directory of its own, made empty, where
+/// nothing the command names is.
+fn tilde(named: &str, word: &str, home: Option<&Path>) -> Result<Option<PathBuf>> {
+    let Some(rest) = word.strip_prefix("~/") else {
+        return Ok(None);
+    };
+    if let Some(home) = home {
+        return Ok(Some(home.join(rest)));
+    }
+    let error = Error::usage(format!(
+        "{named} is under `~`, which each run's `sh` expands to the run's own `HOME`, an empty directory"
+    ));
+    // mur-eval's own `HOME`, where the user meant it, when it is known here.
+    let yours = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute());
+    Err(match yours {
+        Some(yours) => error.with_hint(format!(
+            "name it by absolute path (`{}`), or give the agent your `HOME` with `--pass-env HOME`",
+            yours.join(rest).display()
+        )),
+        None => error.with_hint("name it by absolute path"),
+    })
+}
+
+/// How a program or a script every run can find is named.
+const BY_ABSOLUTE_PATH: &str = "name the agent's scripts and programs by absolute path (`$PWD/…`): each run's working directory is its own";
 
 /// The placeholders [`substitute`] replaces, without their braces.
 const PLACEHOLDERS: [&str; 6] = [
@@ -152,13 +233,19 @@ const PLACEHOLDERS: [&str; 6] = [
     "profile",
 ];
 
-/// Refuses a `{word}` in `command` that is no placeholder (`{taks}`), which would reach
-/// the agent as typed in every run, and a placeholder written as a shell expansion
-/// (`${task}`), which is replaced by its quoted value after the `$`. Only an
+/// The placeholders a study replaces in the agent command before each run's
+/// ([`crate::study`]), without their braces.
+pub const STUDY_PLACEHOLDERS: [&str; 2] = ["condition", "surface"];
+
+/// Refuses a `{word}` in `command` that is no placeholder (`{taks}`; `more` are
+/// placeholders too), which would reach the agent as typed in every run, and a
+/// placeholder written as a shell expansion (`${task}`), which is replaced by its quoted
+/// value after the `$`. Only an
 /// identifier in braces is judged: `${HOME}` is the shell's, `{"a":1}` and `{a,b}` are no
 /// placeholders; within single quotes (an `awk '{print}'` or `jq '{name}'` program) only
 /// a word one slip from a placeholder is.
-fn check_placeholders(command: &str) -> Result<()> {
+fn check_placeholders(command: &str, more: &[&str]) -> Result<()> {
+    let known: Vec<&str> = PLACEHOLDERS.iter().chain(more).copied().collect();
     let mut quote = None;
     let mut chars = command.char_indices();
     let mut after_dollar = false;
@@ -171,7 +258,7 @@ fn check_placeholders(command: &str) -> Result<()> {
             _ if quote == Some(c) => quote = None,
             '{' => {
                 if let Some(word) = braced_word(&command[at + 1..]) {
-                    judge_placeholder(word, after_dollar, quote == Some('\''))?;
+                    judge_placeholder(word, &known, after_dollar, quote == Some('\''))?;
                 }
             }
             _ => {}
@@ -189,9 +276,14 @@ fn braced_word(rest: &str) -> Option<&str> {
     identifier.then_some(word)
 }
 
-/// Refuses `{word}` as [`check_placeholders`] says.
-fn judge_placeholder(word: &str, after_dollar: bool, single_quoted: bool) -> Result<()> {
-    let known = PLACEHOLDERS.contains(&word);
+/// Refuses `{word}` as [`check_placeholders`] says; `placeholders`, all there are.
+fn judge_placeholder(
+    word: &str,
+    placeholders: &[&str],
+    after_dollar: bool,
+    single_quoted: bool,
+) -> Result<()> {
+    let known = placeholders.contains(&word);
     if known && after_dollar {
         return Err(Error::usage(format!(
             "the agent command has `${{{word}}}`, a shell expansion of the placeholder `{{{word}}}`, which would be replaced after the `$`"
@@ -200,12 +292,13 @@ fn judge_placeholder(word: &str, after_dollar: bool, single_quoted: bool) -> Res
             "write `{{{word}}}` for the placeholder (its value shell-quoted), or `${word}` for a shell variable"
         )));
     }
-    let slip = PLACEHOLDERS.iter().any(|p| mur_core::is_typo_of(word, p));
+    let slip = placeholders.iter().any(|p| mur_core::is_typo_of(word, p));
     if known || after_dollar || (single_quoted && !slip) {
         return Ok(());
     }
-    let all = PLACEHOLDERS.map(|p| format!("{{{p}}}")).join(", ");
-    let hint = match mur_core::nearest(word, PLACEHOLDERS) {
+    let all: Vec<String> = placeholders.iter().map(|p| format!("{{{p}}}")).collect();
+    let all = all.join(", ");
+    let hint = match mur_core::nearest(word, placeholders.iter().copied()) {
         Some(near) => format!("did you mean `{{{near}}}`? The placeholders are {all}"),
         None => format!("the placeholders are {all}"),
     };
@@ -218,7 +311,8 @@ fn judge_placeholder(word: &str, after_dollar: bool, single_quoted: bool) -> Res
 /// The script a shell (`sh`, `bash`, …, by any path) is told to run by `args`: its first
 /// word that is neither an option nor an option's argument. `None` when it runs no script
 /// (`-c`, `-s`, `-i`: its commands come from elsewhere), for a program that is no shell,
-/// and for a word the shell itself expands (`~/x.sh`, a glob, a placeholder).
+/// and for a word the shell itself expands (`~user/x.sh`, a glob, a placeholder) but a
+/// leading `~/`, which [`check_script`] expands as the run's `sh` does.
 fn shell_script<'a>(program: &str, args: &[&'a String]) -> Option<&'a str> {
     const SHELLS: [&str; 6] = ["sh", "bash", "dash", "zsh", "ksh", "mksh"];
     let name = Path::new(program).file_name()?.to_str()?;
@@ -246,16 +340,24 @@ fn shell_script<'a>(program: &str, args: &[&'a String]) -> Option<&'a str> {
             script => break script,
         }
     };
-    let expanded = script.starts_with('~') || script.contains(['{', '*', '?', '[']);
+    let expanded = (script.starts_with('~') && !script.starts_with("~/"))
+        || script.contains(['{', '*', '?', '[']);
     (!expanded).then_some(script)
 }
 
 /// Refuses the `script` a `shell` would run in each run's working directory when no run
 /// finds it: an absolute path that does not exist, or a relative one (the run's directory
 /// holds only the task's files); a bare name on the agent's `PATH` is let through, as
-/// bash looks a script up there.
-fn check_script(shell: &str, script: &str, path: &std::ffi::OsStr) -> Result<()> {
-    let file = Path::new(script);
+/// bash looks a script up there. A leading `~/` is expanded with `home` ([`tilde`]).
+fn check_script(
+    shell: &str,
+    script: &str,
+    path: &std::ffi::OsStr,
+    home: Option<&Path>,
+) -> Result<()> {
+    let named = format!("the agent's script `{script}` (run by `{shell}`)");
+    let expanded = tilde(&named, script, home)?;
+    let file = expanded.as_deref().unwrap_or(Path::new(script));
     let why = if file.is_absolute() {
         if file.exists() {
             return Ok(());
@@ -269,9 +371,7 @@ fn check_script(shell: &str, script: &str, path: &std::ffi::OsStr) -> Result<()>
         }
         "is a relative path, which each run resolves in its own working directory"
     };
-    Err(Error::usage(format!(
-        "the agent's script `{script}` (run by `{shell}`) {why}"
-    )))
+    Err(Error::usage(format!("{named} {why}")).with_hint(BY_ABSOLUTE_PATH))
 }
 
 /// Whether `word` is a relative path to a file here, or a directory through a `/`
@@ -776,7 +876,7 @@ mod tests {
     fn an_agent_program_that_cannot_start_is_refused_before_any_run() {
         let path = OsString::from("/usr/bin:/bin");
         let refused = |command: &str| {
-            check_program(command, &path)
+            check_program(command, &path, None, &[])
                 .expect_err(command)
                 .to_string()
         };
@@ -800,14 +900,13 @@ mod tests {
             "cd /tmp && true",
             "A=1 B=2 true",
             "mur devtools guide",
-            "'unbalanced",
             // Words a shell reads otherwise than `shlex`: not judged.
             r#"f=$(find "$XDG_RUNTIME_DIR" -name '*.json'); sed -E 's/a/b/' "$f""#,
             "$HOME/agent {task}",
             "no-such-agent {task} | tee log",
         ] {
             assert_eq!(
-                check_program(found, &path).expect(found),
+                check_program(found, &path, None, &[]).expect(found),
                 Vec::<String>::new()
             );
         }
@@ -835,7 +934,7 @@ mod tests {
             ("true Cargo.toml {task}", "Cargo.toml"),
         ] {
             assert_eq!(
-                check_program(command, &path).expect(command),
+                check_program(command, &path, None, &[]).expect(command),
                 [format!(
                     "the agent command names `{word}`, a relative path, which the agent \
                      will look for in its run's own working directory; name the agent's \
@@ -852,7 +951,7 @@ mod tests {
     fn a_shells_script_that_no_run_finds_is_refused_before_any_run() {
         let path = OsString::from("/usr/bin:/bin");
         let refused = |command: &str| {
-            check_program(command, &path)
+            check_program(command, &path, None, &[])
                 .expect_err(command)
                 .to_string()
         };
@@ -886,11 +985,91 @@ mod tests {
             "sh",
             &format!("bash {manifest} {{task}}"),
             "bash sh -c true",
-            "sh ~/agent.sh",
+            "sh ~someone/agent.sh",
             "sh {workdir}/agent.sh",
             "true agent.py",
         ] {
-            assert!(check_program(fine, &path).is_ok(), "{fine}");
+            assert!(check_program(fine, &path, None, &[]).is_ok(), "{fine}");
+        }
+    }
+
+    /// A program or a shell's script under `~/`, which each run's `sh` expands with the
+    /// run's own `HOME`, made empty: refused, but when mur-eval's own is passed on
+    /// (`--pass-env HOME`), where it is judged as any absolute path.
+    #[test]
+    fn a_path_under_home_is_judged_with_the_home_the_agent_runs_with() {
+        let path = OsString::from("/usr/bin:/bin");
+        let home = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(home.path().join("bin")).expect("bin");
+        std::fs::write(home.path().join("bin/agent"), "exit 0\n").expect("agent");
+        let passed = Some(home.path());
+        for fine in ["~/bin/agent {task}", "K=1 sh ~/bin/agent {task}"] {
+            assert!(check_program(fine, &path, passed, &[]).is_ok(), "{fine}");
+        }
+        let refused = |command: &str, home| {
+            check_program(command, &path, home, &[])
+                .expect_err(command)
+                .to_string()
+        };
+        assert_eq!(
+            refused("~/bin/nope {task}", passed),
+            "the agent's program `~/bin/nope` does not exist"
+        );
+        assert_eq!(
+            refused("bash ~/nope.sh", passed),
+            "the agent's script `~/nope.sh` (run by `bash`) does not exist"
+        );
+        for (command, named) in [
+            ("~/bin/agent {task}", "the agent's program `~/bin/agent`"),
+            (
+                "sh ~/bin/agent",
+                "the agent's script `~/bin/agent` (run by `sh`)",
+            ),
+        ] {
+            assert_eq!(
+                refused(command, None),
+                format!(
+                    "{named} is under `~`, which each run's `sh` expands to the run's own \
+                     `HOME`, an empty directory"
+                )
+            );
+        }
+    }
+
+    /// A command `sh` cannot parse: each run's `sh -c` would exit 2 at once, which no
+    /// early stop reads as "never started". Refused with what `sh` says of it, on one line.
+    #[test]
+    fn a_command_sh_cannot_parse_is_refused_with_what_sh_said() {
+        let path = OsString::from("/usr/bin:/bin");
+        for command in [
+            "claude ((",
+            "if true; then\nagent {task}",
+            "agent 'unbalanced",
+        ] {
+            let said = Command::new("sh")
+                .args(["-n", "-c", command])
+                .output()
+                .expect("sh");
+            let said = String::from_utf8_lossy(&said.stderr);
+            let said: Vec<&str> = said
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            assert!(!said.is_empty(), "{command:?}");
+            let error = check_program(command, &path, None, &[]).expect_err(command);
+            assert_eq!(
+                error.message(),
+                format!(
+                    "the agent command is not valid shell, so no run would run an agent: `{}`",
+                    said.join("; ")
+                )
+            );
+            assert_eq!(error.exit_code(), 1);
+        }
+        // Placeholders are words to `sh`, in quotes or not.
+        for fine in ["true {task} \"{prompt}\" '{prompt_file}'", "{ true; }"] {
+            assert!(check_program(fine, &path, None, &[]).is_ok(), "{fine}");
         }
     }
 
@@ -898,7 +1077,7 @@ mod tests {
     fn a_misspelt_placeholder_is_refused_naming_the_one_meant() {
         let path = OsString::from("/usr/bin:/bin");
         let refused = |command: &str| {
-            let error = check_program(command, &path).expect_err(command);
+            let error = check_program(command, &path, None, &[]).expect_err(command);
             (error.to_string(), error.hints().first().cloned())
         };
         let all = "{task}, {prompt}, {prompt_file}, {workdir}, {mcp_config}, {profile}";
@@ -933,6 +1112,19 @@ mod tests {
                 )
             )
         );
+        // A study's own, where a study judges the command; its slips named too.
+        let study = |command: &str| check_program(command, &path, None, &STUDY_PLACEHOLDERS);
+        assert!(study("true {condition} {surface} {task}").is_ok());
+        assert_eq!(
+            study("true {conditon}")
+                .expect_err("a slip")
+                .hints()
+                .first()
+                .cloned(),
+            Some(format!(
+                "did you mean `{{condition}}`? The placeholders are {all}, {{condition}}, {{surface}}"
+            ))
+        );
         // The shell's, a JSON object, a brace expansion, an awk or jq program, `find`'s.
         for fine in [
             "true --home ${HOME} {task} {prompt} {prompt_file} {workdir} {profile}",
@@ -943,7 +1135,7 @@ mod tests {
             r"true \{taks}",
             "find . -exec true {} ;",
         ] {
-            assert!(check_program(fine, &path).is_ok(), "{fine}");
+            assert!(check_program(fine, &path, None, &[]).is_ok(), "{fine}");
         }
     }
 

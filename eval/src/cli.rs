@@ -172,9 +172,7 @@ pub struct RunnerArgs {
     pub task_dir: Option<PathBuf>,
     /// The agent's time limit per run, in seconds, over the tasks' own
     /// [default: the task's, else 120]
-    // 0 would end every agent at once, and record every run as a timed-out failure that
-    // a resumed study then skips.
-    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "SECS", value_parser = time_limit_secs)]
     pub time_limit: Option<u64>,
     /// The `mur` to put on PATH (cli) [default: beside mur-eval, else on PATH]
     #[arg(long, value_name = "PATH")]
@@ -217,6 +215,23 @@ pub fn condition_dir(given: Option<PathBuf>) -> Result<PathBuf> {
         "condition",
         "--condition-dir",
     )
+}
+
+/// `--time-limit`, in seconds, said as mur says a bound it refuses (`--timeout`'s
+/// `the bound must be at least 1 ms`). 0 would end every agent at once, and record every
+/// run as a timed-out failure that a resumed study then skips; a limit too large for
+/// the clock to count is no limit ([`crate::agent::run`]).
+fn time_limit_secs(text: &str) -> std::result::Result<u64, String> {
+    let digits = text.strip_prefix('+').unwrap_or(text);
+    let digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u64>() {
+        Ok(0) => Err("the time limit must be at least 1 second".to_owned()),
+        Ok(secs) => Ok(secs),
+        _ if digits => Err(format!("the time limit is at most {} seconds", u64::MAX)),
+        _ => Err(format!(
+            "`{text}` is not a whole number of seconds (e.g. `300`)"
+        )),
+    }
 }
 
 /// Default agent time limit per task.
@@ -265,13 +280,15 @@ impl StudyArgs {
         if let Some(named) = &against
             && !study.conditions.iter().any(|c| &c.name == named)
         {
+            crate::study::unmake_out(&study);
             return Err(Error::usage(format!(
                 "`--against {named}`: not a condition of this study (`--conditions`)"
             )));
         }
         let page = named
             .map(|named| named.checked(&study.out, Dir::Later))
-            .transpose()?;
+            .transpose()
+            .inspect_err(|_| crate::study::unmake_out(&study))?;
         Ok(StudyCommand {
             study,
             page,
@@ -462,6 +479,29 @@ mod tests {
     }
     use clap::CommandFactory as _;
     use std::path::Path;
+
+    #[test]
+    fn a_time_limit_is_a_whole_number_of_seconds_from_one() {
+        assert_eq!(time_limit_secs("300"), Ok(300));
+        assert_eq!(time_limit_secs("18446744073709551615"), Ok(u64::MAX));
+        for (typed, said) in [
+            ("0", "the time limit must be at least 1 second".to_owned()),
+            (
+                "18446744073709551616",
+                "the time limit is at most 18446744073709551615 seconds".to_owned(),
+            ),
+            (
+                "-1",
+                "`-1` is not a whole number of seconds (e.g. `300`)".to_owned(),
+            ),
+            (
+                "2m",
+                "`2m` is not a whole number of seconds (e.g. `300`)".to_owned(),
+            ),
+        ] {
+            assert_eq!(time_limit_secs(typed), Err(said), "{typed}");
+        }
+    }
 
     #[test]
     fn the_command_line_is_well_formed() {

@@ -50,6 +50,18 @@ pub struct Runner {
     pub pass_env: Vec<(OsString, OsString)>,
 }
 
+impl Runner {
+    /// The agent's `HOME` when it is mur-eval's own (`--pass-env HOME`, set here), which
+    /// a `~/` in its command leads to; `None`: each run's own ([`agent_env`]).
+    pub fn agent_home(&self) -> Option<&Path> {
+        self.pass_env
+            .iter()
+            .rev()
+            .find(|(name, _)| name == "HOME")
+            .map(|(_, home)| Path::new(home))
+    }
+}
+
 /// What a study adds to a run (none for `mur-eval run`): files for the agent's working
 /// directory (the condition's instructions), variables for its environment, and the MCP
 /// client configuration's file and server name.
@@ -66,7 +78,8 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         progress(&format!("warning: {warning}"));
     }
     let agent_path = profile::agent_path(std::env::var_os("PATH"), &plan.runner.mur);
-    for warning in agent::check_program(&plan.agent, &agent_path)? {
+    let home = plan.runner.agent_home();
+    for warning in agent::check_program(&plan.agent, &agent_path, home, &[])? {
         progress(&format!("warning: {warning}"));
     }
     let out = absolute(&plan.out)?;

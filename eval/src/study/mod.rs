@@ -59,7 +59,9 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
 }
 
 fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
-    warn_of_the_agent(study, progress)?;
+    warn_of_the_agent(study, progress)
+        .and_then(|()| check_before_out(study))
+        .inspect_err(|_| unmake_out(study))?;
     let out = make_out(&study.out)?;
     // Held until the study ends: a second study into this directory is refused.
     let _in_use = claim(&out)?;
@@ -112,7 +114,13 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
 /// it, and with a condition it runs under.
 fn warn_of_the_agent(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<()> {
     let agent_path = profile::agent_path(std::env::var_os("PATH"), &study.runner.mur);
-    for warning in crate::agent::check_program(&study.agent, &agent_path)? {
+    let home = study.runner.agent_home();
+    for warning in crate::agent::check_program(
+        &study.agent,
+        &agent_path,
+        home,
+        &crate::agent::STUDY_PLACEHOLDERS,
+    )? {
         progress(&format!("warning: {warning}"));
     }
     for condition in &study.conditions {
@@ -164,6 +172,38 @@ fn other_agents(
         named.join(" and "),
         study.agent
     ))
+}
+
+/// Refuses, before the study's `--out` is made or claimed (its lock) and before its plan
+/// is said, what a study can tell is wrong without running anything: an `--out` holding
+/// someone's files, a study recorded there with another `--seed`, the record that cannot
+/// be read, a verb directory a condition of the runs still to make installs that is
+/// missing or empty ([`prepare::check_verbs`]). What is recorded is read, never written: the
+/// study reads it again once it holds the directory.
+fn check_before_out(study: &Study) -> Result<()> {
+    files::check_out(&study.out)?;
+    let meta = Meta::load(&study.out, asked(study), ENCODING, study.seed)?;
+    let done: BTreeSet<String> = journal::done(&study.out.join(RESULTS), &meta)?
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    let pending = pending(study, meta.seed, &done);
+    let needed = study
+        .conditions
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| pending.iter().any(|p| p.condition == *index))
+        .map(|(_, condition)| condition);
+    prepare::check_verbs(&study.verbs, needed)
+}
+
+/// The directory a study not given `--out` made as it named it (`mur-eval-out/study-<time>`,
+/// [`crate::cli`]), removed when the study is refused before writing anything there:
+/// a refusal leaves no directory it made. Only while it is empty, so nothing is lost.
+pub fn unmake_out(study: &Study) {
+    if !study.out_given {
+        let _ = std::fs::remove_dir(&study.out);
+    }
 }
 
 /// The study's directory `out`, made, as an absolute path.

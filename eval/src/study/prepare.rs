@@ -25,11 +25,27 @@ pub struct Ready {
     pub verbs: Option<BTreeMap<String, String>>,
 }
 
+/// Refuses a verb directory one of `conditions` installs (`verbs`: the standard verbs,
+/// `--verbs`) that is missing or holds no verb files, each with its fix: checked for
+/// every condition a study runs before anything is compiled (seconds each), and before
+/// its `--out` is made or claimed, so a refused study leaves nothing behind.
+pub fn check_verbs<'a>(
+    verbs: &Path,
+    conditions: impl IntoIterator<Item = &'a Condition>,
+) -> Result<()> {
+    for condition in conditions {
+        for (dir, hint) in verb_dirs(verbs, condition) {
+            crate::compiled::check_dir(&dir, &hint)?;
+        }
+    }
+    Ok(())
+}
+
 /// The verb directories `condition` installs, in order (its set, then `verbs_over`),
 /// each with what to do when it is missing or empty: the standard verbs are built or
 /// installed; a condition's own directory is built (its `build.sh`), or the condition
 /// left out.
-fn verb_dirs(study: &Study, condition: &Condition) -> Vec<(std::path::PathBuf, String)> {
+fn verb_dirs(verbs: &Path, condition: &Condition) -> Vec<(std::path::PathBuf, String)> {
     let own = |dir: &Path| {
         let build = crate::compiled::build_script(dir).map_or_else(
             || "make its verb files".to_owned(),
@@ -42,7 +58,7 @@ fn verb_dirs(study: &Study, condition: &Condition) -> Vec<(std::path::PathBuf, S
         );
         (dir.to_path_buf(), hint)
     };
-    let set = set_dir(study, condition).map(|dir| match condition.verbs {
+    let set = set_dir(verbs, condition).map(|dir| match condition.verbs {
         Some(VerbSet::Named) => (dir, crate::compiled::STANDARD_VERBS_HINT.to_owned()),
         _ => own(&dir),
     });
@@ -51,11 +67,11 @@ fn verb_dirs(study: &Study, condition: &Condition) -> Vec<(std::path::PathBuf, S
         .collect()
 }
 
-/// The directory of `condition`'s verb set: the standard verbs (`--verbs`) for `named`,
-/// its own for `verbs = "DIR"`; none for `derived` and `call`.
-fn set_dir(study: &Study, condition: &Condition) -> Option<std::path::PathBuf> {
+/// The directory of `condition`'s verb set: the standard verbs (`verbs`, `--verbs`) for
+/// `named`, its own for `verbs = "DIR"`; none for `derived` and `call`.
+fn set_dir(verbs: &Path, condition: &Condition) -> Option<std::path::PathBuf> {
     match &condition.verbs {
-        Some(VerbSet::Named) => Some(study.verbs.clone()),
+        Some(VerbSet::Named) => Some(verbs.to_path_buf()),
         Some(VerbSet::Dir(dir)) => Some(dir.clone()),
         Some(VerbSet::Derived | VerbSet::Call) | None => None,
     }
@@ -64,7 +80,8 @@ fn set_dir(study: &Study, condition: &Condition) -> Option<std::path::PathBuf> {
 /// Each condition a pending run needs: its `mur` in `live_root` (outside the study's
 /// `out`, as the runs are) and its verbs installed in `out`'s `compiled-verbs`, which
 /// its agents' environment never names (cli), or the tool schemas its client will load
-/// (mcp), listed in `live_root` and kept in `out`.
+/// (mcp), listed in `live_root` and kept in `out`. Its verb directories were found
+/// before `out` was claimed ([`check_verbs`]).
 pub fn prepare_conditions(
     study: &Study,
     out: &Path,
@@ -72,17 +89,6 @@ pub fn prepare_conditions(
     pending: &VecDeque<Planned>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<Option<Ready>>> {
-    // Every condition's verbs are there, before any is compiled (seconds each).
-    let needed = study
-        .conditions
-        .iter()
-        .enumerate()
-        .filter(|(index, _)| pending.iter().any(|p| p.condition == *index));
-    for (_, condition) in needed {
-        for (dir, hint) in verb_dirs(study, condition) {
-            crate::compiled::check_dir(&dir, &hint)?;
-        }
-    }
     let mut schemas: Option<String> = None;
     let mut ready = Vec::new();
     let mut said = std::collections::BTreeSet::new();
@@ -93,7 +99,7 @@ pub fn prepare_conditions(
         }
         let dir = live_root.join("conditions").join(&condition.name);
         crate::tree::create_dir(&dir)?;
-        let verbs = verb_dirs(study, condition);
+        let verbs = verb_dirs(&study.verbs, condition);
         let dirs: Vec<&Path> = verbs.iter().map(|(dir, _)| dir.as_path()).collect();
         let store = out.join(STORE);
         let prepared = profile::prepare(
@@ -135,7 +141,7 @@ pub fn prepare_conditions(
             agent: substitute(&study.agent, condition)?,
             tasks: Vec::new(),
             out: dir,
-            verbs: set_dir(study, condition).unwrap_or_default(),
+            verbs: set_dir(&study.verbs, condition).unwrap_or_default(),
             runner: study.runner.clone(),
         };
         ready.push(Some(Ready {

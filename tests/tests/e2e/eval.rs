@@ -503,8 +503,8 @@ fn a_time_limit_of_zero_is_refused() {
             None,
         );
         output.assert_code(1).assert_stderr_is(
-            "error: invalid value `0` for `--time-limit <SECS>`: 0 is not in \
-             1..18446744073709551615\n",
+            "error: invalid value `0` for `--time-limit <SECS>`: the time limit must be at \
+             least 1 second\n",
         );
         assert_eq!(output.stdout, "");
     }
@@ -563,12 +563,22 @@ fn an_agent_command_that_names_no_program_is_refused_before_any_run() {
 /// run: nothing on stdout, no `--out` made.
 #[track_caller]
 fn assert_refused_before_any_run(sandbox: &Sandbox, agent: &str, said: &str) {
+    assert_each_refused_before_any_run(sandbox, agent, [said, said]);
+}
+
+/// As [`assert_refused_before_any_run`], `run` saying the first of `said`, `study` the
+/// second.
+#[track_caller]
+fn assert_each_refused_before_any_run(sandbox: &Sandbox, agent: &str, said: [&str; 2]) {
     let out = sandbox.root().join("out");
     let out = out.to_str().expect("utf-8 path");
-    for command in [
+    for (command, said) in [
         &["run", "--profile", "cli"][..],
         &["study", "--conditions", "cli-call", "--repeats", "1"][..],
-    ] {
+    ]
+    .into_iter()
+    .zip(said)
+    {
         let args = [
             command,
             &["--tasks", "count-to-three", "--out", out, "--agent", agent],
@@ -579,6 +589,85 @@ fn assert_refused_before_any_run(sandbox: &Sandbox, agent: &str, said: &str) {
         assert_eq!(output.stdout, "", "{args:?}");
         assert!(!Path::new(out).exists(), "nothing made: {args:?}");
     }
+}
+
+/// An agent command `sh` cannot parse is refused before any run, with what `sh` says of
+/// it: each run's `sh -c` would exit 2 at once (not 126 or 127, which say the agent never
+/// started), and every run be recorded as the surface's failure.
+#[test]
+fn an_agent_command_sh_cannot_parse_is_refused_before_any_run() {
+    let sandbox = Sandbox::new();
+    for agent in ["claude ((", "claude -p {prompt} 'unbalanced"] {
+        // As the sandbox's `sh` says it (dash: `sh: 1: Syntax error: "(" unexpected`).
+        let parsed = sandbox
+            .command(Path::new("sh"))
+            .args(["-n", "-c", agent])
+            .output()
+            .expect("sh");
+        let said = String::from_utf8_lossy(&parsed.stderr);
+        let said: Vec<&str> = said
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert!(!said.is_empty(), "{agent:?}");
+        let said = format!(
+            "error: the agent command is not valid shell, so no run would run an agent: `{}`\n\
+             hint: `sh -c` runs the command as written, each placeholder replaced by its value \
+             shell-quoted: check its quotes and brackets\n",
+            said.join("; ")
+        );
+        assert_refused_before_any_run(&sandbox, agent, &said);
+    }
+}
+
+/// A program under `~/`, which each run's `sh` expands with the run's own `HOME` (made
+/// empty), is refused before any run, naming where it is in mur-eval's `HOME`; with that
+/// `HOME` passed on (`--pass-env HOME`) it is judged as an absolute path, and runs.
+#[test]
+fn a_program_under_home_is_found_where_the_agents_home_leads() {
+    let sandbox = Sandbox::new();
+    let bin = sandbox.dir("home/bin");
+    std::fs::write(bin.join("agent"), "#!/bin/sh\nexit 3\n").expect("agent");
+    std::fs::set_permissions(
+        bin.join("agent"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+    let said = format!(
+        "error: the agent's program `~/bin/agent` is under `~`, which each run's `sh` expands \
+         to the run's own `HOME`, an empty directory\n\
+         hint: name it by absolute path (`{}`), or give the agent your `HOME` with \
+         `--pass-env HOME`\n",
+        bin.join("agent").display()
+    );
+    assert_refused_before_any_run(&sandbox, "~/bin/agent {task}", &said);
+    let (output, report) = run(
+        &sandbox,
+        "mcp",
+        "~/bin/agent {task}",
+        &["--tasks", "count-to-three", "--pass-env", "HOME"],
+    );
+    output.assert_code(2);
+    assert_eq!(report["runs"][0]["agentExit"], 3, "{report}");
+    let missing = eval(
+        &sandbox,
+        &[
+            "run",
+            "--profile",
+            "mcp",
+            "--agent",
+            "~/bin/nope {task}",
+            "--pass-env",
+            "HOME",
+        ],
+        None,
+    );
+    missing.assert_code(1).assert_stderr_is(
+        "error: the agent's program `~/bin/nope` does not exist\n\
+         hint: name the agent's scripts and programs by absolute path (`$PWD/…`): each run's \
+         working directory is its own\n",
+    );
 }
 
 #[test]
@@ -969,20 +1058,28 @@ fn a_relative_shell_script_or_a_misspelt_placeholder_is_refused_before_any_run()
     std::fs::write(sandbox.root().join("agent.sh"), "exit 0\n").expect("agent.sh");
     let script = sandbox.root().join("agent.sh");
     let misspelt = format!("sh {} {{taks}}", script.display());
-    for (agent, said) in [
-        (
-            "sh agent.sh",
-            "error: the agent's script `agent.sh` (run by `sh`) is a relative path, which each \
-             run resolves in its own working directory\nhint: name the agent's scripts and \
-             programs by absolute path (`$PWD/…`): each run's working directory is its own\n",
-        ),
-        (
-            &misspelt,
-            "error: the agent command has `{taks}`, which is no placeholder: every run's agent \
-             would get it as typed\nhint: did you mean `{task}`? The placeholders are {task}, \
-             {prompt}, {prompt_file}, {workdir}, {mcp_config}, {profile}\n",
-        ),
-    ] {
-        assert_refused_before_any_run(&sandbox, agent, said);
-    }
+    assert_refused_before_any_run(
+        &sandbox,
+        "sh agent.sh",
+        "error: the agent's script `agent.sh` (run by `sh`) is a relative path, which each \
+         run resolves in its own working directory\nhint: name the agent's scripts and \
+         programs by absolute path (`$PWD/…`): each run's working directory is its own\n",
+    );
+    // A study's own placeholders are placeholders to `study` alone.
+    let placeholders = "{task}, {prompt}, {prompt_file}, {workdir}, {mcp_config}, {profile}";
+    let said = |placeholders: &str| {
+        format!(
+            "error: the agent command has `{{taks}}`, which is no placeholder: every run's \
+             agent would get it as typed\nhint: did you mean `{{task}}`? The placeholders are \
+             {placeholders}\n"
+        )
+    };
+    assert_each_refused_before_any_run(
+        &sandbox,
+        &misspelt,
+        [
+            &said(placeholders),
+            &said(&format!("{placeholders}, {{condition}}, {{surface}}")),
+        ],
+    );
 }

@@ -1887,7 +1887,8 @@ fn a_study_whose_first_agents_never_started_stops_and_the_fixed_command_makes_it
 /// A missing verb directory is refused before any verbs are compiled, as a usage error,
 /// with the fix for whose directory it is: a condition's own (`verbs_over`, named
 /// without its `..`) is built by its workspace's `build.sh`; `run`'s `--verbs` has no
-/// conditions.
+/// conditions. Refused before the study says its plan or makes or claims its `--out`:
+/// no directory is left holding only its lock.
 #[test]
 fn a_missing_verb_directory_is_refused_up_front_with_the_fix_for_whose_it_is() {
     let (sandbox, out) = sandbox_and_study();
@@ -1926,13 +1927,56 @@ fn a_missing_verb_directory_is_refused_up_front_with_the_fix_for_whose_it_is() {
     );
     let output = study_into(&sandbox, &out, &args);
     let built = project.join("target/wasm32-unknown-unknown/release");
-    output.assert_code(1).assert_stderr_contains(&format!(
-        "\nerror: cannot read the verb directory `{}`: No such file or directory (os error 2)\n\
+    let said = format!(
+        "error: cannot read the verb directory `{}`: No such file or directory (os error 2)\n\
          hint: condition `cli-compact` installs the verbs of that directory: build them (`bash \
          {}`), or leave the condition out (`--conditions`)\n",
         built.display(),
         project.join("build.sh").display()
-    ));
+    );
+    output.assert_code(1).assert_stderr_is(&said);
+    assert!(!out.exists(), "no `--out` made: {:?}", left_under(&out));
+    // A study's own placeholders are no typo to the check of its agent command.
+    let own: Vec<&str> = args
+        .iter()
+        .map(|a| {
+            if *a == "true" {
+                "true {condition} {surface}"
+            } else {
+                a
+            }
+        })
+        .collect();
+    study_into(&sandbox, &out, &own)
+        .assert_code(1)
+        .assert_stderr_is(&said);
+    // An `--out` that is there is left as it was: no lock in it.
+    std::fs::create_dir(&out).expect("out");
+    study_into(&sandbox, &out, &args)
+        .assert_code(1)
+        .assert_stderr_is(&said);
+    assert_eq!(
+        std::fs::read_dir(&out).expect("out").count(),
+        0,
+        "untouched"
+    );
+    // Nor is the directory a study without `--out` makes as it names it left behind.
+    let cwd = sandbox.dir("cwd");
+    let mut default = sandbox.command(eval_bin());
+    default
+        .arg("study")
+        .args(&args)
+        .current_dir(&cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    run_within(&mut default, STUDY_LIMIT)
+        .0
+        .assert_code(1)
+        .assert_stderr_is(&said);
+    let made: Vec<_> = std::fs::read_dir(cwd.join("mur-eval-out"))
+        .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(made.is_empty(), "left: {made:?}");
     assert!(
         !out.join("compiled-verbs").exists(),
         "nothing compiled first"
