@@ -86,7 +86,7 @@ pub struct StudyArgs {
     #[arg(long, value_name = "IDS", value_delimiter = ',')]
     pub tasks: Vec<String>,
     /// How many times each task runs under each condition
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = repeats)]
     pub repeats: u32,
     /// How many runs at once
     #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -97,7 +97,8 @@ pub struct StudyArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// The seed of the runs' order [default: a fresh one, or the one the study recorded]
-    #[arg(long, value_name = "N")]
+    // Any word is its value: `-1` is refused as no seed, not as an unknown option.
+    #[arg(long, value_name = "N", value_parser = seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
     /// Read the agent's stdout as this event stream (turns, tokens, cost), over a
     /// condition's own `agent_format`
@@ -234,6 +235,28 @@ fn time_limit_secs(text: &str) -> std::result::Result<u64, String> {
     }
 }
 
+/// `--repeats`, said as `--time-limit` is ([`time_limit_secs`]): 0 would run nothing, and
+/// clap's own words ("0 is not in 1..=4294967295") read as no sentence of mur's.
+fn repeats(text: &str) -> std::result::Result<u32, String> {
+    let digits = text.strip_prefix('+').unwrap_or(text);
+    let digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u32>() {
+        Ok(0) => Err("the number of repeats must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        _ if digits => Err(format!("the number of repeats is at most {}", u32::MAX)),
+        _ => Err(format!(
+            "`{text}` is not a whole number of repeats (e.g. `3`)"
+        )),
+    }
+}
+
+/// `--seed`: any whole number a study's order can be drawn from, and nothing else: a
+/// negative one (`-1`) was refused as an unknown option.
+fn seed(text: &str) -> std::result::Result<u64, String> {
+    text.parse::<u64>()
+        .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
+}
+
 /// Default agent time limit per task.
 const TIME_LIMIT: Duration = Duration::from_secs(120);
 
@@ -244,6 +267,7 @@ impl RunArgs {
         let verbs = self.runner.verbs(true)?;
         let runner = self.runner.runner()?;
         // Last: a default directory is made as it is named.
+        let out_given = self.out.is_some();
         let out = match self.out {
             Some(out) => out,
             None => default_out(self.profile.name())?,
@@ -253,6 +277,7 @@ impl RunArgs {
             agent: self.agent,
             tasks,
             out,
+            out_given,
             verbs,
             runner,
         })
@@ -501,6 +526,47 @@ mod tests {
         ] {
             assert_eq!(time_limit_secs(typed), Err(said), "{typed}");
         }
+    }
+
+    /// `--repeats` from 1, said as `--time-limit` is; `--seed` a whole number from 0, a
+    /// negative one refused as no seed.
+    #[test]
+    fn repeats_and_a_seed_are_refused_in_murs_words() {
+        assert_eq!(repeats("3"), Ok(3));
+        assert_eq!(
+            repeats("0"),
+            Err("the number of repeats must be at least 1".to_owned())
+        );
+        assert_eq!(
+            repeats("4294967296"),
+            Err("the number of repeats is at most 4294967295".to_owned())
+        );
+        assert_eq!(
+            repeats("x"),
+            Err("`x` is not a whole number of repeats (e.g. `3`)".to_owned())
+        );
+        assert_eq!(seed("0"), Ok(0));
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        let refused = Err("a seed is a whole number from 0 to 18446744073709551615".to_owned());
+        for typed in ["-1", "x", "18446744073709551616", ""] {
+            assert_eq!(seed(typed), refused, "{typed}");
+        }
+        let parsed = |args: &[&str]| {
+            let argv = [&["mur-eval", "study", "--agent", "true"][..], args].concat();
+            Cli::try_parse_from(argv)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        };
+        let said = parsed(&["--seed", "-1"]).expect_err("refused");
+        assert!(
+            said.contains("a seed is a whole number from 0 to 18446744073709551615"),
+            "{said}"
+        );
+        let said = parsed(&["--repeats", "0"]).expect_err("refused");
+        assert!(
+            said.contains("the number of repeats must be at least 1"),
+            "{said}"
+        );
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub struct Plan {
     pub agent: String,
     pub tasks: Vec<Task>,
     pub out: PathBuf,
+    /// `--out` was given: else `out` is the default directory made as it was named
+    /// (`mur-eval-out/<profile>-<time>`), removed when the run is refused before it writes
+    /// there.
+    pub out_given: bool,
     /// The verb components installed for the agent (cli profile).
     pub verbs: PathBuf,
     pub runner: Runner,
@@ -74,20 +78,10 @@ pub struct Extras {
 
 /// Runs every task of `plan`; `progress` hears about each run as it ends.
 pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
-    if let Some(warning) = agent::check_command(&plan.agent, plan.profile)? {
-        progress(&format!("warning: {warning}"));
-    }
-    let agent_path = profile::agent_path(std::env::var_os("PATH"), &plan.runner.mur);
-    let home = plan.runner.agent_home();
-    for warning in agent::check_program(&plan.agent, &agent_path, home, &[])? {
-        progress(&format!("warning: {warning}"));
-    }
+    check_before_out(plan, progress).inspect_err(|_| unmake_out(plan))?;
     let out = absolute(&plan.out)?;
     // Held until the run ends: a second run into this directory is refused.
     let _in_use = outdir::claim(&out, &plan.tasks, &plan.runner.sample)?;
-    if plan.profile.gives_cli() {
-        crate::compiled::check_dir(&plan.verbs, crate::compiled::STANDARD_VERBS_HINT)?;
-    }
     let store = out.join(crate::compiled::STORE);
     let prepared = profile::prepare(
         plan.profile,
@@ -125,6 +119,34 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     let report = Report::new(plan.profile, &plan.agent, out.clone(), runs);
     write_json(&out.join("report.json"), &report)?;
     Ok(report)
+}
+
+/// Refuses, before the run's `--out` is made or claimed (its lock, its record), what a
+/// run can tell is wrong without running anything: an agent command that runs no agent,
+/// and a verb directory (cli) that is missing or empty. A refused run left an `--out`
+/// holding its lock alone, as a study's did ([`crate::study`]).
+fn check_before_out(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<()> {
+    if let Some(warning) = agent::check_command(&plan.agent, plan.profile)? {
+        progress(&format!("warning: {warning}"));
+    }
+    let agent_path = profile::agent_path(std::env::var_os("PATH"), &plan.runner.mur);
+    let home = plan.runner.agent_home();
+    for warning in agent::check_program(&plan.agent, &agent_path, home, &[])? {
+        progress(&format!("warning: {warning}"));
+    }
+    if plan.profile.gives_cli() {
+        crate::compiled::check_dir(&plan.verbs, crate::compiled::STANDARD_VERBS_HINT)?;
+    }
+    Ok(())
+}
+
+/// The default directory a run not given `--out` made as it named it, removed when the
+/// run is refused before writing anything there: a refusal leaves no directory it made.
+/// Only while it is empty, so nothing is lost.
+fn unmake_out(plan: &Plan) {
+    if !plan.out_given {
+        let _ = std::fs::remove_dir(&plan.out);
+    }
 }
 
 /// What a task's progress line says of it: `pass` or `FAIL` with its figures (after how

@@ -316,10 +316,18 @@ fn read_sessions(
 /// Says on stderr when the log (of `agent`) holds no record of `agent` at all, and
 /// when recording is off (since a time in the window); and, for `verbs prune` (not `in_report`), as
 /// a `note:`, when it is too young to call any verb unused (when there are verbs to
-/// `judge`: named ones installed). A report says that last under its losers, once:
-/// it is every new user's state for a month, no warning. Each is said whatever else
-/// is: a time recording was off hides no misspelled `--agent`.
-pub fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, in_report: bool) {
+/// `judge`: named ones installed), or the window begins where no log recorded (after the
+/// logs named, after now). A report says that last under its losers, once: it is every new
+/// user's state for a month, no warning. Each is said whatever else is: a time recording
+/// was off hides no misspelled `--agent`. The notes are left out under `quiet` (`-q`), as
+/// every command's are; the warnings stay.
+pub fn not_covered_notice(
+    report: &Report,
+    agent: Option<&str>,
+    judging: bool,
+    in_report: bool,
+    quiet: bool,
+) {
     let unknown_agent = agent.is_some_and(|agent| !report.agents.iter().any(|a| a == agent));
     if report.window_covered || !(judging || unknown_agent) {
         return;
@@ -337,9 +345,16 @@ pub fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, i
     if !unknown_agent && (in_report || report.reaches_back) {
         return;
     }
-    // The logs named end before the window: said as such, not as a log too young.
-    if let (false, Some(ended)) = (unknown_agent, report.named_logs_ended()) {
-        output::diagnostic(&format!("note: {ended}"));
+    let note = |why: &str| {
+        if !quiet {
+            output::diagnostic(&format!("note: {why}"));
+        }
+    };
+    // The logs named end before the window, or it begins after now: said as such, not
+    // as a log too young.
+    let unrecorded = (report.named_logs_ended()).or_else(|| report.window_ahead());
+    if let (false, Some(why)) = (unknown_agent, unrecorded) {
+        note(&why);
         return;
     }
     let reach = match (agent, &report.unused_since) {
@@ -366,8 +381,40 @@ pub fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, i
     if unknown_agent {
         output::notice(&line);
     } else {
-        output::diagnostic(&format!("note: {line}"));
+        note(&line);
     }
+}
+
+/// Says on stderr, in a warning each, the names `--only-verbs` gave (`args`) that are no
+/// installed verb (of `entries`): they are not judged, as no verb of theirs is, and a slip
+/// (`clik`) would leave the verb meant unjudged unseen. The installed ones are judged.
+pub fn only_verbs_notice(args: &JudgingArgs, entries: &[Entry]) {
+    let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    for why in not_installed(&args.only_verbs, &names) {
+        output::notice(&why);
+    }
+}
+
+/// What [`only_verbs_notice`] says of each name of `only` not among `installed`, once
+/// each, with the installed verb it likely meant ([`mur_core::choice_meant`]).
+fn not_installed(only: &[String], installed: &[&str]) -> Vec<String> {
+    let mut said: Vec<&str> = Vec::new();
+    let mut warnings = Vec::new();
+    for name in only {
+        if installed.contains(&name.as_str()) || said.contains(&name.as_str()) {
+            continue;
+        }
+        said.push(name);
+        let meant = match mur_core::choice_meant(name, installed.iter().copied()) {
+            Some(meant) => format!(" (did you mean `{meant}`?)"),
+            None => String::new(),
+        };
+        warnings.push(format!(
+            "`--only-verbs`: `{}` is not an installed verb, so it is not judged{meant}",
+            output::line(name)
+        ));
+    }
+    warnings
 }
 
 /// `names` (a log's, whoever wrote it) joined by commas, each one bounded line:
@@ -375,4 +422,27 @@ pub fn not_covered_notice(report: &Report, agent: Option<&str>, judging: bool, i
 pub fn one_line_each(names: &[String]) -> String {
     let names: Vec<String> = names.iter().map(|n| output::one_line(n)).collect();
     names.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name `--only-verbs` gives that is not installed is said once, with the installed
+    /// verb it is likely a slip of, case aside; an installed name, nothing.
+    #[test]
+    fn only_verbs_names_not_installed_are_said_with_the_verb_meant() {
+        let only = ["click", "clik", "Tree", "zzzz", "clik"].map(str::to_owned);
+        assert_eq!(
+            not_installed(&only, &["click", "tree", "scroll"]),
+            [
+                "`--only-verbs`: `clik` is not an installed verb, so it is not judged (did you \
+                 mean `click`?)",
+                "`--only-verbs`: `Tree` is not an installed verb, so it is not judged (did you \
+                 mean `tree`?)",
+                "`--only-verbs`: `zzzz` is not an installed verb, so it is not judged",
+            ]
+        );
+        assert_eq!(not_installed(&only[..1], &["click"]), Vec::<String>::new());
+    }
 }

@@ -342,6 +342,12 @@ pub struct Report {
     /// judged unused over it (`window_covered` is false).
     #[serde(skip)]
     pub named_ended: Option<String>,
+    /// When the window begins after now and after the newest record read (`--until` some
+    /// hours ahead, inside the day of slack a record may bear): the later of the two, the
+    /// last time a log can have recorded. No log recorded through the window, so no verb
+    /// is judged unused over it (`window_covered` is false).
+    #[serde(skip)]
+    pub window_ahead_of: Option<String>,
     /// Whether the log (of `--agent`, if given) reaches back past `unused_since`
     /// (without one: holds any record): only then is a verb with no call since
     /// unused, and a loser for it.
@@ -550,6 +556,18 @@ impl Report {
         ))
     }
 
+    /// That no verb was judged unused as the window begins after now and after the newest
+    /// record read ([`Report::window_ahead_of`]): said as the reason by every rendering and
+    /// by `verbs prune`, with the way to judge over the records read.
+    pub fn window_ahead(&self) -> Option<String> {
+        let (to, since) = (self.window_ahead_of.as_ref()?, self.unused_since.as_ref()?);
+        Some(format!(
+            "no verb was judged unused: the window begins at {since}, after {to} (now, or the \
+             newest record read if later), so no log has recorded a call in it yet (`--until \
+             last` ends the window at the newest record)"
+        ))
+    }
+
     /// Why verbs without a call were not judged unused: none could be when the
     /// records read (of `--agent`, if given) do not go back past `unused_since`;
     /// those added after it began (`added_in_window`) were not there for all of
@@ -565,6 +583,9 @@ impl Report {
         }
         if let Some(ended) = self.named_logs_ended() {
             return Some(ended);
+        }
+        if let Some(ahead) = self.window_ahead() {
+            return Some(ahead);
         }
         if !self.window_covered {
             let reach = match &self.unused_since {
@@ -661,10 +682,19 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
     let named_ended = (named.as_ref())
         .filter(|(_, last)| unused_since.is_some_and(|since| !since.admits(last)))
         .map(|(_, last)| last.clone());
-    let reaches_back = match only_named {
-        true => named.is_some() && named_ended.is_none(),
-        false => window_covered(records, agent, unused_since),
-    };
+    // A window begun after now, and after the newest record read (a clock ahead of ours),
+    // is one no log can have recorded through yet: every verb would seem unused in it (a
+    // `--until` hours ahead, inside the day of slack a record may bear, that `Until::parse`
+    // takes). With `--only-named`, `named_ended` says it of the logs named already.
+    let window_ahead_of = named_ended
+        .is_none()
+        .then(|| recorded_to(records))
+        .filter(|to| unused_since.is_some_and(|since| !since.admits(to)));
+    let reaches_back = window_ahead_of.is_none()
+        && match only_named {
+            true => named.is_some() && named_ended.is_none(),
+            false => window_covered(records, agent, unused_since),
+        };
     // Still off: the calls since are in no record, and no time after them is.
     let still_off = recording_off.as_ref().is_some_and(|off| off.to.is_none());
     let covered = !still_off && reaches_back;
@@ -707,6 +737,7 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         unused_since: unused_since.map(|s| s.0.clone()),
         unused_in_named: named_span,
         named_ended,
+        window_ahead_of,
         first: chosen.iter().map(|r| &r.time).min().cloned(),
         last: chosen.iter().map(|r| &r.time).max().cloned(),
         records: chosen.len() as u64,
@@ -764,6 +795,17 @@ fn window_covered(records: &[Record], agent: Option<&str>, since: Option<&Since>
         Some(since) => mine.any(|r| !since.admits(&r.time)),
         None => mine.next().is_some(),
     }
+}
+
+/// The last time a log can have recorded by: now, or the newest of `records` when it is
+/// later (a record from a clock ahead of ours, by up to the day a record may bear).
+fn recorded_to(records: &[Record]) -> String {
+    let now = crate::clock::now_millis();
+    let newest = records.iter().map(|r| &r.time).max();
+    newest
+        .filter(|newest| **newest > now)
+        .cloned()
+        .unwrap_or(now)
 }
 
 /// The first and last record of `records` that count for `agent`'s verbs (with
@@ -1142,6 +1184,64 @@ mod tests {
             (vec!["click", "idle"], true)
         );
         assert_eq!(inside.named_logs_ended(), None);
+    }
+
+    /// A window that begins after now and after the newest record read (`--until` 20 hours
+    /// ahead with `--unused-for 1h`, inside the day of slack `Until::parse` takes) is one no
+    /// log recorded through: no verb is judged unused over it, `click` called an hour ago
+    /// least of all, and the report says why. One a record from a clock ahead of ours
+    /// reaches into, or one begun before now, is judged as ever.
+    #[test]
+    fn a_window_that_begins_after_now_judges_no_verb_unused() {
+        let at = |hours: i64| {
+            let then = time::OffsetDateTime::now_utc() + time::Duration::hours(hours);
+            mur_lockfile::rfc3339_millis(then)
+        };
+        let mut click = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        click.time = at(-1);
+        let old = days_ago(2, "tree", Outcome::Ok);
+        let until = at(20);
+        let judged = |records: &[Record], window_hours: u64| {
+            let criteria = Criteria {
+                installed: vec![installed("click", None), installed("idle", None)],
+                unused_since: Some(Since::before(
+                    &until,
+                    Duration::from_secs(window_hours * 3600),
+                )),
+                until: Some(until.clone()),
+                ..Criteria::default()
+            };
+            report(records, 0, &criteria)
+        };
+        let records = [old.clone(), click.clone()];
+        let ahead = judged(&records, 1);
+        assert_eq!(
+            (ahead.losers.len(), ahead.window_covered, ahead.reaches_back),
+            (0, false, false)
+        );
+        let since = ahead.unused_since.clone().unwrap_or_default();
+        let to = ahead.window_ahead_of.clone().unwrap_or_default();
+        assert!(to < since && to >= click.time, "{to} {since}");
+        assert_eq!(
+            ahead.beside_losers(),
+            [format!(
+                "no verb was judged unused: the window begins at {since}, after {to} (now, or \
+                 the newest record read if later), so no log has recorded a call in it yet \
+                 (`--until last` ends the window at the newest record)"
+            )]
+        );
+        // Begun before now: `idle` unused, `click` called in it.
+        let long = judged(&records, 30);
+        let losers: Vec<&str> = long.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!((losers, long.window_covered), (vec!["idle"], true));
+        assert_eq!(long.window_ahead(), None);
+        // A record from a clock ahead of ours, inside the window: it was recorded through.
+        let mut skewed = click.clone();
+        skewed.time = Since::before(&until, Duration::from_secs(1800)).0;
+        let records = [old, skewed];
+        let reached = judged(&records, 1);
+        let losers: Vec<&str> = reached.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!((losers, reached.window_covered), (vec!["idle"], true));
     }
 
     /// `--only-verbs`: only the verbs named are judged (a study's, whose logs say nothing

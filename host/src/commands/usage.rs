@@ -2,7 +2,6 @@
 //! and the usage logs read into the operator's report.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use mur_core::{Error, Result, Settings};
 use mur_lockfile::PageTarget;
@@ -11,7 +10,8 @@ use mur_verbs::VerbHost;
 
 use crate::cli::{ReportArgs, UsageCommand};
 use crate::judging::{
-    Read, criteria, not_covered_notice, one_line_each, read, skipped_notice, usage_dir,
+    Read, criteria, not_covered_notice, one_line_each, only_verbs_notice, read, skipped_notice,
+    usage_dir,
 };
 use crate::output;
 
@@ -24,7 +24,7 @@ pub fn run(cmd: &UsageCommand, settings: &Settings) -> Result<()> {
             let page = (args.html.as_deref())
                 .map(|path| PageOut::resolve(path, args.json))
                 .transpose()?;
-            report(&dir, args, page.as_ref(), settings.pretty, settings.timeout)
+            report(&dir, args, page.as_ref(), settings)
         }
         UsageCommand::On { with_values } => switch(&dir, true, *with_values),
         UsageCommand::Off => switch(&dir, false, false),
@@ -106,17 +106,19 @@ impl PageOut {
 }
 
 /// The report: a table for people, one JSON object with `--json` (indented with
-/// `--pretty`, as every JSON mur prints), and the page where `page` says.
+/// `--pretty`, as every JSON mur prints), and the page where `page` says. Its notes on
+/// stderr are left out under `-q`, as every command's are; its warnings stay.
 fn report(
     dir: &UsageDir,
     args: &ReportArgs,
     page: Option<&PageOut>,
-    pretty: bool,
-    patience: Duration,
+    settings: &Settings,
 ) -> Result<()> {
+    let (pretty, patience, quiet) = (settings.pretty, settings.timeout, settings.quiet);
     let verbs = VerbHost::open()?;
     let judged_by = &args.judging;
     let (records, skipped, read) = read(dir, judged_by)?;
+    only_verbs_notice(judged_by, verbs.entries());
     let criteria = criteria(judged_by, args.since, dir, &records, &read, verbs.entries());
     let mut report = mur_usage::report(&records, skipped, &criteria);
     // One slip of tab-completion would replace the records with their page: a file
@@ -138,11 +140,11 @@ fn report(
     // Who installed no named verb (a user of bridged stdio servers) has none to judge
     // unused: that the log is too young to judge one is no news to them.
     let judging = !criteria.installed.is_empty();
-    not_covered_notice(&report, criteria.agent.as_deref(), judging, true);
+    not_covered_notice(&report, criteria.agent.as_deref(), judging, true, quiet);
     if let Some(left_out) = report.server_records_not_counted() {
         output::notice(&left_out);
     }
-    if let Some(left_out) = report.forwarded_not_counted() {
+    if let Some(left_out) = report.forwarded_not_counted().filter(|_| !quiet) {
         output::diagnostic(&format!("note: {left_out}"));
     }
     // Near what mur said it was near when it was typed: the installed verbs, mur's own

@@ -182,10 +182,11 @@ fn prune(args: &cli::PruneArgs, quiet: bool) -> Result<()> {
     // And the logs named (`--server-log`), as the report takes them: the same
     // records, so the same losers.
     let (records, skipped, read) = judging::read(&dir, judged_by)?;
+    judging::only_verbs_notice(judged_by, entries);
     let criteria = judging::criteria(judged_by, None, &dir, &records, &read, entries);
     let report = mur_usage::report(&records, skipped, &criteria);
     judging::skipped_notice(&report, &read.skipped_in);
-    judging::not_covered_notice(&report, criteria.agent.as_deref(), true, false);
+    judging::not_covered_notice(&report, criteria.agent.as_deref(), true, false, quiet);
     // The window lengthened for a time recording was off in it, as the report says under
     // its losers: these are judged over it too.
     if let Some(why) = report.recording_was_off() {

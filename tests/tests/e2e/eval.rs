@@ -523,7 +523,8 @@ fn a_refused_command_line_reads_as_murs_refusals_do() {
         ),
         (
             &["study", "--agent", "true", "--repeats", "0"],
-            "error: invalid value `0` for `--repeats <N>`: 0 is not in 1..=4294967295\n",
+            "error: invalid value `0` for `--repeats <N>`: the number of repeats must be at \
+             least 1\n",
         ),
         (
             &["run", "--agent", "true"],
@@ -1082,4 +1083,72 @@ fn a_relative_shell_script_or_a_misspelt_placeholder_is_refused_before_any_run()
             &said(&format!("{placeholders}, {{condition}}, {{surface}}")),
         ],
     );
+}
+
+// Helper 415: `--repeats 0` and a negative `--seed` in mur's words; `run` refuses an empty
+// `--verbs` before it makes or claims its `--out`.
+
+/// `--repeats 0` is said as `--time-limit 0` is, and a negative `--seed` as no seed, not
+/// as an unknown option (`unexpected argument `-1` found`).
+#[test]
+fn repeats_of_zero_and_a_negative_seed_are_said_in_murs_words() {
+    let sandbox = Sandbox::new();
+    for (args, said) in [
+        (
+            &["--repeats", "0"][..],
+            "error: invalid value `0` for `--repeats <N>`: the number of repeats must be at \
+             least 1\n",
+        ),
+        (
+            &["--seed", "-1"][..],
+            "error: invalid value `-1` for `--seed <N>`: a seed is a whole number from 0 to \
+             18446744073709551615\n",
+        ),
+    ] {
+        let output = eval(
+            &sandbox,
+            &[&["study", "--agent", "true"][..], args].concat(),
+            None,
+        );
+        output.assert_code(1).assert_stderr_is(said);
+        assert_eq!(output.stdout, "", "{args:?}");
+    }
+}
+
+/// `run --profile cli` with a `--verbs` directory that holds no verb is refused before its
+/// `--out` is made or claimed: it left an `--out` holding its lock and record alone. Nor is
+/// the default directory made as it was named left behind.
+#[test]
+fn a_run_refused_for_its_verbs_leaves_no_out() {
+    let sandbox = Sandbox::new();
+    let empty = sandbox.dir("no-verbs");
+    let out = sandbox.root().join("out");
+    let said = format!(
+        "error: no verb files (`*.wasm`, `*.json`) in `{}`\n\
+         hint: build the standard verbs (`bash plugins/build.sh`) and pass `--verbs \
+         plugins/target/wasm32-unknown-unknown/release`, or install them (`bash \
+         scripts/setup.sh`)\n",
+        empty.display()
+    );
+    let cwd = sandbox.dir("cwd");
+    for given in [true, false] {
+        let mut run = sandbox.command(eval_bin());
+        run.args(["run", "--profile", "cli", "--agent", "true"])
+            .args(["--tasks", "count-to-three", "--verbs"])
+            .arg(&empty)
+            .current_dir(&cwd)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if given {
+            run.arg("--out").arg(&out);
+        }
+        let output = run_within(&mut run, RUN_LIMIT).0;
+        output.assert_code(1).assert_stderr_is(&said);
+        assert_eq!(output.stdout, "", "--out given: {given}");
+    }
+    assert!(!out.exists(), "--out made");
+    let made: Vec<_> = std::fs::read_dir(cwd.join("mur-eval-out"))
+        .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(made.is_empty(), "left: {made:?}");
 }

@@ -2473,10 +2473,15 @@ losers: none
 #[test]
 fn prune_judges_by_the_logs_named_alone_with_only_named() {
     let sandbox = long_installed(&[("idle", "scroll")], [cli_record(0, "idle", "data", "ok")]);
-    // A study's mur log, reaching back past the window: `idle` never called.
+    // A study's mur log, reaching back past the window and recording through it (a log
+    // that ended before the window began says nothing of it): `idle` never called.
     let study = sandbox.file(
         "st2/runs/cli/t/1/state/mur/usage/usage.jsonl",
-        format!("{}\n", cli_record(60, "guide", "host", "ok")),
+        format!(
+            "{}\n{}\n",
+            cli_record(60, "guide", "host", "ok"),
+            cli_record(0, "guide", "host", "ok")
+        ),
     );
     let study = study.display().to_string();
     let prune = |more: &[&str]| {
@@ -3184,4 +3189,124 @@ fn an_empty_agent_is_refused_as_an_empty_value_is() {
         matches!(agents.as_slice(), [Value::String(agent)] if !agent.is_empty()),
         "{agents:?}"
     );
+}
+
+// Helper 415: a window begun after now, `--only-verbs` names not installed, notes under
+// `-q`.
+
+/// The time `hours` hours from now (whole seconds), as records write it.
+fn hours_ahead(hours: u64) -> String {
+    // `days_ago` counts back from now by whole days: the same date, then the hours on.
+    let secs = now_secs() + hours * 3600;
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let t = secs % 86_400;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.000Z",
+        t / 3600,
+        t % 3600 / 60,
+        t % 60
+    )
+}
+
+/// A window that begins after now, inside the day of slack `--until` takes (`--until` 20
+/// hours ahead with `--unused-for 1h`), is one no log recorded through: `verbs prune
+/// --yes` removed every verb as unused in it. Now no verb is judged unused, prune and the
+/// report say why, and `-q` leaves prune's notes out.
+#[test]
+fn a_window_that_begins_after_now_judges_no_verb_unused_and_q_leaves_the_note_out() {
+    let sandbox = bump_and_idle_long_installed();
+    let all = installed(&sandbox);
+    let until = hours_ahead(20);
+    let window = ["--until", until.as_str(), "--unused-for", "1h"];
+    let why = "no verb was judged unused: the window begins at TIME, after TIME (now, or the \
+               newest record read if later), so no log has recorded a call in it yet \
+               (`--until last` ends the window at the newest record)";
+    let pruned = sandbox.devtools(&[&["verbs", "prune", "--yes"][..], &window].concat());
+    pruned.assert_code(0).assert_stdout_is("");
+    assert_eq!(
+        untimed(&pruned.stderr),
+        format!("note: {why}\nnote: no verb to prune\n")
+    );
+    assert_eq!(installed(&sandbox), all);
+    let quiet = sandbox.devtools(&[&["-q", "verbs", "prune", "--yes"][..], &window].concat());
+    quiet
+        .assert_code(0)
+        .assert_stdout_is("")
+        .assert_stderr_is("");
+    assert_eq!(installed(&sandbox), all);
+    let report = sandbox.devtools(&[&["usage", "report"][..], &window].concat());
+    let text = untimed(&report.assert_code(0).stdout);
+    assert!(
+        text.ends_with(&format!("\nlosers: none\n  ({why})\n")),
+        "{text}"
+    );
+}
+
+/// `--only-verbs` names that are not installed are said, each in a warning with the
+/// installed verb a slip was likely meant as, by the report and prune alike (they were
+/// silently ignored: `bmup` left `bump` unjudged unseen); the installed ones named are
+/// judged. `-q` keeps the warnings.
+#[test]
+fn only_verbs_names_not_installed_are_warned_of_and_the_others_judged() {
+    let sandbox = bump_and_idle_long_installed();
+    let only = ["--only-verbs", "bmup,idle,nope"];
+    let warned = "warning: `--only-verbs`: `bmup` is not an installed verb, so it is not judged \
+                  (did you mean `bump`?)\n\
+                  warning: `--only-verbs`: `nope` is not an installed verb, so it is not judged\n";
+    let report = sandbox.devtools(&[&["-q", "usage", "report", "--json"][..], &only].concat());
+    report.assert_code(0).assert_stderr_is(warned);
+    let report = report.json();
+    let losers: Vec<String> = losers_of(&report).into_iter().map(|l| l.0).collect();
+    assert_eq!(losers, ["idle"], "{report}");
+    assert_eq!(report["notJudged"], json!(["bump"]));
+    let prune = sandbox.devtools(&[&["verbs", "prune"][..], &only].concat());
+    prune.assert_code(0);
+    assert_eq!(
+        untimed(&prune.stdout),
+        "mur devtools verbs remove idle    # not used since TIME\n"
+    );
+    assert_eq!(
+        prune.stderr,
+        format!(
+            "{warned}note: only the verbs `--only-verbs` named were judged; not judged: bump\n\
+             a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one back)\n"
+        )
+    );
+}
+
+/// The report's note of the records a bridged server kept of calls its bridge forwarded
+/// is left out under `-q`, as every note is (it was printed all the same).
+#[test]
+fn the_reports_note_of_forwarded_calls_is_left_out_under_q() {
+    let sandbox = Sandbox::new();
+    let served = |client: &str, bridge: bool| {
+        json!({ "schema": "mur-usage/1", "time": days_ago(0), "side": "server",
+            "surface": "mcp", "client": client, "tool": "version", "outcome": "ok",
+            "ms": 1.0, "bridge": bridge })
+    };
+    let log = [
+        served("claude 1.0", true),
+        served("mur-bridge 0.1.0", false),
+    ];
+    let log: String = log.iter().map(|r| format!("{r}\n")).collect();
+    let log = sandbox.file("served.jsonl", log);
+    let log = log.to_str().expect("utf-8");
+    let said = "note: 1 record(s) a bridged server kept of calls its bridge forwarded (client \
+                `mur-bridge`) are left out: the bridge's own records count those calls\n";
+    let args = ["usage", "report", "--json", "--server-log", log];
+    let report = sandbox.devtools(&args);
+    report.assert_code(0).assert_stderr_contains(said);
+    assert_eq!(report.json()["forwardedLeftOut"], json!(1));
+    let quiet = sandbox.devtools(&[&["-q"][..], &args].concat());
+    quiet.assert_code(0);
+    assert!(!quiet.stderr.contains("note:"), "{}", quiet.stderr);
+    assert_eq!(quiet.json()["forwardedLeftOut"], json!(1));
 }
