@@ -147,7 +147,7 @@ impl Session {
             &http,
             report,
             &command,
-            &mur_bridge::with_last_stop,
+            &mur_bridge::last_stop_hint,
         ));
         let resolved = usage::measure_async(usage::Phase::Discovery, discovery).await?;
         usage::session(&resolved);

@@ -6,8 +6,6 @@
 use std::io::{Read as _, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use mur_core::Error;
-
 use crate::files::BridgeFiles;
 
 /// The most of a log's end read: the last bridge's start and stop lines are near it
@@ -42,17 +40,16 @@ fn last_stop(lockfile: &Path) -> Option<LastStop> {
     })
 }
 
-/// `e`, no live session of a project, with what its bridge said as it stopped and
-/// how to start it again, first; `e` as it is when no bridge of it stopped. Its log is
-/// beside its lockfile in whichever directory a reader searches it announced itself in
+/// The hint for "no live session" of a project: what its bridge said as it stopped and
+/// how to start it again; none when no bridge of it stopped. Its log is beside its
+/// lockfile in whichever directory a reader searches it announced itself in
 /// (`${TMPDIR:-/tmp}/reactor-devtools-<uid>` for one started without `XDG_RUNTIME_DIR`):
 /// `lockfiles`, the project's lockfile path in each directory discovery searched. The
-/// newest stop among them is the project's last.
-pub fn with_last_stop(e: Error, lockfiles: &[PathBuf]) -> Error {
-    let Some(stop) = newest_stop(lockfiles) else {
-        return e;
-    };
-    e.with_first_hint(format!(
+/// newest stop among them is the project's last. A line, not an error: discovery decides
+/// where it goes among its own hints (in place of "start the app").
+pub fn last_stop_hint(lockfiles: &[PathBuf]) -> Option<String> {
+    let stop = newest_stop(lockfiles)?;
+    Some(format!(
         "this project's bridge stopped at {}: {}; {}",
         stop.at,
         stop.why,

@@ -11,7 +11,7 @@
 //! - [`stop`] (`bridge stop`): SIGTERM to a bridge, and wait for its lockfile to go.
 //! - [`session_line`]: a session as `session list` prints it, a bridge's log included.
 //! - [`newest_stop`]: why a project's bridge stopped and its command, from its log,
-//!   for the error that finds no session there ([`with_last_stop`]); [`stop_since`],
+//!   for the error that finds no session there ([`last_stop_hint`]); [`stop_since`],
 //!   only a stop not older than a given bridge (the proxy's, killed without a word).
 //! - [`proxy`] (`mur devtools proxy`): a stdio MCP server forwarding to a session.
 //!
@@ -41,7 +41,7 @@ mod stop;
 
 pub use background::{Start, Started, start};
 pub use child::{INITIALIZE_LIMIT, MAX_MESSAGE_BYTES};
-pub use ended::{LastStop, newest_stop, stop_since, with_last_stop};
+pub use ended::{LastStop, last_stop_hint, newest_stop, stop_since};
 pub use files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar, bridge_of, session_line};
 pub use log::LogFile;
 /// Where a bridge records the tool calls it serves ([`Options::usage`]), as a session does.

@@ -46,15 +46,16 @@ pub struct Resolved {
 /// than the user allowed. `command` is the command line to run again with
 /// `--project` when several sessions run: the words after `mur devtools`, which
 /// only the binary knows (none: the hint says `--project PATH` without it).
-/// `stopped` adds to "no session" of `--project` what the caller knows of how the
+/// `stopped` says, for "no session" of `--project`, what the caller knows of how the
 /// project's session ended (a bridge's log, beside its lockfile), given the project's
-/// lockfile path in each directory the last look searched.
+/// lockfile path in each directory the last look searched: a hint line, which discovery
+/// puts where "start the app" would be.
 pub async fn resolve(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
     command: &dyn Fn() -> Vec<String>,
-    stopped: &dyn Fn(Error, &[std::path::PathBuf]) -> Error,
+    stopped: &dyn Fn(&[std::path::PathBuf]) -> Option<String>,
 ) -> Result<Resolved> {
     if let Source::Endpoint(url) = &settings.source {
         return checked_endpoint(url).map(|endpoint| Resolved {
@@ -348,9 +349,10 @@ async fn find(
             (Err(e), None) if e.kind() == mur_core::Kind::NoSession => Err(match project {
                 Some(project) => {
                     let skipped = skipped_lockfile(&survey, registry, project);
+                    let warned = report.tells();
                     let not_running =
                         |e: Error| match (&skipped, ended(&survey, ended_sessions, project)) {
-                            (Some(skipped), _) => skipped_hint(e, skipped),
+                            (Some(skipped), _) => skipped_hint(e, skipped, warned),
                             (None, Some(ended)) if e.hints().is_empty() => {
                                 told.set(true);
                                 no_session_hint(e, registry, false).with_first_hint(ended)
@@ -480,38 +482,42 @@ fn ended(survey: &Survey, removed: &[Found], project: &ProjectFilter) -> Option<
     Some(lockfiles::ended_words(THIS_PROJECT, found))
 }
 
-/// The lockfile of `project` that this look skipped, said in a `warning:` (no
+/// The lockfile of `project` that this look skipped, as its survey told the report (no
 /// session's lockfile is used that is not the user's own and closed to others' writes, of
 /// a schema this mur reads, and whose endpoint answers for its pid): its app may run, so
 /// "start the app" would send the user to start a second one. A malformed one is none
 /// (sessions write theirs whole: no app of it runs), nor is one that names another
-/// project (it is that project's).
+/// project (it is that project's). Looked up in the survey, not read again: a file read
+/// twice could be skipped in the second read alone, with no warning said of it.
 fn skipped_lockfile(
     survey: &Survey,
     registry: &mur_lockfile::Registry,
     project: &ProjectFilter,
 ) -> Option<std::path::PathBuf> {
-    use mur_lockfile::ReadOutcome;
     let impostor = |path: &std::path::Path| survey.impostors.iter().any(|(f, _)| f.path == path);
     registry
         .paths_for(project.canonical())
         .into_iter()
-        .find(|path| match registry.read(path) {
-            ReadOutcome::Untrusted(_) | ReadOutcome::UnknownSchema(_) => true,
-            ReadOutcome::Valid(_) => impostor(path),
-            ReadOutcome::Malformed(_) | ReadOutcome::Gone => false,
-        })
+        .find(|path| survey.skipped.contains(path) || impostor(path))
 }
 
 /// `e`, no session of `project`, whose lockfile `skipped` was skipped ([`skipped_lockfile`]):
-/// the warning that said so is the thing to see to, not the app's start.
-fn skipped_hint(e: Error, skipped: &std::path::Path) -> Error {
-    e.with_hint(format!(
-        "this project's lockfile `{}` was skipped, as the `warning:` above says: its app may \
-         well be running, but mur uses no session by a lockfile it skips; see to what the \
-         warning names, then run the command again",
-        mur_core::text::escape_value(&skipped.to_string_lossy())
-    ))
+/// why is the thing to see to, not the app's start. `warned`: whether the report showed
+/// the `warning:` that said so (a silent one did not: then `session list` says it).
+fn skipped_hint(e: Error, skipped: &std::path::Path, warned: bool) -> Error {
+    let skipped = mur_core::text::escape_value(&skipped.to_string_lossy()).into_owned();
+    e.with_hint(match warned {
+        true => format!(
+            "this project's lockfile `{skipped}` was skipped, as the `warning:` above says: its \
+             app may well be running, but mur uses no session by a lockfile it skips; see to \
+             what the warning names, then run the command again"
+        ),
+        false => format!(
+            "this project's lockfile `{skipped}` was skipped: its app may well be running, but \
+             mur uses no session by a lockfile it skips; `mur devtools session list` says why \
+             in a `warning:`: see to what it names, then run the command again"
+        ),
+    })
 }
 
 /// Who a session of `--project`'s project is, in the words under the error naming it.
@@ -581,19 +587,137 @@ fn start_the_app(registry: &mur_lockfile::Registry) -> String {
 
 /// `e`, no session of `project`, with what `stopped` knows of how its bridge stopped
 /// (its log's last line, its command to start it again), in place of "start the app":
-/// two remedies were given, the second one for an app. Else as `stopped` has it.
+/// two remedies were given, the second one for an app. Where `e` has no such hint (it
+/// says why else no session is used), first. `stopped` is asked once: it reads logs.
 fn with_bridge_stop(
     e: Error,
     registry: &mur_lockfile::Registry,
     project: &ProjectFilter,
-    stopped: &dyn Fn(Error, &[std::path::PathBuf]) -> Error,
+    stopped: &dyn Fn(&[std::path::PathBuf]) -> Option<String>,
 ) -> Error {
-    let lockfiles = registry.paths_for(project.canonical());
+    let Some(stop) = stopped(&registry.paths_for(project.canonical())) else {
+        return e;
+    };
     let app = start_the_app(registry);
-    // What `stopped` adds, learnt on an error of its own: it adds its hints first.
-    let told = stopped(Error::no_session(e.message()), &lockfiles);
-    match told.hints() {
-        [stop] if e.hints().contains(&app) => e.replacing_hint(&app, stop.clone()),
-        _ => stopped(e, &lockfiles),
+    match e.hints().contains(&app) {
+        true => e.replacing_hint(&app, stop),
+        false => e.with_first_hint(stop),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::Said;
+    use mur_lockfile::{Lockfile, Registry};
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    /// A project (a file in `dir`) and a registry in `dir`.
+    fn project_in(dir: &std::path::Path) -> (Registry, ProjectFilter) {
+        let project = dir.join("App.csproj");
+        std::fs::write(&project, "").expect("project");
+        let project = ProjectFilter::new(&project).expect("project");
+        (Registry::at(dir.join("reactor-devtools")), project)
+    }
+
+    /// One look for `project`'s session, which finds none.
+    async fn no_session(
+        registry: &Registry,
+        project: &ProjectFilter,
+        report: &mut dyn Report,
+    ) -> Error {
+        let settings = Settings {
+            source: Source::Lockfiles,
+            ..Settings::quiet_call("http://127.0.0.1:1/mcp", Duration::from_secs(5), 1 << 20)
+        };
+        let mut looks = Looks {
+            ended: Vec::new(),
+            clear_by: std::time::Instant::now() + Duration::from_secs(5),
+        };
+        let http = mur_http::Http::new();
+        let command = Vec::<String>::new;
+        find(
+            registry,
+            &settings,
+            Some(project),
+            &mut looks,
+            &http,
+            report,
+            &command,
+        )
+        .await
+        .expect_err("no session")
+    }
+
+    /// The hint of a project whose own lockfile was skipped points at the `warning:` only
+    /// where one was shown: a silent report (completion, a hint's quiet look) shows none,
+    /// and "as the `warning:` above says" named a line that was never printed.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_skipped_lockfile_is_pointed_at_as_warned_only_where_it_was() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (registry, project) = project_in(dir.path());
+        let lock = Lockfile::stdio(std::process::id(), project.canonical().into(), "t".into());
+        let path = registry.write(&lock).expect("write");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).expect("chmod");
+        let mut said = Said::default();
+        let warned = no_session(&registry, &project, &mut said).await;
+        assert_eq!(
+            said.0,
+            [format!(
+                "refusing lockfile `{}`: writable by group or others (mode 666)",
+                path.display()
+            )]
+        );
+        assert_eq!(
+            warned.hints(),
+            [format!(
+                "this project's lockfile `{}` was skipped, as the `warning:` above says: its \
+                 app may well be running, but mur uses no session by a lockfile it skips; see \
+                 to what the warning names, then run the command again",
+                path.display()
+            )]
+        );
+        let silent = no_session(&registry, &project, &mut Silent).await;
+        assert_eq!(
+            silent.hints(),
+            [format!(
+                "this project's lockfile `{}` was skipped: its app may well be running, but mur \
+                 uses no session by a lockfile it skips; `mur devtools session list` says why in \
+                 a `warning:`: see to what it names, then run the command again",
+                path.display()
+            )]
+        );
+    }
+
+    /// What the caller knows of a bridge's stop is asked for once (it reads every
+    /// directory's log), and takes the place of "start the app", or goes first where the
+    /// error says something else; without a stop the error is as it was.
+    #[test]
+    fn a_bridges_stop_is_asked_once_and_placed_by_discovery() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (registry, project) = project_in(dir.path());
+        let asked = std::cell::Cell::new(0);
+        let stopped = |lockfiles: &[PathBuf]| {
+            asked.set(asked.get() + 1);
+            assert_eq!(lockfiles, registry.paths_for(project.canonical()));
+            Some("its bridge stopped".to_owned())
+        };
+        let app = start_the_app(&registry);
+        let e = Error::no_session("none")
+            .with_hint(app.clone())
+            .with_hint("and");
+        let e = with_bridge_stop(e, &registry, &project, &stopped);
+        assert_eq!(e.hints(), ["its bridge stopped", "and"]);
+        assert_eq!(asked.get(), 1);
+        let e = Error::no_session("none").with_hint("why else");
+        let e = with_bridge_stop(e, &registry, &project, &stopped);
+        assert_eq!(e.hints(), ["its bridge stopped", "why else"]);
+        assert_eq!(asked.get(), 2);
+        let e = Error::no_session("none").with_hint(app.clone());
+        let e = with_bridge_stop(e, &registry, &project, &|_| None);
+        assert_eq!(e.hints(), [app]);
     }
 }

@@ -36,6 +36,11 @@ pub struct Survey {
     /// Files named like lockfiles that are none (not JSON, fields missing): no
     /// session's, as sessions write theirs whole; `session clean` removes them.
     pub malformed: Vec<PathBuf>,
+    /// Lockfiles read but not used, and told to the report as skipped (named, or
+    /// counted past the first few): not the user's own or open to others' writes, or
+    /// of a schema this mur does not read. Their sessions may run: kept so that "no
+    /// session" can say which was skipped without reading the files again.
+    pub skipped: Vec<PathBuf>,
 }
 
 /// The registry `mur` reads: every directory where a session of this user may have
@@ -99,12 +104,16 @@ pub async fn survey_wanted(
         );
     };
     let mut malformed = Vec::new();
+    let mut skipped = Vec::new();
     let mut skips = Skips::of(&entries);
     let valid: Vec<Found> = entries
         .into_iter()
         .filter_map(|entry| {
-            if matches!(entry.outcome, ReadOutcome::Malformed(_)) {
-                malformed.push(entry.path.clone());
+            // By the rule that sorts what is told, from the one read that is told.
+            match Skips::kind(&entry.outcome) {
+                Some(true) => malformed.push(entry.path.clone()),
+                Some(false) => skipped.push(entry.path.clone()),
+                None => {}
             }
             match skips.names(&entry.outcome) {
                 true => valid_or_notice(entry, report),
@@ -118,6 +127,7 @@ pub async fn survey_wanted(
     let verdicts = liveness::check_wanted(http, &locks).await;
     let mut survey = Survey {
         malformed,
+        skipped,
         ..Survey::default()
     };
     let mut copies = copies.into_iter().peekable();
@@ -626,6 +636,46 @@ mod tests {
         let path = registry.dir().join(name);
         std::fs::write(&path, serde_json::to_vec(lock).expect("json")).expect("copy");
         path
+    }
+
+    /// The survey keeps the files it told the report it skipped, those counted past the
+    /// first few too, and no malformed or valid one: "no session" looks its project's up
+    /// there, and reads no file again.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn the_files_skipped_are_kept_as_told() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let lock = Lockfile::stdio(std::process::id(), "/p/App.csproj".into(), "t".into());
+        let valid = registry.write(&lock).expect("write");
+        let open = registry.write(&Lockfile::stdio(1, "/q/App.csproj".into(), "t".into()));
+        let open = open.expect("write");
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o666)).expect("chmod");
+        let mut skipped = vec![open];
+        for i in 0..ENDED_LINES + 2 {
+            let path = registry.dir().join(format!("other-{i}.json"));
+            std::fs::write(&path, r#"{"schema":"reactor-devtools/99"}"#).expect("write");
+            skipped.push(path);
+        }
+        std::fs::write(registry.dir().join("broken.json"), "{").expect("write");
+        let mut said = Notices::default();
+        let mut survey = survey(&registry, &mur_http::Http::new(), &mut said, None)
+            .await
+            .expect("survey");
+        assert_eq!(survey.live.len(), 1);
+        assert_eq!(survey.live[0].path, valid);
+        assert_eq!(survey.malformed, [registry.dir().join("broken.json")]);
+        survey.skipped.sort();
+        skipped.sort();
+        assert_eq!(survey.skipped, skipped);
+        assert!(
+            said.0
+                .last()
+                .is_some_and(|line| line.starts_with("and 4 more lockfiles")),
+            "{:?}",
+            said.0
+        );
     }
 
     /// A session's lockfile copied under another name (before its own, and after) is one
