@@ -155,6 +155,12 @@ impl Drop for Interrupts {
     }
 }
 
+/// The recorded commands that send no request of a call (as [`crate::usage::stopped`]
+/// names them): they read the lockfile directory and probe the sessions it lists, so a
+/// signal always finds them ahead of a call that never comes, where "before the request
+/// was sent: … did not run" read as a call's line, of a command that had started.
+const SEND_NO_REQUEST: [&str; 2] = ["`session list`", "`session clean`"];
+
 /// Ends mur for `signal` outside a call: one line saying where the invocation was
 /// ([`crate::usage::stopped`]), recorded as interrupted, exit 130 or 143. Without an
 /// invocation recorded (help, a bridge started in the background, or one recorded
@@ -166,6 +172,10 @@ pub fn end(signal: c_int) -> ! {
     let name = signals::name(signal);
     let what = stopped.what;
     let message = match stopped.at {
+        // A command that calls no tool was stopped in its work, not before a request.
+        _ if SEND_NO_REQUEST.contains(&what.as_str()) => {
+            format!("interrupted by {name} during {what}, which calls no tool")
+        }
         crate::usage::TheCall::Ahead => {
             format!("interrupted by {name} before the request was sent: {what} did not run")
         }

@@ -367,8 +367,13 @@ impl Session {
                 let tool = params
                     .filter(|_| method == "tools/call")
                     .and_then(|p| p["name"].as_str());
-                let e = match (client.cut_off(), tool) {
-                    (Some(sent), Some(tool)) => e.with_first_hint(self.run_again(sent, tool)),
+                let e = match (client.cut_off(), client.outlasted_task(), tool) {
+                    (Some(sent), _, Some(tool)) => e.with_first_hint(self.run_again(sent, tool)),
+                    // Its task outlasted the call: the tool ran, and was told to stop.
+                    (None, Some(task), Some(tool)) => e.with_first_hint(format!(
+                        "mur asked the server to cancel task {task}; tool `{tool}` ran and may \
+                         have changed the app's state: check it before running it again"
+                    )),
                     _ => e,
                 };
                 let e = match client.closed() {

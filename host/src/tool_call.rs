@@ -183,9 +183,10 @@ pub(crate) fn tools_result(reply: Reply) -> Reply {
 /// earlier revision's result has none, which reads as `complete`.
 const RESULT_TYPES: [&str; 3] = ["complete", "input_required", "task"];
 
-/// Warns of a result whose `resultType` no revision mur speaks defines: it is shown as it
-/// came (a later revision may add a kind), but no longer taken for the call's outcome
-/// unsaid.
+/// Warns of a result whose `resultType` no revision mur speaks defines: it is shown as a
+/// tool's result is (a later revision may add a kind), `resultType` left out with the
+/// protocol's other fields, but no longer taken for the call's outcome unsaid. The
+/// warning says so, and how to see the result whole.
 fn unknown_result_type(result: &Value) {
     if let Some(kind) = result.get("resultType")
         && !kind
@@ -194,7 +195,8 @@ fn unknown_result_type(result: &Value) {
     {
         crate::output::notice(&format!(
             "the server's result is of kind {kind} (`resultType`), which no MCP revision mur \
-             speaks defines: it is shown as it came"
+             speaks defines: it may not be the call's outcome; it is shown without its `resultType` \
+             (`call tools/call` shows it whole)"
         ));
     }
 }

@@ -1,6 +1,7 @@
 //! Atomic writes, the one place for them: mur's own state ([`write_atomic`], private)
 //! and a file a user named on a command line ([`write_named`]: an image, a report page,
-//! a verb's output), which is written as the user expects of the name they typed.
+//! a verb's output), which is written as the user expects of the name they typed, and
+//! the numbered names mur makes up beside it ([`write_new`]), written only where nothing is.
 
 use std::{
     fs::{self, File},
@@ -43,6 +44,48 @@ pub fn write_named(path: &Path, bytes: &[u8], patience: Duration) -> io::Result<
         Ok(meta) if meta.file_type().is_file() => replace_file(path, &meta, bytes, patience),
         Ok(_) => write_through(path, bytes, patience),
     }
+}
+
+/// Writes `bytes` to `path`, a name mur made up (`shot-2.png` beside the `--out shot.png`
+/// a user typed), only if nothing is there: a file, a FIFO or a symbolic link at `path`
+/// (dangling or not) is left as it is, and the error is of kind
+/// [`io::ErrorKind::AlreadyExists`]. No link is followed: a link planted at a name the
+/// user never typed must not aim mur's bytes elsewhere (`/etc/hostname` was written so).
+/// Whole or not at all, as [`write_atomic`]: a temporary file beside it, filled and
+/// fsynced, is hard-linked to `path` (a link fails where a name exists, and follows
+/// none); where hard links are not to be had, `path` is created exclusively
+/// (`O_CREAT|O_EXCL|O_NOFOLLOW`) and written, and removed if that fails. Made as any new
+/// file of the user's is (0666 less the umask).
+pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let (tmp, file) = create_temp(path, Mode::New)?;
+    if let Err(e) = fill(file, bytes) {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    let linked = fs::hard_link(&tmp, path);
+    let _ = fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(e),
+        // No hard links here (a FAT or some FUSE file system): made exclusively instead.
+        Err(_) => {
+            let file = match open_temp(path, Mode::New) {
+                Err(e) if open::is_symlink_refusal(&e) => {
+                    return Err(io::Error::from(io::ErrorKind::AlreadyExists));
+                }
+                opened => opened?,
+            };
+            if let Err(e) = fill(file, bytes) {
+                // Ours: made just now, exclusively.
+                let _ = fs::remove_file(path);
+                return Err(e);
+            }
+        }
+    }
+    if let Some(dir) = path.parent() {
+        sync_dir(dir);
+    }
+    Ok(())
 }
 
 /// Whether [`write_named`] can write `path`, asked before the call whose output it is to
@@ -619,6 +662,47 @@ mod tests {
         write_named(&dangling, b"new", PATIENCE).expect("dangling");
         assert!(fs::symlink_metadata(&dangling).expect("link").is_symlink());
         assert_eq!(fs::read(dir.path().join("made.png")).expect("made"), b"new");
+    }
+
+    /// A name mur made up is written only where nothing is: a file, a link (to a file, or
+    /// dangling) or a FIFO there is left as it was, its target untouched, and the error
+    /// says it exists; a free name gets the bytes whole, no temporary file left beside.
+    #[cfg(unix)]
+    #[test]
+    fn a_made_up_name_is_written_only_where_nothing_is() {
+        use std::os::unix::fs::symlink;
+        let dir = dir();
+        let at = |name: &str| dir.path().join(name);
+        fs::write(at("target"), "kept").expect("target");
+        fs::write(at("old.png"), "old").expect("old");
+        symlink("target", at("link.png")).expect("link");
+        symlink("made.png", at("dangling.png")).expect("link");
+        crate::open::tests::mkfifo(&at("fifo.png"));
+        for name in ["old.png", "link.png", "dangling.png", "fifo.png"] {
+            let e = write_new(&at(name), b"image").expect_err(name);
+            assert_eq!(e.kind(), io::ErrorKind::AlreadyExists, "{name}: {e}");
+        }
+        assert_eq!(fs::read(at("target")).expect("target"), b"kept");
+        assert_eq!(fs::read(at("old.png")).expect("old"), b"old");
+        assert!(!at("made.png").exists(), "no link followed");
+        write_new(&at("new.png"), b"image").expect("a free name");
+        assert_eq!(fs::read(at("new.png")).expect("new"), b"image");
+        let mut names: Vec<_> = fs::read_dir(dir.path())
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "dangling.png",
+                "fifo.png",
+                "link.png",
+                "new.png",
+                "old.png",
+                "target"
+            ]
+        );
     }
 
     /// A FIFO is written through to its reader and kept; one no one reads is refused

@@ -1,5 +1,7 @@
 //! The devtools session lockfile contract, defined once for the server that
-//! writes lockfiles and the `mur` host that reads them (seed 000 §5–6).
+//! writes lockfiles and the `mur` host that reads them (seed 000 §5–6); and, as the
+//! shared base below mur-core, where the few helpers the server and the tools share
+//! live (timestamps, atomic writes, private directories, a panic's text).
 //!
 //! - [`Lockfile`]: the schema, field for field.
 //! - [`paths`]: where lockfiles live and how a project maps to a file name.
@@ -8,8 +10,7 @@
 //!   may go (`session clean`).
 //! - [`write_atomic`], [`write_named`]: atomic writes, of mur's own files and of the
 //!   files a user names ([`check_named`] before, [`is_stdout`] for `/dev/stdout`);
-//!   [`page_target`]: where a report's page named by `--html` goes, stdout or a file
-//!   ([`check_page_on_stdout`]: never a terminal).
+//!   [`write_new`]: of a name mur made up beside one (`shot-2.png`), never over anything.
 //! - [`SlotLock`]: the advisory lock a session holds on its project's slot;
 //!   [`handed`]: a descriptor handed to the program a process starts (the slot's lock,
 //!   a reloading session's listening socket).

@@ -275,6 +275,12 @@ pub struct Client<'a> {
     delivery: mur_http::Delivery,
     /// The call ran out of time unanswered ([`Client::cut_off`]).
     out_of_time: std::sync::atomic::AtomicBool,
+    /// The task a call out of time left running, and asked the server to cancel
+    /// ([`Client::outlasted_task`]).
+    outlasted: Mutex<Option<String>>,
+    /// An answer (not an event stream) is coming in: its status and headers came, its
+    /// body has not ended. A call out of time then "did not finish its answer".
+    answering: std::sync::atomic::AtomicBool,
     /// A question marked [`SHARED_QUESTION`] that mur refused, having no
     /// answer, as a hint ([`Client::refused_question`]).
     refused: Mutex<Option<String>>,
@@ -344,6 +350,8 @@ impl<'a> Client<'a> {
             spoken: Mutex::new(None),
             delivery: mur_http::Delivery::default(),
             out_of_time: std::sync::atomic::AtomicBool::new(false),
+            outlasted: Mutex::new(None),
+            answering: std::sync::atomic::AtomicBool::new(false),
             refused: Mutex::new(None),
             discover_from_initialize: false,
             relayed_for: None,
@@ -464,9 +472,20 @@ impl<'a> Client<'a> {
                 let unheard = unfinished.is_none() && !self.heard();
                 self.out_of_time
                     .store(unheard, std::sync::atomic::Ordering::Relaxed);
+                if let (Some((id, _)), Ok(mut outlasted)) = (&unfinished, self.outlasted.lock()) {
+                    *outlasted = Some(response::snippet(id.as_bytes()));
+                }
                 Err(self.timed_out(unfinished))
             }
         }
+    }
+
+    /// For a call that ran out of time while its task still ran: the task's id
+    /// (clipped, as its error names it). The tool ran, and the call asked the server
+    /// to cancel the task on its way out (`tasks/cancel`): the caller says both, as
+    /// the task's error alone said neither.
+    pub fn outlasted_task(&self) -> Option<String> {
+        self.outlasted.lock().ok()?.clone()
     }
 
     /// For a call that ran out of time without a word from the server (its error
@@ -528,6 +547,12 @@ impl<'a> Client<'a> {
             ),
             None if self.heard() => format!(
                 "the call to `{}` was still running after {ms} ms: the server had sent progress or log messages, not yet the answer",
+                self.endpoint
+            ),
+            // Its headers came, and its body was still arriving (a large one, or one
+            // that never ends): it answered, and did not finish.
+            None if self.answering.load(std::sync::atomic::Ordering::Relaxed) => format!(
+                "`{}` did not finish its answer within {ms} ms",
                 self.endpoint
             ),
             None => format!("`{}` did not answer within {ms} ms", self.endpoint),
@@ -908,7 +933,19 @@ impl<'a> Client<'a> {
         id: u64,
         headers: &HeaderMap,
     ) -> Result<Answer> {
-        let mut incoming = self.reader().open(response).await?;
+        // An answer's body, not a stream of events (where the answer is one event of
+        // many, and a stream open is no answer begun): in until it is read.
+        let answering = !response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| mur_http::media_type_is(ct, "text/event-stream"));
+        let flag = std::sync::atomic::Ordering::Relaxed;
+        self.answering.store(answering, flag);
+        // Left set only when the timeout drops this future while the body comes in.
+        let opened = self.reader().open(response).await;
+        self.answering.store(false, flag);
+        let mut incoming = opened?;
         let mut stray = None;
         let mut other = None;
         while let Some(message) = incoming.next().await? {

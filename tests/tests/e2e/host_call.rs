@@ -2263,10 +2263,11 @@ fn dev_tty_refused() -> &'static str {
 }
 
 /// A result with more media than `--out` writes (100) is printed as it came, exit 5,
-/// and no file is written; numbered files already there are replaced, so that a
-/// command can be run again.
+/// and no file is written; a numbered file already there is passed over (see
+/// [`call_out_never_writes_over_a_numbered_name_it_made_up`]), so that a command can be
+/// run again.
 #[test]
-fn call_out_writes_no_more_than_100_media_and_replaces_numbered_files() {
+fn call_out_writes_no_more_than_100_media_and_passes_over_numbered_files() {
     let sb = Sandbox::new();
     let dir = sb.dir("many");
     let flood = images(101);
@@ -2283,7 +2284,7 @@ fn call_out_writes_no_more_than_100_media_and_replaces_numbered_files() {
 
     std::fs::write(dir.join("m-2.png"), "from the last run").expect("old");
     call_out(&sb, &images(2), &dir.join("m.png")).assert_code(0);
-    assert_eq!(std::fs::read(dir.join("m-2.png")).expect("m-2"), PNG);
+    assert_eq!(std::fs::read(dir.join("m-3.png")).expect("m-3"), PNG);
 }
 
 /// The hint under a method the session does not serve names the catalog of the
@@ -2613,4 +2614,108 @@ fn a_legacy_call_out_of_time_is_cancelled_at_the_server_before_the_session_ends(
         cancelled["message"]["params"],
         json!({ "requestId": 2, "reason": "the client's timeout passed" })
     );
+}
+
+// Helper 414 (review 408 findings 6 and 11a): names `--out` makes up, and an answer
+// still arriving at the timeout.
+
+/// The numbered names `--out` makes up (`shot-2.png`…) are never written over nor
+/// through: a link planted there (`shot-2.png -> /etc/hostname` had PNG bytes written
+/// into its target), a file of an earlier run or of someone else's, are left as they
+/// are, and the medium goes to the next free number, said in a warning and in the
+/// printed result; running the same command again works. The name the user typed is
+/// written through its link, as `>` would.
+#[test]
+fn call_out_never_writes_over_a_numbered_name_it_made_up() {
+    use std::os::unix::fs::symlink;
+    let sb = Sandbox::new();
+    let dir = sb.dir("shots");
+    let at = |name: &str| dir.join(name);
+    // The link's target is in this test's own directory.
+    std::fs::write(at("target"), "kept").expect("target");
+    symlink(at("target"), at("shot-2.png")).expect("link");
+    std::fs::write(at("shot-3.png"), "someone's").expect("file");
+    let mine = at("mine.png");
+    symlink("typed.png", &mine).expect("the typed name's link");
+    let server = images(3);
+    let shot = at("shot.png");
+    let passed_over = |taken: &str, written: &str| {
+        format!(
+            "warning: `{}` is there already, so medium 2 was written to `{}`: `--out` \
+             replaces only the name it is given\n",
+            at(taken).display(),
+            at(written).display()
+        )
+    };
+    let paths = |out: &Output| -> Vec<String> {
+        let content = out.json()["content"].as_array().cloned().expect("content");
+        content
+            .iter()
+            .map(|b| b["path"].as_str().expect("path").to_owned())
+            .collect()
+    };
+    let names = |names: [&str; 3]| names.map(|n| at(n).display().to_string());
+    let out = call_out(&sb, &server, &shot);
+    out.assert_code(0)
+        .assert_stderr_is(passed_over("shot-2.png", "shot-4.png"));
+    assert_eq!(paths(&out), names(["shot.png", "shot-4.png", "shot-5.png"]));
+    assert_eq!(std::fs::read(at("target")).expect("target"), b"kept");
+    assert!(
+        std::fs::symlink_metadata(at("shot-2.png"))
+            .expect("link")
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(at("shot-3.png")).expect("file"), b"someone's");
+    for name in ["shot.png", "shot-4.png", "shot-5.png"] {
+        assert_eq!(std::fs::read(at(name)).expect(name), PNG, "{name}");
+    }
+    // Again: the earlier run's numbered files are kept, and the numbers of one run go up.
+    let again = call_out(&sb, &server, &shot);
+    again
+        .assert_code(0)
+        .assert_stderr_is(passed_over("shot-2.png", "shot-6.png"));
+    assert_eq!(
+        paths(&again),
+        names(["shot.png", "shot-6.png", "shot-7.png"])
+    );
+    // The name the user typed: through its link, as `>` would.
+    call_out(&sb, &images(1), &mine).assert_code(0);
+    assert!(std::fs::symlink_metadata(&mine).expect("link").is_symlink());
+    assert_eq!(std::fs::read(at("typed.png")).expect("typed"), PNG);
+}
+
+/// An answer whose status and headers came, and whose body was still arriving when the
+/// bound passed, "did not finish its answer" (it said "did not answer", of a server
+/// that had sent 200 MiB of one); an event stream opened with no answer in it still
+/// "did not answer".
+#[test]
+fn an_answer_still_arriving_at_the_timeout_did_not_finish() {
+    let sb = Sandbox::new();
+    let server = Stub::serve(|req| {
+        let body = req.json();
+        match body["method"].as_str() {
+            Some("tools/call") => Reply::Open {
+                status: 200,
+                headers: vec![("content-type".into(), "application/json".into())],
+                body: br#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"#
+                    .to_vec(),
+                hold: Duration::from_secs(60),
+            },
+            _ => Reply::json(
+                200,
+                &json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "tools": [] } }),
+            ),
+        }
+    });
+    let endpoint = server.endpoint();
+    sb.devtools(&["--endpoint", &endpoint, "--timeout", "300", "call", "slow"])
+        .assert_code(2)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `{endpoint}` did not finish its answer within 300 ms\n\
+             hint: the request was sent, so tool `slow` may have run: check the app's state \
+             before running it again (the session is not known to mark it read-only or \
+             idempotent)\n\
+             hint: a slow tool may need a longer `--timeout MS` before `call`\n"
+        ));
 }

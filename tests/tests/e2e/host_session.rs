@@ -1198,3 +1198,42 @@ fn a_copied_lockfile_is_one_session_listed_once_and_picked_by_project() {
         .assert_code(0)
         .assert_stderr_is("");
 }
+
+// Helper 414 (review 408 finding 8): a signal during a command that calls no tool.
+
+/// Ctrl-C (or SIGTERM) while `session list` or `session clean` waits on a session's
+/// probe says the command was stopped in its work: it said "before the request was
+/// sent: `session list` did not run", a call's line, of a command that sends no call
+/// and had started.
+#[test]
+fn a_signal_during_session_list_or_clean_says_it_stopped_the_command_not_a_call() {
+    let sb = Sandbox::new();
+    // A live pid (this test's) whose endpoint takes the probe and never answers it.
+    let hung = Stub::silent();
+    sb.plant_http_lockfile("/hung/App.csproj", std::process::id(), hung.port());
+    for (command, signal, code) in [("list", "INT", 130), ("clean", "TERM", 143)] {
+        let log = sb.root().join(format!("{command}.stderr"));
+        let file = std::fs::File::create(&log).expect("stderr file");
+        let mut mur = sb.mur_command(&["devtools", "session", command]);
+        mur.stdout(std::process::Stdio::null()).stderr(file);
+        let probes = hung.requests().len();
+        let process = mur_e2e::Process::spawn(&mut mur);
+        mur_e2e::wait_until("the probe", || {
+            (hung.requests().len() > probes).then_some(())
+        });
+        process.signal(signal);
+        let status = process.wait_status();
+        let stderr = std::fs::read_to_string(&log).expect("stderr");
+        assert_eq!(
+            (status.code(), stderr.as_str()),
+            (
+                Some(code),
+                format!(
+                    "error: interrupted by SIG{signal} during `session {command}`, which calls \
+                     no tool\n"
+                )
+                .as_str()
+            )
+        );
+    }
+}

@@ -72,7 +72,9 @@ fn a_lone_surrogate_in_an_answer_is_read_as_the_replacement_character() {
 
 /// A result of a kind (`resultType`) no revision mur speaks defines is shown as the
 /// tool's result (the protocol's `resultType` taken out, as ever), with a warning: it was
-/// taken for the call's outcome unsaid. The kinds mur knows, and none, say nothing.
+/// taken for the call's outcome unsaid. The warning says it may not be the outcome and
+/// that `resultType` is left out (it said "shown as it came", of a result shown without
+/// it). The kinds mur knows, and none, say nothing.
 #[test]
 fn a_result_of_a_kind_mur_does_not_know_is_shown_with_a_warning() {
     for (kind, warned) in [
@@ -96,7 +98,8 @@ fn a_result_of_a_kind_mur_does_not_know_is_shown_with_a_warning() {
         out.assert_stderr_is(warned.map_or_else(String::new, |kind| {
             format!(
                 "warning: the server's result is of kind {kind} (`resultType`), which no MCP \
-                 revision mur speaks defines: it is shown as it came\n"
+                 revision mur speaks defines: it may not be the call's outcome; it is shown \
+                 without its `resultType` (`call tools/call` shows it whole)\n"
             )
         }));
     }

@@ -47,8 +47,10 @@ fn assert_refused(out: &Output, endpoint: &str, (method, task): (&str, &str), me
 }
 
 /// `mur call TOOL` with `--timeout 1500` at `server`, whose task `TOOL` never ends:
-/// exit 2 naming the task and its status, and the task cancelled on the way out.
-/// Bounded, so that a call that never ends fails the test instead of hanging it.
+/// exit 2 naming the task and its status, and the task cancelled on the way out — said
+/// in a hint, with that the tool ran (nothing said either, where every other call out
+/// of time says whether its tool may have run). Bounded, so that a call that never ends
+/// fails the test instead of hanging it.
 fn assert_outlasted(sandbox: &Sandbox, server: &Stub, tool: &str) {
     let endpoint = server.endpoint();
     let argv = [
@@ -64,7 +66,9 @@ fn assert_outlasted(sandbox: &Sandbox, server: &Stub, tool: &str) {
     let (out, _) = sandbox.mur_timed(&argv, std::time::Duration::from_secs(60));
     out.assert_code(2).assert_stderr_is(format!(
         "error: task {tool} at `{endpoint}` was still `working` after 1500 ms\n\
-             hint: a slow tool may need a longer `--timeout MS` before `call`\n"
+         hint: mur asked the server to cancel task {tool}; tool `{tool}` ran and may have \
+         changed the app's state: check it before running it again\n\
+         hint: a slow tool may need a longer `--timeout MS` before `call`\n"
     ));
     assert_eq!(cancelled_at(server), [tool]);
 }
