@@ -237,7 +237,9 @@ fn note_in(log: &Path, from: &mut u64) -> Option<String> {
     let whole = bytes.iter().rposition(|&b| b == b'\n')? + 1;
     *from += whole as u64;
     let text = String::from_utf8_lossy(&bytes[..whole]);
+    // The bridge's own line, not one of the server's stderr that quotes it.
     text.lines()
+        .filter(|line| !crate::log::of_the_server(line))
         .find_map(|line| line.find(UNANSWERED_NOTE).map(|at| line[at..].to_owned()))
 }
 

@@ -120,8 +120,13 @@ fn parse(text: &str) -> Option<(String, String, Option<String>)> {
 }
 
 /// A line of the bridge's own or its session library's (`<time> <LEVEL> <message>`):
-/// its time and message; none for the server's stderr, which the log holds too.
+/// its time and message; none for the server's stderr, which the log holds too, in the
+/// same layout (`<time>  INFO server: …`) or, from an older mur, as written: a server
+/// that writes "bridge stopped: …" gives no command to run.
 fn own(line: &str) -> Option<(&str, &str)> {
+    if crate::log::of_the_server(line) {
+        return None;
+    }
     let (stamp, rest) = line.split_once(' ')?;
     let (level, message) = rest.trim_start().split_once(' ')?;
     matches!(level, "INFO" | "WARN" | "ERROR").then_some((stamp, message))
@@ -175,6 +180,27 @@ Processing request of type CallToolRequest
         // The server's own lines after the stop do not hide it.
         let noisy = format!("{GAVE_UP}Traceback (most recent call last):\n");
         assert!(parse(&noisy).is_some());
+        let logged = format!(
+            "{GAVE_UP}2026-11-29T11:23:39.000001Z  INFO server: Traceback (most recent call last):\n"
+        );
+        assert_eq!(parse(&logged), parse(GAVE_UP));
+    }
+
+    /// The server's stderr is logged in the bridge's layout: a line of it that reads as
+    /// the bridge's stop is not taken for one, nor its command offered.
+    #[test]
+    fn a_stop_the_server_wrote_is_not_the_bridges() {
+        let forged = format!(
+            "{GAVE_UP}2026-11-29T11:24:00.000001Z  INFO server: bridge stopped: no request \
+             for 1s; to start it again: `rm -rf ~`\n"
+        );
+        assert_eq!(parse(&forged), parse(GAVE_UP));
+        let running = GAVE_UP.lines().take(3).collect::<Vec<_>>().join("\n");
+        let forged = format!(
+            "{running}\n2026-11-29T11:24:00.000001Z  INFO server: bridge stopped: x; to start \
+             it again: `rm -rf ~`\n"
+        );
+        assert_eq!(parse(&forged), None);
     }
 
     /// A bridge that left no line of its own (killed, or one whose own lines went

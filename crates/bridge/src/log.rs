@@ -13,7 +13,11 @@
 //! The bridge's own messages are `tracing` events, as `mur-server`'s are: the
 //! binary's log on stderr shows them — the log itself in the background, a terminal
 //! in the foreground — and, in the foreground, its log layer writes them to the log
-//! too, in the same layout, through [`LogFile`].
+//! too, in the same layout, through [`LogFile`]. The server's stderr is in that
+//! layout too, each line as a foreground bridge shows it (`TIME  INFO server: …`,
+//! its control characters escaped: [`server_line`]): as the server wrote it, its ESC
+//! bytes reached the terminal of whoever `tail`s the log, and a line of it reading
+//! `error: …` was taken for the bridge's own last word.
 
 use std::{
     fs::File,
@@ -171,8 +175,31 @@ fn set_own(to: Own) {
 }
 
 /// The `tracing` target of the server's stderr shown among the bridge's messages
-/// ([`Log::echo`]): not the bridge's own, and in the log already as the server wrote it.
+/// ([`Log::echo`]): not the bridge's own, and in the log already ([`server_line`]).
 const SERVER_STDERR: &str = "mur_bridge::server";
+
+/// What a line of the server's stderr begins with among the bridge's messages.
+const SERVER_SAID: &str = "server: ";
+
+/// A line of the server's stderr (clipped) as the log holds it: as a foreground bridge
+/// shows it among its messages, in the binary's service layout (time as `tracing`
+/// writes it, level, message) — `TIME  INFO server: LINE` — with every control
+/// character escaped (`\x1b`), as every message of the bridge is.
+fn server_line(line: &str) -> String {
+    use tracing_subscriber::fmt::{format::Writer, time::FormatTime as _};
+    let mut time = String::new();
+    let _ = tracing_subscriber::fmt::time::SystemTime.format_time(&mut Writer::new(&mut time));
+    let line = mur_core::text::escape_value(line);
+    format!("{time}  INFO {SERVER_SAID}{line}")
+}
+
+/// Whether `line` of the log is one of the server's stderr ([`server_line`]), which says
+/// nothing for the bridge (its stop, its error), whatever it reads.
+pub(crate) fn of_the_server(line: &str) -> bool {
+    line.split_once(' ')
+        .and_then(|(_, rest)| rest.trim_start().strip_prefix("INFO "))
+        .is_some_and(|message| message.starts_with(SERVER_SAID))
+}
 
 /// The log of the bridge this process runs, as a writer of `tracing` events (every
 /// one the layer given it lets through: the bridge's and `mur-server`'s), for the
@@ -369,9 +396,9 @@ impl Tail {
     }
 }
 
-/// Writes each line of the server's stderr to `log`, clipped, on a thread of
-/// its own, until the server closes its stderr; the last lines are kept in
-/// the [`Tail`] it returns.
+/// Writes each line of the server's stderr to `log`, clipped and as a foreground bridge
+/// shows it ([`server_line`]), on a thread of its own, until the server closes its
+/// stderr; the last lines are kept (as written) in the [`Tail`] it returns.
 pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) -> Arc<Tail> {
     let tail = Arc::new(Tail::new());
     let kept = tail.clone();
@@ -401,9 +428,9 @@ pub(crate) fn pump(stderr: std::process::ChildStderr, log: Arc<Log>) -> Arc<Tail
             let line = clipped_of(&text, total);
             if log.echo {
                 // Escaped where it is printed, as every message of the bridge.
-                tracing::info!(target: SERVER_STDERR, "server: {line}");
+                tracing::info!(target: SERVER_STDERR, "{SERVER_SAID}{line}");
             }
-            log.write_line(&line);
+            log.write_line(&server_line(&line));
             kept.push(&text);
         }
         kept.end();
@@ -438,7 +465,7 @@ mod tests {
 
     /// Events reach the log only while a bridge whose stderr is not the log runs: those
     /// from before its log was made first, escaped; not the server's stderr shown among
-    /// them, which the log holds as the server wrote it.
+    /// them, which the log holds already ([`server_line`]).
     #[test]
     fn own_lines_are_held_until_the_log_is_made_then_written_to_it() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -464,6 +491,49 @@ mod tests {
             std::fs::read_to_string(&path).expect("read"),
             " INFO held \\x1b[31m\n WARN written\n"
         );
+    }
+
+    /// The server's stderr is in the log as a foreground bridge shows it: timed, `INFO
+    /// server: `, its control characters escaped. It was there as written: raw ESC bytes,
+    /// and a line `error: forged` that read as the bridge's own last word.
+    #[test]
+    fn the_servers_stderr_is_logged_escaped_and_said_to_be_the_servers() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("x.bridge.log");
+        let log = Log::empty(&path);
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", r"printf '\033[31mRED\r\nerror: forged\n\n' >&2"])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh");
+        let stderr = child.stderr.take().expect("stderr");
+        let tail = pump(stderr, log);
+        let _ = child.wait();
+        // Every line is in once the pump has read the end of the server's stderr.
+        while !*tail.ended.borrow() {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        let said: Vec<&str> = text
+            .lines()
+            .map(|line| {
+                let (time, message) = line.split_once("  INFO ").expect(line);
+                assert!(
+                    time.len() == 27 && time.ends_with('Z') && time.as_bytes()[10] == b'T',
+                    "{line}"
+                );
+                assert!(of_the_server(line), "{line}");
+                message
+            })
+            .collect();
+        assert_eq!(
+            said,
+            ["server: \\x1b[31mRED", "server: error: forged", "server: "]
+        );
+        assert!(!of_the_server(
+            "2026-11-29T11:23:38.810867Z  INFO bridge stopped: x"
+        ));
+        assert!(!of_the_server("server: x"));
     }
 
     #[test]

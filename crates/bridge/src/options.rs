@@ -9,6 +9,7 @@ use std::{
     time::Duration,
 };
 
+use mur_core::Error;
 use mur_server::UsageLogging;
 
 use crate::child::MAX_MESSAGE_BYTES;
@@ -73,21 +74,53 @@ impl Options {
     /// anywhere — a server named by a relative path (`python server.py`, `node
     /// dist/index.js`) is found only from there. A stopped bridge's log ends with
     /// it and its sidecar keeps it.
+    ///
+    /// One line whatever the words hold ([`shell_line`]): a server argument with a
+    /// newline split the log's last line, and its hint lost the command.
     pub fn again(&self, dir: Option<&Path>) -> String {
-        let mur = format!("mur {}", shell_line(&words(&self.command_line())));
+        let mur = format!("mur {}", shell_line(&self.command_line()));
         match dir {
-            Some(dir) => format!(
-                "cd {} && {mur}",
-                mur_core::shell_word(&dir.to_string_lossy())
-            ),
+            Some(dir) => format!("cd {} && {mur}", mur_core::shell_name(dir.as_os_str())),
             None => mur,
         }
     }
 }
 
-/// `words` as one line a shell reads back as them.
-pub(crate) fn shell_line(words: &[String]) -> String {
-    let quoted: Vec<String> = words.iter().map(|w| mur_core::shell_word(w)).collect();
+/// A usage log that cannot be written (`why`, which names it): what a bridge or a proxy
+/// given `usage` ends with (exit 7), before it serves anything. The hint fits the option
+/// given: for `--usage`, the directory it writes in, which must be writable (`--usage`
+/// was offered as the way out to whoever had given it); for `--usage-log`, another file
+/// or `--usage`.
+pub(crate) fn usage_log_unwritable(usage: &UsageLogging, log: &Path, why: String) -> Error {
+    let hint = match usage {
+        UsageLogging::BesideLockfile => {
+            let dir = log.parent().unwrap_or(log).display();
+            // Without a home it is the lockfile directory's `usage/` instead.
+            let named = match mur_usage::UsageDir::from_env() {
+                Some(_) => format!("`$XDG_STATE_HOME/mur/usage/sessions` (`{dir}`)"),
+                None => format!("`{dir}`"),
+            };
+            format!(
+                "`--usage` keeps its log in {named}, which must be a directory mur can write; \
+                 or give `--usage-log` a file in one"
+            )
+        }
+        UsageLogging::At(_) | UsageLogging::Off => {
+            "give `--usage-log` a file in a directory mur can write, or use `--usage`".to_owned()
+        }
+    };
+    Error::internal(why).with_hint(hint)
+}
+
+/// `words` as one line a shell reads back as them, each word as
+/// [`mur_core::shell_name`] writes it: bare or single-quoted, and a word holding a
+/// control character (a newline, ESC) or what is no UTF-8 in bash's `$'…'` with
+/// `\xHH` escapes — never a raw newline that ends the line (a log line, a hint), nor a
+/// raw ESC, which the log escapes to a `\x1b` that single quotes keep as those four
+/// characters. `$'…'` is read by bash, zsh and ksh (not by dash, `sh` on Debian): only
+/// such a word needs it.
+pub(crate) fn shell_line(words: &[OsString]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| mur_core::shell_name(w)).collect();
     quoted.join(" ")
 }
 
@@ -209,6 +242,20 @@ mod tests {
             format!("cd '/home/u/my tools' && {mur}")
         );
         assert_eq!(options.again(None), mur);
+    }
+
+    /// A server argument holding a newline or a control character is written in `$'…'`,
+    /// so the command stays one line (the log's last line, the hint that quotes it) and
+    /// reads back as the same words. In single quotes a newline split the line, and ESC
+    /// was a raw byte in it.
+    #[test]
+    fn the_command_that_starts_a_bridge_again_is_one_line_whatever_its_words_hold() {
+        let options = options(DEFAULT_IDLE, &["python3", "\x1b[31mRED\nerror: x", "a b"]);
+        assert_eq!(
+            options.again(Some(Path::new("/home/u/t\tools"))),
+            "cd $'/home/u/t\\x09ools' && mur devtools bridge --project /p/App.csproj -- \
+             python3 $'\\x1b[31mRED\\x0aerror: x' 'a b'"
+        );
     }
 
     /// An idle time is handed to the bridge started in the background, and shown in

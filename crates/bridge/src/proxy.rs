@@ -79,7 +79,7 @@ use std::{
 
 use mur_client::tool_result::without_protocol_fields;
 use mur_client::{Events, LogMessage, Progress, Question, Reply, Response};
-use mur_core::{Error, Result};
+use mur_core::Result;
 use mur_lockfile::jsonrpc::{
     self, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, error, notification, result,
 };
@@ -208,10 +208,9 @@ pub fn recorder(logging: &UsageLogging) -> Result<Option<Recorder>> {
     let Some(recorder) = Recorder::new(logging, &name, "") else {
         return Ok(None);
     };
-    recorder.ready().map_err(|why| {
-        Error::internal(why)
-            .with_hint("give `--usage-log` a file in a directory mur can write, or use `--usage`")
-    })?;
+    recorder
+        .ready()
+        .map_err(|why| crate::options::usage_log_unwritable(logging, recorder.path(), why))?;
     Ok(Some(recorder))
 }
 

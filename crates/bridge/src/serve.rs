@@ -25,7 +25,7 @@ use crate::{
     files::{BridgeFiles, SIDECAR_SCHEMA, Sidecar},
     http::{self, Bridge},
     log::{Log, OwnLines},
-    options::{Idle, Options, shell_line, words},
+    options::{Idle, Options, shell_line, usage_log_unwritable, words},
     relay::Relay,
     signals::StopSignal,
     slot::{Waiting, claim, serve_error},
@@ -81,7 +81,7 @@ pub async fn run(
     tracing::info!(
         "bridge for `{}` starting `{}`",
         claimed.project(),
-        shell_line(&words(&options.command))
+        shell_line(&options.command)
     );
     let secret = new_secret()?;
     let claimed = claimed.admitting_only(&secret);
@@ -156,11 +156,9 @@ fn usage_recorder(options: &Options, lockfile: &Path, build_tag: &str) -> Result
     // Asked for by its operator: a log that cannot be written ends the bridge here
     // (exit 7), before a whole experiment goes unrecorded with a warning per call.
     if let Some(recorder) = &usage {
-        recorder.ready().map_err(|why| {
-            Error::internal(why).with_hint(
-                "give `--usage-log` a file in a directory mur can write, or use `--usage`",
-            )
-        })?;
+        recorder
+            .ready()
+            .map_err(|why| usage_log_unwritable(&options.usage, recorder.path(), why))?;
     }
     Ok(usage)
 }

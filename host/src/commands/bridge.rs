@@ -35,10 +35,26 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
     ))??;
     match start {
         mur_bridge::Start::Announced(started) => session_line(&started.path, &started.lockfile),
-        // The bridge it started was stopped: mur ends by the signal, as it would have
-        // without the handlers (a bridge is no recorded invocation: no line is said).
-        mur_bridge::Start::Interrupted(signal) => crate::interrupt::end(signal),
+        mur_bridge::Start::Interrupted(signal) => interrupted(signal),
     }
+}
+
+/// The bridge a start was waiting for was stopped by `signal` (Ctrl+C, SIGTERM, the
+/// terminal closing): one line saying so, as every call a signal stops says one (it
+/// exited 130 saying nothing), in the words of the host's other interrupt lines
+/// (`crate::interrupt`); then mur ends by the signal, as it would have without the
+/// handlers: a shell's loop sees a command interrupted (a bridge is no recorded
+/// invocation: nothing to record).
+fn interrupted(signal: std::os::raw::c_int) -> ! {
+    let name = match signal {
+        signal_hook::consts::SIGHUP => "SIGHUP",
+        signal => crate::signals::name(signal),
+    };
+    output::diagnostic(&format!(
+        "error: interrupted by {name} while the bridge started: it was stopped, and its \
+         server with it"
+    ));
+    mur_procs::end_by_signal(signal)
 }
 
 /// What a start says on stderr while it waits (not with `-q`), in the background or

@@ -690,6 +690,37 @@ fn a_proxy_with_usage_records_where_the_report_reads_without_a_flag() {
     assert_eq!(surfaces, [(&json!("server/mcp"), &json!(1))], "{json}");
 }
 
+/// A `--usage` log that cannot be written ends the proxy (exit 7) before it serves, the
+/// hint naming the directory `--usage` writes in, which must be writable: it said "give
+/// `--usage-log` a file …, or use `--usage`" to whoever had used it. A `--usage-log`
+/// that cannot be written is offered another file, or `--usage`.
+#[test]
+fn a_usage_log_that_cannot_be_written_gets_the_hint_of_the_option_given() {
+    let sb = Sandbox::new();
+    let sessions = sb.state_dir().join("mur").join("usage").join("sessions");
+    std::fs::create_dir_all(sessions.parent().expect("its directory")).expect("mkdir");
+    std::fs::write(&sessions, "").expect("a file where the directory goes");
+    let out = proxy_after(&sb, &["--usage"], &[]);
+    out.assert_code(7)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: cannot write the usage log `{dir}/mur-proxy.jsonl`: Not a directory (os error \
+         20)\n\
+         hint: `--usage` keeps its log in `$XDG_STATE_HOME/mur/usage/sessions` (`{dir}`), \
+         which must be a directory mur can write; or give `--usage-log` a file in one\n",
+            dir = sessions.display(),
+        ));
+    let inside = sessions.join("proxied.jsonl");
+    let out = proxy_after(&sb, &["--usage-log", inside.to_str().expect("utf-8")], &[]);
+    out.assert_code(7)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: cannot write the usage log `{}`: Not a directory (os error 20)\n\
+         hint: give `--usage-log` a file in a directory mur can write, or use `--usage`\n",
+            inside.display(),
+        ));
+}
+
 /// `proxy --usage-log` in a directory that does not exist is refused as the bridge
 /// refuses it: exit 1, one line, before the proxy reads a request (none is answered),
 /// and no directory made.

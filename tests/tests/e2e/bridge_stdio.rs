@@ -497,6 +497,28 @@ fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
     );
 }
 
+/// A `--usage` log that cannot be written ends the bridge (exit 7) before its server
+/// starts, the hint naming the directory `--usage` writes in, which must be writable: it
+/// said "give `--usage-log` a file …, or use `--usage`" to whoever had used it.
+#[test]
+fn a_usage_log_that_cannot_be_written_gets_the_hint_of_the_option_given() {
+    let sb = Sandbox::new();
+    let sessions = sb.state_dir().join("mur").join("usage").join("sessions");
+    std::fs::create_dir_all(sessions.parent().expect("its directory")).expect("mkdir");
+    std::fs::write(&sessions, "").expect("a file where the directory goes");
+    let project = sb.project("usage");
+    let out = start(&sb, &project, &["--usage"], &["true".into()]);
+    out.assert_code(7).assert_stdout_is("").assert_stderr_is(format!(
+        "error: cannot write the usage log `{dir}/{hash}.jsonl`: Not a directory (os error 20)\n\
+         hint: `--usage` keeps its log in `$XDG_STATE_HOME/mur/usage/sessions` (`{dir}`), \
+         which must be a directory mur can write; or give `--usage-log` a file in one\n\
+         hint: its log is `{log}`\n",
+        dir = sessions.display(),
+        hash = bridge_project_hash(&sb, &project),
+        log = sb.lockfile_path(&project).with_extension("bridge.log").display(),
+    ));
+}
+
 /// The project hash a bridge's records carry: its lockfile's name without `.json`.
 fn bridge_project_hash(sb: &Sandbox, project: &Path) -> String {
     let lockfile = sb.lockfile_path(project);
@@ -771,6 +793,76 @@ fn the_command_that_starts_a_bridge_again_runs_its_server_where_it_ran() {
     again.stop();
 }
 
+/// A server argument holding a newline or a control character (ESC) keeps the command
+/// that starts the bridge again one line, in the log's last line and in the hint that
+/// quotes it, written in bash's `$'…'`: read back by bash, it is the same words, run
+/// from the same directory. In single quotes the newline split the log's last line (the
+/// hint lost the command), and ESC, escaped in the log as `\x1b`, pasted as those four
+/// characters.
+#[test]
+fn the_command_that_starts_a_bridge_again_gives_back_every_word_of_its_server() {
+    let sb = Sandbox::new();
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let odd = "\x1b[31mRED\nerror: x";
+    let server: Vec<OsString> = vec![
+        "python3".into(),
+        "-u".into(),
+        script.clone().into(),
+        odd.into(),
+        "a b".into(),
+    ];
+    let bridge = Bridge::start(&sb, "odd-words", &[], &server);
+    let log = PathBuf::from(bridge.line["log"].as_str().expect("log"));
+    let project = sb.canonical_project(&bridge.project);
+    let said = bridge.stop_then_said(&["call", "count"]);
+    let command = said
+        .strip_prefix("stopped by a signal (`bridge stop`, Ctrl+C); start it again: `")
+        .and_then(|command| command.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        command.ends_with(&format!(
+            "&& mur devtools bridge --project {project} -- python3 -u {} \
+             $'\\x1b[31mRED\\x0aerror: x' 'a b'",
+            script.display()
+        )),
+        "{command}"
+    );
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let last = text.lines().last().expect("a last line");
+    assert!(
+        last.ends_with(&format!(
+            " INFO bridge stopped: stopped by a signal (`bridge stop`, Ctrl+C); to start it \
+             again: `{command}`"
+        )),
+        "{text}"
+    );
+    // As bash reads it (the shell a pasted `$'…'` needs): `mur` given the same words,
+    // from the directory the bridge ran in.
+    let words = mur_e2e::run(&mut sb.shell_command(&format!(
+        "mur() {{ printf '%s\\0' \"$PWD\" \"$@\"; }}; {command}"
+    )));
+    words.assert_code(0);
+    let read: Vec<&str> = words.stdout.split_terminator('\0').collect();
+    let root = std::fs::canonicalize(sb.root()).expect("the sandbox");
+    let script = script.to_str().expect("utf-8");
+    assert_eq!(
+        read,
+        [
+            root.to_str().expect("utf-8"),
+            "devtools",
+            "bridge",
+            "--project",
+            &project,
+            "--",
+            "python3",
+            "-u",
+            script,
+            odd,
+            "a b"
+        ]
+    );
+}
+
 /// The project's next call names the stop of the last bridge, one run in the
 /// foreground too: its own lines (its start, its stop and the command that starts it
 /// again) go to the log as well as to its terminal, and the hint reads the log only
@@ -811,26 +903,26 @@ fn after_a_foreground_bridge_the_stop_hint_is_its_own_not_the_last_ones() {
     assert!(last.contains("INFO bridge for `"), "{last}");
 }
 
-/// A foreground bridge's log holds what its stderr shows, in the same layout, but for
-/// the server's stderr (there as the server wrote it): `mur-server`'s lines too — the
-/// stale lockfile it removed as the bridge claimed the slot, before the log was made,
-/// and the session it announced — which reached only the terminal when the bridge
-/// wrote its own lines to the log by hand.
+/// A foreground bridge's log holds what its stderr shows, in the same layout:
+/// `mur-server`'s lines too — the stale lockfile it removed as the bridge claimed the
+/// slot, before the log was made, and the session it announced — which reached only
+/// the terminal when the bridge wrote its own lines to the log by hand; and the
+/// server's stderr, `server: …` (each line of it in the log as it was shown, not as the
+/// server wrote it).
 #[test]
 fn a_foreground_bridges_log_holds_what_its_stderr_shows() {
     let sb = Sandbox::new();
     let project = sb.project("fg-log");
     let lockfile = sb.plant_http_lockfile(&sb.canonical_project(&project), mur_e2e::dead_pid(), 9);
     let out = foreground_for_a_second(&sb, &project);
-    // `<time>  INFO message`, the time each layer's own; in the log, the server's
-    // stderr is the lines with no time and level.
+    // `<time>  INFO message`, the time each layer's own (and the pump's, which writes
+    // the server's lines to the log); the server's lines and the bridge's are compared
+    // apart, as they come from threads of their own.
     let untimed = |line: &'_ str| line.split_once(' ').map(|(_, rest)| rest.to_owned());
-    let shown: Vec<String> = out
-        .stderr
-        .lines()
-        .filter(|line| !line.contains(" INFO server: "))
-        .filter_map(untimed)
-        .collect();
+    let server = |line: &String| line.starts_with(" INFO server: ");
+    let shown: Vec<String> = out.stderr.lines().filter_map(untimed).collect();
+    let (shown_server, shown): (Vec<String>, Vec<String>) = shown.into_iter().partition(server);
+    assert!(!shown_server.is_empty(), "the server said nothing: {out}");
     for said in [
         format!(
             "INFO removing stale lockfile `{}` (pid ",
@@ -847,14 +939,12 @@ fn a_foreground_bridges_log_holds_what_its_stderr_shows() {
     let log = std::fs::read_to_string(lockfile.with_extension("bridge.log")).expect("the log");
     let logged: Vec<String> = log
         .lines()
+        .filter(|line| !line.starts_with("----- "))
         .filter_map(untimed)
-        .filter(|line| {
-            ["INFO ", "WARN ", "ERROR "]
-                .iter()
-                .any(|level| line.trim_start().starts_with(level))
-        })
         .collect();
+    let (logged_server, logged): (Vec<String>, Vec<String>) = logged.into_iter().partition(server);
     assert_eq!(logged, shown, "the log:\n{log}");
+    assert_eq!(logged_server, shown_server, "the log:\n{log}");
 }
 
 /// `mur devtools bridge --foreground --idle 1s --project PROJECT -- server-everything`,
@@ -1854,11 +1944,14 @@ fn a_server_that_floods_its_stderr_leaves_a_bounded_log_with_its_newest_lines() 
             "{}",
             &log[..log.len().min(300)]
         );
+        // Each line of the server's as a foreground bridge shows it: `TIME  INFO server: …`.
+        let said: Vec<&str> = log
+            .lines()
+            .filter_map(|line| line.split_once("  INFO server: ").map(|(_, said)| said))
+            .collect();
+        let clipped = format!("{}… (100000 bytes in all)", "x".repeat(2_000));
         assert!(
-            log.contains(&format!(
-                "{}… (100000 bytes in all)\nEND-OF-FLOOD\n",
-                "x".repeat(100)
-            )),
+            said.ends_with(&[clipped.as_str(), "END-OF-FLOOD"]),
             "the newest lines, the long one clipped"
         );
     });
@@ -2149,9 +2242,11 @@ impl Group {
     fn of(log: &Path) -> Self {
         Self(wait_until("the server to say its process group", || {
             let text = std::fs::read_to_string(log).unwrap_or_default();
+            // `TIME  INFO server: lingering: group N`, as every line of its stderr.
             let line = text
                 .lines()
-                .find_map(|l| l.strip_prefix("lingering: group "))?;
+                .find_map(|l| l.split_once(" INFO server: lingering: group "))?
+                .1;
             line.trim().parse().ok()
         }))
     }
@@ -2246,10 +2341,24 @@ fn starting_bridge(sb: &Sandbox, name: &str) -> (mur_e2e::Process, PathBuf, Grou
     (starting, project, group, log)
 }
 
+/// Ctrl+C while a start waits for its bridge stops the bridge and its server, says so in
+/// one line as every call a signal stops does (it said nothing), and ends the command as
+/// the signal would have.
 #[test]
 fn ctrl_c_while_a_bridge_starts_stops_it_and_its_server() {
     let sb = Sandbox::new();
-    let (starting, project, group, _log) = starting_bridge(&sb, "interrupted");
+    let project = sb.project("interrupted");
+    let stderr = sb.root().join("start.stderr");
+    let mut command = sb.mur_command(&["devtools", "bridge", "--project"]);
+    command
+        .arg(&project)
+        .arg("--")
+        .args(wrapped_lingering(&sb, &["cleanup", "mute"]))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&stderr).expect("a file for stderr"));
+    let starting = mur_e2e::Process::spawn(&mut command);
+    let log = sb.lockfile_path(&project).with_extension("bridge.log");
+    let group = Group::of(&log);
     starting.signal("INT");
     let status = starting.wait_status();
     // Ended as an interrupted command is…
@@ -2257,6 +2366,12 @@ fn ctrl_c_while_a_bridge_starts_stops_it_and_its_server() {
         std::os::unix::process::ExitStatusExt::signal(&status),
         Some(2),
         "{status:?}"
+    );
+    let said = std::fs::read_to_string(&stderr).expect("its stderr");
+    assert_eq!(
+        after_waiting(&said, &log),
+        "error: interrupted by SIGINT while the bridge started: it was stopped, and its \
+         server with it\n"
     );
     // …with nothing left: no bridge holds the project or will come up later,
     // and its server is gone.
@@ -2618,6 +2733,46 @@ fn in_the_foreground_the_servers_stderr_is_on_the_terminal_too() {
     Group::of(Path::new(bridge.line["log"].as_str().expect("log")));
     let log = bridge.log();
     assert_eq!(log.matches("lingering: group ").count(), 1, "{log}");
+    bridge.stop();
+}
+
+/// A background bridge's log holds its server's stderr as `--foreground` shows it: each
+/// line `TIME  INFO server: …`, its control characters escaped. It held the lines as the
+/// server wrote them, ESC bytes for the terminal of whoever `tail`s the log (as `session
+/// list` says to), and a line `error: forged` that read as the bridge's own.
+#[test]
+fn a_background_bridges_log_holds_the_servers_stderr_as_the_foreground_shows_it() {
+    let sb = Sandbox::new();
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let server: Vec<OsString> = vec![
+        "sh".into(),
+        "-c".into(),
+        r#"printf '\033[31mRED\nerror: forged\n' >&2; exec python3 -u "$0""#.into(),
+        script.into(),
+    ];
+    let bridge = Bridge::start(&sb, "escaped", &[], &server);
+    let log = wait_until("the server's stderr in the log", || {
+        let log = bridge.log();
+        let written = log.lines().any(|line| line.ends_with("error: forged"));
+        written.then_some(log)
+    });
+    assert!(!log.contains('\x1b'), "{log}");
+    let said: Vec<&str> = log
+        .lines()
+        .filter(|line| line.ends_with("RED") || line.ends_with("error: forged"))
+        .map(|line| {
+            let (time, said) = line
+                .split_once("  INFO ")
+                .unwrap_or_else(|| panic!("{log}"));
+            assert!(time.ends_with('Z') && !time.contains(' '), "{log}");
+            said
+        })
+        .collect();
+    assert_eq!(
+        said,
+        ["server: \\x1b[31mRED", "server: error: forged"],
+        "{log}"
+    );
     bridge.stop();
 }
 
