@@ -11,6 +11,11 @@
 //! ~0.06 ms of a 1.7 ms call), and two `verbs add` at once could lose one
 //! another's entry. An `index.json` left by an older `mur` is still read, and
 //! moved into entry files the first time the index is loaded whole.
+//!
+//! An entry file mur cannot use is that verb's failure alone: the whole index is
+//! loaded without it ([`Index::broken`] names it), so `verbs list` and `catalog` skip
+//! it with a warning, `verbs remove` removes it and `verbs add --force` replaces it; a
+//! call of that verb still fails (exit 7) with the way out.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -120,11 +125,39 @@ struct LegacyFile {
     verbs: Vec<Entry>,
 }
 
+/// An entry file the whole index was loaded without: mur cannot use it (not JSON,
+/// another schema, another verb's, not a regular file, unreadable).
+#[derive(Debug)]
+pub struct Broken {
+    /// The verb it is named for.
+    pub name: String,
+    /// Why it is unusable, with the way out: what a call of the verb fails with.
+    pub error: VerbError,
+}
+
+impl Broken {
+    /// The one line a listing skips it with (the binary says it as a warning).
+    pub fn warning(&self) -> String {
+        let name = &self.name;
+        format!(
+            "skipping verb `{name}`: {}; `mur devtools verbs remove {name}` removes it, \
+             `mur devtools verbs add --force <{name}.wasm>` installs it again",
+            self.error
+        )
+    }
+}
+
 /// The index as loaded from (and saved to) one verb directory.
 #[derive(Debug)]
 pub struct Index {
     dir: PathBuf,
     pub verbs: Vec<Entry>,
+    /// The entry files [`Index::load`] could not use, by name: no entry of
+    /// [`Index::verbs`], and never written or removed by [`Index::save`] unless
+    /// [`Index::remove_broken`] took one out (an entry put by its name replaces it).
+    broken: Vec<Broken>,
+    /// The broken entries taken out, whose files the next save removes.
+    discarded: Vec<String>,
     /// The entries as they stand on disk, by name: [`Index::save`] writes the
     /// ones that differ and removes the files of the ones taken out. An index
     /// loaded for one verb holds only that one, so it never touches the others.
@@ -136,18 +169,25 @@ pub struct Index {
 impl Index {
     /// Load every entry; a missing directory is an empty index. Anything but a
     /// regular file of at most its cap (a FIFO, a link, a device) is refused at
-    /// once, never waited on. A legacy `index.json` is moved into entry files
-    /// (best effort: a read-only directory keeps it, and it is read again).
+    /// once, never waited on. One entry file mur cannot use is left out and kept in
+    /// [`Index::broken`]: one verb's failure, not the whole index's (a legacy index or
+    /// an entry directory that cannot be read still fails it). A legacy `index.json` is
+    /// moved into entry files (best effort: a read-only directory keeps it, and it is
+    /// read again).
     pub fn load(dir: &Path) -> Result<Self, VerbError> {
         let legacy = read_legacy(dir)?;
-        let stored = by_name(read_entries(dir)?);
+        let (entries, broken) = read_entries(dir)?;
+        let stored = by_name(entries);
         let had_legacy = legacy.is_some();
-        // An entry file wins over the legacy index: it can only be newer.
+        // An entry file wins over the legacy index: it can only be newer, broken too.
         let mut all = by_name(legacy.unwrap_or_default());
+        all.retain(|name, _| !broken.iter().any(|b| b.name == *name));
         all.extend(stored.clone());
         let mut index = Self {
             dir: dir.to_owned(),
             verbs: all.into_values().collect(),
+            broken,
+            discarded: Vec::new(),
             stored,
             legacy: had_legacy,
         };
@@ -181,6 +221,8 @@ impl Index {
             dir: dir.to_owned(),
             stored: by_name(verbs.clone()),
             verbs,
+            broken: Vec::new(),
+            discarded: Vec::new(),
             legacy: false,
         })
     }
@@ -189,10 +231,24 @@ impl Index {
         self.verbs.iter().find(|e| e.name == name)
     }
 
+    /// The entry files [`Index::load`] left out, unusable, by name.
+    pub fn broken(&self) -> &[Broken] {
+        &self.broken
+    }
+
+    /// Take out the broken entry of verb `name`, if it has one: the next save
+    /// removes its file. Never put back if the save fails after it: it held nothing
+    /// mur could use.
+    pub fn remove_broken(&mut self, name: &str) -> Option<Broken> {
+        let at = self.broken.iter().position(|b| b.name == name)?;
+        self.discarded.push(name.to_owned());
+        Some(self.broken.remove(at))
+    }
+
     /// The installed verb other than `name` whose bytes hash to `sha256`, from every
     /// entry in the directory: an index loaded for one verb ([`Index::load_only`])
-    /// holds no other. `Ok(None)` where there is none; an error where the entries
-    /// cannot all be read (another verb's entry file broken), and so it is not known.
+    /// holds no other. `Ok(None)` where there is none (a broken entry file holds no
+    /// verb mur knows the bytes of); an error where the index cannot be read.
     pub fn other_with(&self, name: &str, sha256: &str) -> Result<Option<String>, VerbError> {
         let whole = Self::load(&self.dir)?;
         let other = whole
@@ -202,8 +258,11 @@ impl Index {
         Ok(other.map(|entry| entry.name))
     }
 
-    /// Add or replace the entry with this name, keeping the list sorted.
+    /// Add or replace the entry with this name, keeping the list sorted; a broken
+    /// entry file of that name is replaced by the save.
     pub fn put(&mut self, entry: Entry) {
+        self.broken.retain(|b| b.name != entry.name);
+        self.discarded.retain(|name| *name != entry.name);
         self.verbs.retain(|e| e.name != entry.name);
         self.verbs.push(entry);
         self.verbs.sort_by(|a, b| a.name.cmp(&b.name));
@@ -260,6 +319,11 @@ impl Index {
                 remove_if_there(&entry_path(&self.dir, name))?;
                 touched.push((name, self.stored.get(name)));
             }
+            // Last: a broken entry's file cannot be put back, so none is removed
+            // before every other step succeeded.
+            for name in &self.discarded {
+                remove_if_there(&entry_path(&self.dir, name))?;
+            }
             Ok(())
         };
         let outcome = apply();
@@ -292,6 +356,7 @@ impl Index {
         for name in gone {
             self.stored.remove(&name);
         }
+        self.discarded.clear();
         // No part of the change, so never undone: its entries are all in their files
         // now, which win over it, and an `index.json` that cannot be removed (a verb
         // directory mur may not change) is read again and its removal retried.
@@ -362,13 +427,15 @@ fn read_entry(dir: &Path, name: &str) -> Result<Option<Entry>, VerbError> {
     Ok(Some(file.verb))
 }
 
-/// Every entry file's entry, by name. Other names in the directory (a
-/// writer's temporary files) are not entries.
-fn read_entries(dir: &Path) -> Result<Vec<Entry>, VerbError> {
+/// Every entry file's entry, by name, and the entry files mur cannot use. Other
+/// names in the directory (a writer's temporary files) are not entries.
+fn read_entries(dir: &Path) -> Result<(Vec<Entry>, Vec<Broken>), VerbError> {
     let entries = dir.join(ENTRY_DIR);
     let listing = match std::fs::read_dir(&entries) {
         Ok(listing) => listing,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok((Vec::new(), Vec::new()));
+        }
         Err(e) => return Err(broken(&entries, format!("cannot be listed: {e}"))),
     };
     let mut names = Vec::new();
@@ -382,10 +449,14 @@ fn read_entries(dir: &Path) -> Result<Vec<Entry>, VerbError> {
     }
     names.sort();
     let mut verbs = Vec::with_capacity(names.len());
+    let mut broken = Vec::new();
     for name in names {
-        verbs.extend(read_entry(dir, &name)?);
+        match read_entry(dir, &name) {
+            Ok(entry) => verbs.extend(entry),
+            Err(error) => broken.push(Broken { name, error }),
+        }
     }
-    Ok(verbs)
+    Ok((verbs, broken))
 }
 
 /// The entries of a legacy `index.json`, `None` when there is none.
@@ -433,13 +504,18 @@ fn broken(path: &Path, why: String) -> VerbError {
     )
 }
 
-/// One verb's entry file mur cannot use: the way out is that verb's alone.
+/// One verb's entry file mur cannot use: the way out is that verb's alone, and
+/// mur's own commands take it (the file need not be removed by hand first).
 fn broken_entry(path: &Path, name: &str, why: String) -> VerbError {
-    unusable(
-        path,
-        "the verb index entry",
-        why,
-        &format!("the verb with `mur devtools verbs add --force <{name}.wasm>`"),
+    if let Some(e) = crate::dirs::file_in_the_way(path) {
+        return e;
+    }
+    VerbError::internal_with_hint(
+        format!("the verb index entry `{}` {why}", path.display()),
+        format!(
+            "reinstall the verb with `mur devtools verbs add --force <{name}.wasm>`, or \
+             remove it with `mur devtools verbs remove {name}`"
+        ),
     )
 }
 
@@ -772,9 +848,13 @@ mod tests {
             ),
         ] {
             std::fs::write(&path, text).expect("write");
+            let whole = Index::load(tmp.path()).expect("the others load");
+            assert!(whole.verbs.is_empty());
+            assert_eq!(whole.broken().len(), 1);
+            assert_eq!(whole.broken()[0].name, "a");
             for err in [
                 Index::load_only(tmp.path(), "a").expect_err("one"),
-                Index::load(tmp.path()).expect_err("all"),
+                Index::load(tmp.path()).expect("all").broken.remove(0).error,
             ] {
                 assert!(matches!(err, VerbError::Internal { .. }), "{err:?}");
                 assert_eq!(
@@ -782,14 +862,60 @@ mod tests {
                     format!("the verb index entry `{}` {why}", path.display())
                 );
                 assert_eq!(
-                    err.hint(),
-                    Some(format!(
-                        "remove `{}`, then reinstall the verb with `mur devtools verbs add --force <a.wasm>`",
-                        path.display()
-                    ))
+                    err.hint().as_deref(),
+                    Some(
+                        "reinstall the verb with `mur devtools verbs add --force <a.wasm>`, or \
+                         remove it with `mur devtools verbs remove a`"
+                    )
                 );
             }
         }
+    }
+
+    /// A broken entry file is one verb's failure: the index loads without it, saving
+    /// the others never touches it, an entry put by its name replaces it, and one
+    /// taken out is removed, last (review 408, finding 2: `verbs list`, `catalog`,
+    /// `verbs remove` and `verbs add --force` all failed on it).
+    #[test]
+    fn a_broken_entry_is_left_out_and_removed_or_replaced_by_name() {
+        let tmp = saved(&["a", "b", "c"]);
+        let b = entry_path(tmp.path(), "b");
+        std::fs::write(&b, "garbage").expect("break b");
+        let mut index = Index::load(tmp.path()).expect("load");
+        assert_eq!(names(&index), ["a", "c"]);
+        assert_eq!(
+            index.broken()[0].warning(),
+            format!(
+                "skipping verb `b`: the verb index entry `{}` is unreadable: expected value at \
+                 line 1 column 1; `mur devtools verbs remove b` removes it, \
+                 `mur devtools verbs add --force <b.wasm>` installs it again",
+                b.display()
+            )
+        );
+        index.put(Entry {
+            size: 9,
+            ..entry("a")
+        });
+        index.save().expect("save a");
+        assert_eq!(std::fs::read_to_string(&b).expect("b"), "garbage");
+
+        let mut index = Index::load(tmp.path()).expect("load");
+        assert_eq!(
+            index.remove_broken("b").map(|b| b.name).as_deref(),
+            Some("b")
+        );
+        assert!(index.remove_broken("a").is_none(), "a is no broken entry");
+        index.save().expect("save without b");
+        assert_eq!(entry_files(tmp.path()), ["a.json", "c.json"]);
+        assert!(Index::load(tmp.path()).expect("load").broken().is_empty());
+
+        std::fs::write(&b, "garbage").expect("break b again");
+        let mut index = Index::load(tmp.path()).expect("load");
+        index.put(entry("b"));
+        index.save().expect("b replaced");
+        let again = Index::load(tmp.path()).expect("reload");
+        assert_eq!(names(&again), ["a", "b", "c"]);
+        assert!(again.broken().is_empty());
     }
 
     #[test]

@@ -344,11 +344,30 @@ fn classify(
         )
     } else if store.data().limits.exceeded {
         format!("exceeded its {}", store.data().limits.told())
+    } else if host_failed(err) {
+        tracing::debug!("verb `{verb}` failed: {err:?}");
+        return VerbError::internal(format!(
+            "verb `{verb}` could not run: mur's verb runtime failed {during}: {}",
+            chain(err)
+        ));
     } else {
         format!("crashed: {}", crash_reason(stderr, trap, err))
     };
     tracing::debug!("verb `{verb}` failed: {err:?}");
     VerbError::plugin(verb, message)
+}
+
+/// Whether `err` is the host's own failure, no doing of the verb: not a trap, and an
+/// I/O error of the system's among its causes (a memory image wasmtime writes to a
+/// memfd when no cached file is mapped, refused by `ulimit -f`; a mapping refused).
+/// mur's own failure (exit 7), not the verb's crash (exit 6): an agent told a verb
+/// crashed goes to `mur devtools call`, which would not have helped. What a verb does
+/// wrong is a trap, or one of the host's own refusals (a sleep, a bound), no I/O error.
+fn host_failed(err: &wasmtime::Error) -> bool {
+    err.downcast_ref::<Trap>().is_none()
+        && err
+            .chain()
+            .any(|cause| cause.downcast_ref::<std::io::Error>().is_some())
 }
 
 /// The guest's own account of its crash, from what it wrote on stderr during
@@ -480,6 +499,23 @@ pub fn chain(err: &wasmtime::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The host's I/O failure is no verb's doing; a trap, or a refusal of the host's
+    /// own (a sleep), is (review 408, finding 7: "verb `state` crashed: File too large").
+    #[test]
+    fn only_an_io_failure_of_the_host_is_the_hosts() {
+        let efbig = std::io::Error::from_raw_os_error(27);
+        assert!(host_failed(&wasmtime::Error::new(efbig)));
+        let wrapped = wasmtime::Error::new(std::io::Error::from_raw_os_error(12))
+            .context("mmap failed to allocate 0x1000 bytes");
+        assert!(host_failed(&wrapped));
+        assert!(!host_failed(&wasmtime::Error::new(
+            Trap::UnreachableCodeReached
+        )));
+        assert!(!host_failed(&wasmtime::format_err!(
+            "the verb tried to sleep, and verbs get no clock"
+        )));
+    }
 
     /// The crash a verb ends in, from what it wrote on stderr (`wasm trap:
     /// unreachable` when it says nothing of its own).

@@ -9,6 +9,7 @@ use super::cache::CodeCache;
 use super::data::{self, DataVerb};
 use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
+pub use super::index::Broken;
 use super::index::{Entry, Index, appended, stamp, write_atomic};
 use super::instance::{Described, Instance};
 use super::name_section;
@@ -49,9 +50,21 @@ pub enum Added {
     Repaired { name: String, why: String },
 }
 
-/// The installed verbs, in the index's order.
+/// The installed verbs, in the index's order (without any whose entry file is broken).
 pub fn list(dirs: &VerbDirs) -> Result<Vec<Entry>, VerbError> {
     Ok(Index::load(&dirs.verbs)?.verbs)
+}
+
+/// [`list`], and the entry files it left out, unusable: a listing says each
+/// ([`Broken::warning`]) and goes on, as for a lockfile it skips.
+pub fn listing(dirs: &VerbDirs) -> Result<(Vec<Entry>, Vec<Broken>), VerbError> {
+    let mut index = Index::load(&dirs.verbs)?;
+    let names: Vec<String> = index.broken().iter().map(|b| b.name.clone()).collect();
+    let broken = names
+        .iter()
+        .filter_map(|name| index.remove_broken(name))
+        .collect();
+    Ok((index.verbs, broken))
 }
 
 /// One installed verb: its entry, its file, and the bytes of its compiled
@@ -62,7 +75,11 @@ pub type Info = (Entry, PathBuf, u64);
 /// that says so (`Ok(Err(..))`), apart from an index that cannot be read: the caller
 /// may know more of the name (a session's tool, reached by its derived verb).
 pub fn info(dirs: &VerbDirs, name: &str) -> Result<Result<Info, VerbError>, VerbError> {
-    let index = Index::load(&dirs.verbs)?;
+    let mut index = Index::load(&dirs.verbs)?;
+    // Its entry broken: what a call of it says, not that it is not installed.
+    if let Some(broken) = index.remove_broken(name) {
+        return Err(broken.error);
+    }
     let Some(entry) = index.get(name) else {
         return Ok(Err(not_installed(&[name], &index)));
     };
@@ -83,7 +100,8 @@ pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
 /// transaction: its new state is saved once, all or nothing ([`Index::save`]), and
 /// only then are the verbs' files deleted; one that cannot be (it is gone from help
 /// and dispatch all the same) is left to the sweep ([`collect_orphans`]). One read
-/// of the index, one sweep.
+/// of the index, one sweep. A verb whose entry file is broken is removed as any
+/// other, entry file and verb file: that is its repair.
 pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, VerbError> {
     let mut unique: Vec<String> = Vec::new();
     for name in names {
@@ -99,7 +117,7 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
     let missing: Vec<&str> = unique
         .iter()
         .map(String::as_str)
-        .filter(|name| index.get(name).is_none())
+        .filter(|name| index.get(name).is_none() && !is_broken(&index, name))
         .collect();
     if !missing.is_empty() {
         if unique.len() == 1 {
@@ -107,15 +125,23 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
         }
         return Err(none_removed(not_installed(&missing, &index)));
     }
-    let entries: Vec<Entry> = unique
+    // Each verb's file as its entry names it; a broken entry names none.
+    let files: Vec<Option<String>> = unique
         .iter()
-        .filter_map(|name| index.remove(name))
+        .map(|name| match index.remove(name) {
+            Some(entry) => Some(entry.file),
+            None => {
+                index.remove_broken(name);
+                None
+            }
+        })
         .collect();
     index.save().map_err(none_removed)?;
-    for (name, entry) in unique.iter().zip(entries) {
+    for (name, file) in unique.iter().zip(files) {
         // Its file, and one of the other kind an earlier replacement left (`NAME.wasm`
         // beside `NAME.json`): files are named after their verb, so no other verb's.
-        for file in [entry.file, format!("{name}.wasm"), format!("{name}.json")] {
+        let named = [format!("{name}.wasm"), format!("{name}.json")];
+        for file in file.into_iter().chain(named) {
             let path = dirs.verbs.join(&file);
             if let Err(e) = std::fs::remove_file(&path)
                 && e.kind() != std::io::ErrorKind::NotFound
@@ -128,6 +154,22 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
     Ok(unique)
 }
 
+fn is_broken(index: &Index, name: &str) -> bool {
+    index.broken().iter().any(|b| b.name == name)
+}
+
+/// The index, read now, when every entry in it could be: one with a broken entry
+/// file does not say which verb file or compiled code that verb uses, so nothing is
+/// judged unused by it.
+fn whole_index(dirs: &VerbDirs) -> Option<Index> {
+    let index = Index::load(&dirs.verbs).ok()?;
+    if let Some(broken) = index.broken().first() {
+        tracing::debug!("nothing is swept while `{}` is broken", broken.name);
+        return None;
+    }
+    Some(index)
+}
+
 /// Removes compiled code no installed verb needs any more, judged by the index
 /// as it stands now (read again: another `verbs add` may have installed a verb
 /// since this one read it), and only while no `verbs add` is at work: one that
@@ -137,8 +179,8 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
 /// and is made only when the verb directory holds files to sweep, for the lock.
 fn collect_orphans(dirs: &VerbDirs) {
     if !dirs.cache.exists() {
-        let unused = Index::load(&dirs.verbs).map(|index| unused_files(&dirs.verbs, &index));
-        if !unused.is_ok_and(|files| !files.is_empty())
+        let unused = whole_index(dirs).map(|index| unused_files(&dirs.verbs, &index));
+        if unused.is_none_or(|files| files.is_empty())
             || std::fs::create_dir_all(&dirs.cache).is_err()
         {
             return;
@@ -151,7 +193,7 @@ fn collect_orphans(dirs: &VerbDirs) {
         tracing::debug!("another `verbs add` is at work: it collects unused compiled code");
         return;
     }
-    let Ok(index) = Index::load(&dirs.verbs) else {
+    let Some(index) = whole_index(dirs) else {
         return;
     };
     let installed: Vec<&str> = index.verbs.iter().map(|e| e.sha256.as_str()).collect();
@@ -1173,6 +1215,15 @@ fn oversized(info: &Described) -> Option<String> {
 /// is not them: then it is copied in again, `--force` or not (the error a call
 /// gives then says to add it again).
 fn admit(index: &Index, name: &str, sha256: &str, force: bool, file: &Path) -> Verdict {
+    // A verb by this name whose entry file is broken is installed all the same (its
+    // file, its word): replaced with `--force`, as any other.
+    if !force && is_broken(index, name) {
+        return Verdict::Clash(Clash {
+            name: name.to_owned(),
+            what: "its index entry unreadable".to_owned(),
+            from: "from an unknown file".to_owned(),
+        });
+    }
     match index.get(name) {
         Some(existing) if existing.sha256 == sha256 => match installed_fault(index, existing) {
             Some(why) => Verdict::Repair(why),
@@ -1263,7 +1314,10 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
     let file = format!("{}.{}", c.info.name, if is_data { "json" } else { "wasm" });
     let path = dirs.verbs.join(&file);
     let old = index.get(&c.info.name);
-    let replaced = old.map(|old| old.source.clone().unwrap_or_else(|| "unknown".to_owned()));
+    // A broken entry replaced kept no source mur can read.
+    let replaced = old
+        .map(|old| old.source.clone().unwrap_or_else(|| "unknown".to_owned()))
+        .or_else(|| is_broken(index, &c.info.name).then(|| "unknown".to_owned()));
     let was_tool = old
         .map(|old| old.tool.clone())
         .filter(|was| *was != c.info.tool);

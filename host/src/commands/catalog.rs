@@ -10,8 +10,8 @@ use std::collections::HashMap;
 
 use mur_core::text::escape_format;
 use mur_core::{EXIT_CODES, Error, Result, Settings};
-use mur_verbs::VerbHost;
 use mur_verbs::derived;
+use mur_verbs::{VerbDirs, manage};
 use serde_json::{Value, json};
 
 use crate::output;
@@ -20,10 +20,17 @@ use crate::verb_list::{Item, call_only, items, listed_again, offered, shown, wri
 /// The session's tool list is read afresh, never the cached one
 /// ([`tools`](crate::verb_list::tools)): `--refresh` changes nothing here.
 pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
-    // A verb index mur cannot read is its own failure (exit 7), not an empty list.
-    let installed = VerbHost::open()?.entries().to_vec();
+    // A verb index mur cannot read is its own failure (exit 7), not an empty list; one
+    // verb whose entry is broken is skipped, said with its repair, as a lockfile is.
+    let (installed, broken) = manage::listing(&VerbDirs::from_env()?)?;
+    for verb in &broken {
+        output::notice(&verb.warning());
+    }
     let offered = offered(settings, true).await?;
-    let items = items(&installed, offered.as_ref());
+    let mut items = items(&installed, offered.as_ref());
+    // Its name is still its own (a call of it fails, saying why): no derived verb of a
+    // tool by that name is offered under it.
+    items.retain(|item| !broken.iter().any(|b| b.name == item.name));
     let instructions = offered.as_ref().and_then(|o| o.instructions.clone());
     let call_only = call_only(&installed, offered.as_ref());
     let named = |names: &[String]| names.iter().map(|name| shown(name)).collect::<Vec<_>>();

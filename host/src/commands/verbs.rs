@@ -91,7 +91,10 @@ fn near_installed(name: &str, installed: &[mur_verbs::Entry]) -> Option<String> 
 }
 
 fn list(dirs: &VerbDirs, json: bool, pretty: bool) -> Result<()> {
-    let verbs = manage::list(dirs)?;
+    let (verbs, broken) = manage::listing(dirs)?;
+    // One verb whose index entry is broken is skipped, said, with its repair: the
+    // others are listed (review 408: the whole list failed, exit 7).
+    skipped(&broken);
     if json {
         let host = VerbHost::open_in(dirs.clone()).ok();
         let listed = verbs
@@ -124,7 +127,8 @@ fn list(dirs: &VerbDirs, json: bool, pretty: bool) -> Result<()> {
 /// `mur devtools verbs list --all`: installed verbs and the session's derived
 /// ones (when a session answers), with their kinds.
 async fn list_all(settings: &Settings) -> Result<()> {
-    let installed = VerbHost::open()?.entries().to_vec();
+    let (installed, broken) = manage::listing(&VerbDirs::from_env()?)?;
+    skipped(&broken);
     let offered = verb_list::offered(settings, false).await?;
     let rows: Vec<Vec<String>> = verb_list::items(&installed, offered.as_ref())
         .into_iter()
@@ -145,6 +149,13 @@ async fn list_all(settings: &Settings) -> Result<()> {
         })
         .collect();
     output::stdout(output::table(&["NAME", "KIND", "TOOL", "SUMMARY"], &rows).as_bytes())
+}
+
+/// A warning for each verb a listing skips, its index entry broken, with its repair.
+fn skipped(broken: &[manage::Broken]) {
+    for verb in broken {
+        output::notice(&verb.warning());
+    }
 }
 
 /// `verbs prune`: the losers of `usage report` given the same judging flags (`--unused-for`,

@@ -2162,3 +2162,111 @@ fn verbs_prune_says_no_note_under_q() {
             .assert_stderr_is("");
     }
 }
+
+// Helper 412 (review 408, findings 2 and 7): a broken index entry is one verb's
+// failure; a host failure while starting a verb is mur's (exit 7), not the verb's.
+
+/// One verb's index entry broken (`echo garbage > …/index/ping.json`) fails neither
+/// `verbs list` nor `catalog`: each skips it with one warning naming its repair, and
+/// that repair works, `verbs remove ping` as `verbs add --force` does. A call of it
+/// still fails, exit 7, with both ways out. All four failed, exit 7, until the file
+/// was removed by hand.
+#[test]
+fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_force() {
+    let sandbox = sandbox_with(&[guest("ping"), guest("scribble")]);
+    let entry = verb_dir(&sandbox).join("index").join("ping.json");
+    let wasm = verb_dir(&sandbox).join("ping.wasm");
+    let break_it = || std::fs::write(&entry, "garbage\n").expect("break ping's entry");
+    break_it();
+    let why = format!(
+        "the verb index entry `{}` is unreadable: expected value at line 1 column 1",
+        path(&entry)
+    );
+    let warning = format!(
+        "warning: skipping verb `ping`: {why}; `mur devtools verbs remove ping` removes it, \
+         `mur devtools verbs add --force <ping.wasm>` installs it again\n"
+    );
+    let list = sandbox.devtools(&["verbs", "list"]);
+    list.assert_code(0).assert_stderr_is(&warning);
+    let listed: Vec<&str> = list
+        .stdout
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(listed, ["scribble"], "{list}");
+    let catalog = sandbox.devtools(&["catalog", "--json"]);
+    catalog.assert_code(0).assert_stderr_is(format!(
+        "{warning}warning: derived verbs are not listed: no running devtools session found\n"
+    ));
+    let names: Vec<String> = catalog.json()["verbs"]
+        .as_array()
+        .expect("verbs")
+        .iter()
+        .filter(|v| v["kind"] != "host")
+        .map(|v| v["name"].as_str().expect("name").to_owned())
+        .collect();
+    assert_eq!(names, ["scribble"]);
+    sandbox
+        .devtools(&["ping"])
+        .assert_code(7)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: {why}\nhint: reinstall the verb with `mur devtools verbs add --force \
+             <ping.wasm>`, or remove it with `mur devtools verbs remove ping`\n"
+        ));
+
+    // Not replaced without `--force`: a verb by that name is installed.
+    try_add(&sandbox, &[guest("ping")], &[])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: verb `ping` (its index entry unreadable) is already installed, from an \
+             unknown file\nhint: pass `--force` to replace it\n",
+        );
+    try_add(&sandbox, &[guest("ping")], &["--force"])
+        .assert_code(0)
+        .assert_stdout_is("replaced verb `ping` (tool `version`; it was from unknown)\n");
+    sandbox
+        .devtools(&["verbs", "list"])
+        .assert_code(0)
+        .assert_stderr_is("");
+    assert_eq!(installed(&sandbox), ["ping", "scribble"]);
+
+    break_it();
+    sandbox
+        .devtools(&["verbs", "remove", "ping"])
+        .assert_code(0)
+        .assert_stdout_is("removed verb `ping`\n")
+        .assert_stderr_is("");
+    assert!(
+        !entry.exists() && !wasm.exists(),
+        "its entry and its file are gone"
+    );
+    sandbox
+        .devtools(&["verbs", "list"])
+        .assert_code(0)
+        .assert_stderr_is("");
+    assert_eq!(installed(&sandbox), ["scribble"]);
+}
+
+/// A verb whose compiled code is not cached, started where mur may write no file past
+/// 2 KiB (`ulimit -f 2`, SIGXFSZ ignored): wasmtime cannot write the verb's memory
+/// image, mur's runtime failing, not the verb. Exit 7, as the README's table says of
+/// the runtime, not "verb `ping` crashed", exit 6, which tells an agent to call the
+/// tool instead (review 408, finding 7).
+#[test]
+fn a_runtime_failure_while_starting_a_verb_is_murs_own_not_a_crash() {
+    let sandbox = sandbox_with(&[guest("ping")]);
+    std::fs::remove_dir_all(mur_e2e::plugins::cache_dir(&sandbox)).expect("the cache");
+    let limited = mur_e2e::run(
+        &mut sandbox.shell_command("ulimit -f 2; trap '' XFSZ; exec mur devtools ping"),
+    );
+    limited
+        .assert_code(7)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: verb `ping` could not run: mur's verb runtime failed while starting: \
+             File too large (os error 27)\n",
+        );
+}
