@@ -635,13 +635,19 @@ impl Session {
 /// The warning of an `--answer` no question of the call asked for
 /// ([`mur_client::Client::unused_answers`]), in the words of the hint that names one
 /// when its question goes unanswered; the value is not repeated (it may be a secret).
+/// The key, as typed, and the field meant, as the server names it, are escaped as any
+/// value from outside is in a message, whatever then prints it (`output::notice`
+/// escapes the line again).
 fn unused_answer(unused: &mur_client::Unused) -> String {
     let told = format!(
         "`--answer {}=…` was not used: no question the server asked has that field",
-        unused.key
+        mur_core::text::escape_value(&unused.key)
     );
     match &unused.meant {
-        Some(meant) => format!("{told}; did you mean `{meant}`?"),
+        Some(meant) => format!(
+            "{told}; did you mean `{}`?",
+            mur_core::text::escape_value(meant)
+        ),
         None => told,
     }
 }
@@ -1083,6 +1089,22 @@ mod tests {
         assert_eq!(
             tool_error_message(&result, "tools/call", Some(&params)),
             "tool `click` failed: no element matches `#nope`"
+        );
+    }
+
+    /// The unused answer's warning escapes the key as typed and the field as the server
+    /// names it, the message safe alone (`output::notice` escapes the line again, so
+    /// the terminal was safe before; e2e `host_progress` pins what it shows).
+    #[test]
+    fn an_unused_answers_warning_escapes_its_key_and_the_field_meant() {
+        let unused = mur_client::Unused {
+            key: "\u{1b}[31mzzz\nx".to_owned(),
+            meant: Some("con\u{202e}firm".to_owned()),
+        };
+        assert_eq!(
+            unused_answer(&unused),
+            "`--answer \\x1b[31mzzz\\x0ax=…` was not used: no question the server asked has \
+             that field; did you mean `con\\u{202e}firm`?"
         );
     }
 }

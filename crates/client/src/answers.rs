@@ -3,6 +3,8 @@
 //! question (`confrim`, or a field of another tool's) was dropped unsaid, the question
 //! answered with its default or by the person at the prompt.
 
+use std::collections::HashSet;
+
 use crate::events::Question;
 
 /// The most distinct field names kept for the "did you mean" of an unused answer: a
@@ -27,8 +29,12 @@ pub(crate) struct Fields {
     asked: bool,
     /// By the place of each answer given: whether a question has its key as a field.
     used: Vec<bool>,
-    /// The fields asked, each once, at most [`MAX_NAMES`] of them.
+    /// The fields asked, each once, at most [`MAX_NAMES`] of them, in the order asked
+    /// (the "did you mean" takes the last of equals).
     names: Vec<String>,
+    /// The same names, looked up for each field asked: searching the list instead
+    /// was up to 1,000 comparisons a field, 10⁹ for 1,000 questions of many fields.
+    named: HashSet<String>,
 }
 
 impl Fields {
@@ -41,7 +47,8 @@ impl Fields {
             for (used, (key, _)) in self.used.iter_mut().zip(answers) {
                 *used |= *key == field.name;
             }
-            if self.names.len() < MAX_NAMES && !self.names.contains(&field.name) {
+            if self.names.len() < MAX_NAMES && !self.named.contains(&field.name) {
+                self.named.insert(field.name.clone());
                 self.names.push(field.name.clone());
             }
         }
@@ -129,5 +136,23 @@ mod tests {
         let mut fields = Fields::default();
         fields.saw(&question(&[]), &given);
         assert_eq!(fields.unused(&given).len(), 1);
+    }
+
+    /// Questions asking the same 999 fields again keep each name once, in the order asked,
+    /// and a near miss is still said. (How fast that is, a set lookup where a list was
+    /// searched for each field, is the benchmark's to measure, not a test's.)
+    #[test]
+    fn many_questions_of_many_fields_keep_each_name_once() {
+        // One short of the cap, which stops the search: each field is looked up.
+        let names: Vec<String> = (0..MAX_NAMES - 1).map(|i| format!("field{i:04}")).collect();
+        let asked = question(&names.iter().map(String::as_str).collect::<Vec<_>>());
+        let given = answers(&[("fieldd0998", "x")]);
+        let mut fields = Fields::default();
+        for _ in 0..3 {
+            fields.saw(&asked, &given);
+        }
+        assert_eq!(fields.names, names);
+        let unused = fields.unused(&given);
+        assert_eq!(unused[0].meant.as_deref(), Some("field0998"));
     }
 }

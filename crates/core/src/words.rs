@@ -25,6 +25,21 @@ pub fn is_typo_of(typed: &str, word: &str) -> bool {
     strsim::osa_distance(typed, word) <= 1
 }
 
+/// Whether `typed` is one slip of the keyboard from `word`, case aside (caps lock is no
+/// other word: `CLIK` is a slip from `click`): [`is_typo_of`] of the two in lower case.
+pub fn is_slip(typed: &str, word: &str) -> bool {
+    is_typo_of(&typed.to_lowercase(), &word.to_lowercase())
+}
+
+/// The word of `words` that `typed` is a slip from ([`is_slip`]): the one
+/// [`caseless_meant`] names, when it is one slip away. What a "did you mean" says as
+/// sure, and what a new name too near an existing one is warned of: the rule every such
+/// message follows, so that one is said where the other would be. The word itself, when
+/// `words` has it, is given back: a caller that has the word says so first.
+pub fn caseless_slip<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item = S>) -> Option<S> {
+    caseless_meant(typed, words).filter(|word| is_slip(typed, word.as_ref()))
+}
+
 /// `argv` before its first `--`, and the rest from it on: after `--` no word is an
 /// option, however it begins, so whoever takes options out of argv passes those on.
 pub fn until_end_of_options(argv: &[String]) -> (&[String], &[String]) {
@@ -71,6 +86,23 @@ mod tests {
         for (typed, word) in [("version", "session"), ("state", "usage"), ("cl", "click")] {
             assert!(!is_typo_of(typed, word), "{typed}");
         }
+    }
+
+    /// A slip is judged case aside, from the word [`super::caseless_meant`] names, and
+    /// never from a word further off.
+    #[test]
+    fn a_slip_is_the_meant_word_one_slip_away_case_aside() {
+        use super::{caseless_slip, is_slip};
+        assert!(is_slip("CLIK", "click"));
+        assert!(is_slip("Clikc", "click"));
+        assert!(!is_slip("version", "session"));
+        let words = ["click", "clear-todos", "scroll"];
+        assert_eq!(caseless_slip("clik", words), Some("click"));
+        assert_eq!(caseless_slip("CLICK", words), Some("click"));
+        // The word itself is its own (a caller that has it says so first).
+        assert_eq!(caseless_slip("click", words), Some("click"));
+        assert_eq!(caseless_slip("clack-it", words), None);
+        assert_eq!(caseless_slip("clik", Vec::<&str>::new()), None);
     }
 
     #[test]

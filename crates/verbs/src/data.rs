@@ -171,9 +171,9 @@ pub struct DataVerb {
     arguments: Map<String, Value>,
     output: Option<String>,
     parser: Derived,
-    /// Each option's field and the option that fills it (`depth`, `depth` for
-    /// `--depth`), as its parser names them: for [`Self::fields_not_in`].
-    options: Vec<(String, String)>,
+    /// The field of each of the file's options, in the file's order (the parser's puts
+    /// the required ones first), in which [`Self::fields_not_in`] names them.
+    fields: Vec<String>,
     /// Its tool's hints (`read-only`, …) as a session last listed them, which its
     /// help's tool line says as a component verb's does ([`Self::with_hints`]).
     hints: Vec<String>,
@@ -233,7 +233,7 @@ impl DataVerb {
             "inputSchema": {"type": "object", "properties": properties, "required": required},
         });
         let parser = Derived::from_tool(&tool).ok_or_else(|| Invalid::new("names no tool"))?;
-        let options = option_names(&file.options, &parser);
+        let fields = file.options.iter().map(|o| o.field.clone()).collect();
         // The tool line is added when help is rendered, with the hints a session
         // listed since (none here): kept in the spec, the index's `usage_text` would
         // add a second one to `verbs info` once the hints were learned.
@@ -251,7 +251,7 @@ impl DataVerb {
             arguments: file.arguments,
             output: file.output.filter(|o| !o.is_empty()),
             parser,
-            options,
+            fields,
             hints: Vec::new(),
         })
     }
@@ -290,35 +290,60 @@ impl DataVerb {
     }
 
     /// What this verb sends that `schema`, its tool's `inputSchema`, does not list
-    /// among its `properties`: each such option, and each fixed argument no option
-    /// fills, in the file's order. Every call then sends a field the tool ignores or
-    /// refuses, which nothing said when the verb was added. Nothing for a schema that
-    /// lists no properties (it says nothing of its fields) or admits any other
-    /// (`additionalProperties: true`).
+    /// among its `properties`: each such option (by the name its parser gives it), and
+    /// each fixed argument no option fills, in the file's order.
+    ///
+    /// Nothing for a schema that lists no properties (it says nothing of its fields),
+    /// that admits other fields (`additionalProperties` `true` or a schema: the tool
+    /// says it takes fields it does not name), or that has `patternProperties` (mur
+    /// has no regex engine to match a field against them: said nothing of, rather than
+    /// a field one admits named). A schema without `additionalProperties` admits any
+    /// field too, but is judged as listing all the tool reads: most servers' schemas
+    /// leave it out (pydantic's, schemars'), and their tools drop a field they do not
+    /// declare, so a verb's option the schema does not list most likely does nothing
+    /// (a misspelt field, a tool changed): worth a note, which says "most likely
+    /// ignores" ([`Unlisted::closed`] is false). `additionalProperties: false` closes
+    /// the schema: a tool that checks its arguments refuses the call.
     pub fn fields_not_in(&self, schema: &Value) -> Vec<Unlisted> {
         let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
             return Vec::new();
         };
-        if schema.get("additionalProperties") == Some(&Value::Bool(true)) {
+        let closed = match schema.get("additionalProperties") {
+            None => false,
+            Some(Value::Bool(false)) => true,
+            Some(_) => return Vec::new(),
+        };
+        if schema
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .is_some_and(|patterns| !patterns.is_empty())
+        {
             return Vec::new();
         }
-        let options = self
+        let unlisted = |field: &String, option: Option<&str>| Unlisted {
+            field: field.clone(),
+            option: option.map(str::to_owned),
+            closed,
+        };
+        // A field no option can be named for (`a=b`) is given in the whole object.
+        let whole = self
+            .parser
+            .spec
             .options
             .iter()
-            .filter(|(field, _)| !properties.contains_key(field))
-            .map(|(field, option)| Unlisted {
-                field: field.clone(),
-                option: Some(option.clone()),
-            });
+            .map(|o| o.name.as_str())
+            .find(|name| self.parser.facts(name).is_none());
+        let options = self
+            .fields
+            .iter()
+            .filter(|field| !properties.contains_key(*field))
+            .map(|field| unlisted(field, self.parser.option_for(field).or(whole)));
         let fixed = self
             .arguments
             .keys()
             .filter(|field| !properties.contains_key(*field))
-            .filter(|field| !self.options.iter().any(|(f, _)| f == *field))
-            .map(|field| Unlisted {
-                field: field.clone(),
-                option: None,
-            });
+            .filter(|field| !self.fields.contains(field))
+            .map(|field| unlisted(field, None));
         options.chain(fixed).collect()
     }
 
@@ -342,43 +367,13 @@ pub struct Unlisted {
     /// The argument field, as the file names it (`depth`).
     pub field: String,
     /// The option that sets it, without its dashes (`depth` for `--depth`); `None`
-    /// for a fixed argument of the file's `arguments` that no option fills.
+    /// for a fixed argument of the file's `arguments` that no option fills. `args` for
+    /// an option's field no option can be named for (`a=b`), given in `--args` alone.
     pub option: Option<String>,
-}
-
-/// Each option's field and the option its parser names it (`--arg-timeout` for field
-/// `timeout`, a host option's name). The parser's options are its fields', in the
-/// order of its schema's properties (the file's options) with the required ones first
-/// (a stable sort), then `--args`; a field no option can name (two fields `a=b` and
-/// `a-b`: the first is given in `--args` alone) leaves the counts apart, and then each
-/// is named by its kebab case, as it would be but for such a clash.
-fn option_names(options: &[Object<OptionField>], parser: &Derived) -> Vec<(String, String)> {
-    let mut sorted: Vec<(usize, &OptionField)> = options.iter().map(|o| &o.0).enumerate().collect();
-    sorted.sort_by_key(|(_, o)| !o.required);
-    let named: Vec<&str> = parser
-        .spec
-        .options
-        .iter()
-        .map(|p| p.name.as_str())
-        .filter(|name| parser.facts(name).is_some())
-        .collect();
-    let mut names: Vec<(usize, String, String)> = match named.len() == sorted.len() {
-        true => sorted
-            .iter()
-            .zip(named)
-            .map(|((at, o), name)| (*at, o.field.clone(), name.to_owned()))
-            .collect(),
-        false => sorted
-            .iter()
-            .map(|(at, o)| (*at, o.field.clone(), crate::derived::kebab(&o.field)))
-            .collect(),
-    };
-    // Back in the file's order, which a note follows.
-    names.sort_by_key(|(at, ..)| *at);
-    names
-        .into_iter()
-        .map(|(_, field, option)| (field, option))
-        .collect()
+    /// The schema admits no other field (`additionalProperties: false`), so a tool
+    /// that checks its arguments refuses the call; else it most likely ignores the
+    /// field ([`DataVerb::fields_not_in`]).
+    pub closed: bool,
 }
 
 /// What a refusal of a field with a control character suggests.
@@ -1069,6 +1064,7 @@ mod tests {
         let option = |field: &str, option: &str| Unlisted {
             field: field.to_owned(),
             option: Some(option.to_owned()),
+            closed: false,
         };
         assert_eq!(
             verb.fields_not_in(&schema),
@@ -1077,7 +1073,8 @@ mod tests {
                 option("timeout", "arg-timeout"),
                 Unlisted {
                     field: "mode".to_owned(),
-                    option: None
+                    option: None,
+                    closed: false,
                 },
             ]
         );
@@ -1091,5 +1088,90 @@ mod tests {
         }
         let closed = json!({"type": "object", "properties": {}, "additionalProperties": false});
         assert_eq!(verb.fields_not_in(&closed).len(), 4);
+    }
+
+    /// Each option is named by the option its parser gives its field, whatever the other
+    /// fields: with a field no option can be named for (`a=b` beside `a-b`, given in
+    /// `--args` alone), `timeout` is still `--arg-timeout` (the options were once guessed by
+    /// position, and then all named by kebab case: "`deep --timeout` sets `timeout`").
+    #[test]
+    fn an_option_is_named_as_its_parser_names_it_beside_a_field_no_option_can_be() {
+        let verb = DataVerb::from_bytes(
+            br#"{"schema": "mur-verb/1", "name": "deep", "tool": "tree", "summary": "s",
+                 "options": [{"field": "a=b"}, {"field": "a-b"},
+                             {"field": "timeout", "type": "integer"},
+                             {"field": "depth", "type": "integer", "required": true}]}"#,
+        )
+        .expect("a data verb");
+        let schema = json!({"type": "object", "properties": {}, "additionalProperties": false});
+        let named: Vec<(String, Option<String>)> = verb
+            .fields_not_in(&schema)
+            .into_iter()
+            .map(|u| (u.field, u.option))
+            .collect();
+        let named: Vec<(&str, Option<&str>)> = named
+            .iter()
+            .map(|(f, o)| (f.as_str(), o.as_deref()))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("a=b", Some("args")),
+                ("a-b", Some("a-b")),
+                ("timeout", Some("arg-timeout")),
+                ("depth", Some("depth")),
+            ]
+        );
+        assert_eq!(
+            verb.parse(&argv(&["--depth", "1", "--arg-timeout", "5"]), WITHIN),
+            Ok(Request::Call(
+                json!({"depth": 1, "timeout": 5})
+                    .as_object()
+                    .expect("o")
+                    .clone()
+            ))
+        );
+    }
+
+    /// Which schemas are judged, and how: a missing `additionalProperties` is judged
+    /// (most servers leave it out, and their tools drop a field they do not declare:
+    /// `closed` false, "most likely ignores"), `false` closes the schema; `true` or a
+    /// schema for the other fields, or any `patternProperties` (no regex engine to
+    /// match them), says nothing.
+    #[test]
+    fn a_schema_is_judged_closed_open_or_not_at_all_by_its_additional_properties() {
+        let verb = DataVerb::from_bytes(
+            br#"{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s",
+                 "options": [{"field": "x-extra"}]}"#,
+        )
+        .expect("a data verb");
+        let closed_of = |schema: Value| -> Vec<bool> {
+            verb.fields_not_in(&schema)
+                .into_iter()
+                .map(|u| u.closed)
+                .collect()
+        };
+        assert_eq!(closed_of(json!({"properties": {"a": {}}})), [false]);
+        assert_eq!(
+            closed_of(json!({"properties": {"a": {}}, "additionalProperties": false})),
+            [true]
+        );
+        assert_eq!(
+            closed_of(json!({"properties": {"a": {}}, "patternProperties": {}})),
+            [false]
+        );
+        for says_nothing in [
+            json!({"properties": {"a": {}}, "additionalProperties": true}),
+            json!({"properties": {"a": {}}, "additionalProperties": {"type": "string"}}),
+            json!({"properties": {"a": {}}, "patternProperties": {"^x-": {}}}),
+            json!({"properties": {"a": {}}, "patternProperties": {"^y-": {}},
+                   "additionalProperties": false}),
+        ] {
+            assert_eq!(
+                closed_of(says_nothing.clone()),
+                [false; 0],
+                "{says_nothing}"
+            );
+        }
     }
 }

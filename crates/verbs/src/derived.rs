@@ -745,6 +745,16 @@ impl Derived {
         Some(field.facts())
     }
 
+    /// The option that gives `property` (`arg-timeout` for `timeout`, a host option's
+    /// name): `None` for a property no option can be named for (`a=b`, given in
+    /// `--args` alone) or that the tool does not have.
+    pub fn option_for(&self, property: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|f| f.property == property)
+            .map(|f| f.option.as_str())
+    }
+
     /// The facts of every option that has them, by option name, in one pass: what the
     /// catalog lists (asked option by option, a tool of 32,000 properties searched
     /// them all for each, seconds of a catalog).

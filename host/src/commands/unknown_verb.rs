@@ -2,7 +2,7 @@
 //! the session: the word most likely meant, the MCP method `call` makes, the tools a word
 //! would stand for, or the session to run it in.
 
-use mur_core::{Error, Kind, ListedSession};
+use mur_core::{Error, Kind, ListedSession, is_slip};
 use mur_verbs::{VerbError, VerbHost};
 use serde_json::Value;
 
@@ -215,12 +215,6 @@ fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
     let tools = mur_verbs::derived::verb_names(listed).into_iter().flatten();
     let words = installed.chain(crate::cli::host_verbs()).chain(tools);
     mur_core::caseless_meant(name, words)
-}
-
-/// Whether `name` is a slip of the keyboard from `word`, case aside (caps lock is no
-/// other word): [`mur_core::is_typo_of`] of the two in lower case.
-fn is_slip(name: &str, word: &str) -> bool {
-    mur_core::is_typo_of(&name.to_lowercase(), &word.to_lowercase())
 }
 
 #[cfg(test)]

@@ -50,7 +50,10 @@ pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
             let added = manage::add_observed(&dirs, files, *force, &host_verbs, &say)?;
             output::text(&added_lines(&added))?;
             if !quiet {
-                let notes = session_notes(&dirs, &added, &host_verbs, settings);
+                let tools = session_tools(&added, settings);
+                let verbs = with_hints_learned(&dirs, &tools);
+                let notes =
+                    session_notes(&dirs, &added, &host_verbs, &tools, verbs.as_ref(), settings);
                 for note in renamed(&added).into_iter().chain(notes) {
                     output::diagnostic(&note);
                 }
@@ -72,22 +75,20 @@ pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
 }
 
 /// The note that new verb `name` is one slip of the keyboard from an installed verb, the
-/// one every "did you mean" would name ([`mur_core::caseless_meant`], the slip judged as
-/// for an unknown verb): once it is added, a slip runs one for the other, where it was
-/// refused with the right word. `None` when `name` is installed itself (the scaffold's
-/// warning says that the next steps replace it) or is no slip from any.
+/// one an unknown verb's "did you mean" would name as sure ([`mur_core::caseless_slip`],
+/// its rule): once it is added, a slip runs one for the other, where it was refused with
+/// the right word. `None` when `name` is installed itself (the scaffold's warning says
+/// that the next steps replace it) or is no slip from any.
 fn near_installed(name: &str, installed: &[mur_verbs::Entry]) -> Option<String> {
     if installed.iter().any(|e| e.name == name) {
         return None;
     }
-    let near = mur_core::caseless_meant(name, installed.iter().map(|e| e.name.clone()))?;
-    mur_core::is_typo_of(&name.to_lowercase(), &near.to_lowercase()).then(|| {
-        format!(
-            "note: `{name}` is one slip from the installed verb `{near}`: once this verb is \
-             added, a slip of the keyboard runs one for the other (a name further from \
-             `{near}` keeps them apart)"
-        )
-    })
+    let near = mur_core::caseless_slip(name, installed.iter().map(|e| e.name.as_str()))?;
+    Some(format!(
+        "note: `{name}` is one slip from the installed verb `{near}`: once this verb is \
+         added, a slip of the keyboard runs one for the other (a name further from \
+         `{near}` keeps them apart)"
+    ))
 }
 
 fn list(dirs: &VerbDirs, json: bool, pretty: bool) -> Result<()> {
@@ -434,17 +435,43 @@ fn renamed(added: &[Added]) -> Vec<String> {
         .collect()
 }
 
-/// What the verbs a `verbs add` installed do to the verbs of a session: the catalog
-/// lists one in place of its tool's derived verb ([`stands_for`]); one took the word
-/// of another tool's derived verb ([`word_taken`]); a data verb sends a field its
-/// tool's input schema does not list ([`unlisted_fields`]). Only when a verb was
-/// installed (new, or replaced with `--force`) is a session looked for, quietly and
-/// briefly (as `verbs info` looks; no lockfile naming a live one, nothing is asked),
-/// once for all of them; its tools' hints are then learned for the verbs' help.
+/// The tools of the session a `verbs add` speaks of: looked for only when a verb was
+/// installed (new, or replaced with `--force`), quietly and briefly (as `verbs info`
+/// looks; no lockfile naming a live one, nothing is asked), once for all of them; none
+/// else, or without a session.
+fn session_tools(added: &[Added], settings: &Settings) -> Vec<serde_json::Value> {
+    if !added.iter().any(|a| matches!(a, Added::Installed { .. })) {
+        return Vec::new();
+    }
+    crate::session_tools::quietly(settings, SESSION_WAIT)
+}
+
+/// The verb store, its verbs taught their tools' hints from the session's `tools` (and
+/// the index written so): a list read from the cache taught no verb its hints (only a
+/// fresh one does, `ToolList::keep`), so the verbs just added would say none in their
+/// help until a command read the list anew. `None` without a session (nothing to learn),
+/// or when the store cannot be opened.
+fn with_hints_learned(dirs: &VerbDirs, tools: &[serde_json::Value]) -> Option<VerbHost> {
+    if tools.is_empty() {
+        return None;
+    }
+    let mut verbs = VerbHost::open_in(dirs.clone()).ok()?;
+    verbs.learn_hints(tools);
+    Some(verbs)
+}
+
+/// What the verbs a `verbs add` installed do to the verbs of a session, its `tools`
+/// ([`session_tools`]): the catalog lists one in place of its tool's derived verb
+/// ([`stands_for`]); one took the word of another tool's derived verb ([`word_taken`]);
+/// a data verb sends a field its tool's input schema does not list ([`unlisted_fields`],
+/// read from `verbs`, the store, when a session answered). Nothing when no verb was
+/// installed.
 fn session_notes(
     dirs: &VerbDirs,
     added: &[Added],
     host_verbs: &[String],
+    tools: &[serde_json::Value],
+    verbs: Option<&VerbHost>,
     settings: &Settings,
 ) -> Vec<String> {
     let hiding = hiding(dirs, added, host_verbs);
@@ -470,30 +497,24 @@ fn session_notes(
     if installed.is_empty() {
         return Vec::new();
     }
-    let tools = crate::session_tools::quietly(settings, SESSION_WAIT);
-    let mut notes = stands_for(&hiding, &tools);
+    let mut notes = stands_for(&hiding, tools);
     notes.extend(
         new_words
             .into_iter()
-            .filter_map(|(name, tool)| word_taken(name, Some(tool), &tools, settings)),
+            .filter_map(|(name, tool)| word_taken(name, Some(tool), tools, settings)),
     );
-    if tools.is_empty() {
-        return notes;
-    }
-    // A list read from the cache taught no verb its hints (only a fresh one does,
-    // `ToolList::keep`): the verbs just added would say none in their help until a
-    // command read the list anew.
-    if let Ok(mut verbs) = VerbHost::open_in(dirs.clone()) {
-        verbs.learn_hints(&tools);
-        notes.extend(unlisted_fields(&verbs, &installed, &tools));
+    if let Some(verbs) = verbs {
+        notes.extend(unlisted_fields(verbs, &installed, tools));
     }
     notes
 }
 
 /// The notes that a data verb just installed sends a field its tool's input schema, in
 /// the session's `tools`, does not list: every call with that option (or always, for a
-/// fixed argument) sends a field the tool ignores or refuses. Not for a tool the session
-/// lacks ([`stands_for`] says that).
+/// fixed argument) sends a field the tool refuses, where the schema admits no other
+/// (`additionalProperties: false`), or else most likely ignores, which the note then
+/// says ([`mur_verbs::data::DataVerb::fields_not_in`] says which schemas are judged).
+/// Not for a tool the session lacks ([`stands_for`] says that).
 fn unlisted_fields(
     verbs: &VerbHost,
     installed: &[&str],
@@ -510,14 +531,20 @@ fn unlisted_fields(
         let theirs = verb_list::written(&verb.tool);
         for unlisted in verb.fields_not_in(&tool["inputSchema"]) {
             let field = verb_list::written(&unlisted.field);
+            // A schema that does not close its fields does not say the tool refuses
+            // the field; most tools then drop it, so the option does nothing.
+            let ignored = match unlisted.closed {
+                true => "",
+                false => ", so the tool most likely ignores it",
+            };
             notes.push(match unlisted.option {
                 Some(option) => format!(
                     "note: `{name} --{option}` sets `{field}`, which `{theirs}`'s input schema \
-                     does not list"
+                     does not list{ignored}"
                 ),
                 None => format!(
                     "note: `{name}` always sends `{field}` (its `arguments`), which `{theirs}`'s \
-                     input schema does not list"
+                     input schema does not list{ignored}"
                 ),
             });
         }

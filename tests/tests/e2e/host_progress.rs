@@ -328,3 +328,23 @@ fn on_a_terminal_progress_is_a_bar_that_is_cleared_at_the_end() {
         "the bar was not cleared:\n{screen:?}"
     );
 }
+
+// --- helper 417: review 416 #12 ---
+
+/// The key of an unused `--answer` is the user's text, and its warning escapes it as
+/// every value from outside is ([`mur_core::text::escape_value`]): an escape in it drove
+/// the terminal (`\x1b[31m` turned the rest of stderr red), kept to one line only.
+#[test]
+fn an_unused_answer_with_a_control_character_in_its_key_is_warned_escaped() {
+    let (sb, _app) = with_todos(&["milk"]);
+    let out = clear(
+        &sb,
+        &["--answer", "confirm=no", "--answer", "\u{1b}[31mzzz=1"],
+    );
+    out.assert_code(0);
+    assert_eq!(
+        out.stderr,
+        "warning: `--answer \\x1b[31mzzz=…` was not used: no question the server asked has \
+         that field\n"
+    );
+}
