@@ -915,7 +915,11 @@ fn added_on(sandbox: &Sandbox, name: &str, at: &str) {
 
 /// The time `days` days before now (whole seconds), as records write it.
 fn days_ago(days: u64) -> String {
-    let secs = now_secs() - days * 86_400;
+    time_at(now_secs() - days * 86_400)
+}
+
+/// `secs` since 1970 as records write a time (whole seconds, UTC).
+fn time_at(secs: u64) -> String {
     // Days since 1970-01-01 to a civil date (Howard Hinnant's `civil_from_days`).
     let z = (secs / 86_400) as i64 + 719_468;
     let era = z.div_euclid(146_097);
@@ -3196,24 +3200,7 @@ fn an_empty_agent_is_refused_as_an_empty_value_is() {
 
 /// The time `hours` hours from now (whole seconds), as records write it.
 fn hours_ahead(hours: u64) -> String {
-    // `days_ago` counts back from now by whole days: the same date, then the hours on.
-    let secs = now_secs() + hours * 3600;
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let t = secs % 86_400;
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.000Z",
-        t / 3600,
-        t % 3600 / 60,
-        t % 60
-    )
+    time_at(now_secs() + hours * 3600)
 }
 
 /// A window that begins after now, inside the day of slack `--until` takes (`--until` 20
