@@ -159,42 +159,35 @@ fn save_as(
     let came = show.map(|_| result.clone());
     // The base64 of each medium written, to find it again in `structuredContent`.
     let mut written: Vec<(String, Value)> = Vec::new();
-    // The number of the next numbered file: past any a medium found taken.
-    let mut number = 2;
     for (n, part) in media.iter().enumerate() {
-        let wrote = match n {
-            0 => mur_lockfile::write_named(out, &part.bytes, settings.timeout)
-                .map(|()| out.clone())
-                .map_err(|e| (out.clone(), e)),
+        // The name the user typed is written as they expect of it (through a link, as
+        // `>` would); a numbered one mur made up is replaced, never written through.
+        let (path, wrote) = match n {
+            0 => (
+                out.clone(),
+                mur_lockfile::write_named(out, &part.bytes, settings.timeout),
+            ),
             _ => {
-                let name = |number| {
-                    numbered(
-                        out,
-                        number,
-                        part.mime_type.as_deref(),
-                        first.mime_type.as_deref(),
-                    )
-                };
-                let free = write_numbered(&part.bytes, &mut number, name);
-                if let Ok((path, Some(taken))) = &free {
-                    output::notice(&passed_over(taken, n + 1, path));
-                }
-                free.map(|(path, _)| path)
+                let path = numbered(
+                    out,
+                    n + 1,
+                    part.mime_type.as_deref(),
+                    first.mime_type.as_deref(),
+                );
+                let wrote = mur_lockfile::write_entry(&path, &part.bytes);
+                (path, wrote)
             }
         };
-        let path = match wrote {
-            Ok(path) => path,
-            Err((path, e)) => {
-                output::json(&result, settings.pretty)?;
-                return Err(Error::internal(format!(
-                    "could not write `{}`: {e}; the call itself already ran",
-                    path.display()
-                ))
-                .with_hint(
-                    "its result is printed as it came (what was written before is named in it)",
-                ));
-            }
-        };
+        if let Err(e) = wrote {
+            output::json(&result, settings.pretty)?;
+            return Err(Error::internal(format!(
+                "could not write `{}`: {e}; the call itself already ran",
+                path.display()
+            ))
+            .with_hint(
+                "its result is printed as it came (what was written before is named in it)",
+            ));
+        }
         if let Some(Value::Object(holder)) = result.pointer_mut(&part.at) {
             let Some(Value::String(data)) = holder.remove(part.field) else {
                 continue;
@@ -325,60 +318,12 @@ fn replace_copies(structured: &mut Value, written: &[(String, Value)]) {
     }
 }
 
-/// The names a medium after the first may pass over, taken, before `--out` gives up: a
-/// directory holding as many numbered files is no place to add more.
-const MAX_TAKEN: usize = 1000;
-
-/// Writes `bytes` at the first free name of `name(number)`, `name(number + 1)`… and
-/// leaves `number` past it: the path written, and the first name found taken, if any
-/// was. A numbered name is never written over, through a link or not: the user never
-/// typed it, and what is there — a file of an earlier run, of someone else, a link
-/// planted in a shared directory (`shot-2.png -> /etc/hostname` was written through) —
-/// is not mur's to replace. Passed over for the next number rather than refused: the
-/// call already ran, running the same command again must work (failing after the call,
-/// exit 7, would tell an agent mur broke, and its retry would run the tool again), and
-/// the printed result names each file (a warning says which name was passed over).
-/// Fails with the name last tried.
-fn write_numbered(
-    bytes: &[u8],
-    number: &mut usize,
-    name: impl Fn(usize) -> PathBuf,
-) -> std::result::Result<(PathBuf, Option<PathBuf>), (PathBuf, std::io::Error)> {
-    let mut taken = None;
-    for _ in 0..=MAX_TAKEN {
-        let path = name(*number);
-        *number += 1;
-        match mur_lockfile::write_new(&path, bytes) {
-            Ok(()) => return Ok((path, taken)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                taken.get_or_insert(path);
-            }
-            Err(e) => return Err((path, e)),
-        }
-    }
-    let first = taken.unwrap_or_default();
-    let why = format!(
-        "it and the {MAX_TAKEN} numbered names before it, from `{}` on, are all taken",
-        first.display()
-    );
-    Err((name(*number - 1), std::io::Error::other(why)))
-}
-
-/// The warning for medium `ordinal` (2 for the second) written to `path`, not to the
-/// numbered name `taken`, which something was at.
-fn passed_over(taken: &Path, ordinal: usize, path: &Path) -> String {
-    format!(
-        "`{}` is there already, so medium {ordinal} was written to `{}`: `--out` replaces \
-         only the name it is given",
-        taken.display(),
-        path.display()
-    )
-}
-
 /// `shot-2.png`, `shot-3.png`… for `number` 2, 3… beside `out` (the number before the
 /// extension, so the name still says what the file is). A medium of another type than
 /// the first's gets its own type's extension (`shot-2.wav` beside `shot.png`), or none
-/// when mur does not know the type: a name must not lie.
+/// when mur does not know the type: a name must not lie. Whatever is at the name already
+/// — the file of an earlier run, a link planted there — is replaced
+/// ([`mur_lockfile::write_entry`]): running the command again leaves one run's files.
 fn numbered(out: &Path, number: usize, mime_type: Option<&str>, first: Option<&str>) -> PathBuf {
     let stem = out.file_stem().unwrap_or_default().to_string_lossy();
     let typed = out.extension().map(|ext| ext.to_string_lossy());

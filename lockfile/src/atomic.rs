@@ -1,7 +1,7 @@
 //! Atomic writes, the one place for them: mur's own state ([`write_atomic`], private)
 //! and a file a user named on a command line ([`write_named`]: an image, a report page,
 //! a verb's output), which is written as the user expects of the name they typed, and
-//! the numbered names mur makes up beside it ([`write_new`]), written only where nothing is.
+//! the numbered names mur makes up beside it ([`write_entry`]), replaced, never written through.
 
 use std::{
     fs::{self, File},
@@ -47,45 +47,30 @@ pub fn write_named(path: &Path, bytes: &[u8], patience: Duration) -> io::Result<
 }
 
 /// Writes `bytes` to `path`, a name mur made up (`shot-2.png` beside the `--out shot.png`
-/// a user typed), only if nothing is there: a file, a FIFO or a symbolic link at `path`
-/// (dangling or not) is left as it is, and the error is of kind
-/// [`io::ErrorKind::AlreadyExists`]. No link is followed: a link planted at a name the
-/// user never typed must not aim mur's bytes elsewhere (`/etc/hostname` was written so).
-/// Whole or not at all, as [`write_atomic`]: a temporary file beside it, filled and
-/// fsynced, is hard-linked to `path` (a link fails where a name exists, and follows
-/// none); where hard links are not to be had, `path` is created exclusively
-/// (`O_CREAT|O_EXCL|O_NOFOLLOW`) and written, and removed if that fails. Made as any new
-/// file of the user's is (0666 less the umask).
-pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let (tmp, file) = create_temp(path, Mode::New)?;
-    if let Err(e) = fill(file, bytes) {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    let linked = fs::hard_link(&tmp, path);
-    let _ = fs::remove_file(&tmp);
-    match linked {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(e),
-        // No hard links here (a FAT or some FUSE file system): made exclusively instead.
-        Err(_) => {
-            let file = match open_temp(path, Mode::New) {
-                Err(e) if open::is_symlink_refusal(&e) => {
-                    return Err(io::Error::from(io::ErrorKind::AlreadyExists));
-                }
-                opened => opened?,
-            };
-            if let Err(e) = fill(file, bytes) {
-                // Ours: made just now, exclusively.
-                let _ = fs::remove_file(path);
-                return Err(e);
-            }
+/// a user typed), as a new directory entry: a temporary file beside it, filled and
+/// fsynced, is renamed over it, as [`write_atomic`] does. `rename(2)` replaces whatever
+/// name is there — a symbolic link (dangling or not), a hard link, a FIFO — and never
+/// opens nor follows it: a link planted at a name the user never typed must not aim
+/// mur's bytes elsewhere (`shot-2.png -> /etc/hostname` was written through), and the
+/// file of an earlier run is replaced, so that running the same command again leaves one
+/// run's files, not a mix of two. A regular file keeps its permission bits and one marked
+/// read-only or not this user's to write is refused, as [`write_named`] does; anything
+/// else is replaced by a new file of the user's (0666 less the umask). A directory is
+/// refused, saying so.
+pub fn write_entry(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mode = match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Mode::New,
+        Err(e) => return Err(e),
+        Ok(meta) if meta.file_type().is_file() => {
+            may_write(path, &meta)?;
+            Mode::Kept(bits(&meta))
         }
-    }
-    if let Some(dir) = path.parent() {
-        sync_dir(dir);
-    }
-    Ok(())
+        Ok(meta) if meta.file_type().is_dir() => {
+            return Err(io::Error::other("it is a directory, not a file to write"));
+        }
+        Ok(_) => Mode::New,
+    };
+    write_atomic_mode(path, bytes, mode)
 }
 
 /// Whether [`write_named`] can write `path`, asked before the call whose output it is to
@@ -239,20 +224,27 @@ fn replace_file(
     patience: Duration,
 ) -> io::Result<()> {
     may_write(path, meta)?;
-    #[cfg(unix)]
-    let mode = {
-        use std::os::unix::fs::PermissionsExt;
-        meta.permissions().mode() & 0o777
-    };
-    #[cfg(not(unix))]
-    let mode = 0o666;
-    match write_atomic_mode(path, bytes, Mode::Kept(mode)) {
+    match write_atomic_mode(path, bytes, Mode::Kept(bits(meta))) {
         // A directory the user may not write in, holding a file they may: no temporary
         // file can be made beside it, so it is rewritten in place, as `>` would.
         Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
             write_through(path, bytes, patience)
         }
         other => other,
+    }
+}
+
+/// The permission bits of the file `meta` tells of, which a file replacing it keeps.
+fn bits(meta: &fs::Metadata) -> u32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o777
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        0o666
     }
 }
 
@@ -664,29 +656,45 @@ mod tests {
         assert_eq!(fs::read(dir.path().join("made.png")).expect("made"), b"new");
     }
 
-    /// A name mur made up is written only where nothing is: a file, a link (to a file, or
-    /// dangling) or a FIFO there is left as it was, its target untouched, and the error
-    /// says it exists; a free name gets the bytes whole, no temporary file left beside.
+    /// A name mur made up is replaced as a directory entry, never written through: a link
+    /// there (to a file, or dangling) and a FIFO become regular files, the link's target
+    /// untouched (a dangling one's not made), and the FIFO not opened (no reader, and the
+    /// write does not wait); a regular file is replaced keeping its bits, a read-only
+    /// one refused as `>` refuses it; a directory is refused; no temporary file is left.
     #[cfg(unix)]
     #[test]
-    fn a_made_up_name_is_written_only_where_nothing_is() {
-        use std::os::unix::fs::symlink;
+    fn a_made_up_name_is_replaced_never_written_through() {
+        use std::os::unix::fs::{PermissionsExt as _, symlink};
         let dir = dir();
         let at = |name: &str| dir.path().join(name);
+        let mode = |p: &Path| fs::metadata(p).expect("meta").permissions().mode() & 0o777;
         fs::write(at("target"), "kept").expect("target");
         fs::write(at("old.png"), "old").expect("old");
+        fs::set_permissions(at("old.png"), fs::Permissions::from_mode(0o640)).expect("chmod");
+        fs::write(at("locked.png"), "locked").expect("locked");
+        fs::set_permissions(at("locked.png"), fs::Permissions::from_mode(0o444)).expect("chmod");
         symlink("target", at("link.png")).expect("link");
         symlink("made.png", at("dangling.png")).expect("link");
         crate::open::tests::mkfifo(&at("fifo.png"));
-        for name in ["old.png", "link.png", "dangling.png", "fifo.png"] {
-            let e = write_new(&at(name), b"image").expect_err(name);
-            assert_eq!(e.kind(), io::ErrorKind::AlreadyExists, "{name}: {e}");
+        fs::create_dir(at("dir.png")).expect("dir");
+        for name in ["old.png", "link.png", "dangling.png", "fifo.png", "new.png"] {
+            write_entry(&at(name), b"image").expect(name);
+            let meta = fs::symlink_metadata(at(name)).expect(name);
+            assert!(meta.file_type().is_file(), "{name}: {meta:?}");
+            assert_eq!(fs::read(at(name)).expect(name), b"image", "{name}");
         }
         assert_eq!(fs::read(at("target")).expect("target"), b"kept");
-        assert_eq!(fs::read(at("old.png")).expect("old"), b"old");
         assert!(!at("made.png").exists(), "no link followed");
-        write_new(&at("new.png"), b"image").expect("a free name");
-        assert_eq!(fs::read(at("new.png")).expect("new"), b"image");
+        assert_eq!(mode(&at("old.png")), 0o640, "its bits kept");
+        let refused = write_entry(&at("locked.png"), b"image").expect_err("read-only");
+        assert_eq!(refused.to_string(), "it is read-only");
+        assert_eq!(fs::read(at("locked.png")).expect("locked"), b"locked");
+        let refused = write_entry(&at("dir.png"), b"image").expect_err("a directory");
+        assert_eq!(
+            refused.to_string(),
+            "it is a directory, not a file to write"
+        );
+        assert!(at("dir.png").is_dir());
         let mut names: Vec<_> = fs::read_dir(dir.path())
             .expect("dir")
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -696,8 +704,10 @@ mod tests {
             names,
             [
                 "dangling.png",
+                "dir.png",
                 "fifo.png",
                 "link.png",
+                "locked.png",
                 "new.png",
                 "old.png",
                 "target"

@@ -10,7 +10,8 @@
 //!   may go (`session clean`).
 //! - [`write_atomic`], [`write_named`]: atomic writes, of mur's own files and of the
 //!   files a user names ([`check_named`] before, [`is_stdout`] for `/dev/stdout`);
-//!   [`write_new`]: of a name mur made up beside one (`shot-2.png`), never over anything.
+//!   [`write_entry`]: of a name mur made up beside one (`shot-2.png`), replaced, never
+//!   written through.
 //! - [`SlotLock`]: the advisory lock a session holds on its project's slot;
 //!   [`handed`]: a descriptor handed to the program a process starts (the slot's lock,
 //!   a reloading session's listening socket).
@@ -42,7 +43,9 @@ mod slot;
 mod stamp;
 mod trust;
 
-pub use atomic::{check_named, is_stdout, is_stream, sync_dir, write_atomic, write_named};
+pub use atomic::{
+    check_named, is_stdout, is_stream, sync_dir, write_atomic, write_entry, write_named,
+};
 pub use leftovers::{Cleared, Leftovers, Unremoved};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use page::{PageOnTerminal, PageTarget, check_page_on_stdout, page_target};

@@ -2263,11 +2263,11 @@ fn dev_tty_refused() -> &'static str {
 }
 
 /// A result with more media than `--out` writes (100) is printed as it came, exit 5,
-/// and no file is written; a numbered file already there is passed over (see
-/// [`call_out_never_writes_over_a_numbered_name_it_made_up`]), so that a command can be
-/// run again.
+/// and no file is written; a numbered file already there is replaced (see
+/// [`call_out_replaces_a_numbered_name_it_made_up_never_writing_through_it`]), so that a
+/// command can be run again.
 #[test]
-fn call_out_writes_no_more_than_100_media_and_passes_over_numbered_files() {
+fn call_out_writes_no_more_than_100_media_and_replaces_numbered_files() {
     let sb = Sandbox::new();
     let dir = sb.dir("many");
     let flood = images(101);
@@ -2284,7 +2284,8 @@ fn call_out_writes_no_more_than_100_media_and_passes_over_numbered_files() {
 
     std::fs::write(dir.join("m-2.png"), "from the last run").expect("old");
     call_out(&sb, &images(2), &dir.join("m.png")).assert_code(0);
-    assert_eq!(std::fs::read(dir.join("m-3.png")).expect("m-3"), PNG);
+    assert_eq!(std::fs::read(dir.join("m-2.png")).expect("m-2"), PNG);
+    assert!(!dir.join("m-3.png").exists(), "no next number");
 }
 
 /// The hint under a method the session does not serve names the catalog of the
@@ -2616,17 +2617,19 @@ fn a_legacy_call_out_of_time_is_cancelled_at_the_server_before_the_session_ends(
     );
 }
 
-// Helper 414 (review 408 findings 6 and 11a): names `--out` makes up, and an answer
-// still arriving at the timeout.
+// Helper 414 (review 408 findings 6 and 11a), helper 422 (review 420 #2): names `--out`
+// makes up, and an answer still arriving at the timeout.
 
-/// The numbered names `--out` makes up (`shot-2.png`…) are never written over nor
-/// through: a link planted there (`shot-2.png -> /etc/hostname` had PNG bytes written
-/// into its target), a file of an earlier run or of someone else's, are left as they
-/// are, and the medium goes to the next free number, said in a warning and in the
-/// printed result; running the same command again works. The name the user typed is
-/// written through its link, as `>` would.
+/// The numbered names `--out` makes up (`shot-2.png`…) are replaced as directory
+/// entries, never written through: a link planted there (`shot-2.png -> /etc/hostname`
+/// had PNG bytes written into its target) becomes a regular file and its target is left
+/// as it was; an earlier run's file is replaced, so running the command again leaves one
+/// run's files (not `shot-3.png`, `shot-4.png`… piling up beside the first run's
+/// `shot-2.png`). The printed result names each path. The name the user typed is still
+/// written through its link, as `>` would; a directory at a numbered name fails the
+/// write (exit 7), the result printed as it came.
 #[test]
-fn call_out_never_writes_over_a_numbered_name_it_made_up() {
+fn call_out_replaces_a_numbered_name_it_made_up_never_writing_through_it() {
     use std::os::unix::fs::symlink;
     let sb = Sandbox::new();
     let dir = sb.dir("shots");
@@ -2634,19 +2637,10 @@ fn call_out_never_writes_over_a_numbered_name_it_made_up() {
     // The link's target is in this test's own directory.
     std::fs::write(at("target"), "kept").expect("target");
     symlink(at("target"), at("shot-2.png")).expect("link");
-    std::fs::write(at("shot-3.png"), "someone's").expect("file");
     let mine = at("mine.png");
     symlink("typed.png", &mine).expect("the typed name's link");
     let server = images(3);
     let shot = at("shot.png");
-    let passed_over = |taken: &str, written: &str| {
-        format!(
-            "warning: `{}` is there already, so medium 2 was written to `{}`: `--out` \
-             replaces only the name it is given\n",
-            at(taken).display(),
-            at(written).display()
-        )
-    };
     let paths = |out: &Output| -> Vec<String> {
         let content = out.json()["content"].as_array().cloned().expect("content");
         content
@@ -2655,33 +2649,55 @@ fn call_out_never_writes_over_a_numbered_name_it_made_up() {
             .collect()
     };
     let names = |names: [&str; 3]| names.map(|n| at(n).display().to_string());
+    let listed = || {
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
     let out = call_out(&sb, &server, &shot);
-    out.assert_code(0)
-        .assert_stderr_is(passed_over("shot-2.png", "shot-4.png"));
-    assert_eq!(paths(&out), names(["shot.png", "shot-4.png", "shot-5.png"]));
+    out.assert_code(0).assert_stderr_is("");
+    assert_eq!(paths(&out), names(["shot.png", "shot-2.png", "shot-3.png"]));
     assert_eq!(std::fs::read(at("target")).expect("target"), b"kept");
     assert!(
         std::fs::symlink_metadata(at("shot-2.png"))
-            .expect("link")
-            .is_symlink()
+            .expect("shot-2")
+            .is_file(),
+        "the link replaced by a file"
     );
-    assert_eq!(std::fs::read(at("shot-3.png")).expect("file"), b"someone's");
-    for name in ["shot.png", "shot-4.png", "shot-5.png"] {
+    for name in ["shot.png", "shot-2.png", "shot-3.png"] {
         assert_eq!(std::fs::read(at(name)).expect(name), PNG, "{name}");
     }
-    // Again: the earlier run's numbered files are kept, and the numbers of one run go up.
+    // Again: the earlier run's numbered files are replaced, none added.
+    std::fs::write(at("shot-2.png"), "from the last run").expect("old");
     let again = call_out(&sb, &server, &shot);
-    again
-        .assert_code(0)
-        .assert_stderr_is(passed_over("shot-2.png", "shot-6.png"));
+    again.assert_code(0).assert_stderr_is("");
     assert_eq!(
         paths(&again),
-        names(["shot.png", "shot-6.png", "shot-7.png"])
+        names(["shot.png", "shot-2.png", "shot-3.png"])
+    );
+    assert_eq!(std::fs::read(at("shot-2.png")).expect("shot-2"), PNG);
+    assert_eq!(
+        listed(),
+        ["mine.png", "shot-2.png", "shot-3.png", "shot.png", "target"]
     );
     // The name the user typed: through its link, as `>` would.
     call_out(&sb, &images(1), &mine).assert_code(0);
     assert!(std::fs::symlink_metadata(&mine).expect("link").is_symlink());
     assert_eq!(std::fs::read(at("typed.png")).expect("typed"), PNG);
+    // A directory at a numbered name: the write fails, after the call, as it says.
+    std::fs::remove_file(at("shot-3.png")).expect("shot-3");
+    std::fs::create_dir(at("shot-3.png")).expect("a directory");
+    let failed = call_out(&sb, &server, &shot);
+    failed.assert_code(7).assert_stderr_is(format!(
+        "error: could not write `{}`: it is a directory, not a file to write; the call \
+         itself already ran\nhint: its result is printed as it came (what was written \
+         before is named in it)\n",
+        at("shot-3.png").display()
+    ));
+    assert!(at("shot-3.png").is_dir());
 }
 
 /// An answer whose status and headers came, and whose body was still arriving when the
