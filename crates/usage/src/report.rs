@@ -337,12 +337,13 @@ pub struct Report {
     /// first), so every rendering says "in the logs named", as a loser's verdict does.
     #[serde(skip)]
     pub unused_in_named: Option<(String, String)>,
-    /// With `--only-named`, when the window begins after the last record of the logs
-    /// named: that record's time. No log recorded through the window, so no verb is
-    /// judged unused over it (`window_covered` is false).
+    /// With `--only-named`, when the window ends after the last record of the logs named
+    /// (an `--until` past them; without one, when it begins after it): that record's time.
+    /// None of them recorded through the window, so no verb is judged unused over it
+    /// (`window_covered` is false).
     #[serde(skip)]
     pub named_ended: Option<String>,
-    /// When the window begins after now and after the newest record read (`--until` some
+    /// When the window ends after now and after the newest record read (`--until` some
     /// hours ahead, inside the day of slack a record may bear): the later of the two, the
     /// last time a log can have recorded. No log recorded through the window, so no verb
     /// is judged unused over it (`window_covered` is false).
@@ -545,10 +546,17 @@ impl Report {
     }
 
     /// That no verb was judged unused as the logs named (`--only-named`) end before the
-    /// window begins ([`Report::named_ended`]): said as the reason by every rendering and
-    /// by `verbs prune`, with the way to judge over them.
+    /// window ends, or (said so) begins ([`Report::named_ended`]): said as the reason by
+    /// every rendering and by `verbs prune`, with the way to judge over them.
     pub fn named_logs_ended(&self) -> Option<String> {
         let (last, since) = (self.named_ended.as_ref()?, self.unused_since.as_ref()?);
+        if let Some(until) = self.until.as_ref().filter(|_| since <= last) {
+            return Some(format!(
+                "no verb was judged unused: the logs named end at {last}, before the window \
+                 ends at {until}, so none of them recorded a call in all of it (`--until last` \
+                 ends the window at their last record)"
+            ));
+        }
         Some(format!(
             "no verb was judged unused: the logs named end at {last}, before the window \
              begins at {since}, so none of them recorded a call in it (`--until last` ends \
@@ -556,11 +564,19 @@ impl Report {
         ))
     }
 
-    /// That no verb was judged unused as the window begins after now and after the newest
-    /// record read ([`Report::window_ahead_of`]): said as the reason by every rendering and
-    /// by `verbs prune`, with the way to judge over the records read.
+    /// That no verb was judged unused as the window ends, or (said so) begins, after now
+    /// and after the newest record read ([`Report::window_ahead_of`]): said as the reason
+    /// by every rendering and by `verbs prune`, with the way to judge over the records read.
     pub fn window_ahead(&self) -> Option<String> {
         let (to, since) = (self.window_ahead_of.as_ref()?, self.unused_since.as_ref()?);
+        if let Some(until) = self.until.as_ref().filter(|_| since <= to) {
+            return Some(format!(
+                "no verb was judged unused: the window ends at {until}, after {to} (now, or \
+                 the newest record read if later), so no log has recorded a call in all of it \
+                 yet (`--until last` ends the window at the newest record, as does an \
+                 `--until` no later than now)"
+            ));
+        }
         Some(format!(
             "no verb was judged unused: the window begins at {since}, after {to} (now, or the \
              newest record read if later), so no log has recorded a call in it yet (`--until \
@@ -612,6 +628,8 @@ impl Report {
 
 /// The report over `records` (`skipped` lines could not be read).
 pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report {
+    // Where the window may end, of every record read (those after `--until` too).
+    let to = recorded_to(records, criteria.logs_read.only_named);
     // A window that ends before now: the report over what came before its end, as
     // if made then (a time recording went off after it hid nothing in it).
     if let Some(until) = &criteria.until {
@@ -634,9 +652,22 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         };
         return Report {
             until: Some(until.clone()),
-            ..report(&before, skipped, &then)
+            ..judge(&before, skipped, &then, Some(until), to)
         };
     }
+    judge(records, skipped, criteria, None, to)
+}
+
+/// The report over `records` (`skipped` lines could not be read) in a window that ends at
+/// `until` (`None`: now), which a log can have recorded through up to `to`
+/// ([`recorded_to`]).
+fn judge(
+    records: &[Record],
+    skipped: usize,
+    criteria: &Criteria,
+    until: Option<&String>,
+    to: Option<String>,
+) -> Report {
     // A stdio server behind a bridge that records too keeps its own record of each
     // call the bridge forwarded (its client `mur-bridge …`): the same call as the
     // bridge's record, counted once, as the bridge's.
@@ -676,20 +707,22 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
         .map(|since| off_passed(since, criteria));
     let unused_since = lengthened.as_ref();
     let recording_off = off_in(&criteria.off_periods, unused_since);
-    // A window begun after the last record of the logs named is one none of them recorded
-    // through: every verb would seem unused in it (a future `--until`, or a study's logs
-    // judged over a window after them).
-    let named_ended = (named.as_ref())
-        .filter(|(_, last)| unused_since.is_some_and(|since| !since.admits(last)))
-        .map(|(_, last)| last.clone());
-    // A window begun after now, and after the newest record read (a clock ahead of ours),
-    // is one no log can have recorded through yet: every verb would seem unused in it (a
-    // `--until` hours ahead, inside the day of slack a record may bear, that `Until::parse`
-    // takes). With `--only-named`, `named_ended` says it of the logs named already.
-    let window_ahead_of = named_ended
-        .is_none()
-        .then(|| recorded_to(records))
-        .filter(|to| unused_since.is_some_and(|since| !since.admits(to)));
+    // A window is covered only up to where a log can have recorded (`to`): past it, every
+    // verb would seem unused (a `--until` hours ahead, inside the day of slack a record may
+    // bear, that `Until::parse` takes; a study's logs judged over a window past them). Its
+    // end is `--until`; without one it is now, which mur's live log records up to, but the
+    // logs named (`--only-named`) may have ended before: there, a window begun after
+    // them is one none of them recorded through.
+    let end = match (until, only_named) {
+        (Some(until), _) => Some(Since(until.clone())),
+        (None, true) => unused_since.cloned(),
+        (None, false) => None,
+    };
+    let unrecorded = to.filter(|to| end.as_ref().is_some_and(|end| !end.admits(to)));
+    let (named_ended, window_ahead_of) = match only_named {
+        true => (unrecorded, None),
+        false => (None, unrecorded),
+    };
     let reaches_back = window_ahead_of.is_none()
         && match only_named {
             true => named.is_some() && named_ended.is_none(),
@@ -798,14 +831,16 @@ fn window_covered(records: &[Record], agent: Option<&str>, since: Option<&Since>
 }
 
 /// The last time a log can have recorded by: now, or the newest of `records` when it is
-/// later (a record from a clock ahead of ours, by up to the day a record may bear).
-fn recorded_to(records: &[Record]) -> String {
+/// later (a record from a clock ahead of ours, by up to the day a record may bear); with
+/// `only_named`, the newest of `records` alone, as the logs named may have ended before
+/// (`None`: they hold no record).
+fn recorded_to(records: &[Record], only_named: bool) -> Option<String> {
+    let newest = records.iter().map(|r| &r.time).max().cloned();
+    if only_named {
+        return newest;
+    }
     let now = crate::clock::now_millis();
-    let newest = records.iter().map(|r| &r.time).max();
-    newest
-        .filter(|newest| **newest > now)
-        .cloned()
-        .unwrap_or(now)
+    Some(newest.filter(|newest| *newest > now).unwrap_or(now))
 }
 
 /// The first and last record of `records` that count for `agent`'s verbs (with
@@ -1142,7 +1177,8 @@ mod tests {
     /// A window that begins after the last record of the logs named (`--only-named`; a
     /// `--until` past them) is one none of them recorded through: no verb is judged unused
     /// over it, `click` called in them least of all (review 407 #1), and the report says
-    /// why. One that begins inside them judges from its start.
+    /// why. One that begins inside them and ends at their last record judges from its
+    /// start.
     #[test]
     fn a_window_after_the_logs_named_end_judges_no_verb_unused() {
         let mut click = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
@@ -1176,8 +1212,9 @@ mod tests {
               a call in it (`--until last` ends the window at their last record)"
             ]
         );
-        // Begun inside them: `idle` unused since its start, `click` before it too.
-        let inside = judged("2026-11-20T10:20:00.000Z", 17 * 60);
+        // Begun inside them and ended at their last record: `idle` unused since its start,
+        // `click` before it too.
+        let inside = judged("2026-11-20T10:04:00.000Z", 2 * 60);
         let losers: Vec<&str> = inside.losers.iter().map(|l| l.verb.as_str()).collect();
         assert_eq!(
             (losers, inside.window_covered),
@@ -1230,18 +1267,120 @@ mod tests {
                  (`--until last` ends the window at the newest record)"
             )]
         );
-        // Begun before now: `idle` unused, `click` called in it.
+        // Begun before now, but ending 20 hours after it: no more recorded through.
         let long = judged(&records, 30);
-        let losers: Vec<&str> = long.losers.iter().map(|l| l.verb.as_str()).collect();
-        assert_eq!((losers, long.window_covered), (vec!["idle"], true));
-        assert_eq!(long.window_ahead(), None);
-        // A record from a clock ahead of ours, inside the window: it was recorded through.
+        assert_eq!((long.losers.len(), long.window_covered), (0, false));
+        // A record from a clock ahead of ours, at the window's end: it was recorded through.
         let mut skewed = click.clone();
-        skewed.time = Since::before(&until, Duration::from_secs(1800)).0;
+        skewed.time = until.clone();
         let records = [old, skewed];
         let reached = judged(&records, 1);
         let losers: Vec<&str> = reached.losers.iter().map(|l| l.verb.as_str()).collect();
         assert_eq!((losers, reached.window_covered), (vec!["idle"], true));
+    }
+
+    /// `criteria` with `click` and `idle` installed, over the `window` that ends at
+    /// `until` (`None`: now).
+    fn window_to(until: Option<&str>, window: Duration, only_named: bool) -> Criteria {
+        Criteria {
+            installed: vec![installed("click", None), installed("idle", None)],
+            unused_since: Some(match until {
+                Some(until) => Since::before(until, window),
+                None => Since::ago(window),
+            }),
+            until: until.map(str::to_owned),
+            logs_read: LogsRead {
+                only_named,
+                ..LogsRead::default()
+            },
+            ..Criteria::default()
+        }
+    }
+
+    /// A window that begins before now but ends after it, inside the day of slack
+    /// `Until::parse` takes (`--until` now+23h59m with `--unused-for 1d`: a minute of it
+    /// recorded), is one no log recorded through: every verb not called in that minute
+    /// was judged unused, and `verbs prune --yes` removed them all (review 420 #1). No
+    /// verb is judged now, and the report says why.
+    #[test]
+    fn a_window_that_ends_after_now_judges_no_verb_unused() {
+        let until = mur_lockfile::rfc3339_millis(
+            time::OffsetDateTime::now_utc() + time::Duration::minutes(23 * 60 + 59),
+        );
+        let mut click = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        click.time = Since::ago(Duration::from_secs(600)).0;
+        let records = [days_ago(2, "tree", Outcome::Ok), click];
+        let criteria = window_to(Some(&until), Duration::from_secs(86_400), false);
+        let ahead = report(&records, 0, &criteria);
+        assert_eq!(
+            (ahead.losers.len(), ahead.window_covered, ahead.reaches_back),
+            (0, false, false)
+        );
+        let to = ahead.window_ahead_of.clone().unwrap_or_default();
+        assert!(to < until, "{to} {until}");
+        assert_eq!(
+            ahead.beside_losers(),
+            [format!(
+                "no verb was judged unused: the window ends at {until}, after {to} (now, or \
+                 the newest record read if later), so no log has recorded a call in all of it \
+                 yet (`--until last` ends the window at the newest record, as does an \
+                 `--until` no later than now)"
+            )]
+        );
+    }
+
+    /// With `--only-named`, a window that begins before the last record of the logs named
+    /// and ends after it (5 s of a 10 s window recorded) is one they did not record
+    /// through: every verb not called in those seconds was judged unused (review 420 #1).
+    /// No verb is judged now; one that ends at their last record (`--until last`) is.
+    #[test]
+    fn a_window_past_the_end_of_the_logs_named_judges_no_verb_unused() {
+        let mut click = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        click.time = "2026-11-20T10:00:00.000Z".to_owned();
+        let mut state = cli("state", Kind::Plugin, "state", Outcome::Ok, 1.0);
+        state.time = "2026-11-20T10:04:00.000Z".to_owned();
+        let records = [click, state];
+        let judged = |until: &str| {
+            let criteria = window_to(Some(until), Duration::from_secs(10), true);
+            report(&records, 0, &criteria)
+        };
+        let past = judged("2026-11-20T10:04:05.000Z");
+        assert_eq!(
+            (past.losers.len(), past.window_covered, past.reaches_back),
+            (0, false, false)
+        );
+        assert_eq!(
+            past.beside_losers(),
+            [
+                "no verb was judged unused: the logs named end at 2026-11-20T10:04:00.000Z, \
+                 before the window ends at 2026-11-20T10:04:05.000Z, so none of them recorded \
+                 a call in all of it (`--until last` ends the window at their last record)"
+            ]
+        );
+        let last = judged("2026-11-20T10:04:00.000Z");
+        let losers: Vec<&str> = last.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!((losers, last.window_covered), (vec!["click", "idle"], true));
+    }
+
+    /// A window that ends now (no `--until`, or one at now) is judged as ever: mur's own
+    /// log is live, so a verb with no call in it up to now is unused.
+    #[test]
+    fn a_window_that_ends_now_is_judged() {
+        let mut click = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        click.time = Since::ago(Duration::from_secs(600)).0;
+        let records = [days_ago(2, "tree", Outcome::Ok), click];
+        let now = crate::clock::now_millis();
+        for until in [None, Some(now.as_str())] {
+            let criteria = window_to(until, Duration::from_secs(86_400), false);
+            let judged = report(&records, 0, &criteria);
+            let losers: Vec<&str> = judged.losers.iter().map(|l| l.verb.as_str()).collect();
+            assert_eq!(
+                (losers, judged.window_covered),
+                (vec!["idle"], true),
+                "{until:?}"
+            );
+            assert_eq!(judged.unused_not_judged(), None);
+        }
     }
 
     /// `--only-verbs`: only the verbs named are judged (a study's, whose logs say nothing
