@@ -138,11 +138,21 @@ pub struct Broken {
 impl Broken {
     /// The one line a listing skips it with (the binary says it as a warning).
     pub fn warning(&self) -> String {
+        format!(
+            "skipping verb `{}`: {}; {}",
+            self.name,
+            self.error,
+            self.repair()
+        )
+    }
+
+    /// The ways out: the commands that remove it or install it again (the catalog's
+    /// `broken[].repair` too).
+    pub fn repair(&self) -> String {
         let name = &self.name;
         format!(
-            "skipping verb `{name}`: {}; `mur devtools verbs remove {name}` removes it, \
-             `mur devtools verbs add --force <{name}.wasm>` installs it again",
-            self.error
+            "`mur devtools verbs remove {name}` removes it, \
+             `mur devtools verbs add --force <{name}.wasm>` installs it again"
         )
     }
 }

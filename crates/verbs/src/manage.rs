@@ -23,12 +23,11 @@ use sha2::{Digest as _, Sha256};
 /// What `verbs add` did with one verb.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Added {
-    /// Installed; `replaced` names the source of the verb it replaced (with
-    /// `--force`), or `unknown` when the index kept none.
+    /// Installed; `replaced` says what the verb it replaced (with `--force`) was.
     Installed {
         name: String,
         tool: String,
-        replaced: Option<String>,
+        replaced: Option<Replaced>,
         /// The tool the replaced verb called, when it was another: its verb
         /// now runs as the tool's derived one, and `tool`'s derived verb is
         /// now this one.
@@ -48,6 +47,17 @@ pub enum Added {
     /// directory was not them (`why`: it `was missing`, `cannot be read: …`):
     /// every call failed (exit 7), and the file is now copied in again.
     Repaired { name: String, why: String },
+}
+
+/// What a verb `verbs add --force` replaced was, as its index entry said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replaced {
+    /// Added from this file (`verbs add`'s, as given).
+    From(String),
+    /// Its entry kept no source.
+    Unknown,
+    /// Its index entry was unreadable (a [`Broken`] one): mur knows nothing of it.
+    Unreadable,
 }
 
 /// The installed verbs, in the index's order (without any whose entry file is broken).
@@ -1314,10 +1324,11 @@ fn install(index: &mut Index, dirs: &VerbDirs, c: Candidate) -> Result<Added, Ve
     let file = format!("{}.{}", c.info.name, if is_data { "json" } else { "wasm" });
     let path = dirs.verbs.join(&file);
     let old = index.get(&c.info.name);
-    // A broken entry replaced kept no source mur can read.
+    // A broken entry replaced kept no source mur can read: said as broken, not as a
+    // verb from an unknown file ("it was from unknown").
     let replaced = old
-        .map(|old| old.source.clone().unwrap_or_else(|| "unknown".to_owned()))
-        .or_else(|| is_broken(index, &c.info.name).then(|| "unknown".to_owned()));
+        .map(|old| old.source.clone().map_or(Replaced::Unknown, Replaced::From))
+        .or_else(|| is_broken(index, &c.info.name).then_some(Replaced::Unreadable));
     let was_tool = old
         .map(|old| old.tool.clone())
         .filter(|was| *was != c.info.tool);

@@ -54,6 +54,7 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
             .map(|(code, meaning)| (code.to_string(), Value::from(*meaning)))
             .collect();
         let catalog = Catalog {
+            broken: broken.iter().map(broken_json).collect(),
             call_only,
             exit_codes,
             instructions,
@@ -110,6 +111,7 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
         settings.devtools_command(),
         host.join(", ")
     );
+    text += &broken_lines(&broken);
     output::stdout(text.as_bytes())?;
     match instructions {
         // Whole, after the verbs: the server wrote them for whoever drives it, and an
@@ -122,10 +124,39 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     }
 }
 
+/// The verbs installed whose index entry mur cannot use, a line each after mur's own
+/// commands: the catalog lists no verb by that name, and a call of it fails. On stdout
+/// too, not only in the warning: an agent that drops stderr saw the verb vanish.
+fn broken_lines(broken: &[manage::Broken]) -> String {
+    broken
+        .iter()
+        .map(|b| {
+            let said = format!("{}; {}", b.error, b.repair());
+            format!(
+                "broken verb `{}` (a call of it fails): {}\n",
+                b.name,
+                output::line(&said)
+            )
+        })
+        .collect()
+}
+
+/// A broken verb as `broken[]` of the JSON holds it (docs/agents.md).
+fn broken_json(broken: &manage::Broken) -> Value {
+    json!({
+        "name": broken.name,
+        "error": broken.error.to_string(),
+        "repair": broken.repair(),
+    })
+}
+
 /// `mur-catalog/1`, its keys in the order a JSON object of mur's prints them (by name).
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Catalog<'a> {
+    /// The verbs installed whose index entry mur cannot use ([`broken_json`]): no
+    /// entry of `verbs`, and a call of one fails.
+    broken: Vec<Value>,
     call_only: Vec<String>,
     exit_codes: serde_json::Map<String, Value>,
     instructions: Option<String>,

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use mur_core::{Error, Result, Settings};
-use mur_verbs::manage::{self, Added};
+use mur_verbs::manage::{self, Added, Replaced};
 use mur_verbs::{VerbDirs, VerbHost, scaffold};
 
 use crate::call_line::{Arguments, call_line};
@@ -49,14 +49,17 @@ pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
             let host_verbs = cli::host_verbs();
             let added = manage::add_observed(&dirs, files, *force, &host_verbs, &say)?;
             output::text(&added_lines(&added))?;
-            if !quiet {
-                let tools = session_tools(&added, settings);
-                let verbs = with_hints_learned(&dirs, &tools);
-                let notes =
-                    session_notes(&dirs, &added, &host_verbs, &tools, verbs.as_ref(), settings);
-                for note in renamed(&added).into_iter().chain(notes) {
-                    output::diagnostic(&note);
+            if quiet {
+                for warning in quiet_warnings(&dirs, &added, settings) {
+                    output::diagnostic(&warning);
                 }
+                return Ok(());
+            }
+            let tools = session_tools(&added, settings);
+            let verbs = with_hints_learned(&dirs, &tools);
+            let notes = session_notes(&dirs, &added, &host_verbs, &tools, verbs.as_ref(), settings);
+            for note in renamed(&added).into_iter().chain(notes) {
+                output::diagnostic(&note);
             }
             Ok(())
         }
@@ -244,7 +247,8 @@ fn prune(args: &cli::PruneArgs, quiet: bool) -> Result<()> {
         }
     }
     output::stdout(out.as_bytes())?;
-    if !yes {
+    // What the listing above is, no warning: left out under `-q` as the notes are.
+    if !yes && !quiet {
         output::diagnostic(
             "a dry run: nothing was removed (`--yes` removes them; `verbs add` brings one back)",
         );
@@ -383,14 +387,19 @@ fn added_lines(added: &[Added]) -> String {
             Added::Installed {
                 name,
                 tool,
-                replaced: Some(source),
+                replaced: Some(replaced),
                 was_tool,
                 ..
             } => {
                 let was = was_tool
                     .as_ref()
                     .map_or_else(String::new, |was| format!(", was `{was}`"));
-                format!("replaced verb `{name}` (tool `{tool}`{was}; it was from {source})\n")
+                let what = match replaced {
+                    Replaced::From(source) => format!("it was from {source}"),
+                    Replaced::Unknown => "it was from unknown".to_owned(),
+                    Replaced::Unreadable => "its index entry was unreadable".to_owned(),
+                };
+                format!("replaced verb `{name}` (tool `{tool}`{was}; {what})\n")
             }
             Added::Unchanged { name } => {
                 format!("verb `{name}` is already installed (unchanged)\n")
@@ -509,11 +518,42 @@ fn session_notes(
     notes
 }
 
-/// The notes that a data verb just installed sends a field its tool's input schema, in
-/// the session's `tools`, does not list: every call with that option (or always, for a
-/// fixed argument) sends a field the tool refuses, where the schema admits no other
-/// (`additionalProperties: false`), or else most likely ignores, which the note then
-/// says ([`mur_verbs::data::DataVerb::fields_not_in`] says which schemas are judged).
+/// What `verbs add -q` says: no note, but the warnings that a data verb just installed
+/// sends a field its tool's closed schema refuses ([`unlisted_fields`]), as the verb
+/// fails. The session is looked for only when a data verb was installed (no other
+/// verb draws a warning), and no verb is taught its tool's hints (`-q` leaves the store
+/// as it was, [`with_hints_learned`]).
+fn quiet_warnings(dirs: &VerbDirs, added: &[Added], settings: &Settings) -> Vec<String> {
+    let installed: Vec<&str> = added
+        .iter()
+        .filter_map(|a| match a {
+            Added::Installed { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let Ok(verbs) = VerbHost::open_in(dirs.clone()) else {
+        return Vec::new();
+    };
+    if !installed
+        .iter()
+        .any(|name| matches!(verbs.data_verb(name), Ok(Some(_))))
+    {
+        return Vec::new();
+    }
+    let tools = session_tools(added, settings);
+    let lines = unlisted_fields(&verbs, &installed, &tools);
+    lines
+        .into_iter()
+        .filter(|line| line.starts_with("warning:"))
+        .collect()
+}
+
+/// The lines that say a data verb just installed sends a field its tool's input schema,
+/// in the session's `tools`, does not list: every call with that option (or always, for
+/// a fixed argument) sends a field the tool refuses, where the schema admits no other
+/// (`additionalProperties: false`: a `warning:`, which `-q` keeps), or else most likely
+/// ignores (a `note:`) ([`mur_verbs::data::DataVerb::fields_not_in`] says which schemas
+/// are judged).
 /// Not for a tool the session lacks ([`stands_for`] says that).
 fn unlisted_fields(
     verbs: &VerbHost,
@@ -531,20 +571,30 @@ fn unlisted_fields(
         let theirs = verb_list::written(&verb.tool);
         for unlisted in verb.fields_not_in(&tool["inputSchema"]) {
             let field = verb_list::written(&unlisted.field);
-            // A schema that does not close its fields does not say the tool refuses
-            // the field; most tools then drop it, so the option does nothing.
-            let ignored = match unlisted.closed {
-                true => "",
-                false => ", so the tool most likely ignores it",
+            // A closed schema (`additionalProperties: false`) admits no other field:
+            // the tool refuses each call that sends it, which a fixed argument makes
+            // every call of the verb. A warning, as `-q` keeps: the verb fails. One
+            // that does not close its fields does not say the tool refuses the field;
+            // most tools then drop it, so the option does nothing: a note.
+            let (level, so) = match (unlisted.closed, &unlisted.option) {
+                (true, Some(_)) => (
+                    "warning",
+                    format!(", so `{theirs}` refuses every call that sends it"),
+                ),
+                (true, None) => (
+                    "warning",
+                    format!(", so `{theirs}` refuses every call of `{name}`"),
+                ),
+                (false, _) => ("note", ", so the tool most likely ignores it".to_owned()),
             };
             notes.push(match unlisted.option {
                 Some(option) => format!(
-                    "note: `{name} --{option}` sets `{field}`, which `{theirs}`'s input schema \
-                     does not list{ignored}"
+                    "{level}: `{name} --{option}` sets `{field}`, which `{theirs}`'s input \
+                     schema does not list{so}"
                 ),
                 None => format!(
-                    "note: `{name}` always sends `{field}` (its `arguments`), which `{theirs}`'s \
-                     input schema does not list{ignored}"
+                    "{level}: `{name}` always sends `{field}` (its `arguments`), which \
+                     `{theirs}`'s input schema does not list{so}"
                 ),
             });
         }

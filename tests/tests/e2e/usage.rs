@@ -1199,6 +1199,22 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     let dry = sandbox.devtools(&["verbs", "prune", "--unused-for", WINDOW.as_str()]);
     dry.assert_code(0)
         .assert_stderr_contains("a dry run: nothing was removed");
+    // `-q` leaves that line out as it does the notes: it is no warning.
+    let args = ["-q", "verbs", "prune", "--unused-for", WINDOW.as_str()];
+    let quiet = sandbox.devtools(&args);
+    // (Its warning of the log's line that is no record stays.)
+    quiet.assert_code(0);
+    assert!(
+        quiet.stderr.lines().all(|l| l.starts_with("warning: ")),
+        "{quiet}"
+    );
+    // The same commands (the times are now minus the window, read anew).
+    let commands = |out: &str| -> Vec<String> {
+        out.lines()
+            .map(|l| l.split_once("    #").map_or(l, |(c, _)| c).to_owned())
+            .collect()
+    };
+    assert_eq!(commands(&quiet.stdout), commands(&dry.stdout), "{quiet}");
     let lines: Vec<&str> = dry.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{}", dry.stdout);
     assert!(lines[0].starts_with(
@@ -3200,7 +3216,7 @@ fn an_empty_agent_is_refused_as_an_empty_value_is() {
             .assert_code(1)
             .assert_stdout_is("")
             .assert_stderr_is(format!(
-                "error: `--agent <NAME>` needs a value\n\
+                "error: `--agent <NAME>` needs a value (it was given empty)\n\
                  hint: usage: mur devtools {} [OPTIONS] (`--help` shows more)\n",
                 command.join(" ")
             ));

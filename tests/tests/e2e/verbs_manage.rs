@@ -1139,7 +1139,9 @@ fn the_note_of_a_verb_hiding_a_derived_verb_says_what_the_running_session_has() 
 /// A data verb that sends a field its tool's input schema does not list (an option's,
 /// or a fixed argument's) says so once added, with a session running: every call with
 /// it sends a field the tool ignores or refuses (`tree` refuses `depth`), which was
-/// added silently. Its help says its tool's hints at once, though the session's tool
+/// added silently. `tree`'s schema is closed (`additionalProperties: false`): a
+/// warning that it refuses them, which `-q` keeps (a `note:` that "does not list",
+/// which `-q` hid, undersold a verb that fails every call). Its help says its tool's hints at once, though the session's tool
 /// list came from the cache (only a fresh list taught a verb its hints: `deep --help`
 /// said a bare ``Tool `tree`.`` until a command read the list anew).
 #[test]
@@ -1154,28 +1156,38 @@ fn a_data_verb_sending_a_field_its_tool_does_not_list_says_so_once_added() {
             "arguments": {"maxDepth": 3, "view": "full"},
             "options": [{"field": "selector"}, {"field": "depth", "type": "integer"}]}"#,
     );
+    let warnings = [
+        "warning: `deep --depth` sets `depth`, which `tree`'s input schema does not list, \
+         so `tree` refuses every call that sends it",
+        "warning: `deep` always sends `maxDepth` (its `arguments`), which `tree`'s input \
+         schema does not list, so `tree` refuses every call of `deep`",
+    ];
     let added = add(&sandbox, &[deep]);
     let notes: Vec<&str> = added
         .stderr
         .lines()
         .filter(|l| l.contains("input schema"))
         .collect();
-    assert_eq!(
-        notes,
-        [
-            "note: `deep --depth` sets `depth`, which `tree`'s input schema does not list",
-            "note: `deep` always sends `maxDepth` (its `arguments`), which `tree`'s input \
-             schema does not list",
-        ],
-        "{added}"
-    );
+    assert_eq!(notes, warnings, "{added}");
     sandbox
         .devtools(&["deep", "--help"])
         .assert_code(0)
         .assert_stdout_contains("Tool `tree`: read-only");
-    // The tool refuses what the note said.
+    // The tool refuses what the warning said.
     let refused = sandbox.devtools(&["deep", "--depth", "2"]);
     assert_ne!(refused.code, 0, "{refused}");
+    // `-q` keeps them: the verb fails, which is no note. (Other bytes, the same verb:
+    // the same file again is installed already, unchanged, and nothing is said.)
+    let again = sandbox.file(
+        "deep-again.json",
+        r#"{"schema": "mur-verb/1", "name": "deep", "tool": "tree", "summary": "again",
+            "arguments": {"maxDepth": 3, "view": "full"},
+            "options": [{"field": "selector"}, {"field": "depth", "type": "integer"}]}"#,
+    );
+    let quiet = sandbox.devtools(&["-q", "verbs", "add", "--force", path(&again)]);
+    quiet
+        .assert_code(0)
+        .assert_stderr_is(format!("{}\n{}\n", warnings[0], warnings[1]));
 
     // Every field listed: nothing said of them.
     let shallow = sandbox.file(
@@ -1690,7 +1702,8 @@ fn a_file_without_a_name_section_is_judged_by_its_bytes_without_a_compile() {
 /// the next `catalog`, which reads the list fresh (it read the cache unless given
 /// `--refresh`), or from `verbs add` itself where a session runs (the list it reads for
 /// its notes, from the cache, taught none: a data verb's help said a bare ``Tool
-/// `state`.`` until a command read the list anew); `-q` looks for no session. A data
+/// `state`.`` until a command read the list anew); `-q` teaches none (it looks for a
+/// session only to warn of a data verb's fields its tool refuses). A data
 /// verb's help says them as a component verb's does (it said only ``Tool `state`.``).
 #[test]
 fn a_catalog_teaches_added_verbs_their_tools_hints_a_data_verbs_help_included() {
@@ -2167,7 +2180,8 @@ fn verbs_prune_says_no_note_under_q() {
 // failure; a host failure while starting a verb is mur's (exit 7), not the verb's.
 
 /// One verb's index entry broken (`echo garbage > …/index/ping.json`) fails neither
-/// `verbs list` nor `catalog`: each skips it with one warning naming its repair, and
+/// `verbs list` nor `catalog`: each skips it with one warning naming its repair (the
+/// catalog names it on stdout too, in `broken`, as it lists no verb by its name), and
 /// that repair works, `verbs remove ping` as `verbs add --force` does. A call of it
 /// still fails, exit 7, with both ways out. All four failed, exit 7, until the file
 /// was removed by hand.
@@ -2207,6 +2221,22 @@ fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_for
         .map(|v| v["name"].as_str().expect("name").to_owned())
         .collect();
     assert_eq!(names, ["scribble"]);
+    // On stdout too, with its repair: an agent that drops stderr saw `ping` vanish.
+    let repair = "`mur devtools verbs remove ping` removes it, `mur devtools verbs add \
+                  --force <ping.wasm>` installs it again";
+    assert_eq!(
+        catalog.json()["broken"],
+        serde_json::json!([{"name": "ping", "error": why, "repair": repair}]),
+        "{catalog}"
+    );
+    let text = sandbox.devtools(&["catalog"]);
+    text.assert_code(0);
+    assert!(
+        text.stdout.ends_with(&format!(
+            "\nbroken verb `ping` (a call of it fails): {why}; {repair}\n"
+        )),
+        "{text}"
+    );
     sandbox
         .devtools(&["ping"])
         .assert_code(7)
@@ -2226,7 +2256,10 @@ fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_for
         );
     try_add(&sandbox, &[guest("ping")], &["--force"])
         .assert_code(0)
-        .assert_stdout_is("replaced verb `ping` (tool `version`; it was from unknown)\n");
+        // Said as broken, not as a verb "from unknown".
+        .assert_stdout_is(
+            "replaced verb `ping` (tool `version`; its index entry was unreadable)\n",
+        );
     sandbox
         .devtools(&["verbs", "list"])
         .assert_code(0)
