@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use mur_core::text::escape_value;
 use mur_core::{Error, Result};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
@@ -174,22 +175,30 @@ fn check_syntax(command: &str, path: &std::ffi::OsStr) -> Result<()> {
     if parsed.status.success() {
         return Ok(());
     }
-    let stderr = String::from_utf8_lossy(&parsed.stderr);
+    Err(Error::usage(format!(
+        "the agent command is not valid shell, so no run would run an agent: {}",
+        sh_said(&String::from_utf8_lossy(&parsed.stderr), parsed.status.code())
+    ))
+    .with_hint(
+        "`sh -c` runs the command as written, each placeholder replaced by its value shell-quoted: check its quotes and brackets",
+    ))
+}
+
+/// What `sh -n` said of a command it could not parse (`stderr`, its lines on one line),
+/// else how it exited. Said after a colon, not quoted: bash's own message quotes a token
+/// in a backtick and an apostrophe (`` near unexpected token `(' ``), which backticks
+/// around it would break; escaped ([`escape_value`]), as the command's text it may echo
+/// can hold any character.
+fn sh_said(stderr: &str, code: Option<i32>) -> String {
     let lines: Vec<&str> = stderr
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    let said = match lines.is_empty() {
-        true => format!("`sh -n` exited {}", parsed.status.code().unwrap_or(-1)),
-        false => format!("`{}`", lines.join("; ")),
-    };
-    Err(Error::usage(format!(
-        "the agent command is not valid shell, so no run would run an agent: {said}"
-    ))
-    .with_hint(
-        "`sh -c` runs the command as written, each placeholder replaced by its value shell-quoted: check its quotes and brackets",
-    ))
+    match lines.is_empty() {
+        true => format!("`sh -n` exited {}", code.unwrap_or(-1)),
+        false => format!("sh said: {}", escape_value(&lines.join("; "))),
+    }
 }
 
 /// `word` (the program or script `named`) with a leading `~/` expanded as the run's `sh`
@@ -1061,7 +1070,7 @@ mod tests {
             assert_eq!(
                 error.message(),
                 format!(
-                    "the agent command is not valid shell, so no run would run an agent: `{}`",
+                    "the agent command is not valid shell, so no run would run an agent: sh said: {}",
                     said.join("; ")
                 )
             );
@@ -1071,6 +1080,25 @@ mod tests {
         for fine in ["true {task} \"{prompt}\" '{prompt_file}'", "{ true; }"] {
             assert!(check_program(fine, &path, None, &[]).is_ok(), "{fine}");
         }
+    }
+
+    /// What `sh` said is told after a colon, never in backticks, which bash's own message
+    /// holds (`` `(' ``), and escaped: a command with a control character in it is echoed
+    /// back by the shell. Lines are joined on one; no line at all gives the exit code.
+    #[test]
+    fn what_sh_said_is_told_unquoted_and_escaped() {
+        let bash = "bash: -c: line 1: syntax error near unexpected token `('\n\
+                    bash: -c: line 1: `claude (( \x1b[2J'\n";
+        assert_eq!(
+            sh_said(bash, Some(2)),
+            "sh said: bash: -c: line 1: syntax error near unexpected token `('; \
+             bash: -c: line 1: `claude (( \\x1b[2J'"
+        );
+        assert_eq!(
+            sh_said("sh: 1: Syntax error: \"(\" unexpected\n", Some(2)),
+            "sh said: sh: 1: Syntax error: \"(\" unexpected"
+        );
+        assert_eq!(sh_said(" \n", Some(2)), "`sh -n` exited 2");
     }
 
     #[test]

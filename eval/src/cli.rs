@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use mur_core::{Error, Result};
 
+use crate::default_out;
 use crate::page_out::{Dir, Named, PageOut};
 use crate::profile::Profile;
 use crate::programs::binary;
@@ -267,17 +268,13 @@ impl RunArgs {
         let verbs = self.runner.verbs(true)?;
         let runner = self.runner.runner()?;
         // Last: a default directory is made as it is named.
-        let out_given = self.out.is_some();
-        let out = match self.out {
-            Some(out) => out,
-            None => default_out(self.profile.name())?,
-        };
+        let (out, made_out) = default_out::given_or_made(self.out, self.profile.name())?;
         Ok(Plan {
             profile: self.profile,
             agent: self.agent,
             tasks,
             out,
-            out_given,
+            _made_out: made_out,
             verbs,
             runner,
         })
@@ -305,15 +302,13 @@ impl StudyArgs {
         if let Some(named) = &against
             && !study.conditions.iter().any(|c| &c.name == named)
         {
-            crate::study::unmake_out(&study);
             return Err(Error::usage(format!(
                 "`--against {named}`: not a condition of this study (`--conditions`)"
             )));
         }
         let page = named
             .map(|named| named.checked(&study.out, Dir::Later))
-            .transpose()
-            .inspect_err(|_| crate::study::unmake_out(&study))?;
+            .transpose()?;
         Ok(StudyCommand {
             study,
             page,
@@ -344,11 +339,7 @@ impl StudyArgs {
             .then(crate::programs::capture)
             .transpose()?;
         // Last: a default directory is made as it is named.
-        let out_given = self.out.is_some();
-        let out = match self.out {
-            Some(out) => out,
-            None => default_out("study")?,
-        };
+        let (out, made_out) = default_out::given_or_made(self.out, "study")?;
         let provenance =
             crate::study::provenance::Provenance::now(&crate::study::provenance::Given {
                 mur: &runner.mur,
@@ -372,7 +363,7 @@ impl StudyArgs {
             agent_format: self.agent_format,
             jobs: self.jobs as usize,
             out,
-            out_given,
+            made_out,
             seed: self.seed,
             verbs,
             runner,
@@ -437,46 +428,6 @@ impl RunnerArgs {
     }
 }
 
-/// `mur-eval-out/<name>-<UTC time>` in the current directory (`name`: the profile, or
-/// `study`), made here: a run started in the same second as another gets a directory of
-/// its own (`…Z-2`, `…Z-3`), never the other's, which it would clear.
-fn default_out(name: &str) -> Result<PathBuf> {
-    let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
-    let stamp = time::OffsetDateTime::now_utc()
-        .format(&format)
-        .unwrap_or_else(|_| "now".to_owned());
-    fresh_dir(Path::new("mur-eval-out"), &format!("{name}-{stamp}"))
-}
-
-/// `parent/base`, else `parent/base-2`, `base-3`…: the first that did not exist, made.
-fn fresh_dir(parent: &Path, base: &str) -> Result<PathBuf> {
-    crate::tree::create_dir(parent)?;
-    for n in 1..=MAX_SAME_SECOND {
-        let dir = match n {
-            1 => parent.join(base),
-            n => parent.join(format!("{base}-{n}")),
-        };
-        match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => {
-                return Err(Error::internal(format!(
-                    "cannot create `{}`: {e}",
-                    dir.display()
-                )));
-            }
-        }
-    }
-    Err(Error::usage(format!(
-        "{MAX_SAME_SECOND} output directories named `{base}` already exist in `{}`",
-        parent.display()
-    ))
-    .with_hint("name one with `--out DIR`"))
-}
-
-/// How many default output directories one second holds.
-const MAX_SAME_SECOND: u32 = 1000;
-
 /// Where `mur` keeps the verbs installed for the user running mur-eval.
 fn installed_verbs() -> Option<PathBuf> {
     let absolute = |var: &str| {
@@ -493,15 +444,6 @@ fn installed_verbs() -> Option<PathBuf> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn runs_begun_in_the_same_second_get_directories_of_their_own() {
-        let parent = tempfile::tempdir().expect("tempdir");
-        let first = fresh_dir(parent.path(), "cli-20261128T175500Z").expect("first");
-        let second = fresh_dir(parent.path(), "cli-20261128T175500Z").expect("second");
-        assert_eq!(first, parent.path().join("cli-20261128T175500Z"));
-        assert_eq!(second, parent.path().join("cli-20261128T175500Z-2"));
-        assert!(first.is_dir() && second.is_dir());
-    }
     use clap::CommandFactory as _;
     use std::path::Path;
 

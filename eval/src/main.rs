@@ -23,6 +23,7 @@ mod cli;
 mod compiled;
 mod condition;
 mod counterbalance;
+mod default_out;
 mod group;
 mod images;
 mod listing;

@@ -2,10 +2,11 @@
 //! ([`crate::cli`]): stdout, or a file the page can be written at that is none of the
 //! study's record. What writes the page takes the checked [`PageOut`], never the name.
 
+use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use mur_core::{Error, Result};
-use mur_lockfile::PageTarget;
+use mur_usage::{PageOnTerminal, PageTarget};
 
 use crate::study;
 
@@ -37,10 +38,10 @@ impl Named {
     /// other). A usage error when stdout is a terminal, as mur says it for `usage report
     /// --html -`.
     pub fn read(html: PathBuf) -> Result<Named> {
-        match mur_lockfile::page_target(html) {
+        match mur_usage::page_target(html) {
             PageTarget::File(file) => Ok(Named(Some(file))),
             PageTarget::Stdout => {
-                mur_lockfile::check_page_on_stdout()
+                PageOnTerminal::refuse_if(std::io::stdout().is_terminal())
                     .map_err(|e| Error::usage(e.to_string()).with_hint(e.hint("report.html")))?;
                 Ok(Named(None))
             }

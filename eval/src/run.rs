@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::agent::{self, Invocation};
 use crate::checker::{self, Checker};
+use crate::default_out::DefaultOut;
 use crate::oracle;
 use crate::outdir;
 use crate::profile::{self, MCP_CONFIG, Prepared, Profile};
@@ -32,10 +33,10 @@ pub struct Plan {
     pub agent: String,
     pub tasks: Vec<Task>,
     pub out: PathBuf,
-    /// `--out` was given: else `out` is the default directory made as it was named
-    /// (`mur-eval-out/<profile>-<time>`), removed when the run is refused before it writes
-    /// there.
-    pub out_given: bool,
+    /// The default directory made as `out` was named (`mur-eval-out/<profile>-<time>`),
+    /// when no `--out` was given: removed as the plan is dropped if the run wrote nothing
+    /// there (it was refused first).
+    pub _made_out: Option<DefaultOut>,
     /// The verb components installed for the agent (cli profile).
     pub verbs: PathBuf,
     pub runner: Runner,
@@ -78,7 +79,7 @@ pub struct Extras {
 
 /// Runs every task of `plan`; `progress` hears about each run as it ends.
 pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
-    check_before_out(plan, progress).inspect_err(|_| unmake_out(plan))?;
+    check_before_out(plan, progress)?;
     let out = absolute(&plan.out)?;
     // Held until the run ends: a second run into this directory is refused.
     let _in_use = outdir::claim(&out, &plan.tasks, &plan.runner.sample)?;
@@ -138,15 +139,6 @@ fn check_before_out(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<()> {
         crate::compiled::check_dir(&plan.verbs, crate::compiled::STANDARD_VERBS_HINT)?;
     }
     Ok(())
-}
-
-/// The default directory a run not given `--out` made as it named it, removed when the
-/// run is refused before writing anything there: a refusal leaves no directory it made.
-/// Only while it is empty, so nothing is lost.
-fn unmake_out(plan: &Plan) {
-    if !plan.out_given {
-        let _ = std::fs::remove_dir(&plan.out);
-    }
 }
 
 /// What a task's progress line says of it: `pass` or `FAIL` with its figures (after how

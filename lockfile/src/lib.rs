@@ -34,7 +34,6 @@ pub mod jsonrpc;
 mod leftovers;
 pub mod liveness;
 mod open;
-mod page;
 mod panic;
 pub mod paths;
 mod registry;
@@ -48,7 +47,6 @@ pub use atomic::{
 };
 pub use leftovers::{Cleared, Leftovers, Unremoved};
 pub use open::{describe_type as describe_file_type, regular as open_regular};
-pub use page::{PageOnTerminal, PageTarget, check_page_on_stdout, page_target};
 pub use panic::panic_message;
 pub use registry::{Entry, ReadOutcome, Registry, Unlisted, files_with_extension};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};

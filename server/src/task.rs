@@ -249,7 +249,7 @@ pub(crate) async fn guarded(call: ToolFuture) -> Ran {
         .catch_unwind()
         .await
         .map_err(|panic| {
-            let why = crate::tools::panic_message(&*panic);
+            let why = mur_lockfile::panic_message(&*panic);
             ErrorData::internal_error(format!("the tool's handler panicked: {why}"), None)
         })
 }

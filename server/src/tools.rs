@@ -445,12 +445,10 @@ fn failed<T: Send + 'static>(what: &'static str, panic: &(dyn std::any::Any + Se
 }
 
 fn panicked(what: &str, panic: &(dyn std::any::Any + Send)) -> ToolError {
-    ToolError::new(format!("{what} panicked: {}", panic_message(panic)))
-}
-
-/// What a panic said (`panic!("…")`'s text), or "no message".
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
-    mur_lockfile::panic_message(panic).unwrap_or("no message")
+    ToolError::new(format!(
+        "{what} panicked: {}",
+        mur_lockfile::panic_message(panic)
+    ))
 }
 
 #[cfg(test)]

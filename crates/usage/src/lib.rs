@@ -2,12 +2,15 @@
 //! invocation (side `cli`) and, when the app turns it on, one per `tools/call`
 //! a `mur-server` session serves (side `server`, surface `cli` or `mcp`); the
 //! append-only log that keeps them; and the report that says which verbs an
-//! operator should remove. Schema `mur-usage/1`, documented in docs/usage.md.
+//! operator should remove. Schema `mur-usage/1`, documented in docs/usage.md. The
+//! report's page ([`html`]) and where `--html` sends it ([`page_target`]), for `mur` and
+//! mur-eval's studies alike.
 
 mod clock;
 pub mod html;
 mod log;
 mod losers;
+mod page;
 mod reached;
 mod record;
 mod refused;
@@ -19,6 +22,7 @@ pub use log::{
     lockfile_sessions_dir, session_logs, sessions_dir,
 };
 pub use losers::{Installed, Loser, LoserRule, Verdict};
+pub use page::{PageOnTerminal, PageTarget, page_target};
 pub use reached::Reached;
 pub use record::{
     ArgvShape, BRIDGE_CLIENT, Kind, NAME_CHARS, NOT_A_NAME, Outcome, Phases, Record, Side, Surface,

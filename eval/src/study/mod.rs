@@ -59,9 +59,8 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
 }
 
 fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
-    warn_of_the_agent(study, progress)
-        .and_then(|()| check_before_out(study))
-        .inspect_err(|_| unmake_out(study))?;
+    warn_of_the_agent(study, progress)?;
+    check_before_out(study)?;
     let out = make_out(&study.out)?;
     // Held until the study ends: a second study into this directory is refused.
     let _in_use = claim(&out)?;
@@ -197,15 +196,6 @@ fn check_before_out(study: &Study) -> Result<()> {
     prepare::check_verbs(&study.verbs, needed)
 }
 
-/// The directory a study not given `--out` made as it named it (`mur-eval-out/study-<time>`,
-/// [`crate::cli`]), removed when the study is refused before writing anything there:
-/// a refusal leaves no directory it made. Only while it is empty, so nothing is lost.
-pub fn unmake_out(study: &Study) {
-    if !study.out_given {
-        let _ = std::fs::remove_dir(&study.out);
-    }
-}
-
 /// The study's directory `out`, made, as an absolute path.
 fn make_out(out: &Path) -> Result<PathBuf> {
     // Before anything is made or written there: a directory with someone's files in it
@@ -296,7 +286,7 @@ fn prepare(
 /// stopped before recorded nothing, and any seed will do).
 fn resume_line(study: &Study, out: &Path) -> String {
     let dir = out.to_string_lossy();
-    if study.out_given {
+    if study.made_out.is_none() {
         return format!("run the same command again to resume the study in `{dir}`");
     }
     format!(

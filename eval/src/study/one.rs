@@ -58,7 +58,7 @@ fn guarded(make: impl FnOnce() -> RunResult, unmade: impl FnOnce() -> RunResult)
         Ok(result) => return result,
         Err(panic) => panic,
     };
-    let why = mur_lockfile::panic_message(&*panic).unwrap_or_default();
+    let why = mur_lockfile::panic_message(&*panic);
     let mut result = unmade();
     result.error = Some(format!(
         "mur-eval failed making or measuring this run (a bug in mur-eval): {why}"
@@ -558,6 +558,12 @@ mod tests {
         assert_eq!(made.id, "cli-named/a/1");
         let made = guarded(|| panic!("{} of {}", 1, 2), unmade);
         assert!(made.error.is_some_and(|e| e.ends_with(": 1 of 2")));
+        // A panic with no text says so, in the words a session's handler uses.
+        let made = guarded(|| std::panic::panic_any(42_u8), unmade);
+        assert_eq!(
+            made.error.as_deref(),
+            Some("mur-eval failed making or measuring this run (a bug in mur-eval): no message")
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::adapters::Format;
 use crate::condition::Condition;
+use crate::default_out::DefaultOut;
 use crate::run::Runner;
 use crate::task::Task;
 
@@ -20,9 +21,10 @@ pub struct Study {
     pub agent_format: Option<Format>,
     pub jobs: usize,
     pub out: PathBuf,
-    /// `--out` was given (else `out` is a new directory named by the time): what a stop
-    /// tells the user to run to resume the study.
-    pub out_given: bool,
+    /// The new directory named by the time that `out` is when no `--out` was given
+    /// (`None`: it was): what a stop tells the user to run to resume the study; removed
+    /// as the study is dropped if it wrote nothing there (it was refused first).
+    pub made_out: Option<DefaultOut>,
     pub seed: Option<u64>,
     /// The standard named verbs (`verbs = "named"`).
     pub verbs: PathBuf,
@@ -126,7 +128,7 @@ mod tests {
             agent_format: None,
             jobs: 1,
             out: PathBuf::new(),
-            out_given: true,
+            made_out: None,
             seed: None,
             verbs: PathBuf::new(),
             capture: None,

@@ -141,7 +141,7 @@ pub fn prepare_conditions(
             agent: substitute(&study.agent, condition)?,
             tasks: Vec::new(),
             out: dir,
-            out_given: true,
+            _made_out: None,
             verbs: set_dir(&study.verbs, condition).unwrap_or_default(),
             runner: study.runner.clone(),
         };

@@ -4,8 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use mur_core::{Error, Result, Settings};
-use mur_lockfile::PageTarget;
-use mur_usage::{Reached, Report, Row, UsageDir};
+use mur_usage::{PageOnTerminal, PageTarget, Reached, Report, Row, UsageDir};
 use mur_verbs::VerbHost;
 
 use crate::cli::{ReportArgs, UsageCommand};
@@ -72,7 +71,7 @@ impl PageOut {
     /// `--html PATH`, refused when it cannot hold the page: stdout that `--json` prints on
     /// too, or a terminal; or a name no file can be written at.
     fn resolve(path: &Path, json: bool) -> Result<Self> {
-        match mur_lockfile::page_target(path.to_owned()) {
+        match mur_usage::page_target(path.to_owned()) {
             PageTarget::File(path) => {
                 // In the words `call --out` and a verb's `--out` use
                 // (`mur_verbs::writable_before_the_call`), but for "nothing was sent": a
@@ -89,7 +88,7 @@ impl PageOut {
                     .with_hint("write the page to a file (`--html report.html`), or drop one"))
             }
             PageTarget::Stdout => {
-                mur_lockfile::check_page_on_stdout()
+                PageOnTerminal::refuse_if(output::stdout_is_terminal())
                     .map_err(|e| Error::usage(e.to_string()).with_hint(e.hint("usage.html")))?;
                 Ok(Self::Stdout)
             }

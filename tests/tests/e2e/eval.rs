@@ -613,7 +613,7 @@ fn an_agent_command_sh_cannot_parse_is_refused_before_any_run() {
             .collect();
         assert!(!said.is_empty(), "{agent:?}");
         let said = format!(
-            "error: the agent command is not valid shell, so no run would run an agent: `{}`\n\
+            "error: the agent command is not valid shell, so no run would run an agent: sh said: {}\n\
              hint: `sh -c` runs the command as written, each placeholder replaced by its value \
              shell-quoted: check its quotes and brackets\n",
             said.join("; ")
@@ -1151,4 +1151,8 @@ fn a_run_refused_for_its_verbs_leaves_no_out() {
         .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
         .unwrap_or_default();
     assert!(made.is_empty(), "left: {made:?}");
+    assert!(
+        !cwd.join("mur-eval-out").exists(),
+        "the `mur-eval-out` made for it is left"
+    );
 }

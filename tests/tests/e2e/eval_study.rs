@@ -1978,6 +1978,10 @@ fn a_missing_verb_directory_is_refused_up_front_with_the_fix_for_whose_it_is() {
         .unwrap_or_default();
     assert!(made.is_empty(), "left: {made:?}");
     assert!(
+        !cwd.join("mur-eval-out").exists(),
+        "the `mur-eval-out` made for it is left"
+    );
+    assert!(
         !out.join("compiled-verbs").exists(),
         "nothing compiled first"
     );

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::cells::percent;
 use super::rows::{Row, Rows, row};
 use super::stats::newcombe;
+use crate::study::journal::Matrix;
 use crate::study::result::RunResult;
 use crate::tokens::ENCODING;
 use crate::words::plural;
@@ -51,10 +52,45 @@ pub(super) fn table_lines(rows: &Rows<'_>) -> Vec<String> {
 /// equally short conditions compare as if whole, and a condition with no run recorded
 /// has no row at all — a published table would leave them out without a word.
 fn missing_line(rows: &Rows<'_>) -> Option<String> {
-    // Each condition's tasks with the repeats asked for (1 to the most any command
-    // asked: a run two commands asked for is one run), in the order first asked.
+    let (mut all, mut all_recorded) = (0u64, 0u64);
+    let mut clauses = Vec::new();
+    for (condition, tasks) in asked_runs(rows.asked) {
+        let lacking = lacking(condition, &tasks, rows.results);
+        all += lacking.asked;
+        all_recorded += lacking.asked - lacking.missing;
+        if lacking.missing == 0 {
+            continue;
+        }
+        // A condition none of whose runs was recorded lacks them all: named, no list.
+        let which = if lacking.missing == lacking.asked {
+            String::new()
+        } else {
+            format!(" (missing {})", lacking.tasks.join("; "))
+        };
+        clauses.push(format!(
+            "`{condition}` {} of {} recorded{which}",
+            lacking.asked - lacking.missing,
+            plural(lacking.asked as usize, "run")
+        ));
+    }
+    (!clauses.is_empty()).then(|| {
+        format!(
+            "Warning: the study is not complete — {all_recorded} of the {} its commands asked \
+             for (`study.json`) are recorded, and every figure is over those alone: {}. The \
+             same `mur-eval study` command again (the same `--out`) makes the rest; the runs \
+             recorded are skipped.",
+            plural(all as usize, "run"),
+            clauses.join("; ")
+        )
+    })
+}
+
+/// Each condition the `matrices` name with its tasks and the repeats asked for (1 to the
+/// most any command asked: a run two commands asked for is one run), conditions and tasks
+/// in the order first asked.
+fn asked_runs(matrices: &[Matrix]) -> Vec<(&str, Vec<(&str, u32)>)> {
     let mut asked: Vec<(&str, Vec<(&str, u32)>)> = Vec::new();
-    for matrix in rows.asked {
+    for matrix in matrices {
         for condition in &matrix.conditions {
             let at = asked.iter().position(|(c, _)| c == condition);
             let at = at.unwrap_or_else(|| {
@@ -70,57 +106,47 @@ fn missing_line(rows: &Rows<'_>) -> Option<String> {
             }
         }
     }
-    let (mut all, mut all_recorded) = (0u64, 0u64);
-    let mut clauses = Vec::new();
-    for (condition, tasks) in &asked {
-        let (mut of_condition, mut lacking, mut missing) = (0u64, Vec::new(), 0u64);
-        for &(task, repeats) in tasks {
-            // Counted, never listed one by one: a hand-edited study.json may ask for
-            // billions of repeats.
-            let have: BTreeSet<u32> = rows
-                .results
-                .iter()
-                .filter(|r| r.condition == *condition && r.task == task)
-                .map(|r| r.repeat)
-                .filter(|repeat| (1..=repeats).contains(repeat))
-                .collect();
-            of_condition += u64::from(repeats);
-            let lacks = u64::from(repeats) - have.len() as u64;
-            if lacks > 0 {
-                missing += lacks;
-                lacking.push(format!(
-                    "`{task}` {}",
-                    repeats_named(&gaps(&have, repeats), lacks)
-                ));
-            }
+    asked
+}
+
+/// What one condition's recorded runs lack of those asked for.
+struct Lacking {
+    /// The runs asked for.
+    asked: u64,
+    /// Of those, the runs not recorded.
+    missing: u64,
+    /// Each task lacking some, with which (`` `a` runs 2–3 ``).
+    tasks: Vec<String>,
+}
+
+/// What `condition`'s runs in `results` lack of the `tasks` asked for, each with its
+/// repeats.
+fn lacking(condition: &str, tasks: &[(&str, u32)], results: &[RunResult]) -> Lacking {
+    let mut lacking = Lacking {
+        asked: 0,
+        missing: 0,
+        tasks: Vec::new(),
+    };
+    for &(task, repeats) in tasks {
+        // Counted, never listed one by one: a hand-edited study.json may ask for
+        // billions of repeats.
+        let have: BTreeSet<u32> = results
+            .iter()
+            .filter(|r| r.condition == condition && r.task == task)
+            .map(|r| r.repeat)
+            .filter(|repeat| (1..=repeats).contains(repeat))
+            .collect();
+        lacking.asked += u64::from(repeats);
+        let lacks = u64::from(repeats) - have.len() as u64;
+        if lacks > 0 {
+            lacking.missing += lacks;
+            lacking.tasks.push(format!(
+                "`{task}` {}",
+                repeats_named(&gaps(&have, repeats), lacks)
+            ));
         }
-        all += of_condition;
-        all_recorded += of_condition - missing;
-        if missing == 0 {
-            continue;
-        }
-        // A condition none of whose runs was recorded lacks them all: named, no list.
-        let which = if missing == of_condition {
-            String::new()
-        } else {
-            format!(" (missing {})", lacking.join("; "))
-        };
-        clauses.push(format!(
-            "`{condition}` {} of {} recorded{which}",
-            of_condition - missing,
-            plural(of_condition as usize, "run")
-        ));
     }
-    (!clauses.is_empty()).then(|| {
-        format!(
-            "Warning: the study is not complete — {all_recorded} of the {} its commands asked \
-             for (`study.json`) are recorded, and every figure is over those alone: {}. The \
-             same `mur-eval study` command again (the same `--out`) makes the rest; the runs \
-             recorded are skipped.",
-            plural(all as usize, "run"),
-            clauses.join("; ")
-        )
-    })
+    lacking
 }
 
 /// The spans of 1 to `repeats` that `have` lacks, first and last of each.

@@ -1,11 +1,12 @@
 //! Where a report's page that a user named with `--html` goes, decided one way for
 //! `mur devtools usage report` and mur-eval's studies: this process's stdout (`-`, or
-//! another name for it) or a file, and stdout refused when it is a terminal.
+//! another name for it) or a file, and stdout refused when it is a terminal — which
+//! each binary says, from the one place it asks ([`PageOnTerminal::refuse_if`]).
 
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::atomic::is_stdout;
+use mur_lockfile::is_stdout;
 
 /// Where `--html PATH` sends the page.
 #[derive(Debug, PartialEq, Eq)]
@@ -14,13 +15,13 @@ pub enum PageTarget {
     /// file stdout is redirected to), as `--out -` is taken: the page is the output.
     Stdout,
     /// Any other name, as typed: whether a file can be written there is
-    /// [`check_named`](crate::check_named)'s to say, when the caller asks.
+    /// [`mur_lockfile::check_named`]'s to say, when the caller asks.
     File(PathBuf),
 }
 
 /// Where the page `--html path` names goes. Nothing is checked but what stdout is: a
 /// caller checks a file when it knows what else the page must not overwrite, and asks
-/// [`check_page_on_stdout`] when it knows nothing else refuses stdout first.
+/// [`PageOnTerminal::refuse_if`] when it knows nothing else refuses stdout first.
 pub fn page_target(path: PathBuf) -> PageTarget {
     if path.as_os_str() == "-" || is_stdout(&path) {
         PageTarget::Stdout
@@ -29,25 +30,21 @@ pub fn page_target(path: PathBuf) -> PageTarget {
     }
 }
 
-/// Whether stdout can take the page: not when it is a terminal, as `call --out -`
-/// refuses one — a page of markup is no text for it.
-pub fn check_page_on_stdout() -> Result<(), PageOnTerminal> {
-    refused_on_terminal(std::io::IsTerminal::is_terminal(&std::io::stdout()))
-}
-
-/// [`check_page_on_stdout`] with what stdout is given: a test's stdout is no terminal.
-fn refused_on_terminal(terminal: bool) -> Result<(), PageOnTerminal> {
-    match terminal {
-        true => Err(PageOnTerminal),
-        false => Ok(()),
-    }
-}
-
 /// `--html -` refused: stdout is a terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageOnTerminal;
 
 impl PageOnTerminal {
+    /// Whether stdout can take the page, `terminal` saying whether it is one (the
+    /// binary's own check): not a terminal, as `call --out -` refuses one — a page of
+    /// markup is no text for it.
+    pub fn refuse_if(terminal: bool) -> Result<(), PageOnTerminal> {
+        match terminal {
+            true => Err(PageOnTerminal),
+            false => Ok(()),
+        }
+    }
+
     /// What to do instead, `example` naming a file the page could be redirected to
     /// (`usage.html`, `report.html`).
     pub fn hint(&self, example: &str) -> String {
@@ -97,7 +94,7 @@ mod tests {
     /// A terminal is refused, in the words both commands print; anything else is not.
     #[test]
     fn a_terminal_is_refused_the_page() {
-        let refused = refused_on_terminal(true).expect_err("a terminal");
+        let refused = PageOnTerminal::refuse_if(true).expect_err("a terminal");
         assert_eq!(
             refused.to_string(),
             "`--html -` writes the report's page (HTML) to stdout, which is a terminal"
@@ -106,6 +103,6 @@ mod tests {
             refused.hint("usage.html"),
             "pipe it (`| w3m -T text/html`, `> usage.html`) or write a file: `--html FILE`"
         );
-        assert_eq!(refused_on_terminal(false), Ok(()));
+        assert_eq!(PageOnTerminal::refuse_if(false), Ok(()));
     }
 }
