@@ -350,7 +350,7 @@ pub fn extract_host_options(
         // The value typed with the option (`--answer=x`), else the next word where clap
         // takes it as one ([`takes`]): `click '#b' --project --pretty` was the
         // session of project `./--pretty` (exit 4), where before the verb clap says the
-        // value is missing. An empty one (`--project=`) is missing, as clap says it of a path.
+        // value is missing. An empty one (`--project=`) is refused as before the verb too.
         let text = match inline {
             Some(text) => Some(text),
             None => words
@@ -358,9 +358,17 @@ pub fn extract_host_options(
                 .first()
                 .filter(|next| takes(option, next))
                 .and_then(|_| words.next().cloned()),
-        }
-        .filter(|text| !text.is_empty())
-        .ok_or_else(|| missing_value(&name, verb.map(|verb| verb_usage(verb, spec))))?;
+        };
+        let text = match text {
+            Some(text) if !text.is_empty() => text,
+            given => {
+                let usage = verb_usage_or_devtools(verb.map(|verb| verb_usage(verb, spec)));
+                return Err(match given {
+                    Some(_) => value_given_empty(&name, &[], usage),
+                    None => value_required(&name, usage),
+                });
+            }
+        };
         set_once(host, option, &text, false)?;
     }
     rest.extend_from_slice(end);
@@ -384,18 +392,17 @@ pub fn short_flags_given(word: &str) -> Option<Error> {
     Some(takes_no_value(&format!("-{last}"), value))
 }
 
-/// Host option `name` (`--answer <KEY=VALUE>`) typed after a verb's name without its
-/// value: refused as clap refuses it before the verb (`mur devtools --answer`), with
-/// the `usage` hint of the verb, as its `--help` starts (a mistyped option of the verb
-/// shows the same line), or where the verb is not known here `mur devtools`'s.
-fn missing_value(name: &str, usage: Option<String>) -> Error {
-    let usage = usage.or_else(|| {
+/// The usage hint under a host option typed after a verb's name without its value, or
+/// with an empty one, refused as clap refuses it before the verb (`mur devtools
+/// --answer`): the verb's `usage`, as its `--help` starts (a mistyped option of the
+/// verb shows the same line), or where the verb is not known here `mur devtools`'s.
+fn verb_usage_or_devtools(usage: Option<String>) -> Option<String> {
+    usage.or_else(|| {
         let mut mur = crate::cli::command();
         mur.build();
         mur.find_subcommand_mut("devtools")
             .map(crate::cli::usage_hint)
-    });
-    value_required(name, usage)
+    })
 }
 
 /// The usage hint of verb `verb` (``usage: mur devtools tree [<selector>] … (`--help`
@@ -429,6 +436,22 @@ pub fn value_required_of(option: &str, values: &[String], usage: Option<String>)
     if !values.is_empty() {
         said.push_str(&format!(" (possible values: {})", values.join(", ")));
     }
+    usage.into_iter().fold(Error::usage(said), Error::with_hint)
+}
+
+/// [`value_required_of`] of an option typed with an empty value (`--timeout ''`,
+/// `--only-verbs=`): `` `--timeout <MS>` needs a value (it was given empty)``. A script
+/// that passed `"$UNSET"` passed the word, and was told the value was missing, which
+/// sent it looking for a word it had typed. Still "needs a value", not the verbs' "must
+/// not be empty" of a text option: that is the one wording of this mistake the kits
+/// (plugins/kit/src/argv.rs, `millis_word`) and the derived verbs give of an empty
+/// `--timeout` after a verb's name, and scripts may match it.
+pub fn value_given_empty(option: &str, values: &[String], usage: Option<String>) -> Error {
+    let mut said = format!("`{option}` needs a value (it was given empty");
+    if !values.is_empty() {
+        said.push_str(&format!("; possible values: {}", values.join(", ")));
+    }
+    said.push(')');
     usage.into_iter().fold(Error::usage(said), Error::with_hint)
 }
 
@@ -741,7 +764,6 @@ mod tests {
         for (line, name) in [
             ("#x --project --pretty", "--project <PATH>"),
             ("#x --answer -v", "--answer <KEY=VALUE>"),
-            ("#x --endpoint=", "--endpoint <URL>"),
         ] {
             let refused = extract(line, &mut HostArgs::default(), None).expect_err(line);
             assert_eq!(
@@ -750,6 +772,11 @@ mod tests {
                 "{line}"
             );
         }
+        let refused = extract("#x --endpoint=", &mut HostArgs::default(), None).expect_err("=");
+        assert_eq!(
+            refused.message(),
+            "`--endpoint <URL>` needs a value (it was given empty)"
+        );
         let mut host = HostArgs::default();
         assert_eq!(
             extract("#x --project -", &mut host, None).expect("valid"),

@@ -51,10 +51,13 @@ pub fn parse(argv: Vec<OsString>) -> Result<Cli> {
             if let Some(refused) = flag_given_a_value(&e, &argv) {
                 return Err(refused);
             }
-            if let Some(option) = given_empty(&e, &argv) {
+            if let Some((option, typed_empty)) = given_empty(&e, &argv) {
                 let values = valid_values(&e);
                 let usage = usage_typed(&argv);
-                return Err(crate::options::value_required_of(&option, &values, usage));
+                return Err(match typed_empty {
+                    true => crate::options::value_given_empty(&option, &values, usage),
+                    false => crate::options::value_required_of(&option, &values, usage),
+                });
             }
             let e = named_as_typed(e, &argv);
             let unexpected = unexpected_to_clap(&e);
@@ -251,8 +254,10 @@ fn named_as_typed(mut e: clap::Error, argv: &[OsString]) -> clap::Error {
 /// value is required". So is `--` typed after an option that takes any word
 /// (`--max-response --`): clap gives it as the value, where after a verb's name it ends
 /// the options, the value missing (`argv` tells it from `--max-response=--`, a value
-/// either way).
-fn given_empty(e: &clap::Error, argv: &[OsString]) -> Option<String> {
+/// either way). With it, whether the value was typed empty (`--timeout ''`,
+/// `--only-verbs=`): said so ([`crate::options::value_given_empty`]), where a script that
+/// passed `"$UNSET"` was told the value was missing, a word it had passed.
+fn given_empty(e: &clap::Error, argv: &[OsString]) -> Option<(String, bool)> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     if e.kind() != ErrorKind::ValueValidation && e.kind() != ErrorKind::InvalidValue {
         return None;
@@ -265,7 +270,26 @@ fn given_empty(e: &clap::Error, argv: &[OsString]) -> Option<String> {
     };
     let long = option.split(' ').next().unwrap_or_default();
     let ended = || value == "--" && argv.windows(2).any(|w| w[0] == long && w[1] == "--");
-    (value.is_empty() || ended()).then(|| option.clone())
+    if !value.is_empty() && !ended() {
+        return None;
+    }
+    Some((option.clone(), value.is_empty() && typed_empty(long, argv)))
+}
+
+/// Whether `argv` gives option `long` (`--timeout`), or its short name, an empty value:
+/// `--timeout=`, or `--timeout` followed by an empty word. clap says a value typed last
+/// without one (`mur devtools --timeout`) as it says an empty one.
+fn typed_empty(long: &str, argv: &[OsString]) -> bool {
+    let short = cli::HostOption::named(long)
+        .and_then(|option| option.short)
+        .map(|short| format!("-{short}"));
+    let named = |word: &OsString| word == long || short.as_deref().is_some_and(|s| word == s);
+    let inline = |word: &OsString| {
+        word.to_str()
+            .and_then(|word| word.strip_suffix('='))
+            .is_some_and(|flag| flag == long || short.as_deref() == Some(flag))
+    };
+    argv.iter().any(inline) || argv.windows(2).any(|w| named(&w[0]) && w[1].is_empty())
 }
 
 /// The values clap names for the option it refused (`--lang`'s `rust`, `python`, `js`).

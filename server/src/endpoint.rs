@@ -39,9 +39,9 @@ pub async fn claim(project: &Path, build_tag: impl Into<String>) -> Result<Claim
         source,
     })?;
     let registry = Registry::default_location();
-    registry.ensure_dir().map_err(|error| {
-        ServeError::Registry(format!("`{}`: {error}", registry.dir().display()))
-    })?;
+    registry
+        .ensure_dir()
+        .map_err(|error| ServeError::registry_dir(registry.dir(), &error))?;
     let lock_path = registry.path_for(&canonical);
     let slot = crate::single_instance::claim_slot(&registry, &lock_path)
         .await?

@@ -1,6 +1,10 @@
 //! Why a session could not start or keep running.
 
-use std::{io, net::SocketAddr, path::PathBuf};
+use std::{
+    io,
+    net::SocketAddr,
+    path::{Path, PathBuf},
+};
 
 /// An error from [`serve`](crate::serve). Messages are one lowercase line.
 #[derive(Debug, thiserror::Error)]
@@ -31,9 +35,20 @@ pub enum ServeError {
         /// Why it could not be resolved.
         source: io::Error,
     },
-    /// The lockfile directory exists but is not safe to use.
+    /// A lockfile in the directory is not safe to use, or the slot's lock was lost.
     #[error("cannot use the lockfile directory: {0}")]
     Registry(String),
+    /// The lockfile directory could not be made, or is not one to trust (a link, another
+    /// user's, open to others). `reason` names it, in the words `mur` says it in
+    /// ("refusing lockfile directory `X`: it is a symbolic link"): it was said after
+    /// the path again, "…: `X`: refusing lockfile directory `X`: …".
+    #[error("{reason}")]
+    RegistryDir {
+        /// The lockfile directory.
+        dir: PathBuf,
+        /// Why it cannot be used, naming it.
+        reason: String,
+    },
     /// The loopback port could not be bound (taken, or not allowed).
     #[error("cannot listen on `{addr}`: {source}")]
     Bind {
@@ -65,18 +80,30 @@ impl ServeError {
         }
     }
 
+    /// The lockfile directory `dir` refused or not made, `error` saying why (naming it).
+    pub(crate) fn registry_dir(dir: &Path, error: &io::Error) -> Self {
+        Self::RegistryDir {
+            dir: dir.to_owned(),
+            reason: error.to_string(),
+        }
+    }
+
     /// Advice for a person, printed on its own `hint:` line.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<String> {
+        const PRIVATE: &str =
+            "the lockfile directory must belong to you and be writable only by you (mode 0700)";
         match self {
             Self::Bind { .. } => {
-                Some("choose another port, or leave it unset to use any free port")
+                Some("choose another port, or leave it unset to use any free port".to_owned())
             }
             Self::UsageLog(_) => Some(
-                "record usage to a file in a directory that exists and you can write, or leave it off",
+                "record usage to a file in a directory that exists and you can write, or leave it off"
+                    .to_owned(),
             ),
-            Self::Registry(_) => Some(
-                "the lockfile directory must belong to you and be writable only by you (mode 0700)",
-            ),
+            Self::Registry(_) => Some(PRIVATE.to_owned()),
+            Self::RegistryDir { dir, .. } => {
+                Some(untrusted_dir_fix(dir).unwrap_or_else(|| PRIVATE.to_owned()))
+            }
             _ => None,
         }
     }
@@ -87,5 +114,48 @@ impl ServeError {
             Self::AlreadyActive { .. } | Self::SlotBusy { .. } => 3,
             _ => 1,
         }
+    }
+}
+
+/// What makes lockfile directory `dir` one to trust, when the user can do it, in the
+/// words `mur` says it in (crates/discovery, `untrusted_dir_fix`): "mode 0700" was said
+/// whatever was wrong, where it does nothing for a link (refused whatever it names) or a
+/// directory another user owns (whose mode only they can change). `None` where `dir` is
+/// none of these (it could not be made).
+fn untrusted_dir_fix(dir: &Path) -> Option<String> {
+    use mur_lockfile::{Keep, Untrusted, check_own};
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    let why = check_own(&meta, Keep::Writes).err()?;
+    let dir = shell_word(dir);
+    Some(match why {
+        // A session makes it (0700) where it is not, and refuses a link as readers do.
+        Untrusted::Link => format!(
+            "a lockfile directory must be a directory of yours, not a link: remove the link \
+             (`rm {dir}`), and the next session makes the directory"
+        ),
+        Untrusted::Open { .. } if meta.is_dir() => {
+            format!("a lockfile directory must be yours and private: `chmod 700 {dir}`")
+        }
+        Untrusted::Open { .. } => format!(
+            "it is no directory: remove it (`rm {dir}`), and the next session makes the \
+             directory"
+        ),
+        // Not yours: only its owner (or root) can change or remove it.
+        Untrusted::Owner { uid, .. } => format!(
+            "only uid {uid} or root can remove it (the next session then makes it, yours), or \
+             point `XDG_RUNTIME_DIR` at a private directory of your own"
+        ),
+    })
+}
+
+/// `path` as a POSIX shell reads it back: bare when it holds only characters no shell
+/// reads specially, else single-quoted. (`mur_core::shell_name`, which the host uses,
+/// would bring clap into every app that embeds this crate.)
+fn shell_word(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
+    match !text.is_empty() && text.chars().all(plain) {
+        true => text.into_owned(),
+        false => format!("'{}'", text.replace('\'', r"'\''")),
     }
 }

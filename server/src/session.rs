@@ -96,7 +96,7 @@ fn prepare_registry(registry: &Registry) -> Result<(), ServeError> {
     // Creates the directory 0700 and refuses one another user could tamper with.
     registry
         .ensure_dir()
-        .map_err(|error| ServeError::Registry(format!("`{}`: {error}", registry.dir().display())))
+        .map_err(|error| ServeError::registry_dir(registry.dir(), &error))
 }
 
 async fn serve_http(

@@ -4,8 +4,8 @@
 #![cfg(unix)]
 
 use crate::support::{
-    Adopted, Process, World, dead_pid, example_bin, mcp, run_to_end, signal, silent_listener,
-    wait_until,
+    Adopted, Process, World, dead_pid, example_bin, mcp, run_to_end, sample_bin, signal,
+    silent_listener, wait_until,
 };
 use mur_lockfile::{Lockfile, Transport};
 use serde_json::json;
@@ -364,4 +364,33 @@ fn a_fifo_in_the_project_slot_does_not_hang_the_start() {
     assert!(status.success());
     // Before non-blocking opens, the start waited forever for a FIFO writer.
     let _session = world.start_taking_the_slot();
+}
+
+// helper 424: a lockfile directory that is a link is said once, with the remedy `mur` gives.
+
+/// A lockfile directory that is a symbolic link (to a private directory of the user's)
+/// is refused naming it once, in `mur`'s words, with `mur`'s remedy: remove the link. It
+/// was "cannot use the lockfile directory: `X`: refusing lockfile directory `X`: it is a
+/// symbolic link", under a hint to make it mode 0700, which a link does not change.
+#[test]
+fn a_lockfile_directory_that_is_a_link_is_refused_once_with_the_link_to_remove() {
+    let world = World::new();
+    let dir = world.lockfile_dir();
+    let real = world.sandbox.root().join("real-lockfiles");
+    mur_lockfile::ensure_private_dir(&real, "test").expect("private");
+    std::os::unix::fs::symlink(&real, &dir).expect("symlink");
+    let shown = dir.display();
+    for binary in [example_bin(), sample_bin()] {
+        let output = run_to_end(world.command_for(binary, &[]));
+        assert_eq!(output.code, 1, "{binary:?}: {}", output.stderr);
+        assert_eq!(
+            output.stderr,
+            format!(
+                "[devtools] error: refusing lockfile directory `{shown}`: it is a symbolic link\n\
+                 hint: a lockfile directory must be a directory of yours, not a link: remove \
+                 the link (`rm {shown}`), and the next session makes the directory\n"
+            ),
+            "{binary:?}"
+        );
+    }
 }

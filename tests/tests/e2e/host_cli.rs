@@ -147,7 +147,8 @@ fn a_missing_value_is_refused_with_the_commands_usage() {
             list,
         ),
         (&["devtools", "--endpoint"], "--endpoint <URL>", devtools),
-        // Empty: a value parser's refusal, said as the missing value it is. A tool or
+        // Empty: a value parser's refusal, said as the missing value it is, given empty
+        // (helper 424). A tool or
         // method named `''` was sent to the server as such (`call ''` is said to be
         // an empty name: `an_empty_tool_name_is_said_to_be_empty`).
         (
@@ -174,11 +175,15 @@ fn a_missing_value_is_refused_with_the_commands_usage() {
         })
         .chain(before_or_to_a_command.map(|(argv, option, usage)| (&sb, argv, option, usage)));
     for (sb, argv, option, usage) in missing {
+        let given = match argv.last().is_some_and(|word| word.ends_with('=')) {
+            true => " (it was given empty)",
+            false => "",
+        };
         sb.mur(argv)
             .assert_code(1)
             .assert_stdout_is("")
             .assert_stderr_is(format!(
-                "error: `{option}` needs a value\n\
+                "error: `{option}` needs a value{given}\n\
                  hint: usage: {usage} (`--help` shows more)\n"
             ));
     }
@@ -195,6 +200,15 @@ fn a_missing_value_is_refused_with_the_commands_usage() {
             )
         }
     };
+    // An empty value says it was given, where it read as left out (helper 424).
+    let given_empty = |option: &'static str| {
+        move |usage: &str| {
+            format!(
+                "error: `{option}` needs a value (it was given empty)\n\
+                 hint: usage: {usage} (`--help` shows more)\n"
+            )
+        }
+    };
     let not_key_value = |_: &str| {
         "error: invalid value `x` for `--answer <KEY=VALUE>`: `x` is not KEY=VALUE\n".to_owned()
     };
@@ -204,9 +218,9 @@ fn a_missing_value_is_refused_with_the_commands_usage() {
         (&["--project", "--pretty"], &required("--project <PATH>")),
         (&["--answer", "--pretty"], &required("--answer <KEY=VALUE>")),
         (&["--endpoint", "-v"], &required("--endpoint <URL>")),
-        (&["--project="], &required("--project <PATH>")),
-        (&["--answer="], &required("--answer <KEY=VALUE>")),
-        (&["--endpoint="], &required("--endpoint <URL>")),
+        (&["--project="], &given_empty("--project <PATH>")),
+        (&["--answer="], &given_empty("--answer <KEY=VALUE>")),
+        (&["--endpoint="], &given_empty("--endpoint <URL>")),
         (&["--answer=x"], &not_key_value),
         (&["--answer", "x"], &not_key_value),
     ];
@@ -581,6 +595,13 @@ fn a_bad_or_repeated_timeout_is_refused_in_one_line_before_and_after_a_verb() {
             let out = sb.mur(&line);
             out.assert_code(1).assert_stdout_is("");
             let (first, rest) = out.stderr.split_once('\n').expect("a line");
+            // The host says an empty value was given (helper 424); the verb kit, whose
+            // `--timeout` this is after `version`, says it as before, in the same
+            // first words.
+            let said = match (mistake, named) {
+                (["--timeout="], "") => format!("{said} (it was given empty)"),
+                _ => said.clone(),
+            };
             assert_eq!(first, format!("error: {named}{said}"), "{line:?}\n{out}");
             // The named verb's brief usage under its line, as after any of its mistakes.
             if !named.is_empty() {
@@ -1853,4 +1874,53 @@ fn an_empty_tool_name_is_said_to_be_empty() {
             "error: the tool name is empty\n\
              hint: `mur devtools call tools/list` lists the session's tools\n",
         );
+}
+
+// helper 424: an empty value given to a host option or a command's says it was given.
+
+/// An empty value (`--timeout ''`, `--only-verbs=`, a script's `"$UNSET"`) says it was
+/// given empty, before the verb, after it and to a command alike: it read "needs a value",
+/// as if the word had been left out. One left out still reads so.
+#[test]
+fn an_empty_value_is_said_to_be_given_empty() {
+    let sb = Sandbox::new();
+    let devtools = "hint: usage: mur devtools [OPTIONS] <COMMAND> (`--help` shows more)\n";
+    let prune = "hint: usage: mur devtools verbs prune [OPTIONS] (`--help` shows more)\n";
+    for (argv, said, usage) in [
+        (
+            &["devtools", "--timeout", "", "state"][..],
+            "`--timeout <MS>` needs a value (it was given empty)",
+            devtools,
+        ),
+        (
+            &["devtools", "--timeout=", "state"],
+            "`--timeout <MS>` needs a value (it was given empty)",
+            devtools,
+        ),
+        (
+            &["devtools", "state", "--timeout", ""],
+            "`--timeout <MS>` needs a value (it was given empty)",
+            devtools,
+        ),
+        (
+            &["devtools", "verbs", "prune", "--only-verbs="],
+            "`--only-verbs <VERB,…>` needs a value (it was given empty)",
+            prune,
+        ),
+        (
+            &["devtools", "verbs", "prune", "--only-verbs", ""],
+            "`--only-verbs <VERB,…>` needs a value (it was given empty)",
+            prune,
+        ),
+        (
+            &["devtools", "--timeout"],
+            "`--timeout <MS>` needs a value",
+            devtools,
+        ),
+    ] {
+        sb.mur(argv)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!("error: {said}\n{usage}"));
+    }
 }

@@ -2190,3 +2190,41 @@ fn an_endpoint_whose_loopback_address_is_not_written_out_is_refused_naming_it() 
     }
     assert!(server.requests().is_empty(), "{:?}", server.requests());
 }
+
+// helper 424: `--endpoint` whose loopback host the check does not take as written
+// (`localhost.`, `[::ffff:127.0.0.1]`): named as `127.1` is, not "not a loopback address".
+
+/// `localhost.` and an IPv4 loopback address mapped into IPv6 are loopback, but written in
+/// a form mur does not contact: refused at once (exit 1) naming the address to write,
+/// where they were called "not a loopback address" with a hint to use loopback.
+#[test]
+fn an_endpoint_whose_loopback_host_is_written_otherwise_is_refused_naming_it() {
+    let sb = Sandbox::new();
+    let server = Stub::answering(serde_json::json!({}));
+    let port = server.port();
+    for (host, why, meant) in [
+        (
+            "localhost.",
+            "which mur does not dial: it looks up no host names, and takes `localhost` only as \
+             it is",
+            "localhost",
+        ),
+        (
+            "[::ffff:127.0.0.1]",
+            "an IPv4 address mapped into IPv6, which mur does not take for loopback: only \
+             127.0.0.0/8, ::1 and localhost are contacted",
+            "127.0.0.1",
+        ),
+    ] {
+        let endpoint = format!("http://{host}:{port}/mcp");
+        sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"])
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: `--endpoint {endpoint}` writes its loopback host as `{host}`, {why}\n\
+                 hint: write the address it stands for: `--endpoint \
+                 http://{meant}:{port}/mcp`\n"
+            ));
+    }
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
+}

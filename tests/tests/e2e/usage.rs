@@ -918,9 +918,7 @@ fn added_on(sandbox: &Sandbox, name: &str, at: &str) {
 fn since_masked(text: &str) -> String {
     match text.split_once("since ") {
         Some((before, after)) => {
-            let end = after
-                .find(|c: char| c == ';' || c == ',')
-                .unwrap_or(after.len());
+            let end = after.find([';', ',']).unwrap_or(after.len());
             format!("{before}since SINCE{}", &after[end..])
         }
         None => text.to_owned(),
