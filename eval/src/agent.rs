@@ -205,13 +205,24 @@ fn sh_said(stderr: &str, code: Option<i32>) -> String {
 /// expands it: with `home`, the agent's `HOME` when it is mur-eval's own (`--pass-env
 /// HOME`); `None` for any other word (`~user/…` is left to the runs). Refused when
 /// `home` is `None`: each run's `HOME` is a directory of its own, made empty, where
-/// nothing the command names is.
+/// nothing the command names is; and when the file is not in `home`, naming where it was
+/// looked for. Each hint is true to the case: the general "`$PWD/…`" one does not fit a
+/// word under `~/`, nor does naming mur-eval's `HOME` where the file is not there either.
 fn tilde(named: &str, word: &str, home: Option<&Path>) -> Result<Option<PathBuf>> {
     let Some(rest) = word.strip_prefix("~/") else {
         return Ok(None);
     };
+    const WHERE_IT_IS: &str = "name it by absolute path, where it is";
     if let Some(home) = home {
-        return Ok(Some(home.join(rest)));
+        let expanded = home.join(rest);
+        if expanded.exists() {
+            return Ok(Some(expanded));
+        }
+        return Err(Error::usage(format!(
+            "{named} is `{}` with your `HOME` passed on (`--pass-env HOME`), which does not exist",
+            expanded.display()
+        ))
+        .with_hint(WHERE_IT_IS));
     }
     let error = Error::usage(format!(
         "{named} is under `~`, which each run's `sh` expands to the run's own `HOME`, an empty directory"
@@ -219,11 +230,16 @@ fn tilde(named: &str, word: &str, home: Option<&Path>) -> Result<Option<PathBuf>
     // mur-eval's own `HOME`, where the user meant it, when it is known here.
     let yours = std::env::var_os("HOME")
         .map(PathBuf::from)
-        .filter(|h| h.is_absolute());
+        .filter(|h| h.is_absolute())
+        .map(|h| h.join(rest));
     Err(match yours {
-        Some(yours) => error.with_hint(format!(
+        Some(yours) if yours.exists() => error.with_hint(format!(
             "name it by absolute path (`{}`), or give the agent your `HOME` with `--pass-env HOME`",
-            yours.join(rest).display()
+            yours.display()
+        )),
+        Some(yours) => error.with_hint(format!(
+            "{WHERE_IT_IS}: `{}`, in your `HOME`, does not exist either",
+            yours.display()
         )),
         None => error.with_hint("name it by absolute path"),
     })
@@ -1020,14 +1036,30 @@ mod tests {
                 .expect_err(command)
                 .to_string()
         };
-        assert_eq!(
-            refused("~/bin/nope {task}", passed),
-            "the agent's program `~/bin/nope` does not exist"
-        );
-        assert_eq!(
-            refused("bash ~/nope.sh", passed),
-            "the agent's script `~/nope.sh` (run by `bash`) does not exist"
-        );
+        // Where it was looked for, and a hint that fits a path under `~/`, not `$PWD/…`.
+        for (command, named, file) in [
+            (
+                "~/bin/nope {task}",
+                "the agent's program `~/bin/nope`",
+                "bin/nope",
+            ),
+            (
+                "bash ~/nope.sh",
+                "the agent's script `~/nope.sh` (run by `bash`)",
+                "nope.sh",
+            ),
+        ] {
+            let error = check_program(command, &path, passed, &[]).expect_err(command);
+            assert_eq!(
+                error.message(),
+                format!(
+                    "{named} is `{}` with your `HOME` passed on (`--pass-env HOME`), which \
+                     does not exist",
+                    home.path().join(file).display()
+                )
+            );
+            assert_eq!(error.hints(), ["name it by absolute path, where it is"]);
+        }
         for (command, named) in [
             ("~/bin/agent {task}", "the agent's program `~/bin/agent`"),
             (

@@ -87,10 +87,11 @@ pub struct StudyArgs {
     #[arg(long, value_name = "IDS", value_delimiter = ',')]
     pub tasks: Vec<String>,
     /// How many times each task runs under each condition
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = repeats)]
+    // Any word is its value: `-2` is refused as too few, not as an unknown option.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = repeats, allow_hyphen_values = true)]
     pub repeats: u32,
     /// How many runs at once
-    #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "J", default_value_t = 1, value_parser = jobs, allow_hyphen_values = true)]
     pub jobs: u32,
     /// The study's directory; the same one again resumes it [default: mur-eval-out/study-<time>]
     // The help text names its placeholders in angle brackets, as clap's do: not HTML.
@@ -174,7 +175,7 @@ pub struct RunnerArgs {
     pub task_dir: Option<PathBuf>,
     /// The agent's time limit per run, in seconds, over the tasks' own
     /// [default: the task's, else 120]
-    #[arg(long, value_name = "SECS", value_parser = time_limit_secs)]
+    #[arg(long, value_name = "SECS", value_parser = time_limit_secs, allow_hyphen_values = true)]
     pub time_limit: Option<u64>,
     /// The `mur` to put on PATH (cli) [default: beside mur-eval, else on PATH]
     #[arg(long, value_name = "PATH")]
@@ -219,37 +220,77 @@ pub fn condition_dir(given: Option<PathBuf>) -> Result<PathBuf> {
     )
 }
 
-/// `--time-limit`, in seconds, said as mur says a bound it refuses (`--timeout`'s
-/// `the bound must be at least 1 ms`). 0 would end every agent at once, and record every
-/// run as a timed-out failure that a resumed study then skips; a limit too large for
-/// the clock to count is no limit ([`crate::agent::run`]).
-fn time_limit_secs(text: &str) -> std::result::Result<u64, String> {
-    let digits = text.strip_prefix('+').unwrap_or(text);
-    let digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+/// How a count option's value is said when it is refused: `{subject} must be at least
+/// 1{unit}`, `{subject} is at most {most}{units}`, `` `x` is not a whole number of
+/// {of} (e.g. `{example}`) ``.
+struct Count {
+    subject: &'static str,
+    /// After a bound of one, and of more (` second`, ` seconds`), or nothing.
+    unit: (&'static str, &'static str),
+    of: &'static str,
+    example: &'static str,
+}
+
+/// A whole number from 1 to `most`, said as mur says a bound it refuses (`--timeout`'s
+/// `the bound must be at least 1 ms`): a negative one is below the bound, not clap's
+/// "unexpected argument" (the option takes any word, `allow_hyphen_values`), and clap's
+/// own range words ("0 is not in 1..=64") read as no sentence of mur's.
+fn count(text: &str, said: &Count, most: u64) -> std::result::Result<u64, String> {
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let unit = |n: u64| if n == 1 { said.unit.0 } else { said.unit.1 };
+    let subject = said.subject;
+    let below = || format!("{subject} must be at least 1{}", unit(1));
+    let above = || format!("{subject} is at most {most}{}", unit(most));
     match text.parse::<u64>() {
-        Ok(0) => Err("the time limit must be at least 1 second".to_owned()),
-        Ok(secs) => Ok(secs),
-        _ if digits => Err(format!("the time limit is at most {} seconds", u64::MAX)),
+        Ok(0) => Err(below()),
+        Ok(n) if n <= most => Ok(n),
+        Ok(_) => Err(above()),
+        _ if text.strip_prefix('-').is_some_and(all_digits) => Err(below()),
+        _ if all_digits(text.strip_prefix('+').unwrap_or(text)) => Err(above()),
         _ => Err(format!(
-            "`{text}` is not a whole number of seconds (e.g. `300`)"
+            "`{text}` is not a whole number of {} (e.g. `{}`)",
+            said.of, said.example
         )),
     }
 }
 
-/// `--repeats`, said as `--time-limit` is ([`time_limit_secs`]): 0 would run nothing, and
-/// clap's own words ("0 is not in 1..=4294967295") read as no sentence of mur's.
-fn repeats(text: &str) -> std::result::Result<u32, String> {
-    let digits = text.strip_prefix('+').unwrap_or(text);
-    let digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-    match text.parse::<u32>() {
-        Ok(0) => Err("the number of repeats must be at least 1".to_owned()),
-        Ok(n) => Ok(n),
-        _ if digits => Err(format!("the number of repeats is at most {}", u32::MAX)),
-        _ => Err(format!(
-            "`{text}` is not a whole number of repeats (e.g. `3`)"
-        )),
-    }
+/// `--time-limit`, in seconds. 0 would end every agent at once, and record every run as
+/// a timed-out failure that a resumed study then skips; a limit too large for the clock
+/// to count is no limit ([`crate::agent::run`]).
+fn time_limit_secs(text: &str) -> std::result::Result<u64, String> {
+    let said = Count {
+        subject: "the time limit",
+        unit: (" second", " seconds"),
+        of: "seconds",
+        example: "300",
+    };
+    count(text, &said, u64::MAX)
 }
+
+/// `--repeats`: 0 would run nothing.
+fn repeats(text: &str) -> std::result::Result<u32, String> {
+    let said = Count {
+        subject: "the number of repeats",
+        unit: ("", ""),
+        of: "repeats",
+        example: "3",
+    };
+    count(text, &said, u32::MAX.into()).map(|n| n as u32)
+}
+
+/// `--jobs`: from 1 to [`MOST_JOBS`] runs at once.
+fn jobs(text: &str) -> std::result::Result<u32, String> {
+    let said = Count {
+        subject: "the number of runs at once",
+        unit: ("", ""),
+        of: "runs",
+        example: "2",
+    };
+    count(text, &said, MOST_JOBS.into()).map(|n| n as u32)
+}
+
+/// The most runs `--jobs` runs at once.
+const MOST_JOBS: u32 = 64;
 
 /// `--seed`: any whole number a study's order can be drawn from, and nothing else: a
 /// negative one (`-1`) was refused as an unknown option.
@@ -457,10 +498,7 @@ mod tests {
                 "18446744073709551616",
                 "the time limit is at most 18446744073709551615 seconds".to_owned(),
             ),
-            (
-                "-1",
-                "`-1` is not a whole number of seconds (e.g. `300`)".to_owned(),
-            ),
+            ("-1", "the time limit must be at least 1 second".to_owned()),
             (
                 "2m",
                 "`2m` is not a whole number of seconds (e.g. `300`)".to_owned(),
@@ -508,6 +546,30 @@ mod tests {
         assert!(
             said.contains("the number of repeats must be at least 1"),
             "{said}"
+        );
+    }
+
+    /// `--jobs` from 1 to 64; a negative count of any option is below its bound.
+    #[test]
+    fn jobs_and_negative_counts_are_refused_in_murs_words() {
+        assert_eq!(jobs("1"), Ok(1));
+        assert_eq!(jobs("+64"), Ok(64));
+        for (typed, said) in [
+            ("0", "the number of runs at once must be at least 1"),
+            ("-1", "the number of runs at once must be at least 1"),
+            ("65", "the number of runs at once is at most 64"),
+            (
+                "99999999999999999999",
+                "the number of runs at once is at most 64",
+            ),
+            ("", "`` is not a whole number of runs (e.g. `2`)"),
+            ("two", "`two` is not a whole number of runs (e.g. `2`)"),
+        ] {
+            assert_eq!(jobs(typed), Err(said.to_owned()), "{typed}");
+        }
+        assert_eq!(
+            repeats("-2"),
+            Err("the number of repeats must be at least 1".to_owned())
         );
     }
 

@@ -192,7 +192,8 @@ fn execute(cli: Cli) -> Result<u8> {
     }
 }
 
-/// What `study` and `report` end with: the runs the harness could not make said, the page
+/// What `study` and `report` end with: the runs the harness could not make said, a
+/// study not complete warned of ([`study::report::incomplete`]), the page
 /// printed where `--html` named stdout, else the markdown report, and the exit code. A
 /// report missing such runs is printed and written, but `report && publish` stops there.
 fn made(
@@ -209,6 +210,9 @@ fn made(
             crate::words::plural(errors, "run")
         ));
     }
+    // The report says it too, but a script that publishes it reads only the exit code
+    // (0: the runs recorded are reported) and stderr.
+    output::warn(&Vec::from_iter(study::report::incomplete(rows)));
     output::print(&if page.is_some_and(PageOut::on_stdout) {
         report.page(rows)
     } else {

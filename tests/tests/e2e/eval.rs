@@ -643,6 +643,15 @@ fn a_program_under_home_is_found_where_the_agents_home_leads() {
         bin.join("agent").display()
     );
     assert_refused_before_any_run(&sandbox, "~/bin/agent {task}", &said);
+    // Not in mur-eval's `HOME` either: the hint does not name it as where it is.
+    let said = format!(
+        "error: the agent's program `~/bin/nope` is under `~`, which each run's `sh` expands \
+         to the run's own `HOME`, an empty directory\n\
+         hint: name it by absolute path, where it is: `{}`, in your `HOME`, does not exist \
+         either\n",
+        bin.join("nope").display()
+    );
+    assert_refused_before_any_run(&sandbox, "~/bin/nope {task}", &said);
     let (output, report) = run(
         &sandbox,
         "mcp",
@@ -664,11 +673,13 @@ fn a_program_under_home_is_found_where_the_agents_home_leads() {
         ],
         None,
     );
-    missing.assert_code(1).assert_stderr_is(
-        "error: the agent's program `~/bin/nope` does not exist\n\
-         hint: name the agent's scripts and programs by absolute path (`$PWD/…`): each run's \
-         working directory is its own\n",
-    );
+    // Where it was looked for, and a hint for a path under `~/`, not `$PWD/…`.
+    missing.assert_code(1).assert_stderr_is(format!(
+        "error: the agent's program `~/bin/nope` is `{}` with your `HOME` passed on \
+         (`--pass-env HOME`), which does not exist\n\
+         hint: name it by absolute path, where it is\n",
+        bin.join("nope").display()
+    ));
 }
 
 #[test]
@@ -1103,6 +1114,33 @@ fn repeats_of_zero_and_a_negative_seed_are_said_in_murs_words() {
             &["--seed", "-1"][..],
             "error: invalid value `-1` for `--seed <N>`: a seed is a whole number from 0 to \
              18446744073709551615\n",
+        ),
+        // Every count of `study` is said so, a negative one too (not clap's "unexpected
+        // argument `-2` found", nor its "0 is not in 1..=64").
+        (
+            &["--repeats", "-2"][..],
+            "error: invalid value `-2` for `--repeats <N>`: the number of repeats must be at \
+             least 1\n",
+        ),
+        (
+            &["--time-limit", "-1"][..],
+            "error: invalid value `-1` for `--time-limit <SECS>`: the time limit must be at \
+             least 1 second\n",
+        ),
+        (
+            &["--jobs", "-1"][..],
+            "error: invalid value `-1` for `--jobs <J>`: the number of runs at once must be at \
+             least 1\n",
+        ),
+        (
+            &["--jobs", "0"][..],
+            "error: invalid value `0` for `--jobs <J>`: the number of runs at once must be at \
+             least 1\n",
+        ),
+        (
+            &["--jobs", "65"][..],
+            "error: invalid value `65` for `--jobs <J>`: the number of runs at once is at most \
+             64\n",
         ),
     ] {
         let output = eval(

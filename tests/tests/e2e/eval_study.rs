@@ -2885,7 +2885,11 @@ fn a_study_stopped_before_its_end_says_which_runs_it_lacks() {
         "# App\n\n<!-- study-baseline -->\n<!-- /study-baseline -->\n",
     );
     let output = report_of(&sandbox, &out, &["--readme".as_ref(), readme.as_os_str()]);
-    output.assert_code(0);
+    // Said on stderr too, for a script that publishes the report (still exit 0).
+    output.assert_code(0).assert_stderr_is(
+        "warning: the study is not complete: 1 of 4 runs recorded; run the same `mur-eval \
+         study` command again (the same `--out`) to finish\n",
+    );
     let line = format!(
         "\nWarning: the study is not complete — 1 of the 4 runs its commands asked for \
          (`study.json`) are recorded, and every figure is over those alone: `cli-derived` 0 \
@@ -2915,7 +2919,9 @@ fn a_study_stopped_before_its_end_says_which_runs_it_lacks() {
 
     // Every run recorded: the report is the complete study's, byte for byte.
     std::fs::write(out.join("results.jsonl"), &whole).expect("restore results.jsonl");
-    report_of(&sandbox, &out, &[]).assert_code(0);
+    report_of(&sandbox, &out, &[])
+        .assert_code(0)
+        .assert_stderr_is("");
     let again = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert_eq!(again, complete);
 
@@ -2931,4 +2937,5 @@ fn a_study_stopped_before_its_end_says_which_runs_it_lacks() {
         .assert_stderr_contains("2 to run, 2 recorded");
     assert_eq!(results(&out).len(), 4);
     assert!(!resumed.stdout.contains("not complete"), "{resumed}");
+    assert!(!resumed.stderr.contains("not complete"), "{resumed}");
 }

@@ -27,7 +27,7 @@ mod verbs_called;
 
 pub use csv::csv;
 pub use markdown::{condition_table, markdown};
-pub use notes::{legend, made_line};
+pub use notes::{incomplete, legend, made_line};
 pub use page::page;
 pub use per_run::failed_at_once;
 pub use rows::{Rows, rows};

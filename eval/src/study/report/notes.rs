@@ -85,6 +85,27 @@ fn missing_line(rows: &Rows<'_>) -> Option<String> {
     })
 }
 
+/// The warning a command that reports an incomplete study also says on stderr, in one
+/// line: the report's own line ([`missing_line`]) is in `report.md` and on stdout, which
+/// a script that publishes the report reads without a word on stderr, exit 0. `None`
+/// when every run asked for is recorded, or the runs asked for are not known.
+pub fn incomplete(rows: &Rows<'_>) -> Option<String> {
+    let (mut all, mut missing) = (0u64, 0u64);
+    for (condition, tasks) in asked_runs(rows.asked) {
+        let lacking = lacking(condition, &tasks, rows.results);
+        all += lacking.asked;
+        missing += lacking.missing;
+    }
+    (missing > 0).then(|| {
+        format!(
+            "the study is not complete: {} of {} recorded; run the same `mur-eval study` \
+             command again (the same `--out`) to finish",
+            all - missing,
+            plural(all as usize, "run")
+        )
+    })
+}
+
 /// Each condition the `matrices` name with its tasks and the repeats asked for (1 to the
 /// most any command asked: a run two commands asked for is one run), conditions and tasks
 /// in the order first asked.
@@ -1405,6 +1426,14 @@ mod tests {
                     study` command again (the same `--out`) makes the rest; the runs recorded \
                     are skipped.";
         assert_eq!(missing_line(&rows).as_deref(), Some(line));
+        // And in one line for stderr.
+        assert_eq!(
+            incomplete(&rows).as_deref(),
+            Some(
+                "the study is not complete: 2 of 14 runs recorded; run the same `mur-eval \
+                 study` command again (the same `--out`) to finish"
+            )
+        );
         // Under the table, first: in report.md, the README's block and the page.
         let table = condition_table(&rows);
         assert!(table.contains(&format!("|\n\n{line}\n")), "{table}");
@@ -1421,6 +1450,7 @@ mod tests {
         let mut rows = super::super::rows(&whole, &[]);
         rows.asked = &asked;
         assert_eq!(missing_line(&rows), None);
+        assert_eq!(incomplete(&rows), None);
         let have = BTreeSet::from([3, 7, 8]);
         assert_eq!(gaps(&have, 10), [(1, 2), (4, 6), (9, 10)]);
         assert_eq!(
