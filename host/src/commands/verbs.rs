@@ -496,13 +496,7 @@ fn session_notes(
             _ => None,
         })
         .collect();
-    let installed: Vec<&str> = added
-        .iter()
-        .filter_map(|a| match a {
-            Added::Installed { name, .. } => Some(name.as_str()),
-            _ => None,
-        })
-        .collect();
+    let installed = installed_names(added);
     if installed.is_empty() {
         return Vec::new();
     }
@@ -518,19 +512,25 @@ fn session_notes(
     notes
 }
 
+/// The names of the verbs an add installed (new, or replaced with `--force`), not those it
+/// found installed already.
+fn installed_names(added: &[Added]) -> Vec<&str> {
+    added
+        .iter()
+        .filter_map(|a| match a {
+            Added::Installed { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What `verbs add -q` says: no note, but the warnings that a data verb just installed
 /// sends a field its tool's closed schema refuses ([`unlisted_fields`]), as the verb
 /// fails. The session is looked for only when a data verb was installed (no other
 /// verb draws a warning), and no verb is taught its tool's hints (`-q` leaves the store
 /// as it was, [`with_hints_learned`]).
 fn quiet_warnings(dirs: &VerbDirs, added: &[Added], settings: &Settings) -> Vec<String> {
-    let installed: Vec<&str> = added
-        .iter()
-        .filter_map(|a| match a {
-            Added::Installed { name, .. } => Some(name.as_str()),
-            _ => None,
-        })
-        .collect();
+    let installed = installed_names(added);
     let Ok(verbs) = VerbHost::open_in(dirs.clone()) else {
         return Vec::new();
     };
