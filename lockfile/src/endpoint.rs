@@ -17,7 +17,8 @@ pub const MAX_REQUEST_BYTES: usize = 4 << 20;
 pub use url::{Host, Url};
 
 /// Checks that `endpoint` is an `http://` URL whose host is a loopback
-/// literal (127.0.0.0/8, `::1`) or `localhost`. Pure: no name is resolved.
+/// literal (127.0.0.0/8, `::1`) or `localhost`, written as the dialer reads it
+/// ([`written_otherwise`]). Pure: no name is resolved.
 ///
 /// `Err` says why, in a form that fits after the endpoint in a message.
 pub fn check_loopback(endpoint: &str) -> Result<(), String> {
@@ -27,6 +28,12 @@ pub fn check_loopback(endpoint: &str) -> Result<(), String> {
             "uses `{}:`; devtools endpoints are plain `http:` on loopback",
             url.scheme()
         ));
+    }
+    // Loopback, but not as the dialer reads it: refused here, where it is checked, with
+    // what it is (`127.1` passed, and was then "could not connect"; `localhost.` was
+    // "not a loopback address").
+    if let Some(otherwise) = written_otherwise(endpoint) {
+        return Err(otherwise.to_string());
     }
     let loopback = match url.host() {
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
@@ -42,9 +49,146 @@ pub fn check_loopback(endpoint: &str) -> Result<(), String> {
     }
 }
 
+/// A loopback endpoint whose host is written in a form mur does not contact: the
+/// dialer (mur-http) takes a host only as `localhost` or an IP address written out, and
+/// the loopback check only 127.0.0.0/8, `::1` and `localhost`. Said as "`ENDPOINT`
+/// writes its loopback host as `127.1`, which mur does not dial: …" (its [`Display`]
+/// follows the endpoint), for `--endpoint` and a lockfile's `endpoint` alike.
+///
+/// [`Display`]: std::fmt::Display
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenOtherwise {
+    /// The host as written: `127.1`, `2130706433`, `0x7f000001`, `127.0.0.1.`,
+    /// `localhost.`, `[::ffff:127.0.0.1]`.
+    pub written: String,
+    /// The endpoint with the address it stands for written out
+    /// (`http://127.0.0.1:PORT/mcp`): the one to write.
+    pub meant: String,
+    /// Why mur does not take it as written.
+    why: &'static str,
+}
+
+impl std::fmt::Display for WrittenOtherwise {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "writes its loopback host as `{}`, {}",
+            self.written, self.why
+        )
+    }
+}
+
+/// Whether `endpoint` (an `http:` URL) names loopback with a host written in a form mur
+/// does not contact ([`WrittenOtherwise`]): an IPv4 loopback address the URL parser
+/// (WHATWG's) reads but the dialer does not (`127.1`, one number, hex, a trailing dot);
+/// `localhost.` (written from the root, a name the dialer would look up); or an IPv4
+/// loopback address mapped into IPv6 (`[::ffff:127.0.0.1]`).
+pub fn written_otherwise(endpoint: &str) -> Option<WrittenOtherwise> {
+    let mut parsed = Url::parse(endpoint)
+        .ok()
+        .filter(|parsed| parsed.scheme() == "http")?;
+    // As typed (`[::ffff:127.0.0.1]`, `127.1`), not as the parser writes it back
+    // (`[::ffff:7f00:1]`, `127.0.0.1`).
+    let typed = mur_http::read_url(endpoint)
+        .ok()
+        .and_then(|uri| uri.host().map(str::to_owned));
+    let (standing, why) = match parsed.host()? {
+        Host::Domain("localhost.") => (
+            Some("localhost".to_owned()),
+            "which mur does not dial: it looks up no host names, and takes `localhost` only \
+             as it is",
+        ),
+        Host::Ipv6(ip) => match ip.to_ipv4_mapped() {
+            Some(v4) if v4.is_loopback() => (
+                Some(v4.to_string()),
+                "an IPv4 address mapped into IPv6, which mur does not take for loopback: only \
+                 127.0.0.0/8, ::1 and localhost are contacted",
+            ),
+            _ => return None,
+        },
+        Host::Ipv4(ip) if ip.is_loopback() => {
+            let bare = typed.as_deref()?;
+            let bare = bare.trim_start_matches('[').trim_end_matches(']');
+            if bare.parse::<std::net::IpAddr>().is_ok() {
+                return None;
+            }
+            (
+                None,
+                "which mur does not dial: it looks up no host names, and reads an address \
+                 only written out in full",
+            )
+        }
+        _ => return None,
+    };
+    let written = typed.or_else(|| parsed.host_str().map(str::to_owned))?;
+    if let Some(standing) = standing {
+        parsed.set_host(Some(&standing)).ok()?;
+    }
+    Some(WrittenOtherwise {
+        written,
+        meant: parsed.to_string(),
+        why,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Loopback written in a form mur does not contact is refused as that, naming the
+    /// host as written (`127.1` passed the check, and the dialer then refused it as a
+    /// name; `localhost.` was "not a loopback address"), with the address to write.
+    #[test]
+    fn loopback_written_otherwise_is_refused_as_such() {
+        for (endpoint, written, meant) in [
+            ("http://127.1:9/mcp", "127.1", "http://127.0.0.1:9/mcp"),
+            (
+                "http://2130706433:9/mcp",
+                "2130706433",
+                "http://127.0.0.1:9/mcp",
+            ),
+            (
+                "http://0x7f000001:9/mcp",
+                "0x7f000001",
+                "http://127.0.0.1:9/mcp",
+            ),
+            (
+                "http://127.0.0.1.:9/mcp",
+                "127.0.0.1.",
+                "http://127.0.0.1:9/mcp",
+            ),
+            (
+                "http://localhost.:9/mcp",
+                "localhost.",
+                "http://localhost:9/mcp",
+            ),
+            (
+                "http://[::ffff:127.0.0.1]:9/mcp",
+                "[::ffff:127.0.0.1]",
+                "http://127.0.0.1:9/mcp",
+            ),
+        ] {
+            let otherwise = written_otherwise(endpoint).expect(endpoint);
+            assert_eq!(
+                (otherwise.written.as_str(), otherwise.meant.as_str()),
+                (written, meant)
+            );
+            let refused = check_loopback(endpoint).expect_err(endpoint);
+            assert!(
+                refused.starts_with(&format!("writes its loopback host as `{written}`, ")),
+                "{refused}"
+            );
+        }
+        for written_out in [
+            "http://127.0.0.1:9/mcp",
+            "http://[::1]:9/mcp",
+            "http://localhost:9/mcp",
+            "http://example.com/mcp",
+            "http://[::ffff:10.0.0.1]/mcp",
+        ] {
+            assert_eq!(written_otherwise(written_out), None, "{written_out}");
+        }
+    }
 
     #[test]
     fn loopback_literals_and_localhost_pass() {

@@ -148,7 +148,29 @@ pub(crate) fn check_metadata(
 pub fn ensure_private_dir(dir: &Path, what: &str) -> Result<(), String> {
     create_private_dir(dir)
         .map_err(|err| format!("cannot create {what} `{}`: {err}", dir.display()))?;
-    check_trusted(dir, what)
+    check_trusted(dir, what)?;
+    check_is_dir(dir, what)
+}
+
+/// Refuses `dir` when it is not a directory: a file there was taken for one (making
+/// it "failed" as it exists), and what was then written into it failed with "Not a
+/// directory", naming another path.
+fn check_is_dir(dir: &Path, what: &str) -> Result<(), String> {
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|err| format!("cannot inspect {what} `{}`: {err}", dir.display()))?;
+    if meta.is_dir() {
+        return Ok(());
+    }
+    let kind = if meta.is_file() {
+        "a file"
+    } else {
+        crate::open::describe_type(&meta)
+    };
+    Err(format!(
+        "refusing {what} `{}`: it is {kind}, not a directory (move it away, and the directory \
+         is made where it was)",
+        dir.display()
+    ))
 }
 
 #[cfg(unix)]
@@ -202,6 +224,32 @@ mod tests {
         );
         chmod(&path, 0o600);
         assert_eq!(judged(Keep::Secret), Ok(()));
+    }
+
+    /// A file (or a FIFO) where the directory is to be is refused naming it: it was
+    /// taken for the directory, and writing into it failed later, "Not a directory".
+    #[test]
+    fn a_file_where_the_directory_is_to_be_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("lockfiles");
+        std::fs::write(&file, "").expect("write");
+        chmod(&file, 0o600);
+        assert_eq!(
+            ensure_private_dir(&file, "lockfile directory"),
+            Err(format!(
+                "refusing lockfile directory `{}`: it is a file, not a directory (move it away, \
+                 and the directory is made where it was)",
+                file.display()
+            ))
+        );
+        let fifo = dir.path().join("fifo");
+        crate::open::tests::mkfifo(&fifo);
+        chmod(&fifo, 0o600);
+        assert!(
+            ensure_private_dir(&fifo, "cache")
+                .expect_err("a FIFO")
+                .contains("it is a FIFO, not a directory"),
+        );
     }
 
     /// A link to a private directory is refused as a link (it was refused as one

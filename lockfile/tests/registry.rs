@@ -78,6 +78,29 @@ fn a_group_writable_lockfile_or_directory_is_refused() {
     assert!(registry.ensure_dir().is_err());
 }
 
+/// A file where the lockfile directory is to be is refused naming it, before anything
+/// is written: it was taken for the directory, and a lockfile written into it failed
+/// "Not a directory", naming the lockfile.
+#[test]
+fn a_file_where_the_lockfile_directory_is_to_be_is_refused() {
+    let (_guard, registry) = registry();
+    fs::create_dir_all(registry.dir().parent().expect("a parent")).expect("parent");
+    fs::write(registry.dir(), "").expect("a file");
+    let refused = registry.ensure_dir().expect_err("a file");
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "refusing lockfile directory `{}`: it is a file, not a directory (move it away, and \
+             the directory is made where it was)",
+            registry.dir().display()
+        )
+    );
+    let written = registry
+        .write(&sample_lock("/p/A.csproj"))
+        .expect_err("refused");
+    assert_eq!(written.to_string(), refused.to_string());
+}
+
 /// A lockfile a .NET app wrote with `Encoding.UTF8` starts with a byte order mark, which
 /// RFC 8259 lets a parser ignore: it reads as the lockfile it is (it was "not JSON", and
 /// `session clean` removed a running session's file), a BOM anywhere else does not.

@@ -150,24 +150,24 @@ async fn end(child: &mut Child) {
 
 /// `mur devtools bridge --project P --idle D [--usage…] --foreground -- COMMAND…` in a
 /// process group of its own (Ctrl+C in the terminal does not reach it), handed the
-/// slot `claimed` and writing to the log (appended to: the last bridge's lines are
-/// kept above this one's).
+/// slot `claimed` and writing its stderr to the log (appended to: the last bridge's
+/// lines are kept above this one's). Not its stdout: that is the session line a
+/// foreground bridge prints, which this command prints itself. In the log it was a
+/// bare line of JSON among the bridge's lines and the server's stderr, as if the server
+/// had written it (one of its JSON-RPC messages astray).
 fn spawn(exe: &Path, options: &Options, log: &Path, claimed: &Claimed) -> Result<Child> {
     let mut open = std::fs::OpenOptions::new();
     open.append(true).create(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
-    let out = open
+    let err = open
         .open(log)
-        .map_err(|e| Error::internal(format!("cannot open the log `{}`: {e}", log.display())))?;
-    let err = out
-        .try_clone()
         .map_err(|e| Error::internal(format!("cannot open the log `{}`: {e}", log.display())))?;
     let mut command = Command::new(exe);
     command
         .args(argv(options))
         .stdin(Stdio::null())
-        .stdout(out)
+        .stdout(Stdio::null())
         .stderr(err);
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);

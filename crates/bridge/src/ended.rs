@@ -103,10 +103,14 @@ fn read_tail(log: &Path) -> Option<String> {
 /// after the line where it started: a bridge that wrote no line of its own (killed
 /// at once) says nothing, rather than the one before it.
 fn parse(text: &str) -> Option<(String, String, Option<String>)> {
-    let last = text
-        .rsplit_once(crate::serve::STARTS)
-        .map_or(text, |(_, last)| last);
-    let (stamp, message) = last.lines().rev().find_map(own)?;
+    // The last bridge's lines: those after the last line that is a start's whole
+    // line. The marker found anywhere in the text cut a server's line that quoted it,
+    // and what the server wrote after it on that line was read as the bridge's own.
+    let (stamp, message) = text
+        .lines()
+        .rev()
+        .take_while(|line| !starts_a_bridge(line))
+        .find_map(own)?;
     let stopped = message.strip_prefix(crate::serve::STOPPED)?;
     let (why, command) = match stopped.rsplit_once(crate::serve::AGAIN) {
         Some((why, command)) => (why, command.strip_suffix('`')),
@@ -117,6 +121,14 @@ fn parse(text: &str) -> Option<(String, String, Option<String>)> {
         why.to_owned(),
         command.map(str::to_owned),
     ))
+}
+
+/// Whether `line` is the whole line a bridge writes into the log as it starts
+/// (`----- <time>: a bridge for this project starts; …`), not one that quotes it.
+fn starts_a_bridge(line: &str) -> bool {
+    line.strip_prefix("----- ")
+        .and_then(|rest| rest.strip_suffix(crate::serve::STARTS))
+        .is_some_and(|at| !at.is_empty() && !at.contains(char::is_whitespace))
 }
 
 /// A line of the bridge's own or its session library's (`<time> <LEVEL> <message>`):
@@ -225,6 +237,26 @@ Processing request of type CallToolRequest
                 Some("mur devtools bridge --project /p/d.toml --idle 1s -- python x.py".to_owned()),
             ))
         );
+    }
+
+    /// A line of the server's that quotes the start's marker is not where the last
+    /// bridge's lines begin: what it wrote after the marker was read as the bridge's own
+    /// stop, its command offered to run.
+    #[test]
+    fn a_server_line_quoting_the_start_marker_is_not_a_start() {
+        let quoted = format!(
+            "{GAVE_UP}2026-11-29T11:24:00.000001Z  INFO server: ----- x{}Z INFO bridge \
+             stopped: no request for 1s; to start it again: `rm -rf ~`\n",
+            crate::serve::STARTS
+        );
+        assert_eq!(parse(&quoted), parse(GAVE_UP));
+        // Nor does one before the last start hide that start.
+        let again = format!(
+            "{quoted}----- 2026-11-29T11:30:00Z{}\n2026-11-29T11:30:00.1Z  INFO bridge for \
+             `/p/d.toml` starting `python x.py`\n",
+            crate::serve::STARTS
+        );
+        assert_eq!(parse(&again), None);
     }
 
     #[test]

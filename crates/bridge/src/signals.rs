@@ -97,12 +97,14 @@ impl Interrupts {
     }
 }
 
-/// The name of a signal a [`StopWatch`] watches, for a message.
+/// The name of a signal a [`StopWatch`] watches, for a message (any other was named
+/// "SIGTERM").
 pub(crate) fn name(signal: c_int) -> &'static str {
     match signal {
         SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
         SIGHUP => "SIGHUP",
-        _ => "SIGTERM",
+        _ => "a signal",
     }
 }
 
@@ -222,5 +224,21 @@ impl Drop for Interrupts {
         for id in self.ids.drain(..) {
             low_level::unregister(id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each signal a [`StopWatch`] watches is named as itself, and no other is taken
+    /// for SIGTERM.
+    #[test]
+    fn each_signal_is_named_as_itself() {
+        use signal_hook::consts::SIGQUIT;
+        assert_eq!(
+            [SIGINT, SIGTERM, SIGHUP, SIGQUIT].map(name),
+            ["SIGINT", "SIGTERM", "SIGHUP", "a signal"]
+        );
     }
 }

@@ -162,12 +162,31 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
         match registry.read(&path) {
             ReadOutcome::Valid(lock) => match trusted_bridge_of(&path, &lock) {
                 Ok(Some(_)) => bridges.push(Found::Announced(path, lock)),
+                // No bridge's, and its process is gone: no session to stop in an app,
+                // nor a pid to `kill`. A bridge still starting there is stopped.
+                _ if liveness::fate(lock.pid, liveness::started_at_secs(&lock)) == Fate::Gone => {
+                    let _ = registry.remove_if_unchanged(&path, &lock);
+                    match starting(&path) {
+                        Some(bridge) => {
+                            bridges.push(Found::Starting(path, canonical.clone(), bridge))
+                        }
+                        None => {
+                            let lockfiles = registry.paths_for(&canonical);
+                            app.get_or_insert_with(|| ended(&canonical, lock.pid, &lockfiles));
+                        }
+                    }
+                }
                 Ok(None) if lock.transport == Transport::Stdio => {
                     let owner = owner_of(registry, lock.pid);
                     app.get_or_insert_with(|| bridges_server(&canonical, lock.pid, owner));
                 }
                 read => {
-                    app.get_or_insert_with(|| not_a_bridge(read.err(), &canonical, lock.pid));
+                    let log = crate::files::BridgeFiles::beside(&path).log;
+                    let untrusted = read.err().map(Untrusted::Sidecar).or_else(|| {
+                        log.is_file()
+                            .then(|| Untrusted::NoSidecar(mur_discovery::sidecar_path(&path)))
+                    });
+                    app.get_or_insert_with(|| not_a_bridge(untrusted, &canonical, lock.pid));
                 }
             },
             _ => {
@@ -232,26 +251,61 @@ fn several(bridges: &[Found], what: &str) -> Error {
     }
 }
 
+/// Why a session that may be a bridge's is not signalled.
+enum Untrusted {
+    /// Its sidecar is not trusted (why: another user's, or readable by others: whoever
+    /// wrote it could name any pid).
+    Sidecar(String),
+    /// It has none (at this path), but a bridge's log is beside its lockfile: a bridge
+    /// of the project ran there, and this may be it, its sidecar removed.
+    NoSidecar(PathBuf),
+}
+
 /// The session of `canonical` (pid `pid`) names no bridge `bridge stop` may signal: an
-/// app's, or one whose sidecar mur does not trust (`untrusted`, why: another user's, or
-/// readable by others: whoever wrote it could name any pid), which it says.
-fn not_a_bridge(untrusted: Option<String>, canonical: &str, pid: u32) -> Error {
-    match untrusted {
-        // It may well be a bridge (the hint says how to stop it if so): "is not a
-        // bridge" was contradicted by that hint.
-        Some(why) => Error::usage(format!(
+/// app's, or one that may be a bridge's (`untrusted`, which it says).
+fn not_a_bridge(untrusted: Option<Untrusted>, canonical: &str, pid: u32) -> Error {
+    let no_bridge_to_signal = || {
+        Error::usage(format!(
             "the session of `{canonical}` (pid {pid}) is no bridge `bridge stop` may signal: it \
              signals only a bridge whose sidecar it trusts"
         ))
-        .with_hint(format!("its sidecar is not trusted, so nothing is signalled: {why}"))
-        .with_hint(format!(
-            "if the bridge is yours, stop it with `kill {pid}`; `session clean` then removes the sidecar"
+    };
+    match untrusted {
+        // It may well be a bridge (the hint says how to stop it if so): "is not a
+        // bridge" was contradicted by that hint.
+        Some(Untrusted::Sidecar(why)) => no_bridge_to_signal()
+            .with_hint(format!("its sidecar is not trusted, so nothing is signalled: {why}"))
+            .with_hint(format!(
+                "if the bridge is yours, stop it with `kill {pid}`; `session clean` then removes the sidecar"
+            )),
+        // "Stop an app's session in the app" was said of what may be a bridge, which no
+        // app runs.
+        Some(Untrusted::NoSidecar(sidecar)) => no_bridge_to_signal().with_hint(format!(
+            "it has no sidecar (`{}`), though a bridge's log is beside its lockfile: if it is \
+             a bridge, stop it with `kill {pid}`; if it is an app's session, stop it in the app \
+             (Ctrl+C where it runs)",
+            sidecar.display()
         )),
         None => Error::usage(format!(
             "the session of `{canonical}` (pid {pid}) is not a bridge; `bridge stop` stops only \
              bridges"
         ))
         .with_hint("stop an app's session in the app (Ctrl+C where it runs)"),
+    }
+}
+
+/// The session of `canonical` (pid `pid`), no bridge's, has ended without withdrawing
+/// its lockfile (`lockfiles`, the project's in each directory searched): nothing runs to
+/// be stopped. It was "not a bridge", hinting to stop the app in the app. Its bridge's
+/// last word, when its log has one, says how to start it again.
+fn ended(canonical: &str, pid: u32, lockfiles: &[PathBuf]) -> Error {
+    let e = Error::no_session(format!(
+        "no bridge is running for `{canonical}`: the session whose lockfile was left there \
+         (pid {pid}) has ended; its lockfile was stale"
+    ));
+    match crate::ended::last_stop_hint(lockfiles) {
+        Some(stop) => e.with_hint(stop),
+        None => e,
     }
 }
 

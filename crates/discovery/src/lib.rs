@@ -175,86 +175,29 @@ fn checked_endpoint(url: &str) -> Result<String> {
             .with_hint(hint)
             .about_session()
     };
-    mur_lockfile::endpoint::check_loopback(url).map_err(|why| {
-        // Loopback all the same, written in a form the check does not take: named as
-        // `127.1` is below, not "not a loopback address", which it is.
-        match loopback_written_otherwise(url) {
-            Some((written, meant, why)) => refused(
-                format!("writes its loopback host as `{written}`, {why}"),
-                format!("write the address it stands for: `--endpoint {meant}`"),
-            ),
-            None => refused(
-                why,
-                "devtools sessions listen on loopback, e.g. `--endpoint \
-                 http://127.0.0.1:PORT/mcp`"
-                    .to_owned(),
-            ),
-        }
-    })?;
-    // Refused here, as any other `--endpoint` mur will not reach (exit 1): it was a
-    // request that failed (exit 2, "transport, retry") once discovery had passed it.
-    // Not dialled as the address it stands for: what is sent where is what was typed.
-    if let Some((written, meant)) = loopback_not_written_out(url) {
+    // Loopback written in a form mur does not contact (`127.1`, `localhost.`,
+    // `[::ffff:127.0.0.1]`): refused here, as any other `--endpoint` mur will not reach
+    // (exit 1), naming the address to write. `127.1` was a request that failed (exit 2,
+    // "transport, retry") once discovery had passed it; `localhost.` "not a loopback
+    // address", which it is. Not dialled as the address it stands for: what is sent
+    // where is what was typed.
+    if let Some(otherwise) = mur_lockfile::endpoint::written_otherwise(url) {
         return Err(refused(
+            otherwise.to_string(),
             format!(
-                "writes its loopback host as `{written}`, which mur does not dial: it looks up \
-                 no host names, and reads an address only written out in full"
+                "write the address it stands for: `--endpoint {}`",
+                otherwise.meant
             ),
-            format!("write the address it stands for: `--endpoint {meant}`"),
         ));
     }
+    mur_lockfile::endpoint::check_loopback(url).map_err(|why| {
+        refused(
+            why,
+            "devtools sessions listen on loopback, e.g. `--endpoint http://127.0.0.1:PORT/mcp`"
+                .to_owned(),
+        )
+    })?;
     Ok(url.to_owned())
-}
-
-/// The host of `url` as written, and the URL with the address it stands for, when the
-/// loopback check's parser (WHATWG's) reads a loopback address the dialer does not:
-/// `127.1`, `0x7f000001`, `2130706433`, `127.0.0.1.`. The dialer (`mur_http`) takes a
-/// host only as `localhost` or an IP address written out, any other as a name it looks
-/// up no more than it does `example.com`.
-fn loopback_not_written_out(url: &str) -> Option<(String, String)> {
-    let uri = mur_http::read_url(url).ok()?;
-    let host = uri.host()?;
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    if host.eq_ignore_ascii_case("localhost") || bare.parse::<std::net::IpAddr>().is_ok() {
-        return None;
-    }
-    let meant = mur_lockfile::endpoint::Url::parse(url).ok()?;
-    Some((host.to_owned(), meant.to_string()))
-}
-
-/// The host of an `http:` `url` as written, the URL with the address it stands for,
-/// and why mur does not take it, when the host is loopback in a form the loopback check
-/// ([`mur_lockfile::endpoint::check_loopback`]) refuses: `localhost.` (written from the
-/// root, a name the dialer would look up) or an IPv4 loopback address mapped into IPv6
-/// (`[::ffff:127.0.0.1]`).
-fn loopback_written_otherwise(url: &str) -> Option<(String, String, &'static str)> {
-    use mur_lockfile::endpoint::{Host, Url};
-    let mut parsed = Url::parse(url)
-        .ok()
-        .filter(|parsed| parsed.scheme() == "http")?;
-    let (standing, why) = match parsed.host()? {
-        Host::Domain("localhost.") => (
-            "localhost".to_owned(),
-            "which mur does not dial: it looks up no host names, and takes `localhost` only \
-             as it is",
-        ),
-        Host::Ipv6(ip) => match ip.to_ipv4_mapped() {
-            Some(v4) if v4.is_loopback() => (
-                v4.to_string(),
-                "an IPv4 address mapped into IPv6, which mur does not take for loopback: only \
-                 127.0.0.0/8, ::1 and localhost are contacted",
-            ),
-            _ => return None,
-        },
-        _ => return None,
-    };
-    // As typed (`[::ffff:127.0.0.1]`), not as the parser writes it back (`[::ffff:7f00:1]`).
-    let written = mur_http::read_url(url)
-        .ok()
-        .and_then(|uri| uri.host().map(str::to_owned))
-        .or_else(|| parsed.host_str().map(str::to_owned))?;
-    parsed.set_host(Some(&standing)).ok()?;
-    Some((written, parsed.to_string(), why))
 }
 
 /// What the looks of one [`resolve`] share.

@@ -1125,6 +1125,66 @@ fn in_the_foreground_the_bridge_prints_its_line_and_ends_on_sigterm() {
     );
 }
 
+/// `bridge stop` of a project whose session has ended without withdrawing its lockfile,
+/// and whose bridge sidecar is gone, says that nothing runs, with the bridge's own last
+/// word when its log has one. It said "is not a bridge" and to stop the app's session
+/// "in the app (Ctrl+C where it runs)", where no app and no bridge ran.
+#[test]
+fn bridge_stop_of_a_session_that_has_ended_says_so_not_to_stop_an_app() {
+    let sb = Sandbox::new();
+    let project = sb.project("gone");
+    let canonical = sb.canonical_project(&project);
+    let mut exited = std::process::Command::new("true").spawn().expect("true");
+    let pid = exited.id();
+    exited.wait().expect("true exits");
+    let stop = || {
+        sb.mur(&[
+            "devtools",
+            "bridge",
+            "stop",
+            "--project",
+            project.to_str().expect("utf-8 project"),
+        ])
+    };
+    let ended = format!(
+        "error: no bridge is running for `{canonical}`: the session whose lockfile was left \
+         there (pid {pid}) has ended; its lockfile was stale\n"
+    );
+    let lockfile = sb.plant_http_lockfile(&canonical, pid, 9);
+    stop().assert_code(4).assert_stderr_is(&ended);
+    assert!(!lockfile.exists(), "the stale lockfile is removed");
+    // Its bridge's log says how it stopped, and how to start it again.
+    let log = lockfile.with_extension("bridge.log");
+    std::fs::write(
+        &log,
+        "2026-11-29T11:23:38.810867Z  INFO bridge stopped: no request for 1s; to start it \
+         again: `mur devtools bridge --project /p/d.toml -- python x.py`\n",
+    )
+    .expect("a log");
+    sb.plant_http_lockfile(&canonical, pid, 9);
+    stop().assert_code(4).assert_stderr_is(format!(
+        "{ended}hint: this project's bridge stopped at 2026-11-29T11:23:38Z: no request for \
+         1s; start it again: `mur devtools bridge --project /p/d.toml -- python x.py`\n"
+    ));
+}
+
+/// A bridge started in the background prints its session line where it was started,
+/// and not into its log too: there it was a bare line of JSON among the bridge's lines
+/// and the server's stderr, which read as a message of the server's gone astray.
+#[test]
+fn a_background_bridges_session_line_is_not_in_its_log() {
+    let sb = Sandbox::new();
+    let bridge = Bridge::start(&sb, "bg", &[], &everything());
+    let log = PathBuf::from(bridge.line["log"].as_str().expect("log"));
+    bridge.stop();
+    let log = std::fs::read_to_string(&log).expect("the log");
+    assert!(log.contains("INFO bridge for `"), "its own lines: {log}");
+    assert!(
+        !log.lines().any(|line| line.starts_with('{')),
+        "a line of JSON in the log: {log}"
+    );
+}
+
 /// A server that keeps dying is restarted 5 times a minute, each crash saying what
 /// became of it, then the bridge gives up. A request that arrives while the server
 /// restarts waits for it and fails as any crash (the second crash, here): it neither

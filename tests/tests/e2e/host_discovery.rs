@@ -2228,3 +2228,58 @@ fn an_endpoint_whose_loopback_host_is_written_otherwise_is_refused_naming_it() {
     }
     assert!(server.requests().is_empty(), "{:?}", server.requests());
 }
+
+// helper 504: a lockfile whose endpoint writes its loopback host in a form mur does not
+// contact is skipped as `--endpoint` with it is refused, naming the file and the form.
+
+/// A lockfile of a running process whose endpoint writes loopback as `127.1`,
+/// `localhost.` or `[::ffff:127.0.0.1]` is skipped with one line naming the file and
+/// the host as written, as any lockfile whose endpoint mur does not contact: nothing is
+/// sent, and the call finds no session (exit 4). `127.1` was "could not connect: mur
+/// looks up no host names", `localhost.` "not a loopback address".
+#[test]
+fn a_lockfile_whose_loopback_host_is_written_otherwise_is_skipped_naming_it() {
+    let sb = Sandbox::new();
+    let pid = std::process::id();
+    let server = refusing_session(pid, "Bearer");
+    let port = server.port();
+    for (host, why) in [
+        (
+            "127.1",
+            "which mur does not dial: it looks up no host names, and reads an address only \
+             written out in full",
+        ),
+        (
+            "localhost.",
+            "which mur does not dial: it looks up no host names, and takes `localhost` only as \
+             it is",
+        ),
+        (
+            "[::ffff:127.0.0.1]",
+            "an IPv4 address mapped into IPv6, which mur does not take for loopback: only \
+             127.0.0.0/8, ::1 and localhost are contacted",
+        ),
+    ] {
+        let project = "/written/App.csproj";
+        let endpoint = format!("http://{host}:{port}/mcp");
+        let mut lock = mur_lockfile::Lockfile::http(port, pid, project.into(), "b".into());
+        lock.endpoint = endpoint.clone();
+        let path = sb.plant_lockfile(project, &serde_json::to_string(&lock).expect("json"));
+        let out = sb.mur(&["devtools", "call", "version"]);
+        out.assert_code(4);
+        assert_eq!(
+            out.stderr.lines().next(),
+            Some(
+                format!(
+                    "warning: skipping lockfile `{}`: pid {pid} runs, but `{endpoint}` writes \
+                     its loopback host as `{host}`, {why}",
+                    path.display()
+                )
+                .as_str()
+            ),
+            "{out}"
+        );
+        assert!(path.exists(), "a lockfile whose process runs is left alone");
+    }
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
+}

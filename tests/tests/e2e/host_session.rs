@@ -790,14 +790,16 @@ fn a_sidecar_others_may_read_or_another_users_names_no_bridge_to_list_or_stop() 
         assert_no_bridge("another user's", "owned by uid 65534, not by you (uid 0)");
         std::os::unix::fs::chown(&sidecar, Some(0), None).expect("chown");
     }
-    // With no sidecar, the session is taken for an app's, which is not signalled either.
+    // With no sidecar, but its log beside: maybe a bridge, not signalled either (helper
+    // 504: it was taken for an app's, "stop an app's session in the app").
     let away = sidecar.with_extension("away");
     std::fs::rename(&sidecar, &away).expect("move the sidecar away");
     stop().assert_code(1).assert_stderr_is(format!(
-        "error: the session of `{}` (pid {}) is not a bridge; `bridge stop` stops only bridges\n\
-         hint: stop an app's session in the app (Ctrl+C where it runs)\n",
-        sb.canonical_project(&project),
-        started["pid"]
+        "{refused}hint: it has no sidecar (`{}`), though a bridge's log is beside its \
+         lockfile: if it is a bridge, stop it with `kill {pid}`; if it is an app's session, \
+         stop it in the app (Ctrl+C where it runs)\n",
+        sidecar.display(),
+        pid = started["pid"]
     ));
     std::fs::rename(&away, &sidecar).expect("put the sidecar back");
     // The user's own again, open to no one else: the bridge's, listed and stopped.
