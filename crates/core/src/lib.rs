@@ -18,6 +18,6 @@ pub use duration::{parse_duration, parse_window};
 pub use error::{EXIT_CODES, Error, Kind, ListedSession, Result, SessionChoice};
 pub use settings::Settings;
 pub use words::{
-    caseless_meant, caseless_slip, choice_meant, is_slip, is_typo_of, nearest, shell_name,
-    shell_word, until_end_of_options,
+    caseless_meant, caseless_slip, choice_meant, is_slip, is_typo_of, nearest, option_meant,
+    shell_name, shell_word, until_end_of_options,
 };

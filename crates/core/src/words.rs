@@ -8,8 +8,9 @@ mod kit_rule;
 
 /// [`caseless_meant`], the rule case aside (`CLICK` and `--Selector` are `click` and
 /// `--selector`), lives in the kit's file too, so that a verb's option hint and the
-/// host's word hints go by one rule.
-pub use kit_rule::{caseless_meant, choice_meant};
+/// host's word hints go by one rule; [`option_meant`], an unknown option's, weighs a
+/// verb's own options against the host's as the kit does.
+pub use kit_rule::{caseless_meant, choice_meant, option_meant};
 
 /// The word of `words` most like `typed`, when one is close enough by the one rule
 /// ([`kit_rule::likeliest`], which says it): `bmup` → `bump`, `--comp` → `--component`,

@@ -291,7 +291,12 @@ impl DataVerb {
 
     /// What this verb sends that `schema`, its tool's `inputSchema`, does not list
     /// among its `properties`: each such option (by the name its parser gives it), and
-    /// each fixed argument no option fills, in the file's order.
+    /// each fixed argument no option fills, in the file's order. An option fills one
+    /// top-level field (its `field` is a key, not a path: `a.b` is the key `a.b`), and
+    /// what it is given is typed at call time, so only a fixed argument can hold a field
+    /// nested in another: a fixed argument's object is judged against its property's
+    /// schema in turn (`{"target": {"selectr": "#x"}}`: `target.selectr`), and an
+    /// array's objects against its `items` (`points[1].z`).
     ///
     /// Nothing for a schema that lists no properties (it says nothing of its fields),
     /// that admits other fields (`additionalProperties` `true` or a schema: the tool
@@ -303,27 +308,11 @@ impl DataVerb {
     /// declare, so a verb's option the schema does not list most likely does nothing
     /// (a misspelt field, a tool changed): worth a note, which says "most likely
     /// ignores" ([`Unlisted::closed`] is false). `additionalProperties: false` closes
-    /// the schema: a tool that checks its arguments refuses the call.
+    /// the schema: a tool that checks its arguments refuses the call. A nested schema
+    /// is judged by the same rules, and by nothing else (`$ref`, `anyOf`: nothing said).
     pub fn fields_not_in(&self, schema: &Value) -> Vec<Unlisted> {
-        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        let Some((properties, closed)) = judged(schema) else {
             return Vec::new();
-        };
-        let closed = match schema.get("additionalProperties") {
-            None => false,
-            Some(Value::Bool(false)) => true,
-            Some(_) => return Vec::new(),
-        };
-        if schema
-            .get("patternProperties")
-            .and_then(Value::as_object)
-            .is_some_and(|patterns| !patterns.is_empty())
-        {
-            return Vec::new();
-        }
-        let unlisted = |field: &String, option: Option<&str>| Unlisted {
-            field: field.clone(),
-            option: option.map(str::to_owned),
-            closed,
         };
         // A field no option can be named for (`a=b`) is given in the whole object.
         let whole = self
@@ -337,14 +326,21 @@ impl DataVerb {
             .fields
             .iter()
             .filter(|field| !properties.contains_key(*field))
-            .map(|field| unlisted(field, self.parser.option_for(field).or(whole)));
-        let fixed = self
-            .arguments
-            .keys()
-            .filter(|field| !properties.contains_key(*field))
-            .filter(|field| !self.fields.contains(field))
-            .map(|field| unlisted(field, None));
-        options.chain(fixed).collect()
+            .map(|field| Unlisted {
+                field: field.clone(),
+                option: self.parser.option_for(field).or(whole).map(str::to_owned),
+                closed,
+            });
+        let fixed = Value::Object(
+            self.arguments
+                .iter()
+                .filter(|(field, _)| !self.fields.contains(field))
+                .map(|(field, value)| (field.clone(), value.clone()))
+                .collect(),
+        );
+        let mut unlisted: Vec<Unlisted> = options.collect();
+        unlisted_within(&fixed, schema, "", &mut unlisted);
+        unlisted
     }
 
     /// What to print of the tool's answer (its payload): the `output` pointer,
@@ -360,11 +356,62 @@ impl DataVerb {
     }
 }
 
+/// The properties `schema` lists, and whether it admits no other field, when it is
+/// judged at all ([`DataVerb::fields_not_in`] says which schemas are).
+fn judged(schema: &Value) -> Option<(&Map<String, Value>, bool)> {
+    let properties = schema.get("properties")?.as_object()?;
+    let closed = match schema.get("additionalProperties") {
+        None => false,
+        Some(Value::Bool(false)) => true,
+        Some(_) => return None,
+    };
+    let patterns = schema.get("patternProperties").and_then(Value::as_object);
+    match patterns.is_some_and(|patterns| !patterns.is_empty()) {
+        true => None,
+        false => Some((properties, closed)),
+    }
+}
+
+/// Each field of the fixed `value` (at `path`: empty for the arguments, `target.`
+/// within one) that `schema` does not list, and within each it lists, the fields its property's
+/// schema does not: an object's by its `properties`, an array's items by its `items`.
+fn unlisted_within(value: &Value, schema: &Value, path: &str, found: &mut Vec<Unlisted>) {
+    match value {
+        Value::Object(fields) => {
+            let Some((properties, closed)) = judged(schema) else {
+                return;
+            };
+            for (field, value) in fields {
+                let at = format!("{path}{field}");
+                match properties.get(field) {
+                    Some(inner) => unlisted_within(value, inner, &format!("{at}."), found),
+                    None => found.push(Unlisted {
+                        field: at,
+                        option: None,
+                        closed,
+                    }),
+                }
+            }
+        }
+        Value::Array(items) => {
+            let Some(inner) = schema.get("items") else {
+                return;
+            };
+            let path = path.strip_suffix('.').unwrap_or(path);
+            for (i, item) in items.iter().enumerate() {
+                unlisted_within(item, inner, &format!("{path}[{i}]."), found);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// A field a data verb sends that its tool's input schema does not list
 /// ([`DataVerb::fields_not_in`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unlisted {
-    /// The argument field, as the file names it (`depth`).
+    /// The argument field, as the file names it (`depth`); one nested in a fixed
+    /// argument by its path there (`target.selectr`, `points[1].z`).
     pub field: String,
     /// The option that sets it, without its dashes (`depth` for `--depth`); `None`
     /// for a fixed argument of the file's `arguments` that no option fills. `args` for
@@ -1130,6 +1177,46 @@ mod tests {
                     .expect("o")
                     .clone()
             ))
+        );
+    }
+
+    /// A fixed argument's object is judged against its property's schema, and an
+    /// array's objects against its `items`, by the same rules as the arguments: a field
+    /// nested in one that the schema does not list is named by its path, closed where
+    /// its own schema is. A nested schema that says nothing (no `properties`, `$ref`)
+    /// and an option's field (a key, typed at call time) are not looked into.
+    #[test]
+    fn a_fixed_arguments_nested_field_the_schema_does_not_list_is_named_by_its_path() {
+        let verb = DataVerb::from_bytes(
+            br##"{"schema": "mur-verb/1", "name": "x", "tool": "t", "summary": "s",
+                 "arguments": {"target": {"selectr": "#x", "frame": {"id": 1, "nme": "f"}},
+                               "points": [{"x": 1}, {"x": 2, "z": 3}],
+                               "any": {"whatever": 1},
+                               "style": {"colour": "red"}},
+                 "options": [{"field": "style", "type": "json"}]}"##,
+        )
+        .expect("a data verb");
+        let schema = json!({"type": "object", "properties": {
+            "target": {"type": "object", "additionalProperties": false, "properties": {
+                "selector": {"type": "string"},
+                "frame": {"type": "object", "properties": {"id": {"type": "integer"}}}
+            }},
+            "points": {"type": "array", "items": {"properties": {"x": {}, "y": {}}}},
+            "any": {"$ref": "#/$defs/Any"},
+            "style": {"type": "object", "properties": {"color": {}}}
+        }});
+        let fixed = |field: &str, closed: bool| Unlisted {
+            field: field.to_owned(),
+            option: None,
+            closed,
+        };
+        assert_eq!(
+            verb.fields_not_in(&schema),
+            [
+                fixed("target.selectr", true),
+                fixed("target.frame.nme", false),
+                fixed("points[1].z", false),
+            ]
         );
     }
 

@@ -808,7 +808,7 @@ impl Derived {
             let value = self.value_of(name, inline, &mut words)?;
             // `--out=`: refused before the call, not after the tool ran.
             if value.is_empty() {
-                return Err(self.needs_value(name));
+                return Err(format!("{} (it was given empty)", self.needs_value(name)));
             }
             if out.replace(value).is_some() {
                 return Err(self.given_again(name));
@@ -1235,15 +1235,15 @@ impl Derived {
         }
     }
 
-    /// `unknown option`, with the nearest option when one is close (`--comp`): of the
-    /// verb's own and the host's, which it takes after the verb's name too (`--prety`),
-    /// as a named verb's kit says it (its `option_meant`). The host's come first: the
-    /// rule keeps the last of the likeliest, so the verb's own wins a tie, as in the kit.
+    /// `unknown option`, with the nearest option when one is close (`--comp`), case
+    /// aside (`--Selector`): of the verb's own, else of the host's, which it takes after
+    /// the verb's name too (`--prety`), by the one rule a named verb's kit says it by
+    /// ([`mur_core::option_meant`]).
     fn unknown_option(&self, name: &str) -> String {
         let own = self.fields.iter().map(|f| f.option.as_str());
         let own = own.chain([self.whole.as_str()]).chain(self.media);
         let told = format!("unknown option `--{name}`");
-        match mur_core::nearest(name, host_options().iter().copied().chain(own)) {
+        match mur_core::option_meant(name, own, host_options().iter().copied()) {
             Some(near) => format!("{told}; did you mean `--{near}`?"),
             None => told,
         }
@@ -3548,6 +3548,45 @@ mod tests {
         );
     }
 
+    /// An option mistyped in case is named as the kits name it (`--Selector` is
+    /// `--selector`, caps lock no other word), the verb's own and the host's alike, where
+    /// it had no hint at all; a host option is never its own typo.
+    #[test]
+    fn a_mistyped_options_case_is_named_as_the_kits_name_it() {
+        let verb = verb_of(
+            "find",
+            json!({"type": "object", "properties": {
+                "selector": {"type": "string"}, "timeout": {"type": "integer"}
+            }}),
+        );
+        assert_refusals(
+            &verb,
+            &[
+                (
+                    &["--Selector", "#x"],
+                    "unknown option `--Selector`; did you mean `--selector`?",
+                ),
+                (
+                    &["--SELECTR", "#x"],
+                    "unknown option `--SELECTR`; did you mean `--selector`?",
+                ),
+                (
+                    &["--Pretty"],
+                    "unknown option `--Pretty`; did you mean `--pretty`?",
+                ),
+                // The field `timeout` is `--arg-timeout`, beside the host's `--timeout`.
+                (
+                    &["--timeout", "5"],
+                    "unknown option `--timeout`; did you mean `--arg-timeout`?",
+                ),
+                (
+                    &["--Timeout", "5"],
+                    "unknown option `--Timeout`; did you mean `--timeout`?",
+                ),
+            ],
+        );
+    }
+
     /// A value outside the schema's `minimum`/`maximum` (exclusive too, in either draft's
     /// form) or `minLength`/`maxLength` is refused before the call, saying the range in
     /// the words an integer past JSON's range is; each value of a list alike.
@@ -4584,7 +4623,7 @@ mod tests {
         );
         assert_eq!(
             verb.take_out(&words(&["--out="])),
-            Err("`--out <FILE>` needs a value".to_owned())
+            Err("`--out <FILE>` needs a value (it was given empty)".to_owned())
         );
         assert_eq!(
             verb.take_out(&words(&["--out", "--window"])),

@@ -7,7 +7,7 @@
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::nearest::{caseless_likeliest, choice_meant};
+use crate::nearest::choice_meant;
 
 /// What kind of word an option's value (or a positional) is, and where it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -958,25 +958,17 @@ fn unknown_option(spec: &Spec, name: &str) -> String {
 /// (`click --selector S` for `click S`), else the nearest of the verb's options
 /// (`--slector`), else the nearest host option (`--projct`), which the host takes
 /// after the verb's name too; both by the host's rule, case aside as the host's own
-/// hints are ([`caseless_likeliest`]: `--Selector` is `--selector`). The rule is one
-/// file, nearest.rs, which mur-core takes in too (its `caseless_meant`).
+/// hints are (`--Selector` is `--selector`). The rule is one function,
+/// [`crate::nearest::option_meant`], in nearest.rs, which mur-core takes in too: a
+/// derived verb's hint is the same.
 fn option_meant(spec: &Spec, name: &str) -> Option<String> {
     if let Some(pos) = positional_named(spec, name) {
         return Some(format!("write `<{}>` without `--{name}`", pos.name));
     }
     let own = spec.every_option().map(|opt| opt.name);
-    // Not the host option of this very name, which is no typo of it.
-    let host =
-        host_options().filter(|option| *option != name && find_option(spec, option).is_none());
-    // The verb's own option where a host option is no nearer.
-    let meant = match (
-        caseless_likeliest(name, own),
-        caseless_likeliest(name, host),
-    ) {
-        (Some(own), Some(host)) if host.0 > own.0 => host.1,
-        (Some(own), _) => own.1,
-        (None, host) => host?.1,
-    };
+    // The host options the verb declares are its own.
+    let host = host_options().filter(|option| find_option(spec, option).is_none());
+    let meant = crate::nearest::option_meant(name, own, host)?;
     Some(format!("did you mean `--{meant}`?"))
 }
 
@@ -1313,6 +1305,13 @@ fn needs_value(named: &str) -> String {
     format!("{named} needs a value")
 }
 
+/// [`needs_value`] of an option typed with an empty value (`--timeout=`, `--timeout ''`,
+/// a script's `"$UNSET"`): the word was typed, so it is said to be empty, in the host's
+/// words for its own options (`value_given_empty` in host/src/options.rs).
+fn given_empty(named: &str) -> String {
+    format!("{} (it was given empty)", needs_value(named))
+}
+
 /// The option `--name` of `spec` ([`Spec::every_option`]); the option form of a
 /// positional is moved into its place by [`Args::take_positionals`].
 fn find_option(spec: &Spec, name: &str) -> Option<Opt> {
@@ -1505,7 +1504,7 @@ fn millis(word: &str) -> Result<u32, String> {
 /// so that one mistake reads alike wherever it is typed: an empty value is none.
 fn millis_word(named: &str, word: String) -> Result<String, String> {
     if word.is_empty() {
-        return Err(needs_value(named));
+        return Err(given_empty(named));
     }
     match millis(&word) {
         Ok(_) => Ok(word),

@@ -65,6 +65,28 @@ pub fn caseless_meant<S: AsRef<str>>(typed: &str, words: impl IntoIterator<Item 
     caseless_likeliest(typed, words).map(|(_, word)| word)
 }
 
+/// The option `--typed` was likely meant as (names without their dashes), case aside
+/// (`--Selector` is `--selector`): of a verb's `own` options, else of the `host`'s,
+/// which the host takes after a verb's name too (`--prety`); the verb's own unless a
+/// host option is nearer. Never the host option `typed` is, which is no typo of
+/// itself. The kit's option hints (`argv::option_meant`) and a derived verb's
+/// (mur-core's `option_meant`, which is this function) alike.
+pub fn option_meant<'w>(
+    typed: &str,
+    own: impl IntoIterator<Item = &'w str>,
+    host: impl IntoIterator<Item = &'w str>,
+) -> Option<&'w str> {
+    let host = host.into_iter().filter(|option| *option != typed);
+    match (
+        caseless_likeliest(typed, own),
+        caseless_likeliest(typed, host),
+    ) {
+        (Some(own), Some(host)) if host.0 > own.0 => Some(host.1),
+        (Some(own), _) => Some(own.1),
+        (None, host) => host.map(|(_, option)| option),
+    }
+}
+
 /// [`caseless_meant`] with how alike (Jaro of the two in lower case, 1 for the word
 /// that is `typed` but for case), for a caller that weighs two lists against each
 /// other (the kit's verb options and host options, `argv::option_meant`); the last of

@@ -182,7 +182,7 @@ fn a_milliseconds_value_is_read_as_mur_reads_its_timeout() {
             let zero = word.trim().trim_start_matches('+') == "0";
             let said = match verdict {
                 "refused" if word.is_empty() => {
-                    format!("`{option} <MS>` needs a value")
+                    format!("`{option} <MS>` needs a value (it was given empty)")
                 }
                 "refused" if zero => format!("{invalid}: the bound must be at least 1 ms"),
                 "refused" => format!(
@@ -767,7 +767,15 @@ fn bad_argv_gets_a_one_line_message_naming_the_culprit() {
             "invalid value `4294967296` for `--timeout <MS>`: the bound is at most 4294967295 \
              ms (about 49 days)",
         ),
-        (&["#x", "t", "--timeout="], "`--timeout <MS>` needs a value"),
+        // Typed empty, said so, as the host says it of its own `--timeout=`.
+        (
+            &["#x", "t", "--timeout="],
+            "`--timeout <MS>` needs a value (it was given empty)",
+        ),
+        (
+            &["#x", "t", "--timeout", ""],
+            "`--timeout <MS>` needs a value (it was given empty)",
+        ),
     ];
     crate::testing::assert_usage_errors::<Sample>(cases);
 }

@@ -2597,9 +2597,9 @@ fn an_empty_out_is_refused_before_the_call_and_a_tools_own_out_is_its_own() {
     let devtools = devtools_at(&sb, &server);
     let calls = || server.tool_calls();
     for empty in [&["shot", "--out="][..], &["shot", "--out", ""]] {
-        devtools(empty)
-            .assert_code(1)
-            .assert_stderr_starts_with("error: shot: `--out <FILE>` needs a value\n");
+        devtools(empty).assert_code(1).assert_stderr_starts_with(
+            "error: shot: `--out <FILE>` needs a value (it was given empty)\n",
+        );
     }
     assert_eq!(calls(), 0, "nothing was sent");
 
