@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::report::{NO_TOOL_RAN, NoToolRan, Report, Row};
+use crate::report::{NO_TOOL_RAN, Report, Row};
 
 /// Colours of the stacked segments, in order.
 const COLOURS: [&str; 7] = [
@@ -471,11 +471,7 @@ pub fn page(report: &Report) -> String {
             "<h2>Named verbs no tool ran for</h2><p>{}.</p>",
             code_spans(&why)
         );
-        let rows: Vec<Vec<String>> = report
-            .verbs_no_tool_ran
-            .iter()
-            .map(NoToolRan::cells)
-            .collect();
+        let rows = report.no_tool_ran_rows();
         body.push_str(&text_table(
             &["Verb", "Tool", "Calls", "Sessions", "Last"],
             &rows,
@@ -567,6 +563,17 @@ mod tests {
         r
     }
 
+    /// The plugin verb `name`, of the tool of its name, installed.
+    fn plugin(name: &str) -> crate::Installed {
+        crate::Installed {
+            name: name.to_owned(),
+            kind: Kind::Plugin,
+            tool: name.to_owned(),
+            sha256: None,
+            added_at: None,
+        }
+    }
+
     /// A named verb every call of which the session answered with a JSON-RPC error has
     /// a table of its own, saying why it is no loser (only its row's rpc errors said it).
     #[test]
@@ -574,13 +581,7 @@ mod tests {
         let mut r = cli("pick", Kind::Plugin, "pick", Outcome::RpcError);
         r.time = "2026-11-20T10:00:00.000Z".to_owned();
         let criteria = Criteria {
-            installed: vec![crate::Installed {
-                name: "pick".to_owned(),
-                kind: Kind::Plugin,
-                tool: "pick".to_owned(),
-                sha256: None,
-                added_at: None,
-            }],
+            installed: vec![plugin("pick")],
             ..Criteria::default()
         };
         let page = page(&report(&[r], 0, &criteria));
@@ -696,13 +697,7 @@ mod tests {
         ];
         // A named verb installed: without one, no tool is listed as no named verb's.
         let criteria = Criteria {
-            installed: vec![crate::Installed {
-                name: "state".to_owned(),
-                kind: Kind::Plugin,
-                tool: "state".to_owned(),
-                sha256: None,
-                added_at: None,
-            }],
+            installed: vec![plugin("state")],
             ..Criteria::default()
         };
         let page = page(&report(&records, 0, &criteria));
@@ -888,16 +883,10 @@ mod tests {
         call.time = "2026-11-20T10:01:00.000Z".to_owned();
         let mut last = call.clone();
         last.time = "2026-11-20T10:04:00.000Z".to_owned();
-        let idle = crate::Installed {
-            name: "idle".to_owned(),
-            kind: Kind::Plugin,
-            tool: "idle".to_owned(),
-            sha256: None,
-            added_at: None,
-        };
         let criteria = Criteria {
-            installed: vec![idle],
+            installed: vec![plugin("idle")],
             unused_since: Some(crate::Since("2026-11-01T00:00:00.000Z".to_owned())),
+            until: Some(last.time.clone()),
             logs_read: crate::LogsRead {
                 only_named: true,
                 ..crate::LogsRead::default()

@@ -32,8 +32,9 @@ pub struct Criteria {
     /// in it. `None`: the window (`since`), else the whole log. `usage report` and
     /// `verbs prune` judge by the same one (30 days by default), so they name the
     /// same losers. Over the logs named alone (`logs_read.only_named`), those logs are
-    /// the record: a window begun before their first record is judged from it, and
-    /// every installed verb is judged, whenever it was added here.
+    /// the record: a window begun before their first record is judged from it, one that
+    /// ends after their last (`until`, else now) is not judged, and every installed verb
+    /// is judged, whenever it was added here.
     pub unused_since: Option<Since>,
     /// Only records of this agent (`--agent`).
     pub agent: Option<String>,
@@ -338,7 +339,7 @@ pub struct Report {
     #[serde(skip)]
     pub unused_in_named: Option<(String, String)>,
     /// With `--only-named`, when the window ends after the last record of the logs named
-    /// (an `--until` past them; without one, when it begins after it): that record's time.
+    /// (an `--until` past them; without one, now, after it): that record's time.
     /// None of them recorded through the window, so no verb is judged unused over it
     /// (`window_covered` is false).
     #[serde(skip)]
@@ -439,6 +440,15 @@ impl Report {
         let refused = self.refused.iter().map(Refused::cells).collect();
         let asked = self.unknown_verbs.iter().map(Refused::cells_with_nearest);
         (refused, asked.collect())
+    }
+
+    /// The rows of its table of the named verbs no tool ran for, as every rendering
+    /// prints it: verb (kind), tool, calls, sessions, last ([`NoToolRan::cells`]).
+    pub fn no_tool_ran_rows(&self) -> Vec<Vec<String>> {
+        self.verbs_no_tool_ran
+            .iter()
+            .map(NoToolRan::cells)
+            .collect()
     }
 
     /// What `--agent` left out: the sessions' records in the window, which name no
@@ -546,21 +556,26 @@ impl Report {
     }
 
     /// That no verb was judged unused as the logs named (`--only-named`) end before the
-    /// window ends, or (said so) begins ([`Report::named_ended`]): said as the reason by
-    /// every rendering and by `verbs prune`, with the way to judge over them.
+    /// window ends (at `--until`, else now), or (said so) begins ([`Report::named_ended`]):
+    /// said as the reason by every rendering and by `verbs prune`, with the way to judge
+    /// over them.
     pub fn named_logs_ended(&self) -> Option<String> {
-        let (last, since) = (self.named_ended.as_ref()?, self.unused_since.as_ref()?);
-        if let Some(until) = self.until.as_ref().filter(|_| since <= last) {
+        let last = self.named_ended.as_ref()?;
+        if let Some(since) = self.unused_since.as_ref().filter(|since| *since > last) {
             return Some(format!(
                 "no verb was judged unused: the logs named end at {last}, before the window \
-                 ends at {until}, so none of them recorded a call in all of it (`--until last` \
-                 ends the window at their last record)"
+                 begins at {since}, so none of them recorded a call in it (`--until last` ends \
+                 the window at their last record)"
             ));
         }
+        let end = match &self.until {
+            Some(until) => format!("at {until}"),
+            None => "now".to_owned(),
+        };
         Some(format!(
-            "no verb was judged unused: the logs named end at {last}, before the window \
-             begins at {since}, so none of them recorded a call in it (`--until last` ends \
-             the window at their last record)"
+            "no verb was judged unused: the logs named end at {last}, before the window ends \
+             {end}, so none of them recorded a call in all of it (`--until last` ends the \
+             window at their last record)"
         ))
     }
 
@@ -711,11 +726,13 @@ fn judge(
     // verb would seem unused (a `--until` hours ahead, inside the day of slack a record may
     // bear, that `Until::parse` takes; a study's logs judged over a window past them). Its
     // end is `--until`; without one it is now, which mur's live log records up to, but the
-    // logs named (`--only-named`) may have ended before: there, a window begun after
-    // them is one none of them recorded through.
+    // logs named (`--only-named`) may have ended before: there, a window that ends after
+    // their last record (now, without `--until`) is one none of them recorded through,
+    // wherever it begins (a window begun seconds before a finished study's last record
+    // was judged over those seconds alone).
     let end = match (until, only_named) {
         (Some(until), _) => Some(Since(until.clone())),
-        (None, true) => unused_since.cloned(),
+        (None, true) => Some(Since(crate::clock::now_millis())),
         (None, false) => None,
     };
     let unrecorded = to.filter(|to| end.as_ref().is_some_and(|end| !end.admits(to)));
@@ -1362,6 +1379,44 @@ mod tests {
         assert_eq!((losers, last.window_covered), (vec!["click", "idle"], true));
     }
 
+    /// With `--only-named` and no `--until`, the window ends now, after the last record of
+    /// the logs named: none of them recorded through it, wherever it begins. A window begun
+    /// 10 s before a finished study's last record was judged over those 10 s (its start,
+    /// not its end, was compared with their last record): `click`, called a minute
+    /// before, was a loser. No verb is judged now, and the report says why; ended at their
+    /// last record (`--until last`), the same window is judged.
+    #[test]
+    fn a_window_that_ends_now_after_the_logs_named_judges_no_verb_unused() {
+        let ago = |secs: u64| Since::ago(Duration::from_secs(secs)).0;
+        let mut click = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
+        click.time = ago(3600 + 60);
+        let mut state = cli("state", Kind::Plugin, "state", Outcome::Ok, 1.0);
+        state.time = ago(3600);
+        let last = state.time.clone();
+        let records = [click, state];
+        let window = Duration::from_secs(3600 + 10);
+        let now = report(&records, 0, &window_to(None, window, true));
+        assert_eq!(
+            (now.losers.len(), now.window_covered, now.reaches_back),
+            (0, false, false)
+        );
+        assert_eq!(
+            now.beside_losers(),
+            [format!(
+                "no verb was judged unused: the logs named end at {last}, before the window \
+                 ends now, so none of them recorded a call in all of it (`--until last` ends \
+                 the window at their last record)"
+            )]
+        );
+        let to_last = window_to(Some(&last), Duration::from_secs(10), true);
+        let judged = report(&records, 0, &to_last);
+        let losers: Vec<&str> = judged.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!(
+            (losers, judged.window_covered),
+            (vec!["click", "idle"], true)
+        );
+    }
+
     /// A window that ends now (no `--until`, or one at now) is judged as ever: mur's own
     /// log is live, so a verb with no call in it up to now is unused.
     #[test]
@@ -1395,6 +1450,7 @@ mod tests {
                 .map(|n| installed(n, None))
                 .to_vec(),
             unused_since: Some(Since("2026-11-20T09:00:00.000Z".to_owned())),
+            until: Some(click.time.clone()),
             logs_read: LogsRead {
                 only_named: true,
                 ..LogsRead::default()

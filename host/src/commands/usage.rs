@@ -281,11 +281,7 @@ fn text(report: &Report, read: &Read) -> String {
         ));
     }
     if !report.verbs_no_tool_ran.is_empty() {
-        let rows: Vec<Vec<String>> = report
-            .verbs_no_tool_ran
-            .iter()
-            .map(mur_usage::NoToolRan::cells)
-            .collect();
+        let rows = report.no_tool_ran_rows();
         out.push_str(&format!(
             "\nnamed verbs no tool ran for ({}):\n",
             mur_usage::NO_TOOL_RAN
@@ -469,17 +465,24 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
 mod tests {
     use super::*;
 
+    /// mur's record of a call of `verb` at 2026-11-20T10:00:00.000Z that ended `outcome`.
+    fn at_ten(verb: &str, kind: mur_usage::Kind, outcome: mur_usage::Outcome) -> mur_usage::Record {
+        use mur_usage::{Record, Side, Surface};
+        let mut record = Record::new(Side::Cli, Surface::Cli, outcome, 1.0);
+        record.time = "2026-11-20T10:00:00.000Z".to_owned();
+        record.verb = Some(verb.to_owned());
+        record.kind = Some(kind);
+        record
+    }
+
     /// A named verb whose every call the session answered was a JSON-RPC error (its tool
     /// on no session it was called on) is said in a table of its own, with why it is no
     /// loser: only its row's RPC-ERR said it, and `verbs prune` would remove a verb meant
     /// for another app.
     #[test]
     fn a_named_verb_no_tool_ran_for_is_said_in_the_report() {
-        use mur_usage::{Criteria, Installed, Kind, Outcome, Record, Side, Surface};
-        let mut record = Record::new(Side::Cli, Surface::Cli, Outcome::RpcError, 1.0);
-        record.time = "2026-11-20T10:00:00.000Z".to_owned();
-        record.verb = Some("pick".to_owned());
-        record.kind = Some(Kind::Plugin);
+        use mur_usage::{Criteria, Installed, Kind, Outcome};
+        let mut record = at_ten("pick", Kind::Plugin, Outcome::RpcError);
         record.tool = Some("pickItem".to_owned());
         record.project = Some("ab12".to_owned());
         let criteria = Criteria {
@@ -529,11 +532,8 @@ mod tests {
     /// table of the last 30 minutes never reads as the whole log (review 407 #5).
     #[test]
     fn the_first_line_says_the_window() {
-        use mur_usage::{Criteria, Kind, Outcome, Record, Side, Since, Surface};
-        let mut record = Record::new(Side::Cli, Surface::Cli, Outcome::Ok, 1.0);
-        record.time = "2026-11-20T10:00:00.000Z".to_owned();
-        record.verb = Some("guide".to_owned());
-        record.kind = Some(Kind::Host);
+        use mur_usage::{Criteria, Kind, Outcome, Since};
+        let record = at_ten("guide", Kind::Host, Outcome::Ok);
         let criteria = Criteria {
             since: Some(Since("2026-11-20T09:30:00.000Z".to_owned())),
             until: Some("2026-11-20T10:00:00.000Z".to_owned()),

@@ -1837,6 +1837,30 @@ fn prune_reads_the_logs_the_report_is_given() {
     assert_eq!(removed(sandbox.devtools(&both)), Vec::<String>::new());
 }
 
+/// A sandbox with the data verbs `count`, `bump` and `idle` installed long ago, mur's own
+/// log reaching back to 2025-06-01 then `mine`, and a study's log (`calls.jsonl`, its
+/// path returned) of mur's calls its session served, each at a time, of a verb.
+fn with_a_study(mine: Value, served: &[(&str, &str)]) -> (Sandbox, String) {
+    let sandbox = Sandbox::new();
+    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
+        add_data_verb(&sandbox, name, tool);
+        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
+    }
+    let mut first = cli_record(0, "guide", "host", "ok");
+    first["time"] = json!("2025-06-01T00:00:00.000Z");
+    write_log(&sandbox, &[first, mine]);
+    let study: String = (served.iter())
+        .map(|(time, verb)| {
+            let record = json!({ "schema": "mur-usage/1", "time": time, "side": "server",
+                "surface": "cli", "verb": verb, "kind": "data", "tool": verb, "outcome": "ok",
+                "ms": 1.0 });
+            format!("{record}\n")
+        })
+        .collect();
+    let study = sandbox.file("calls.jsonl", study);
+    (sandbox, study.display().to_string())
+}
+
 /// A study's logs read weeks later (audit 57 #1): counted back from now, every verb
 /// the study used is judged unused (and a window longer than the study's age judges
 /// none). `--until last` ends the window at the newest record of the logs named, not at
@@ -1844,28 +1868,16 @@ fn prune_reads_the_logs_the_report_is_given() {
 /// judged over its own span, by prune and the report alike.
 #[test]
 fn a_window_ending_at_a_study_logs_last_record_judges_its_span() {
-    let sandbox = Sandbox::new();
-    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
-        add_data_verb(&sandbox, name, tool);
-        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
-    }
-    // mur's own log: from long before, and the operator's own call of `idle` today.
-    let mut first = cli_record(0, "guide", "host", "ok");
-    first["time"] = json!("2025-06-01T00:00:00.000Z");
-    write_log(&sandbox, &[first, cli_record(0, "idle", "data", "ok")]);
-    // The study's log: mur's calls as its session served them, one minute long.
-    let served = |time: &str, verb: &str| {
-        json!({ "schema": "mur-usage/1", "time": time, "side": "server", "surface": "cli",
-            "verb": verb, "kind": "data", "tool": verb, "outcome": "ok", "ms": 1.0 })
-    };
-    let study = [
-        served("2026-01-20T10:00:00.000Z", "count"),
-        served("2026-01-20T10:00:30.000Z", "bump"),
-        served("2026-01-20T10:01:00.000Z", "count"),
-    ];
-    let study: String = study.iter().map(|r| format!("{r}\n")).collect();
-    let study = sandbox.file("calls.jsonl", study);
-    let study = study.to_str().expect("utf-8");
+    // The operator's own call of `idle` today; the study's log one minute long.
+    let (sandbox, study) = with_a_study(
+        cli_record(0, "idle", "data", "ok"),
+        &[
+            ("2026-01-20T10:00:00.000Z", "count"),
+            ("2026-01-20T10:00:30.000Z", "bump"),
+            ("2026-01-20T10:01:00.000Z", "count"),
+        ],
+    );
+    let study = study.as_str();
     let prune = |until: &[&str]| -> String {
         let mut args = vec![
             "verbs",
@@ -1926,14 +1938,14 @@ fn a_window_ending_at_a_study_logs_last_record_judges_its_span() {
 /// said not judged.
 #[test]
 fn a_window_past_every_record_judges_no_verb_and_only_the_verbs_named_are_judged() {
-    let sandbox = Sandbox::new();
-    for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
-        add_data_verb(&sandbox, name, tool);
-        added_on(&sandbox, name, "2020-01-01T00:00:00Z");
-    }
-    let mut first = cli_record(0, "guide", "host", "ok");
-    first["time"] = json!("2025-06-01T00:00:00.000Z");
-    write_log(&sandbox, &[first, cli_record(0, "bump", "data", "ok")]);
+    let (sandbox, study) = with_a_study(
+        cli_record(0, "bump", "data", "ok"),
+        &[
+            ("2026-01-20T10:00:00.000Z", "count"),
+            ("2026-01-20T10:01:00.000Z", "bump"),
+        ],
+    );
+    let study = study.as_str();
     let everyone = || {
         let mut names = installed(&sandbox);
         names.sort();
@@ -1954,17 +1966,6 @@ fn a_window_past_every_record_judges_no_verb_and_only_the_verbs_named_are_judged
         );
     }
     assert_eq!(everyone(), all);
-    let served = |time: &str, verb: &str| {
-        json!({ "schema": "mur-usage/1", "time": time, "side": "server", "surface": "cli",
-            "verb": verb, "kind": "data", "tool": verb, "outcome": "ok", "ms": 1.0 })
-    };
-    let study = [
-        served("2026-01-20T10:00:00.000Z", "count"),
-        served("2026-01-20T10:01:00.000Z", "bump"),
-    ];
-    let study: String = study.iter().map(|r| format!("{r}\n")).collect();
-    let study = sandbox.file("calls.jsonl", study);
-    let study = study.to_str().expect("utf-8");
     let named = ["--only-named", "--server-log", study, "--unused-for", "10m"];
     let after = ["--until", "2026-01-20T11:00:00Z"];
     let pruned = sandbox.devtools(&[&["verbs", "prune", "--yes"][..], &named, &after].concat());
@@ -2508,12 +2509,16 @@ losers: none
 
 /// `verbs prune --only-named` judges by the logs named alone, as the report does: a verb
 /// the operator called by hand is unused in the study's logs, and the operator's own
-/// recording being off (`usage off`) holds nothing of them back.
+/// recording being off (`usage off`) holds nothing of them back. The window ends at their
+/// last record (`--until last`): without it, it ends now, after that record, so none of
+/// them recorded through it and no verb is judged, and the note says so (it was judged
+/// from the window's start, however little of it the logs had recorded).
 #[test]
 fn prune_judges_by_the_logs_named_alone_with_only_named() {
     let sandbox = long_installed(&[("idle", "scroll")], [cli_record(0, "idle", "data", "ok")]);
-    // A study's mur log, reaching back past the window and recording through it (a log
-    // that ended before the window began says nothing of it): `idle` never called.
+    // A study's mur log, reaching back past the window and recording up to its end (a
+    // log that ended before the window ends says nothing of all of it): `idle` never
+    // called.
     let study = sandbox.file(
         "st2/runs/cli/t/1/state/mur/usage/usage.jsonl",
         format!(
@@ -2530,7 +2535,16 @@ fn prune_judges_by_the_logs_named_alone_with_only_named() {
         out
     };
     prune(&[]).assert_stdout_is("");
-    let removed = prune(&["--only-named"]);
+    let now = prune(&["--only-named"]);
+    now.assert_stdout_is("");
+    assert_eq!(
+        untimed(&now.stderr),
+        "note: no verb was judged unused: the logs named end at TIME, before the window ends \
+         now, so none of them recorded a call in all of it (`--until last` ends the window at \
+         their last record)\nnote: no verb to prune\n"
+    );
+    let named = ["--only-named", "--until", "last"];
+    let removed = prune(&named);
     assert!(
         removed
             .stdout
@@ -2538,15 +2552,15 @@ fn prune_judges_by_the_logs_named_alone_with_only_named() {
         "{removed}"
     );
     sandbox.devtools(&["usage", "off"]).assert_code(0);
-    let after = prune(&["--only-named"]);
+    let after = prune(&named);
     assert_eq!(untimed(&after.stdout), untimed(&removed.stdout), "{after}");
     // Nor does the report say your recording is off: it read none of your log.
-    let report = ["usage", "report", "--only-named", "--server-log", &study];
+    let report = [&["usage", "report", "--server-log", &study][..], &named].concat();
     sandbox
         .devtools(&report)
         .assert_code(0)
         .assert_stderr_is("");
-    prune(&["--only-named", "--yes"])
+    prune(&[&named[..], &["--yes"]].concat())
         .assert_stdout_contains("removed verb `idle` (not used since ");
     assert_eq!(installed(&sandbox), Vec::<String>::new());
 }
