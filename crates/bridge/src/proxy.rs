@@ -15,10 +15,15 @@
 //! client's own progress token), log messages, and questions, which are asked
 //! of the client as `elicitation/create` when it declared it can answer them.
 //! `initialize` is answered in the revision the client asks for when the proxy speaks
-//! it, else in 2025-11-25 (the client decides), and so are the session's results:
-//! mur's client speaks 2026-07-28 to a session that can, so what that revision adds to
-//! a result (`resultType`, `ttlMs`, …) is taken off for a client of an older one, and a
-//! task (`tasks/get`) is given in 2025-11-25's form (`in_older_revision`).
+//! it through `initialize`, else (2026-07-28 too, which has none) in 2025-11-25 (the
+//! client decides), and so are the session's results: mur's client speaks 2026-07-28
+//! to a session that can, so what that revision adds to a result (`resultType`,
+//! `ttlMs`, …) is taken off for a client of an older one, and a task (`tasks/get`,
+//! `tasks/list`) is given in 2025-11-25's form (`in_older_revision`). What the tasks
+//! extension of 2026-07-28 does otherwise, `tasks/result` (it has none: the outcome is
+//! in `tasks/get`) and `tasks/cancel` (acknowledged with `{}`), is answered as
+//! 2025-11-25 asks, from `tasks/get` read until the task ended, for as long as the
+//! client's request stands (`about_task_of_older`).
 //!
 //! Whatever comes on stdin is answered, never the end of the proxy: a line
 //! that is no JSON (or no UTF-8) gets a parse error, a message that is no
@@ -71,7 +76,7 @@ use std::{
     os::raw::c_int,
     sync::{
         Arc, Mutex,
-        atomic::{AtomicBool, AtomicU64, Ordering},
+        atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering},
         mpsc,
     },
     time::{Duration, Instant},
@@ -247,6 +252,8 @@ struct Proxy<W> {
     /// A write to the client failed, or its output hung up with requests in flight:
     /// nobody reads the answers any more.
     gone: AtomicBool,
+    /// The signal ending the proxy (its number), 0 until one comes.
+    ending: AtomicI32,
     /// The first write's failure, which [`serve`] returns.
     failed: Mutex<Option<std::io::Error>>,
     /// Wakes the serving loop when a write fails, to stop reading at once.
@@ -354,6 +361,7 @@ fn serve_within<W: ClientOutput>(
         next_question: AtomicU64::new(0),
         running: Mutex::default(),
         gone: AtomicBool::new(false),
+        ending: AtomicI32::new(0),
         failed: Mutex::default(),
         wake,
         graces,
@@ -545,6 +553,13 @@ impl<W: ClientOutput> Proxy<W> {
                 let answered = Arc::new(AtomicBool::new(false));
                 let answering = answered.clone();
                 let recording = unrecorded.clone();
+                // The request is in `running` before its thread does anything: the
+                // thread is started under the lock a giving up takes, so one that comes
+                // as it starts (a signal its call brought about) finds it there. Pushed
+                // after the start, the request was missed by a giving up in between:
+                // neither cancelled nor recorded, and the proxy returned without it.
+                let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+                running.retain(|r| !r.thread.is_finished());
                 let thread = std::thread::spawn(move || {
                     let request = Forwarded {
                         method: &method,
@@ -556,19 +571,25 @@ impl<W: ClientOutput> Proxy<W> {
                     };
                     proxy.forward(&request);
                 });
-                if let Ok(mut running) = self.running.lock() {
-                    running.retain(|r| !r.thread.is_finished());
-                    running.push(Running {
-                        id: key,
-                        cancel,
-                        thread,
-                        answered,
-                        unrecorded,
-                    });
-                }
+                running.push(Running {
+                    id: key,
+                    cancel,
+                    thread,
+                    answered,
+                    unrecorded,
+                });
+                drop(running);
                 if self.gone.load(Ordering::SeqCst) {
                     self.give_up_all(
                         "its client is gone (a write to stdout failed)",
+                        Outcome::Interrupted,
+                    );
+                }
+                // A request read after a signal gave the others up is given up too.
+                if let Some(signal) = self.ending_by() {
+                    let name = crate::signals::name(signal);
+                    self.give_up_all(
+                        &format!("the proxy was ended by {name}"),
                         Outcome::Interrupted,
                     );
                 }
@@ -691,6 +712,9 @@ impl<W: ClientOutput> Proxy<W> {
     fn stopped_by(&self, signal: c_int) {
         let name = crate::signals::name(signal);
         tracing::debug!("{name}: ending the proxy");
+        // Set before the giving up looks at `running`: a request pushed after it
+        // looked sees it ([`Self::request`]).
+        self.ending.store(signal, Ordering::SeqCst);
         // Its client ended it, as a client's cancel ends a call.
         self.give_up_all(
             &format!("the proxy was ended by {name}"),
@@ -701,6 +725,14 @@ impl<W: ClientOutput> Proxy<W> {
             std::thread::sleep(LOOK_EVERY);
         }
         self.upstream.end();
+    }
+
+    /// The signal ending the proxy, once one came ([`Self::stopped_by`]).
+    fn ending_by(&self) -> Option<c_int> {
+        match self.ending.load(Ordering::SeqCst) {
+            0 => None,
+            signal => Some(signal),
+        }
     }
 
     /// Whether every request in flight has ended.
@@ -817,6 +849,15 @@ impl<W: ClientOutput> Proxy<W> {
             self.upstream
                 .call(discover, &events)
                 .map(|reply| Reply::Result(initialize_result(params, &reply)))
+        } else if self.older_client() && matches!(method, "tasks/result" | "tasks/cancel") {
+            let asking = Asking {
+                upstream: &*self.upstream,
+                verbose,
+                client,
+                cancel: cancelled,
+                events: &events,
+            };
+            about_task_of_older(method, params, &asking)
         } else {
             let request = Request {
                 method,
@@ -848,11 +889,16 @@ impl<W: ClientOutput> Proxy<W> {
     /// revision's form ([`in_older_revision`]), which the session, spoken to in
     /// 2026-07-28 by mur's client, answers in.
     fn as_negotiated(&self, method: &str, mut found: Value) -> Value {
-        let negotiated = self.negotiated.lock().ok().and_then(|n| n.clone());
-        if negotiated.is_some_and(|version| version.as_str() < mur_client::MODERN_VERSION) {
+        if self.older_client() {
             in_older_revision(method, &mut found);
         }
         found
+    }
+
+    /// Whether the client negotiated a revision older than 2026-07-28 in `initialize`.
+    fn older_client(&self) -> bool {
+        let negotiated = self.negotiated.lock().ok().and_then(|n| n.clone());
+        negotiated.is_some_and(|version| version.as_str() < mur_client::MODERN_VERSION)
     }
 
     /// The client's answer to a question we asked.
@@ -1056,20 +1102,24 @@ impl<W: ClientOutput> Events for Relayed<W> {
 }
 
 /// The revision `initialize` with these params is answered with: the client's own when
-/// the proxy speaks it ([`mur_client::REVISIONS`]: 2026-07-28, whose results it passes
-/// on as they come, and 2025-11-25 and the revisions before it, whose shape it gives
-/// them); else — one mur does not know ("1999-01-01", "banana", a later one), or none —
-/// the newest revision whose handshake `initialize` is, [`mur_client::LEGACY_VERSION`].
-/// MCP's lifecycle asks so of a server that does not support the version requested: it
-/// answers one it does, and the client decides whether it speaks that or disconnects.
-/// Echoed, an unknown revision left the client believing the proxy spoke it, and
-/// decided the results' shape ([`Proxy::as_negotiated`]) by comparing it, a word
-/// perhaps, with a date.
+/// the proxy speaks it through `initialize` (one of [`mur_client::REVISIONS`] before
+/// 2026-07-28: 2025-11-25 and the revisions before it, whose shape it gives the
+/// results); else — 2026-07-28, which has no `initialize` (its clients send none, and
+/// get the results as they come), one mur does not know ("1999-01-01", "banana", a later
+/// one), or none — the newest revision whose handshake `initialize` is,
+/// [`mur_client::LEGACY_VERSION`]. MCP's lifecycle asks so of a server that does not
+/// support the version requested: it answers one it does, and the client decides
+/// whether it speaks that or disconnects; a session answers `initialize` asking for
+/// 2026-07-28 so too. Echoed, an unknown revision left the client believing the proxy
+/// spoke it, and decided the results' shape ([`Proxy::as_negotiated`]) by comparing
+/// it, a word perhaps, with a date; 2026-07-28 echoed agreed to a handshake that
+/// revision does not have.
 fn negotiated_version(params: Option<&Value>) -> &'static str {
     let asked = params.and_then(|p| p["protocolVersion"].as_str());
     mur_client::REVISIONS
         .iter()
         .copied()
+        .filter(|revision| *revision < mur_client::MODERN_VERSION)
         .find(|revision| Some(*revision) == asked)
         .unwrap_or(mur_client::LEGACY_VERSION)
 }
@@ -1100,9 +1150,198 @@ fn in_older_revision(method: &str, result: &mut Value) {
         }
         *result = task;
     }
+    if method == "tasks/list"
+        && let Some(Value::Array(tasks)) = result.get_mut("tasks")
+    {
+        for task in tasks.iter_mut() {
+            *task = task_of_2025(task);
+        }
+    }
     without_protocol_fields(result);
     if let Some(fields) = result.as_object_mut() {
         fields.retain(|key, _| !matches!(key.as_str(), "ttlMs" | "cacheScope"));
+    }
+}
+
+/// The requests the proxy makes of the session itself for one of its client's: made as
+/// that request is (its log level, who calls, its cancel), its events relayed as its own.
+struct Asking<'a> {
+    upstream: &'a dyn Upstream,
+    verbose: bool,
+    client: Option<&'a Value>,
+    cancel: &'a tokio::sync::watch::Receiver<bool>,
+    events: &'a dyn Events,
+}
+
+impl Asking<'_> {
+    fn call(&self, method: &str, params: Option<&Value>) -> Result<Reply> {
+        let request = Request {
+            method,
+            params,
+            verbose: self.verbose,
+            client: self.client,
+            cancel: self.cancel,
+        };
+        self.upstream.call(request, self.events)
+    }
+
+    /// Whether the client cancelled its request (or the proxy gave it up).
+    fn cancelled(&self) -> bool {
+        *self.cancel.borrow()
+    }
+}
+
+/// The `_meta` key 2025-11-25 names a task's result with in `tasks/result`.
+const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+/// The first look at a task `tasks/result` or `tasks/cancel` waits for: soon, each
+/// next one twice as late up to the task's `pollIntervalMs`, itself bounded so (not a
+/// busy loop, not blind for long), as mur's client follows a task.
+const TASK_POLL: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(5));
+
+/// `tasks/result` or `tasks/cancel` (`method`) of a client of 2025-11-25 (or before),
+/// about a task of a session of 2026-07-28, whose tasks extension has no `tasks/result`
+/// (the outcome is inlined in `tasks/get`) and acknowledges `tasks/cancel` with `{}`:
+/// answered as 2025-11-25 asks, from the session's `tasks/get`, read every poll
+/// interval until the task ends, for as long as the client's request stands (its
+/// cancel, or the proxy giving it up, ends the wait: [`Asking::cancelled`]).
+///
+/// - `tasks/result`: once the task ended, its outcome as the call would have answered
+///   it — the result, with the task named in `_meta` ([`RELATED_TASK`]), or the error;
+///   a task cancelled has neither, and is answered an error saying so.
+/// - `tasks/cancel`: a task that ended already is refused (-32602, as 2025-11-25 asks);
+///   else it is cancelled, and once it ended (in `cancelled`, unless it finished
+///   first), the task is answered in 2025-11-25's form ([`task_of_2025`]).
+///
+/// A session whose `tasks/get` answers no task of the extension (one of 2025-11-25 has
+/// both methods itself) is sent the request as it came; one that answers an error (no
+/// such task) has it passed on.
+fn about_task_of_older(method: &str, params: Option<&Value>, asking: &Asking<'_>) -> Result<Reply> {
+    let Some(id) = params.and_then(|p| p.get("taskId")) else {
+        return asking.call(method, params);
+    };
+    let about = json!({ "taskId": id });
+    let task = match asking.call("tasks/get", Some(&about))? {
+        Reply::Result(task) if of_the_extension(&task) => task,
+        Reply::Result(_) => return asking.call(method, params),
+        refused @ Reply::Error(_) => return Ok(refused),
+    };
+    if method == "tasks/result" {
+        return Ok(match until_ended(&about, task, asking)? {
+            Reply::Result(ended) => outcome_of(&ended),
+            refused @ Reply::Error(_) => refused,
+        });
+    }
+    if let Some(status) = ended(&task) {
+        return Ok(Reply::Error(jsonrpc::error_object(
+            jsonrpc::INVALID_PARAMS,
+            &format!(
+                "Invalid params: task {} is {status} already, and a task that ended cannot be cancelled",
+                task_name(id)
+            ),
+        )));
+    }
+    if let refused @ Reply::Error(_) = asking.call("tasks/cancel", Some(&about))? {
+        return Ok(refused);
+    }
+    Ok(match until_ended(&about, task, asking)? {
+        Reply::Result(ended) => Reply::Result(task_of_2025(&ended)),
+        refused @ Reply::Error(_) => refused,
+    })
+}
+
+/// Whether a `tasks/get` answer is a task of the 2026-07-28 tasks extension: complete,
+/// with the task's id and status.
+fn of_the_extension(task: &Value) -> bool {
+    task["resultType"] == "complete" && task["taskId"].is_string() && task["status"].is_string()
+}
+
+/// The status of a task that ended (`completed`, `failed`, `cancelled`); `None` for one
+/// that has not.
+fn ended(task: &Value) -> Option<&str> {
+    task["status"]
+        .as_str()
+        .filter(|status| matches!(*status, "completed" | "failed" | "cancelled"))
+}
+
+/// The task `about` names, `now` as last read, read again with `tasks/get` every poll
+/// interval ([`TASK_POLL`]) until it ended: `Reply::Result` of the task then;
+/// `Reply::Error` when the session refuses to tell it (it expired); an error when the
+/// client's request is cancelled meanwhile (nothing is written for it then), or the
+/// task is in a status MCP does not define (it could be followed for ever).
+fn until_ended(about: &Value, mut now: Value, asking: &Asking<'_>) -> Result<Reply> {
+    let mut wait = TASK_POLL.0;
+    loop {
+        match now["status"].as_str() {
+            Some("completed" | "failed" | "cancelled") => return Ok(Reply::Result(now)),
+            Some("working" | "input_required") => {}
+            _ => {
+                return Err(mur_core::Error::transport(format!(
+                    "task {} is in a status MCP does not define: {}",
+                    task_name(&about["taskId"]),
+                    now["status"]
+                )));
+            }
+        }
+        let poll = now["pollIntervalMs"]
+            .as_u64()
+            .map_or(TASK_POLL.1, Duration::from_millis)
+            .clamp(TASK_POLL.0, TASK_POLL.1);
+        if !pause(wait, asking) {
+            return Err(mur_core::Error::transport("the request was cancelled"));
+        }
+        wait = (wait * 2).min(poll);
+        now = match asking.call("tasks/get", Some(about))? {
+            Reply::Result(task) => task,
+            refused @ Reply::Error(_) => return Ok(refused),
+        };
+    }
+}
+
+/// Waits `wait`, unless the request is cancelled first: whether it was not.
+fn pause(wait: Duration, asking: &Asking<'_>) -> bool {
+    let until = Instant::now() + wait;
+    loop {
+        if asking.cancelled() {
+            return false;
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return true;
+        }
+        std::thread::sleep(left.min(LOOK_EVERY));
+    }
+}
+
+/// What `tasks/result` answers for a task of the extension that ended: its result
+/// inlined, without 2026-07-28's fields and with the task named in `_meta`, as
+/// 2025-11-25 asks; or its error; or, for one that has neither (cancelled), an error
+/// saying it has no result.
+fn outcome_of(task: &Value) -> Reply {
+    let id = &task["taskId"];
+    if let Some(Value::Object(found)) = task.get("result") {
+        let mut result = Value::Object(found.clone());
+        without_protocol_fields(&mut result);
+        if !result["_meta"].is_object() {
+            result["_meta"] = json!({});
+        }
+        result["_meta"][RELATED_TASK] = json!({ "taskId": id });
+        return Reply::Result(result);
+    }
+    if let Some(error @ Value::Object(_)) = task.get("error") {
+        return Reply::Error(error.clone());
+    }
+    let status = task["status"].as_str().unwrap_or("ended");
+    Reply::Error(jsonrpc::error_object(
+        INTERNAL_ERROR,
+        &format!("task {} is {status}: it has no result", task_name(id)),
+    ))
+}
+
+/// A task's id as a message names it: `` `t` ``.
+fn task_name(id: &Value) -> String {
+    match id.as_str() {
+        Some(id) => format!("`{id}`"),
+        None => id.to_string(),
     }
 }
 
@@ -1279,9 +1518,10 @@ mod tests {
         assert_eq!(older["capabilities"], json!({ "tools": {} }));
     }
 
-    /// `initialize` names a revision the proxy speaks: the client's own when it is one
-    /// of them, else the newest one whose handshake `initialize` is (2025-11-25), as
-    /// MCP's lifecycle asks: the client decides. Before, any was echoed, "banana" too.
+    /// `initialize` names a revision the proxy speaks through it: the client's own when it
+    /// is one of them, else the newest one whose handshake `initialize` is (2025-11-25),
+    /// as MCP's lifecycle asks: the client decides. Before, any was echoed, "banana" too,
+    /// and 2026-07-28, which has no `initialize`, until helper 502.
     #[test]
     fn initialize_answers_an_unsupported_revision_with_the_newest_it_speaks() {
         let discovered = Reply::Result(json!({ "capabilities": { "tools": {} } }));
@@ -1289,10 +1529,15 @@ mod tests {
             let params = json!({ "protocolVersion": asked, "capabilities": {} });
             initialize_result(Some(&params), &discovered)["protocolVersion"].clone()
         };
-        for supported in mur_client::REVISIONS {
+        let handshakes = mur_client::REVISIONS.iter();
+        for supported in handshakes.filter(|r| **r != mur_client::MODERN_VERSION) {
             assert_eq!(answered(json!(supported)), *supported);
         }
         for unsupported in [
+            // 2026-07-28 has no `initialize`: agreed to, the client was told the proxy
+            // spoke a handshake that revision does not have (a session answers
+            // 2025-11-25 too).
+            json!("2026-07-28"),
             json!("1999-01-01"),
             json!("banana"),
             json!("2099-01-01"),
@@ -1513,11 +1758,13 @@ mod tests {
             json!({ "content": [],
                 "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t" } } }),
         ];
-        let newest = modern_results(&[
+        assert_eq!(modern_results(&[]), modern);
+        // `initialize` asking for 2026-07-28 is answered 2025-11-25 (that revision has
+        // no `initialize`), and the results come in that revision's shape.
+        let asked = modern_results(&[
             r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28"}}"#,
         ]);
-        assert_eq!(newest, modern);
-        assert_eq!(modern_results(&[]), modern);
+        assert_eq!(asked, older);
     }
 
     /// An upstream that answers as a 2026-07-28 session with the tasks extension does:
@@ -1544,17 +1791,21 @@ mod tests {
     }
 
     /// The results of a `tools/call` (asking for a task) and a `tasks/get` from
-    /// [`ModernTasks`], to a client that asked for `revision` in `initialize`.
-    fn task_answers(revision: &str) -> [Value; 2] {
+    /// [`ModernTasks`], to a client that asked for `revision` in `initialize` (`None`: one
+    /// of 2026-07-28, which sends no `initialize`).
+    fn task_answers(revision: Option<&str>) -> [Value; 2] {
         let out = Captured::default();
-        let input = [
-            format!(
-                r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{revision}"}}}}"#
-            ),
-            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","task":{"ttl":60000}}}"#.to_owned(),
-            r#"{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"t"}}"#.to_owned(),
-        ]
-        .join("\n");
+        let opening = revision.map(|revision| format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{revision}"}}}}"#
+        ));
+        let input = opening
+            .into_iter()
+            .chain([
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","task":{"ttl":60000}}}"#.to_owned(),
+                r#"{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"t"}}"#.to_owned(),
+            ])
+            .collect::<Vec<_>>()
+            .join("\n");
         serve(
             Arc::new(ModernTasks),
             std::io::Cursor::new(input),
@@ -1572,17 +1823,17 @@ mod tests {
     /// A client of 2025-11-25 gets a task in that revision's form: a task created as
     /// `{"task": {…}}`, `tasks/get` as the task alone, `ttl` and `pollInterval` named
     /// so, without the outcome 2026-07-28 inlines. It got 2026-07-28's flat task, its
-    /// `ttlMs` taken off, `pollIntervalMs` and `result` kept. A client of 2026-07-28
-    /// gets them as they came.
+    /// `ttlMs` taken off, `pollIntervalMs` and `result` kept. A client of 2026-07-28 (no
+    /// `initialize`) gets them as they came.
     #[test]
     fn a_task_is_answered_in_the_form_of_the_revision_negotiated() {
         let task = json!({ "taskId": "t", "status": "completed", "statusMessage": "done",
             "createdAt": "c", "lastUpdatedAt": "u", "ttl": 3_600_000, "pollInterval": 200 });
         assert_eq!(
-            task_answers("2025-11-25"),
+            task_answers(Some("2025-11-25")),
             [json!({ "task": task }), task.clone()]
         );
-        let [created, got] = task_answers("2026-07-28");
+        let [created, got] = task_answers(None);
         assert_eq!(created["resultType"], "task");
         assert_eq!(created["pollIntervalMs"], 200);
         assert_eq!(got["resultType"], "complete");
@@ -1591,6 +1842,215 @@ mod tests {
         assert_eq!(
             task_of_2025(&json!({ "taskId": "t", "status": "working" })),
             json!({ "taskId": "t", "status": "working", "ttl": null })
+        );
+    }
+
+    /// An upstream that answers as a 2026-07-28 session with the tasks extension does
+    /// about its one task `t` (any other is not found): `tasks/get` shows it `working` for
+    /// the first `working` reads, then ended as `ends` (`completed` with its result
+    /// inlined, `failed` with its error), or `cancelled` once `tasks/cancel` came (which
+    /// is acknowledged with `{}`); `tasks/list` lists it; the extension has no
+    /// `tasks/result` (-32601). The reads of `tasks/get` are counted.
+    struct TaskSession {
+        working: u64,
+        ends: &'static str,
+        reads: AtomicU64,
+        cancelled: AtomicBool,
+    }
+
+    impl TaskSession {
+        fn new(working: u64, ends: &'static str) -> Arc<Self> {
+            Arc::new(Self {
+                working,
+                ends,
+                reads: AtomicU64::new(0),
+                cancelled: AtomicBool::new(false),
+            })
+        }
+
+        fn task(&self, status: &str) -> Value {
+            json!({ "resultType": "complete", "taskId": "t", "status": status,
+                "createdAt": "c", "lastUpdatedAt": "u", "ttlMs": 60_000, "pollIntervalMs": 100,
+                "_meta": { "io.modelcontextprotocol/serverInfo": { "name": "s" } } })
+        }
+    }
+
+    impl Upstream for TaskSession {
+        fn call(&self, request: Request<'_>, _events: &dyn Events) -> Result<Reply> {
+            let refused = |code: i64, message: &str| {
+                Ok(Reply::Error(json!({ "code": code, "message": message })))
+            };
+            if request.method != "tasks/list"
+                && request.params.map(|p| &p["taskId"]) != Some(&json!("t"))
+            {
+                return refused(
+                    jsonrpc::INVALID_PARAMS,
+                    "Failed to retrieve task: Task not found",
+                );
+            }
+            Ok(Reply::Result(match request.method {
+                "tasks/get" if self.cancelled.load(Ordering::SeqCst) => self.task("cancelled"),
+                "tasks/get" if self.reads.fetch_add(1, Ordering::SeqCst) < self.working => {
+                    self.task("working")
+                }
+                "tasks/get" => {
+                    let mut task = self.task(self.ends);
+                    match self.ends {
+                        "completed" => {
+                            task["result"] = json!({ "resultType": "complete",
+                                "content": [{ "type": "text", "text": "done" }], "isError": false,
+                                "_meta": { "io.modelcontextprotocol/serverInfo": { "name": "s" } } });
+                        }
+                        _ => task["error"] = json!({ "code": -32603, "message": "it broke" }),
+                    }
+                    task
+                }
+                "tasks/cancel" => {
+                    self.cancelled.store(true, Ordering::SeqCst);
+                    json!({ "resultType": "complete" })
+                }
+                "tasks/list" => json!({ "resultType": "complete", "tasks": [self.task("working")],
+                    "nextCursor": "n" }),
+                method => return refused(jsonrpc::METHOD_NOT_FOUND, method),
+            }))
+        }
+    }
+
+    /// What a client of 2025-11-25 was answered to `requests` (each `[id, method, taskId]`)
+    /// by the proxy in front of `session`, by id.
+    fn asked_of_2025(session: Arc<TaskSession>, requests: &[(u64, &str, &str)]) -> Vec<Value> {
+        let out = Captured::default();
+        let opening = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": { "protocolVersion": "2025-11-25" } });
+        let asked = requests.iter().map(|(id, method, task)| {
+            json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": { "taskId": task } })
+        });
+        let input = std::iter::once(opening)
+            .chain(asked)
+            .map(|line| line.to_string())
+            .collect::<Vec<_>>()
+            .join("\n");
+        serve(session, std::io::Cursor::new(input), out.clone(), None).expect("served");
+        let lines = lines_of(&out);
+        requests
+            .iter()
+            .map(|(id, ..)| {
+                lines
+                    .iter()
+                    .find(|l| l["id"] == *id)
+                    .expect("answered")
+                    .clone()
+            })
+            .collect()
+    }
+
+    /// A client of 2025-11-25 asking for a task's result (`tasks/result`) of a session of
+    /// 2026-07-28, whose tasks extension has no such method, gets it as 2025-11-25 asks:
+    /// once the task ended (the proxy read `tasks/get` until then), its result, named
+    /// with the task in `_meta` and without 2026-07-28's fields, or its error; a task the
+    /// session does not have is the session's error. It got -32601 (method not found).
+    #[test]
+    fn a_client_of_2025_11_25_gets_a_tasks_result_once_it_ended() {
+        let session = TaskSession::new(2, "completed");
+        let [done, unknown] = asked_of_2025(
+            session.clone(),
+            &[(1, "tasks/result", "t"), (2, "tasks/result", "nope")],
+        )
+        .try_into()
+        .expect("two answers");
+        assert_eq!(
+            done["result"],
+            json!({ "content": [{ "type": "text", "text": "done" }], "isError": false,
+                "_meta": { "io.modelcontextprotocol/related-task": { "taskId": "t" } } })
+        );
+        assert_eq!(
+            session.reads.load(Ordering::SeqCst),
+            3,
+            "read until it ended"
+        );
+        assert_eq!(
+            unknown["error"],
+            json!({ "code": -32602, "message": "Failed to retrieve task: Task not found" })
+        );
+        let [failed] = asked_of_2025(TaskSession::new(0, "failed"), &[(1, "tasks/result", "t")])
+            .try_into()
+            .expect("an answer");
+        assert_eq!(
+            failed["error"],
+            json!({ "code": -32603, "message": "it broke" })
+        );
+    }
+
+    /// A client of 2025-11-25 cancelling a task (`tasks/cancel`) of a session of
+    /// 2026-07-28 gets the task, `cancelled`, in its revision's form, as 2025-11-25 asks
+    /// (the extension acknowledges with `{}`, which it got); a task that ended already is
+    /// refused with -32602, as 2025-11-25 asks. And `tasks/list` lists the tasks in its
+    /// revision's form, where it got 2026-07-28's.
+    #[test]
+    fn a_client_of_2025_11_25_cancels_and_lists_tasks_in_its_revisions_form() {
+        let task = |status: &str| {
+            json!({ "taskId": "t", "status": status, "createdAt": "c", "lastUpdatedAt": "u",
+                "ttl": 60_000, "pollInterval": 100 })
+        };
+        let session = TaskSession::new(u64::MAX, "completed");
+        let [cancelled, listed] = asked_of_2025(
+            session.clone(),
+            &[(1, "tasks/cancel", "t"), (2, "tasks/list", "")],
+        )
+        .try_into()
+        .expect("two answers");
+        assert_eq!(cancelled["result"], task("cancelled"));
+        assert!(session.cancelled.load(Ordering::SeqCst));
+        assert_eq!(
+            listed["result"],
+            json!({ "tasks": [task("working")], "nextCursor": "n" })
+        );
+        let [refused] = asked_of_2025(
+            TaskSession::new(0, "completed"),
+            &[(1, "tasks/cancel", "t")],
+        )
+        .try_into()
+        .expect("an answer");
+        assert_eq!(
+            refused["error"],
+            json!({ "code": -32602, "message":
+                "Invalid params: task `t` is completed already, and a task that ended cannot be cancelled" })
+        );
+    }
+
+    /// A `tasks/result` the client cancels while its task runs on stops waiting for it:
+    /// nothing is written for it, and the proxy ends with its input (a wait that went on
+    /// would hold it past the hang guard: its grace is ten minutes).
+    #[test]
+    fn a_tasks_result_the_client_cancels_waits_no_more() {
+        let out = Captured::default();
+        let input = [
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"t"}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+        ]
+        .join("\n");
+        let session = TaskSession::new(u64::MAX, "completed");
+        let writing = out.clone();
+        let served = std::thread::spawn(move || {
+            serve_within(
+                session,
+                std::io::Cursor::new(input),
+                writing,
+                None,
+                graces(Duration::from_secs(600)),
+            )
+        });
+        let until = Instant::now() + Duration::from_secs(60);
+        while !served.is_finished() && Instant::now() < until {
+            std::thread::sleep(LOOK_EVERY);
+        }
+        assert!(served.is_finished(), "the proxy still waits for the task");
+        served.join().expect("no panic").expect("served");
+        assert!(
+            lines_of(&out).iter().all(|l| l["id"] != 1),
+            "{}",
+            out.text()
         );
     }
 

@@ -341,6 +341,81 @@ fn a_task_is_told_in_the_clients_revision_and_an_unknown_one_is_answered_with_on
     }
 }
 
+/// A task of `slow_compute` working for `seconds` at the sample `app`, as another
+/// client, of 2026-07-28, leaves it: its id.
+fn sample_task(app: &mur_e2e::Session, seconds: u64) -> Value {
+    let follows_tasks = json!({ "io.modelcontextprotocol/clientCapabilities": {
+        "extensions": { "io.modelcontextprotocol/tasks": {} } } });
+    let created = mur_e2e::mcp::tool_exchange(
+        app.endpoint(),
+        "slow_compute",
+        json!({ "arguments": { "seconds": seconds } }),
+        follows_tasks,
+    );
+    let task = mur_e2e::mcp::response(&created)["result"]["taskId"].clone();
+    assert!(task.is_string(), "{created:?}");
+    task
+}
+
+/// A client of 2025-11-25 gets a task of the sample (which speaks 2026-07-28, whose
+/// tasks extension has neither) as 2025-11-25 asks: `tasks/result` waits for the task to
+/// end and answers its result, the task named in `_meta`, where it got -32601; and
+/// `tasks/cancel` answers the task cancelled, in that revision's form, where it got
+/// `{}`, and refuses one that ended already (-32602). `initialize` asking for
+/// 2026-07-28, which has no `initialize`, is answered 2025-11-25, as the sample answers
+/// it, and the results are shaped so; it was echoed.
+#[test]
+fn a_client_of_2025_11_25_gets_a_sample_tasks_result_and_cancels_one() {
+    let sb = Sandbox::new();
+    let app = sb.start_sample_with(&sb.project("app"), &["--conformance-fixtures"]);
+    let quick = sample_task(&app, 2);
+    let long = sample_task(&app, 600);
+    for asked in ["2025-11-25", "2026-07-28"] {
+        let mut proxy = Live::start(&sb, &["proxy"]);
+        proxy.send(
+            &json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": asked, "capabilities": {},
+            "clientInfo": { "name": "agent", "version": "1" } } }),
+        );
+        assert_eq!(
+            proxy.answer(1)["result"]["protocolVersion"],
+            "2025-11-25",
+            "{asked}"
+        );
+        proxy.send(&about_task(2, "tasks/result", &quick));
+        assert_eq!(
+            proxy.answer(2)["result"],
+            json!({ "content": [{ "type": "text", "text": "work: computed in 2 s" }],
+                "isError": false,
+                "_meta": { "io.modelcontextprotocol/related-task": { "taskId": quick } } }),
+            "{asked}"
+        );
+        proxy.send(&about_task(3, "tasks/cancel", &quick));
+        assert_eq!(
+            proxy.answer(3)["error"]["code"],
+            -32602,
+            "{asked}: a task that ended is not cancelled"
+        );
+        if asked == "2025-11-25" {
+            proxy.send(&about_task(4, "tasks/cancel", &long));
+            let cancelled = proxy.answer(4)["result"].clone();
+            assert_eq!(
+                (&cancelled["taskId"], &cancelled["status"]),
+                (&long, &json!("cancelled")),
+                "{cancelled}"
+            );
+            assert!(
+                cancelled["ttl"].is_u64() || cancelled["ttl"].is_null(),
+                "{cancelled}"
+            );
+            for field in ["pollIntervalMs", "ttlMs", "resultType"] {
+                assert!(cancelled.get(field).is_none(), "`{field}`: {cancelled}");
+            }
+        }
+        proxy.end().assert_code(0);
+    }
+}
+
 /// A request under the proxy's line limit (4 MiB) whose body, as mur sends it on, is past
 /// the session's cap is answered with an error saying so, in one line, and the proxy
 /// serves on: the session read the body on to its end before refusing it, where it
