@@ -50,6 +50,6 @@ pub use open::{describe_type as describe_file_type, regular as open_regular};
 pub use panic::panic_message;
 pub use registry::{Entry, ReadOutcome, Registry, Unlisted, files_with_extension};
 pub use schema::{LOCKFILE_SCHEMA, Lockfile, PROBE_SCHEMA, Transport};
-pub use slot::{BrokenSlot, SlotLock, is_held, lock_path};
+pub use slot::{BrokenSlot, SlotLock, is_handed as slot_is_handed, is_held, lock_path};
 pub use stamp::{now_rfc3339, now_rfc3339_millis, rfc3339_millis};
 pub use trust::{Keep, Untrusted, check_own, current_uid, ensure_private_dir};

@@ -173,6 +173,13 @@ fn still_at(_file: &File, _path: &Path) -> io::Result<bool> {
 /// The environment variable that names the descriptor of a handed slot lock.
 const HANDED_FD: &str = "MUR_SLOT_FD";
 
+/// Whether this process was started with a slot lock handed to it (a bridge its
+/// background start spawned), as the environment says before the claim takes the
+/// variable away.
+pub fn is_handed() -> bool {
+    std::env::var_os(HANDED_FD).is_some()
+}
+
 /// Whether another process holds the slot of `lockfile` right now: a session, one
 /// starting, or a reloading session's successor not yet announced. Taking the
 /// lock to find out holds it for an instant only (a session starting then waits

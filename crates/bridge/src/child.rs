@@ -76,6 +76,9 @@ enum Unreadable {
     /// Its stdout ended (or failed): as it exits, or closed by a server that
     /// runs on, which can answer nothing more.
     Closed(String),
+    /// Before it answered, it wrote back the bridge's own `initialize` request (a
+    /// program that echoes its input, as `cat` does): no MCP server sends that.
+    Echoed,
 }
 
 /// How a start of the server ended.
@@ -117,10 +120,14 @@ impl Server {
         // "listening", a JSON logger's lines).
         let not_rpc = Arc::new(Tail::new());
         tokio::spawn(write_lines(stdin, lines));
+        // Until it has answered `initialize`: a request `initialize` it writes is the
+        // bridge's own echoed back.
+        let answering = Arc::new(std::sync::atomic::AtomicBool::new(true));
         tokio::spawn({
             let (relay, not_rpc) = (relay.clone(), not_rpc.clone());
+            let answering = answering.clone();
             async move {
-                read_messages(stdout, relay, broke, max_message, &not_rpc).await;
+                read_messages(stdout, relay, broke, max_message, &not_rpc, &answering).await;
                 not_rpc.end();
             }
         });
@@ -129,11 +136,14 @@ impl Server {
         let initialized = tokio::select! {
             answer = noting(initialize(relay, &writer), &not_rpc) => answer,
             status = process.wait() => Err(exited_early(status)),
-            Some(unreadable) = broken.recv() => match exit_or_why(&mut process, unreadable).await {
-                Ok(status) => Err(exited_early(status)),
-                Err(why) => Err(Error::transport(format!(
-                    "the server {why} before it answered `initialize`"
-                ))),
+            Some(unreadable) = broken.recv() => match unreadable {
+                Unreadable::Echoed => Err(echoed(command)),
+                unreadable => match exit_or_why(&mut process, unreadable).await {
+                    Ok(status) => Err(exited_early(status)),
+                    Err(why) => Err(Error::transport(format!(
+                        "the server {why} before it answered `initialize`"
+                    ))),
+                },
             },
             () = stopped => {
                 stopped_first = true;
@@ -142,6 +152,7 @@ impl Server {
                 ))
             }
         };
+        answering.store(false, std::sync::atomic::Ordering::SeqCst);
         match initialized {
             Ok(initialized) => {
                 relay.attach(Some(writer));
@@ -250,6 +261,7 @@ async fn exit_or_why(
 ) -> std::result::Result<std::io::Result<ExitStatus>, String> {
     match unreadable {
         Unreadable::TooLong(why) => Err(why),
+        Unreadable::Echoed => Err("wrote back the bridge's own `initialize` request".to_owned()),
         Unreadable::Closed(why) => match tokio::time::timeout(EXIT_GRACE, process.wait()).await {
             Ok(status) => Ok(status),
             Err(_) => Err(why),
@@ -300,6 +312,21 @@ fn with_last_words(e: Error, wrote: &[String], said: &[String]) -> Error {
         .fold(e, |e, wrote| e.with_hint(line("stdout", wrote)));
     said.iter()
         .fold(e, |e, said| e.with_hint(line("stderr", said)))
+}
+
+/// The message for a server that wrote the bridge's `initialize` request back (`cat`)
+/// where it was to answer it: no MCP server does, so the start fails at once, naming
+/// the program, rather than after the [`INITIALIZE_LIMIT`] as "did not answer".
+fn echoed(command: &[OsString]) -> Error {
+    let program = command
+        .first()
+        .map(|program| program.to_string_lossy())
+        .unwrap_or_default();
+    let program = mur_core::text::escaped(&program, mur_core::text::unprintable);
+    Error::transport(format!(
+        "the server echoed the bridge's `initialize` request back instead of answering it: \
+         is `{program}` an MCP stdio server?"
+    ))
 }
 
 /// The message for a server that exited before it answered `initialize`.
@@ -387,6 +414,7 @@ async fn read_messages(
     broken: mpsc::Sender<Unreadable>,
     max_message: u64,
     not_rpc: &Tail,
+    answering: &std::sync::atomic::AtomicBool,
 ) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
@@ -424,6 +452,22 @@ async fn read_messages(
             // U+FFFD and relayed as if the server had written that.
             match serde_json::from_slice::<Value>(bytes) {
                 Ok(message) => {
+                    if answering.load(std::sync::atomic::Ordering::SeqCst)
+                        && message.get("method").and_then(Value::as_str) == Some("initialize")
+                    {
+                        // A server never asks a client `initialize`: this is the bridge's
+                        // own request, echoed. Server-to-client requests and notifications
+                        // before the answer (logging, progress) are relayed as ever.
+                        tracing::warn!(
+                            "the server wrote back the bridge's own `initialize` request: {}",
+                            mur_core::text::escaped(
+                                &String::from_utf8_lossy(bytes),
+                                mur_core::text::unprintable
+                            )
+                        );
+                        let _ = broken.send(Unreadable::Echoed).await;
+                        return;
+                    }
                     if !is_json_rpc(&message) {
                         not_rpc.push(&String::from_utf8_lossy(bytes));
                     }

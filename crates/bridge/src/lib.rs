@@ -47,6 +47,6 @@ pub use log::LogFile;
 /// Where a bridge records the tool calls it serves ([`Options::usage`]), as a session does.
 pub use mur_server::UsageLogging;
 pub use options::{DEFAULT_IDLE, Idle, MAX_IDLE, Options, parse_idle};
-pub use serve::{MAX_RESTARTS, RESTART_WINDOW, run};
+pub use serve::{MAX_RESTARTS, RESTART_WINDOW, Ran, run};
 pub use slot::{SLOW_START, Waiting};
 pub use stop::{Stopped, stop};

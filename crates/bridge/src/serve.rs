@@ -49,8 +49,22 @@ const RESTART_PAUSE: Duration = Duration::from_millis(250);
 /// over, is counted as crashing past it.
 const MAX_RELOADS: usize = 60;
 
+/// How a bridge run in the foreground ended (its failures are errors).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ran {
+    /// It served, and was stopped (SIGTERM, Ctrl+C), went idle or gave up on its server.
+    Stopped,
+    /// Ctrl+C or SIGTERM (this signal) came while its server was starting: the server
+    /// was stopped with it, and nothing was announced. The command is to end as
+    /// interrupted, as a background start a signal stops does ([`crate::Start::Interrupted`]).
+    /// Not for the bridge a background start runs: there the signal is `bridge stop`'s
+    /// or the waiting command's, and that command says what became of the start.
+    Interrupted(std::os::raw::c_int),
+}
+
 /// Runs the bridge until it is stopped (SIGTERM, Ctrl+C), has had no request
 /// for `idle`, or its server died more than [`MAX_RESTARTS`] times in [`RESTART_WINDOW`].
+/// A signal before its server has answered `initialize` is [`Ran::Interrupted`].
 /// `announced` gets the lockfile once clients can connect. A live session
 /// for the project is [`mur_core::Kind::SessionActive`] (exit 3), before anything starts;
 /// one still starting is waited for, and `waiting` told so once
@@ -60,7 +74,14 @@ pub async fn run(
     options: &Options,
     mut waiting: impl FnMut(Waiting<'_>),
     announced: impl FnOnce(&Lockfile),
-) -> Result<()> {
+) -> Result<Ran> {
+    // Started by a background start (`bridge` without `--foreground`), which hands it
+    // the project's slot (read before the claim takes it): that command, not this
+    // bridge, ends as interrupted.
+    let in_background = mur_lockfile::slot_is_handed();
+    // Which signal stopped a start, for the command to end as interrupted by it.
+    let which = WhichSignal::install()
+        .map_err(|e| Error::internal(format!("cannot install signal handlers: {e}")))?;
     // From the first moment: a signal while the server starts stops it too
     // (`mur-server`'s handlers come only once the endpoint is served).
     let mut signals = StopSignal::install()
@@ -114,7 +135,22 @@ pub async fn run(
             again: Some(again.clone()),
         },
     )?;
-    let server = start_server(options, &log, &relay, &mut signals).await?;
+    let server = match start_server(options, &log, &relay, &mut signals).await {
+        Ok(server) => server,
+        Err(e) => {
+            return match which.arrived() {
+                Some(signal) if !in_background => {
+                    tracing::info!(
+                        "{STOPPED}interrupted by {} while its server started{AGAIN}{again}`",
+                        crate::signals::name(signal)
+                    );
+                    Ok(Ran::Interrupted(signal))
+                }
+                _ => Err(e),
+            };
+        }
+    };
+    drop(which);
     let bridge = Bridge::new(relay.clone(), server.initialized.clone(), usage, &files.log);
     let how = Supervised {
         command: options.command.clone(),
@@ -146,7 +182,50 @@ pub async fn run(
         Err(e) => e.message(),
     };
     tracing::info!("{STOPPED}{why}{AGAIN}{again}`");
-    served
+    served.map(|()| Ran::Stopped)
+}
+
+/// Which of SIGINT and SIGTERM arrived, noted beside [`StopSignal`] (which says only
+/// that one did) until this is dropped.
+struct WhichSignal {
+    arrived: Arc<std::sync::atomic::AtomicUsize>,
+    ids: Vec<signal_hook::SigId>,
+}
+
+impl WhichSignal {
+    fn install() -> std::io::Result<Self> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let arrived = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut which = Self {
+            arrived: arrived.clone(),
+            ids: Vec::new(),
+        };
+        for signal in [SIGINT, SIGTERM] {
+            let value = usize::try_from(signal).unwrap_or_default();
+            which.ids.push(signal_hook::flag::register_usize(
+                signal,
+                arrived.clone(),
+                value,
+            )?);
+        }
+        Ok(which)
+    }
+
+    /// The signal that arrived (the last, if both did), if one did.
+    fn arrived(&self) -> Option<std::os::raw::c_int> {
+        match self.arrived.load(std::sync::atomic::Ordering::SeqCst) {
+            0 => None,
+            signal => std::os::raw::c_int::try_from(signal).ok(),
+        }
+    }
+}
+
+impl Drop for WhichSignal {
+    fn drop(&mut self) {
+        for id in self.ids.drain(..) {
+            signal_hook::low_level::unregister(id);
+        }
+    }
 }
 
 /// The recorder of the tool calls the bridge serves, when its operator asked for

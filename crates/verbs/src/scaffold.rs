@@ -102,15 +102,47 @@ pub struct Created {
     pub next_steps: String,
 }
 
+/// The tool a new verb calls: the session's tool whose derived verb has the verb's
+/// name (`verbs new echo` for server-everything's `echo`), else the standard `click`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tool {
+    /// Its MCP name.
+    pub name: String,
+    /// The verb's one-line summary: the first line of the tool's description.
+    pub summary: String,
+}
+
+impl Tool {
+    /// The session's tool `tool` (an entry of `tools/list`), if it has a name.
+    pub fn of(tool: &serde_json::Value) -> Option<Self> {
+        let name = tool.get("name")?.as_str()?.to_owned();
+        let described = tool.get("description").and_then(|d| d.as_str());
+        let summary = described
+            .and_then(|d| d.lines().map(str::trim).find(|line| !line.is_empty()))
+            .map_or_else(|| format!("Call the tool `{name}`"), str::to_owned);
+        Some(Self { name, summary })
+    }
+
+    /// What a project calls when the session has no tool of its name.
+    fn click() -> Self {
+        Self {
+            name: "click".to_owned(),
+            summary: "Click the element a selector matches".to_owned(),
+        }
+    }
+}
+
 /// Creates the project `<dir>/<name>/` (dir: the working directory by default).
 /// `reserved` are the words the host answers itself after `mur devtools`: a
 /// verb by such a name could never be called, so it is refused here, before
-/// anything is written or compiled.
+/// anything is written or compiled. `tool`: the session's tool of that name, which
+/// the verb then calls (its `tool` and summary), else the standard `click`.
 pub fn new_verb(
     name: &str,
     lang: Lang,
     dir: Option<&Path>,
     reserved: &[String],
+    tool: Option<&Tool>,
 ) -> Result<Created, VerbError> {
     check_name(name, reserved)?;
     let dir = dir.unwrap_or_else(|| Path::new("."));
@@ -123,7 +155,8 @@ pub fn new_verb(
         ));
     }
     make_dir(dir, &root)?;
-    write_project(&root, &files(name, lang))?;
+    let tool = tool.cloned().unwrap_or_else(Tool::click);
+    write_project(&root, &files(name, lang, &tool))?;
     let root = std::fs::canonicalize(&root).unwrap_or(root);
     let mut next_steps = next_steps(name, lang, &root);
     if let Some(warning) = installed_warning(name) {
@@ -299,10 +332,24 @@ fn with_host_options(text: &str) -> String {
     text.replace(HOST_OPTIONS_MARK, &quoted.join(", "))
 }
 
-/// The project's files and their contents.
-fn files(name: &str, lang: Lang) -> Vec<File> {
+/// `text` as the inside of a double-quoted string literal of Rust, Python and
+/// JavaScript alike: its quotes and backslashes escaped, its control characters gone.
+fn literal(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control())
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect()
+}
+
+/// The project's files and their contents, for a verb calling `tool`.
+fn files(name: &str, lang: Lang, tool: &Tool) -> Vec<File> {
     let fill = |template: &str| {
         template
+            .replace("{tool}", &literal(&tool.name))
+            .replace("{summary}", &literal(&tool.summary))
             .replace("{name}", name)
             .replace("{Type}", &type_name(name))
             .replace("{file}", &component_file(name, lang))
@@ -477,7 +524,7 @@ mod tests {
             (under.clone(), "not a directory"),
         ];
         for (dir, why) in cases {
-            let err = new_verb("foo", Lang::Rust, Some(&dir), &[]).expect_err("unusable");
+            let err = new_verb("foo", Lang::Rust, Some(&dir), &[], None).expect_err("unusable");
             assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
             assert_eq!(
                 err.to_string(),
@@ -504,13 +551,13 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tempdir");
         let link = tmp.path().join("bump");
         std::os::unix::fs::symlink("nowhere", &link).expect("link");
-        let err = new_verb("bump", Lang::Rust, Some(tmp.path()), &[]).expect_err("taken");
+        let err = new_verb("bump", Lang::Rust, Some(tmp.path()), &[], None).expect_err("taken");
         assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
         assert_eq!(
             err.to_string(),
             format!("`{}` already exists", link.display())
         );
-        let err = new_verb("foo", Lang::Rust, Some(&link), &[]).expect_err("dangling");
+        let err = new_verb("foo", Lang::Rust, Some(&link), &[], None).expect_err("dangling");
         assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
         assert_eq!(
             err.to_string(),
@@ -524,7 +571,7 @@ mod tests {
             "the link is left alone"
         );
         // A project is made whole, and nothing else is left beside it.
-        let made = new_verb("fine", Lang::Rust, Some(tmp.path()), &[]).expect("made");
+        let made = new_verb("fine", Lang::Rust, Some(tmp.path()), &[], None).expect("made");
         assert!(made.root.join("wit/verb.wit").is_file());
         let mut names: Vec<_> = std::fs::read_dir(tmp.path())
             .expect("dir")
@@ -544,13 +591,13 @@ mod tests {
         for left in [format!(".bump.new-{pid}-0"), format!(".bump.new-{pid}")] {
             std::fs::create_dir(tmp.path().join(left)).expect("left behind");
         }
-        let made = new_verb("bump", Lang::Rust, Some(tmp.path()), &[]).expect("made");
+        let made = new_verb("bump", Lang::Rust, Some(tmp.path()), &[], None).expect("made");
         assert!(made.root.join("wit/verb.wit").is_file());
     }
 
     #[test]
     fn a_selector_verb_is_as_short_as_the_standard_click_and_named_everywhere() {
-        let files = files("bump-it", Lang::Rust);
+        let files = files("bump-it", Lang::Rust, &Tool::click());
         let lib = text(&files, "src/lib.rs");
         // Its code: the comments say what to change, and are no part of its length.
         let verb: Vec<&str> = lib
@@ -582,7 +629,7 @@ mod tests {
             (Lang::Python, "app.py", "usage ="),
             (Lang::JavaScript, "verb.js", "usage:"),
         ] {
-            let source = text(&files("bump", lang), path);
+            let source = text(&files("bump", lang, &Tool::click()), path);
             let lines: Vec<&str> = source
                 .lines()
                 .map(str::trim)
@@ -610,7 +657,7 @@ mod tests {
             .and_then(|line| line.strip_suffix(';'))
             .expect("the WIT package");
         for lang in ALL {
-            let readme = text(&files("bump", lang), "README.md");
+            let readme = text(&files("bump", lang, &Tool::click()), "README.md");
             let sharing = readme
                 .split_once("\n## Sharing it\n")
                 .map(|(_, part)| part)
@@ -631,7 +678,7 @@ mod tests {
     /// example word for word, which `cargo test --doc` in plugins/ builds and checks.
     #[test]
     fn the_rust_readme_s_verb_with_an_option_is_the_kit_s_tested_example() {
-        let readme = text(&files("bump", Lang::Rust), "README.md");
+        let readme = text(&files("bump", Lang::Rust, &Tool::click()), "README.md");
         let shown = readme
             .split("```rust\n")
             .nth(1)
@@ -725,7 +772,7 @@ mod tests {
                 "\nexport const HOST_OPTIONS = [\"endpoint\", \"project\", ",
             ),
         ] {
-            let files = files("bump", lang);
+            let files = files("bump", lang, &Tool::click());
             let text = &files.iter().find(|f| f.path == kit).expect(kit).text;
             assert!(!text.contains(HOST_OPTIONS_MARK), "{kit} keeps the mark");
             assert!(text.contains(declared), "{kit}");
@@ -756,7 +803,7 @@ mod tests {
                 &["./verb.js"][..],
             ),
         ] {
-            let files = files("bump", lang);
+            let files = files("bump", lang, &Tool::click());
             let (ours, kit) = (text(&files, ours), text(&files, kit));
             for import in imports {
                 assert!(
@@ -784,7 +831,7 @@ mod tests {
     #[test]
     fn the_python_and_javascript_kits_take_one_table_of_kinds_meant() {
         let table = |lang, kit: &str| -> Vec<String> {
-            let source = text(&files("bump", lang), kit);
+            let source = text(&files("bump", lang, &Tool::click()), kit);
             let start = source
                 .find("KINDS_AS_TYPES_SAY = {")
                 .unwrap_or_else(|| panic!("no table in {kit}"));
@@ -803,7 +850,7 @@ mod tests {
     #[test]
     fn every_language_gets_the_interface_a_verb_a_kit_a_test_and_a_readme() {
         let expect = |lang, paths: &[&str]| {
-            let files = files("bump", lang);
+            let files = files("bump", lang, &Tool::click());
             for path in paths {
                 text(&files, path);
             }
@@ -833,9 +880,12 @@ mod tests {
             ],
         );
         for lang in ALL {
-            assert_eq!(text(&files("bump", lang), "wit/verb.wit"), VERB_WIT);
+            assert_eq!(
+                text(&files("bump", lang, &Tool::click()), "wit/verb.wit"),
+                VERB_WIT
+            );
         }
-        let build = files("bump", Lang::Python);
+        let build = files("bump", Lang::Python, &Tool::click());
         assert!(build.iter().any(|f| f.path == "build.sh" && f.executable));
     }
 
@@ -879,7 +929,7 @@ mod tests {
         std::fs::create_dir(dir.path().join("bump")).expect("dir");
         for lang in ALL {
             assert!(matches!(
-                new_verb("bump", lang, Some(dir.path()), &[]),
+                new_verb("bump", lang, Some(dir.path()), &[], None),
                 Err(VerbError::Refused { .. })
             ));
         }
@@ -897,7 +947,7 @@ mod tests {
         let reserved = vec!["call".to_owned(), "verbs".to_owned()];
         for lang in ALL {
             for name in ["call", "verbs", "index", "Bad", "trailing-", "two--dashes"] {
-                let err = new_verb(name, lang, Some(dir.path()), &reserved).expect_err(name);
+                let err = new_verb(name, lang, Some(dir.path()), &reserved, None).expect_err(name);
                 assert!(matches!(err, VerbError::Refused { .. }), "{name}: {err}");
             }
         }
@@ -916,7 +966,7 @@ mod tests {
             (Lang::Python, "p", "./build.sh"),
             (Lang::JavaScript, "j", "node build.mjs"),
         ] {
-            let created = new_verb(name, lang, Some(dir.path()), &[]).expect("created");
+            let created = new_verb(name, lang, Some(dir.path()), &[], None).expect("created");
             assert!(created.root.join("wit/verb.wit").is_file());
             assert!(created.next_steps.contains(build), "{}", created.next_steps);
             let add = format!("verbs add --force {}", component_file(name, lang));
@@ -956,7 +1006,7 @@ mod tests {
     #[test]
     fn every_readme_adds_the_component_the_build_writes_as_the_next_steps_do() {
         for lang in ALL {
-            let files = files("click-twice", lang);
+            let files = files("click-twice", lang, &Tool::click());
             let commands = readme_commands(&text(&files, "README.md"));
             let add = format!(
                 "mur devtools verbs add --force {}",

@@ -90,11 +90,19 @@ fn foreground(options: &mur_bridge::Options, quiet: bool) -> Result<()> {
         .enable_all()
         .build()
         .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
-    runtime.block_on(mur_bridge::run(options, say_waiting(quiet), |lock| {
+    let ran = runtime.block_on(mur_bridge::run(options, say_waiting(quiet), |lock| {
         // Announced: clients can connect now. Its line, as `session list` shows it.
         let path = mur_lockfile::Registry::default_location().path_for(&lock.project);
         let _ = session_line(&path, lock);
-    }))
+    }))?;
+    match ran {
+        mur_bridge::Ran::Stopped => Ok(()),
+        // Stopped while its server started: as a background start a signal stops ends.
+        mur_bridge::Ran::Interrupted(signal) => {
+            drop(runtime);
+            interrupted(signal)
+        }
+    }
 }
 
 /// The session's line, as `session list` prints it.

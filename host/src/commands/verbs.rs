@@ -21,7 +21,17 @@ const SESSION_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 /// Runs one `verbs` subcommand and prints what it found or did.
 pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
     if let VerbsCommand::New { name, dir, lang } = cmd {
-        let created = scaffold::new_verb(name, (*lang).into(), dir.as_deref(), &cli::host_verbs())?;
+        // The session's tool of that name, which the new verb is made to call.
+        let tools = crate::session_tools::quietly(settings, SESSION_WAIT);
+        let tool = crate::tools::pick(&tools, name).and_then(|(_, tool)| scaffold::Tool::of(&tool));
+        let reserved = cli::host_verbs();
+        let created = scaffold::new_verb(
+            name,
+            (*lang).into(),
+            dir.as_deref(),
+            &reserved,
+            tool.as_ref(),
+        )?;
         output::stdout(format!("{}\n", created.root.display()).as_bytes())?;
         output::diagnostic(&created.next_steps);
         let installed = VerbDirs::from_env().and_then(|dirs| manage::list(&dirs));
@@ -32,7 +42,6 @@ pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
         // A verb installed by that name took the word already (the warning above says
         // the next steps replace it).
         if !settings.quiet && !verb_list::taken(name, &installed) {
-            let tools = crate::session_tools::quietly(settings, SESSION_WAIT);
             if let Some(note) = word_taken(name, None, &tools, settings) {
                 output::diagnostic(&note);
             }
@@ -629,8 +638,11 @@ fn word_taken(
             )
         }
         None => format!(
-            "note: `{name}` is the derived verb of the session's tool `{theirs}`: once added, \
-             this verb stands in for it ({back})"
+            "note: `{name}` is the derived verb of the session's tool `{theirs}`: the new verb \
+             calls it, and once added stands in for it ({back}); its template takes a \
+             `<selector>`: give it the tool's parameters (`{} {name} --help` lists them) \
+             before you add it",
+            settings.devtools_command()
         ),
     })
 }

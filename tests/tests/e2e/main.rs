@@ -9,6 +9,7 @@
 //! the current directory).
 
 mod bridge_proxy;
+mod bridge_start;
 mod bridge_stdio;
 mod conformance;
 mod conformance_client;

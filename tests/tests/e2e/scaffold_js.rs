@@ -260,3 +260,53 @@ fn a_javascript_build_before_npm_install_says_to_run_it_first() {
         .assert_stderr_is("build.mjs: componentize-js is not installed: run `npm install` first\n");
     assert!(!out.exists());
 }
+
+/// `verbs new NAME` for a tool of the session makes a verb calling that tool, in every
+/// language, its summary the tool's description; the note says the template's
+/// `<selector>` is to become the tool's parameters. It made a verb calling `click`,
+/// and the note said it "stands in for" the tool.
+#[test]
+fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
+    let sb = mur_e2e::Sandbox::new();
+    let project = sb.project("app");
+    let _session = sb.start_sample(&project);
+    let project_arg = project.to_str().expect("utf-8");
+    let dir = sb.dir("gen");
+    let dir_arg = dir.to_str().expect("utf-8");
+    for (lang, file, tool) in [
+        ("js", "verb.js", "tool: \"state\","),
+        ("python", "app.py", "tool = \"state\""),
+        ("rust", "src/lib.rs", "tool: \"state\","),
+    ] {
+        let name = "state";
+        let out = sb.mur(&[
+            "devtools",
+            "--project",
+            project_arg,
+            "verbs",
+            "new",
+            name,
+            "--lang",
+            lang,
+            "--dir",
+            dir_arg,
+        ]);
+        out.assert_code(0);
+        let made = dir.join(name);
+        let text = std::fs::read_to_string(made.join(file)).expect(file);
+        assert!(text.contains(tool), "{lang}: {text}");
+        assert!(!text.contains("\"click\""), "{lang}: {text}");
+        assert!(!text.contains("Click the element"), "{lang}: {text}");
+        assert!(
+            out.stderr.contains(&format!(
+                "note: `state` is the derived verb of the session's tool `state`: the new verb \
+                 calls it, and once added stands in for it (`mur devtools verbs remove state` \
+                 gives the word back); its template takes a `<selector>`: give it the tool's \
+                 parameters (`mur devtools --project {project_arg} state --help` lists them) \
+                 before you add it\n"
+            )),
+            "{out}"
+        );
+        std::fs::remove_dir_all(&made).expect("removed");
+    }
+}

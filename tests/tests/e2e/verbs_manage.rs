@@ -1968,8 +1968,10 @@ fn a_verb_taking_another_tools_derived_verb_word_says_so_at_add_and_new() {
     assert_eq!(
         new.stderr.lines().last(),
         Some(
-            "note: `overview` is the derived verb of the session's tool `overview`: once added, \
-             this verb stands in for it (`mur devtools verbs remove overview` gives the word back)"
+            "note: `overview` is the derived verb of the session's tool `overview`: the new \
+             verb calls it, and once added stands in for it (`mur devtools verbs remove \
+             overview` gives the word back); its template takes a `<selector>`: give it the \
+             tool's parameters (`mur devtools overview --help` lists them) before you add it"
         ),
         "{new}"
     );
