@@ -86,7 +86,7 @@ pub fn check_command(command: &str, profile: Profile) -> Result<Option<String>> 
 /// (exit 1): a command `sh` cannot parse ([`check_syntax`]); a name the agent's `PATH`
 /// (`path`, [`crate::profile::agent_path`]) does not find, a path that does not exist, or
 /// a relative path, which `sh` would resolve in each run's own working directory; a path
-/// under `~/`, expanded as the run's `sh` expands it ([`tilde`]: `home`, the agent's
+/// under `~/` (or `$HOME/`), expanded as the run's `sh` expands it ([`tilde`]: `home`, the agent's
 /// `HOME` when it is mur-eval's own, `--pass-env HOME`; else each run's own, empty);
 /// the script a shell is told to run (`sh agent.sh`), on the same terms
 /// ([`shell_script`]): a shell that cannot open it exits 2 under dash, which no early
@@ -113,7 +113,9 @@ pub fn check_program(
     }
     check_syntax(command, path)?;
     check_placeholders(command, more)?;
-    let words = shlex::split(command).filter(|_| !command.contains(SHELL_SYNTAX));
+    // A word under `$HOME/` is judged as one under `~/`: the only expansion read here.
+    let judged = !without_home(command).contains(SHELL_SYNTAX);
+    let words = shlex::split(command).filter(|_| judged);
     let Some(words) = words else {
         return Ok(Vec::new());
     };
@@ -184,24 +186,46 @@ fn check_syntax(command: &str, path: &std::ffi::OsStr) -> Result<()> {
     ))
 }
 
-/// What `sh -n` said of a command it could not parse (`stderr`, its lines on one line),
-/// else how it exited. Said after a colon, not quoted: bash's own message quotes a token
-/// in a backtick and an apostrophe (`` near unexpected token `(' ``), which backticks
-/// around it would break; escaped ([`escape_value`]), as the command's text it may echo
-/// can hold any character.
+/// What `sh -n` said of a command it could not parse (`stderr`, its lines on one line,
+/// each without the shell's own name and `-c` before it: dash's `sh: 1: Syntax error`,
+/// bash's `sh: -c: line 1: syntax error`, both `line 1: …`), else how it exited. Said
+/// after a colon, not quoted: bash's own message quotes a token in a backtick and an
+/// apostrophe (`` near unexpected token `(' ``), which backticks around it would break;
+/// escaped ([`escape_value`]), as the command's text it may echo can hold any character.
 fn sh_said(stderr: &str, code: Option<i32>) -> String {
     let lines: Vec<&str> = stderr
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    match lines.is_empty() {
-        true => format!("`sh -n` exited {}", code.unwrap_or(-1)),
-        false => format!("sh said: {}", escape_value(&lines.join("; "))),
+    if lines.is_empty() {
+        return format!("`sh -n` exited {}", code.unwrap_or(-1));
+    }
+    let lines: Vec<String> = lines.into_iter().map(without_shell_name).collect();
+    format!("`sh -n` said: {}", escape_value(&lines.join("; ")))
+}
+
+/// A line of a shell's message without the shell's name (`sh: `, `/bin/sh: `) and `-c: `
+/// before it, and its line number said as one (dash's `1: ` as bash's `line 1: `).
+fn without_shell_name(line: &str) -> String {
+    let rest = match line.split_once(": ") {
+        Some((name, rest)) if !name.is_empty() && !name.contains(' ') => rest,
+        _ => return line.to_owned(),
+    };
+    let rest = rest.strip_prefix("-c: ").unwrap_or(rest);
+    match rest.split_once(": ") {
+        Some((number, after))
+            if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            format!("line {number}: {after}")
+        }
+        _ => rest.to_owned(),
     }
 }
 
-/// `word` (the program or script `named`) with a leading `~/` expanded as the run's `sh`
+/// `word` (the program or script `named`) with a leading `~/`, `$HOME/` or `${HOME}/`
+/// ([`HOME_PREFIXES`]: a `$HOME` the operator's shell left alone, in single quotes, is the
+/// run's to expand) expanded as the run's `sh`
 /// expands it: with `home`, the agent's `HOME` when it is mur-eval's own (`--pass-env
 /// HOME`); `None` for any other word (`~user/…` is left to the runs). Refused when
 /// `home` is `None`: each run's `HOME` is a directory of its own, made empty, where
@@ -209,7 +233,7 @@ fn sh_said(stderr: &str, code: Option<i32>) -> String {
 /// looked for. Each hint is true to the case: the general "`$PWD/…`" one does not fit a
 /// word under `~/`, nor does naming mur-eval's `HOME` where the file is not there either.
 fn tilde(named: &str, word: &str, home: Option<&Path>) -> Result<Option<PathBuf>> {
-    let Some(rest) = word.strip_prefix("~/") else {
+    let Some((prefix, rest)) = under_home(word) else {
         return Ok(None);
     };
     const WHERE_IT_IS: &str = "name it by absolute path, where it is";
@@ -225,7 +249,7 @@ fn tilde(named: &str, word: &str, home: Option<&Path>) -> Result<Option<PathBuf>
         .with_hint(WHERE_IT_IS));
     }
     let error = Error::usage(format!(
-        "{named} is under `~`, which each run's `sh` expands to the run's own `HOME`, an empty directory"
+        "{named} is under `{prefix}`, which each run's `sh` expands to the run's own `HOME`, an empty directory"
     ));
     // mur-eval's own `HOME`, where the user meant it, when it is known here.
     let yours = std::env::var_os("HOME")
@@ -243,6 +267,41 @@ fn tilde(named: &str, word: &str, home: Option<&Path>) -> Result<Option<PathBuf>
         )),
         None => error.with_hint("name it by absolute path"),
     })
+}
+
+/// How a word names a path under the `HOME` of the run's `sh`: `~/`, `$HOME/`, `${HOME}/`.
+const HOME_PREFIXES: [&str; 3] = ["~/", "$HOME/", "${HOME}/"];
+
+/// `word` under the run's `HOME` ([`HOME_PREFIXES`]): the prefix without its `/`, and
+/// the path after it.
+fn under_home(word: &str) -> Option<(&'static str, &str)> {
+    HOME_PREFIXES.iter().find_map(|prefix| {
+        let rest = word.strip_prefix(prefix)?;
+        Some((prefix.trim_end_matches('/'), rest))
+    })
+}
+
+/// `command` with each `$HOME/` and `${HOME}/` that begins a word (or a double-quoted
+/// one) taken out: the expansions [`tilde`] reads, which leave the words `shlex` splits
+/// as `sh` splits them.
+fn without_home(command: &str) -> String {
+    let mut kept = String::with_capacity(command.len());
+    let mut rest = command;
+    let mut word_start = true;
+    while let Some(c) = rest.chars().next() {
+        let home = HOME_PREFIXES[1..]
+            .iter()
+            .find(|prefix| word_start && rest.starts_with(*prefix));
+        if let Some(prefix) = home {
+            rest = &rest[prefix.len()..];
+            word_start = false;
+            continue;
+        }
+        kept.push(c);
+        rest = &rest[c.len_utf8()..];
+        word_start = c.is_whitespace() || c == '"';
+    }
+    kept
 }
 
 /// How a program or a script every run can find is named.
@@ -337,7 +396,7 @@ fn judge_placeholder(
 /// word that is neither an option nor an option's argument. `None` when it runs no script
 /// (`-c`, `-s`, `-i`: its commands come from elsewhere), for a program that is no shell,
 /// and for a word the shell itself expands (`~user/x.sh`, a glob, a placeholder) but a
-/// leading `~/`, which [`check_script`] expands as the run's `sh` does.
+/// leading `~/` or `$HOME/`, which [`check_script`] expands as the run's `sh` does.
 fn shell_script<'a>(program: &str, args: &[&'a String]) -> Option<&'a str> {
     const SHELLS: [&str; 6] = ["sh", "bash", "dash", "zsh", "ksh", "mksh"];
     let name = Path::new(program).file_name()?.to_str()?;
@@ -365,15 +424,17 @@ fn shell_script<'a>(program: &str, args: &[&'a String]) -> Option<&'a str> {
             script => break script,
         }
     };
-    let expanded = (script.starts_with('~') && !script.starts_with("~/"))
-        || script.contains(['{', '*', '?', '[']);
+    let rest = under_home(script).map_or(script, |(_, rest)| rest);
+    let expanded =
+        (rest == script && script.starts_with('~')) || rest.contains(['{', '*', '?', '[']);
     (!expanded).then_some(script)
 }
 
 /// Refuses the `script` a `shell` would run in each run's working directory when no run
 /// finds it: an absolute path that does not exist, or a relative one (the run's directory
 /// holds only the task's files); a bare name on the agent's `PATH` is let through, as
-/// bash looks a script up there. A leading `~/` is expanded with `home` ([`tilde`]).
+/// bash looks a script up there. A leading `~/` or `$HOME/` is expanded with `home`
+/// ([`tilde`]).
 fn check_script(
     shell: &str,
     script: &str,
@@ -927,7 +988,7 @@ mod tests {
             "mur devtools guide",
             // Words a shell reads otherwise than `shlex`: not judged.
             r#"f=$(find "$XDG_RUNTIME_DIR" -name '*.json'); sed -E 's/a/b/' "$f""#,
-            "$HOME/agent {task}",
+            "$HOMEDIR/agent {task}",
             "no-such-agent {task} | tee log",
         ] {
             assert_eq!(
@@ -1028,7 +1089,14 @@ mod tests {
         std::fs::create_dir(home.path().join("bin")).expect("bin");
         std::fs::write(home.path().join("bin/agent"), "exit 0\n").expect("agent");
         let passed = Some(home.path());
-        for fine in ["~/bin/agent {task}", "K=1 sh ~/bin/agent {task}"] {
+        for fine in [
+            "~/bin/agent {task}",
+            "K=1 sh ~/bin/agent {task}",
+            // `$HOME` as typed in single quotes, which the run's `sh` expands as `~`.
+            "$HOME/bin/agent {task}",
+            "\"${HOME}/bin/agent\" {task}",
+            "bash $HOME/bin/agent",
+        ] {
             assert!(check_program(fine, &path, passed, &[]).is_ok(), "{fine}");
         }
         let refused = |command: &str, home| {
@@ -1060,21 +1128,50 @@ mod tests {
             );
             assert_eq!(error.hints(), ["name it by absolute path, where it is"]);
         }
-        for (command, named) in [
-            ("~/bin/agent {task}", "the agent's program `~/bin/agent`"),
+        for (command, named, under) in [
+            (
+                "~/bin/agent {task}",
+                "the agent's program `~/bin/agent`",
+                "~",
+            ),
             (
                 "sh ~/bin/agent",
                 "the agent's script `~/bin/agent` (run by `sh`)",
+                "~",
+            ),
+            (
+                "$HOME/bin/agent {task}",
+                "the agent's program `$HOME/bin/agent`",
+                "$HOME",
+            ),
+            (
+                "K=1 ${HOME}/bin/agent",
+                "the agent's program `${HOME}/bin/agent`",
+                "${HOME}",
+            ),
+            (
+                "sh \"$HOME/bin/agent\"",
+                "the agent's script `$HOME/bin/agent` (run by `sh`)",
+                "$HOME",
             ),
         ] {
             assert_eq!(
                 refused(command, None),
                 format!(
-                    "{named} is under `~`, which each run's `sh` expands to the run's own \
-                     `HOME`, an empty directory"
+                    "{named} is under `{under}`, which each run's `sh` expands to the run's \
+                     own `HOME`, an empty directory"
                 )
             );
         }
+        let error = check_program("$HOME/bin/nope", &path, passed, &[]).expect_err("nope");
+        assert_eq!(
+            error.message(),
+            format!(
+                "the agent's program `$HOME/bin/nope` is `{}` with your `HOME` passed on \
+                 (`--pass-env HOME`), which does not exist",
+                home.path().join("bin/nope").display()
+            )
+        );
     }
 
     /// A command `sh` cannot parse: each run's `sh -c` would exit 2 at once, which no
@@ -1087,25 +1184,16 @@ mod tests {
             "if true; then\nagent {task}",
             "agent 'unbalanced",
         ] {
-            let said = Command::new("sh")
-                .args(["-n", "-c", command])
-                .output()
-                .expect("sh");
-            let said = String::from_utf8_lossy(&said.stderr);
-            let said: Vec<&str> = said
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect();
-            assert!(!said.is_empty(), "{command:?}");
             let error = check_program(command, &path, None, &[]).expect_err(command);
-            assert_eq!(
-                error.message(),
-                format!(
-                    "the agent command is not valid shell, so no run would run an agent: sh said: {}",
-                    said.join("; ")
+            // The line `sh` names, without its name before it (`sh: 1: …`).
+            let said = error
+                .message()
+                .strip_prefix(
+                    "the agent command is not valid shell, so no run would run an agent: \
+                     `sh -n` said: line ",
                 )
-            );
+                .unwrap_or_else(|| panic!("{command:?}: {}", error.message()));
+            assert!(!said.contains("sh: "), "{said}");
             assert_eq!(error.exit_code(), 1);
         }
         // Placeholders are words to `sh`, in quotes or not.
@@ -1123,12 +1211,24 @@ mod tests {
                     bash: -c: line 1: `claude (( \x1b[2J'\n";
         assert_eq!(
             sh_said(bash, Some(2)),
-            "sh said: bash: -c: line 1: syntax error near unexpected token `('; \
-             bash: -c: line 1: `claude (( \\x1b[2J'"
+            "`sh -n` said: line 1: syntax error near unexpected token `('; \
+             line 1: `claude (( \\x1b[2J'"
         );
+        // dash, and a shell by its path; a line with no name before it is kept whole.
         assert_eq!(
             sh_said("sh: 1: Syntax error: \"(\" unexpected\n", Some(2)),
-            "sh said: sh: 1: Syntax error: \"(\" unexpected"
+            "`sh -n` said: line 1: Syntax error: \"(\" unexpected"
+        );
+        assert_eq!(
+            sh_said(
+                "/bin/sh: 2: Syntax error: end of file unexpected\n",
+                Some(2)
+            ),
+            "`sh -n` said: line 2: Syntax error: end of file unexpected"
+        );
+        assert_eq!(
+            sh_said("unterminated quoted string\n", Some(2)),
+            "`sh -n` said: unterminated quoted string"
         );
         assert_eq!(sh_said(" \n", Some(2)), "`sh -n` exited 2");
     }

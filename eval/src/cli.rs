@@ -469,6 +469,36 @@ impl RunnerArgs {
     }
 }
 
+/// An option clap refused an empty value of (`--jobs=`, `--repeats ''`, `--out=`), said
+/// as mur says one: `` `--jobs <J>` needs a value (it was given empty)`` — not clap's
+/// ``invalid value `` for `--jobs <J>`: `` is not a whole number…``, its quotes around
+/// nothing. A value parser of mur-eval's is only given a value typed; clap's own
+/// refusal of an empty one (a path) is also its word for one missing (`--out` typed
+/// last), told apart by `argv`. `None` for any other error.
+pub fn given_empty(e: &clap::Error, argv: &[OsString]) -> Option<Error> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let said = |kind| match e.get(kind) {
+        Some(ContextValue::String(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    let option = said(ContextKind::InvalidArg)?;
+    if !said(ContextKind::InvalidValue)?.is_empty() {
+        return None;
+    }
+    let long = option.split(' ').next().unwrap_or_default();
+    let typed_empty = || {
+        let inline = format!("{long}=");
+        argv.iter().any(|word| *word == *inline)
+            || argv.windows(2).any(|w| w[0] == long && w[1].is_empty())
+    };
+    let empty = match e.kind() {
+        ErrorKind::ValueValidation => true,
+        ErrorKind::InvalidValue => typed_empty(),
+        _ => false,
+    };
+    empty.then(|| Error::usage(format!("`{option}` needs a value (it was given empty)")))
+}
+
 /// Where `mur` keeps the verbs installed for the user running mur-eval.
 fn installed_verbs() -> Option<PathBuf> {
     let absolute = |var: &str| {
@@ -571,6 +601,38 @@ mod tests {
             repeats("-2"),
             Err("the number of repeats must be at least 1".to_owned())
         );
+    }
+
+    /// An empty value is said as mur says one, whichever parser refused it; a value
+    /// missing, or not empty, is left as clap says it.
+    #[test]
+    fn an_empty_value_is_said_to_be_given_empty() {
+        let refused = |args: &[&str]| {
+            let argv: Vec<OsString> = [&["mur-eval", "study", "--agent", "true"][..], args]
+                .concat()
+                .into_iter()
+                .map(OsString::from)
+                .collect();
+            let error = Cli::try_parse_from(&argv).map(drop).expect_err("refused");
+            given_empty(&error, &argv).map(|e| e.message().to_owned())
+        };
+        for (args, option) in [
+            (&["--jobs="][..], "--jobs <J>"),
+            (&["--jobs", ""], "--jobs <J>"),
+            (&["--repeats="], "--repeats <N>"),
+            (&["--time-limit", ""], "--time-limit <SECS>"),
+            (&["--seed="], "--seed <N>"),
+            (&["--out="], "--out <DIR>"),
+        ] {
+            assert_eq!(
+                refused(args),
+                Some(format!("`{option}` needs a value (it was given empty)")),
+                "{args:?}"
+            );
+        }
+        for args in [&["--jobs", "0"][..], &["--out"], &["--jobs"]] {
+            assert_eq!(refused(args), None, "{args:?}");
+        }
     }
 
     #[test]

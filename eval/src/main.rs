@@ -67,9 +67,16 @@ fn main() -> ExitCode {
     stop::on_signals();
     // Before any child is started: what an agent leaves behind stays mur-eval's to kill.
     let _ = mur_procs::become_subreaper();
-    let cli = match Cli::try_parse() {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
-        Err(error) => return ExitCode::from(output::clap(error)),
+        Err(error) => match cli::given_empty(&error, &argv) {
+            Some(empty) => {
+                output::report(&empty);
+                return ExitCode::from(empty.exit_code());
+            }
+            None => return ExitCode::from(output::clap(error)),
+        },
     };
     match execute(cli) {
         Ok(code) => ExitCode::from(code),

@@ -65,6 +65,14 @@ impl Runner {
             .find(|(name, _)| name == "HOME")
             .map(|(_, home)| Path::new(home))
     }
+
+    /// [`agent::check_program`] of `command` (`more`, the caller's own placeholders) on
+    /// the `PATH` and `HOME` its agent runs with: its warnings, or why no run would start
+    /// it.
+    pub fn check_agent(&self, command: &str, more: &[&str]) -> Result<Vec<String>> {
+        let path = profile::agent_path(std::env::var_os("PATH"), &self.mur);
+        agent::check_program(command, &path, self.agent_home(), more)
+    }
 }
 
 /// What a study adds to a run (none for `mur-eval run`): files for the agent's working
@@ -130,9 +138,7 @@ fn check_before_out(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<()> {
     if let Some(warning) = agent::check_command(&plan.agent, plan.profile)? {
         progress(&format!("warning: {warning}"));
     }
-    let agent_path = profile::agent_path(std::env::var_os("PATH"), &plan.runner.mur);
-    let home = plan.runner.agent_home();
-    for warning in agent::check_program(&plan.agent, &agent_path, home, &[])? {
+    for warning in plan.runner.check_agent(&plan.agent, &[])? {
         progress(&format!("warning: {warning}"));
     }
     if plan.profile.gives_cli() {

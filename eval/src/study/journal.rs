@@ -37,8 +37,15 @@ pub struct Meta {
     /// The encoding context tokens are counted with.
     pub tokenizer: String,
     /// Each command's conditions × tasks × repeats with its agent, once each, in the
-    /// order first run: their union is every run the study was asked for.
+    /// order first run: their union is every run the study was asked for, but for
+    /// `earlier_commands_unrecorded`.
     pub matrices: Vec<Matrix>,
+    /// The study was begun by an older `mur-eval` (schema 1), which kept only its last
+    /// command's matrix: what the commands before it asked for is not known, so a run
+    /// outside the matrices may be one of theirs, and whether runs are missing cannot be
+    /// told. Kept once the study is written in schema 2; absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub earlier_commands_unrecorded: bool,
 }
 
 /// One command's conditions × tasks × repeats, and the agent it ran them with.
@@ -74,6 +81,8 @@ struct Recorded {
     tokenizer: String,
     #[serde(default)]
     matrices: Vec<Matrix>,
+    #[serde(default)]
+    earlier_commands_unrecorded: bool,
     /// Schema 1: the last command's repeats and agent.
     repeats: Option<u32>,
     agent: Option<String>,
@@ -85,17 +94,20 @@ impl Meta {
         // Opened without waiting: a FIFO by its name is no study, said at once.
         let text = crate::bounded::text(path, META_CAP)?;
         let recorded: Recorded = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-        let matrices = match recorded.schema.as_str() {
-            META_SCHEMA => recorded.matrices,
-            META_SCHEMA_1 => vec![Matrix {
-                conditions: recorded.conditions.clone(),
-                tasks: recorded.tasks.clone(),
-                repeats: recorded.repeats.unwrap_or_default(),
-                agent: recorded.agent.unwrap_or_default(),
-                agent_format: None,
-                time_limit_secs: None,
-                provenance: None,
-            }],
+        let (matrices, earlier_commands_unrecorded) = match recorded.schema.as_str() {
+            META_SCHEMA => (recorded.matrices, recorded.earlier_commands_unrecorded),
+            META_SCHEMA_1 => (
+                vec![Matrix {
+                    conditions: recorded.conditions.clone(),
+                    tasks: recorded.tasks.clone(),
+                    repeats: recorded.repeats.unwrap_or_default(),
+                    agent: recorded.agent.unwrap_or_default(),
+                    agent_format: None,
+                    time_limit_secs: None,
+                    provenance: None,
+                }],
+                true,
+            ),
             other => return Err(format!("unknown schema `{other}`")),
         };
         Ok(Meta {
@@ -105,6 +117,7 @@ impl Meta {
             tasks: recorded.tasks,
             tokenizer: recorded.tokenizer,
             matrices,
+            earlier_commands_unrecorded,
         })
     }
 
@@ -147,6 +160,7 @@ impl Meta {
                 tasks: Vec::new(),
                 tokenizer: tokenizer.to_owned(),
                 matrices: Vec::new(),
+                earlier_commands_unrecorded: false,
             }
         };
         meta.add(asked);
@@ -230,14 +244,17 @@ impl Meta {
     }
 
     /// Whether some command asked for `result`'s run: its condition, task and repeat in
-    /// one matrix, and its id theirs.
+    /// one matrix, and its id theirs. In a study whose earlier commands went unrecorded,
+    /// any run is one of theirs.
     pub fn asked_for(&self, result: &RunResult) -> bool {
+        let in_a_matrix = |m: &Matrix| {
+            m.conditions.contains(&result.condition)
+                && m.tasks.contains(&result.task)
+                && (1..=m.repeats).contains(&result.repeat)
+        };
         result.id == format!("{}/{}/{}", result.condition, result.task, result.repeat)
-            && self.matrices.iter().any(|m| {
-                m.conditions.contains(&result.condition)
-                    && m.tasks.contains(&result.task)
-                    && (1..=m.repeats).contains(&result.repeat)
-            })
+            && (self.earlier_commands_unrecorded && result.repeat >= 1
+                || self.matrices.iter().any(in_a_matrix))
     }
 
     /// `asked` added to the matrices (unless there already) and its conditions and tasks
@@ -535,9 +552,41 @@ mod tests {
         let meta = Meta::read(&path).expect("read");
         assert_eq!(meta.schema, META_SCHEMA);
         assert_eq!(meta.matrices, [matrix(&["mcp"], &["a"], 2, "x")]);
+        assert!(meta.earlier_commands_unrecorded);
+        // An earlier command's runs, which schema 1 kept no matrix of, are the study's:
+        // read, not left out as never asked for.
+        let results = dir.path().join("results.jsonl");
+        let run = |condition: &str, task: &str, repeat: u32| {
+            let mut run = unmade_run(repeat);
+            run.id = format!("{condition}/{task}/{repeat}");
+            (run.condition, run.task) = (condition.to_owned(), task.to_owned());
+            run
+        };
+        for made in [
+            run("mcp", "a", 1),
+            run("cli-named", "a", 3),
+            run("mcp", "z", 1),
+        ] {
+            append(&results, &made).expect("append");
+        }
+        let journal = read(&results, &meta).expect("journal");
+        assert_eq!(journal.results.len(), 3);
+        assert_eq!(journal.warnings, Vec::<String>::new());
+        // Still so once a later command writes it in schema 2.
         let added = added(dir.path(), matrix(&["mcp"], &["b"], 1, "y"));
         assert_eq!(added.tasks, ["a", "b"]);
         assert_eq!(added.matrices.len(), 2);
+        let text = std::fs::read_to_string(&path).expect("text");
+        assert!(
+            text.contains("\"earlierCommandsUnrecorded\": true"),
+            "{text}"
+        );
+        assert!(Meta::read(&path).expect("read").earlier_commands_unrecorded);
+        // A study this mur-eval began writes no such field.
+        let new = tempfile::tempdir().expect("tempdir");
+        cli_derived_study(new.path());
+        let text = std::fs::read_to_string(new.path().join("study.json")).expect("text");
+        assert!(!text.contains("earlierCommandsUnrecorded"), "{text}");
     }
 
     /// A new study in `dir`: condition `cli-derived` × task `a` × 2 repeats, seed 1.

@@ -29,7 +29,6 @@ use std::path::{Path, PathBuf};
 
 use mur_core::{Error, Result};
 
-use crate::profile;
 use crate::tokens::ENCODING;
 use files::LOCK;
 pub use files::{META, OWN, RESULTS};
@@ -60,18 +59,21 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
 
 fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     warn_of_the_agent(study, progress)?;
-    check_before_out(study)?;
+    let recorded = check_before_out(study)?;
     let out = make_out(&study.out)?;
     // Held until the study ends: a second study into this directory is refused.
     let _in_use = claim(&out)?;
-    let asked = asked(study);
-    let meta = Meta::load(&out, asked.clone(), ENCODING, study.seed)?;
+    let Recorded {
+        meta,
+        made,
+        pending,
+        ..
+    } = recorded.under_the_lock(study, &out)?;
     // Each run says which command made it: a resume or an extension is its own.
+    let asked = asked(study);
     let made_by = meta.matrices.iter().position(|m| *m == asked);
     let results = out.join(RESULTS);
-    let made = journal::done(&results, &meta)?;
-    let done = made.iter().map(|r| r.id.clone()).collect();
-    let pending = pending(study, meta.seed, &done);
+    let done = made.len();
     if let Some(warning) = other_agents(study, &made, &pending) {
         progress(&format!("warning: {warning}"));
     }
@@ -81,7 +83,7 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
     // to another run's files. Removed when the study ends, or a signal stops it.
     let live = live::Live::make(&out, !pending.is_empty(), resume_line(study, &out))?;
     let ran = pending.len();
-    progress(&starting_line(study, meta.seed, ran, done.len()));
+    progress(&starting_line(study, meta.seed, ran, done));
     let ready = prepare(study, &out, &live, &pending, &meta, progress)?;
     let workers = Workers {
         study,
@@ -112,14 +114,8 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
 /// Refuses an agent command that cannot start in any run; says what may go wrong with
 /// it, and with a condition it runs under.
 fn warn_of_the_agent(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<()> {
-    let agent_path = profile::agent_path(std::env::var_os("PATH"), &study.runner.mur);
-    let home = study.runner.agent_home();
-    for warning in crate::agent::check_program(
-        &study.agent,
-        &agent_path,
-        home,
-        &crate::agent::STUDY_PLACEHOLDERS,
-    )? {
+    let placeholders = &crate::agent::STUDY_PLACEHOLDERS;
+    for warning in study.runner.check_agent(&study.agent, placeholders)? {
         progress(&format!("warning: {warning}"));
     }
     for condition in &study.conditions {
@@ -173,34 +169,80 @@ fn other_agents(
     ))
 }
 
+/// What a study's `--out` records, read before the study holds it: `study.json` with
+/// this command's matrix added, the runs made, and those still to make.
+struct Recorded {
+    meta: Meta,
+    made: Vec<result::RunResult>,
+    pending: VecDeque<Planned>,
+    /// `study.json` and `results.jsonl` as they were read ([`seen`]).
+    seen: [Option<(u64, std::time::SystemTime)>; 2],
+}
+
+impl Recorded {
+    /// What `out` records for `study`; nothing is written.
+    fn read(study: &Study, out: &Path) -> Result<Recorded> {
+        let seen = seen(out);
+        let meta = Meta::load(out, asked(study), ENCODING, study.seed)?;
+        let made = journal::done(&out.join(RESULTS), &meta)?;
+        let done: BTreeSet<String> = made.iter().map(|r| r.id.clone()).collect();
+        let pending = pending(study, meta.seed, &done);
+        Ok(Recorded {
+            meta,
+            made,
+            pending,
+            seen,
+        })
+    }
+
+    /// What was read, once the study holds `out` (its lock): read again only when
+    /// another study wrote there since (it ended between the read and the lock).
+    fn under_the_lock(self, study: &Study, out: &Path) -> Result<Recorded> {
+        if seen(out) == self.seen {
+            return Ok(self);
+        }
+        let again = Recorded::read(study, out)?;
+        again.check_verbs(study)?;
+        Ok(again)
+    }
+
+    /// [`prepare::check_verbs`] of the conditions the runs still to make need.
+    fn check_verbs(&self, study: &Study) -> Result<()> {
+        let needed = study
+            .conditions
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| self.pending.iter().any(|p| p.condition == *index))
+            .map(|(_, condition)| condition);
+        prepare::check_verbs(&study.verbs, needed)
+    }
+}
+
+/// The size and the time of the last change of `study.json` and `results.jsonl` in `out`
+/// (`None`: not there): what a study that wrote there would change.
+fn seen(out: &Path) -> [Option<(u64, std::time::SystemTime)>; 2] {
+    [META, RESULTS].map(|name| {
+        let metadata = std::fs::metadata(out.join(name)).ok()?;
+        Some((metadata.len(), metadata.modified().ok()?))
+    })
+}
+
 /// Refuses, before the study's `--out` is made or claimed (its lock) and before its plan
 /// is said, what a study can tell is wrong without running anything: an `--out` holding
 /// someone's files, a study recorded there with another `--seed`, the record that cannot
 /// be read, a verb directory a condition of the runs still to make installs that is
-/// missing or empty ([`prepare::check_verbs`]). What is recorded is read, never written: the
-/// study reads it again once it holds the directory.
-fn check_before_out(study: &Study) -> Result<()> {
+/// missing or empty ([`prepare::check_verbs`]). What is recorded is read, never written,
+/// and kept for the study ([`Recorded::under_the_lock`]).
+fn check_before_out(study: &Study) -> Result<Recorded> {
     files::check_out(&study.out)?;
-    let meta = Meta::load(&study.out, asked(study), ENCODING, study.seed)?;
-    let done: BTreeSet<String> = journal::done(&study.out.join(RESULTS), &meta)?
-        .into_iter()
-        .map(|r| r.id)
-        .collect();
-    let pending = pending(study, meta.seed, &done);
-    let needed = study
-        .conditions
-        .iter()
-        .enumerate()
-        .filter(|(index, _)| pending.iter().any(|p| p.condition == *index))
-        .map(|(_, condition)| condition);
-    prepare::check_verbs(&study.verbs, needed)
+    let recorded = Recorded::read(study, &study.out)?;
+    recorded.check_verbs(study)?;
+    Ok(recorded)
 }
 
-/// The study's directory `out`, made, as an absolute path.
+/// The study's directory `out`, made, as an absolute path. A directory with someone's
+/// files in it was refused before ([`check_before_out`]).
 fn make_out(out: &Path) -> Result<PathBuf> {
-    // Before anything is made or written there: a directory with someone's files in it
-    // is refused, not overwritten.
-    files::check_out(out)?;
     crate::tree::create_dir(out)?;
     std::path::absolute(out)
         .map_err(|e| Error::internal(format!("cannot resolve `{}`: {e}", out.display())))
@@ -306,4 +348,71 @@ fn claim(out: &Path) -> Result<std::fs::File> {
         "another study",
         "wait for it to end, then run this command again to add what it lacks",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `--out` records is read once, before the study holds it, and read again
+    /// under its lock only when a study wrote there since: a run it recorded meanwhile
+    /// is not made again.
+    #[test]
+    fn what_a_study_recorded_is_read_again_only_when_it_changed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut study = plan::testing::study(&["count-to-three"]);
+        study.out = dir.path().to_owned();
+        study.seed = Some(5);
+        let results = dir.path().join(RESULTS);
+        let run = |repeat: u32| {
+            let made = result::RunResult::unmade(
+                format!("both/count-to-three/{repeat}"),
+                "both".to_owned(),
+                crate::profile::Profile::Both,
+                "count-to-three".to_owned(),
+                repeat,
+                "t".into(),
+            );
+            serde_json::to_string(&made).expect("json") + "\n"
+        };
+        // As a file stands after a write at `when`.
+        let write = |text: &str| {
+            std::fs::write(&results, text).expect("write");
+            let when = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(9);
+            let file = std::fs::File::options()
+                .write(true)
+                .open(&results)
+                .expect("open");
+            file.set_modified(when).expect("mtime");
+        };
+        let ids = |recorded: &Recorded| -> Vec<String> {
+            recorded.made.iter().map(|r| r.id.clone()).collect()
+        };
+        write(&run(1));
+        let recorded = Recorded::read(&study, dir.path()).expect("read");
+        assert_eq!(ids(&recorded), ["both/count-to-three/1"]);
+        assert_eq!(recorded.pending.len(), 2);
+        // What nothing changed is not read again (this text, the same size and time,
+        // would be read otherwise).
+        write(&run(2));
+        let recorded = recorded
+            .under_the_lock(&study, dir.path())
+            .expect("unchanged");
+        assert_eq!(ids(&recorded), ["both/count-to-three/1"]);
+        // A study that recorded its runs since: read again (nothing is left to make, so
+        // no verbs are looked for).
+        write(&(run(2) + &run(3) + &run(1)));
+        let recorded = recorded
+            .under_the_lock(&study, dir.path())
+            .expect("changed");
+        assert_eq!(
+            ids(&recorded),
+            [
+                "both/count-to-three/2",
+                "both/count-to-three/3",
+                "both/count-to-three/1"
+            ]
+        );
+        assert!(recorded.pending.is_empty());
+    }
 }

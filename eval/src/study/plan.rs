@@ -106,16 +106,17 @@ pub(super) fn id(study: &Study, planned: &Planned) -> String {
     )
 }
 
+/// What the study's tests build on.
 #[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-    use std::path::Path;
+pub(super) mod testing {
+    use std::path::{Path, PathBuf};
     use std::time::Duration;
 
-    use super::*;
+    use super::Study;
+    use crate::run::Runner;
 
     /// A study of the shipped `both` condition (counterbalanced) × `tasks` × 3 repeats.
-    fn study(tasks: &[&str]) -> Study {
+    pub fn study(tasks: &[&str]) -> Study {
         let conditions = crate::condition::load_dir(Path::new(crate::condition::CONDITION_DIR))
             .expect("the shipped conditions");
         let all = crate::task::load_dir(Path::new(crate::cli::TASK_DIR)).expect("the tasks");
@@ -142,6 +143,14 @@ mod tests {
             provenance: crate::study::provenance::Provenance::of_nothing(1),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::testing::study;
+    use super::*;
 
     /// Each run's order of the surfaces, by task id and repeat.
     fn orders(study: &Study, seed: u64) -> BTreeMap<(String, u32), bool> {

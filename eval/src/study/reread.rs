@@ -29,6 +29,9 @@ pub struct Reread {
     pages: Vec<std::path::PathBuf>,
     /// Every run its commands asked for: the report says those not recorded.
     asked: Vec<journal::Matrix>,
+    /// Only the last command's matrix is known of the earlier ones (`study.json` of
+    /// schema 1): whether runs are missing cannot be told.
+    asked_in_part: bool,
     seed: u64,
     /// What reading `results.jsonl` left out, for stderr.
     pub warnings: Vec<String>,
@@ -92,6 +95,7 @@ impl Reread {
             commands: meta.commands(),
             pages: meta.pages(),
             asked: meta.matrices,
+            asked_in_part: meta.earlier_commands_unrecorded,
             conditions: meta.conditions,
             seed: meta.seed,
             warnings: recorded.warnings,
@@ -110,6 +114,7 @@ impl Reread {
         rows.agents = self.agents.clone();
         rows.commands = self.commands.clone();
         rows.asked = &self.asked;
+        rows.asked_in_part = self.asked_in_part;
         rows
     }
 

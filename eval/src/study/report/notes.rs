@@ -51,7 +51,13 @@ pub(super) fn table_lines(rows: &Rows<'_>) -> Vec<String> {
 /// is reported from the runs it recorded: its rows sum fewer runs than were asked for,
 /// equally short conditions compare as if whole, and a condition with no run recorded
 /// has no row at all — a published table would leave them out without a word.
+/// A study begun by an older `mur-eval` (`study.json` of schema 1, which kept only its
+/// last command's matrix) cannot tell which runs its earlier commands asked for: said so,
+/// not counted against the last command's alone.
 fn missing_line(rows: &Rows<'_>) -> Option<String> {
+    if rows.asked_in_part {
+        return Some(ASKED_IN_PART.to_owned());
+    }
     let (mut all, mut all_recorded) = (0u64, 0u64);
     let mut clauses = Vec::new();
     for (condition, tasks) in asked_runs(rows.asked) {
@@ -85,11 +91,20 @@ fn missing_line(rows: &Rows<'_>) -> Option<String> {
     })
 }
 
+/// What the report says of a study whose earlier commands went unrecorded.
+const ASKED_IN_PART: &str = "Note: whether the study lacks runs cannot be told: an older \
+     mur-eval began its `study.json`, which kept only the last command's conditions × tasks \
+     × repeats, not what the commands before it asked for. Every figure is over the runs \
+     recorded.";
+
 /// The warning a command that reports an incomplete study also says on stderr, in one
 /// line: the report's own line ([`missing_line`]) is in `report.md` and on stdout, which
 /// a script that publishes the report reads without a word on stderr, exit 0. `None`
-/// when every run asked for is recorded, or the runs asked for are not known.
+/// when every run asked for is recorded, or the runs asked for are not all known.
 pub fn incomplete(rows: &Rows<'_>) -> Option<String> {
+    if rows.asked_in_part {
+        return None;
+    }
     let (mut all, mut missing) = (0u64, 0u64);
     for (condition, tasks) in asked_runs(rows.asked) {
         let lacking = lacking(condition, &tasks, rows.results);
@@ -1450,6 +1465,15 @@ mod tests {
         let mut rows = super::super::rows(&whole, &[]);
         rows.asked = &asked;
         assert_eq!(missing_line(&rows), None);
+        assert_eq!(incomplete(&rows), None);
+        // A study begun in schema 1 knows only its last command's matrix: the runs an
+        // earlier one made are no evidence of what it lacks, nor is the last's shortfall
+        // the study's.
+        let last = [matrix(&["mcp"], &["count"], 5)];
+        let mut rows = super::super::rows(&made, &[]);
+        rows.asked = &last;
+        rows.asked_in_part = true;
+        assert_eq!(missing_line(&rows).as_deref(), Some(ASKED_IN_PART));
         assert_eq!(incomplete(&rows), None);
         let have = BTreeSet::from([3, 7, 8]);
         assert_eq!(gaps(&have, 10), [(1, 2), (4, 6), (9, 10)]);

@@ -298,6 +298,9 @@ pub struct Rows<'a> {
     /// recorded are compared with them, so a study stopped before its end says what it
     /// lacks. Empty when not known (nothing is then said).
     pub asked: &'a [Matrix],
+    /// `asked` is not all the study's commands asked for: its earliest went unrecorded
+    /// (`study.json` begun in schema 1), so what it lacks cannot be told.
+    pub asked_in_part: bool,
     /// The condition the others are compared with (`--against`); `None`: [`REFERENCE`]
     /// when the rows have it, else the first condition ([`Rows::reference`]).
     pub against: Option<String>,
@@ -380,6 +383,7 @@ pub fn rows<'a>(results: &'a [RunResult], conditions: &[String]) -> Rows<'a> {
         commands: Vec::new(),
         results,
         asked: &[],
+        asked_in_part: false,
         against: None,
     }
 }
