@@ -641,30 +641,26 @@ fn under(parent: &str, cmd: clap::Command) -> clap::Command {
     reading(cmd, path.trim_start())
 }
 
-/// `completions`, `help`.
-fn at_top(cmd: clap::Command) -> clap::Command {
-    under("", cmd)
+/// The `defer` of the commands under one parent, a `fn` each ([`under`] that parent), as
+/// clap's `defer` takes them.
+macro_rules! under_parents {
+    ($($(#[$doc:meta])* $name:ident: $parent:literal;)*) => {$(
+        $(#[$doc])*
+        fn $name(cmd: clap::Command) -> clap::Command {
+            under($parent, cmd)
+        }
+    )*};
 }
 
-/// `guide`, `catalog`, and the [`Lazy`] commands (`session`, `bridge`…).
-fn in_devtools(cmd: clap::Command) -> clap::Command {
-    under("devtools", cmd)
-}
-
-fn in_session(cmd: clap::Command) -> clap::Command {
-    under("devtools session", cmd)
-}
-
-fn in_verbs(cmd: clap::Command) -> clap::Command {
-    under("devtools verbs", cmd)
-}
-
-fn in_usage(cmd: clap::Command) -> clap::Command {
-    under("devtools usage", cmd)
-}
-
-fn in_bridge(cmd: clap::Command) -> clap::Command {
-    under("devtools bridge", cmd)
+under_parents! {
+    /// `completions`, `help`.
+    at_top: "";
+    /// `guide`, `catalog`, and the [`Lazy`] commands (`session`, `bridge`…).
+    in_devtools: "devtools";
+    in_session: "devtools session";
+    in_verbs: "devtools verbs";
+    in_usage: "devtools usage";
+    in_bridge: "devtools bridge";
 }
 
 impl Cli {

@@ -489,20 +489,26 @@ fn without_devtools(argv: &[OsString], e: clap::Error) -> Error {
     // `mur help click` is `mur click --help` ([`crate::commands`]): help was asked for,
     // and `mur devtools click` alone would click.
     let help = if asks_help(argv) { " --help" } else { "" };
-    Error::from(e).with_first_hint(format!(
+    let asked = format!(
         "did you mean `mur devtools {}{help}`?",
         mur_core::shell_word(&meant)
-    ))
+    );
+    Error::from(e).with_first_hint(crate::commands::unknown_verb::if_broken(asked, &meant))
 }
 
 /// The word of `devtools` that `word` is, or is likely meant as ([`mur_core::caseless_meant`]):
-/// of mur's commands and the installed verbs, which are known without a session. A
-/// tool's verb is not: its session is not asked for a word clap refused.
+/// of mur's commands and the installed verbs (their index entry broken or not), which are
+/// known without a session. A tool's verb is not: its session is not asked for a word
+/// clap refused.
 fn devtools_word(word: &str) -> Option<String> {
     let installed = mur_verbs::VerbHost::summaries()
         .into_iter()
         .map(|(name, _)| name);
-    mur_core::caseless_meant(word, cli::host_verbs().into_iter().chain(installed))
+    let broken = mur_verbs::VerbHost::broken().into_iter().map(|b| b.name);
+    mur_core::caseless_meant(
+        word,
+        cli::host_verbs().into_iter().chain(installed).chain(broken),
+    )
 }
 
 /// Whether `argv` asks for help (`--help` or `-h` before any `--`).

@@ -146,6 +146,17 @@ impl Broken {
         )
     }
 
+    /// What a word meant as this verb is told (a did-you-mean's): that it is installed
+    /// but broken, why, and the ways out, as [`Self::warning`] says them.
+    pub fn meant(&self) -> String {
+        format!(
+            "verb `{}` is installed, but its index entry is broken: {}; {}",
+            self.name,
+            self.error,
+            self.repair()
+        )
+    }
+
     /// The ways out: the commands that remove it or install it again (the catalog's
     /// `broken[].repair` too).
     pub fn repair(&self) -> String {

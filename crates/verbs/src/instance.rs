@@ -357,17 +357,35 @@ fn classify(
     VerbError::plugin(verb, message)
 }
 
-/// Whether `err` is the host's own failure, no doing of the verb: not a trap, and an
-/// I/O error of the system's among its causes (a memory image wasmtime writes to a
-/// memfd when no cached file is mapped, refused by `ulimit -f`; a mapping refused).
-/// mur's own failure (exit 7), not the verb's crash (exit 6): an agent told a verb
-/// crashed goes to `mur devtools call`, which would not have helped. What a verb does
-/// wrong is a trap, or one of the host's own refusals (a sleep, a bound), no I/O error.
+/// Whether `err` is the host's own failure, no doing of the verb: not a trap, and a
+/// failure of the system's among its causes: an I/O error (a memory image wasmtime
+/// writes to a memfd when no cached file is mapped, refused by `ulimit -f`), a system
+/// call's `Errno` as wasmtime's own calls return it (the address space for a verb's
+/// memory refused, `ENOMEM` under `ulimit -v`), or wasmtime's `OutOfMemory` (the host's
+/// allocator refused it). mur's own failure (exit 7), not the verb's crash (exit 6): an
+/// agent told a verb crashed goes to `mur devtools call`, which would not have helped.
+/// What a verb does wrong is a trap, or one of the host's own refusals (a sleep, a
+/// bound, a memory past its limit: `limits.exceeded`, judged before), none of these.
 fn host_failed(err: &wasmtime::Error) -> bool {
     err.downcast_ref::<Trap>().is_none()
-        && err
-            .chain()
-            .any(|cause| cause.downcast_ref::<std::io::Error>().is_some())
+        && (err.downcast_ref::<wasmtime::OutOfMemory>().is_some()
+            || err.chain().any(|cause| {
+                cause.is::<std::io::Error>()
+                    || cause.is::<wasmtime::OutOfMemory>()
+                    || system_call_failed(cause)
+            }))
+}
+
+/// Whether `cause` is a system call's failure as rustix returns it, which wasmtime's own
+/// `mmap` and `mprotect` pass on as it is (not as a [`std::io::Error`]).
+#[cfg(unix)]
+fn system_call_failed(cause: &(dyn std::error::Error + 'static)) -> bool {
+    cause.is::<rustix::io::Errno>()
+}
+
+#[cfg(not(unix))]
+fn system_call_failed(_: &(dyn std::error::Error + 'static)) -> bool {
+    false
 }
 
 /// The guest's own account of its crash, from what it wrote on stderr during
@@ -509,6 +527,14 @@ mod tests {
         let wrapped = wasmtime::Error::new(std::io::Error::from_raw_os_error(12))
             .context("mmap failed to allocate 0x1000 bytes");
         assert!(host_failed(&wrapped));
+        // wasmtime's own `mmap` fails with rustix's `Errno` (the address space for the
+        // verb's memory refused), its allocator with `OutOfMemory`: read as a crash.
+        let refused = wasmtime::Error::new(rustix::io::Errno::NOMEM);
+        assert!(host_failed(&refused));
+        assert!(host_failed(&refused.context("cannot allocate 1 GiB")));
+        assert!(host_failed(&wasmtime::Error::from(
+            wasmtime::OutOfMemory::new(64)
+        )));
         assert!(!host_failed(&wasmtime::Error::new(
             Trap::UnreachableCodeReached
         )));

@@ -127,25 +127,39 @@ impl VerbHost {
         &self.index.verbs
     }
 
-    /// `(name, summary)` of each installed verb, from the index alone, for a listing
-    /// (`--help`, a did-you-mean): none when the index cannot be read, which a listing
-    /// does not fail for.
-    /// Each installed verb's name, summary and kind as help labels it (`plugin`, `data`).
+    /// Each installed verb's name, summary and kind as help labels it (`plugin`, `data`),
+    /// from the index alone, for `--help`'s list: none when the index cannot be read,
+    /// which a listing does not fail for. A verb whose index entry is broken is listed
+    /// last, of kind `broken`, its summary saying so and where its repair is said
+    /// ([`manage::Broken::warning`], which is too long for a line of help): left out, it
+    /// vanished from the list without a word.
     pub fn listing() -> Vec<(String, String, &'static str)> {
-        Self::open()
-            .map(|host| {
-                host.entries()
-                    .iter()
-                    .map(|e| {
-                        let kind = if e.interface == data::INTERFACE {
-                            "data"
-                        } else {
-                            "plugin"
-                        };
-                        (e.name.clone(), e.summary.clone(), kind)
-                    })
-                    .collect()
-            })
+        let Ok((entries, broken)) = VerbDirs::from_env().and_then(|dirs| manage::listing(&dirs))
+        else {
+            return Vec::new();
+        };
+        let listed = entries.into_iter().map(|e| {
+            let kind = if e.interface == data::INTERFACE {
+                "data"
+            } else {
+                "plugin"
+            };
+            (e.name, e.summary, kind)
+        });
+        let broken = broken.into_iter().map(|b| {
+            let said = "its index entry is broken: `mur devtools verbs list` says how to repair it";
+            (b.name, said.to_owned(), "broken")
+        });
+        listed.chain(broken).collect()
+    }
+
+    /// The installed verbs whose index entry mur cannot use ([`manage::Broken`]), which
+    /// [`Self::summaries`] leaves out: a word meant as one is told it is broken, not that
+    /// no verb has that name. None when the index cannot be read.
+    pub fn broken() -> Vec<manage::Broken> {
+        VerbDirs::from_env()
+            .and_then(|dirs| manage::listing(&dirs))
+            .map(|(_, broken)| broken)
             .unwrap_or_default()
     }
 

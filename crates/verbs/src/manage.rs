@@ -571,11 +571,19 @@ fn judge_all(
             waits: unchanged_waits,
         }),
         [one] => Err(VerbError::refused(
+            match &one.was {
+                Was::Known { what, from } => {
+                    format!("verb `{}` ({what}) is already installed, {from}", one.name)
+                }
+                Was::Broken(why) => format!(
+                    "verb `{}` is already installed, but its index entry is broken: {why}",
+                    one.name
+                ),
+            },
             format!(
-                "verb `{}` ({}) is already installed, {}",
-                one.name, one.what, one.from
+                "pass `--force` to replace it{}",
+                forced_repairs(std::slice::from_ref(one))
             ),
-            "pass `--force` to replace it",
         )),
         several => Err(VerbError::refused(
             format!(
@@ -583,12 +591,43 @@ fn judge_all(
                 several.len(),
                 several
                     .iter()
-                    .map(|c| format!("`{}` ({}), {}", c.name, c.what, c.from))
+                    .map(|c| match &c.was {
+                        Was::Known { what, from } => format!("`{}` ({what}), {from}", c.name),
+                        Was::Broken(why) => format!("`{}`, its index entry broken: {why}", c.name),
+                    })
                     .collect::<Vec<_>>()
                     .join("; ")
             ),
-            "pass `--force` to replace them",
+            format!("pass `--force` to replace them{}", forced_repairs(several)),
         )),
+    }
+}
+
+/// What `--force` does of the clashing verbs whose index entry is broken, after the
+/// hint to pass it: it repairs them, as `verbs remove` does (`Broken::repair`).
+fn forced_repairs(clashes: &[Clash]) -> String {
+    let broken: Vec<&str> = clashes
+        .iter()
+        .filter(|c| matches!(c.was, Was::Broken(_)))
+        .map(|c| c.name.as_str())
+        .collect();
+    match broken.as_slice() {
+        [] => String::new(),
+        [name] if clashes.len() == 1 => {
+            format!(", which repairs it; or remove it with `mur devtools verbs remove {name}`")
+        }
+        [name] => format!(
+            "; that repairs `{name}`'s broken entry, as `mur devtools verbs remove {name}` does"
+        ),
+        names => format!(
+            "; that repairs the broken entries of {}, as `mur devtools verbs remove {}` does",
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            names.join(" ")
+        ),
     }
 }
 
@@ -645,14 +684,23 @@ fn refused_files(mut refused: Vec<(&Path, VerbError)>) -> VerbError {
     VerbError::refused(message, each.join("; "))
 }
 
-/// An installed verb a file of the batch would replace: its name, what it is
-/// (`tool `click`, Rust`), and where it came from (`from an earlier build of this
-/// file (added …)`).
+/// An installed verb a file of the batch would replace: its name, and what its entry
+/// says of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Clash {
     name: String,
-    what: String,
-    from: String,
+    was: Was,
+}
+
+/// What an installed verb a file of the batch would replace was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Was {
+    /// What it is (`tool `click`, Rust`), and where it came from (`from an earlier build
+    /// of this file (added …)`).
+    Known { what: String, from: String },
+    /// Its index entry is broken ([`Broken`]), why: nothing is known of it, and `--force`
+    /// repairs it.
+    Broken(String),
 }
 
 /// A refusal of one file of a batch says that none of it was added: the batch
@@ -1227,11 +1275,10 @@ fn oversized(info: &Described) -> Option<String> {
 fn admit(index: &Index, name: &str, sha256: &str, force: bool, file: &Path) -> Verdict {
     // A verb by this name whose entry file is broken is installed all the same (its
     // file, its word): replaced with `--force`, as any other.
-    if !force && is_broken(index, name) {
+    if !force && let Some(broken) = index.broken().iter().find(|b| b.name == name) {
         return Verdict::Clash(Clash {
             name: name.to_owned(),
-            what: "its index entry unreadable".to_owned(),
-            from: "from an unknown file".to_owned(),
+            was: Was::Broken(broken.error.to_string()),
         });
     }
     match index.get(name) {
@@ -1258,8 +1305,10 @@ fn admit(index: &Index, name: &str, sha256: &str, force: bool, file: &Path) -> V
                 .map_or_else(String::new, |language| format!(", {language}"));
             Verdict::Clash(Clash {
                 name: name.to_owned(),
-                what: format!("tool `{}`{language}", existing.tool),
-                from,
+                was: Was::Known {
+                    what: format!("tool `{}`{language}", existing.tool),
+                    from,
+                },
             })
         }
         _ => Verdict::Install,

@@ -13,7 +13,7 @@ mod parity;
 mod proxy;
 mod session;
 mod shown;
-mod unknown_verb;
+pub(crate) mod unknown_verb;
 mod usage;
 mod verb;
 mod verbs;

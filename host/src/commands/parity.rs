@@ -2,8 +2,7 @@
 //! (named, derived, or only `call`); exit 1 when a tool has no named verb.
 
 use mur_core::{Error, Kind as ErrorKind, Result, Settings};
-use mur_verbs::VerbHost;
-use mur_verbs::derived;
+use mur_verbs::{VerbDirs, derived, manage};
 use serde_json::{Value, json};
 
 use crate::invoke::Session;
@@ -14,8 +13,12 @@ use crate::verb_list::{Reach, reach, shown, tools, written};
 pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
     let session = Session::resolve(settings).await?;
     let tools = tools(&session, settings).await?;
-    // A verb index mur cannot read is its own failure (exit 7), not an empty list.
-    let installed = VerbHost::open()?.entries().to_vec();
+    // A verb index mur cannot read is its own failure (exit 7), not an empty list; one
+    // verb whose entry is broken is skipped, said with its repair, as the catalog does.
+    let (installed, broken) = manage::listing(&VerbDirs::from_env()?)?;
+    for verb in &broken {
+        output::notice(&verb.warning());
+    }
     let mut rows = Vec::new();
     let mut missing = Vec::new();
     let mut only_call = Vec::new();
@@ -29,11 +32,13 @@ pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
         };
         let (verbs, kind) = match reach(name, verb, &installed) {
             Reach::Named(named) => (named, "named"),
-            Reach::Derived(verb) => {
+            // Its name is still the broken verb's (a call of it fails, saying why): no
+            // derived verb of a tool by that name answers to it.
+            Reach::Derived(verb) if !broken.iter().any(|b| b.name == verb) => {
                 missing.push(shown(name));
                 (vec![verb], "derived")
             }
-            Reach::CallOnly => {
+            Reach::Derived(_) | Reach::CallOnly => {
                 missing.push(shown(name));
                 only_call.push(shown(name));
                 (Vec::new(), "call-only")

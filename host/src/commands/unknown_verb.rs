@@ -42,7 +42,7 @@ fn no_session(name: &str, e: Error) -> Result<Unknown, Error> {
     // is no typo of `session`): no session (exit 4, "start the app"), as for a
     // named verb or `call`.
     let e = match near {
-        Some(near) => e.with_first_hint(format!("or did you mean `{near}`?")),
+        Some(near) => e.with_first_hint(format!("or {}", did_you_mean(&near))),
         None => e,
     };
     Err(e.with_first_hint(format!(
@@ -134,7 +134,7 @@ fn unknown_word(name: &str, unknown: &Unknown, devtools: &str, meant: Option<Str
         Unknown::Unread { why, near } => {
             let error = Error::from(message)
                 .with_hint(why.clone())
-                .with_first_hint(format!("did you mean `{near}`?"));
+                .with_first_hint(did_you_mean(near));
             return match meant {
                 Some(meant) => error.with_first_hint(meant),
                 None => error,
@@ -153,15 +153,13 @@ fn unknown_word(name: &str, unknown: &Unknown, devtools: &str, meant: Option<Str
     }
     match nearest_word(name, listed) {
         // A slip of the keyboard (`clik`, `clear-todo`) is said alone, as sure.
-        Some(word) if is_slip(name, &word) => error.with_hint(format!("did you mean `{word}`?")),
+        Some(word) if is_slip(name, &word) => error.with_hint(did_you_mean(&word)),
         // A guess further off keeps the catalog line after it (user audit AU9 4): the
         // word is likely another verb's, and the one guessed may act, even destroy
         // (`clear '#todo-input'` meant `type --clear`, and was offered `clear-todos`,
         // which empties the list; `check` was offered `click`). An agent given one
         // command follows it; given the catalog too, it has where to look first.
-        Some(word) => error
-            .with_hint(format!("did you mean `{word}`?"))
-            .with_hint(catalog),
+        Some(word) => error.with_hint(did_you_mean(&word)).with_hint(catalog),
         None => error.with_hint(catalog),
     }
 }
@@ -208,13 +206,33 @@ fn mcp_method(name: &str) -> Option<String> {
     }
 }
 
-/// The installed verb, host command or verb of a tool in `listed` nearest to `name`,
-/// case aside ([`mur_core::caseless_meant`]): `CLICK` is `click` as `Click` is.
+/// The installed verb (its index entry broken or not), host command or verb of a tool in
+/// `listed` nearest to `name`, case aside ([`mur_core::caseless_meant`]): `CLICK` is
+/// `click` as `Click` is.
 fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
     let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
+    let broken = VerbHost::broken().into_iter().map(|b| b.name);
     let tools = mur_verbs::derived::verb_names(listed).into_iter().flatten();
-    let words = installed.chain(crate::cli::host_verbs()).chain(tools);
+    let words = installed
+        .chain(broken)
+        .chain(crate::cli::host_verbs())
+        .chain(tools);
     mur_core::caseless_meant(name, words)
+}
+
+/// "did you mean `WORD`?" ([`if_broken`]).
+fn did_you_mean(word: &str) -> String {
+    if_broken(format!("did you mean `{word}`?"), word)
+}
+
+/// `asked`, a did-you-mean of `word`; where `word` is an installed verb whose index entry
+/// is broken, with that, why and its repair, as `verbs list` warns of it: it was left
+/// out, and a word meant as it read as no verb at all.
+pub fn if_broken(asked: String, word: &str) -> String {
+    match VerbHost::broken().into_iter().find(|b| b.name == word) {
+        Some(broken) => format!("{asked} {}", broken.meant()),
+        None => asked,
+    }
 }
 
 #[cfg(test)]

@@ -313,10 +313,7 @@ fn a_negative_number_for_a_numeric_host_option_is_refused_alike_before_and_after
         (&standard, before("--auto-range"), auto_range),
         (&standard, after("--auto-range"), auto_range),
     ] {
-        sb.mur(&argv)
-            .assert_code(1)
-            .assert_stdout_is("")
-            .assert_stderr_is(format!("error: {said}\n"));
+        refused_saying(sb, &argv, &said);
     }
 }
 
@@ -1353,10 +1350,15 @@ fn a_host_flag_given_a_value_is_refused_alike_before_the_verb_and_after_it() {
 
 /// `mur LINE` in `sb` refused, exit 1, in the one line said of `flag` typed with `value`.
 fn refused_as_taking_no_value(sb: &Sandbox, line: &[&str], flag: &str, value: &str) {
+    refused_saying(sb, line, &format!("`{flag}` takes no value, got `{value}`"));
+}
+
+/// `mur LINE` in `sb` refused, exit 1, in the one line `error: SAID`, nothing on stdout.
+fn refused_saying(sb: &Sandbox, line: &[&str], said: &str) {
     sb.mur(line)
         .assert_code(1)
         .assert_stdout_is("")
-        .assert_stderr_is(format!("error: `{flag}` takes no value, got `{value}`\n"));
+        .assert_stderr_is(format!("error: {said}\n"));
 }
 
 /// A mistyped option of one of mur's own commands (or a host option before a verb's

@@ -998,6 +998,15 @@ fn files_no_installed_verb_uses_are_swept() {
     assert!(dir.join("notes.txt").exists(), "kept");
 }
 
+/// The names the table of `verbs list` gives (its first column), in order.
+pub fn listed(list: &Output) -> Vec<&str> {
+    list.stdout
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect()
+}
+
 /// The names `verbs list --json` gives, in order.
 fn installed(sandbox: &Sandbox) -> Vec<String> {
     let list = sandbox.devtools(&["verbs", "list", "--json"]).json();
@@ -2204,13 +2213,7 @@ fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_for
     );
     let list = sandbox.devtools(&["verbs", "list"]);
     list.assert_code(0).assert_stderr_is(&warning);
-    let listed: Vec<&str> = list
-        .stdout
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split_whitespace().next())
-        .collect();
-    assert_eq!(listed, ["scribble"], "{list}");
+    assert_eq!(listed(&list), ["scribble"], "{list}");
     let catalog = sandbox.devtools(&["catalog", "--json"]);
     catalog.assert_code(0).assert_stderr_is(format!(
         "{warning}warning: derived verbs are not listed: no running devtools session found\n"
@@ -2248,14 +2251,16 @@ fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_for
              <ping.wasm>`, or remove it with `mur devtools verbs remove ping`\n"
         ));
 
-    // Not replaced without `--force`: a verb by that name is installed.
+    // Not replaced without `--force`: a verb by that name is installed, broken, which
+    // `--force` repairs (it was said to be "from an unknown file").
     try_add(&sandbox, &[guest("ping")], &[])
         .assert_code(1)
         .assert_stdout_is("")
-        .assert_stderr_is(
-            "error: verb `ping` (its index entry unreadable) is already installed, from an \
-             unknown file\nhint: pass `--force` to replace it\n",
-        );
+        .assert_stderr_is(format!(
+            "error: verb `ping` is already installed, but its index entry is broken: {why}\n\
+             hint: pass `--force` to replace it, which repairs it; or remove it with \
+             `mur devtools verbs remove ping`\n",
+        ));
     try_add(&sandbox, &[guest("ping")], &["--force"])
         .assert_code(0)
         // Said as broken, not as a verb "from unknown".
@@ -2283,6 +2288,104 @@ fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_for
         .assert_code(0)
         .assert_stderr_is("");
     assert_eq!(installed(&sandbox), ["scribble"]);
+}
+
+/// A verb whose index entry is broken is said so wherever its name is meant: a slip of
+/// it (`pign`, `PING`), `mur ping` without `devtools`, a batch clashing with it, and in
+/// `--help`'s list of the installed verbs, once; parity warns of it as the catalog does,
+/// and offers no derived verb under its name. Each skipped it silently: `pign` was "not
+/// an installed verb", and the verb was missing from `--help`.
+#[test]
+fn a_broken_verb_is_said_broken_where_its_name_is_meant() {
+    let sandbox = sandbox_with(&[guest("ping"), guest("scribble")]);
+    let index = verb_dir(&sandbox).join("index");
+    std::fs::write(index.join("ping.json"), "garbage\n").expect("break ping's entry");
+    let why = format!(
+        "the verb index entry `{}` is unreadable: expected value at line 1 column 1",
+        path(&index.join("ping.json"))
+    );
+    let repair = "`mur devtools verbs remove ping` removes it, `mur devtools verbs add \
+                  --force <ping.wasm>` installs it again";
+    let broken =
+        format!("verb `ping` is installed, but its index entry is broken: {why}; {repair}");
+    for typed in ["pign", "PING"] {
+        sandbox
+            .devtools(&[typed])
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: unknown verb `{typed}`\nhint: did you mean `ping`? {broken}\n\
+                 hint: `mur devtools verbs list` shows the installed verbs\n\
+                 hint: no devtools session is running to look for a tool \
+                 of that name\n"
+            ));
+    }
+    sandbox
+        .mur(&["ping"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: unrecognized subcommand `ping`\nhint: did you mean `mur devtools ping`? \
+             {broken}\nhint: usage: mur [OPTIONS] <COMMAND> (`--help` shows more)\n"
+        ));
+    let help = sandbox.devtools(&["--help"]);
+    help.assert_code(0).assert_stderr_is("");
+    assert!(
+        help.stdout.contains(
+            "Installed verbs (`mur devtools <verb> --help` for each):\n  \
+             scribble  Write the version result to files (test guest) [plugin]\n  \
+             ping      its index entry is broken: `mur devtools verbs list` says how to \
+             repair it [broken]\n"
+        ),
+        "{help}"
+    );
+    assert_eq!(help.stdout.matches("ping").count(), 1, "{help}");
+
+    // A broken verb named as a tool's derived verb would be: that name is still its own.
+    let _app = sandbox.start_app();
+    std::fs::write(index.join("state.json"), "garbage\n").expect("a broken `state`");
+    let parity = sandbox.devtools(&["parity", "--json"]);
+    parity.assert_code(1);
+    let state = parity
+        .json()
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|row| row["tool"] == "state")
+        .cloned();
+    assert_eq!(
+        state,
+        Some(serde_json::json!({"tool": "state", "verb": null, "verbs": [], "kind": "call-only"})),
+        "{parity}"
+    );
+    assert_eq!(
+        parity.stderr_lines("warning: skipping verb ").len(),
+        2,
+        "{parity}"
+    );
+    assert_eq!(
+        parity
+            .stderr_lines("warning: skipping verb `state`: the verb index entry ")
+            .len(),
+        1,
+        "{parity}"
+    );
+}
+
+/// A verb started where the system refuses the address space for its memory (`ulimit
+/// -v`, 2 GB: wasmtime reserves 4 GiB and its guard): mur's runtime failing, exit 7,
+/// not "verb `ping` crashed: Cannot allocate memory", exit 6. wasmtime's own `mmap`
+/// fails with rustix's `Errno`, which was not taken for a failure of the system's.
+#[test]
+fn a_verbs_memory_the_system_refuses_is_murs_failure_not_a_crash() {
+    let sandbox = sandbox_with(&[guest("ping")]);
+    mur_e2e::run(&mut sandbox.shell_command("ulimit -v 2000000; exec mur devtools ping"))
+        .assert_code(7)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: verb `ping` could not run: mur's verb runtime failed while starting: \
+             mmap failed to reserve 0x104000000 bytes: Cannot allocate memory (os error 12)\n",
+        );
 }
 
 /// A verb whose compiled code is not cached, started where mur may write no file past
