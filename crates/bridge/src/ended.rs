@@ -6,6 +6,9 @@
 use std::io::{Read as _, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use mur_discovery::ProjectFilter;
+use mur_lockfile::Registry;
+
 use crate::files::BridgeFiles;
 
 /// The most of a log's end read: the last bridge's start and stop lines are near it
@@ -31,7 +34,12 @@ pub struct LastStop {
 fn last_stop(lockfile: &Path) -> Option<LastStop> {
     let log = BridgeFiles::beside(lockfile).log;
     let tail = read_tail(&log)?;
-    let (at, why, command) = parse(&tail)?;
+    stop_in(&tail, log)
+}
+
+/// The last stop in `tail`, the end of the log `log`.
+fn stop_in(tail: &str, log: PathBuf) -> Option<LastStop> {
+    let (at, why, command) = parse(tail)?;
     Some(LastStop {
         at,
         why,
@@ -40,22 +48,56 @@ fn last_stop(lockfile: &Path) -> Option<LastStop> {
     })
 }
 
-/// The hint for "no live session" of a project: what its bridge said as it stopped and
-/// how to start it again; none when no bridge of it stopped. Its log is beside its
-/// lockfile in whichever directory a reader searches it announced itself in
-/// (`${TMPDIR:-/tmp}/reactor-devtools-<uid>` for one started without `XDG_RUNTIME_DIR`):
-/// `lockfiles`, the project's lockfile path in each directory discovery searched. The
-/// newest stop among them is the project's last. A line, not an error: discovery decides
-/// where it goes among its own hints (in place of "start the app").
-pub fn last_stop_hint(lockfiles: &[PathBuf]) -> Option<String> {
-    let stop = newest_stop(lockfiles)?;
-    Some(format!(
-        "this project's bridge stopped at {}: {}; {}",
-        stop.at,
-        stop.why,
-        stop.again()
-    ))
+/// The hint for "no live session" of `project` (`--project` as calls match it):
+/// what its bridge said as it stopped and how to start it again; none when no bridge of
+/// it stopped. Its log is beside its lockfile in whichever directory `registry` searches
+/// it announced itself in (`${TMPDIR:-/tmp}/reactor-devtools-<uid>` for one started
+/// without `XDG_RUNTIME_DIR`); the newest stop among them is the project's last. A
+/// folder is the project directly in it, as for a call ([`folders_stop`]): "start the
+/// app" was said of a folder whose bridge stopped. A line, not an error: discovery
+/// decides where it goes among its own hints (in place of "start the app").
+pub fn last_stop_hint(registry: &Registry, project: &ProjectFilter) -> Option<String> {
+    let stop = match project.is_folder() {
+        false => newest_stop(&registry.paths_for(project.canonical())),
+        true => folders_stop(registry, project),
+    }?;
+    Some(stop.hint())
 }
+
+/// The last stop of the bridge of the project of `folder` (one directly in it, or the
+/// folder itself, as [`ProjectFilter::matches_project`] takes it for a call), by the
+/// logs in the directories `registry` searches that end with a stop and name their
+/// project (the last bridge's start line, whose project the log's name is the hash of).
+/// None when bridges of several of its projects stopped: which one is meant is not known.
+fn folders_stop(registry: &Registry, folder: &ProjectFilter) -> Option<LastStop> {
+    let stops: Vec<(String, LastStop)> = registry
+        .files("log")
+        .into_iter()
+        .filter_map(|log| {
+            let hash = log.file_name()?.to_str()?.strip_suffix(LOG_SUFFIX)?;
+            let lockfile = log.with_file_name(format!("{hash}.json"));
+            let tail = read_tail(&log)?;
+            let project = started(&tail)?;
+            let own = lockfile.file_name()? == mur_lockfile::paths::lockfile_name(project).as_str();
+            if !own || !folder.matches_project(project, Some(&lockfile)) {
+                return None;
+            }
+            Some((project.to_owned(), stop_in(&tail, log)?))
+        })
+        .collect();
+    let (first, _) = stops.first()?;
+    if stops.iter().any(|(project, _)| project != first) {
+        return None;
+    }
+    // RFC 3339 times to the second, all in UTC: in order as text.
+    stops
+        .into_iter()
+        .map(|(_, stop)| stop)
+        .max_by(|a, b| a.at.cmp(&b.at))
+}
+
+/// How a bridge's log is named beside its lockfile `<hash>.json` ([`BridgeFiles`]).
+const LOG_SUFFIX: &str = ".bridge.log";
 
 /// The last stop of a project's bridge: the newest among the bridges whose lockfiles
 /// would be `lockfiles`, the project's lockfile path in each directory discovery
@@ -75,6 +117,16 @@ pub fn stop_since(lockfiles: &[PathBuf], started_at: &str) -> Option<LastStop> {
 }
 
 impl LastStop {
+    /// The line that says it: when, why, and how to start it again.
+    pub(crate) fn hint(&self) -> String {
+        format!(
+            "this project's bridge stopped at {}: {}; {}",
+            self.at,
+            self.why,
+            self.again()
+        )
+    }
+
     /// What to do: "start it again: `mur devtools bridge …`", else where its log is.
     pub fn again(&self) -> String {
         match &self.command {
@@ -121,6 +173,22 @@ fn parse(text: &str) -> Option<(String, String, Option<String>)> {
         why.to_owned(),
         command.map(str::to_owned),
     ))
+}
+
+/// The project the last bridge of a log's text (`tail`) started for, by its own line
+/// `bridge for `PROJECT` starting `COMMAND`` (written by `serve`); none when that line
+/// is not in the text.
+fn started(tail: &str) -> Option<&str> {
+    let (_, message) = tail
+        .lines()
+        .rev()
+        .take_while(|line| !starts_a_bridge(line))
+        .filter_map(own)
+        .find(|(_, message)| message.starts_with("bridge for `"))?;
+    let (project, _) = message
+        .strip_prefix("bridge for `")?
+        .split_once("` starting `")?;
+    Some(project)
 }
 
 /// Whether `line` is the whole line a bridge writes into the log as it starts
@@ -275,5 +343,48 @@ Processing request of type CallToolRequest
         );
         std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o666)).expect("0666");
         assert_eq!(last_stop(&lockfile), None);
+    }
+
+    /// `--project FOLDER` is the project directly in it, as for a call: its bridge's
+    /// stop is told by the log its start line names it in (and whose name is its hash);
+    /// one deeper down is not the folder's, nor a log whose start line names a project
+    /// it is not the log of; stops of two projects there say nothing of which is meant.
+    #[test]
+    fn a_folders_stop_is_that_of_the_one_project_directly_in_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let folder = dir.path().join("w");
+        std::fs::create_dir(&folder).expect("folder");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        std::fs::create_dir(registry.dir()).expect("registry");
+        let filter = ProjectFilter::new(&folder).expect("filter");
+        let log_of = |project: &str, logged: &str, at: &str| {
+            let lockfile = registry.path_for(project);
+            let text = format!(
+                "{at}.1Z  INFO bridge for `{logged}` starting `python x.py`\n\
+                 {at}.2Z  INFO bridge stopped: no request for 1s; to start it again: \
+                 `mur devtools bridge --project {logged} -- python x.py`\n"
+            );
+            std::fs::write(BridgeFiles::beside(&lockfile).log, text).expect("log");
+        };
+        let folder = filter.canonical().to_owned();
+        let (a, deep) = (format!("{folder}/A.csproj"), format!("{folder}/x/D.csproj"));
+        log_of(&deep, &deep, "2026-11-29T11:00:03");
+        log_of(
+            "/elsewhere/E.csproj",
+            &format!("{folder}/E.csproj"),
+            "2026-11-29T11:00:04",
+        );
+        assert_eq!(last_stop_hint(&registry, &filter), None);
+        log_of(&a, &a, "2026-11-29T11:00:01");
+        assert_eq!(
+            last_stop_hint(&registry, &filter),
+            Some(format!(
+                "this project's bridge stopped at 2026-11-29T11:00:01Z: no request for 1s; \
+                 start it again: `mur devtools bridge --project {a} -- python x.py`"
+            ))
+        );
+        let b = format!("{folder}/B.csproj");
+        log_of(&b, &b, "2026-11-29T11:00:02");
+        assert_eq!(last_stop_hint(&registry, &filter), None);
     }
 }

@@ -1,5 +1,6 @@
-//! `bridge stop`: find the bridge (of `--project`, or the only one running,
-//! or one still starting its server, which has no lockfile yet) in every directory
+//! `bridge stop`: find the bridge (of `--project`, a folder's project as a call takes
+//! it; or the only one running, or one still starting its server, which has no
+//! lockfile yet) in every directory
 //! where a bridge of this user may have announced itself, make sure the
 //! process is the one that wrote the lockfile, send it SIGTERM (and SIGCONT when
 //! it is stopped, so that it takes it) and wait for the process to end. Not for
@@ -15,6 +16,7 @@ use std::{
 };
 
 use mur_core::{Error, Result};
+use mur_discovery::ProjectFilter;
 use mur_lockfile::{
     Lockfile, ReadOutcome, Registry, Transport,
     liveness::{self, Fate, Liveness},
@@ -152,13 +154,27 @@ impl Found {
 
 /// The bridge of `project`, by its lockfile or, still starting, its sidecar, in every
 /// directory searched: an app's session of the project in one does not hide a bridge of
-/// it in another.
+/// it in another. A folder is also the project directly in it, as a call takes it
+/// ([`ProjectFilter::matches_project`]): a bridge's project file seldom exists, and
+/// `--project FOLDER` found its session for a call but not here; several bridges there
+/// are named ([`several`]), none stopped.
 fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
-    let canonical = crate::slot::canonical_project(project)
+    let named = crate::slot::canonical_project(project)
         .map_err(|e| Error::usage(format!("cannot use project `{}`: {e}", project.display())))?;
+    let filter = ProjectFilter::new(project)?;
+    let mut lockfiles: Vec<(PathBuf, String)> = (registry.paths_for(&named).into_iter())
+        .map(|path| (path, named.clone()))
+        .collect();
+    if filter.is_folder() {
+        for (path, project) in in_folder(registry, &filter)? {
+            if !lockfiles.iter().any(|(known, _)| *known == path) {
+                lockfiles.push((path, project));
+            }
+        }
+    }
     let mut bridges = Vec::new();
     let mut app = None;
-    for path in registry.paths_for(&canonical) {
+    for (path, canonical) in lockfiles {
         match registry.read(&path) {
             ReadOutcome::Valid(lock) => match trusted_bridge_of(&path, &lock) {
                 Ok(Some(_)) => bridges.push(Found::Announced(path, lock)),
@@ -196,15 +212,53 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
             }
         }
     }
+    // Named in the order of their projects, as a call lists sessions.
+    bridges.sort_by(|a, b| a.project().cmp(b.project()));
     match (bridges.len(), app) {
         (1, _) => Ok(bridges.remove(0)),
         (0, Some(app)) => Err(app),
         (0, None) => Err(no_bridge(
-            format!("no bridge is running for `{canonical}`"),
+            format!("no bridge is running for `{named}`"),
             registry,
         )),
-        _ => Err(several(&bridges, "running")),
+        _ => Err(several(
+            &bridges,
+            "running",
+            filter.is_folder().then_some(filter.canonical()),
+        )),
     }
+}
+
+/// The lockfiles, and the projects they are (or will be, a bridge still starting) of,
+/// that `folder` names as a call takes it: announced in the directories searched, or of
+/// a bridge starting there whose sidecar names its project.
+fn in_folder(registry: &Registry, folder: &ProjectFilter) -> Result<Vec<(PathBuf, String)>> {
+    let meant = |project: &str, lockfile: &Path| folder.matches_project(project, Some(lockfile));
+    let announced = scanned(registry)?
+        .into_iter()
+        .filter_map(|entry| match entry.outcome {
+            ReadOutcome::Valid(lock) if meant(&lock.project, &entry.path) => {
+                Some((entry.path, lock.project))
+            }
+            _ => None,
+        });
+    let starting = registry.files("bridge").into_iter().filter_map(|sidecar| {
+        let lockfile = sidecar.with_extension("json");
+        let project = starting(&lockfile)?.project?;
+        meant(&project, &lockfile).then_some((lockfile, project))
+    });
+    Ok(announced.chain(starting).collect())
+}
+
+/// The lockfiles in the directories searched, read.
+fn scanned(registry: &Registry) -> Result<Vec<mur_lockfile::Entry>> {
+    registry.scan_naming().map_err(|unlisted| {
+        Error::internal(format!(
+            "cannot read the lockfile directory `{}`: {}",
+            unlisted.dir.display(),
+            unlisted.error
+        ))
+    })
 }
 
 /// No bridge found (`message`): where bridges announce themselves, each directory
@@ -222,8 +276,10 @@ fn no_bridge(message: String, registry: &Registry) -> Error {
 
 /// Several `bridges` (`what`: running, starting) where one was meant, each named by its
 /// project; and when two are of one project (one announced in each directory searched),
-/// each by its pid and directory too, as `--project` cannot tell them apart.
-fn several(bridges: &[Found], what: &str) -> Error {
+/// each by its pid and directory too, as `--project` cannot tell them apart. Of the
+/// projects in `folder`, when `--project` named a folder: asked which one is meant, as a
+/// call is.
+fn several(bridges: &[Found], what: &str, folder: Option<&str>) -> Error {
     let projects: Vec<&str> = bridges.iter().map(Found::project).collect();
     let repeated = (1..projects.len()).any(|n| projects[..n].contains(&projects[n]));
     let named: Vec<String> = bridges
@@ -238,12 +294,23 @@ fn several(bridges: &[Found], what: &str) -> Error {
             ),
         })
         .collect();
-    let error = Error::usage(format!(
-        "{} bridges are {what}: {}",
-        bridges.len(),
-        named.join(", ")
-    ));
+    let error = match folder {
+        Some(folder) => Error::usage(format!(
+            "`{folder}` is a folder with the projects of {} {what} bridges in it: {}; which \
+             one is meant?",
+            bridges.len(),
+            named.join(", ")
+        )),
+        None => Error::usage(format!(
+            "{} bridges are {what}: {}",
+            bridges.len(),
+            named.join(", ")
+        )),
+    };
     match repeated {
+        false if folder.is_some() => {
+            error.with_hint("a project is named by its file: choose one with `--project PATH`")
+        }
         false => error.with_hint("pick one with `--project PATH`"),
         true => error.with_hint(
             "stop the one meant with `kill PID`: a bridge ends on SIGTERM as `bridge stop` ends it",
@@ -303,8 +370,8 @@ fn ended(canonical: &str, pid: u32, lockfiles: &[PathBuf]) -> Error {
         "no bridge is running for `{canonical}`: the session whose lockfile was left there \
          (pid {pid}) has ended; its lockfile was stale"
     ));
-    match crate::ended::last_stop_hint(lockfiles) {
-        Some(stop) => e.with_hint(stop),
+    match crate::ended::newest_stop(lockfiles) {
+        Some(stop) => e.with_hint(stop.hint()),
         None => e,
     }
 }
@@ -356,14 +423,7 @@ fn ancestors_of(pid: u32) -> Vec<u32> {
 
 /// The bridges whose lockfiles are in the directories searched.
 fn announced_bridges(registry: &Registry) -> Result<Vec<Found>> {
-    let entries = registry.scan_naming().map_err(|unlisted| {
-        Error::internal(format!(
-            "cannot read the lockfile directory `{}`: {}",
-            unlisted.dir.display(),
-            unlisted.error
-        ))
-    })?;
-    Ok(entries
+    Ok(scanned(registry)?
         .into_iter()
         .filter_map(|entry| match entry.outcome {
             ReadOutcome::Valid(lock) if bridge_of(&entry.path, &lock).is_some() => {
@@ -384,11 +444,11 @@ fn only_bridge(registry: &Registry) -> Result<Found> {
             match starting.len() {
                 0 => Err(no_bridge("no bridge is running".to_owned(), registry)),
                 1 => Ok(starting.remove(0)),
-                _ => Err(several(&starting, "starting")),
+                _ => Err(several(&starting, "starting", None)),
             }
         }
         1 => Ok(bridges.remove(0)),
-        _ => Err(several(&bridges, "running")),
+        _ => Err(several(&bridges, "running", None)),
     }
 }
 

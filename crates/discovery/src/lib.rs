@@ -47,15 +47,15 @@ pub struct Resolved {
 /// `--project` when several sessions run: the words after `mur devtools`, which
 /// only the binary knows (none: the hint says `--project PATH` without it).
 /// `stopped` says, for "no session" of `--project`, what the caller knows of how the
-/// project's session ended (a bridge's log, beside its lockfile), given the project's
-/// lockfile path in each directory the last look searched: a hint line, which discovery
-/// puts where "start the app" would be.
+/// project's session ended (a bridge's log, beside its lockfile), given the directories
+/// the last look searched and `--project` as calls match it (a folder: the project
+/// directly in it): a hint line, which discovery puts where "start the app" would be.
 pub async fn resolve(
     settings: &Settings,
     http: &mur_http::Http,
     report: &mut dyn Report,
     command: &dyn Fn() -> Vec<String>,
-    stopped: &dyn Fn(&[std::path::PathBuf]) -> Option<String>,
+    stopped: &dyn Fn(&mur_lockfile::Registry, &ProjectFilter) -> Option<String>,
 ) -> Result<Resolved> {
     if let Source::Endpoint(url) = &settings.source {
         return checked_endpoint(url).map(|endpoint| Resolved {
@@ -580,9 +580,9 @@ fn with_bridge_stop(
     e: Error,
     registry: &mur_lockfile::Registry,
     project: &ProjectFilter,
-    stopped: &dyn Fn(&[std::path::PathBuf]) -> Option<String>,
+    stopped: &dyn Fn(&mur_lockfile::Registry, &ProjectFilter) -> Option<String>,
 ) -> Error {
-    let Some(stop) = stopped(&registry.paths_for(project.canonical())) else {
+    let Some(stop) = stopped(registry, project) else {
         return e;
     };
     let app = start_the_app(registry);
@@ -597,7 +597,6 @@ mod tests {
     use super::*;
     use crate::report::tests::Said;
     use mur_lockfile::{Lockfile, Registry};
-    use std::path::PathBuf;
     use std::time::Duration;
 
     /// A project (a file in `dir`) and a registry in `dir`.
@@ -687,9 +686,10 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let (registry, project) = project_in(dir.path());
         let asked = std::cell::Cell::new(0);
-        let stopped = |lockfiles: &[PathBuf]| {
+        let stopped = |searched: &Registry, meant: &ProjectFilter| {
             asked.set(asked.get() + 1);
-            assert_eq!(lockfiles, registry.paths_for(project.canonical()));
+            assert_eq!(searched.dir(), registry.dir());
+            assert_eq!(meant.canonical(), project.canonical());
             Some("its bridge stopped".to_owned())
         };
         let app = start_the_app(&registry);
@@ -704,7 +704,7 @@ mod tests {
         assert_eq!(e.hints(), ["its bridge stopped", "why else"]);
         assert_eq!(asked.get(), 2);
         let e = Error::no_session("none").with_hint(app.clone());
-        let e = with_bridge_stop(e, &registry, &project, &|_| None);
+        let e = with_bridge_stop(e, &registry, &project, &|_, _| None);
         assert_eq!(e.hints(), [app]);
     }
 }

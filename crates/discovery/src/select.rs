@@ -92,16 +92,25 @@ impl ProjectFilter {
         &self.canonical
     }
 
+    /// Whether the path is a folder, whose projects directly in it are its own.
+    pub fn is_folder(&self) -> bool {
+        self.folder
+    }
+
     pub fn matches(&self, c: &Candidate) -> bool {
-        self.matches_parts(&c.project, c.lockfile.as_deref())
+        self.matches_project(&c.project, c.lockfile.as_deref())
     }
 
     /// Whether the lockfile `found` is this project's (before any probe).
     pub fn matches_lockfile(&self, found: &Found) -> bool {
-        self.matches_parts(&found.lock.project, Some(&found.path))
+        self.matches_project(&found.lock.project, Some(&found.path))
     }
 
-    fn matches_parts(&self, project: &str, lockfile: Option<&Path>) -> bool {
+    /// Whether `--project` names a session of the canonical `project`, announced (or
+    /// to be) by `lockfile` when known: the one rule for calls, `bridge stop` and what
+    /// a stopped bridge's log says, so `--project FOLDER` finds a bridge of a project
+    /// directly in it (whose file seldom exists) in each.
+    pub fn matches_project(&self, project: &str, lockfile: Option<&Path>) -> bool {
         project == self.canonical
             || lockfile
                 .and_then(Path::file_name)

@@ -622,6 +622,87 @@ fn a_bridge_for_a_folder_is_its_one_project_files_and_stopped_by_the_folder() {
     );
 }
 
+/// `bridge stop --project FOLDER` stops the bridge of the project directly in the
+/// folder, as a call takes it, though that project's file does not exist (a bridge's
+/// seldom does: the README's `~/demo/Demo.csproj`); it said "no bridge is running for
+/// `FOLDER`" (exit 4) of the bridge the call had just used. With bridges of two projects
+/// in it, it asks which one is meant (exit 1) and stops neither.
+#[test]
+fn bridge_stop_of_a_folder_stops_the_bridge_of_the_project_in_it_as_a_call_finds_it() {
+    let sb = Sandbox::new();
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let command = ["python3".into(), "-u".into(), script.into()];
+    let folder = sb.dir("odd");
+    let canonical_folder = sb.canonical_project(&folder);
+    let bridge_in = |name: &str| {
+        let project = folder.join(name);
+        Bridge::adopted(&sb, project.clone(), &start(&sb, &project, &[], &command))
+    };
+    let stop = || {
+        let mut stop = sb.mur_command(&["devtools", "bridge", "stop", "--project"]);
+        stop.arg(&folder);
+        mur_e2e::run(&mut stop)
+    };
+    let odd = bridge_in("Odd.csproj");
+    let mut call = sb.mur_command(&["devtools", "--project"]);
+    call.arg(&folder).args(["call", "count"]);
+    mur_e2e::run(&mut call).assert_code(0);
+    stop().assert_code(0).assert_stderr_is(format!(
+        "stopped the bridge of `{canonical_folder}/Odd.csproj` (pid {})\n",
+        odd.line["pid"]
+    ));
+    assert!(
+        odd.lockfile().is_none(),
+        "the lockfile outlived `bridge stop`"
+    );
+
+    let (b, a) = (bridge_in("B.csproj"), bridge_in("A.csproj"));
+    stop().assert_code(1).assert_stderr_is(format!(
+        "error: `{canonical_folder}` is a folder with the projects of 2 running bridges in it: \
+         `{canonical_folder}/A.csproj`, `{canonical_folder}/B.csproj`; which one is meant?\n\
+         hint: a project is named by its file: choose one with `--project PATH`\n"
+    ));
+    a.mur(&["call", "count"]).assert_code(0);
+    a.stop();
+    b.stop();
+}
+
+/// A call of `--project FOLDER` whose project's bridge stopped (idle) says so, and how
+/// to start it again, as the call of its file does: it said "start the app with its
+/// devtools session enabled", an app's remedy, for a bridge.
+#[test]
+fn a_folders_stopped_bridge_is_told_as_its_project_files_is() {
+    let sb = Sandbox::new();
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let command = ["python3".into(), "-u".into(), script.into()];
+    let folder = sb.dir("idle");
+    let project = folder.join("I.csproj");
+    let out = start(&sb, &project, &["--idle", "1s"], &command);
+    let bridge = Bridge::adopted(&sb, project.clone(), &out);
+    wait_until("the idle bridge to log its end", || {
+        (bridge.lockfile().is_none() && bridge.log().contains("bridge stopped")).then_some(())
+    });
+    let call = |project: &Path| {
+        let mut call = sb.mur_command(&["devtools", "--project"]);
+        call.arg(project).args(["call", "count"]);
+        mur_e2e::run(&mut call)
+    };
+    let (by_file, by_folder) = (call(&project), call(&folder));
+    by_folder.assert_code(4);
+    let no_session = |project: &Path| {
+        format!(
+            "error: no live devtools session for project `{}`\n",
+            sb.canonical_project(project)
+        )
+    };
+    assert_eq!(
+        by_folder.stderr.replacen(&no_session(&folder), "", 1),
+        by_file.stderr.replacen(&no_session(&project), "", 1),
+        "{by_folder}"
+    );
+    assert!(said_after_stop(&by_folder).starts_with("no request for 1s; start it again: `"));
+}
+
 #[test]
 fn a_python_sdk_server_stays_warm_and_is_restarted_when_it_dies() {
     for (venv, major, requirements) in [
