@@ -184,10 +184,10 @@ fn started(tail: &str) -> Option<&str> {
         .rev()
         .take_while(|line| !starts_a_bridge(line))
         .filter_map(own)
-        .find(|(_, message)| message.starts_with("bridge for `"))?;
+        .find(|(_, message)| message.starts_with(crate::serve::STARTING_FOR))?;
     let (project, _) = message
-        .strip_prefix("bridge for `")?
-        .split_once("` starting `")?;
+        .strip_prefix(crate::serve::STARTING_FOR)?
+        .split_once(crate::serve::STARTING_WITH)?;
     Some(project)
 }
 

@@ -100,7 +100,7 @@ pub async fn run(
     // The command as a shell reads it back: `newest_stop` gives it to whoever finds
     // the bridge gone, to start it again.
     tracing::info!(
-        "bridge for `{}` starting `{}`",
+        "{STARTING_FOR}{}{STARTING_WITH}{}`",
         claimed.project(),
         shell_line(&options.command)
     );
@@ -403,6 +403,12 @@ async fn stop_when(
 /// What a bridge's last line of its log begins with, then why it stopped:
 /// [`crate::newest_stop`] reads the line back by it.
 pub(crate) const STOPPED: &str = "bridge stopped: ";
+
+/// How the log's line that names the project a bridge starts for begins
+/// (`bridge for `PROJECT` starting `COMMAND``), and what follows the project in it:
+/// read back by `ended` to tell a folder's bridges apart.
+pub(crate) const STARTING_FOR: &str = "bridge for `";
+pub(crate) const STARTING_WITH: &str = "` starting `";
 
 /// Between why a bridge stopped and the command that starts it again, on its last
 /// line: [`crate::newest_stop`] reads the line back by it.
