@@ -159,6 +159,8 @@ fn save_as(
     let came = show.map(|_| result.clone());
     // The base64 of each medium written, to find it again in `structuredContent`.
     let mut written: Vec<(String, Value)> = Vec::new();
+    // Where each block written is in the result, and the block as `call --out` prints it.
+    let mut blocks: Vec<(String, Value)> = Vec::new();
     for (n, part) in media.iter().enumerate() {
         // The name the user typed is written as they expect of it (through a link, as
         // `>` would); a numbered one mur made up is replaced, never written through.
@@ -196,6 +198,7 @@ fn save_as(
             holder.insert("path".to_owned(), path.clone());
             holder.insert("bytes".to_owned(), Value::from(bytes));
             written.push((data, json!({ "path": path, "bytes": bytes })));
+            blocks.push((part.at.clone(), Value::Object(holder.clone())));
         }
     }
     if let Some(structured) = result.get_mut("structuredContent") {
@@ -203,7 +206,7 @@ fn save_as(
     }
     if let (Some(show), Some(came)) = (show, came) {
         let (shown, _) = show(&came);
-        if let Some(shown) = with_files(shown, &written) {
+        if let Some(shown) = with_files(shown, &written, &blocks) {
             let (_, notes) = show(&without(came, media));
             return output::shown(&shown, &notes, settings);
         }
@@ -212,11 +215,29 @@ fn save_as(
 }
 
 /// `shown` (what a verb prints of a result) saying where the media `written` went: each
-/// copy of their base64 in it replaced as [`replace_copies`] does, and, unless that said
-/// it already, the one file's `path` and `bytes` added to the object. `None` when it
-/// cannot be said so: several files, no object, or one with a `path` or `bytes` of its own.
-fn with_files(mut shown: Value, written: &[(String, Value)]) -> Option<Value> {
+/// copy of their base64 in it replaced as [`replace_copies`] does; a block written that
+/// it shows where the result has it (`blocks`: where, and the block as `call --out`
+/// prints it), its base64 left out, given its `path` and `bytes` there, as `call --out`
+/// gives them (a derived verb's lone resource block had them beside `content`, `call
+/// --out`'s in the block); and, unless that said it already, the one file's `path` and
+/// `bytes` added to the object. `None` when it cannot be said so: several files, no
+/// object, or one with a `path` or `bytes` of its own.
+fn with_files(
+    mut shown: Value,
+    written: &[(String, Value)],
+    blocks: &[(String, Value)],
+) -> Option<Value> {
     replace_copies(&mut shown, written);
+    for (at, block) in blocks {
+        let mut bare = block.clone();
+        if let Some(bare) = bare.as_object_mut() {
+            bare.remove("path");
+            bare.remove("bytes");
+        }
+        if let Some(held) = shown.pointer_mut(at).filter(|held| **held == bare) {
+            *held = block.clone();
+        }
+    }
     if written.iter().all(|(_, file)| says(&shown, file)) {
         return Some(shown);
     }
@@ -450,6 +471,7 @@ mod tests {
     /// `path` and `bytes`; where that cannot say it, `None`: the whole result is printed.
     #[test]
     fn a_verbs_value_says_where_its_one_file_went_or_is_given_up() {
+        let with_files_of = |shown, written: &[_]| with_files(shown, written, &[]);
         let file = |path: &str, bytes: u64| {
             (
                 "iVBORw0KGgo=".to_owned(),
@@ -458,27 +480,53 @@ mod tests {
         };
         let one = [file("x.png", 8)];
         assert_eq!(
-            with_files(json!({ "active": "counter" }), &one),
+            with_files_of(json!({ "active": "counter" }), &one),
             Some(json!({ "active": "counter", "path": "x.png", "bytes": 8 }))
         );
         // A copy of the base64 in it says it already: nothing added.
         assert_eq!(
-            with_files(json!({ "image": "iVBORw0KGgo=", "w": 1 }), &one),
+            with_files_of(json!({ "image": "iVBORw0KGgo=", "w": 1 }), &one),
             Some(json!({ "path": "x.png", "bytes": 8, "w": 1 }))
         );
         assert_eq!(
-            with_files(json!(["iVBORw0KGgo="]), &one),
+            with_files_of(json!(["iVBORw0KGgo="]), &one),
             Some(json!(["written to x.png (8 bytes)"]))
         );
         // Given up: a `path` of its own, no object, several files.
-        assert_eq!(with_files(json!({ "path": "/srv/a" }), &one), None);
-        assert_eq!(with_files(json!("a caption"), &one), None);
-        assert_eq!(with_files(json!([1, 2]), &one), None);
+        assert_eq!(with_files_of(json!({ "path": "/srv/a" }), &one), None);
+        assert_eq!(with_files_of(json!("a caption"), &one), None);
+        assert_eq!(with_files_of(json!([1, 2]), &one), None);
         let two = [
             file("x.png", 8),
             ("AAAA".to_owned(), json!({ "path": "x-2.png", "bytes": 3 })),
         ];
-        assert_eq!(with_files(json!({ "active": "counter" }), &two), None);
+        assert_eq!(with_files_of(json!({ "active": "counter" }), &two), None);
+    }
+
+    /// A block written that the verb shows where the result has it, its base64 left
+    /// out, says where it went in the block, as `call --out` says it: a derived verb's
+    /// lone resource block (server-everything's `gzip-file-as-resource`) had `path` and
+    /// `bytes` beside `content`, `call --out`'s in the block.
+    #[test]
+    fn a_block_shown_where_the_result_has_it_says_where_it_went_as_calls_does() {
+        let written = [("AAAA".to_owned(), json!({ "path": "g.gz", "bytes": 3 }))];
+        let block = json!({ "uri": "a://b.gz", "mimeType": "application/gzip",
+            "path": "g.gz", "bytes": 3 });
+        let blocks = [("/content/0/resource".to_owned(), block.clone())];
+        let shown = json!({ "content": [{ "type": "resource",
+            "resource": { "uri": "a://b.gz", "mimeType": "application/gzip" } }] });
+        assert_eq!(
+            with_files(shown, &written, &blocks),
+            Some(json!({ "content": [{ "type": "resource", "resource": block }] }))
+        );
+        // A value of the verb's own, not the block: the file is said beside it.
+        let shown = json!({ "content": [{ "type": "resource",
+            "resource": { "uri": "a://other" } }] });
+        assert_eq!(
+            with_files(shown, &written, &blocks),
+            Some(json!({ "content": [{ "type": "resource",
+                "resource": { "uri": "a://other" } }], "path": "g.gz", "bytes": 3 }))
+        );
     }
 
     /// The notes are of the result without the blocks written: they were not left out.

@@ -133,6 +133,16 @@ pub struct Given<'s, 'a> {
     pub value: &'a str,
 }
 
+/// A param as a list of what a verb takes names it ([`VerbSpec::listed`]): once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listed<'s> {
+    pub param: &'s Param,
+    /// A word without an option gives it (`click '#btn-inc'`).
+    pub positional: bool,
+    /// `--NAME VALUE` gives it (`click --selector '#btn-inc'`).
+    pub option: bool,
+}
+
 /// What a verb declares of a tool that waits on a bound of its own (`waitFor`
 /// polls until its `timeoutMs` passes, then answers that it timed out): which
 /// argument sets that bound, in milliseconds, and what the tool waits when the
@@ -184,6 +194,35 @@ impl ToolWait {
 }
 
 impl VerbSpec {
+    /// Each param once, by its name, with the ways it is given: a positional with an
+    /// option form (a kit's `positional(…, option="S")`, declared as the positional
+    /// `<selector>` and the option `--selector S`, "the same as `<selector>`") is one
+    /// param given both ways, with the positional's help; so is the option a lone word
+    /// gives ([`Self::lone`]: a derived verb's `click <selector>`). The catalog listed
+    /// a kit's `click` as two params named `selector`, and a derived `click`'s
+    /// `selector` as no positional under a usage line of `click <selector>`.
+    pub fn listed(&self) -> Vec<Listed<'_>> {
+        let positionals: std::collections::HashSet<&str> =
+            self.positionals.iter().map(|p| p.name.as_str()).collect();
+        let options: std::collections::HashSet<&str> =
+            self.options.iter().map(|o| o.name.as_str()).collect();
+        let positional = self.positionals.iter().map(|param| Listed {
+            param,
+            positional: true,
+            option: options.contains(param.name.as_str()),
+        });
+        let option = self
+            .options
+            .iter()
+            .filter(|o| !positionals.contains(o.name.as_str()))
+            .map(|param| Listed {
+                param,
+                positional: self.lone.as_deref() == Some(param.name.as_str()),
+                option: true,
+            });
+        positional.chain(option).collect()
+    }
+
     /// What it declares that no command line could use, if anything: an option whose
     /// name is not [`usable_name`], a positional with no name (its name is only shown,
     /// `<Component>.<event>`), two params of one name, choices no value is held to
@@ -1317,6 +1356,64 @@ word a word a word a word
             ),
             "{}",
             spec.render("copy", "Copy")
+        );
+    }
+
+    /// Each param is listed once, with the ways it is given: a kit's positional with an
+    /// option form, and a derived verb's option a lone word gives (review 508, 12: the
+    /// catalog listed `click`'s `selector` twice).
+    #[test]
+    fn a_param_given_two_ways_is_listed_once() {
+        let listed = |spec: &VerbSpec| -> Vec<(String, bool, bool, String)> {
+            spec.listed()
+                .iter()
+                .map(|l| {
+                    let p = l.param;
+                    (p.name.clone(), l.positional, l.option, p.help.clone())
+                })
+                .collect()
+        };
+        let row = |name: &str, positional, option, help: &str| {
+            (name.to_owned(), positional, option, help.to_owned())
+        };
+        let kit = VerbSpec {
+            positionals: vec![
+                Param::new("selector", "", ValueKind::Selector, "the element").required(),
+                Param::new("file", "", ValueKind::Text, "a file"),
+            ],
+            options: vec![
+                Param::new(
+                    "selector",
+                    "S",
+                    ValueKind::Selector,
+                    "the same as `<selector>`",
+                ),
+                Param::new("timeout", "MS", ValueKind::Milliseconds, "wait"),
+            ],
+            ..VerbSpec::default()
+        };
+        assert_eq!(
+            listed(&kit),
+            [
+                row("selector", true, true, "the element"),
+                row("file", true, false, "a file"),
+                row("timeout", false, true, "wait"),
+            ]
+        );
+        let derived = VerbSpec {
+            options: vec![
+                Param::new("selector", "S", ValueKind::Selector, "the element").required(),
+                Param::new("depth", "N", ValueKind::Integer, "how deep"),
+            ],
+            lone: Some("selector".to_owned()),
+            ..VerbSpec::default()
+        };
+        assert_eq!(
+            listed(&derived),
+            [
+                row("selector", true, true, "the element"),
+                row("depth", false, true, "how deep"),
+            ]
         );
     }
 

@@ -186,17 +186,17 @@ fn item_json(item: &Item) -> Value {
         .iter()
         .map(|(name, facts)| (name.as_str(), facts))
         .collect();
-    let params = item.spec.iter().flat_map(|s| {
-        let positionals = s.positionals.iter().map(|p| (p, true));
-        positionals.chain(s.options.iter().map(|p| (p, false)))
-    });
+    // Each param once, a positional with an option form too ([`VerbSpec::listed`]).
+    let params = item.spec.iter().flat_map(mur_verbs::VerbSpec::listed);
     let options: Vec<Value> = params
-        .map(|(p, positional)| {
+        .map(|listed| {
+            let (p, positional) = (listed.param, listed.positional);
             let facts = facts_of.get(p.name.as_str()).copied();
             let mut option = json!({
                 "name": p.name,
                 "type": p.kind,
                 "positional": positional,
+                "option": listed.option,
                 "required": p.required,
                 "repeatable": p.repeatable,
                 "choices": p.choices,

@@ -664,9 +664,39 @@ fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
         (Some("plugin"), Some("click"))
     );
     assert_eq!(click["annotations"]["readOnly"], false, "{click}");
+    // Each param once, with the ways it is given (review 508, 12: `click`'s `<selector>`
+    // and its `--selector S` were two params named `selector`); the lone word of a
+    // derived verb's option is positional, as its usage line shows it.
+    let params = |verb: &serde_json::Value| -> Vec<(String, bool, bool, bool)> {
+        verb["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .map(|o| {
+                let flag = |key: &str| o[key].as_bool().expect("a bool");
+                let name = o["name"].as_str().expect("a name").to_owned();
+                (name, flag("positional"), flag("option"), flag("required"))
+            })
+            .collect()
+    };
+    let named = |name: &str| name.to_owned();
+    assert_eq!(
+        params(&click),
+        [
+            (named("selector"), true, true, true),
+            (named("timeout"), false, true, false)
+        ],
+        "{click}"
+    );
+    assert_eq!(click["options"][0]["help"], "the element to click");
     let wait_for = verb("wait-for");
     assert_eq!(wait_for["kind"], "derived");
     assert_eq!(wait_for["annotations"]["readOnly"], true);
+    assert_eq!(
+        params(&wait_for)[..1],
+        [(named("selector"), true, true, true)],
+        "{wait_for}"
+    );
     // A selector, as the named verbs' `--selector S` is, not text.
     let selector = &wait_for["options"][0];
     assert_eq!(
@@ -1428,7 +1458,7 @@ fn a_derived_verbs_values_are_read_from_files_and_stdin() {
     missing.assert_code(1).assert_stdout_is("");
     missing.assert_stderr_starts_with(
         "error: note: `--text`: `bob` cannot be read: No such file or directory (os error 2) \
-         (`@FILE` reads a file; a value that begins with `@` is written `@@…`)\n",
+         (`@FILE` reads a file; `--text @@bob` sends the text `@bob`)\n",
     );
     assert_eq!(calls(), sent, "no call was made");
     let help = devtools(&["note", "--help"]);
@@ -2676,6 +2706,102 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
         r#"{"content":[{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}]}"#.to_owned()
             + "\n",
     );
+}
+
+/// A derived verb's `--out` prints a lone resource block as `call --out` does, the file's
+/// `path` and `bytes` in the block (review 508, 10: server-everything's
+/// `gzip-file-as-resource` had them beside `content`, `call --out`'s in the block).
+#[test]
+fn out_says_where_a_lone_resource_went_as_call_out_does() {
+    let sb = Sandbox::new();
+    let tools = json!([
+        { "name": "gzip-file-as-resource", "inputSchema": { "type": "object",
+          "properties": { "name": { "type": "string" } } } }
+    ]);
+    let server = Stub::with_tools(tools, |_| {
+        Ok(json!({ "content": [{ "type": "resource", "resource": {
+            "uri": "demo://resource/a.gz", "mimeType": "application/gzip", "blob": "H4sI" } }] }))
+    });
+    let endpoint = server.endpoint();
+    let (derived, called) = (sb.root().join("d.gz"), sb.root().join("c.gz"));
+    let (derived, called) = (derived.display().to_string(), called.display().to_string());
+    let printed = |path: &str| {
+        format!(
+            "{{\"content\":[{{\"type\":\"resource\",\"resource\":{{\"uri\":\"demo://resource/a.gz\",\
+             \"mimeType\":\"application/gzip\",\"path\":\"{path}\",\"bytes\":3}}}}]}}\n"
+        )
+    };
+    let words = ["gzip-file-as-resource", "--name", "a", "--out", &derived];
+    at_endpoint(&sb, &endpoint, &words)
+        .assert_quiet_success()
+        .assert_stdout_is(printed(&derived));
+    let call = [
+        "call",
+        "gzip-file-as-resource",
+        "--args",
+        r#"{"name":"a"}"#,
+        "--out",
+        &called,
+    ];
+    at_endpoint(&sb, &endpoint, &call)
+        .assert_quiet_success()
+        .assert_stdout_is(printed(&called));
+    for file in [&derived, &called] {
+        assert_eq!(
+            std::fs::read(file).expect("written"),
+            b"\x1f\x8b\x08",
+            "{file}"
+        );
+    }
+}
+
+/// A word that begins with `@`, typed where a text option's value was meant, is hinted
+/// as an option that sends it as typed (review 508, 2: `echo '@alice hi'` was told
+/// `--message '@alice hi'`, which read file `alice hi` and failed); an `@FILE` that names
+/// no file says how its text is sent as it is. A selector, which reads no file, keeps
+/// its `@`.
+#[test]
+fn a_word_that_begins_with_at_is_hinted_as_typed_and_a_missing_file_says_how() {
+    let sb = Sandbox::new();
+    let tools = json!([
+        { "name": "echo", "inputSchema": { "type": "object", "required": ["message"],
+            "properties": { "message": { "type": "string" } } } },
+        { "name": "find", "inputSchema": { "type": "object", "required": ["selector"],
+            "properties": { "selector": { "type": "string" } } } }
+    ]);
+    let server = Stub::echoing_arguments(tools);
+    let devtools = devtools_at(&sb, &server);
+    let hint = |verb: &str| format!("hint: `mur devtools {verb} --help` shows its usage\n");
+    devtools(&["echo", "@alice hi"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: echo: unexpected argument `@alice hi`; did you mean `--message '@@alice hi'`? \
+             (`@@…` sends the text `@…`; `--message @FILE` reads FILE)\n{}",
+            hint("echo")
+        ));
+    // The command the hint names sends what was typed.
+    let pasted = devtools(&["echo", "--message", "@@alice hi"]);
+    pasted.assert_quiet_success();
+    assert_eq!(pasted.json(), json!({ "message": "@alice hi" }));
+    devtools(&["find", "@x"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: find: unexpected argument `@x`; did you mean `--selector @x`?\n{}",
+            hint("find")
+        ));
+    let calls = server.tool_calls();
+    let missing = devtools(&["echo", "--message", "@types/node"]);
+    missing.assert_code(1);
+    assert_eq!(
+        missing.stderr.lines().next(),
+        Some(
+            "error: echo: `--message`: `types/node` cannot be read: No such file or directory \
+             (os error 2) (`@FILE` reads a file; `--message @@types/node` sends the text \
+             `@types/node`)"
+        ),
+        "{missing}"
+    );
+    assert_eq!(server.tool_calls(), calls, "nothing sent for a refusal");
 }
 
 /// `mur devtools --endpoint ENDPOINT WORDS…` in `sb`.
