@@ -148,17 +148,20 @@ pub(crate) fn check_metadata(
 pub fn ensure_private_dir(dir: &Path, what: &str) -> Result<(), String> {
     create_private_dir(dir)
         .map_err(|err| format!("cannot create {what} `{}`: {err}", dir.display()))?;
-    check_trusted(dir, what)?;
-    check_is_dir(dir, what)
+    // What it is first: a file group-writable (`touch` under umask 002) was refused as
+    // "writable by group or others", which moving it away fixes, not `chmod`.
+    check_is_dir(dir, what)?;
+    check_trusted(dir, what)
 }
 
 /// Refuses `dir` when it is not a directory: a file there was taken for one (making
 /// it "failed" as it exists), and what was then written into it failed with "Not a
-/// directory", naming another path.
+/// directory", naming another path. A link is left to [`check_trusted`], which refuses
+/// every link as one.
 fn check_is_dir(dir: &Path, what: &str) -> Result<(), String> {
     let meta = std::fs::symlink_metadata(dir)
         .map_err(|err| format!("cannot inspect {what} `{}`: {err}", dir.display()))?;
-    if meta.is_dir() {
+    if meta.is_dir() || meta.file_type().is_symlink() {
         return Ok(());
     }
     let kind = if meta.is_file() {
@@ -233,7 +236,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let file = dir.path().join("lockfiles");
         std::fs::write(&file, "").expect("write");
-        chmod(&file, 0o600);
+        // As `touch` under umask 002 makes it: what it is is said, not its mode.
+        chmod(&file, 0o664);
         assert_eq!(
             ensure_private_dir(&file, "lockfile directory"),
             Err(format!(
@@ -244,7 +248,7 @@ mod tests {
         );
         let fifo = dir.path().join("fifo");
         crate::open::tests::mkfifo(&fifo);
-        chmod(&fifo, 0o600);
+        chmod(&fifo, 0o666);
         assert!(
             ensure_private_dir(&fifo, "cache")
                 .expect_err("a FIFO")
