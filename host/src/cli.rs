@@ -1262,8 +1262,8 @@ pub enum VerbsCommand {
         /// Create the project in DIR/<name> instead of ./<name>
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
-        /// The language the verb is written in
-        #[arg(long, value_enum, default_value_t = Lang::Rust)]
+        /// The language the verb is written in (any case; also `py`, `javascript`)
+        #[arg(long, value_enum, ignore_case = true, default_value_t = Lang::Rust)]
         lang: Lang,
     },
 }
@@ -1331,7 +1331,9 @@ fn prune_wording(arg: clap::Arg) -> clap::Arg {
     arg.display_order(order).help(help)
 }
 
-/// The languages `verbs new` scaffolds a verb in.
+/// The languages `verbs new` scaffolds a verb in, taken in any case (`--lang Python`
+/// was refused), each also by its other usual name, which `--lang`'s help lists (the
+/// error's possible values do not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Lang {
     Rust,

@@ -263,10 +263,10 @@ fn make_staging(root: &Path) -> Result<PathBuf, VerbError> {
     Err(io_error("make the directory", root, failure))
 }
 
-/// A warning when a verb `name` is installed already: the next steps end in
-/// `verbs add --force`, which would replace it without a word (the standard
-/// `click`, for `verbs new click`). Best effort: an unreadable verb directory
-/// is no reason to refuse a new project.
+/// A warning when a verb `name` is installed already: the next steps' `verbs add`
+/// is refused then, and with `--force` replaces it (the standard `click`, for
+/// `verbs new click`). Best effort: an unreadable verb directory is no reason to
+/// refuse a new project.
 fn installed_warning(name: &str) -> Option<String> {
     installed(name).map(|entry| replaces_warning(&entry))
 }
@@ -283,8 +283,9 @@ fn installed(name: &str) -> Option<crate::index::Entry> {
 fn replaces_warning(entry: &crate::index::Entry) -> String {
     let name = &entry.name;
     format!(
-        "warning: a verb `{name}` is installed already (tool `{}`); the `verbs add --force` \
-         below would replace it: to keep it, pick another name (e.g. `my-{name}`)",
+        "warning: a verb `{name}` is installed already (tool `{}`); the `verbs add` below is \
+         refused, and `verbs add --force` would replace it: to keep it, pick another name \
+         (e.g. `my-{name}`)",
         entry.tool
     )
 }
@@ -488,7 +489,7 @@ fn next_steps(name: &str, lang: Lang, root: &Path) -> String {
         Lang::JavaScript => "node --test\n  npm install\n  node build.mjs",
     };
     format!(
-        "created verb `{name}`; next:\n  cd {}\n  {build}\n  mur devtools verbs add --force {}\n  \
+        "created verb `{name}`; next:\n  cd {}\n  {build}\n  mur devtools verbs add {}\n  \
          mur devtools {name} --help",
         root.display(),
         component_file(name, lang)
@@ -969,7 +970,7 @@ mod tests {
             let created = new_verb(name, lang, Some(dir.path()), &[], None).expect("created");
             assert!(created.root.join("wit/verb.wit").is_file());
             assert!(created.next_steps.contains(build), "{}", created.next_steps);
-            let add = format!("verbs add --force {}", component_file(name, lang));
+            let add = format!("verbs add {}\n", component_file(name, lang));
             assert!(created.next_steps.contains(&add), "{}", created.next_steps);
         }
         #[cfg(unix)]
@@ -1009,7 +1010,7 @@ mod tests {
             let files = files("click-twice", lang, &Tool::click());
             let commands = readme_commands(&text(&files, "README.md"));
             let add = format!(
-                "mur devtools verbs add --force {}",
+                "mur devtools verbs add {}",
                 component_file("click-twice", lang)
             );
             let adds: Vec<&String> = commands

@@ -238,11 +238,12 @@ fn param(kind: Kind, help: &str) -> Param {
 }
 
 /// The sentence in which `mur devtools verbs add` refuses what verb `about` declares in
-/// `spec` and `waits` beyond its names (which [`Spec::unusable`] judges), in pieces; all
-/// empty when it refuses nothing. Pieces, not a `String`: [`export_verb!`]
+/// `spec` and `waits` beyond its params' names (which [`Spec::unusable`] judges), in
+/// pieces; all empty when it refuses nothing. Pieces, not a `String`: [`export_verb!`]
 /// (crate::export_verb) joins them in a constant, so such a verb does not build (rustc
-/// says the sentence), and a constant cannot format. Judged on [`describe`]'s params,
-/// which are what `verbs add` reads:
+/// says the sentence), and a constant cannot format. First the verb's own name
+/// ([`name_refused`]: `Bump`, `call`, `session`), which `build.sh` and `build.mjs`
+/// refuse too; then, judged on [`describe`]'s params, which are what `verbs add` reads:
 /// - a `choice` with no choices (`Kind::Choice(&[])`), which would refuse every value
 ///   (choices on another kind, which `verbs add` refuses too, cannot be declared here:
 ///   only [`Kind::Choice`] has any);
@@ -259,10 +260,30 @@ fn param(kind: Kind, help: &str) -> Param {
 /// `unkept_choices` and `wait_on_words`, after manage.rs's "verb `x` in `FILE`
 /// declares"), as the Python and JavaScript kits' copies must.
 ///
-/// Neither of these verbs builds (rustc: "evaluation panicked: verb `pick` declares
-/// option `--mode` of kind `choice` with no choices, …", and "… a wait
-/// (`mur:verb-waits`) on `text`, the argument its option `--text` of kind `text` is
-/// sent as: …"):
+/// None of these verbs builds (rustc: "evaluation panicked: the verb names itself
+/// `session`, a word `mur devtools` answers itself: …", "… verb `pick` declares option
+/// `--mode` of kind `choice` with no choices, …", and "… a wait (`mur:verb-waits`) on
+/// `text`, the argument its option `--text` of kind `text` is sent as: …"):
+///
+/// ```compile_fail,E0080
+/// use mur_verb_kit::{About, Spec, Verb};
+///
+/// struct Session;
+///
+/// impl Verb for Session {
+///     const ABOUT: About = About {
+///         name: "session",
+///         tool: "state",
+///         summary: "Show a session",
+///         synopsis: "",
+///         details: "",
+///         examples: &[],
+///     };
+///     const SPEC: Spec = Spec::NONE;
+/// }
+///
+/// mur_verb_kit::export_verb!(Session);
+/// ```
 ///
 /// ```compile_fail,E0080
 /// use mur_verb_kit::{About, Kind, Opt, Spec, Verb};
@@ -318,6 +339,16 @@ pub const fn refused(
     spec: &Spec,
     waits: Option<Waits>,
 ) -> [&'static str; REFUSAL_PIECES] {
+    let name = name_refused(about.name);
+    if !name[0].is_empty() {
+        let mut pieces = [""; REFUSAL_PIECES];
+        let mut at = 0;
+        while at < NAME_PIECES {
+            pieces[at] = name[at];
+            at += 1;
+        }
+        return pieces;
+    }
     let mut at = 0;
     while let Some(param) = declared(spec, at) {
         if let Kind::Choice(choices) = param.kind
@@ -403,15 +434,70 @@ pub const fn refused(
     [""; REFUSAL_PIECES]
 }
 
+/// The sentence in which `mur devtools verbs add` refuses a verb named `name` (mur's
+/// crates/verbs/src/names.rs: its shape, a word `mur devtools` answers itself, the
+/// index's name), in pieces; all empty when it takes the name. A constant, so
+/// [`refused`] (and with it [`export_verb!`](crate::export_verb)) refuses the name at
+/// build time as [`testing::unusable_name`](crate::testing::unusable_name) does in a
+/// test: one rule, from the kit's copies [`VERB_NAME_RULE`](crate::testing::VERB_NAME_RULE)
+/// and [`HOST_VERBS`](crate::testing::HOST_VERBS).
+pub const fn name_refused(name: &str) -> [&str; NAME_PIECES] {
+    let bytes = name.as_bytes();
+    let mut shaped = !bytes.is_empty() && bytes.len() <= 64 && bytes[0].is_ascii_lowercase();
+    let mut at = 0;
+    while shaped && at < bytes.len() {
+        let byte = bytes[at];
+        let allowed = byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-';
+        let doubled = byte == b'-' && (at + 1 == bytes.len() || bytes[at + 1] == b'-');
+        shaped = allowed && !doubled;
+        at += 1;
+    }
+    let why = if !shaped {
+        "`; "
+    } else if is_host_verb(name) {
+        "`, a word `mur devtools` answers itself: a verb by that name could not be called"
+    } else if same(name, "index") {
+        "`, the name of the verb directory's own index: a verb by that name would be taken \
+         for it"
+    } else {
+        return [""; NAME_PIECES];
+    };
+    let rule = match shaped {
+        true => "",
+        false => crate::testing::VERB_NAME_RULE,
+    };
+    ["the verb names itself `", name, why, rule, HOST_REFUSES]
+}
+
+/// How many pieces [`name_refused`]'s sentence is in.
+pub const NAME_PIECES: usize = 5;
+
+/// Whether `name` is one of [`HOST_VERBS`](crate::testing::HOST_VERBS), in a constant.
+const fn is_host_verb(name: &str) -> bool {
+    let mut at = 0;
+    while at < crate::testing::HOST_VERBS.len() {
+        if same(name, crate::testing::HOST_VERBS[at]) {
+            return true;
+        }
+        at += 1;
+    }
+    false
+}
+
 /// Whether `name` is `timeout`, in a constant.
 const fn is_timeout(name: &str) -> bool {
-    let (name, timeout) = (name.as_bytes(), argv::TIMEOUT.name.as_bytes());
-    if name.len() != timeout.len() {
+    same(name, argv::TIMEOUT.name)
+}
+
+/// Whether `a` and `b` are the same words, in a constant.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
         return false;
     }
     let mut at = 0;
-    while at < name.len() {
-        if name[at] != timeout[at] {
+    while at < a.len() {
+        if a[at] != b[at] {
             return false;
         }
         at += 1;

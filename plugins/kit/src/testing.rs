@@ -45,30 +45,12 @@ pub const HOST_VERBS: [&str; 10] = [
 
 /// Why `mur devtools verbs add` would refuse a verb named `name`, in its words, or
 /// `None`: checked first by every helper here, so `cargo test` says it before a build
-/// (review 314: `Bump` passed the tests and was refused only at `verbs add`).
+/// (review 314: `Bump` passed the tests and was refused only at `verbs add`), and by
+/// [`export_verb!`](crate::export_verb), which fails the build with it
+/// ([`info::name_refused`](crate::info::name_refused), the rule in a constant).
 pub fn unusable_name(name: &str) -> Option<String> {
-    let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
-    let shaped = name.len() <= 64
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && !name.ends_with('-')
-        && !name.contains("--")
-        && name.chars().all(allowed);
-    let why = if !shaped {
-        format!("the verb names itself `{name}`; {VERB_NAME_RULE}")
-    } else if HOST_VERBS.contains(&name) {
-        format!(
-            "the verb names itself `{name}`, a word `mur devtools` answers itself: a verb by \
-             that name could not be called"
-        )
-    } else if name == "index" {
-        format!(
-            "the verb names itself `{name}`, the name of the verb directory's own index: a \
-             verb by that name would be taken for it"
-        )
-    } else {
-        return None;
-    };
-    Some(format!("{why}; `mur devtools verbs add` would refuse it"))
+    let why = crate::info::name_refused(name).concat();
+    (!why.is_empty()).then_some(why)
 }
 
 /// [`parse`] of `words` by verb `V`, its declarations checked first.

@@ -2079,6 +2079,50 @@ impl Verb for Capital {
     const SPEC: Spec = Sample::SPEC;
 }
 
+/// A verb's name `verbs add` refuses fails its build, as `build.sh` and `build.mjs` refuse
+/// it (review 507, 7: `session` built and was refused only at `verbs add`): `export_verb!`
+/// panics in a constant with [`info::refused`]'s sentence, which says the name first (the
+/// `compile_fail` examples of `info::refused`).
+#[test]
+fn a_name_mur_would_refuse_fails_the_build_in_the_hosts_words() {
+    let host = "; `mur devtools verbs add` would refuse it";
+    let named = |name: &'static str| {
+        let about = About {
+            name,
+            ..Sample::ABOUT
+        };
+        info::refused(&about, &Sample::SPEC, None).concat()
+    };
+    assert_eq!(
+        named("Export_Todos"),
+        format!(
+            "the verb names itself `Export_Todos`; {}{host}",
+            crate::testing::VERB_NAME_RULE
+        )
+    );
+    assert_eq!(
+        named("session"),
+        format!(
+            "the verb names itself `session`, a word `mur devtools` answers itself: a verb by \
+             that name could not be called{host}"
+        )
+    );
+    assert!(named("index").contains("own index"));
+    assert_eq!(named("export-todos"), "");
+    assert_eq!(named("sample"), "");
+    // Said before anything a param declares wrong.
+    let about = About {
+        name: "call",
+        ..Sample::ABOUT
+    };
+    const SPEC: Spec = Spec {
+        options: &[Opt::value("mode", "M", Kind::Choice(&[]), "which")],
+        ..Spec::NONE
+    };
+    let said = info::refused(&about, &SPEC, None).concat();
+    assert!(said.starts_with("the verb names itself `call`"), "{said}");
+}
+
 /// The test helpers refuse a verb's name as `verbs add` does, in its words.
 #[test]
 #[should_panic(

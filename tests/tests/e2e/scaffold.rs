@@ -37,7 +37,7 @@ pub fn new_project(sb: &Sandbox, name: &str, lang: &str) -> PathBuf {
         dir,
         std::fs::canonicalize(src.join(name)).expect("project dir")
     );
-    new.assert_stderr_contains("mur devtools verbs add --force ");
+    new.assert_stderr_contains("mur devtools verbs add ");
     dir
 }
 
@@ -731,6 +731,27 @@ fn verbs_new_takes_py_for_python_as_it_takes_javascript_for_js() {
     }
 }
 
+/// `--lang` takes a language in any case (`Python` was refused, though `py` and
+/// `javascript` were taken), and its help names those other names, which the possible
+/// values do not (review 507, 8).
+#[test]
+fn verbs_new_takes_a_language_in_any_case_and_its_help_names_every_spelling() {
+    let sb = Sandbox::new();
+    for (name, lang, file) in [
+        ("pyv", "Python", "app.py"),
+        ("jsv", "JS", "verb.js"),
+        ("jsw", "JavaScript", "verb.js"),
+        ("rsv", "RUST", "src/lib.rs"),
+    ] {
+        let dir = new_project(&sb, name, lang);
+        assert!(dir.join(file).is_file(), "{lang}: no {file}");
+    }
+    let help = sb.devtools(&["verbs", "new", "--help"]);
+    help.assert_code(0).assert_stdout_contains(
+        "The language the verb is written in (any case; also `py`, `javascript`)",
+    );
+}
+
 /// The `[profile.release]` settings of a Cargo manifest, comments and blank lines left out.
 fn release_profile(manifest: &str) -> Vec<String> {
     manifest
@@ -767,8 +788,10 @@ fn the_verb_workspaces_and_the_rust_template_share_one_release_profile() {
 }
 
 /// `verbs new` of a name an installed verb has warns that the next steps'
-/// `verbs add --force` would replace it (it said nothing, and `--force` replaced
-/// the standard `click` silently); a name no verb has gets no warning.
+/// `verbs add` is refused and `--force` would replace it (it said nothing, and the
+/// `--force` they gave replaced the standard `click` silently); a name no verb has gets
+/// no warning. The next steps add without `--force`, so a verb of that name is never
+/// replaced by following them (review 507, 4).
 #[test]
 fn verbs_new_warns_when_the_name_is_an_installed_verb() {
     let sb = plugins::sandbox_with(&[plugins::guest("ping")]);
@@ -782,7 +805,7 @@ fn verbs_new_warns_when_the_name_is_an_installed_verb() {
             "created verb `{name}`; next:\n  cd {}\n  cargo test\n  \
              rustup target add wasm32-wasip2\n  \
              cargo build --release --target wasm32-wasip2\n  \
-             mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_{name}.wasm\n  \
+             mur devtools verbs add target/wasm32-wasip2/release/mur_verb_{name}.wasm\n  \
              mur devtools {name} --help\n",
             root.display()
         )
@@ -790,8 +813,9 @@ fn verbs_new_warns_when_the_name_is_an_installed_verb() {
     assert_eq!(
         new.stderr,
         format!(
-            "warning: a verb `ping` is installed already (tool `version`); the `verbs add --force` \
-             below would replace it: to keep it, pick another name (e.g. `my-ping`)\n{}",
+            "warning: a verb `ping` is installed already (tool `version`); the `verbs add` \
+             below is refused, and `verbs add --force` would replace it: to keep it, pick \
+             another name (e.g. `my-ping`)\n{}",
             steps("ping", &root)
         )
     );
