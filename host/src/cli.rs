@@ -1211,7 +1211,7 @@ pub enum VerbsCommand {
                       Its fields: name, tool, summary, details, examples, arguments, options (each a field, type,\n\
                       help, required, choices) and output (a JSON pointer into the result).\n\n\
                       Examples:\n  mur devtools verbs add plugins/target/wasm32-unknown-unknown/release/mur_verb_*.wasm\n  \
-                      mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"
+                      mur devtools verbs add target/wasm32-wasip2/release/mur_verb_bump.wasm"
     )]
     Add {
         /// Verb files to install: components (`.wasm`) or data verbs (`.json`), told apart by content

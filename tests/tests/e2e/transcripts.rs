@@ -573,7 +573,7 @@ const HELP_SETUP: &[(&[&str], Need, &str)] = &[
         "the path is relative to a checkout of mur where plugins/build.sh has run",
     ),
     (
-        &["mur devtools verbs add --force target/wasm32-wasip2/release/mur_verb_bump.wasm"],
+        &["mur devtools verbs add target/wasm32-wasip2/release/mur_verb_bump.wasm"],
         Need::InBuiltBumpCrate,
         "the next step `verbs new bump` prints, run in the crate after its `cargo build`",
     ),
