@@ -15,8 +15,8 @@ use crate::scaffold::{
 };
 
 /// The project's own tests pass, and `npm install` plus its build.mjs (run from
-/// elsewhere: every path in it is its own) make the component, cached by the
-/// project's content.
+/// elsewhere without OUT: every path in it is its own) make the component beside
+/// verb.js, as build.sh of a Python verb does; cached by the project's content.
 fn test_and_build(dir: &Path) -> PathBuf {
     let tested = run_ok(dir, Command::new("node").arg("--test"));
     assert!(tested.stdout.contains("# fail 0"), "{tested}");
@@ -25,8 +25,14 @@ fn test_and_build(dir: &Path) -> PathBuf {
             dir,
             Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefer-offline"]),
         );
+        let file = format!("{}.wasm", dir.file_name().expect("named").to_string_lossy());
         let elsewhere = dir.parent().expect("has a parent");
-        run_ok(elsewhere, &mut build_mjs(dir, out));
+        run_ok(elsewhere, Command::new("node").arg(dir.join("build.mjs")));
+        assert!(
+            !elsewhere.join(&file).exists(),
+            "{file} written where build.mjs ran"
+        );
+        std::fs::rename(dir.join(&file), out).expect("NAME.wasm beside verb.js");
     })
 }
 
@@ -231,11 +237,13 @@ fn a_javascript_verb_s_throw_shows_its_message_and_pitfalls_are_not_silent() {
         test_and_build,
     );
 
-    // `throw new Error("boom")`: its message and where it was thrown.
+    // `throw new Error("boom")`: its message and where it was thrown, `verb.js:LINE:COL`
+    // as the project names it wherever it was built (built from the directory above,
+    // it was `jsfail/verb.js:…`).
     let parse = fail(&sb, "jsfail", "parse", 6);
     parse
         .assert_stderr_contains("Error: boom")
-        .assert_stderr_contains("verb.js:");
+        .assert_stderr_contains(" (verb.js:");
     assert!(!parse.stderr.contains("unreachable"), "{parse}");
     fail(&sb, "jsfail", "shape", 6).assert_stderr_contains("TypeError: boom in shape");
     // stdout that is not a Uint8Array (nor a string, which is printed) fails naming it.

@@ -45,23 +45,41 @@ fn componentize_py_bin() -> &'static Path {
 }
 
 /// The project's own tests pass, and its `build.sh` makes the component (cached
-/// by the project's content).
+/// by the project's content). Run from elsewhere without OUT, it writes NAME.wasm
+/// beside app.py, where the README's `verbs add` reads it, as build.mjs does: it was
+/// written where it ran, and `verbs add` in the project took an older build.
 fn test_and_build(dir: &Path) -> PathBuf {
     let tested = run_ok(dir, Command::new("python3").args(["-m", "unittest", "-v"]));
     assert!(tested.stderr.contains("\nOK"), "{tested}");
     component(dir, |out| {
-        run_ok(dir, &mut build_sh(dir, out));
+        let file = format!("{}.wasm", dir.file_name().expect("named").to_string_lossy());
+        let elsewhere = dir.parent().expect("has a parent");
+        run_ok(
+            elsewhere,
+            &mut with_componentize_py(Command::new(dir.join("build.sh"))),
+        );
+        assert!(
+            !elsewhere.join(&file).exists(),
+            "{file} written where build.sh ran"
+        );
+        std::fs::rename(dir.join(&file), out).expect("NAME.wasm beside app.py");
     })
 }
 
 /// `./build.sh OUT` in the project `dir`, with componentize-py on PATH.
 fn build_sh(dir: &Path, out: &Path) -> Command {
+    let mut command = with_componentize_py(Command::new("./build.sh"));
+    command.arg(out).current_dir(dir);
+    command
+}
+
+/// `command` with componentize-py on its PATH.
+fn with_componentize_py(mut command: Command) -> Command {
     let path = std::env::join_paths(std::iter::once(componentize_py_bin().to_path_buf()).chain(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))
     .expect("PATH");
-    let mut command = Command::new("./build.sh");
-    command.arg(out).env("PATH", path).current_dir(dir);
+    command.env("PATH", path);
     command
 }
 
@@ -247,9 +265,10 @@ fn a_python_verb_s_exception_shows_its_message_and_pitfalls_are_not_silent() {
         test_and_build,
     );
 
-    // An exception in `parse`: its type and message, and where it was raised.
+    // An exception in `parse`: its type and message, and where it was raised, the file
+    // as the project names it (it was componentize-py's `/0/app.py`).
     fail(&sb, "pyfail", "parse", 6)
-        .assert_stderr_contains("ValueError: no selector given")
+        .assert_stderr_contains("ValueError: no selector given (File \"app.py\", line ")
         .assert_stderr_contains("in arguments");
     fail(&sb, "pyfail", "shape", 6).assert_stderr_contains("RuntimeError: boom in shape");
     // stdout that is not bytes (nor a str, which is printed) fails naming it.

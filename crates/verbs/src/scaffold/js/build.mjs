@@ -24,6 +24,11 @@ const { componentize, DEFAULT_FEATURES } = await import(
   console.error("build.mjs: componentize-js is not installed: run `npm install` first");
   process.exit(1);
 });
+// componentize-js names verb.js, in a crash's frames (`verb.js:12:36`) and in the
+// component's bytes, relative to the working directory when that holds it
+// (`src/NAME/verb.js:12:36` built from two directories up): built from here, it is
+// `verb.js` wherever this runs from.
+process.chdir(here("."));
 const { component } = await componentize({
   sourcePath: here("./verb.js"),
   witPath: here("./wit"),

@@ -471,11 +471,20 @@ function needsValue(named) {
 }
 
 /**
+ * `needsValue` of an option typed with an empty value (`--timeout=`, `--timeout ''`, a
+ * script's `"$UNSET"`): the word was typed, so it is said to be empty, in the host's words
+ * for its own options (`given_empty` in mur's plugins/kit/src/argv.rs).
+ */
+function givenEmpty(named) {
+  return `${needsValue(named)} (it was given empty)`;
+}
+
+/**
  * `value` held to `milliseconds`, refused in the words mur's host refuses its own
  * `--timeout` in before the verb's name (`named`: `--timeout <MS>`, `<pause>`).
  */
 function checkMillis(named, value) {
-  if (value === "") throw new VerbError(needsValue(named));
+  if (value === "") throw new VerbError(givenEmpty(named));
   const ms = millis(value);
   let why;
   if (ms === undefined) why = `\`${value}\` is not a whole number of milliseconds (e.g. \`5000\`)`;

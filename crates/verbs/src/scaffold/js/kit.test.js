@@ -512,7 +512,7 @@ test("a milliseconds value is read as mur reads its timeout", () => {
       const invalid = `invalid value \`${value}\` for \`${opt} <MS>\``;
       let told = `${invalid}: \`${value}\` is not a whole number of milliseconds (e.g. \`5000\`)`;
       if (verdict === "past u32") told = `${invalid}: the bound is at most 4294967295 ms (about 49 days)`;
-      else if (value === "") told = `\`${opt} <MS>\` needs a value`;
+      else if (value === "") told = `\`${opt} <MS>\` needs a value (it was given empty)`;
       else if (value.trim().replace(/^\+/, "") === "0") told = `${invalid}: the bound must be at least 1 ms`;
       assert.throws(() => pause.parse([opt, value]), new VerbError(told), value.slice(0, 20));
     }

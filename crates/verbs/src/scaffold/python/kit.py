@@ -1352,11 +1352,18 @@ def _needs_value(named):
     return f"{named} needs a value"
 
 
+def _given_empty(named):
+    """`_needs_value` of an option typed with an empty value (`--timeout=`, `--timeout ''`,
+    a script's `"$UNSET"`): the word was typed, so it is said to be empty, in the host's
+    words for its own options (`given_empty` in mur's plugins/kit/src/argv.rs)."""
+    return f"{_needs_value(named)} (it was given empty)"
+
+
 def _check_millis(named, value):
     """`value` held to `milliseconds`, refused in the words mur's host refuses its own
     `--timeout` in before the verb's name (`named`: `--timeout <MS>`, `<pause>`)."""
     if not value:
-        raise Error(_needs_value(named))
+        raise Error(_given_empty(named))
     ms = _millis(value)
     if ms is None:
         why = f"`{value}` is not a whole number of milliseconds (e.g. `5000`)"
@@ -1603,7 +1610,28 @@ def _answer(function, *args):
         return function(*args), None
     except Error as error:
         return None, str(error)
-    except BaseException:
-        traceback.print_exc()
+    except BaseException as error:
+        sys.stderr.write(_traceback(error))
         sys.stderr.flush()
         os.abort()
+
+
+def _traceback(error):
+    """`error`'s traceback as traceback.print_exc() prints it, but a file beside kit.py
+    named as the project names it (`File "app.py"`): componentize-py runs the project
+    from a directory of its own, `/0/`, which no one building it knows."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    shown = traceback.TracebackException.from_exception(error)
+    pending, seen = [shown], set()
+    while pending:
+        one = pending.pop()
+        if id(one) in seen:
+            continue
+        seen.add(id(one))
+        for frame in one.stack:
+            frame.line  # its source line, read by the path it has before it is renamed
+            if os.path.dirname(os.path.abspath(frame.filename)) == here:
+                frame.filename = os.path.basename(frame.filename)
+        pending += [e for e in (one.__cause__, one.__context__) if e is not None]
+        pending += getattr(one, "exceptions", None) or []
+    return "".join(shown.format())

@@ -5,11 +5,13 @@ and JavaScript kits' tests run the same tables).
 """
 
 import importlib
+import io
 import json
 import os
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 import kit
 
@@ -452,7 +454,7 @@ class KitTest(unittest.TestCase):
                 if verdict == "past u32":
                     said = f"{invalid}: the bound is at most 4294967295 ms (about 49 days)"
                 elif not value:
-                    said = f"`{option} <MS>` needs a value"
+                    said = f"`{option} <MS>` needs a value (it was given empty)"
                 elif value.strip().lstrip("+") == "0":
                     said = f"{invalid}: the bound must be at least 1 ms"
                 else:
@@ -858,6 +860,33 @@ class KitTest(unittest.TestCase):
                     self.assertEqual(kit.refusal(module), f"{os.path.relpath(path)}:{line}: {why}", source)
                 finally:
                     sys.path.remove(directory)
+
+    def test_a_crash_names_the_project_s_files_as_the_project_does(self):
+        # Its traceback, which `mur` shows the innermost frame of: componentize-py runs
+        # the project from a directory of its own, so a crash said `File "/0/app.py"`.
+        def boom():
+            try:
+                {}["key"]
+            except KeyError as missing:
+                raise ValueError("boom") from missing
+
+        class Aborted(Exception):
+            pass
+
+        def abort():
+            raise Aborted
+
+        stderr = io.StringIO()
+        with mock.patch.object(kit.os, "abort", abort), mock.patch.object(kit.sys, "stderr", stderr):
+            with self.assertRaises(Aborted):
+                kit._answer(boom)
+        said = stderr.getvalue()
+        line = boom.__code__.co_firstlineno
+        for frame in [f'File "test_kit.py", line {line + 2}, in boom\n    {{}}["key"]\n',
+                      f'File "test_kit.py", line {line + 4}, in boom\n    raise ValueError("boom") from missing\n']:
+            self.assertIn(frame, said)
+        self.assertTrue(said.endswith("\nValueError: boom\n"), said)
+        self.assertNotIn('File "/', said)
 
 
 if __name__ == "__main__":
