@@ -208,10 +208,19 @@ impl CodeCache {
         }
     }
 
-    /// Drop every entry whose verb file is not one of `installed` (sha256s):
-    /// what a refused `verbs add` compiled, what a replaced or removed verb
-    /// left, and stale temporary files. Returns how many were removed.
-    pub fn retain_only(&self, installed: &[&str]) -> usize {
+    /// Drop the entries no verb directory sharing this cache uses, as `verbs add`
+    /// and `verbs remove` judge it: of a file with none of the sha256s `used`, an
+    /// entry is removed when its sha256 is one of `dropped` (what the command
+    /// itself replaced, removed or compiled without installing) or, given `idle`,
+    /// when it went unmapped that long (what a verb directory since deleted, or
+    /// one that never said it uses the cache, left). Stale temporary files go too.
+    /// Returns how many were removed.
+    pub fn sweep(
+        &self,
+        used: &[&str],
+        dropped: &[&str],
+        idle: Option<std::time::Duration>,
+    ) -> usize {
         let Some(dir) = &self.dir else { return 0 };
         let Ok(entries) = std::fs::read_dir(dir) else {
             return 0;
@@ -220,7 +229,12 @@ impl CodeCache {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let unused = match name.strip_suffix(".cwasm") {
-                Some(stem) => !installed.contains(&stem.split('-').next().unwrap_or_default()),
+                Some(stem) => {
+                    let sha256 = stem.split('-').next().unwrap_or_default();
+                    !used.contains(&sha256)
+                        && (dropped.contains(&sha256)
+                            || idle.is_some_and(|age| unused_for(&entry, age)))
+                }
                 None => stale_temporary(&name, &entry),
             };
             if unused && std::fs::remove_file(entry.path()).is_ok() {
@@ -332,7 +346,8 @@ const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(10 *
 /// daily under `relatime`); where the file system keeps none (`noatime`) its
 /// write time stands in, and another `mur` still using the entry compiles it
 /// again, once a month at most.
-const UNUSED_OTHER_ENGINE: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
+pub(crate) const UNUSED_OTHER_ENGINE: std::time::Duration =
+    std::time::Duration::from_secs(30 * 24 * 3600);
 
 /// Whether `entry` was neither read (mapped) nor written for `age`.
 fn unused_for(entry: &std::fs::DirEntry, age: std::time::Duration) -> bool {
@@ -581,7 +596,7 @@ mod tests {
     }
 
     #[test]
-    fn retain_only_clears_stale_temporaries_of_any_verb() {
+    fn a_sweep_clears_stale_temporaries_of_any_verb() {
         let c = cached();
         let dir = c.entry.parent().expect("dir");
         let hour = std::time::Duration::from_secs(3600);
@@ -590,10 +605,38 @@ mod tests {
         let writing = dir.join(format!("{other}-cafef00dcafef00d.cwasm.98.1.tmp"));
         aged(&killed, b"partial", hour);
         aged(&writing, b"partial", std::time::Duration::ZERO);
-        assert_eq!(c.cache.retain_only(&[SHA]), 1);
+        assert_eq!(c.cache.sweep(&[SHA], &[], None), 1);
         assert!(!killed.exists());
         assert!(writing.exists());
         assert!(c.entry.exists());
+    }
+
+    /// The sweep of `verbs add` and `verbs remove`: what a verb directory sharing the
+    /// cache uses stays, whatever its age; of the rest, what the command dropped goes
+    /// at once, and what went unmapped for a month goes when the command asks.
+    #[test]
+    fn a_sweep_keeps_what_any_verb_directory_uses_and_takes_the_dropped_and_the_idle() {
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let (_, engine) = c.key.split_once('-').expect("a key");
+        let day = std::time::Duration::from_secs(24 * 3600);
+        let [used, dropped, idle, recent] = ["a", "b", "c", "d"].map(|digit| digit.repeat(64));
+        let entry = |sha: &str| dir.join(format!("{sha}-{engine}.cwasm"));
+        aged(&entry(&used), &c.good, 40 * day);
+        aged(&entry(&dropped), &c.good, std::time::Duration::ZERO);
+        aged(&entry(&idle), &c.good, 40 * day);
+        aged(&entry(&recent), &c.good, 2 * day);
+        let kept = [SHA, used.as_str()];
+        assert_eq!(c.cache.sweep(&kept, &[&dropped, &used], None), 1);
+        assert!(!entry(&dropped).exists());
+        assert!(entry(&idle).exists(), "went for its age unasked");
+        assert_eq!(
+            c.cache.sweep(&kept, &[], Some(UNUSED_OTHER_ENGINE)),
+            1,
+            "only the idle entry goes"
+        );
+        assert!(!entry(&idle).exists());
+        assert!(entry(&used).exists() && entry(&recent).exists() && c.entry.exists());
     }
 
     #[cfg(unix)]

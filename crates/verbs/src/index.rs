@@ -480,6 +480,20 @@ fn read_entries(dir: &Path) -> Result<(Vec<Entry>, Vec<Broken>), VerbError> {
     Ok((verbs, broken))
 }
 
+/// The sha256 of every verb installed in the verb directory `dir`, read without
+/// changing anything there (a legacy index is not moved): what the compile-cache
+/// sweep of another verb directory sharing the cache keeps. `None` when an entry
+/// (or the legacy index) cannot be read: then which code it uses is not known.
+pub(crate) fn installed_sha256s(dir: &Path) -> Option<Vec<String>> {
+    let legacy = read_legacy(dir).ok()?;
+    let (entries, broken) = read_entries(dir).ok()?;
+    if !broken.is_empty() {
+        return None;
+    }
+    let all = legacy.unwrap_or_default().into_iter().chain(entries);
+    Some(all.map(|entry| entry.sha256).collect())
+}
+
 /// The entries of a legacy `index.json`, `None` when there is none.
 fn read_legacy(dir: &Path) -> Result<Option<Vec<Entry>>, VerbError> {
     let path = dir.join(LEGACY_FILE);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::bindings::VERSIONS;
 use super::bounded::{self, Links, Refusal};
-use super::cache::CodeCache;
+use super::cache::{CodeCache, UNUSED_OTHER_ENGINE};
 use super::data::{self, DataVerb};
 use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
@@ -97,9 +97,9 @@ pub fn info(dirs: &VerbDirs, name: &str) -> Result<Result<Info, VerbError>, Verb
     Ok(Ok((entry.clone(), index.file_path(entry), compiled)))
 }
 
-/// Uninstalls verb `name`: gone from help and dispatch at once. Compiled code
-/// no installed verb uses goes too, even when `name` is not installed: what an
-/// interrupted `verbs add` of it compiled is collected either way.
+/// Uninstalls verb `name`: gone from help and dispatch at once, and its compiled
+/// code too unless another verb directory sharing the cache uses it. A `name`
+/// not installed removes nothing at all.
 pub fn remove(dirs: &VerbDirs, name: &str) -> Result<(), VerbError> {
     remove_all(dirs, &[name.to_owned()]).map(|_| ())
 }
@@ -124,15 +124,14 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
         n => appended(error, &format!("; none of the {n} verbs given was removed")),
     };
     let mut index = Index::load(&dirs.verbs)?;
+    let before = sha256s(&index);
     let missing: Vec<&str> = unique
         .iter()
         .map(String::as_str)
         .filter(|name| index.get(name).is_none() && !is_broken(&index, name))
         .collect();
     if !missing.is_empty() {
-        if unique.len() == 1 {
-            collect_orphans(dirs);
-        }
+        // Refused: nothing is swept either.
         return Err(none_removed(not_installed(&missing, &index)));
     }
     // Each verb's file as its entry names it; a broken entry names none.
@@ -160,8 +159,13 @@ pub fn remove_all(dirs: &VerbDirs, names: &[String]) -> Result<Vec<String>, Verb
             }
         }
     }
-    collect_orphans(dirs);
+    collect_orphans(dirs, &before, Swept::All);
     Ok(unique)
+}
+
+/// The sha256 of every verb `index` has.
+fn sha256s(index: &Index) -> Vec<String> {
+    index.verbs.iter().map(|e| e.sha256.clone()).collect()
 }
 
 fn is_broken(index: &Index, name: &str) -> bool {
@@ -180,14 +184,30 @@ fn whole_index(dirs: &VerbDirs) -> Option<Index> {
     Some(index)
 }
 
-/// Removes compiled code no installed verb needs any more, judged by the index
-/// as it stands now (read again: another `verbs add` may have installed a verb
-/// since this one read it), and only while no `verbs add` is at work: one that
-/// has compiled a verb it has not installed yet holds [`Compiler`]'s lock
-/// shared, and the sweep is then left to it (it sweeps when it is done). A cache
-/// directory that does not exist (yet, or any more: it is disposable) holds no code,
-/// and is made only when the verb directory holds files to sweep, for the lock.
-fn collect_orphans(dirs: &VerbDirs) {
+/// How much a command's sweep ([`collect_orphans`]) takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Swept {
+    /// A command that did its work: also the compiled code no verb directory
+    /// sharing the cache has used for a month ([`UNUSED_OTHER_ENGINE`]).
+    All,
+    /// A refused `verbs add`: only what it compiled itself, and the files of its
+    /// own verb directory no verb uses.
+    OwnOnly,
+}
+
+/// Removes compiled code this command left unused: of the sha256s `dropped` (what
+/// the verb directory had before it, and what it compiled), those no verb directory
+/// sharing the cache uses ([`other_users`]); and with [`Swept::All`], the code no
+/// verb directory has mapped for a month — that of a verb directory since deleted,
+/// or of one whose `mur` never said it uses the cache. Judged by the index as it
+/// stands now (read again: another `verbs add` may have installed a verb since
+/// this one read it), and only while no `verbs add` is at work, in any verb
+/// directory: one that has compiled a verb it has not installed yet holds
+/// [`Compiler`]'s lock shared, and the sweep is then left to it (it sweeps when it
+/// is done). A cache directory that does not exist (yet, or any more: it is
+/// disposable) holds no code, and is made only when the verb directory holds files
+/// to sweep, for the lock.
+fn collect_orphans(dirs: &VerbDirs, dropped: &[String], swept: Swept) {
     if !dirs.cache.exists() {
         let unused = whole_index(dirs).map(|index| unused_files(&dirs.verbs, &index));
         if unused.is_none_or(|files| files.is_empty())
@@ -206,10 +226,25 @@ fn collect_orphans(dirs: &VerbDirs) {
     let Some(index) = whole_index(dirs) else {
         return;
     };
-    let installed: Vec<&str> = index.verbs.iter().map(|e| e.sha256.as_str()).collect();
-    let removed = CodeCache::open(&dirs.cache).retain_only(&installed);
+    // A refused command leaves the cache as it found it, but for its own code.
+    if swept == Swept::All {
+        register(dirs);
+    }
+    let mut used = sha256s(&index);
+    // Of another verb directory whose index cannot be read, which code it uses is
+    // not known: then only what went unused for a month is taken.
+    let dropped: Vec<&str> = match other_users(dirs) {
+        Some(theirs) => {
+            used.extend(theirs);
+            dropped.iter().map(String::as_str).collect()
+        }
+        None => Vec::new(),
+    };
+    let used: Vec<&str> = used.iter().map(String::as_str).collect();
+    let idle = (swept == Swept::All).then_some(UNUSED_OTHER_ENGINE);
+    let removed = CodeCache::open(&dirs.cache).sweep(&used, &dropped, idle);
     if removed > 0 {
-        tracing::debug!("removed {removed} compiled entries no installed verb uses");
+        tracing::debug!("removed {removed} compiled entries no verb directory uses");
     }
     let unused = unused_files(&dirs.verbs, &index);
     let removed = unused
@@ -219,6 +254,63 @@ fn collect_orphans(dirs: &VerbDirs) {
     if removed > 0 {
         tracing::debug!("removed {removed} files no installed verb uses");
     }
+}
+
+/// The folder of the compile cache where each verb directory that uses it is
+/// named: a file per verb directory (`<hash of its path>.path`), holding its
+/// path. Several verb directories (a test's or a CI job's `XDG_DATA_HOME`) may
+/// share one cache, and a verb file installed in two of them is compiled once.
+const USERS: &str = "verb-dirs";
+
+/// Names this verb directory among the users of the cache ([`USERS`]), after a
+/// command that succeeded in it, so that the sweeps of the others keep the code
+/// it uses. Best effort: a directory not named keeps its code for a month unused,
+/// and loses one a command of another dropped (a verb file both had).
+fn register(dirs: &VerbDirs) {
+    let Some(path) = canonical(&dirs.verbs).to_str().map(str::to_owned) else {
+        return;
+    };
+    let users = dirs.cache.join(USERS);
+    let record = users.join(format!("{}.path", &sha256_hex(path.as_bytes())[..32]));
+    if record.exists() {
+        return;
+    }
+    if let Err(e) = std::fs::create_dir_all(&users)
+        .map_err(|e| io_error("create", &users, e))
+        .and_then(|()| write_atomic(&record, path.as_bytes()))
+    {
+        tracing::debug!("cannot name the verb directory in the compile cache: {e}");
+    }
+}
+
+/// The sha256s of the verbs installed in every other verb directory named in the
+/// cache ([`register`]); one since deleted is forgotten. `None` when one of them
+/// cannot be read (a broken entry): what it uses is not known.
+fn other_users(dirs: &VerbDirs) -> Option<Vec<String>> {
+    let ours = canonical(&dirs.verbs);
+    let Ok(records) = std::fs::read_dir(dirs.cache.join(USERS)) else {
+        return Some(Vec::new());
+    };
+    let mut used = Vec::new();
+    for record in records.flatten() {
+        let Ok(path) = bounded::read_capped(&record.path(), Links::Refuse, 4096) else {
+            continue;
+        };
+        let Ok(path) = String::from_utf8(path).map(PathBuf::from) else {
+            continue;
+        };
+        if path == ours || !path.is_absolute() {
+            continue;
+        }
+        match std::fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                tracing::debug!("the verb directory `{}` is gone", path.display());
+                let _ = std::fs::remove_file(record.path());
+            }
+            _ => used.extend(super::index::installed_sha256s(&path)?),
+        }
+    }
+    Some(used)
 }
 
 /// The files in the verb directory that no installed verb uses: one a `verbs remove`
@@ -274,6 +366,8 @@ struct Compiler {
     runtime: Runtime,
     /// Held, never read: dropping it (closing the file) releases the lock.
     _working: Option<std::fs::File>,
+    /// The sha256 of each file it compiled (or began to).
+    compiled: Vec<String>,
 }
 
 impl Compiler {
@@ -281,7 +375,11 @@ impl Compiler {
         // The runtime makes the cache directory the lock lives in.
         let runtime = Runtime::new(&dirs.cache)?;
         let _working = at_work(&dirs.cache);
-        Ok(Self { runtime, _working })
+        Ok(Self {
+            runtime,
+            _working,
+            compiled: Vec::new(),
+        })
     }
 }
 
@@ -342,6 +440,7 @@ pub fn add_observed(
     compiling: &dyn Fn(&Path, usize),
 ) -> Result<Vec<Added>, VerbError> {
     let mut index = Index::load(&dirs.verbs)?;
+    let mut dropped = sha256s(&index);
     // Built on the first compile: a batch refused or unchanged before any
     // compile never touches the cache.
     let mut compiler: Option<Compiler> = None;
@@ -365,8 +464,12 @@ pub fn add_observed(
             judged.said,
         )
     });
-    drop(compiler);
-    collect_orphans(dirs);
+    dropped.extend(compiler.take().into_iter().flat_map(|c| c.compiled));
+    let swept = match outcome {
+        Ok(_) => Swept::All,
+        Err(_) => Swept::OwnOnly,
+    };
+    collect_orphans(dirs, &dropped, swept);
     outcome
 }
 
@@ -851,6 +954,7 @@ fn judge_component(
     if slow_to_compile(&bytes) {
         compiling(file, bytes.len());
     }
+    compiler.compiled.push(sha256.clone());
     let candidate = inspect(&compiler.runtime, file, bytes, sha256, said.waits)?;
     if let Some(name) = declared {
         same_name(file, &name, &candidate.info.name)?;
@@ -892,7 +996,7 @@ const CORE_MODULE_FIX: &str = "built for wasm32-unknown-unknown, a verb needs th
 /// component header before the rest, the size before a byte past the header.
 fn read_candidate(file: &Path) -> Result<Vec<u8>, VerbError> {
     bounded::read_component(file, Links::Follow).map_err(|refusal| match refusal {
-        Refusal::Io(e) => VerbError::Registry(format!("could not read `{}`: {e}", file.display())),
+        Refusal::Io(e) => unreadable(file, &e),
         Refusal::NotComponent(why) if why.contains("core module") => VerbError::refused(
             format!(
                 "`{}` is not a usable verb: it is a core WebAssembly module, not a component",
@@ -1165,9 +1269,7 @@ fn inspect_data(file: &Path) -> Result<Candidate, VerbError> {
     let bytes =
         bounded::read_capped(file, Links::Follow, data::MAX_BYTES).map_err(
             |refusal| match refusal {
-                Refusal::Io(e) => {
-                    VerbError::Registry(format!("could not read `{}`: {e}", file.display()))
-                }
+                Refusal::Io(e) => unreadable(file, &e),
                 refusal => unusable(format!("is not a usable verb: it {refusal}")),
             },
         )?;
@@ -1289,8 +1391,13 @@ fn admit(index: &Index, name: &str, sha256: &str, force: bool, file: &Path) -> V
         Some(existing) if !force => {
             let from = match existing.source.as_deref() {
                 Some(source) if Path::new(source) == canonical(file) => {
+                    // A data verb's file is edited, not built.
+                    let earlier = match existing.language.as_deref() {
+                        Some("data") => "version",
+                        _ => "build",
+                    };
                     format!(
-                        "from an earlier build of this file (added {})",
+                        "from an earlier {earlier} of this file (added {})",
                         existing.added_at
                     )
                 }
@@ -1451,6 +1558,35 @@ fn called_in(examples: &[String], earlier: &[String]) -> Vec<String> {
         .filter(|name| examples.iter().any(|example| calls(example, name)))
         .cloned()
         .collect()
+}
+
+/// A file the user named that cannot be read: said without Rust's `(os error N)`,
+/// and, when it does not exist (a build that failed, a path typed from another
+/// directory), with a hint naming the directory a relative path is read from and,
+/// for a component, that it is built first.
+fn unreadable(file: &Path, e: &std::io::Error) -> VerbError {
+    let shown = file.display();
+    let why = e.to_string();
+    let why = match why.rfind(" (os error ") {
+        Some(at) if why.ends_with(')') => why[..at].to_owned(),
+        _ => why,
+    };
+    if e.kind() != std::io::ErrorKind::NotFound {
+        return VerbError::Registry(format!("could not read `{shown}`: {why}"));
+    }
+    let from = std::env::current_dir()
+        .ok()
+        .filter(|_| file.is_relative())
+        .map(|cwd| format!("the path is read from `{}`", cwd.display()));
+    let data = file.extension().is_some_and(|ext| ext == "json");
+    let build = (!data).then_some("build the verb first (its README.md names the file to add)");
+    let hint = match (from, build) {
+        (Some(from), Some(build)) => format!("{from}; {build}"),
+        (Some(from), None) => from,
+        (None, Some(build)) => build.to_owned(),
+        (None, None) => "check the path".to_owned(),
+    };
+    VerbError::refused(format!("could not read `{shown}`: no such file"), hint)
 }
 
 /// Where a file the user named is, from any directory: its canonical path (links

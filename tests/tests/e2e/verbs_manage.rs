@@ -2408,3 +2408,92 @@ fn a_runtime_failure_while_starting_a_verb_is_murs_own_not_a_crash() {
              File too large (os error 27)\n",
         );
 }
+
+/// Two verb directories (`XDG_DATA_HOME`: a test's, a CI job's, a teammate's tried)
+/// share one compile cache (`XDG_CACHE_HOME`). Whatever `verbs add` and `verbs remove`
+/// do in one, the code the other's verbs use stays: a refused remove sweeps nothing,
+/// and removing a verb file both have keeps it for the one that still has it (a
+/// sweep by the other's index alone deleted every entry, and each verb compiled
+/// again inside a call: 36 s for a Python verb). The code of a verb directory since
+/// deleted goes once unused for a month.
+#[test]
+fn one_verb_directorys_commands_keep_the_compiled_code_another_uses() {
+    let sandbox = sandbox_with(&[guest("ping")]);
+    let [ours] = mur_e2e::plugins::cache_entries(&sandbox)
+        .try_into()
+        .expect("one cache entry");
+    let theirs = sandbox.dir("data2");
+    let in_theirs = |args: &[&str]| {
+        let mut cmd = sandbox.mur_command(&[&["devtools", "verbs"], args].concat());
+        cmd.env("XDG_DATA_HOME", &theirs);
+        mur_e2e::run(&mut cmd)
+    };
+    in_theirs(&["remove", "nosuch"]).assert_code(1);
+    assert!(ours.exists(), "a refused remove elsewhere swept our code");
+    in_theirs(&["add", path(&guest("ping"))]).assert_code(0);
+    in_theirs(&["remove", "ping"]).assert_code(0);
+    in_theirs(&["add", path(&guest("crash"))]).assert_code(0);
+    assert!(ours.exists(), "a remove elsewhere took the code we use");
+    assert_eq!(mur_e2e::plugins::cache_entries(&sandbox).len(), 2);
+    let ping = sandbox.mur(&["devtools", "verbs", "info", "ping"]);
+    ping.assert_code(0);
+    assert!(!ping.stdout.contains("not yet"), "{ping}");
+
+    // Unmapped for long, it stays while our directory has the verb…
+    let month_ago = std::time::SystemTime::now() - Duration::from_secs(40 * 24 * 3600);
+    let age = |entry: &std::path::Path| {
+        let file = std::fs::File::options()
+            .write(true)
+            .open(entry)
+            .expect("entry");
+        let times = std::fs::FileTimes::new()
+            .set_accessed(month_ago)
+            .set_modified(month_ago);
+        file.set_times(times).expect("set times");
+    };
+    age(&ours);
+    in_theirs(&["remove", "crash"]).assert_code(0);
+    assert!(ours.exists(), "code a verb directory uses went for its age");
+    // …and goes once our directory is gone.
+    std::fs::remove_dir_all(verb_dir(&sandbox)).expect("remove our verb directory");
+    in_theirs(&["add", path(&guest("crash"))]).assert_code(0);
+    assert!(
+        !ours.exists(),
+        "a deleted verb directory's code stays for ever"
+    );
+}
+
+/// A verb file that does not exist (a build that failed, a path typed from another
+/// directory) is said without Rust's "(os error 2)", and the hint names the directory
+/// a relative path is read from and that the verb is built first.
+#[test]
+fn adding_a_file_that_does_not_exist_says_where_it_was_looked_for() {
+    let sandbox = Sandbox::new();
+    let file = "target/wasm32-wasip2/release/mur_verb_bump.wasm";
+    let out = sandbox.mur(&["devtools", "verbs", "add", file]);
+    let cwd = std::fs::canonicalize(sandbox.root()).expect("sandbox root");
+    out.assert_code(1).assert_stderr_is(&format!(
+        "error: could not read `{file}`: no such file\n\
+         hint: the path is read from `{}`; build the verb first (its README.md names the \
+         file to add)\n",
+        cwd.display()
+    ));
+}
+
+/// Re-adding an edited data verb without `--force`: its earlier version, not its
+/// "earlier build" (a JSON file is edited, not built).
+#[test]
+fn re_adding_an_edited_data_verb_names_its_earlier_version() {
+    let sandbox = Sandbox::new();
+    let verb = |tool: &str| {
+        format!(r#"{{"schema": "mur-verb/1", "name": "count3", "tool": "{tool}", "summary": "s"}}"#)
+    };
+    let file = sandbox.file("d3.json", verb("state").as_bytes());
+    add(&sandbox, std::slice::from_ref(&file));
+    std::fs::write(&file, verb("stat")).expect("edit the data verb");
+    let out = try_add(&sandbox, std::slice::from_ref(&file), &[]);
+    out.assert_code(1).assert_stderr_starts_with(
+        "error: verb `count3` (tool `state`, data) is already installed, from an earlier \
+         version of this file (added ",
+    );
+}
