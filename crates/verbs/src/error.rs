@@ -27,6 +27,9 @@ pub enum VerbError {
         /// A selector it needs is missing: it may have been typed unquoted, and
         /// the shell read it as a comment ([`VerbError::usage`]).
         unquoted: bool,
+        /// `mur devtools` with the options that chose the session, as a hint's command
+        /// must be typed to reach it ([`VerbError::typed_after`]).
+        devtools: String,
     },
     /// The verb itself failed: trap, time or memory limit, malformed output (exit 6);
     /// with what the user can do about it, when there is something.
@@ -80,7 +83,21 @@ impl VerbError {
             message,
             usage,
             unquoted,
+            devtools: "mur devtools".to_owned(),
         }
+    }
+
+    /// This error of a verb run by `devtools` (`mur devtools --project P`, as
+    /// `Settings::devtools_command` writes it): the `--help` its hint names is typed
+    /// with the options that chose the session. A derived verb's `--help` reads the
+    /// session's tool list, and plain `mur devtools` reached no session among several,
+    /// or another than `--endpoint URL`'s (review 508, 7).
+    #[must_use]
+    pub fn typed_after(mut self, devtools: &str) -> Self {
+        if let Self::Usage { devtools: own, .. } = &mut self {
+            devtools.clone_into(own);
+        }
+        self
     }
 
     pub(crate) fn plugin(verb: &str, message: impl Into<String>) -> Self {
@@ -134,8 +151,13 @@ impl VerbError {
             // options, examples: `--help` without its summary, details and the host
             // options) says what to type; only a verb with none to print points at
             // `--help`.
-            Self::Usage { verb, usage, .. } if usage.trim().is_empty() => {
-                Some(format!("`mur devtools {verb} --help` shows its usage"))
+            Self::Usage {
+                verb,
+                usage,
+                devtools,
+                ..
+            } if usage.trim().is_empty() => {
+                Some(format!("`{devtools} {verb} --help` shows its usage"))
             }
             Self::Usage { .. } => None,
             Self::Refused { hint, .. } => Some(hint.clone()),

@@ -72,19 +72,21 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     }
     // What drives the app, a row each; mur's own commands, which an agent driving one
     // rarely runs, in a line after them (their summaries were 9 rows, 1.1 KB, of every
-    // catalog read): their `--help` says what each does.
+    // catalog read): their `--help` says what each does. The installed verbs of tools
+    // the session lacks are named in a line too (a third-party server's catalog was 19
+    // rows of mur-sample's standard verbs "not offered by this session", burying its
+    // own: review 508, 12); `--json` keeps them, `offered: false`.
     let (host, verbs): (Vec<&Item>, Vec<&Item>) = items.iter().partition(|i| i.kind == "host");
+    let (verbs, lacking): (Vec<&Item>, Vec<&Item>) =
+        verbs.into_iter().partition(|i| i.offered != Some(false));
     let rows: Vec<Vec<String>> = verbs
         .iter()
         .map(|i| {
-            let mut hints: Vec<String> = i
+            let hints: Vec<String> = i
                 .annotations
                 .as_ref()
                 .map(|a| derived::annotations(Some(a)))
                 .unwrap_or_default();
-            if i.offered == Some(false) {
-                hints.insert(0, "not offered by this session".to_owned());
-            }
             vec![
                 i.name.clone(),
                 i.kind.to_owned(),
@@ -105,12 +107,13 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
         true => String::new(),
         false => output::table(&["NAME", "KIND", "TOOL", "HINTS", "SUMMARY"], &rows) + "\n",
     };
+    let devtools = settings.devtools_command();
     let host: Vec<&str> = host.iter().map(|i| i.name.as_str()).collect();
     text += &format!(
-        "mur's own commands (`{} COMMAND --help` says what each does): {}\n",
-        settings.devtools_command(),
+        "mur's own commands (`{devtools} COMMAND --help` says what each does): {}\n",
         host.join(", ")
     );
+    text += &lacking_line(&lacking, &devtools);
     text += &broken_lines(&broken);
     output::stdout(text.as_bytes())?;
     match instructions {
@@ -121,6 +124,25 @@ pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
             escape_format(instructions.trim_end())
         )),
         None => Ok(()),
+    }
+}
+
+/// The installed verbs of tools the session does not offer, named in one line after mur's
+/// own commands (none: no line), with the command whose `--json` lists them whole; a call
+/// of one fails (exit 5).
+fn lacking_line(lacking: &[&Item], devtools: &str) -> String {
+    let names: Vec<&str> = lacking.iter().map(|i| i.name.as_str()).collect();
+    let json = format!("`{devtools} catalog --json`");
+    match names.len() {
+        0 => String::new(),
+        1 => format!(
+            "1 installed verb calls a tool this session does not offer ({json} lists it): {}\n",
+            names[0]
+        ),
+        n => format!(
+            "{n} installed verbs call tools this session does not offer ({json} lists them): {}\n",
+            names.join(", ")
+        ),
     }
 }
 

@@ -55,6 +55,7 @@ pub fn run_data(verb: &DataVerb, argv: &[String], settings: &Settings) -> Result
         &verb.spec,
         || verb.help(),
         &verb.spec,
+        settings,
         || verb.parse(argv, settings.timeout),
     )?
     else {
@@ -67,12 +68,14 @@ pub fn run_data(verb: &DataVerb, argv: &[String], settings: &Settings) -> Result
 
 /// The tool's arguments from `argv` (parsed by `parse`), or `None` once `--help` has
 /// printed verb `name`'s `help` (and the host options not shadowed by `shadowing`'s).
+/// A refusal's hint names the command as `settings` chose the session ([`usage_error`]).
 fn arguments(
     name: &str,
     argv: &[String],
     spec: &VerbSpec,
     help: impl FnOnce() -> String,
     shadowing: &VerbSpec,
+    settings: &Settings,
     parse: impl FnOnce() -> std::result::Result<Request, String>,
 ) -> Result<Option<serde_json::Map<String, Value>>> {
     match usage::measure(Phase::Parse, parse) {
@@ -83,14 +86,25 @@ fn arguments(
             Ok(None)
         }
         Ok(Request::Call(arguments)) => Ok(Some(arguments)),
-        Err(message) => Err(usage_error(name, message, spec, argv)),
+        Err(message) => Err(usage_error(name, message, spec, argv, settings)),
     }
 }
 
 /// Verb `verb`'s refusal of `argv` (as it was given, which tells whether the shell
-/// can have dropped a selector: [`VerbError::usage`]).
-fn usage_error(verb: &str, message: String, spec: &VerbSpec, argv: &[String]) -> Error {
-    VerbError::usage(verb, message, spec.render_brief(verb), Some(spec), argv).into()
+/// can have dropped a selector: [`VerbError::usage`]). A hint to run its `--help` names
+/// the options that chose the session (`--project P`, `--endpoint URL`): a derived
+/// verb's help is read from the session, and plain `mur devtools` reached no session
+/// among several, or another than the endpoint's (review 508, 7).
+fn usage_error(
+    verb: &str,
+    message: String,
+    spec: &VerbSpec,
+    argv: &[String],
+    settings: &Settings,
+) -> Error {
+    VerbError::usage(verb, message, spec.render_brief(verb), Some(spec), argv)
+        .typed_after(&settings.devtools_command())
+        .into()
 }
 
 /// Derived verb `name`: its tool looked up, `argv` parsed against it, the tool called
@@ -151,6 +165,7 @@ fn parse(verb: &Derived, argv: &[String], settings: &Settings) -> Result<Option<
         || verb.help(),
         // Host options were taken before the tool list was read: none is the verb's.
         &VerbSpec::default(),
+        settings,
         || {
             let (rest, given) = verb.take_out(argv)?;
             out = given;

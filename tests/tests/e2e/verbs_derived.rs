@@ -1129,6 +1129,36 @@ fn completion_offers_the_derived_verbs_of_the_session_the_line_chooses() {
     assert_eq!(after, "counter\ntodo\nsettings\n");
 }
 
+/// A derived verb's usage error names its `--help` with the options that chose the
+/// session, and pasted, the hint shows the verb's usage (review 508, 7: it named plain
+/// `mur devtools switch-component --help`, which among several sessions reached none,
+/// and after `--endpoint URL` asked another session than that one).
+#[test]
+fn a_derived_verbs_help_hint_keeps_the_options_that_chose_the_session() {
+    let (sandbox, [a, _b]) = Sandbox::with_apps(["a", "b"]);
+    let project = a.lock.project.as_str();
+    let help = sandbox.devtools(&["--project", project, "switch-component", "--help"]);
+    help.assert_code(0);
+    for chosen in [["--project", project], ["--endpoint", a.endpoint()]] {
+        let typed = [&chosen[..], &["switch-component", "--componet", "todo"]].concat();
+        let pasted = [&["devtools"], &chosen[..], &["switch-component", "--help"]].concat();
+        sandbox
+            .devtools(&typed)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: switch-component: unknown option `--componet`; did you mean \
+                 `--component`?\n\
+                 hint: `mur {}` shows its usage\n",
+                pasted.join(" ")
+            ));
+        sandbox
+            .mur(&pasted)
+            .assert_code(0)
+            .assert_stdout_is(&help.stdout);
+    }
+}
+
 /// Completion and the hints that name a session's tool read its cached list: a server
 /// slow to list (a bridged npx server, a stdio server busy with a long call) is asked
 /// nothing at a Tab, and what it offers is there at once. Before, each read the list
@@ -1569,7 +1599,8 @@ fn after_double_dash_a_word_is_the_lone_word_or_told_how_to_give_it() {
     ]);
     let server = Stub::echoing_arguments(tools);
     let devtools = devtools_at(&sb, &server);
-    let hint = "hint: `mur devtools echo --help` shows its usage\n";
+    let endpoint = server.endpoint();
+    let hint = format!("hint: `mur devtools --endpoint {endpoint} echo --help` shows its usage\n");
     for (words, refusal, pasted, sent) in [
         (
             &["echo", "--", "--message"][..],
@@ -1945,12 +1976,14 @@ fn a_tool_that_failed_keeps_the_tool_list_and_one_the_server_lacks_drops_it() {
 /// verb's of another tool (`switch` runs `switchComponent`) has no verb: parity says it
 /// is reached only as `call NAME`, and the catalog says so, instead of listing a
 /// derived verb that runs something else. An installed verb of a tool the session
-/// does not offer is marked so in the catalog. Before, parity called all three
-/// "derived", the catalog left `session` and `switch` out without a word and listed
-/// `help`, and `click` looked callable.
+/// does not offer is marked so in the catalog, and its table names those in a line
+/// after the verbs. Before, parity called all three "derived", the catalog left
+/// `session` and `switch` out without a word and listed `help`, and `click` looked
+/// callable; then each had a row "not offered by this session", which buried a
+/// third-party server's own verbs under the 19 standard ones (review 508, 12).
 #[test]
 fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
-    let sb = sandbox_with(&[standard("switch"), standard("click")]);
+    let sb = sandbox_with(&[standard("switch"), standard("click"), standard("tree")]);
     let schema = json!({ "type": "object" });
     let tools = json!([
         { "name": "session", "inputSchema": schema },
@@ -2016,6 +2049,11 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
                 r#""plugin""#.to_owned(),
                 json!(false)
             ),
+            (
+                r#""tree""#.to_owned(),
+                r#""plugin""#.to_owned(),
+                json!(false)
+            ),
         ]
     );
     let order: Vec<&str> = catalog["verbs"]
@@ -2027,21 +2065,22 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
     let host = order.iter().position(|name| *name == "session");
     assert_eq!(
         (order.first(), host, order.last()),
-        (Some(&"switch"), Some(2), Some(&"click")),
+        (Some(&"switch"), Some(2), Some(&"tree")),
         "{order:?}"
     );
     // The table, in the same order, but mur's own commands, which an agent driving an app
     // rarely runs, are named in a line after it (they were 9 rows, ~1.1 KB, of every
-    // catalog: user audit AU8 13).
+    // catalog: user audit AU8 13), and so are the verbs the session cannot run.
     let table = sb.devtools(&["--endpoint", &endpoint, "catalog"]);
     table.assert_code(0).assert_stdout_is(format!(
-        "NAME     KIND     TOOL             HINTS                        SUMMARY\n\
-         switch   plugin   switchComponent                               Show another component in the running app\n\
-         get-sum  derived  getSum                                        getSum\n\
-         click    plugin   click            not offered by this session  Click the element a selector matches\n\
+        "NAME     KIND     TOOL             HINTS  SUMMARY\n\
+         switch   plugin   switchComponent         Show another component in the running app\n\
+         get-sum  derived  getSum                  getSum\n\
          \n\
          mur's own commands (`mur devtools --endpoint {endpoint} COMMAND --help` says what each \
-         does): session, call, verbs, guide, catalog, parity, usage, bridge, proxy\n"
+         does): session, call, verbs, guide, catalog, parity, usage, bridge, proxy\n\
+         2 installed verbs call tools this session does not offer (`mur devtools --endpoint \
+         {endpoint} catalog --json` lists them): click, tree\n"
     ));
 }
 
@@ -2771,7 +2810,10 @@ fn a_word_that_begins_with_at_is_hinted_as_typed_and_a_missing_file_says_how() {
     ]);
     let server = Stub::echoing_arguments(tools);
     let devtools = devtools_at(&sb, &server);
-    let hint = |verb: &str| format!("hint: `mur devtools {verb} --help` shows its usage\n");
+    let endpoint = server.endpoint();
+    let hint = |verb: &str| {
+        format!("hint: `mur devtools --endpoint {endpoint} {verb} --help` shows its usage\n")
+    };
     devtools(&["echo", "@alice hi"])
         .assert_code(1)
         .assert_stderr_is(format!(
