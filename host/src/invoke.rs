@@ -16,7 +16,7 @@ use std::time::Instant;
 use mur_client::tool_result::{is_error, missing_tool, result_text};
 use mur_client::{Client, Reply};
 use mur_core::{Error, Kind, Result, Settings};
-use mur_lockfile::jsonrpc::METHOD_NOT_FOUND;
+use mur_lockfile::jsonrpc::{INTERNAL_ERROR, METHOD_NOT_FOUND};
 use mur_lockfile::liveness::Fate;
 use mur_verbs::spec::VerbSpec;
 use mur_verbs::tools::{Entries as _, ToolTexts};
@@ -780,6 +780,8 @@ pub fn settle(
             let failed = Error::tool_failed(message).with_stdout(stdout.into_bytes());
             if unserved && method != "tools/call" {
                 failed.with_hint(no_such_method_hint(settings))
+            } else if method == "tools/call" && !missing && error["code"] == INTERNAL_ERROR {
+                failed.with_hint(SERVER_FAILED)
             } else {
                 failed
             }
@@ -799,6 +801,13 @@ pub fn settle(
         failed
     })
 }
+
+/// The hint under a tool call answered with an internal error (-32603): the server
+/// failed (a handler that panicked, a bridged server that exited mid-call or is starting
+/// again), which is exit 5 as a tool refusing its arguments is, but which other
+/// arguments do not fix.
+const SERVER_FAILED: &str = "JSON-RPC -32603 (internal error) is the server failing, not the \
+     tool refusing its arguments: check the app's log and state, then retry once";
 
 /// The hint of a method the session does not serve.
 pub fn no_such_method_hint(settings: &Settings) -> String {

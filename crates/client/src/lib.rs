@@ -883,7 +883,17 @@ impl<'a> Client<'a> {
         if let Ok(mut fields) = self.fields.lock() {
             fields.saw(&question, self.answers);
         }
-        if let Some(response) = question.answer_from(self.answers)? {
+        // A value that does not fit its field ends the call (exit 1), after the tool has
+        // begun; what becomes of the question is said, as the user cannot see it: the
+        // server is sent an error in its place (a question in a response stream), a
+        // task waiting on it is cancelled, and a stateless server holds nothing for it.
+        let answered = question.answer_from(self.answers).map_err(|e| {
+            e.with_hint(
+                "mur refused the question and ended the call: the tool does not wait on an \
+                 answer",
+            )
+        })?;
+        if let Some(response) = answered {
             tracing::debug!("answered from --answer: {}", response.to_json());
             return Ok(response);
         }
@@ -1203,7 +1213,7 @@ impl<'a> Client<'a> {
                     .http
                     .send(self.authorize(request))
                     .await
-                    .map_err(|e| response::unreached(self.endpoint, &e))?;
+                    .map_err(|e| response::unreached(self.endpoint, &e, false))?;
                 if response.status() == StatusCode::UNAUTHORIZED {
                     let what = match secret {
                         // Not sent at all (`Request::bearer` leaves it out).

@@ -642,15 +642,21 @@ fn malformed_framing(e: &reqwest::Error) -> bool {
 }
 
 /// A request that got no answer from `endpoint`, as a transport error: one whose
-/// connection was refused (nothing listens there) gets the step that finds out why.
-pub(crate) fn unreached(endpoint: &str, e: &mur_http::SendError) -> Error {
+/// connection was refused (nothing listens there) gets the step that finds out why —
+/// for a session found by its lockfile, `session list`; for an endpoint `given` as is
+/// (`--endpoint URL` of no bridge mur knows), which has no lockfile and which `session
+/// list` therefore never shows, whether its server runs.
+pub(crate) fn unreached(endpoint: &str, e: &mur_http::SendError, given: bool) -> Error {
     let error = Error::transport(format!("`{endpoint}`: {e}"));
-    if e.is_refused() {
-        error.with_hint(
+    match (e.is_refused(), given) {
+        (false, _) => error,
+        (true, true) => error.with_hint(
+            "is the server at that address running? `--endpoint` names it directly; \
+             `mur devtools session list` shows only the sessions of lockfiles",
+        ),
+        (true, false) => error.with_hint(
             "is the app running? `mur devtools session list` shows the sessions mur finds",
-        )
-    } else {
-        error
+        ),
     }
 }
 

@@ -1285,7 +1285,9 @@ fn a_server_that_keeps_dying_is_restarted_5_times_a_minute_then_the_bridge_gives
             .assert_stderr_is(format!(
                 "error: tool `crash` failed: the stdio server exited (exit status: 3) before it \
                  answered; the bridge is starting it again ({restart} of at most 5 restarts a \
-                 minute); its stderr is in `{log}` (JSON-RPC error -32603)\n"
+                 minute); its stderr is in `{log}` (JSON-RPC error -32603)\n\
+                 hint: JSON-RPC -32603 (internal error) is the server failing, not the tool refusing \
+                 its arguments: check the app's log and state, then retry once\n"
             ));
     };
     crashed(1);
@@ -1325,7 +1327,9 @@ fn a_server_that_keeps_dying_is_restarted_5_times_a_minute_then_the_bridge_gives
         .assert_stderr_is(format!(
             "error: tool `crash` failed: the stdio server exited (exit status: 3) before it \
          answered; it was restarted 5 times within a minute, so the bridge gave up and \
-         stopped; its stderr is in `{log}` (JSON-RPC error -32603)\n"
+         stopped; its stderr is in `{log}` (JSON-RPC error -32603)\n\
+                 hint: JSON-RPC -32603 (internal error) is the server failing, not the tool refusing \
+                 its arguments: check the app's log and state, then retry once\n"
         ));
     wait_until("the bridge to give up and remove its lockfile", || {
         bridge.lockfile().is_none().then_some(())
@@ -3380,7 +3384,9 @@ fn a_call_that_a_slow_restart_outlasts_is_told_it_was_not_sent() {
             "error: tool `count` failed: the stdio server is being started again and has not \
              answered `initialize` before this call's timeout; the request was not sent to it, \
              and the bridge gives the start up to 1m, so try again shortly; its stderr is in \
-             `{log}` (JSON-RPC error -32603)\n"
+             `{log}` (JSON-RPC error -32603)\n\
+                 hint: JSON-RPC -32603 (internal error) is the server failing, not the tool refusing \
+                 its arguments: check the app's log and state, then retry once\n"
         ));
     sb.file("starts/go", "");
     wait_until("the server to start again", || {

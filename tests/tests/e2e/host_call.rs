@@ -755,7 +755,9 @@ fn never_answering_a_call(tools: serde_json::Value) -> Stub {
 }
 
 /// An endpoint nothing listens at says so plainly, as discovery words a lockfile's
-/// endpoint that refused the connection, with the one step that finds the app; `-v`
+/// endpoint that refused the connection, with the one step that finds the app: for
+/// `--endpoint`, whether its server runs, as `session list` never shows a server reached
+/// that way (it has no lockfile; the hint sent there, review 508 finding 12); `-v`
 /// names the tool a `tools/call` calls (never its arguments).
 #[test]
 fn a_refused_connection_says_nothing_listens_there_and_v_names_the_tool_called() {
@@ -767,7 +769,8 @@ fn a_refused_connection_says_nothing_listens_there_and_v_names_the_tool_called()
         .assert_stderr_is(format!(
             "error: `{endpoint}`: could not connect: nothing listens on 127.0.0.1:{port} \
              (connection refused)\n\
-             hint: is the app running? `mur devtools session list` shows the sessions mur finds\n"
+             hint: is the server at that address running? `--endpoint` names it directly; \
+             `mur devtools session list` shows only the sessions of lockfiles\n"
         ));
     let server = Stub::answering(json!({ "content": [] }));
     let endpoint = server.endpoint();
@@ -1498,6 +1501,84 @@ fn a_question_in_the_stream_is_answered_from_answer_options_and_the_reply_read_o
     out.assert_code(1);
     out.assert_stderr_starts_with(
         "error: `--answer confirm=perhaps`: `perhaps` is not true or false (yes or no)\n",
+    );
+}
+
+/// An `--answer` whose value does not fit its field (`count=3.5` for an integer) ends
+/// the call (exit 1) after the tool has begun and asked: the question is refused to the
+/// server before mur exits, so the tool is not left waiting, and the error says so in
+/// one line naming the field, the value and the type wanted (review 508, finding 12).
+#[test]
+fn an_answer_of_the_wrong_type_refuses_the_question_and_says_the_tool_waits_on_nothing() {
+    let sb = Sandbox::new();
+    let server = asking_server(|_| {
+        open_sse(&[
+            json!({ "jsonrpc": "2.0", "id": "srv-1", "method": "elicitation/create",
+            "params": { "message": "How many?", "requestedSchema": { "type": "object",
+                "properties": { "count": { "type": "integer" } }, "required": ["count"] } } }),
+        ])
+    });
+    // The stream stays open 30 s: mur ends at once, not at its `--timeout` (exit 2).
+    sb.call_version_at(&server.endpoint(), &["--answer", "count=3.5"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: `--answer count=3.5`: `3.5` is not an integer\n\
+             hint: the server asks: How many?\n\
+             hint: mur refused the question and ended the call: the tool does not wait on an \
+             answer\n",
+        );
+    assert_eq!(
+        seen(&server),
+        ["POST tools/call", "POST error for \"srv-1\""]
+    );
+    let refusal = server.requests()[1].json();
+    assert_eq!(
+        mcp::error_message(&refusal, -32603),
+        "mur has no answer: `--answer count=3.5`: `3.5` is not an integer"
+    );
+}
+
+/// A server failing while it runs the tool (-32603: a handler that panicked, a bridged
+/// server that exited mid-call) is exit 5, as a tool refusing its arguments is; the
+/// hint, and the guide's row for 5, tell the two apart, as other arguments do not fix
+/// it (review 508, finding 11).
+#[test]
+fn a_server_failing_mid_call_is_told_apart_from_a_tool_refusing_its_arguments() {
+    let sb = Sandbox::new();
+    let failing = |code: i64| {
+        Stub::serve(move |request| {
+            let error = json!({ "code": code, "message": "boom" });
+            Reply::json(
+                200,
+                &json!({ "jsonrpc": "2.0", "id": request.json()["id"], "error": error }),
+            )
+        })
+    };
+    let server = failing(-32603);
+    let out = sb.call_version_at(&server.endpoint(), &[]);
+    out.assert_code(5).assert_stderr_is(
+        "error: tool `version` failed: boom (JSON-RPC error -32603)\n\
+         hint: JSON-RPC -32603 (internal error) is the server failing, not the tool refusing \
+         its arguments: check the app's log and state, then retry once\n",
+    );
+    assert_eq!(out.json()["error"]["code"], -32603, "{out}");
+    // Invalid arguments: the tool refused them, and no such hint.
+    let server = failing(-32602);
+    sb.call_version_at(&server.endpoint(), &[])
+        .assert_code(5)
+        .assert_stderr_is("error: tool `version` failed: boom (JSON-RPC error -32602)\n");
+    // The guide's advice for exit 5 covers both.
+    let guide = sb.mur(&["devtools", "guide"]);
+    guide.assert_code(0);
+    let row = guide
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("| 5 |"))
+        .expect("the guide's row for exit 5");
+    assert!(
+        row.contains("for `-32603`") && row.contains("the arguments are not at fault"),
+        "{row}"
     );
 }
 

@@ -138,7 +138,9 @@ fn a_call_that_becomes_a_task_ends_as_the_tool_ended_and_is_recorded_once() {
     assert_eq!(
         out.stderr,
         "error: tool `protocol_error_job` failed: the tool's handler panicked: \
-         protocol_error_job crashes on purpose (JSON-RPC error -32603)\n"
+         protocol_error_job crashes on purpose (JSON-RPC error -32603)\n\
+         hint: JSON-RPC -32603 (internal error) is the server failing, not the tool refusing \
+         its arguments: check the app's log and state, then retry once\n"
     );
 
     // One record a call, written when the task ended, with how it ended.

@@ -130,7 +130,8 @@ impl Auth {
             let response = http
                 .send(self.authorize(request.clone()))
                 .await
-                .map_err(|e| crate::response::unreached(&self.endpoint, &e))?;
+                // Only an endpoint given as is takes OAuth (`Access::OAuth`).
+                .map_err(|e| crate::response::unreached(&self.endpoint, &e, true))?;
             // A bridge's: it has no authorization server; the caller says so.
             if crate::response::refused_by_a_bridge(&response) {
                 return Ok(response);
