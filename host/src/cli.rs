@@ -950,8 +950,9 @@ pub struct JudgingArgs {
     pub server_logs: Vec<PathBuf>,
     /// Read only the --server-log logs: not your own mur log, nor the sessions' logs found
     /// beside it (a study's logs, without the calls you made yourself). They are the whole
-    /// record: a window begun before their first record is judged from it, and every
-    /// installed verb is judged, whenever it was added
+    /// record: the window ends at their last record, not now (--until sets another end), one
+    /// begun before their first record is judged from it, and every installed verb is
+    /// judged, whenever it was added
     #[arg(long, requires = "server_logs")]
     pub only_named: bool,
     /// Judge only these installed verbs (comma-separated; repeatable): a study's, as its
@@ -1315,8 +1316,9 @@ fn prune_wording(arg: clap::Arg) -> clap::Arg {
         "only_named" => (
             6,
             "Judge by the --server-log logs alone: not your own mur log, nor the sessions' logs \
-             found beside it; a window begun before their first record is judged from it, and \
-             every installed verb is judged, whenever it was added (`usage report --only-named`)",
+             found beside it; the window ends at their last record, not now (--until sets \
+             another end), one begun before their first record is judged from it, and every \
+             installed verb is judged, whenever it was added (`usage report --only-named`)",
         ),
         "only_verbs" => (
             7,

@@ -54,7 +54,8 @@ fn installed(entries: &[Entry]) -> Vec<Installed> {
 /// (`args`) so that they name the same losers: every verdict (unused, refused too often,
 /// failing too often) over the last `--unused-for`, or over `--since`'s window (`since`)
 /// when the report is given one; the verbs judged are those of `entries`, the verb
-/// index's. Both windows end at `--until` ([`until`], of the `records` read), else now.
+/// index's. Both windows end at `--until` ([`until`], of the `records` read), else now
+/// (with `--only-named`, at the last record of the logs named, as `--until last`).
 /// The times recording was off are `dir`'s, unless `--only-named` leaves its log unread
 /// (a gap in the operator's own log hides nothing of the logs named); with it, those
 /// logs are the whole record, which [`mur_usage::report`] judges over their own span
@@ -68,7 +69,10 @@ pub fn criteria(
     read: &Read,
     entries: &[Entry],
 ) -> Criteria {
-    let until = until(args.until.as_ref(), records, read);
+    // The logs named alone end before now: a window ended now would be one none of them
+    // recorded through, and judge no verb (review 516 #5).
+    let asked = (args.until.as_ref()).or(args.only_named.then_some(&Until::Last));
+    let until = until(asked, records, read);
     let back = |duration| match &until {
         Some(end) => Since::before(end, duration),
         None => Since::ago(duration),

@@ -298,6 +298,10 @@ fn criteria(report: &Report) -> String {
     if let Some(until) = &report.until {
         let _ = write!(window, " up to {}", escape(until));
     }
+    // Where the logs named end, as it ends without `--until` when they are read alone.
+    if let Some(end) = report.ends_at_named_last() {
+        let _ = write!(window, " ({})", code_spans(&end));
+    }
     // Over the logs named alone, as a loser's verdict says it: their span is no window
     // "since" a time, the calls after their last record were never read.
     let unused = match (&report.unused_in_named, &report.unused_since) {
@@ -907,6 +911,15 @@ mod tests {
             "{page}"
         );
         assert!(!page.contains("no call since"), "{page}");
+        // Its window ends at their last record, as without `--until`: said so.
+        assert!(
+            page.contains(
+                "<li>Window: the whole log up to 2026-11-20T10:04:00.000Z (the logs named end \
+                 at 2026-11-20T10:04:00.000Z: the window ends there; <code>--until</code> sets \
+                 another end).</li>"
+            ),
+            "{page}"
+        );
     }
 
     #[test]

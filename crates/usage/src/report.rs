@@ -34,7 +34,8 @@ pub struct Criteria {
     /// same losers. Over the logs named alone (`logs_read.only_named`), those logs are
     /// the record: a window begun before their first record is judged from it, one that
     /// ends after their last (`until`, else now) is not judged, and every installed verb
-    /// is judged, whenever it was added here.
+    /// is judged, whenever it was added here. (mur's CLI ends such a window at their last
+    /// record unless `--until` is given: `until` is then that record's time.)
     pub unused_since: Option<Since>,
     /// Only records of this agent (`--agent`).
     pub agent: Option<String>,
@@ -344,6 +345,11 @@ pub struct Report {
     /// (`window_covered` is false).
     #[serde(skip)]
     pub named_ended: Option<String>,
+    /// With `--only-named`, whether the window ends at the last record of the logs named
+    /// (`until` is its time): where it ends without `--until` (and with `--until last`),
+    /// which every rendering says ([`Report::ends_at_named_last`]).
+    #[serde(skip)]
+    pub named_last_ends: bool,
     /// When the window ends after now and after the newest record read (`--until` some
     /// hours ahead, inside the day of slack a record may bear): the later of the two, the
     /// last time a log can have recorded. No log recorded through the window, so no verb
@@ -555,27 +561,43 @@ impl Report {
         })
     }
 
+    /// That the window ends at the last record of the logs named (`--only-named`), as it
+    /// does without `--until` ([`Report::named_last_ends`]): said beside the window by
+    /// every rendering, so a window that does not end now never reads as one that does.
+    pub fn ends_at_named_last(&self) -> Option<String> {
+        let last = self.until.as_ref().filter(|_| self.named_last_ends)?;
+        Some(format!(
+            "the logs named end at {last}: the window ends there; `--until` sets another end"
+        ))
+    }
+
     /// That no verb was judged unused as the logs named (`--only-named`) end before the
     /// window ends (at `--until`, else now), or (said so) begins ([`Report::named_ended`]):
     /// said as the reason by every rendering and by `verbs prune`, with the way to judge
     /// over them.
     pub fn named_logs_ended(&self) -> Option<String> {
         let last = self.named_ended.as_ref()?;
+        // mur's CLI ends their window there without `--until`; a caller of this library
+        // may not.
+        let (end, way) = match &self.until {
+            Some(until) => (
+                format!("at {until}"),
+                "without `--until`, or with `--until last`, the window ends at their last record",
+            ),
+            None => (
+                "now".to_owned(),
+                "`--until last` ends the window at their last record",
+            ),
+        };
         if let Some(since) = self.unused_since.as_ref().filter(|since| *since > last) {
             return Some(format!(
                 "no verb was judged unused: the logs named end at {last}, before the window \
-                 begins at {since}, so none of them recorded a call in it (`--until last` ends \
-                 the window at their last record)"
+                 begins at {since}, so none of them recorded a call in it ({way})"
             ));
         }
-        let end = match &self.until {
-            Some(until) => format!("at {until}"),
-            None => "now".to_owned(),
-        };
         Some(format!(
             "no verb was judged unused: the logs named end at {last}, before the window ends \
-             {end}, so none of them recorded a call in all of it (`--until last` ends the \
-             window at their last record)"
+             {end}, so none of them recorded a call in all of it ({way})"
         ))
     }
 
@@ -665,8 +687,12 @@ pub fn report(records: &[Record], skipped: usize, criteria: &Criteria) -> Report
                 .collect(),
             ..criteria.clone()
         };
+        // Where the logs named end (`to`, their newest record): without `--until`, the CLI
+        // ends their window there.
+        let named_last_ends = criteria.logs_read.only_named && to.as_ref() == Some(until);
         return Report {
             until: Some(until.clone()),
+            named_last_ends,
             ..judge(&before, skipped, &then, Some(until), to)
         };
     }
@@ -729,7 +755,8 @@ fn judge(
     // logs named (`--only-named`) may have ended before: there, a window that ends after
     // their last record (now, without `--until`) is one none of them recorded through,
     // wherever it begins (a window begun seconds before a finished study's last record
-    // was judged over those seconds alone).
+    // was judged over those seconds alone). mur's CLI ends their window at their last
+    // record unless `--until` is given, so only an `--until` past them is such a window.
     let end = match (until, only_named) {
         (Some(until), _) => Some(Since(until.clone())),
         (None, true) => Some(Since(crate::clock::now_millis())),
@@ -787,6 +814,7 @@ fn judge(
         unused_since: unused_since.map(|s| s.0.clone()),
         unused_in_named: named_span,
         named_ended,
+        named_last_ends: false,
         window_ahead_of,
         first: chosen.iter().map(|r| &r.time).min().cloned(),
         last: chosen.iter().map(|r| &r.time).max().cloned(),
@@ -1226,7 +1254,8 @@ mod tests {
             [
                 "no verb was judged unused: the logs named end at 2026-11-20T10:04:00.000Z, \
               before the window begins at 2026-11-20T10:19:50.000Z, so none of them recorded \
-              a call in it (`--until last` ends the window at their last record)"
+              a call in it (without `--until`, or with `--until last`, the window ends at \
+              their last record)"
             ]
         );
         // Begun inside them and ended at their last record: `idle` unused since its start,
@@ -1371,7 +1400,8 @@ mod tests {
             [
                 "no verb was judged unused: the logs named end at 2026-11-20T10:04:00.000Z, \
                  before the window ends at 2026-11-20T10:04:05.000Z, so none of them recorded \
-                 a call in all of it (`--until last` ends the window at their last record)"
+                 a call in all of it (without `--until`, or with `--until last`, the window \
+                 ends at their last record)"
             ]
         );
         let last = judged("2026-11-20T10:04:00.000Z");
@@ -1379,26 +1409,48 @@ mod tests {
         assert_eq!((losers, last.window_covered), (vec!["click", "idle"], true));
     }
 
-    /// With `--only-named` and no `--until`, the window ends now, after the last record of
-    /// the logs named: none of them recorded through it, wherever it begins. A window begun
-    /// 10 s before a finished study's last record was judged over those 10 s (its start,
-    /// not its end, was compared with their last record): `click`, called a minute
-    /// before, was a loser. No verb is judged now, and the report says why; ended at their
-    /// last record (`--until last`), the same window is judged.
+    /// With `--only-named`, mur's CLI ends the window at the last record of the logs named
+    /// unless `--until` is given (review 516 #5: ended now, after it, a window was one none
+    /// of them recorded through, and plain `--only-named` judged no verb). Ended there, a
+    /// window begun 10 s before is judged from its start, and the report says where it
+    /// ends and that `--until` sets another end; ended past them, or now (this library's
+    /// window without `until`), no verb is judged, and the report says why.
     #[test]
-    fn a_window_that_ends_now_after_the_logs_named_judges_no_verb_unused() {
+    fn a_window_that_ends_at_the_last_record_of_the_logs_named_says_so() {
         let ago = |secs: u64| Since::ago(Duration::from_secs(secs)).0;
         let mut click = cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0);
         click.time = ago(3600 + 60);
         let mut state = cli("state", Kind::Plugin, "state", Outcome::Ok, 1.0);
         state.time = ago(3600);
-        let last = state.time.clone();
+        let (first, last) = (click.time.clone(), state.time.clone());
         let records = [click, state];
+        let to_last = window_to(Some(&last), Duration::from_secs(10), true);
+        let judged = report(&records, 0, &to_last);
+        let losers: Vec<&str> = judged.losers.iter().map(|l| l.verb.as_str()).collect();
+        assert_eq!(
+            (losers, judged.window_covered),
+            (vec!["click", "idle"], true)
+        );
+        assert_eq!(
+            judged.ends_at_named_last(),
+            Some(format!(
+                "the logs named end at {last}: the window ends there; `--until` sets another end"
+            ))
+        );
+        // Not said of a window that ends before them, nor without `--only-named`.
+        let before = window_to(Some(&first), Duration::from_secs(10), true);
+        assert_eq!(report(&records, 0, &before).ends_at_named_last(), None);
+        let mine = window_to(Some(&last), Duration::from_secs(10), false);
+        assert_eq!(report(&records, 0, &mine).ends_at_named_last(), None);
         let window = Duration::from_secs(3600 + 10);
         let now = report(&records, 0, &window_to(None, window, true));
         assert_eq!(
-            (now.losers.len(), now.window_covered, now.reaches_back),
-            (0, false, false)
+            (
+                now.losers.len(),
+                now.window_covered,
+                now.ends_at_named_last()
+            ),
+            (0, false, None)
         );
         assert_eq!(
             now.beside_losers(),
@@ -1407,13 +1459,6 @@ mod tests {
                  ends now, so none of them recorded a call in all of it (`--until last` ends \
                  the window at their last record)"
             )]
-        );
-        let to_last = window_to(Some(&last), Duration::from_secs(10), true);
-        let judged = report(&records, 0, &to_last);
-        let losers: Vec<&str> = judged.losers.iter().map(|l| l.verb.as_str()).collect();
-        assert_eq!(
-            (losers, judged.window_covered),
-            (vec!["click", "idle"], true)
         );
     }
 

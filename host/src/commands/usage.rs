@@ -236,6 +236,11 @@ fn text(report: &Report, read: &Read) -> String {
     if let Some(logs) = logs_line(read) {
         out.push_str(&format!("({logs})\n"));
     }
+    // With `--only-named`, a window that ends where the logs named end, not now (without
+    // `--until`): said where it is said how far it reaches.
+    if let Some(end) = report.ends_at_named_last() {
+        out.push_str(&format!("({end})\n"));
+    }
     // No record: said plainly, where the tables would be.
     if let Some(none) = report.no_record() {
         out.push_str(&format!("\n{}\n", output::line(&none)));

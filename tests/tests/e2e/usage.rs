@@ -1974,7 +1974,8 @@ fn a_window_past_every_record_judges_no_verb_and_only_the_verbs_named_are_judged
         pruned.stderr,
         "note: no verb was judged unused: the logs named end at 2026-01-20T10:01:00.000Z, \
          before the window begins at 2026-01-20T10:50:00.000Z, so none of them recorded a \
-         call in it (`--until last` ends the window at their last record)\n\
+         call in it (without `--until`, or with `--until last`, the window ends at their last \
+         record)\n\
          note: no verb to prune\n"
     );
     assert_eq!(everyone(), all);
@@ -1983,8 +1984,8 @@ fn a_window_past_every_record_judges_no_verb_and_only_the_verbs_named_are_judged
         report.assert_code(0).stdout.ends_with(
             "\nlosers: none\n  (no verb was judged unused: the logs named end at \
              2026-01-20T10:01:00.000Z, before the window begins at 2026-01-20T10:50:00.000Z, \
-             so none of them recorded a call in it (`--until last` ends the window at their \
-             last record))\n"
+             so none of them recorded a call in it (without `--until`, or with `--until last`, \
+             the window ends at their last record))\n"
         ),
         "{report}"
     );
@@ -2408,18 +2409,14 @@ fn only_the_logs_named_are_read_and_said_for_what_they_hold() {
         out
     };
     let only = report(&[&["--only-named"][..], &named].concat());
-    // The window (30 days to now) begins long after the logs end: none is judged unused,
-    // and the note says where the window begins, by mur's own clock.
-    let shown = match only.stdout.split_once("the window begins at ") {
-        Some((before, after)) => format!("{before}the window begins at BEGIN{}", &after[24..]),
-        None => only.stdout.clone(),
-    };
+    // The window (30 days) ends at their last record, which the report says, not now.
     assert_eq!(
-        shown,
+        only.stdout,
         format!(
             "\
-3 records, 2026-01-20T10:00:00.000Z to 2026-01-20T10:01:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+3 records, 2026-01-20T10:00:00.000Z to 2026-01-20T10:01:00.000Z (every agent, up to 2026-01-20T10:01:00.000Z; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
 (only the logs named (`--only-named`): the tool calls the sessions served, as 2 logs given with `--server-log` (`{a}`, `{c}`) record them, and mur's calls, as 1 log given with `--server-log` (`{b}`) records them)
+(the logs named end at 2026-01-20T10:01:00.000Z: the window ends there; `--until` sets another end)
 
 verbs (as mur ran them):
 VERB         {h}
@@ -2446,7 +2443,6 @@ agent 1    1      1   0          0          0        0            0           0 
 mur 0.1.0  1      1   0          0          0        0            0           0            3       3       2026-01-20T10:00:00.500Z
 
 losers: none
-  (no verb was judged unused: the logs named end at 2026-01-20T10:01:00.000Z, before the window begins at BEGIN, so none of them recorded a call in it (`--until last` ends the window at their last record))
 ",
             h = "CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED",
         ),
@@ -2510,21 +2506,20 @@ losers: none
 /// `verbs prune --only-named` judges by the logs named alone, as the report does: a verb
 /// the operator called by hand is unused in the study's logs, and the operator's own
 /// recording being off (`usage off`) holds nothing of them back. The window ends at their
-/// last record (`--until last`): without it, it ends now, after that record, so none of
-/// them recorded through it and no verb is judged, and the note says so (it was judged
-/// from the window's start, however little of it the logs had recorded).
+/// last record without `--until`, as with `--until last`, and the report says so (review
+/// 516 #5: it ended now, after that record, so plain `--only-named` judged no verb); an
+/// `--until` past that record judges none, and the note says why.
 #[test]
 fn prune_judges_by_the_logs_named_alone_with_only_named() {
     let sandbox = long_installed(&[("idle", "scroll")], [cli_record(0, "idle", "data", "ok")]);
-    // A study's mur log, reaching back past the window and recording up to its end (a
-    // log that ended before the window ends says nothing of all of it): `idle` never
+    // A study's mur log, reaching back past the window and ended a day ago: `idle` never
     // called.
     let study = sandbox.file(
         "st2/runs/cli/t/1/state/mur/usage/usage.jsonl",
         format!(
             "{}\n{}\n",
             cli_record(60, "guide", "host", "ok"),
-            cli_record(0, "guide", "host", "ok")
+            cli_record(1, "guide", "host", "ok")
         ),
     );
     let study = study.display().to_string();
@@ -2535,32 +2530,42 @@ fn prune_judges_by_the_logs_named_alone_with_only_named() {
         out
     };
     prune(&[]).assert_stdout_is("");
-    let now = prune(&["--only-named"]);
-    now.assert_stdout_is("");
+    let removed = prune(&["--only-named"]);
     assert_eq!(
-        untimed(&now.stderr),
-        "note: no verb was judged unused: the logs named end at TIME, before the window ends \
-         now, so none of them recorded a call in all of it (`--until last` ends the window at \
-         their last record)\nnote: no verb to prune\n"
-    );
-    let named = ["--only-named", "--until", "last"];
-    let removed = prune(&named);
-    assert!(
-        removed
-            .stdout
-            .starts_with("mur devtools verbs remove idle    # not used since "),
+        untimed(&removed.stdout),
+        "mur devtools verbs remove idle    # not used since TIME\n",
         "{removed}"
     );
+    let last = prune(&["--only-named", "--until", "last"]);
+    assert_eq!(last.stdout, removed.stdout, "{last}");
+    // Ended after their last record (now): none of them recorded through the window.
+    let now = days_ago(0);
+    let past = prune(&["--only-named", "--until", &now]);
+    past.assert_stdout_is("");
+    assert_eq!(
+        untimed(&past.stderr),
+        "note: no verb was judged unused: the logs named end at TIME, before the window ends \
+         at TIME, so none of them recorded a call in all of it (without `--until`, or with \
+         `--until last`, the window ends at their last record)\nnote: no verb to prune\n"
+    );
     sandbox.devtools(&["usage", "off"]).assert_code(0);
-    let after = prune(&named);
-    assert_eq!(untimed(&after.stdout), untimed(&removed.stdout), "{after}");
-    // Nor does the report say your recording is off: it read none of your log.
-    let report = [&["usage", "report", "--server-log", &study][..], &named].concat();
-    sandbox
-        .devtools(&report)
-        .assert_code(0)
-        .assert_stderr_is("");
-    prune(&[&named[..], &["--yes"]].concat())
+    let after = prune(&["--only-named"]);
+    assert_eq!(after.stdout, removed.stdout, "{after}");
+    // Nor does the report say your recording is off: it read none of your log. It says
+    // where the window ends.
+    let report = ["usage", "report", "--server-log", &study, "--only-named"];
+    let report = sandbox.devtools(&report);
+    report.assert_code(0).assert_stderr_is("");
+    // Its first line, and under the logs read, where the window ends.
+    let lines: Vec<&str> = report.stdout.lines().collect();
+    assert_eq!(
+        untimed(&[lines[0], lines[2]].join("\n")),
+        "2 records, TIME to TIME (every agent, up to TIME; usage errors above 50% or \
+         failures of the verb's own above 20% of at least 3 calls make a loser)\n\
+         (the logs named end at TIME: the window ends there; `--until` sets another end)",
+        "{report}"
+    );
+    prune(&["--only-named", "--yes"])
         .assert_stdout_contains("removed verb `idle` (not used since ");
     assert_eq!(installed(&sandbox), Vec::<String>::new());
 }
