@@ -9,7 +9,7 @@ use std::os::unix::net::UnixStream;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::low_level;
 
 /// The signals a call is stopped for.
@@ -172,28 +172,5 @@ impl Watch {
 
 /// The signal's name, as a line of mur's says it: of those a call or a recorded
 /// invocation is stopped for ([`STOPPING`]), and SIGHUP, which stops a bridge's start
-/// (`commands::bridge`). Any other was named "SIGINT".
-pub fn name(signal: c_int) -> &'static str {
-    match signal {
-        SIGINT => "SIGINT",
-        SIGTERM => "SIGTERM",
-        SIGHUP => "SIGHUP",
-        _ => "a signal",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Each signal mur stops for is named as itself: SIGHUP (the terminal closed while
-    /// a bridge started) was "SIGINT", as was any other.
-    #[test]
-    fn each_signal_is_named_as_itself() {
-        use signal_hook::consts::SIGQUIT;
-        assert_eq!(
-            [SIGINT, SIGTERM, SIGHUP, SIGQUIT].map(name),
-            ["SIGINT", "SIGTERM", "SIGHUP", "a signal"]
-        );
-    }
-}
+/// (`commands::bridge`).
+pub use mur_procs::signal_name as name;

@@ -192,9 +192,10 @@ fn started(tail: &str) -> Option<&str> {
 }
 
 /// Whether `line` is the whole line a bridge writes into the log as it starts
-/// (`----- <time>: a bridge for this project starts; …`), not one that quotes it.
+/// ([`crate::serve::start_line`], `----- <time>: a bridge for this project starts; …`),
+/// not one that quotes it.
 fn starts_a_bridge(line: &str) -> bool {
-    line.strip_prefix("----- ")
+    line.strip_prefix(crate::serve::START_PREFIX)
         .and_then(|rest| rest.strip_suffix(crate::serve::STARTS))
         .is_some_and(|at| !at.is_empty() && !at.contains(char::is_whitespace))
 }
@@ -288,8 +289,8 @@ Processing request of type CallToolRequest
     #[test]
     fn the_stop_of_the_bridge_before_the_last_is_not_the_last_ones() {
         let silent = format!(
-            "{GAVE_UP}----- 2026-11-29T11:30:00Z{}\nProcessing request of type CallToolRequest\n",
-            crate::serve::STARTS
+            "{GAVE_UP}{}\nProcessing request of type CallToolRequest\n",
+            crate::serve::start_line("2026-11-29T11:30:00Z")
         );
         assert_eq!(parse(&silent), None);
         // Its own stop is read, not the one before; a bridge of an older mur names
@@ -313,16 +314,16 @@ Processing request of type CallToolRequest
     #[test]
     fn a_server_line_quoting_the_start_marker_is_not_a_start() {
         let quoted = format!(
-            "{GAVE_UP}2026-11-29T11:24:00.000001Z  INFO server: ----- x{}Z INFO bridge \
+            "{GAVE_UP}2026-11-29T11:24:00.000001Z  INFO server: {}Z INFO bridge \
              stopped: no request for 1s; to start it again: `rm -rf ~`\n",
-            crate::serve::STARTS
+            crate::serve::start_line("x")
         );
         assert_eq!(parse(&quoted), parse(GAVE_UP));
         // Nor does one before the last start hide that start.
         let again = format!(
-            "{quoted}----- 2026-11-29T11:30:00Z{}\n2026-11-29T11:30:00.1Z  INFO bridge for \
+            "{quoted}{}\n2026-11-29T11:30:00.1Z  INFO bridge for \
              `/p/d.toml` starting `python x.py`\n",
-            crate::serve::STARTS
+            crate::serve::start_line("2026-11-29T11:30:00Z")
         );
         assert_eq!(parse(&again), None);
     }

@@ -79,11 +79,9 @@ pub async fn run(
     // the project's slot (read before the claim takes it): that command, not this
     // bridge, ends as interrupted.
     let in_background = mur_lockfile::slot_is_handed();
-    // Which signal stopped a start, for the command to end as interrupted by it.
-    let which = WhichSignal::install()
-        .map_err(|e| Error::internal(format!("cannot install signal handlers: {e}")))?;
     // From the first moment: a signal while the server starts stops it too
-    // (`mur-server`'s handlers come only once the endpoint is served).
+    // (`mur-server`'s handlers come only once the endpoint is served); which one it was,
+    // for the command to end as interrupted by it.
     let mut signals = StopSignal::install()
         .map_err(|e| Error::internal(format!("cannot install signal handlers: {e}")))?;
     // Its own messages (and `mur-server`'s) from the start, held until its log is
@@ -138,7 +136,7 @@ pub async fn run(
     let server = match start_server(options, &log, &relay, &mut signals).await {
         Ok(server) => server,
         Err(e) => {
-            return match which.arrived() {
+            return match signals.which() {
                 Some(signal) if !in_background => {
                     tracing::info!(
                         "{STOPPED}interrupted by {} while its server started{AGAIN}{again}`",
@@ -150,7 +148,6 @@ pub async fn run(
             };
         }
     };
-    drop(which);
     let bridge = Bridge::new(relay.clone(), server.initialized.clone(), usage, &files.log);
     let how = Supervised {
         command: options.command.clone(),
@@ -183,49 +180,6 @@ pub async fn run(
     };
     tracing::info!("{STOPPED}{why}{AGAIN}{again}`");
     served.map(|()| Ran::Stopped)
-}
-
-/// Which of SIGINT and SIGTERM arrived, noted beside [`StopSignal`] (which says only
-/// that one did) until this is dropped.
-struct WhichSignal {
-    arrived: Arc<std::sync::atomic::AtomicUsize>,
-    ids: Vec<signal_hook::SigId>,
-}
-
-impl WhichSignal {
-    fn install() -> std::io::Result<Self> {
-        use signal_hook::consts::{SIGINT, SIGTERM};
-        let arrived = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let mut which = Self {
-            arrived: arrived.clone(),
-            ids: Vec::new(),
-        };
-        for signal in [SIGINT, SIGTERM] {
-            let value = usize::try_from(signal).unwrap_or_default();
-            which.ids.push(signal_hook::flag::register_usize(
-                signal,
-                arrived.clone(),
-                value,
-            )?);
-        }
-        Ok(which)
-    }
-
-    /// The signal that arrived (the last, if both did), if one did.
-    fn arrived(&self) -> Option<std::os::raw::c_int> {
-        match self.arrived.load(std::sync::atomic::Ordering::SeqCst) {
-            0 => None,
-            signal => std::os::raw::c_int::try_from(signal).ok(),
-        }
-    }
-}
-
-impl Drop for WhichSignal {
-    fn drop(&mut self) {
-        for id in self.ids.drain(..) {
-            signal_hook::low_level::unregister(id);
-        }
-    }
 }
 
 /// The recorder of the tool calls the bridge serves, when its operator asked for
@@ -668,20 +622,23 @@ fn start_log(files: &BridgeFiles) -> Result<()> {
     };
     let mut file = options.open(&files.log).map_err(cannot)?;
     if file.metadata().map_err(cannot)?.len() > 0 {
-        let line = format!("{}\n", restarted_line(&mur_lockfile::now_rfc3339()));
+        let line = format!("{}\n", start_line(&mur_lockfile::now_rfc3339()));
         file.write_all(line.as_bytes()).map_err(cannot)?;
     }
     Ok(())
 }
 
 /// The line between the last bridge's lines of the log and those of the one
-/// starting at `at`.
-fn restarted_line(at: &str) -> String {
-    format!("----- {at}{STARTS}")
+/// starting at `at`: [`crate::newest_stop`] reads the last bridge's lines from after
+/// it (`ended::starts_a_bridge`, by [`START_PREFIX`] and [`STARTS`]).
+pub(crate) fn start_line(at: &str) -> String {
+    format!("{START_PREFIX}{at}{STARTS}")
 }
 
-/// The end of the line between two bridges' lines of the log ([`restarted_line`]):
-/// [`crate::newest_stop`] reads the last bridge's lines from after it.
+/// The beginning of a [`start_line`], before its time.
+pub(crate) const START_PREFIX: &str = "----- ";
+
+/// The end of a [`start_line`], after its time.
 pub(crate) const STARTS: &str =
     ": a bridge for this project starts; the lines above are the last one's -----";
 

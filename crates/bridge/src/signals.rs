@@ -21,10 +21,12 @@ use signal_hook::{
     low_level,
 };
 
-/// SIGINT or SIGTERM, to await (cancel-safe); the handlers go when this is
-/// dropped. While it is held the default action (exit) does not apply.
+/// SIGINT or SIGTERM, to await (cancel-safe), and which one came; the handlers go
+/// when this is dropped. While it is held the default action (exit) does not apply.
 pub(crate) struct StopSignal {
     read: tokio::net::UnixStream,
+    /// The signal that came (its number; the last, if both did), 0 until one does.
+    which: Arc<AtomicUsize>,
     ids: Vec<SigId>,
 }
 
@@ -34,11 +36,20 @@ impl StopSignal {
         let (read, write) = UnixStream::pair()?;
         read.set_nonblocking(true)?;
         let read = tokio::net::UnixStream::from_std(read)?;
+        let which = Arc::new(AtomicUsize::new(0));
         let mut stop = Self {
             read,
+            which: which.clone(),
             ids: Vec::new(),
         };
         for signal in [SIGINT, SIGTERM] {
+            // Noted before the pipe is written: once `arrived` has resolved, `which`
+            // names the signal.
+            stop.ids.push(signal_hook::flag::register_usize(
+                signal,
+                which.clone(),
+                signal as usize,
+            )?);
             stop.ids
                 .push(low_level::pipe::register(signal, write.try_clone()?)?);
         }
@@ -53,6 +64,14 @@ impl StopSignal {
             // Nothing can come through any more: never claim a signal that
             // did not arrive.
             std::future::pending::<()>().await;
+        }
+    }
+
+    /// The signal that arrived (the last, if both did), if one did.
+    pub(crate) fn which(&self) -> Option<c_int> {
+        match self.which.load(Ordering::SeqCst) {
+            0 => None,
+            signal => c_int::try_from(signal).ok(),
         }
     }
 }
@@ -97,16 +116,8 @@ impl Interrupts {
     }
 }
 
-/// The name of a signal a [`StopWatch`] watches, for a message (any other was named
-/// "SIGTERM").
-pub(crate) fn name(signal: c_int) -> &'static str {
-    match signal {
-        SIGINT => "SIGINT",
-        SIGTERM => "SIGTERM",
-        SIGHUP => "SIGHUP",
-        _ => "a signal",
-    }
-}
+/// The name of a signal a [`StopWatch`] or [`StopSignal`] watches, for a message.
+pub(crate) use mur_procs::signal_name as name;
 
 /// Ctrl+C, SIGTERM or SIGHUP for a process that tidies up before it ends by the
 /// first one (the stdio proxy: an agent host ends its server with SIGTERM):
@@ -224,21 +235,5 @@ impl Drop for Interrupts {
         for id in self.ids.drain(..) {
             low_level::unregister(id);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Each signal a [`StopWatch`] watches is named as itself, and no other is taken
-    /// for SIGTERM.
-    #[test]
-    fn each_signal_is_named_as_itself() {
-        use signal_hook::consts::SIGQUIT;
-        assert_eq!(
-            [SIGINT, SIGTERM, SIGHUP, SIGQUIT].map(name),
-            ["SIGINT", "SIGTERM", "SIGHUP", "a signal"]
-        );
     }
 }

@@ -18,7 +18,7 @@ use std::{
 use mur_core::{Error, Result};
 use mur_discovery::ProjectFilter;
 use mur_lockfile::{
-    Lockfile, ReadOutcome, Registry, Transport,
+    Lockfile, ReadOutcome, Registry, Transport, Unlisted,
     liveness::{self, Fate, Liveness},
 };
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, Signal, System};
@@ -165,15 +165,20 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
     let mut lockfiles: Vec<(PathBuf, String)> = (registry.paths_for(&named).into_iter())
         .map(|path| (path, named.clone()))
         .collect();
+    let mut unlisted = Vec::new();
     if filter.is_folder() {
-        for (path, project) in in_folder(registry, &filter)? {
+        let (found, not_listed) = in_folder(registry, &filter);
+        unlisted = not_listed;
+        for (path, project) in found {
             if !lockfiles.iter().any(|(known, _)| *known == path) {
                 lockfiles.push((path, project));
             }
         }
     }
     let mut bridges = Vec::new();
-    let mut app = None;
+    // Why no bridge is to be stopped: of a process that runs (an app's session, a bridge's
+    // server), said rather than of one that has ended, whatever the lockfiles' order.
+    let (mut app, mut gone) = (None, None);
     for (path, canonical) in lockfiles {
         match registry.read(&path) {
             ReadOutcome::Valid(lock) => match trusted_bridge_of(&path, &lock) {
@@ -188,7 +193,7 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
                         }
                         None => {
                             let lockfiles = registry.paths_for(&canonical);
-                            app.get_or_insert_with(|| ended(&canonical, lock.pid, &lockfiles));
+                            gone.get_or_insert_with(|| ended(&canonical, lock.pid, &lockfiles));
                         }
                     }
                 }
@@ -214,12 +219,13 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
     }
     // Named in the order of their projects, as a call lists sessions.
     bridges.sort_by(|a, b| a.project().cmp(b.project()));
-    match (bridges.len(), app) {
+    match (bridges.len(), app.or(gone)) {
         (1, _) => Ok(bridges.remove(0)),
         (0, Some(app)) => Err(app),
         (0, None) => Err(no_bridge(
             format!("no bridge is running for `{named}`"),
             registry,
+            &unlisted,
         )),
         _ => Err(several(
             &bridges,
@@ -231,23 +237,41 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
 
 /// The lockfiles, and the projects they are (or will be, a bridge still starting) of,
 /// that `folder` names as a call takes it: announced in the directories searched, or of
-/// a bridge starting there whose sidecar names its project.
-fn in_folder(registry: &Registry, folder: &ProjectFilter) -> Result<Vec<(PathBuf, String)>> {
+/// a bridge starting there whose sidecar names its project. A directory that cannot be
+/// listed is passed over, and returned (the project's own lockfile path there was read
+/// all the same): a bridge found elsewhere is stopped, and "no bridge" names it.
+fn in_folder(
+    registry: &Registry,
+    folder: &ProjectFilter,
+) -> (Vec<(PathBuf, String)>, Vec<Unlisted>) {
     let meant = |project: &str, lockfile: &Path| folder.matches_project(project, Some(lockfile));
-    let announced = scanned(registry)?
-        .into_iter()
-        .filter_map(|entry| match entry.outcome {
-            ReadOutcome::Valid(lock) if meant(&lock.project, &entry.path) => {
-                Some((entry.path, lock.project))
-            }
-            _ => None,
-        });
+    let (entries, unlisted) = listed(registry);
+    let announced = entries.into_iter().filter_map(|entry| match entry.outcome {
+        ReadOutcome::Valid(lock) if meant(&lock.project, &entry.path) => {
+            Some((entry.path, lock.project))
+        }
+        _ => None,
+    });
     let starting = registry.files("bridge").into_iter().filter_map(|sidecar| {
         let lockfile = sidecar.with_extension("json");
         let project = starting(&lockfile)?.project?;
         meant(&project, &lockfile).then_some((lockfile, project))
     });
-    Ok(announced.chain(starting).collect())
+    (announced.chain(starting).collect(), unlisted)
+}
+
+/// The lockfiles in the directories searched, read, and the directories that could not
+/// be listed.
+fn listed(registry: &Registry) -> (Vec<mur_lockfile::Entry>, Vec<Unlisted>) {
+    let mut entries = Vec::new();
+    let mut unlisted = Vec::new();
+    for dir in registry.dirs() {
+        match Registry::at(dir.to_owned()).scan_naming() {
+            Ok(found) => entries.extend(found),
+            Err(not) => unlisted.push(not),
+        }
+    }
+    (entries, unlisted)
 }
 
 /// The lockfiles in the directories searched, read.
@@ -263,15 +287,24 @@ fn scanned(registry: &Registry) -> Result<Vec<mur_lockfile::Entry>> {
 
 /// No bridge found (`message`): where bridges announce themselves, each directory
 /// searched named, as the "no session" hints name them; and each directory where one
-/// may have that was not searched, and why.
-fn no_bridge(message: String, registry: &Registry) -> Error {
+/// may have that was not searched (refused, or `unlisted`: it could not be listed), and
+/// why.
+fn no_bridge(message: String, registry: &Registry, unlisted: &[Unlisted]) -> Error {
     let error = Error::no_session(message).with_hint(format!(
         "a bridge announces itself in {}",
         registry.searched()
     ));
-    registry.refused().iter().fold(error, |error, why| {
-        error.with_hint(format!("{why}: a bridge announced there is not stopped"))
-    })
+    let unlisted = unlisted.iter().map(|not| {
+        format!(
+            "cannot read the lockfile directory `{}`: {}; a bridge announced there is not \
+             stopped",
+            not.dir.display(),
+            not.error
+        )
+    });
+    let refused = (registry.refused().iter())
+        .map(|why| format!("{why}: a bridge announced there is not stopped"));
+    refused.chain(unlisted).fold(error, Error::with_hint)
 }
 
 /// Several `bridges` (`what`: running, starting) where one was meant, each named by its
@@ -442,7 +475,7 @@ fn only_bridge(registry: &Registry) -> Result<Found> {
         0 => {
             let mut starting = starting_bridges(registry);
             match starting.len() {
-                0 => Err(no_bridge("no bridge is running".to_owned(), registry)),
+                0 => Err(no_bridge("no bridge is running".to_owned(), registry, &[])),
                 1 => Ok(starting.remove(0)),
                 _ => Err(several(&starting, "starting", None)),
             }

@@ -22,6 +22,19 @@ pub fn end_by_signal(signal: c_int) -> ! {
     exit_for_signal(signal)
 }
 
+/// The name of `signal` as a line of mur's, the bridge's or mur-eval's says it: SIGINT
+/// (Ctrl+C), SIGTERM or SIGHUP (the terminal closed), those they stop for; any other is
+/// "a signal" (it was named "SIGINT", or "SIGTERM").
+pub fn signal_name(signal: c_int) -> &'static str {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    match signal {
+        SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
+        _ => "a signal",
+    }
+}
+
 /// Exits with [`signal_exit_code`], not killed by the signal: for a process that says
 /// itself how it ended and documents that exit code for it (mur-eval: 130, 143, 129).
 pub fn exit_for_signal(signal: c_int) -> ! {
@@ -82,6 +95,18 @@ mod tests {
                 "{status}"
             );
         }
+    }
+
+    /// Each signal a process stops for is named as itself: SIGHUP (the terminal closed
+    /// while a bridge started) was "SIGINT", as was any other; no other is taken for
+    /// SIGTERM.
+    #[test]
+    fn each_signal_is_named_as_itself() {
+        use signal_hook::consts::SIGQUIT;
+        assert_eq!(
+            [SIGINT, SIGTERM, SIGHUP, SIGQUIT].map(signal_name),
+            ["SIGINT", "SIGTERM", "SIGHUP", "a signal"]
+        );
     }
 
     #[test]

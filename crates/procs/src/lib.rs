@@ -18,7 +18,8 @@
 //!
 //! And how a process a signal stopped ends once it has tidied up ([`end_by_signal`], as
 //! the signal's default action would have ended it; [`exit_for_signal`], with the shells'
-//! code for it): the one way for the stdio bridge, `mur` and mur-eval (`ending.rs`).
+//! code for it), and how its line names the signal ([`signal_name`]): the one way for the
+//! stdio bridge, `mur` and mur-eval (`ending.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -28,7 +29,7 @@ mod linux;
 mod own;
 mod stat;
 
-pub use ending::{end_by_signal, exit_for_signal, signal_exit_code};
+pub use ending::{end_by_signal, exit_for_signal, signal_exit_code, signal_name};
 pub use own::{Spawned, spawn};
 pub use stat::{Stat, only_exited, processes, stat};
 

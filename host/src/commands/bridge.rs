@@ -46,10 +46,7 @@ pub fn run(args: &BridgeArgs, settings: &Settings) -> Result<()> {
 /// handlers: a shell's loop sees a command interrupted (a bridge is no recorded
 /// invocation: nothing to record).
 fn interrupted(signal: std::os::raw::c_int) -> ! {
-    let name = match signal {
-        signal_hook::consts::SIGHUP => "SIGHUP",
-        signal => crate::signals::name(signal),
-    };
+    let name = crate::signals::name(signal);
     output::diagnostic(&format!(
         "error: interrupted by {name} while the bridge started: it was stopped, and its \
          server with it"

@@ -667,6 +667,93 @@ fn bridge_stop_of_a_folder_stops_the_bridge_of_the_project_in_it_as_a_call_finds
     b.stop();
 }
 
+/// `bridge stop --project FOLDER` passes over a lockfile directory it cannot list (here
+/// the variable's, a file in its place): it stops the bridge of the project in the folder
+/// announced in another directory searched (one started without `XDG_RUNTIME_DIR`), and
+/// with none, "no bridge" names the directory it could not read. It failed (exit 7) on
+/// that directory, though the bridge was in the other.
+#[cfg(unix)]
+#[test]
+fn bridge_stop_of_a_folder_passes_over_a_lockfile_directory_it_cannot_list() {
+    let sb = Sandbox::new();
+    let scrubbed = crate::host_discovery::NoRuntimeVar::new(&sb);
+    let shared = scrubbed.shared();
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let folder = sb.dir("unlisted");
+    let project = folder.join("U.csproj");
+    let mut start = scrubbed.env(sb.mur_command(&["devtools", "bridge", "--project"]));
+    start
+        .arg(&project)
+        .args(["--", "python3", "-u"])
+        .arg(&script);
+    let bridge = Bridge::adopted(&sb, project.clone(), &mur_e2e::run(&mut start));
+    let unlistable = sb.lockfile_dir();
+    std::fs::write(&unlistable, "not a directory").expect("a file in its place");
+    let stop = || {
+        let mut stop = sb.mur_command(&["devtools", "bridge", "stop", "--project"]);
+        stop.arg(&folder);
+        mur_e2e::run(&mut stop)
+    };
+    stop().assert_code(0).assert_stderr_is(format!(
+        "stopped the bridge of `{}` (pid {})\n",
+        sb.canonical_project(&project),
+        bridge.line["pid"]
+    ));
+    assert!(
+        !shared.path_for(&sb.canonical_project(&project)).exists(),
+        "the lockfile outlived `bridge stop`"
+    );
+    let error = std::fs::read_dir(&unlistable).expect_err("a file is not listed");
+    stop().assert_code(4).assert_stderr_is(format!(
+        "error: no bridge is running for `{}`\n\
+         hint: a bridge announces itself in `{}` or `{}`\n\
+         hint: cannot read the lockfile directory `{}`: {error}; a bridge announced there is \
+         not stopped\n",
+        sb.canonical_project(&folder),
+        unlistable.display(),
+        shared.dir().display(),
+        unlistable.display(),
+    ));
+}
+
+/// Of a folder's projects, a live app's session and one whose session ended leaving its
+/// lockfile, `bridge stop --project FOLDER` says the live one is not a bridge, whichever
+/// lockfile comes first: it said "has ended; its lockfile was stale" (exit 4) of the other
+/// when its lockfile was listed first, hiding the session that runs.
+#[test]
+fn bridge_stop_of_a_folder_speaks_of_the_session_that_runs_not_one_that_ended() {
+    let sb = Sandbox::new();
+    let folder = sb.dir("mixed");
+    let mut projects: Vec<PathBuf> = ["A.csproj", "B.csproj"]
+        .into_iter()
+        .map(|name| sb.file(&format!("mixed/{name}"), "<Project />\n"))
+        .collect();
+    // The ended session's lockfile is listed first.
+    projects.sort_by_key(|project| sb.lockfile_path(project));
+    let (ended, live) = (&projects[0], &projects[1]);
+    let mut exited = std::process::Command::new("true").spawn().expect("true");
+    let pid = exited.id();
+    exited.wait().expect("true exits");
+    let stale = sb.plant_http_lockfile(&sb.canonical_project(ended), pid, 9);
+    let app = sb.start_sample(live);
+    let mut stop = sb.mur_command(&["devtools", "bridge", "stop", "--project"]);
+    stop.arg(&folder);
+    mur_e2e::run(&mut stop)
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: the session of `{}` (pid {}) is not a bridge; `bridge stop` stops only \
+             bridges\n\
+             hint: stop an app's session in the app (Ctrl+C where it runs)\n",
+            sb.canonical_project(live),
+            app.pid()
+        ));
+    assert!(!stale.exists(), "the stale lockfile is removed");
+    // The app's session was not touched.
+    let mut call = sb.mur_command(&["devtools", "--project"]);
+    call.arg(live).args(["call", "ping"]);
+    mur_e2e::run(&mut call).assert_code(0);
+}
+
 /// A call of `--project FOLDER` whose project's bridge stopped (idle) says so, and how
 /// to start it again, as the call of its file does: it said "start the app with its
 /// devtools session enabled", an app's remedy, for a bridge.
