@@ -607,7 +607,10 @@ fn an_agent_command_sh_cannot_parse_is_refused_before_any_run() {
         .expect("sh");
     let dash = String::from_utf8_lossy(&dash.stderr).starts_with("sh: 1: ");
     for (agent, line) in [
-        ("claude ((", r#"line 1: Syntax error: "(" unexpected (expecting ")")"#),
+        (
+            "claude ((",
+            r#"line 1: Syntax error: "(" unexpected (expecting ")")"#,
+        ),
         (
             "claude -p {prompt} 'unbalanced",
             "line 1: Syntax error: Unterminated quoted string",
