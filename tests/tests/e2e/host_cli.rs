@@ -313,7 +313,7 @@ fn a_negative_number_for_a_numeric_host_option_is_refused_alike_before_and_after
         (&standard, before("--auto-range"), auto_range),
         (&standard, after("--auto-range"), auto_range),
     ] {
-        refused_saying(sb, &argv, &said);
+        refused_saying(sb, &argv, said);
     }
 }
 

@@ -2472,7 +2472,7 @@ fn adding_a_file_that_does_not_exist_says_where_it_was_looked_for() {
     let file = "target/wasm32-wasip2/release/mur_verb_bump.wasm";
     let out = sandbox.mur(&["devtools", "verbs", "add", file]);
     let cwd = std::fs::canonicalize(sandbox.root()).expect("sandbox root");
-    out.assert_code(1).assert_stderr_is(&format!(
+    out.assert_code(1).assert_stderr_is(format!(
         "error: could not read `{file}`: no such file\n\
          hint: the path is read from `{}`; build the verb first (its README.md names the \
          file to add)\n",
