@@ -478,6 +478,11 @@ fn read_once(origin: &Origin, within: Duration) -> Result<Arc<str>, Failure> {
             why: format!("holds more than {VALUE_BYTES_SAID}"),
             not_found: false,
         }),
+        // Without Rust's "(os error 2)", as `verbs add` says a file it cannot read.
+        Err(super::bounded::Refusal::Io(e)) => Err(Failure {
+            not_found: e.kind() == std::io::ErrorKind::NotFound,
+            why: format!("cannot be read: {}", super::manage::io_said(&e)),
+        }),
         Err(why) => Err(Failure {
             not_found: why.is_not_found(),
             why: why.to_string(),
@@ -1349,11 +1354,16 @@ impl Derived {
                 // The word as it was typed: an option that reads `@FILE` would read a
                 // file named by the rest of it (`echo '@alice hi'` was told `--message
                 // '@alice hi'`, which failed: no file `alice hi`), so its `@` is doubled.
+                // A word written `@@…` already, as `--help` teaches, stays as typed: its
+                // `@` doubled again (`--message @@@alice`) sent `@@alice`, not `@alice`.
                 match word.starts_with('@') && field.reads_files() {
                     true => format!(
                         "{told}; did you mean `{}`? (`@@…` sends the text `@…`; `--{} @FILE` \
                          reads FILE)",
-                        with_value(&field.option, &format!("@{word}")),
+                        match word.starts_with("@@") {
+                            true => with_value(&field.option, word),
+                            false => with_value(&field.option, &format!("@{word}")),
+                        },
                         field.option
                     ),
                     false => format!(
@@ -3917,29 +3927,27 @@ mod tests {
                 ),
                 (
                     &["@@x"],
-                    "unexpected argument `@@x`; did you mean `--message @@@x`? (`@@…` sends \
+                    "unexpected argument `@@x`; did you mean `--message @@x`? (`@@…` sends \
                      the text `@…`; `--message @FILE` reads FILE)"
                         .to_owned(),
                 ),
                 (
                     &["--message", &at_missing],
                     format!(
-                        "`--message`: `{missing}` cannot be read: No such file or directory \
-                         (os error 2) (`@FILE` reads a file; `--message '@@{missing}'` sends \
-                         the text `{at_missing}`)"
+                        "`--message`: `{missing}` cannot be read: no such file (`@FILE` reads \
+                         a file; `--message '@@{missing}'` sends the text `{at_missing}`)"
                     ),
                 ),
                 (
                     &["--args", &at_missing],
                     format!(
-                        "`--args`: `{missing}` cannot be read: No such file or directory \
-                         (os error 2) (`@FILE` reads a file; a value that begins with `@` is \
-                         written `@@…`)"
+                        "`--args`: `{missing}` cannot be read: no such file (`@FILE` reads a \
+                         file; a value that begins with `@` is written `@@…`)"
                     ),
                 ),
             ],
         );
-        for hinted in [&["--message", "@@alice hi"][..], &["--message", "@@@x"]] {
+        for hinted in [&["--message", "@@alice hi"][..], &["--message", "@@x"]] {
             let sent = &hinted[1][1..];
             assert_eq!(
                 echo.parse(&argv(hinted), WITHIN),
@@ -4461,7 +4469,7 @@ mod tests {
         assert_eq!(
             parse(&["--selector", "s", "--tags", &at(missing)]),
             Err(format!(
-                "`--tags`: `{missing}` cannot be read: No such file or directory (os error 2) \
+                "`--tags`: `{missing}` cannot be read: no such file \
                  (`@FILE` reads a file; `--tags @@{missing}` sends the text `@{missing}`)"
             ))
         );

@@ -1566,11 +1566,7 @@ fn called_in(examples: &[String], earlier: &[String]) -> Vec<String> {
 /// for a component, that it is built first.
 fn unreadable(file: &Path, e: &std::io::Error) -> VerbError {
     let shown = file.display();
-    let why = e.to_string();
-    let why = match why.rfind(" (os error ") {
-        Some(at) if why.ends_with(')') => why[..at].to_owned(),
-        _ => why,
-    };
+    let why = io_said(e);
     if e.kind() != std::io::ErrorKind::NotFound {
         return VerbError::Registry(format!("could not read `{shown}`: {why}"));
     }
@@ -1587,6 +1583,20 @@ fn unreadable(file: &Path, e: &std::io::Error) -> VerbError {
         (None, None) => "check the path".to_owned(),
     };
     VerbError::refused(format!("could not read `{shown}`: no such file"), hint)
+}
+
+/// Why a file the user named could not be read, as a message says it: "no such file"
+/// when it does not exist, else the system's words without Rust's `(os error N)`
+/// ("Permission denied"). `verbs add`'s file and a derived verb's `@FILE` alike.
+pub(crate) fn io_said(e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        return "no such file".to_owned();
+    }
+    let why = e.to_string();
+    match why.rfind(" (os error ") {
+        Some(at) if why.ends_with(')') => why[..at].to_owned(),
+        _ => why,
+    }
 }
 
 /// Where a file the user named is, from any directory: its canonical path (links
@@ -1645,12 +1655,19 @@ pub(super) fn refresh_entry(index: &mut Index, verb: &str, mut info: Described, 
 
 /// The verbs of `names` are not installed: one is named as `verbs info` names it,
 /// several all at once (`2 verbs are not installed: `nope1`, `nope2``); the hint
-/// names the installed verb nearest to each, where one is.
+/// names the installed verb nearest to each, case aside ([`mur_core::caseless_meant`]),
+/// where one is. One whose index entry is broken is among them, said so with its repair
+/// ([`Broken::meant`]): `verbs list` leaves it out of its table, so "`verbs list`
+/// shows the installed verbs" would not show it.
 fn not_installed(names: &[&str], index: &Index) -> VerbError {
-    let installed = || index.verbs.iter().map(|entry| entry.name.as_str());
+    let broken = index.broken();
+    let installed = || {
+        let names = index.verbs.iter().map(|entry| entry.name.as_str());
+        names.chain(broken.iter().map(|b| b.name.as_str()))
+    };
     let near: Vec<(&str, &str)> = names
         .iter()
-        .filter_map(|name| Some((*name, mur_core::nearest(name, installed())?)))
+        .filter_map(|name| Some((*name, mur_core::caseless_meant(name, installed())?)))
         .collect();
     let message = match names {
         [name] => format!("no verb named `{name}` is installed"),
@@ -1664,19 +1681,35 @@ fn not_installed(names: &[&str], index: &Index) -> VerbError {
                 .join(", ")
         ),
     };
+    let broken_meant = |near: &str| broken.iter().find(|b| b.name == near).map(Broken::meant);
     let hint = match near.as_slice() {
         [] => "`mur devtools verbs list` shows the installed verbs".to_owned(),
-        [(_, near)] if names.len() == 1 => {
-            format!("did you mean `{near}`? (`mur devtools verbs list` shows them all)")
+        // Not "`verbs list` shows them all": its table leaves a broken verb out.
+        [(_, near)] if names.len() == 1 => match broken_meant(near) {
+            Some(meant) => format!("did you mean `{near}`? {meant}"),
+            None => format!("did you mean `{near}`? (`mur devtools verbs list` shows them all)"),
+        },
+        several => {
+            let mut hint = format!(
+                "did you mean {}? (`mur devtools verbs list` shows them all)",
+                several
+                    .iter()
+                    .map(|(name, near)| format!("`{near}` for `{name}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            // Each broken verb meant, once, with why it is not in that table.
+            let mut said: Vec<&str> = Vec::new();
+            for (_, near) in several {
+                if !said.contains(near)
+                    && let Some(meant) = broken_meant(near)
+                {
+                    said.push(near);
+                    hint = format!("{hint}; {meant}");
+                }
+            }
+            hint
         }
-        several => format!(
-            "did you mean {}? (`mur devtools verbs list` shows them all)",
-            several
-                .iter()
-                .map(|(name, near)| format!("`{near}` for `{name}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
     };
     VerbError::refused(message, hint)
 }

@@ -136,7 +136,7 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
         (
             format!("@{missing}"),
             format!(
-                "error: `--args`: `{missing}` cannot be read: No such file or directory (os error 2) \
+                "error: `--args`: `{missing}` cannot be read: no such file \
                      (`@FILE` reads a file; a value that begins with `@` is written `@@…`)\n"
             ),
         ),

@@ -1487,7 +1487,7 @@ fn a_derived_verbs_values_are_read_from_files_and_stdin() {
     let missing = devtools(&["note", "--text", "@bob"]);
     missing.assert_code(1).assert_stdout_is("");
     missing.assert_stderr_starts_with(
-        "error: note: `--text`: `bob` cannot be read: No such file or directory (os error 2) \
+        "error: note: `--text`: `bob` cannot be read: no such file \
          (`@FILE` reads a file; `--text @@bob` sends the text `@bob`)\n",
     );
     assert_eq!(calls(), sent, "no call was made");
@@ -2825,6 +2825,15 @@ fn a_word_that_begins_with_at_is_hinted_as_typed_and_a_missing_file_says_how() {
     let pasted = devtools(&["echo", "--message", "@@alice hi"]);
     pasted.assert_quiet_success();
     assert_eq!(pasted.json(), json!({ "message": "@alice hi" }));
+    // A word escaped already, as `--help` teaches, keeps its one escape: the hint
+    // doubled it again (`--message @@@alice`, which sends `@@alice`).
+    devtools(&["echo", "@@alice"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: echo: unexpected argument `@@alice`; did you mean `--message @@alice`? \
+             (`@@…` sends the text `@…`; `--message @FILE` reads FILE)\n{}",
+            hint("echo")
+        ));
     devtools(&["find", "@x"])
         .assert_code(1)
         .assert_stderr_is(format!(
@@ -2837,9 +2846,8 @@ fn a_word_that_begins_with_at_is_hinted_as_typed_and_a_missing_file_says_how() {
     assert_eq!(
         missing.stderr.lines().next(),
         Some(
-            "error: echo: `--message`: `types/node` cannot be read: No such file or directory \
-             (os error 2) (`@FILE` reads a file; `--message @@types/node` sends the text \
-             `@types/node`)"
+            "error: echo: `--message`: `types/node` cannot be read: no such file (`@FILE` reads \
+             a file; `--message @@types/node` sends the text `@types/node`)"
         ),
         "{missing}"
     );

@@ -852,9 +852,8 @@ fn a_json_option_s_file_or_stdin_is_read_after_help_and_by_the_one_rule() {
         .assert_code(1)
         .assert_stdout_is("")
         .assert_stderr_starts_with(
-            "error: fire: `--args`: `missing.json` cannot be read: No such file or directory \
-             (os error 2) (`@FILE` reads a file; a value that begins with `@` is written \
-             `@@…`)\n\nUsage: mur devtools fire ",
+            "error: fire: `--args`: `missing.json` cannot be read: no such file (`@FILE` reads \
+             a file; a value that begins with `@` is written `@@…`)\n\nUsage: mur devtools fire ",
         );
 }
 
@@ -2320,6 +2319,24 @@ fn a_broken_verb_is_said_broken_where_its_name_is_meant() {
                  of that name\n"
             ));
     }
+    // `verbs info` and `verbs remove` of a near miss too: `verbs list`'s table, which
+    // "not installed" would send the user to, leaves `ping` out. Nothing is removed.
+    for (command, typed) in [("info", "pign"), ("remove", "pign"), ("remove", "PING")] {
+        sandbox
+            .devtools(&["verbs", command, typed])
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(format!(
+                "error: no verb named `{typed}` is installed\nhint: did you mean `ping`? {broken}\n"
+            ));
+    }
+    let several = sandbox.devtools(&["verbs", "remove", "pign", "scribbel"]);
+    several.assert_code(1).assert_stderr_is(format!(
+        "error: 2 verbs are not installed: `pign`, `scribbel`; none of the 2 verbs given was \
+         removed\nhint: did you mean `ping` for `pign`, `scribble` for `scribbel`? (`mur \
+         devtools verbs list` shows them all); {broken}\n"
+    ));
+    assert!(index.join("ping.json").exists());
     sandbox
         .mur(&["ping"])
         .assert_code(1)
