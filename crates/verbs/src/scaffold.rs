@@ -108,9 +108,14 @@ pub struct Created {
 pub struct Tool {
     /// Its MCP name.
     pub name: String,
-    /// The verb's one-line summary: the first line of the tool's description.
+    /// The verb's one-line summary: the first line of the tool's description, cut to
+    /// at most [`SUMMARY_BYTES`].
     pub summary: String,
 }
+
+/// The longest summary a new verb is given from a tool's description, in bytes: far
+/// below what `verbs add` keeps, and one line of `--help`.
+const SUMMARY_BYTES: usize = 200;
 
 impl Tool {
     /// The session's tool `tool` (an entry of `tools/list`), if it has a name.
@@ -120,6 +125,7 @@ impl Tool {
         let summary = described
             .and_then(|d| d.lines().map(str::trim).find(|line| !line.is_empty()))
             .map_or_else(|| format!("Call the tool `{name}`"), str::to_owned);
+        let summary = cut(&summary, SUMMARY_BYTES);
         Some(Self { name, summary })
     }
 
@@ -345,16 +351,89 @@ fn literal(text: &str) -> String {
         .collect()
 }
 
+/// `text` cut to at most `bytes` bytes on a character boundary, an ellipsis marking the cut.
+fn cut(text: &str, bytes: usize) -> String {
+    if text.len() <= bytes {
+        return text.to_owned();
+    }
+    const MORE: &str = "…";
+    let mut end = bytes - MORE.len();
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{MORE}", text[..end].trim_end())
+}
+
+/// `template` with each `{key}` of `values` replaced by its value, in one pass: a value
+/// is never searched again, so a tool's description that says `{name}` stays as it is.
+fn fill_in(template: &str, values: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let found = values.iter().find(|(key, _)| {
+            rest.strip_prefix('{')
+                .and_then(|r| r.strip_prefix(key))
+                .is_some_and(|r| r.starts_with('}'))
+        });
+        match found {
+            Some((key, value)) => {
+                out.push_str(value);
+                rest = &rest[key.len() + 2..];
+            }
+            None => {
+                out.push('{');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What a template says of its verb: the words of the module's first line, the
+/// `<selector>`'s help and the example's argument. A verb of `click` (the tool the
+/// template is written for) clicks; one made for another tool says that its
+/// `<selector>` is a placeholder for that tool's parameters (it said "the element to
+/// click", with `'#btn-inc'`, and sent a `selector` the tool refused).
+fn described(tool: &Tool) -> [(&'static str, String); 3] {
+    if tool.name == Tool::click().name {
+        return [
+            ("what", "click the element a selector matches".to_owned()),
+            ("help", "the element to click".to_owned()),
+            ("example", "#btn-inc".to_owned()),
+        ];
+    }
+    [
+        (
+            "what",
+            "call the tool; its `<selector>` is a placeholder: replace it with the tool's \
+             parameters"
+                .to_owned(),
+        ),
+        (
+            "help",
+            format!(
+                "placeholder: replace with `{}`'s parameters",
+                literal(&tool.name)
+            ),
+        ),
+        ("example", "PARAMETERS".to_owned()),
+    ]
+}
+
 /// The project's files and their contents, for a verb calling `tool`.
 fn files(name: &str, lang: Lang, tool: &Tool) -> Vec<File> {
-    let fill = |template: &str| {
-        template
-            .replace("{tool}", &literal(&tool.name))
-            .replace("{summary}", &literal(&tool.summary))
-            .replace("{name}", name)
-            .replace("{Type}", &type_name(name))
-            .replace("{file}", &component_file(name, lang))
-    };
+    let mut values = vec![
+        ("name", name.to_owned()),
+        ("Type", type_name(name)),
+        ("file", component_file(name, lang)),
+        ("tool", literal(&tool.name)),
+        ("summary", literal(&tool.summary)),
+    ];
+    values.extend(described(tool));
+    let fill = |template: &str| fill_in(template, &values);
     let mut files = vec![file("wit/verb.wit", VERB_WIT)];
     match lang {
         Lang::Rust => {
@@ -1026,6 +1105,106 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A verb made for another tool than `click` does not describe a click: its module
+    /// line, its `<selector>`'s help and its example say that the `<selector>` is a
+    /// placeholder for the tool's parameters, in every language; one of `click` is as
+    /// it was. They said "click the element a selector matches", "the element to click"
+    /// and `'#btn-inc'`, and the verb's call was refused by the tool.
+    #[test]
+    fn a_verb_made_for_another_tool_describes_no_click() {
+        let echo = Tool::of(&serde_json::json!({"name": "echo", "description": "Echoes back"}))
+            .expect("a tool");
+        for (lang, path, help) in [
+            (
+                Lang::Rust,
+                "src/lib.rs",
+                "\"placeholder: replace with `echo`'s parameters\"",
+            ),
+            (
+                Lang::Python,
+                "app.py",
+                "kit.selector(\"placeholder: replace with `echo`'s parameters\")",
+            ),
+            (
+                Lang::JavaScript,
+                "verb.js",
+                "selector(\"placeholder: replace with `echo`'s parameters\")",
+            ),
+        ] {
+            let files = files("echo", lang, &echo);
+            let source = text(&files, path);
+            let first = source.lines().next().expect("a first line");
+            assert!(
+                first.ends_with(
+                    "`mur devtools echo <selector>`: call the tool; its `<selector>` is a \
+                     placeholder: replace it with the tool's parameters (MCP tool `echo`)."
+                ),
+                "{lang:?}: {first}"
+            );
+            assert!(source.contains(help), "{lang:?}: {source}");
+            assert!(
+                source.contains("\"mur devtools echo 'PARAMETERS'\""),
+                "{lang:?}: {source}"
+            );
+            let readme = text(&files, "README.md");
+            assert!(
+                readme.contains("\nmur devtools echo 'PARAMETERS'\n"),
+                "{lang:?}: {readme}"
+            );
+            // The verb and its README; the kit's own docs and tests are the kit's.
+            for text in [&source, &readme] {
+                for click in ["click the element", "the element to click", "'#btn-inc'"] {
+                    assert!(!text.contains(click), "{lang:?}: {click}: {text}");
+                }
+            }
+            for placeholder in ["{what}", "{help}", "{example}"] {
+                assert!(
+                    !source.contains(placeholder) && !readme.contains(placeholder),
+                    "{lang:?}: {placeholder}"
+                );
+            }
+            let click = text(&super::files("bump", lang, &Tool::click()), path);
+            assert!(
+                click.contains("click the element a selector matches (MCP tool `click`)")
+                    && click.contains("\"the element to click\"")
+                    && click.contains("\"mur devtools bump '#btn-inc'\""),
+                "{lang:?}: {click}"
+            );
+        }
+    }
+
+    /// A tool's description is put in last: one that says `{name}` or `{Type}` keeps
+    /// those words (they were filled in as the verb's name), and its first line is cut
+    /// to at most 200 bytes on a character boundary (`verbs add` refuses a summary far
+    /// longer).
+    #[test]
+    fn the_tools_description_is_put_in_as_it_is_and_cut_to_one_short_line() {
+        let braces = Tool::of(&serde_json::json!({
+            "name": "say",
+            "description": "Says {name} in {Type} to {file}\nsecond line {name}"
+        }))
+        .expect("a tool");
+        assert_eq!(braces.summary, "Says {name} in {Type} to {file}");
+        for lang in ALL {
+            let path = match lang {
+                Lang::Rust => "src/lib.rs",
+                Lang::Python => "app.py",
+                Lang::JavaScript => "verb.js",
+            };
+            let source = text(&files("say", lang, &braces), path);
+            assert!(
+                source.contains("\"Says {name} in {Type} to {file}\""),
+                "{lang:?}: {source}"
+            );
+        }
+        let long = "é".repeat(300);
+        let tool =
+            Tool::of(&serde_json::json!({"name": "long", "description": long})).expect("a tool");
+        assert!(tool.summary.len() <= 200, "{}", tool.summary.len());
+        assert!(tool.summary.len() > 190, "{}", tool.summary.len());
+        assert!(tool.summary.starts_with("éé") && tool.summary.ends_with('…'));
     }
 
     #[test]

@@ -637,12 +637,20 @@ fn word_taken(
                  `{theirs}`, which is reached only as `{call}` ({back})"
             )
         }
+        // Run after the next steps' `cd`: a `--project` typed relative is made absolute.
         None => format!(
             "note: `{name}` is the derived verb of the session's tool `{theirs}`: the new verb \
              calls it, and once added stands in for it ({back}); its template takes a \
              `<selector>`: give it the tool's parameters (`{} {name} --help` lists them) \
              before you add it",
-            settings.devtools_command()
+            Settings {
+                project: settings
+                    .project
+                    .as_deref()
+                    .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_owned())),
+                ..settings.clone()
+            }
+            .devtools_command()
         ),
     })
 }

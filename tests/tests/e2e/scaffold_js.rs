@@ -278,13 +278,31 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
     let sb = mur_e2e::Sandbox::new();
     let project = sb.project("app");
     let _session = sb.start_sample(&project);
-    let project_arg = project.to_str().expect("utf-8");
+    let project_path = project.to_str().expect("utf-8");
+    // Typed relative to the working directory (the sandbox's root), as a user types it.
+    let project_arg = "app/App.csproj";
+    assert_eq!(sb.root().join(project_arg), project);
     let dir = sb.dir("gen");
     let dir_arg = dir.to_str().expect("utf-8");
-    for (lang, file, tool) in [
-        ("js", "verb.js", "tool: \"state\","),
-        ("python", "app.py", "tool = \"state\""),
-        ("rust", "src/lib.rs", "tool: \"state\","),
+    for (lang, file, tool, help) in [
+        (
+            "js",
+            "verb.js",
+            "tool: \"state\",",
+            "selector(\"placeholder: replace with `state`'s parameters\")",
+        ),
+        (
+            "python",
+            "app.py",
+            "tool = \"state\"",
+            "selector(\"placeholder: replace with `state`'s parameters\")",
+        ),
+        (
+            "rust",
+            "src/lib.rs",
+            "tool: \"state\",",
+            "\"placeholder: replace with `state`'s parameters\"\n);",
+        ),
     ] {
         let name = "state";
         let out = sb.mur(&[
@@ -305,16 +323,31 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
         assert!(text.contains(tool), "{lang}: {text}");
         assert!(!text.contains("\"click\""), "{lang}: {text}");
         assert!(!text.contains("Click the element"), "{lang}: {text}");
+        // Nothing in it describes a click: the `<selector>` is said to be a placeholder.
+        for click in ["click the element", "the element to click", "#btn-inc'"] {
+            assert!(!text.contains(click), "{lang}: {click}: {text}");
+        }
+        assert!(text.contains(help), "{lang}: {text}");
+        assert!(
+            text.contains("\"mur devtools state 'PARAMETERS'\""),
+            "{lang}: {text}"
+        );
+        // The note names the project by its absolute path, so that its command works
+        // after the next steps' `cd` (it repeated `--project app/App.csproj`).
+        let command = format!("mur devtools --project {project_path} state --help");
         assert!(
             out.stderr.contains(&format!(
                 "note: `state` is the derived verb of the session's tool `state`: the new verb \
                  calls it, and once added stands in for it (`mur devtools verbs remove state` \
                  gives the word back); its template takes a `<selector>`: give it the tool's \
-                 parameters (`mur devtools --project {project_arg} state --help` lists them) \
-                 before you add it\n"
+                 parameters (`{command}` lists them) before you add it\n"
             )),
             "{out}"
         );
+        let cd = format!("cd {}", made.display());
+        let ran = mur_e2e::run(&mut sb.shell_command(&format!("{cd} && {command}")));
+        ran.assert_code(0);
+        assert!(ran.stdout.contains("state"), "{ran}");
         std::fs::remove_dir_all(&made).expect("removed");
     }
 }
