@@ -5,7 +5,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::builder::{EnumValueParser, PathBufValueParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use mur_core::{Error, Result};
 
 use crate::default_out;
@@ -70,7 +71,7 @@ pub enum Command {
 pub struct ConditionsArgs {
     /// Where the condition files are [default: eval/conditions of the source tree
     /// mur-eval was built from]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = path())]
     pub condition_dir: Option<PathBuf>,
 }
 
@@ -88,27 +89,27 @@ pub struct StudyArgs {
     pub tasks: Vec<String>,
     /// How many times each task runs under each condition
     // Any word is its value: `-2` is refused as too few, not as an unknown option.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = repeats, allow_hyphen_values = true)]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = NotEmpty(repeats), allow_hyphen_values = true)]
     pub repeats: u32,
     /// How many runs at once
-    #[arg(long, value_name = "J", default_value_t = 1, value_parser = jobs, allow_hyphen_values = true)]
+    #[arg(long, value_name = "J", default_value_t = 1, value_parser = NotEmpty(jobs), allow_hyphen_values = true)]
     pub jobs: u32,
     /// The study's directory; the same one again resumes it [default: mur-eval-out/study-<time>]
     // The help text names its placeholders in angle brackets, as clap's do: not HTML.
     #[allow(rustdoc::invalid_html_tags)]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = path())]
     pub out: Option<PathBuf>,
     /// The seed of the runs' order [default: a fresh one, or the one the study recorded]
     // Any word is its value: `-1` is refused as no seed, not as an unknown option.
-    #[arg(long, value_name = "N", value_parser = seed, allow_hyphen_values = true)]
+    #[arg(long, value_name = "N", value_parser = NotEmpty(seed), allow_hyphen_values = true)]
     pub seed: Option<u64>,
     /// Read the agent's stdout as this event stream (turns, tokens, cost), over a
     /// condition's own `agent_format`
-    #[arg(long, value_name = "FORMAT", value_enum)]
+    #[arg(long, value_name = "FORMAT", value_parser = one_of::<crate::adapters::Format>())]
     pub agent_format: Option<crate::adapters::Format>,
     /// Also write the report as one self-contained HTML page (`-`: print it on stdout in
     /// place of the markdown report, which report.md holds)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = path())]
     pub html: Option<PathBuf>,
     /// The condition the report compares the others with ("Against …") [default:
     /// cli-named when the study has it, else its first condition]
@@ -116,7 +117,7 @@ pub struct StudyArgs {
     pub against: Option<String>,
     /// Where the condition files are [default: eval/conditions of the source tree
     /// mur-eval was built from]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = path())]
     pub condition_dir: Option<PathBuf>,
     #[command(flatten)]
     pub runner: RunnerArgs,
@@ -129,11 +130,11 @@ pub struct ReportArgs {
     pub dir: PathBuf,
     /// Also write the report as one self-contained HTML page (`-`: print it on stdout in
     /// place of the markdown report, which report.md holds)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = path())]
     pub html: Option<PathBuf>,
     /// Put the per-condition table into FILE between its `<!-- study-baseline -->` and
     /// `<!-- /study-baseline -->` lines
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = path())]
     pub readme: Option<PathBuf>,
     /// The condition the report compares the others with ("Against …") [default:
     /// cli-named when the study has it, else its first condition]
@@ -145,7 +146,7 @@ pub struct ReportArgs {
 pub struct RunArgs {
     /// What the agent may use: `cli` (mur on PATH), `mcp` (an MCP configuration) or
     /// `both` (the two at once, for the agent to pick from)
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = one_of::<Profile>())]
     pub profile: Profile,
     /// The agent command, run by `sh -c` per task; placeholders {task}, {prompt},
     /// {prompt_file}, {workdir}, {mcp_config} and {profile} are replaced, shell-quoted
@@ -160,7 +161,7 @@ pub struct RunArgs {
     /// Where transcripts and the report go [default: mur-eval-out/<profile>-<time>]
     // The help text names its placeholders in angle brackets, as clap's do: not HTML.
     #[allow(rustdoc::invalid_html_tags)]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = path())]
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub runner: RunnerArgs,
@@ -171,23 +172,23 @@ pub struct RunArgs {
 pub struct RunnerArgs {
     /// Where the task files are [default: eval/tasks of the source tree mur-eval was
     /// built from]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = path())]
     pub task_dir: Option<PathBuf>,
     /// The agent's time limit per run, in seconds, over the tasks' own
     /// [default: the task's, else 120]
-    #[arg(long, value_name = "SECS", value_parser = time_limit_secs, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SECS", value_parser = NotEmpty(time_limit_secs), allow_hyphen_values = true)]
     pub time_limit: Option<u64>,
     /// The `mur` to put on PATH (cli) [default: beside mur-eval, else on PATH]
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_parser = path())]
     pub mur: Option<PathBuf>,
     /// The `mur-sample` to run [default: beside mur-eval, else on PATH]
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_parser = path())]
     pub sample: Option<PathBuf>,
     /// The verb components (`*.wasm`) to install: the cli profile's, or the standard
     /// named verbs of `verbs = "named"`; compiled once, kept in `--out`'s
     /// `compiled-verbs` for every run [default: your installed verbs,
     /// `$XDG_DATA_HOME/mur/verbs`]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = path())]
     pub verbs: Option<PathBuf>,
     /// Pass this environment variable on to the agent (repeatable; e.g. an API key)
     #[arg(long, value_name = "NAME")]
@@ -198,7 +199,7 @@ pub struct RunnerArgs {
 pub struct TasksArgs {
     /// Where the task files are [default: eval/tasks of the source tree mur-eval was
     /// built from]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = path())]
     pub task_dir: Option<PathBuf>,
     /// One JSON object per task
     #[arg(long)]
@@ -469,34 +470,74 @@ impl RunnerArgs {
     }
 }
 
-/// An option clap refused an empty value of (`--jobs=`, `--repeats ''`, `--out=`), said
-/// as mur says one: `` `--jobs <J>` needs a value (it was given empty)`` — not clap's
-/// ``invalid value `` for `--jobs <J>`: `` is not a whole number…``, its quotes around
-/// nothing. A value parser of mur-eval's is only given a value typed; clap's own
-/// refusal of an empty one (a path) is also its word for one missing (`--out` typed
-/// last), told apart by `argv`. `None` for any other error.
-pub fn given_empty(e: &clap::Error, argv: &[OsString]) -> Option<Error> {
+/// An option typed with an empty value (`--jobs=`, `--repeats ''`, `--out=`), refused by
+/// [`NotEmpty`] and said as mur says one: `` `--jobs <J>` needs a value (it was given
+/// empty)`` ([`mur_core::given_empty`]) — not clap's ``invalid value `` for `--jobs <J>`:
+/// `` is not a whole number…``, its quotes around nothing, nor, of a path, its "a value
+/// is required", which is its word for one missing (`--out` typed last), said as clap
+/// says it. `None` for any other error.
+pub fn given_empty(e: &clap::Error) -> Option<Error> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    let said = |kind| match e.get(kind) {
-        Some(ContextValue::String(text)) => Some(text.as_str()),
-        _ => None,
-    };
-    let option = said(ContextKind::InvalidArg)?;
-    if !said(ContextKind::InvalidValue)?.is_empty() {
+    use std::error::Error as _;
+    if e.kind() != ErrorKind::ValueValidation || !e.source().is_some_and(|s| s.is::<Empty>()) {
         return None;
     }
-    let long = option.split(' ').next().unwrap_or_default();
-    let typed_empty = || {
-        let inline = format!("{long}=");
-        argv.iter().any(|word| *word == *inline)
-            || argv.windows(2).any(|w| w[0] == long && w[1].is_empty())
-    };
-    let empty = match e.kind() {
-        ErrorKind::ValueValidation => true,
-        ErrorKind::InvalidValue => typed_empty(),
-        _ => false,
-    };
-    empty.then(|| Error::usage(format!("`{option}` needs a value (it was given empty)")))
+    match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(option)) => Some(Error::usage(mur_core::given_empty(option))),
+        _ => None,
+    }
+}
+
+/// A value parser of mur-eval's that refuses an empty value before `P` reads it, as
+/// [`Empty`]: [`given_empty`] then knows the value was typed empty, where clap says a
+/// path's empty value as one missing.
+#[derive(Clone)]
+struct NotEmpty<P>(P);
+
+impl<P: TypedValueParser> TypedValueParser for NotEmpty<P> {
+    type Value = P::Value;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> std::result::Result<Self::Value, clap::Error> {
+        if value.is_empty() {
+            // Refused as a value parser refuses one: clap names the option.
+            let refuse = |_: &str| Err::<P::Value, _>(Empty);
+            return refuse.parse_ref(cmd, arg, value);
+        }
+        self.0.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        self.0.possible_values()
+    }
+}
+
+/// An empty value, which [`NotEmpty`] refused.
+#[derive(Debug)]
+struct Empty;
+
+impl std::fmt::Display for Empty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("it was given empty")
+    }
+}
+
+impl std::error::Error for Empty {}
+
+/// A path option's value parser: clap's, [`NotEmpty`].
+fn path() -> NotEmpty<PathBufValueParser> {
+    NotEmpty(PathBufValueParser::new())
+}
+
+/// The value parser of an option that takes one of `E`'s values: clap's, [`NotEmpty`].
+fn one_of<E: ValueEnum + Clone + Send + Sync + 'static>() -> NotEmpty<EnumValueParser<E>> {
+    NotEmpty(EnumValueParser::new())
 }
 
 /// Where `mur` keeps the verbs installed for the user running mur-eval.
@@ -614,7 +655,7 @@ mod tests {
                 .map(OsString::from)
                 .collect();
             let error = Cli::try_parse_from(&argv).map(drop).expect_err("refused");
-            given_empty(&error, &argv).map(|e| e.message().to_owned())
+            given_empty(&error).map(|e| e.message().to_owned())
         };
         for (args, option) in [
             (&["--jobs="][..], "--jobs <J>"),
@@ -623,6 +664,9 @@ mod tests {
             (&["--time-limit", ""], "--time-limit <SECS>"),
             (&["--seed="], "--seed <N>"),
             (&["--out="], "--out <DIR>"),
+            (&["--out", ""], "--out <DIR>"),
+            (&["--task-dir="], "--task-dir <DIR>"),
+            (&["--agent-format="], "--agent-format <FORMAT>"),
         ] {
             assert_eq!(
                 refused(args),
@@ -633,6 +677,11 @@ mod tests {
         for args in [&["--jobs", "0"][..], &["--out"], &["--jobs"]] {
             assert_eq!(refused(args), None, "{args:?}");
         }
+        // A value missing is not one given empty, whatever other word reads `--html=`
+        // (here the study's directory, after `--`): it was once taken for it.
+        let missing = ["mur-eval", "report", "--html", "--", "--html="];
+        let error = Cli::try_parse_from(missing).map(drop).expect_err("refused");
+        assert!(given_empty(&error).is_none(), "{error}");
     }
 
     #[test]

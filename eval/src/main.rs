@@ -67,10 +67,9 @@ fn main() -> ExitCode {
     stop::on_signals();
     // Before any child is started: what an agent leaves behind stays mur-eval's to kill.
     let _ = mur_procs::become_subreaper();
-    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let cli = match Cli::try_parse_from(&argv) {
+    let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => match cli::given_empty(&error, &argv) {
+        Err(error) => match cli::given_empty(&error) {
             Some(empty) => {
                 output::report(&empty);
                 return ExitCode::from(empty.exit_code());

@@ -440,18 +440,15 @@ pub fn value_required_of(option: &str, values: &[String], usage: Option<String>)
 }
 
 /// [`value_required_of`] of an option typed with an empty value (`--timeout ''`,
-/// `--only-verbs=`): `` `--timeout <MS>` needs a value (it was given empty)``. A script
+/// `--only-verbs=`), in mur's one wording of it ([`mur_core::given_empty_of`]):
+/// `` `--timeout <MS>` needs a value (it was given empty)``. A script
 /// that passed `"$UNSET"` passed the word, and was told the value was missing, which
 /// sent it looking for a word it had typed. Still "needs a value", not the verbs' "must
 /// not be empty" of a text option: that is the one wording of this mistake the kits
 /// (plugins/kit/src/argv.rs, `millis_word`) and the derived verbs give of an empty
 /// `--timeout` after a verb's name, and scripts may match it.
 pub fn value_given_empty(option: &str, values: &[String], usage: Option<String>) -> Error {
-    let mut said = format!("`{option}` needs a value (it was given empty");
-    if !values.is_empty() {
-        said.push_str(&format!("; possible values: {}", values.join(", ")));
-    }
-    said.push(')');
+    let said = mur_core::given_empty_of(option, values);
     usage.into_iter().fold(Error::usage(said), Error::with_hint)
 }
 

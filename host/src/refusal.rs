@@ -12,6 +12,7 @@ use clap::FromArgMatches as _;
 
 use crate::call_line::{Arguments, call_line};
 use crate::cli::{self, Cli};
+use crate::commands::unknown_verb::Installed;
 use crate::options::{is_short_flags, short_flags_given, takes_no_value};
 use mur_core::{Error, Result};
 
@@ -483,7 +484,8 @@ fn without_devtools(argv: &[OsString], e: clap::Error) -> Error {
     if first.is_none_or(|first| *first != *word) {
         return e.into();
     }
-    let Some(meant) = devtools_word(&word) else {
+    let installed = mur_verbs::VerbHost::installed();
+    let Some(meant) = devtools_word(&word, &installed) else {
         return e.into();
     };
     // `mur help click` is `mur click --help` ([`crate::commands`]): help was asked for,
@@ -493,22 +495,17 @@ fn without_devtools(argv: &[OsString], e: clap::Error) -> Error {
         "did you mean `mur devtools {}{help}`?",
         mur_core::shell_word(&meant)
     );
-    Error::from(e).with_first_hint(crate::commands::unknown_verb::if_broken(asked, &meant))
+    let asked = crate::commands::unknown_verb::if_broken(asked, &meant, &installed.1);
+    Error::from(e).with_first_hint(asked)
 }
 
 /// The word of `devtools` that `word` is, or is likely meant as ([`mur_core::caseless_meant`]):
-/// of mur's commands and the installed verbs (their index entry broken or not), which are
-/// known without a session. A tool's verb is not: its session is not asked for a word
-/// clap refused.
-fn devtools_word(word: &str) -> Option<String> {
-    let installed = mur_verbs::VerbHost::summaries()
-        .into_iter()
-        .map(|(name, _)| name);
-    let broken = mur_verbs::VerbHost::broken().into_iter().map(|b| b.name);
-    mur_core::caseless_meant(
-        word,
-        cli::host_verbs().into_iter().chain(installed).chain(broken),
-    )
+/// of mur's commands and the verbs `installed` (their index entry broken or not), which
+/// are known without a session. A tool's verb is not: its session is not asked for a
+/// word clap refused.
+fn devtools_word(word: &str, installed: &Installed) -> Option<String> {
+    let installed = crate::commands::unknown_verb::installed_names(installed);
+    mur_core::caseless_meant(word, cli::host_verbs().into_iter().chain(installed))
 }
 
 /// Whether `argv` asks for help (`--help` or `-h` before any `--`).

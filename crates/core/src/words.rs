@@ -1,5 +1,6 @@
 //! The words mur's messages suggest: the one "did you mean" rule for what a mistyped
-//! word was likely meant to be, and a word written so a shell reads it back.
+//! word was likely meant to be, a word written so a shell reads it back, and what is
+//! said of an option typed with an empty value.
 
 /// The rule itself, one file for the host and the Rust verb kit, which cannot depend on
 /// mur-core (its src/ is vendored into verb crates that build from crates.io alone).
@@ -48,6 +49,28 @@ pub fn until_end_of_options(argv: &[String]) -> (&[String], &[String]) {
     argv.split_at(end)
 }
 
+/// What is said of option `named` (`` `--timeout <MS>` ``, as help names it) typed with
+/// an empty value (`--timeout=`, `--out ''`): `` `--timeout <MS>` needs a value (it was
+/// given empty)``. The one wording of it for the host, the derived verbs and mur-eval
+/// (the Rust verb kit, which cannot depend on mur-core, keeps its own copy in
+/// plugins/kit/src/argv.rs): a script that passed `"$UNSET"` passed the word, and is
+/// told the value it held was empty, not that it was missing.
+pub fn given_empty(named: &str) -> String {
+    given_empty_of(named, &[])
+}
+
+/// [`given_empty`] of an option that takes one of `values` (`--lang <LANG>`: `rust`,
+/// `python`, `js`), named inside its parentheses: `` `--lang <LANG>` needs a value (it
+/// was given empty; possible values: rust, python, js)``.
+pub fn given_empty_of(named: &str, values: &[String]) -> String {
+    let mut said = format!("`{named}` needs a value (it was given empty");
+    if !values.is_empty() {
+        said.push_str(&format!("; possible values: {}", values.join(", ")));
+    }
+    said.push(')');
+    said
+}
+
 /// `word` as a shell reads it back, for a command a message suggests: bare when it
 /// is plain, else in single quotes (`'#count'`, `'it'\''s'`).
 pub fn shell_word(word: &str) -> String {
@@ -72,7 +95,9 @@ pub fn shell_name(name: &std::ffi::OsStr) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{nearest, shell_name, shell_word, until_end_of_options};
+    use super::{
+        given_empty, given_empty_of, nearest, shell_name, shell_word, until_end_of_options,
+    };
 
     #[test]
     fn a_typo_is_one_slip_away() {
@@ -154,5 +179,20 @@ mod tests {
         assert_eq!((options.len(), end), (2, &argv[2..]));
         let none: Vec<String> = vec!["x".into()];
         assert_eq!(until_end_of_options(&none), (&none[..], &[][..]));
+    }
+
+    /// An option typed empty is said to need a value, as given empty, with the values
+    /// it takes where it takes one of a few.
+    #[test]
+    fn an_option_given_empty_is_said_so() {
+        assert_eq!(
+            given_empty("--timeout <MS>"),
+            "`--timeout <MS>` needs a value (it was given empty)"
+        );
+        let langs = ["rust", "python", "js"].map(String::from);
+        assert_eq!(
+            given_empty_of("--lang <LANG>", &langs),
+            "`--lang <LANG>` needs a value (it was given empty; possible values: rust, python, js)"
+        );
     }
 }

@@ -828,7 +828,7 @@ impl Derived {
             let value = self.value_of(name, inline, &mut words)?;
             // `--out=`: refused before the call, not after the tool ran.
             if value.is_empty() {
-                return Err(format!("{} (it was given empty)", self.needs_value(name)));
+                return Err(mur_core::given_empty(&self.option_named(name)));
             }
             if out.replace(value).is_some() {
                 return Err(self.given_again(name));

@@ -134,10 +134,7 @@ impl VerbHost {
     /// ([`manage::Broken::warning`], which is too long for a line of help): left out, it
     /// vanished from the list without a word.
     pub fn listing() -> Vec<(String, String, &'static str)> {
-        let Ok((entries, broken)) = VerbDirs::from_env().and_then(|dirs| manage::listing(&dirs))
-        else {
-            return Vec::new();
-        };
+        let (entries, broken) = Self::installed();
         let listed = entries.into_iter().map(|e| {
             let kind = if e.interface == data::INTERFACE {
                 "data"
@@ -153,24 +150,13 @@ impl VerbHost {
         listed.chain(broken).collect()
     }
 
-    /// The installed verbs whose index entry mur cannot use ([`manage::Broken`]), which
-    /// [`Self::summaries`] leaves out: a word meant as one is told it is broken, not that
-    /// no verb has that name. None when the index cannot be read.
-    pub fn broken() -> Vec<manage::Broken> {
+    /// The installed verbs, from the index alone and read once ([`manage::listing`]): the
+    /// index entries, and those mur cannot use ([`manage::Broken`]), of which a word meant
+    /// as one is told it is broken, not that no verb has that name. None when the index
+    /// cannot be read, which a listing or a word's hint does not fail for.
+    pub fn installed() -> (Vec<Entry>, Vec<manage::Broken>) {
         VerbDirs::from_env()
             .and_then(|dirs| manage::listing(&dirs))
-            .map(|(_, broken)| broken)
-            .unwrap_or_default()
-    }
-
-    pub fn summaries() -> Vec<(String, String)> {
-        Self::open()
-            .map(|host| {
-                host.entries()
-                    .iter()
-                    .map(|e| (e.name.clone(), e.summary.clone()))
-                    .collect()
-            })
             .unwrap_or_default()
     }
 

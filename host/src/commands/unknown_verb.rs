@@ -3,11 +3,16 @@
 //! would stand for, or the session to run it in.
 
 use mur_core::{Error, Kind, ListedSession, is_slip};
-use mur_verbs::{VerbError, VerbHost};
+use mur_verbs::manage::Broken;
+use mur_verbs::{Entry, VerbError, VerbHost};
 use serde_json::Value;
 
 use crate::tool_cache::CachedTools;
 use crate::tools::pick;
+
+/// The installed verbs, read once for a word's hints ([`VerbHost::installed`]): their index
+/// entries, and those broken.
+pub type Installed = (Vec<Entry>, Vec<Broken>);
 
 /// Why a word named no tool: the session's tools were read and none answers to it, or
 /// no tool list could be read (why not, as a hint), the word being near `near`.
@@ -31,7 +36,8 @@ pub fn unresolved(name: &str, e: Error) -> Result<Unknown, Error> {
 fn no_session(name: &str, e: Error) -> Result<Unknown, Error> {
     // One slip from an installed verb or a command of mur's: a typo, said first,
     // then why no tool list was read.
-    let near = nearest_word(name, &[]);
+    let installed = VerbHost::installed();
+    let near = nearest_word(name, &[], &installed);
     if let Some(near) = near.clone().filter(|near| is_slip(name, near)) {
         return Ok(Unknown::Unread {
             why: "no devtools session is running to look for a tool of that name".to_owned(),
@@ -42,7 +48,7 @@ fn no_session(name: &str, e: Error) -> Result<Unknown, Error> {
     // is no typo of `session`): no session (exit 4, "start the app"), as for a
     // named verb or `call`.
     let e = match near {
-        Some(near) => e.with_first_hint(format!("or {}", did_you_mean(&near))),
+        Some(near) => e.with_first_hint(format!("or {}", did_you_mean(&near, &installed.1))),
         None => e,
     };
     Err(e.with_first_hint(format!(
@@ -56,7 +62,7 @@ fn none_chosen(name: &str, e: Error) -> Result<Unknown, Error> {
     // one session or none; unless the tool lists as last read tell which of the sessions
     // has a tool of that name, the one then named to run the command again.
     let having = having(name, &e);
-    let near = nearest_word(name, &[]).filter(|near| is_slip(name, near));
+    let near = nearest_word(name, &[], &VerbHost::installed()).filter(|near| is_slip(name, near));
     if let Some(near) = near.filter(|_| having.is_empty()) {
         return Ok(Unknown::Unread {
             why: "several devtools sessions are running: a tool of that name is looked \
@@ -132,9 +138,10 @@ fn unknown_word(name: &str, unknown: &Unknown, devtools: &str, meant: Option<Str
     let listed = match unknown {
         Unknown::Listed(listed) => listed.as_slice(),
         Unknown::Unread { why, near } => {
+            let (_, broken) = VerbHost::installed();
             let error = Error::from(message)
                 .with_hint(why.clone())
-                .with_first_hint(did_you_mean(near));
+                .with_first_hint(did_you_mean(near, &broken));
             return match meant {
                 Some(meant) => error.with_first_hint(meant),
                 None => error,
@@ -151,15 +158,18 @@ fn unknown_word(name: &str, unknown: &Unknown, devtools: &str, meant: Option<Str
     if let Some(meant) = meant.or_else(|| sharing_tools(name, listed)) {
         return error.with_hint(meant);
     }
-    match nearest_word(name, listed) {
+    let installed = VerbHost::installed();
+    match nearest_word(name, listed, &installed) {
         // A slip of the keyboard (`clik`, `clear-todo`) is said alone, as sure.
-        Some(word) if is_slip(name, &word) => error.with_hint(did_you_mean(&word)),
+        Some(word) if is_slip(name, &word) => error.with_hint(did_you_mean(&word, &installed.1)),
         // A guess further off keeps the catalog line after it (user audit AU9 4): the
         // word is likely another verb's, and the one guessed may act, even destroy
         // (`clear '#todo-input'` meant `type --clear`, and was offered `clear-todos`,
         // which empties the list; `check` was offered `click`). An agent given one
         // command follows it; given the catalog too, it has where to look first.
-        Some(word) => error.with_hint(did_you_mean(&word)).with_hint(catalog),
+        Some(word) => error
+            .with_hint(did_you_mean(&word, &installed.1))
+            .with_hint(catalog),
         None => error.with_hint(catalog),
     }
 }
@@ -206,30 +216,34 @@ fn mcp_method(name: &str) -> Option<String> {
     }
 }
 
-/// The installed verb (its index entry broken or not), host command or verb of a tool in
-/// `listed` nearest to `name`, case aside ([`mur_core::caseless_meant`]): `CLICK` is
-/// `click` as `Click` is.
-fn nearest_word(name: &str, listed: &[Value]) -> Option<String> {
-    let installed = VerbHost::summaries().into_iter().map(|(word, _)| word);
-    let broken = VerbHost::broken().into_iter().map(|b| b.name);
+/// The installed verb (its index entry broken or not, of `installed`), host command or
+/// verb of a tool in `listed` nearest to `name`, case aside
+/// ([`mur_core::caseless_meant`]): `CLICK` is `click` as `Click` is.
+fn nearest_word(name: &str, listed: &[Value], installed: &Installed) -> Option<String> {
     let tools = mur_verbs::derived::verb_names(listed).into_iter().flatten();
-    let words = installed
-        .chain(broken)
+    let words = installed_names(installed)
         .chain(crate::cli::host_verbs())
         .chain(tools);
     mur_core::caseless_meant(name, words)
 }
 
+/// The names of the verbs `installed`, their index entry broken or not.
+pub fn installed_names(installed: &Installed) -> impl Iterator<Item = String> + '_ {
+    let (entries, broken) = installed;
+    let entries = entries.iter().map(|e| e.name.clone());
+    entries.chain(broken.iter().map(|b| b.name.clone()))
+}
+
 /// "did you mean `WORD`?" ([`if_broken`]).
-fn did_you_mean(word: &str) -> String {
-    if_broken(format!("did you mean `{word}`?"), word)
+fn did_you_mean(word: &str, broken: &[Broken]) -> String {
+    if_broken(format!("did you mean `{word}`?"), word, broken)
 }
 
 /// `asked`, a did-you-mean of `word`; where `word` is an installed verb whose index entry
-/// is broken, with that, why and its repair, as `verbs list` warns of it: it was left
-/// out, and a word meant as it read as no verb at all.
-pub fn if_broken(asked: String, word: &str) -> String {
-    match VerbHost::broken().into_iter().find(|b| b.name == word) {
+/// is broken (of `broken`), with that, why and its repair, as `verbs list` warns of it:
+/// it was left out, and a word meant as it read as no verb at all.
+pub fn if_broken(asked: String, word: &str, broken: &[Broken]) -> String {
+    match broken.iter().find(|b| b.name == word) {
         Some(broken) => format!("{asked} {}", broken.meant()),
         None => asked,
     }

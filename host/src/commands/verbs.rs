@@ -18,7 +18,9 @@ use crate::{judging, output, verb_list};
 /// user asked for depends on it.
 const SESSION_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 
-/// Runs one `verbs` subcommand and prints what it found or did.
+/// Runs one `verbs` subcommand and prints what it found or did. `verbs new` always asks
+/// the session for its tools (up to [`SESSION_WAIT`]), `-q` or not: the new verb is made
+/// to call the tool of its name.
 pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
     if let VerbsCommand::New { name, dir, lang } = cmd {
         // The session's tool of that name, which the new verb is made to call.
