@@ -43,10 +43,11 @@ pub fn run(cmd: &VerbsCommand, settings: &Settings) -> Result<()> {
         }
         // A verb installed by that name took the word already (the warning above says
         // the next steps replace it).
-        if !settings.quiet && !verb_list::taken(name, &installed) {
-            if let Some(note) = word_taken(name, None, &tools, settings) {
-                output::diagnostic(&note);
-            }
+        if !settings.quiet
+            && !verb_list::taken(name, &installed)
+            && let Some(note) = word_taken(name, None, &tools, settings)
+        {
+            output::diagnostic(&note);
         }
         return Ok(());
     }
