@@ -481,7 +481,7 @@ fn read_once(origin: &Origin, within: Duration) -> Result<Arc<str>, Failure> {
         // Without Rust's "(os error 2)", as `verbs add` says a file it cannot read.
         Err(super::bounded::Refusal::Io(e)) => Err(Failure {
             not_found: e.kind() == std::io::ErrorKind::NotFound,
-            why: format!("cannot be read: {}", super::manage::io_said(&e)),
+            why: format!("cannot be read: {}", crate::error::io_said(&e)),
         }),
         Err(why) => Err(Failure {
             not_found: why.is_not_found(),

@@ -268,6 +268,20 @@ pub(crate) fn io_error(action: &str, path: &std::path::Path, err: std::io::Error
     VerbError::internal(format!("could not {action} `{}`: {err}", path.display()))
 }
 
+/// Why a file the user named could not be read, as a message says it: "no such file"
+/// when it does not exist, else the system's words without Rust's `(os error N)`
+/// ("Permission denied"). `verbs add`'s file and a derived verb's `@FILE` alike.
+pub(crate) fn io_said(e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        return "no such file".to_owned();
+    }
+    let why = e.to_string();
+    match why.rfind(" (os error ") {
+        Some(at) if why.ends_with(')') => why[..at].to_owned(),
+        _ => why,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

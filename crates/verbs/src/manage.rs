@@ -1566,7 +1566,7 @@ fn called_in(examples: &[String], earlier: &[String]) -> Vec<String> {
 /// for a component, that it is built first.
 fn unreadable(file: &Path, e: &std::io::Error) -> VerbError {
     let shown = file.display();
-    let why = io_said(e);
+    let why = crate::error::io_said(e);
     if e.kind() != std::io::ErrorKind::NotFound {
         return VerbError::Registry(format!("could not read `{shown}`: {why}"));
     }
@@ -1583,20 +1583,6 @@ fn unreadable(file: &Path, e: &std::io::Error) -> VerbError {
         (None, None) => "check the path".to_owned(),
     };
     VerbError::refused(format!("could not read `{shown}`: no such file"), hint)
-}
-
-/// Why a file the user named could not be read, as a message says it: "no such file"
-/// when it does not exist, else the system's words without Rust's `(os error N)`
-/// ("Permission denied"). `verbs add`'s file and a derived verb's `@FILE` alike.
-pub(crate) fn io_said(e: &std::io::Error) -> String {
-    if e.kind() == std::io::ErrorKind::NotFound {
-        return "no such file".to_owned();
-    }
-    let why = e.to_string();
-    match why.rfind(" (os error ") {
-        Some(at) if why.ends_with(')') => why[..at].to_owned(),
-        _ => why,
-    }
 }
 
 /// Where a file the user named is, from any directory: its canonical path (links

@@ -439,8 +439,8 @@ pub const fn refused(
 /// index's name), in pieces; all empty when it takes the name. A constant, so
 /// [`refused`] (and with it [`export_verb!`](crate::export_verb)) refuses the name at
 /// build time as [`testing::unusable_name`](crate::testing::unusable_name) does in a
-/// test: one rule, from the kit's copies [`VERB_NAME_RULE`](crate::testing::VERB_NAME_RULE)
-/// and [`HOST_VERBS`](crate::testing::HOST_VERBS).
+/// test: one rule, from the kit's copies [`VERB_NAME_RULE`]
+/// and [`HOST_VERBS`].
 pub const fn name_refused(name: &str) -> [&str; NAME_PIECES] {
     let bytes = name.as_bytes();
     let mut shaped = !bytes.is_empty() && bytes.len() <= 64 && bytes[0].is_ascii_lowercase();
@@ -464,7 +464,7 @@ pub const fn name_refused(name: &str) -> [&str; NAME_PIECES] {
     };
     let rule = match shaped {
         true => "",
-        false => crate::testing::VERB_NAME_RULE,
+        false => VERB_NAME_RULE,
     };
     ["the verb names itself `", name, why, rule, HOST_REFUSES]
 }
@@ -472,11 +472,11 @@ pub const fn name_refused(name: &str) -> [&str; NAME_PIECES] {
 /// How many pieces [`name_refused`]'s sentence is in.
 pub const NAME_PIECES: usize = 5;
 
-/// Whether `name` is one of [`HOST_VERBS`](crate::testing::HOST_VERBS), in a constant.
+/// Whether `name` is one of [`HOST_VERBS`], in a constant.
 const fn is_host_verb(name: &str) -> bool {
     let mut at = 0;
-    while at < crate::testing::HOST_VERBS.len() {
-        if same(name, crate::testing::HOST_VERBS[at]) {
+    while at < HOST_VERBS.len() {
+        if same(name, HOST_VERBS[at]) {
             return true;
         }
         at += 1;
@@ -620,3 +620,16 @@ const fn kind_name(kind: Kind) -> &'static str {
         Kind::Millis => "milliseconds",
     }
 }
+
+/// The rule `mur devtools verbs add` holds a verb's name to, in its words (mur's
+/// crates/verbs/src/names.rs, `VERB_NAME_RULE`). A copy, as the kit cannot depend on
+/// mur: the e2e test `scaffold_python::the_kits_hold_a_verbs_name_to_the_hosts_rule`
+/// holds it, [`HOST_VERBS`] and the Python and JavaScript kits' copies to the host's.
+pub const VERB_NAME_RULE: &str = "a verb name is lowercase letters, digits and inner dashes (never two in a row), starting with a letter, at most 64 characters";
+
+/// The words `mur devtools` answers itself (its commands and `help`): `verbs add`
+/// refuses a verb of one of these names, which could never be called (mur's
+/// `cli::host_verbs`; a copy, see [`VERB_NAME_RULE`]).
+pub const HOST_VERBS: [&str; 10] = [
+    "bridge", "call", "catalog", "guide", "help", "parity", "proxy", "session", "usage", "verbs",
+];

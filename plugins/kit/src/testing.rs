@@ -30,18 +30,9 @@ pub fn check_declarations<V: Verb>() {
     assert!(refused.is_empty(), "{refused}");
 }
 
-/// The rule `mur devtools verbs add` holds a verb's name to, in its words (mur's
-/// crates/verbs/src/names.rs, `VERB_NAME_RULE`). A copy, as the kit cannot depend on
-/// mur: the e2e test `scaffold_python::the_kits_hold_a_verbs_name_to_the_hosts_rule`
-/// holds it, [`HOST_VERBS`] and the Python and JavaScript kits' copies to the host's.
-pub const VERB_NAME_RULE: &str = "a verb name is lowercase letters, digits and inner dashes (never two in a row), starting with a letter, at most 64 characters";
-
-/// The words `mur devtools` answers itself (its commands and `help`): `verbs add`
-/// refuses a verb of one of these names, which could never be called (mur's
-/// `cli::host_verbs`; a copy, see [`VERB_NAME_RULE`]).
-pub const HOST_VERBS: [&str; 10] = [
-    "bridge", "call", "catalog", "guide", "help", "parity", "proxy", "session", "usage", "verbs",
-];
+/// Re-exported from [`info`](crate::info), which holds a verb's name to them when it
+/// is built; here as the kit's tests have always named them.
+pub use crate::info::{HOST_VERBS, VERB_NAME_RULE};
 
 /// Why `mur devtools verbs add` would refuse a verb named `name`, in its words, or
 /// `None`: checked first by every helper here, so `cargo test` says it before a build

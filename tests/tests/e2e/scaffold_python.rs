@@ -412,10 +412,10 @@ fn the_kits_hold_a_verbs_name_to_the_hosts_rule() {
 }
 
 /// The Rust kit's copies of `VERB_NAME_RULE` and `HOST_VERBS`, read from its source
-/// (plugins/kit/src/testing.rs), which this crate does not build.
+/// (plugins/kit/src/info.rs), which this crate does not build.
 fn rust_kits_copies() -> (String, Vec<String>) {
-    let path = repo_root().join("plugins/kit/src/testing.rs");
-    let text = std::fs::read_to_string(&path).expect("testing.rs");
+    let path = repo_root().join("plugins/kit/src/info.rs");
+    let text = std::fs::read_to_string(&path).expect("info.rs");
     let quoted = |from: &str, to: &str| -> Vec<String> {
         let start = text.find(from).expect(from) + from.len();
         let end = start + text[start..].find(to).expect(to);
