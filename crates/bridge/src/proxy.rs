@@ -23,7 +23,9 @@
 //! extension of 2026-07-28 does otherwise, `tasks/result` (it has none: the outcome is
 //! in `tasks/get`) and `tasks/cancel` (acknowledged with `{}`), is answered as
 //! 2025-11-25 asks, from `tasks/get` read until the task ended, for as long as the
-//! client's request stands (`about_task_of_older`).
+//! client's request stands (`about_task_of_older`); the questions a task waits on
+//! meanwhile are asked of the client there, as that revision asks them, and its answers
+//! sent on with `tasks/update`.
 //!
 //! Whatever comes on stdin is answered, never the end of the proxy: a line
 //! that is no JSON (or no UTF-8) gets a parse error, a message that is no
@@ -82,8 +84,9 @@ use std::{
     time::{Duration, Instant},
 };
 
+use mur_client::task::{self, POLL_BOUNDS};
 use mur_client::tool_result::without_protocol_fields;
-use mur_client::{Events, LogMessage, Progress, Question, Reply, Response};
+use mur_client::{Events, LogMessage, Progress, Question, Reply, Response, TaskStatus};
 use mur_core::Result;
 use mur_lockfile::jsonrpc::{
     self, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, error, notification, result,
@@ -837,36 +840,21 @@ impl<W: ClientOutput> Proxy<W> {
         // the call came through mur's proxy.
         let client = self.client.lock().ok().and_then(|client| client.clone());
         let client = client.unwrap_or_else(proxy_info);
-        let client = Some(&client);
+        let asking = Asking {
+            upstream: &*self.upstream,
+            verbose,
+            client: Some(&client),
+            cancel: cancelled,
+            events: &events,
+        };
         let answer = if method == "initialize" {
-            let discover = Request {
-                method: "server/discover",
-                params: None,
-                verbose,
-                client,
-                cancel: cancelled,
-            };
-            self.upstream
-                .call(discover, &events)
+            asking
+                .call("server/discover", None)
                 .map(|reply| Reply::Result(initialize_result(params, &reply)))
         } else if self.older_client() && matches!(method, "tasks/result" | "tasks/cancel") {
-            let asking = Asking {
-                upstream: &*self.upstream,
-                verbose,
-                client,
-                cancel: cancelled,
-                events: &events,
-            };
             about_task_of_older(method, params, &asking)
         } else {
-            let request = Request {
-                method,
-                params,
-                verbose,
-                client,
-                cancel: cancelled,
-            };
-            self.upstream.call(request, &events)
+            asking.call(method, params)
         };
         if *cancelled.borrow() || answered.swap(true, Ordering::SeqCst) {
             tracing::debug!("request {id} was cancelled: its outcome is not written");
@@ -915,6 +903,14 @@ impl<W: ClientOutput> Proxy<W> {
 
     /// Asks the client `question` for its request `id` and waits for its answer.
     fn ask(&self, id: &Value, question: &Question) -> Option<Response> {
+        let params = json!({ "message": question.message, "requestedSchema": question.schema });
+        self.elicit(id, params)
+    }
+
+    /// Asks the client `elicitation/create` with `params` for its request `id` and
+    /// waits for its answer: none when it cannot answer (it declared no
+    /// `elicitation`), its input ended, or it answered with an error.
+    fn elicit(&self, id: &Value, params: Value) -> Option<Response> {
         if !self.can_answer.load(Ordering::SeqCst) {
             return None;
         }
@@ -928,11 +924,7 @@ impl<W: ClientOutput> Proxy<W> {
             .ok()?
             .as_mut()?
             .insert(key.clone(), (id.clone(), tx));
-        self.write(&jsonrpc::request(
-            key,
-            "elicitation/create",
-            Some(json!({ "message": question.message, "requestedSchema": question.schema })),
-        ));
+        self.write(&jsonrpc::request(key, "elicitation/create", Some(params)));
         let answer = rx.recv().ok()?;
         let result = answer.get("result")?;
         match result["action"].as_str()? {
@@ -1101,6 +1093,30 @@ impl<W: ClientOutput> Events for Relayed<W> {
     fn finish(&self) {}
 }
 
+/// A request's events, relayed to its client, who can also be asked a task's questions
+/// as the request waits on it (`tasks/result`).
+trait Relay: Events {
+    /// Whether the client declared it can answer questions (`elicitation`).
+    fn can_answer(&self) -> bool;
+
+    /// Asks the client `elicitation/create` with `params` as given; its answer, if it
+    /// gave one.
+    fn elicit(&self, params: Value) -> Option<Response>;
+}
+
+impl<W: ClientOutput> Relay for Relayed<W> {
+    fn can_answer(&self) -> bool {
+        self.proxy.can_answer.load(Ordering::SeqCst)
+    }
+
+    fn elicit(&self, params: Value) -> Option<Response> {
+        if self.cancelled() {
+            return None;
+        }
+        self.proxy.elicit(&self.id, params)
+    }
+}
+
 /// The revision `initialize` with these params is answered with: the client's own when
 /// the proxy speaks it through `initialize` (one of [`mur_client::REVISIONS`] before
 /// 2026-07-28: 2025-11-25 and the revisions before it, whose shape it gives the
@@ -1163,14 +1179,16 @@ fn in_older_revision(method: &str, result: &mut Value) {
     }
 }
 
-/// The requests the proxy makes of the session itself for one of its client's: made as
-/// that request is (its log level, who calls, its cancel), its events relayed as its own.
+/// The requests the proxy makes of the session for one of its client's — that request
+/// itself, or those it is answered from (`server/discover` for `initialize`, `tasks/get`
+/// for `tasks/result`) — made as that request is (its log level, who calls, its cancel),
+/// their events relayed as its own.
 struct Asking<'a> {
     upstream: &'a dyn Upstream,
     verbose: bool,
     client: Option<&'a Value>,
     cancel: &'a tokio::sync::watch::Receiver<bool>,
-    events: &'a dyn Events,
+    events: &'a dyn Relay,
 }
 
 impl Asking<'_> {
@@ -1191,12 +1209,9 @@ impl Asking<'_> {
     }
 }
 
-/// The `_meta` key 2025-11-25 names a task's result with in `tasks/result`.
+/// The `_meta` key 2025-11-25 names a task with in `tasks/result`: in its result, and in
+/// the questions asked while it waits.
 const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
-/// The first look at a task `tasks/result` or `tasks/cancel` waits for: soon, each
-/// next one twice as late up to the task's `pollIntervalMs`, itself bounded so (not a
-/// busy loop, not blind for long), as mur's client follows a task.
-const TASK_POLL: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(5));
 
 /// `tasks/result` or `tasks/cancel` (`method`) of a client of 2025-11-25 (or before),
 /// about a task of a session of 2026-07-28, whose tasks extension has no `tasks/result`
@@ -1207,7 +1222,10 @@ const TASK_POLL: (Duration, Duration) = (Duration::from_millis(100), Duration::f
 ///
 /// - `tasks/result`: once the task ended, its outcome as the call would have answered
 ///   it — the result, with the task named in `_meta` ([`RELATED_TASK`]), or the error;
-///   a task cancelled has neither, and is answered an error saying so.
+///   a task cancelled has neither, and is answered an error saying so. Meanwhile the
+///   questions the task waits on (`input_required`, its `inputRequests`) are asked of
+///   the client as 2025-11-25 asks them there, and the answers sent on with
+///   `tasks/update` ([`answer_questions`]).
 /// - `tasks/cancel`: a task that ended already is refused (-32602, as 2025-11-25 asks);
 ///   else it is cancelled, and once it ended (in `cancelled`, unless it finished
 ///   first), the task is answered in 2025-11-25's form ([`task_of_2025`]).
@@ -1226,24 +1244,26 @@ fn about_task_of_older(method: &str, params: Option<&Value>, asking: &Asking<'_>
         refused @ Reply::Error(_) => return Ok(refused),
     };
     if method == "tasks/result" {
-        return Ok(match until_ended(&about, task, asking)? {
+        return Ok(match until_ended(&about, task, asking, Questions::Asked)? {
             Reply::Result(ended) => outcome_of(&ended),
             refused @ Reply::Error(_) => refused,
         });
     }
-    if let Some(status) = ended(&task) {
+    let status = TaskStatus::of(&task);
+    if status.ended() {
         return Ok(Reply::Error(jsonrpc::error_object(
             jsonrpc::INVALID_PARAMS,
             &format!(
-                "Invalid params: task {} is {status} already, and a task that ended cannot be cancelled",
-                task_name(id)
+                "Invalid params: task {} is {} already, and a task that ended cannot be cancelled",
+                task_name(id),
+                status.status
             ),
         )));
     }
     if let refused @ Reply::Error(_) = asking.call("tasks/cancel", Some(&about))? {
         return Ok(refused);
     }
-    Ok(match until_ended(&about, task, asking)? {
+    Ok(match until_ended(&about, task, asking, Questions::Left)? {
         Reply::Result(ended) => Reply::Result(task_of_2025(&ended)),
         refused @ Reply::Error(_) => refused,
     })
@@ -1255,46 +1275,158 @@ fn of_the_extension(task: &Value) -> bool {
     task["resultType"] == "complete" && task["taskId"].is_string() && task["status"].is_string()
 }
 
-/// The status of a task that ended (`completed`, `failed`, `cancelled`); `None` for one
-/// that has not.
-fn ended(task: &Value) -> Option<&str> {
-    task["status"]
-        .as_str()
-        .filter(|status| matches!(*status, "completed" | "failed" | "cancelled"))
+/// What becomes of the questions a task waits on while it is read until it ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Questions {
+    /// Asked of the client, the answers sent on (`tasks/result`).
+    Asked,
+    /// Left unasked: the task is ending (`tasks/cancel`).
+    Left,
 }
 
-/// The task `about` names, `now` as last read, read again with `tasks/get` every poll
-/// interval ([`TASK_POLL`]) until it ended: `Reply::Result` of the task then;
-/// `Reply::Error` when the session refuses to tell it (it expired); an error when the
-/// client's request is cancelled meanwhile (nothing is written for it then), or the
-/// task is in a status MCP does not define (it could be followed for ever).
-fn until_ended(about: &Value, mut now: Value, asking: &Asking<'_>) -> Result<Reply> {
-    let mut wait = TASK_POLL.0;
+/// The task `about` names, `now` as last read, read again with `tasks/get` until it
+/// ended, as mur's client follows a task (the first look soon, each next one twice as
+/// late up to the task's interval: [`next_look`]), its questions asked of the client
+/// if `questions` says so ([`answer_questions`]): `Reply::Result` of the task then;
+/// `Reply::Error` when the session refuses to tell it (it expired), or the task waits
+/// on a question the client cannot or did not answer; an error when the client's
+/// request is cancelled meanwhile (nothing is written for it then), the task is in a
+/// status MCP does not define (it could be followed for ever), or the session answers
+/// about another task.
+fn until_ended(
+    about: &Value,
+    mut now: Value,
+    asking: &Asking<'_>,
+    questions: Questions,
+) -> Result<Reply> {
+    let id = &about["taskId"];
+    let mut answered = Answered::new();
+    let mut wait = POLL_BOUNDS.0;
     loop {
-        match now["status"].as_str() {
-            Some("completed" | "failed" | "cancelled") => return Ok(Reply::Result(now)),
-            Some("working" | "input_required") => {}
-            _ => {
-                return Err(mur_core::Error::transport(format!(
-                    "task {} is in a status MCP does not define: {}",
-                    task_name(&about["taskId"]),
-                    now["status"]
-                )));
-            }
+        if let Some(other) = task::about_another(id, &now) {
+            return Err(mur_core::Error::transport(format!(
+                "the session answered `tasks/get` of task {} about task {}",
+                task_name(id),
+                task_name(other)
+            )));
         }
-        let poll = now["pollIntervalMs"]
-            .as_u64()
-            .map_or(TASK_POLL.1, Duration::from_millis)
-            .clamp(TASK_POLL.0, TASK_POLL.1);
+        let status = TaskStatus::of(&now);
+        if status.ended() {
+            return Ok(Reply::Result(now));
+        }
+        if !task::STATUSES.contains(&status.status.as_str()) {
+            return Err(mur_core::Error::transport(format!(
+                "task {} is in a status MCP does not define: {}",
+                task_name(id),
+                now["status"]
+            )));
+        }
+        if status.status == "input_required"
+            && questions == Questions::Asked
+            && let Some(unanswered) = answer_questions(id, &now, asking, &mut answered)?
+        {
+            return Ok(unanswered);
+        }
         if !pause(wait, asking) {
-            return Err(mur_core::Error::transport("the request was cancelled"));
+            return Err(cancelled());
         }
-        wait = (wait * 2).min(poll);
+        wait = next_look(wait, &now);
         now = match asking.call("tasks/get", Some(about))? {
             Reply::Result(task) => task,
             refused @ Reply::Error(_) => return Ok(refused),
         };
     }
+}
+
+/// How long after a look that waited `wait` the next look at `task` (as it was read)
+/// comes: twice as late, up to the task's `pollIntervalMs` as mur's client holds it
+/// ([`task::poll_interval`]: a second when it names none).
+fn next_look(wait: Duration, task: &Value) -> Duration {
+    (wait * 2).min(task::poll_interval(task, "pollIntervalMs"))
+}
+
+/// The error of a request its client cancelled (nothing is written for it).
+fn cancelled() -> mur_core::Error {
+    mur_core::Error::transport("the request was cancelled")
+}
+
+/// The keys of the questions of a task the client was asked (a read before the session
+/// took the answers shows them again); only those the task still shows are kept.
+type Answered = std::collections::BTreeSet<String>;
+
+/// Asks the client the questions task `id` waits on (`now`, as last read: its
+/// `inputRequests`) that it was not asked yet, as 2025-11-25 asks them while
+/// `tasks/result` waits — `elicitation/create`, the task named in `_meta`
+/// ([`RELATED_TASK`]) — and sends the session the answers with `tasks/update`, as mur's
+/// client answers a task's questions. `Some` error to answer `tasks/result` with at
+/// once, rather than wait on a task that waits on the client: it cannot answer (it
+/// declared no `elicitation`), the question is of a kind the proxy does not relay, it
+/// gave no answer, or the session refused the answers.
+fn answer_questions(
+    id: &Value,
+    now: &Value,
+    asking: &Asking<'_>,
+    answered: &mut Answered,
+) -> Result<Option<Reply>> {
+    let requests = now["inputRequests"].as_object();
+    answered.retain(|key| requests.is_some_and(|asked| asked.contains_key(key)));
+    let unanswered: Vec<(&String, &Value)> = requests
+        .into_iter()
+        .flatten()
+        .filter(|(key, _)| !answered.contains(*key))
+        .collect();
+    let waits = |on: String| {
+        let message = format!("task {} waits on {on}", task_name(id));
+        Ok(Some(Reply::Error(jsonrpc::error_object(
+            INTERNAL_ERROR,
+            &message,
+        ))))
+    };
+    let mut responses = serde_json::Map::new();
+    for (key, request) in unanswered {
+        let method = request["method"].as_str().unwrap_or("(no method)");
+        if method != "elicitation/create" {
+            return waits(format!(
+                "`{method}`, which the proxy does not relay (it relays `elicitation/create`)"
+            ));
+        }
+        let mut params = match &request["params"] {
+            Value::Object(params) => params.clone(),
+            _ => serde_json::Map::new(),
+        };
+        let question = params.get("message").and_then(Value::as_str);
+        let question = question.unwrap_or_default().to_owned();
+        if !asking.events.can_answer() {
+            return waits(format!(
+                "an answer to \"{question}\", which the client cannot give: it declared no \
+                 `elicitation` capability"
+            ));
+        }
+        let meta = params.entry("_meta").or_insert_with(|| json!({}));
+        if !meta.is_object() {
+            *meta = json!({});
+        }
+        meta[RELATED_TASK] = json!({ "taskId": id });
+        let Some(response) = asking.events.elicit(Value::Object(params)) else {
+            if asking.cancelled() {
+                return Err(cancelled());
+            }
+            return waits(format!(
+                "an answer to \"{question}\", which the client did not give (its input \
+                 ended, or it answered with an error)"
+            ));
+        };
+        responses.insert(key.clone(), response.to_json());
+    }
+    if responses.is_empty() {
+        return Ok(None);
+    }
+    answered.extend(responses.keys().cloned());
+    let update = json!({ "taskId": id, "inputResponses": responses });
+    Ok(match asking.call("tasks/update", Some(&update))? {
+        Reply::Result(_) => None,
+        refused @ Reply::Error(_) => Some(refused),
+    })
 }
 
 /// Waits `wait`, unless the request is cancelled first: whether it was not.
@@ -1847,31 +1979,67 @@ mod tests {
 
     /// An upstream that answers as a 2026-07-28 session with the tasks extension does
     /// about its one task `t` (any other is not found): `tasks/get` shows it `working` for
-    /// the first `working` reads, then ended as `ends` (`completed` with its result
-    /// inlined, `failed` with its error), or `cancelled` once `tasks/cancel` came (which
-    /// is acknowledged with `{}`); `tasks/list` lists it; the extension has no
-    /// `tasks/result` (-32601). The reads of `tasks/get` are counted.
+    /// the first `working` reads, then — one that `asks` — `input_required`, waiting on
+    /// [`QUESTION`] until `tasks/update` answers it (and once more after, as a session
+    /// that had not taken the answer yet shows it), then ended as `ends` (`completed`
+    /// with its result inlined, `failed` with its error), or `cancelled` once
+    /// `tasks/cancel` came (which is acknowledged with `{}`); `tasks/list` lists it; the
+    /// extension has no `tasks/result` (-32601). The reads of `tasks/get` are counted,
+    /// the `tasks/update` kept. Its tasks are named `names` (`t`, or another).
     struct TaskSession {
         working: u64,
         ends: &'static str,
+        asks: bool,
+        names: &'static str,
         reads: AtomicU64,
         cancelled: AtomicBool,
+        updated: Mutex<Option<Value>>,
+        shown_after_update: AtomicBool,
+    }
+
+    /// The question a [`TaskSession`] that asks waits on, under the key `confirm`.
+    fn question() -> Value {
+        json!({ "message": "Delete f?", "requestedSchema": { "type": "object",
+            "properties": { "confirm": { "type": "boolean" } }, "required": ["confirm"] } })
     }
 
     impl TaskSession {
         fn new(working: u64, ends: &'static str) -> Arc<Self> {
+            Arc::new(Self::of(working, ends))
+        }
+
+        /// Asks [`question`] after one `working` read, then completes.
+        fn asking() -> Arc<Self> {
             Arc::new(Self {
-                working,
-                ends,
-                reads: AtomicU64::new(0),
-                cancelled: AtomicBool::new(false),
+                asks: true,
+                ..Self::of(1, "completed")
             })
         }
 
+        fn of(working: u64, ends: &'static str) -> Self {
+            Self {
+                working,
+                ends,
+                asks: false,
+                names: "t",
+                reads: AtomicU64::new(0),
+                cancelled: AtomicBool::new(false),
+                updated: Mutex::default(),
+                shown_after_update: AtomicBool::new(false),
+            }
+        }
+
         fn task(&self, status: &str) -> Value {
-            json!({ "resultType": "complete", "taskId": "t", "status": status,
+            json!({ "resultType": "complete", "taskId": self.names, "status": status,
                 "createdAt": "c", "lastUpdatedAt": "u", "ttlMs": 60_000, "pollIntervalMs": 100,
                 "_meta": { "io.modelcontextprotocol/serverInfo": { "name": "s" } } })
+        }
+
+        /// Whether the task still shows its question: until it is answered, and once
+        /// after.
+        fn waiting(&self) -> bool {
+            let answered = self.updated.lock().expect("lock").is_some();
+            !answered || !self.shown_after_update.swap(true, Ordering::SeqCst)
         }
     }
 
@@ -1893,6 +2061,12 @@ mod tests {
                 "tasks/get" if self.reads.fetch_add(1, Ordering::SeqCst) < self.working => {
                     self.task("working")
                 }
+                "tasks/get" if self.asks && self.waiting() => {
+                    let mut task = self.task("input_required");
+                    task["inputRequests"] = json!({ "confirm": {
+                        "method": "elicitation/create", "params": question() } });
+                    task
+                }
                 "tasks/get" => {
                     let mut task = self.task(self.ends);
                     match self.ends {
@@ -1909,6 +2083,10 @@ mod tests {
                     self.cancelled.store(true, Ordering::SeqCst);
                     json!({ "resultType": "complete" })
                 }
+                "tasks/update" => {
+                    *self.updated.lock().expect("lock") = request.params.cloned();
+                    json!({ "resultType": "complete" })
+                }
                 "tasks/list" => json!({ "resultType": "complete", "tasks": [self.task("working")],
                     "nextCursor": "n" }),
                 method => return refused(jsonrpc::METHOD_NOT_FOUND, method),
@@ -1920,8 +2098,7 @@ mod tests {
     /// by the proxy in front of `session`, by id.
     fn asked_of_2025(session: Arc<TaskSession>, requests: &[(u64, &str, &str)]) -> Vec<Value> {
         let out = Captured::default();
-        let opening = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": { "protocolVersion": "2025-11-25" } });
+        let opening = initialize_2025(json!({}));
         let asked = requests.iter().map(|(id, method, task)| {
             json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": { "taskId": task } })
         });
@@ -2015,6 +2192,145 @@ mod tests {
             refused["error"],
             json!({ "code": -32602, "message":
                 "Invalid params: task `t` is completed already, and a task that ended cannot be cancelled" })
+        );
+    }
+
+    /// `initialize` of a client of 2025-11-25 with `capabilities`, as request 0.
+    fn initialize_2025(capabilities: Value) -> Value {
+        json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": { "protocolVersion": "2025-11-25", "capabilities": capabilities } })
+    }
+
+    /// The lines written so far that are whole (one may be being written).
+    fn whole_lines(out: &Captured) -> Vec<Value> {
+        let text = out.text();
+        text.lines()
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect()
+    }
+
+    /// A client of 2025-11-25 whose `tasks/result` waits on a task of a 2026-07-28
+    /// session that waits on a question (`input_required`) is asked it there, as its
+    /// revision asks it: `elicitation/create` with the task named in `_meta`, once (the
+    /// session shows it again before it took the answer); its answer goes to the session
+    /// with `tasks/update`, and the result comes once the task completes. The proxy read
+    /// on for ever: nothing asked the question, and the task never left `input_required`.
+    #[test]
+    fn a_tasks_question_is_asked_of_a_client_of_2025_11_25_and_its_answer_sent_on() {
+        let (input, mut feed) = std::io::pipe().expect("a pipe");
+        let out = Captured::default();
+        let session = TaskSession::asking();
+        let serving = {
+            let (session, out) = (session.clone(), out.clone());
+            std::thread::spawn(move || serve(session, std::io::BufReader::new(input), out, None))
+        };
+        let send = |feed: &mut std::io::PipeWriter, line: Value| {
+            writeln!(feed, "{line}").expect("written");
+        };
+        send(&mut feed, initialize_2025(json!({ "elicitation": {} })));
+        send(
+            &mut feed,
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "tasks/result",
+                "params": { "taskId": "t" } }),
+        );
+        let asked = |out: &Captured| {
+            let lines = whole_lines(out);
+            lines
+                .into_iter()
+                .filter(|l| l["method"] == "elicitation/create")
+                .collect::<Vec<_>>()
+        };
+        let elicited = mur_testkit::wait_until("the question", || asked(&out).pop());
+        let mut meant = question();
+        meant["_meta"] = json!({ RELATED_TASK: { "taskId": "t" } });
+        assert_eq!(
+            elicited,
+            json!({ "jsonrpc": "2.0", "id": "mur-proxy-q1", "method": "elicitation/create",
+                "params": meant })
+        );
+        send(
+            &mut feed,
+            json!({ "jsonrpc": "2.0", "id": "mur-proxy-q1",
+                "result": { "action": "accept", "content": { "confirm": true } } }),
+        );
+        let done = mur_testkit::wait_until("the result", || {
+            whole_lines(&out).into_iter().find(|l| l["id"] == 1)
+        });
+        drop(feed);
+        serving.join().expect("no panic").expect("served");
+        assert_eq!(
+            done["result"],
+            json!({ "content": [{ "type": "text", "text": "done" }], "isError": false,
+                "_meta": { RELATED_TASK: { "taskId": "t" } } })
+        );
+        assert_eq!(
+            *session.updated.lock().expect("lock"),
+            Some(json!({ "taskId": "t", "inputResponses": {
+                "confirm": { "action": "accept", "content": { "confirm": true } } } }))
+        );
+        assert_eq!(asked(&out).len(), 1, "{}", out.text());
+    }
+
+    /// A client of 2025-11-25 that cannot answer questions (it declared no
+    /// `elicitation`) is answered at once when the task its `tasks/result` waits on waits
+    /// on one, saying so, and the session is sent no answer: the proxy read on for ever.
+    #[test]
+    fn a_tasks_result_waiting_on_a_question_the_client_cannot_answer_is_refused_at_once() {
+        let session = TaskSession::asking();
+        let [refused] = asked_of_2025(session.clone(), &[(1, "tasks/result", "t")])
+            .try_into()
+            .expect("an answer");
+        assert_eq!(
+            refused["error"],
+            json!({ "code": INTERNAL_ERROR, "message": "task `t` waits on an answer to \
+                \"Delete f?\", which the client cannot give: it declared no `elicitation` \
+                capability" })
+        );
+        assert_eq!(*session.updated.lock().expect("lock"), None);
+    }
+
+    /// A session that answers `tasks/get` about another task than the one asked about is
+    /// not taken at its word: `tasks/result` is answered an error naming both, as mur's
+    /// client refuses it. The other task's result was given as the one asked for.
+    #[test]
+    fn a_tasks_result_answered_about_another_task_is_refused() {
+        let session = Arc::new(TaskSession {
+            names: "u",
+            ..TaskSession::of(0, "completed")
+        });
+        let [refused] = asked_of_2025(session, &[(1, "tasks/result", "t")])
+            .try_into()
+            .expect("an answer");
+        assert_eq!(
+            refused["error"],
+            json!({ "code": INTERNAL_ERROR,
+                "message": "the session answered `tasks/get` of task `t` about task `u`" })
+        );
+    }
+
+    /// A task that names no interval is read every second at most, as mur's client reads
+    /// one ([`task::DEFAULT_POLL`]), the first look soon and each next one twice as late;
+    /// one that names an interval, bounded, as it says. It was read every 5 s.
+    #[test]
+    fn a_task_is_read_as_often_as_murs_client_reads_one() {
+        let working = json!({ "taskId": "t", "status": "working" });
+        let looks: Vec<Duration> =
+            std::iter::successors(Some(POLL_BOUNDS.0), |wait| Some(next_look(*wait, &working)))
+                .take(6)
+                .collect();
+        assert_eq!(
+            looks,
+            [100, 200, 400, 800, 1000, 1000].map(Duration::from_millis)
+        );
+        assert_eq!(next_look(POLL_BOUNDS.1, &working), task::DEFAULT_POLL);
+        let named = |ms: u64| json!({ "taskId": "t", "status": "working", "pollIntervalMs": ms });
+        assert_eq!(
+            next_look(POLL_BOUNDS.1, &named(300)),
+            Duration::from_millis(300)
+        );
+        assert_eq!(
+            next_look(Duration::from_secs(60), &named(600_000)),
+            POLL_BOUNDS.1
         );
     }
 

@@ -43,12 +43,12 @@ use mur_core::Result;
 /// The id of the `tasks/result` request; each `tasks/get` takes the next one up.
 const RESULT_ID: u64 = 4;
 /// How often to read the task's status when the server names no interval.
-const DEFAULT_POLL: Duration = Duration::from_secs(1);
+pub const DEFAULT_POLL: Duration = Duration::from_secs(1);
 /// Bounds on the server's `pollInterval`: not a busy loop, not blind for long.
-const POLL_BOUNDS: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(5));
+pub const POLL_BOUNDS: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(5));
 /// The statuses the tasks extension defines; a task in any other is one mur
 /// cannot follow.
-const STATUSES: [&str; 5] = [
+pub const STATUSES: [&str; 5] = [
     "working",
     "input_required",
     "completed",
@@ -126,12 +126,19 @@ fn extension_task(task: &Value) -> Result<Created, String> {
     })
 }
 
-/// The task's interval under `field`, held to [`POLL_BOUNDS`].
-fn poll_interval(task: &Value, field: &str) -> Duration {
+/// The task's interval under `field` (`pollInterval`, `pollIntervalMs`), held to
+/// [`POLL_BOUNDS`]; [`DEFAULT_POLL`] when it names none.
+pub fn poll_interval(task: &Value, field: &str) -> Duration {
     task[field]
         .as_u64()
         .map_or(DEFAULT_POLL, Duration::from_millis)
         .clamp(POLL_BOUNDS.0, POLL_BOUNDS.1)
+}
+
+/// The task a reply about task `asked` (`tasks/get`'s, `tasks/update`'s) names
+/// instead, if it names another: its status, or outcome, is not the asked one's.
+pub fn about_another<'v>(asked: &Value, reply: &'v Value) -> Option<&'v Value> {
+    reply.get("taskId").filter(|named| *named != asked)
 }
 
 /// A server's JSON value in a message: one short line.
@@ -237,10 +244,7 @@ impl Client<'_> {
             wait = (wait * 2).min(task.poll);
             let now = self.about_task(route, id, "tasks/get", &params).await?;
             // Another task's status (or outcome) is not this one's.
-            if let Some(other) = now
-                .get("taskId")
-                .filter(|other| **other != params["taskId"])
-            {
+            if let Some(other) = about_another(&params["taskId"], &now) {
                 return Err(self.other_task(&task.id, other));
             }
             self.show(&now);

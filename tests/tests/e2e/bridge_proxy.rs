@@ -344,17 +344,99 @@ fn a_task_is_told_in_the_clients_revision_and_an_unknown_one_is_answered_with_on
 /// A task of `slow_compute` working for `seconds` at the sample `app`, as another
 /// client, of 2026-07-28, leaves it: its id.
 fn sample_task(app: &mur_e2e::Session, seconds: u64) -> Value {
+    sample_task_of(app, "slow_compute", json!({ "seconds": seconds }))
+}
+
+/// A task of the sample's tool `name` called with `arguments`, as another client, of
+/// 2026-07-28, that answers questions, leaves it: its id.
+fn sample_task_of(app: &mur_e2e::Session, name: &str, arguments: Value) -> Value {
     let follows_tasks = json!({ "io.modelcontextprotocol/clientCapabilities": {
-        "extensions": { "io.modelcontextprotocol/tasks": {} } } });
+        "elicitation": {}, "extensions": { "io.modelcontextprotocol/tasks": {} } } });
     let created = mur_e2e::mcp::tool_exchange(
         app.endpoint(),
-        "slow_compute",
-        json!({ "arguments": { "seconds": seconds } }),
+        name,
+        json!({ "arguments": arguments }),
         follows_tasks,
     );
     let task = mur_e2e::mcp::response(&created)["result"]["taskId"].clone();
     assert!(task.is_string(), "{created:?}");
     task
+}
+
+/// `initialize` of a client of 2025-11-25 with `capabilities`.
+fn initialize_2025(capabilities: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": capabilities,
+        "clientInfo": { "name": "agent", "version": "1" } } })
+}
+
+/// A client of 2025-11-25 whose `tasks/result` waits on a task of the sample that waits
+/// on questions (`multi_input`, two at once, in `inputRequests`) is asked them there, as
+/// its revision asks: each an `elicitation/create` naming the task in `_meta`. Its
+/// answers go to the sample (`tasks/update`), and the result comes, the task named. A
+/// client that cannot answer (no `elicitation`) is told so at once, the task left
+/// waiting. Both waited for ever: nothing asked the questions.
+#[test]
+fn a_client_of_2025_11_25_answers_a_sample_tasks_questions_through_tasks_result() {
+    let sb = Sandbox::new();
+    let app = sb.start_sample_with(&sb.project("app"), &["--conformance-fixtures"]);
+    let task = sample_task_of(&app, "multi_input", json!({}));
+    let out = proxy(
+        &sb,
+        &[
+            initialize_2025(json!({})),
+            about_task(2, "tasks/result", &task),
+        ],
+    );
+    out.assert_code(0);
+    let id = task.as_str().expect("a task id");
+    assert_eq!(
+        answer(&out, 2)["error"],
+        json!({ "code": -32603, "message": format!(
+            "task `{id}` waits on an answer to \"First name?\", which the client cannot \
+             give: it declared no `elicitation` capability") }),
+        "{out}"
+    );
+
+    let mut proxy = Live::start(&sb, &["proxy"]);
+    proxy.send(&initialize_2025(json!({ "elicitation": {} })));
+    proxy.answer(1);
+    proxy.send(&about_task(2, "tasks/result", &task));
+    // Asked one at a time, each answered before the next is asked.
+    let mut asked = Vec::new();
+    for n in 1..=2 {
+        let question = mur_e2e::wait_until(&format!("question {n}"), || {
+            let mut questions = proxy
+                .lines()
+                .into_iter()
+                .filter(|m| m["method"] == "elicitation/create");
+            questions.nth(n - 1)
+        });
+        let params = &question["params"];
+        assert_eq!(
+            params["_meta"],
+            json!({ "io.modelcontextprotocol/related-task": { "taskId": task } }),
+            "{question}"
+        );
+        let message = params["message"].as_str().unwrap_or_default().to_owned();
+        let name = if message == "First name?" {
+            "Ada"
+        } else {
+            "Grace"
+        };
+        proxy.send(&json!({ "jsonrpc": "2.0", "id": question["id"],
+            "result": { "action": "accept", "content": { "name": name } } }));
+        asked.push(message);
+    }
+    asked.sort();
+    assert_eq!(asked, ["First name?", "Second name?"]);
+    assert_eq!(
+        proxy.answer(2)["result"],
+        json!({ "content": [{ "type": "text", "text": "Both answered: Ada, Grace" }],
+            "isError": false,
+            "_meta": { "io.modelcontextprotocol/related-task": { "taskId": task } } })
+    );
+    proxy.end().assert_code(0);
 }
 
 /// A client of 2025-11-25 gets a task of the sample (which speaks 2026-07-28, whose
