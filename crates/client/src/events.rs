@@ -49,7 +49,8 @@ impl Events for Silent {
 /// A task's status, as `tasks/get` gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TaskStatus {
-    /// `working`, `input_required`, `completed`, `failed` or `cancelled`.
+    /// One of [`Self::DEFINED`] (`working`, `input_required`, `completed`, `failed`,
+    /// `cancelled`), or whatever else a server sent (`unknown` for none).
     pub status: String,
     /// What the server says it is doing.
     pub message: Option<String>,
@@ -65,9 +66,25 @@ impl TaskStatus {
         }
     }
 
+    /// The statuses a task ends in: after one of them it does not change.
+    pub const ENDED: [&'static str; 3] = ["completed", "failed", "cancelled"];
+
+    /// The statuses MCP defines for a task (2025-11-25's tasks and the 2026-07-28 tasks
+    /// extension alike), those it ends in ([`Self::ENDED`]) among them; a task in any
+    /// other is one mur cannot follow.
+    pub const DEFINED: [&'static str; 5] = {
+        let [completed, failed, cancelled] = Self::ENDED;
+        ["working", "input_required", completed, failed, cancelled]
+    };
+
     /// Whether the task has ended: a status after which it does not change.
     pub fn ended(&self) -> bool {
-        matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
+        Self::ENDED.contains(&self.status.as_str())
+    }
+
+    /// Whether the status is one MCP defines ([`Self::DEFINED`]).
+    pub fn defined(&self) -> bool {
+        Self::DEFINED.contains(&self.status.as_str())
     }
 }
 
@@ -534,6 +551,27 @@ fn json_text(value: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A task's status is ended exactly when it is one of [`TaskStatus::ENDED`], each of
+    /// which MCP defines, as it defines the two a task runs in; any other status is
+    /// neither (mur cannot follow it). The ended ones were listed twice, once here.
+    #[test]
+    fn a_status_is_ended_or_defined_as_the_one_list_says() {
+        let of = |status: &str| TaskStatus::of(&json!({ "status": status }));
+        for status in TaskStatus::DEFINED {
+            let status = of(status);
+            assert!(status.defined(), "{status:?}");
+            let ended = TaskStatus::ENDED.contains(&status.status.as_str());
+            assert_eq!(status.ended(), ended, "{status:?}");
+        }
+        assert_eq!(
+            TaskStatus::DEFINED.map(|s| of(s).ended()),
+            [false, false, true, true, true]
+        );
+        for other in [of("paused"), TaskStatus::of(&json!({}))] {
+            assert!(!other.defined() && !other.ended(), "{other:?}");
+        }
+    }
 
     /// The question of an `elicitation/create` with this `message`, asking for an
     /// object of these `properties`, the `required` ones required.

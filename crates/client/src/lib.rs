@@ -142,9 +142,10 @@ const MAX_ROUNDS: u64 = 100;
 const MAX_QUESTIONS: usize = 1_000;
 
 /// The rounds and questions a call answered so far, against [`MAX_ROUNDS`] and
-/// [`MAX_QUESTIONS`].
+/// [`MAX_QUESTIONS`]; the proxy counts what it asks of its client for one task by the
+/// same bounds.
 #[derive(Debug, Default)]
-struct Asked {
+pub struct Asked {
     rounds: u64,
     questions: usize,
 }
@@ -152,7 +153,7 @@ struct Asked {
 impl Asked {
     /// Counts `rounds` more rounds (0 or 1) of `questions` more questions; `Err`
     /// names the bound they would pass, and counts nothing.
-    fn admit(&mut self, rounds: u64, questions: usize) -> std::result::Result<(), String> {
+    pub fn admit(&mut self, rounds: u64, questions: usize) -> std::result::Result<(), String> {
         if self.rounds + rounds > MAX_ROUNDS {
             return Err(format!("{MAX_ROUNDS} rounds"));
         }

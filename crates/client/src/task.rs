@@ -46,16 +46,6 @@ const RESULT_ID: u64 = 4;
 pub const DEFAULT_POLL: Duration = Duration::from_secs(1);
 /// Bounds on the server's `pollInterval`: not a busy loop, not blind for long.
 pub const POLL_BOUNDS: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(5));
-/// The statuses the tasks extension defines; a task in any other is one mur
-/// cannot follow.
-pub const STATUSES: [&str; 5] = [
-    "working",
-    "input_required",
-    "completed",
-    "failed",
-    "cancelled",
-];
-
 /// Whether a tool, as `tools/list` gives it, runs only as a task.
 pub fn required(tool: &Value) -> bool {
     tool["execution"]["taskSupport"] == "required"
@@ -112,7 +102,7 @@ fn extension_task(task: &Value) -> Result<Created, String> {
         other => return Err(format!("its `taskId` is {}, not a string", shown(other))),
     };
     let status = TaskStatus::of(task);
-    if !STATUSES.contains(&status.status.as_str()) {
+    if !status.defined() {
         return Err(format!(
             "its `status` is {}, which the tasks extension does not define",
             shown(&task["status"])

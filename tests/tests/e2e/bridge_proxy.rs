@@ -364,7 +364,7 @@ fn sample_task_of(app: &mur_e2e::Session, name: &str, arguments: Value) -> Value
 }
 
 /// `initialize` of a client of 2025-11-25 with `capabilities`.
-fn initialize_2025(capabilities: Value) -> Value {
+pub(crate) fn initialize_2025(capabilities: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": capabilities,
         "clientInfo": { "name": "agent", "version": "1" } } })
@@ -975,7 +975,7 @@ fn a_question_asked_after_the_input_ended_fails_its_call_and_the_proxy_ends() {
 
 /// A proxy an agent host keeps open: requests written one at a time as a
 /// conversation goes, each answer waited for; what it writes goes to a file.
-struct Live {
+pub(crate) struct Live {
     process: Process,
     stdin: Option<std::process::ChildStdin>,
     stdout: std::path::PathBuf,
@@ -983,7 +983,7 @@ struct Live {
 
 impl Live {
     /// `mur devtools ARGS…` (`proxy`, with its options), stdin open.
-    fn start(sb: &Sandbox, args: &[&str]) -> Self {
+    pub(crate) fn start(sb: &Sandbox, args: &[&str]) -> Self {
         Self::of(sb, sb.mur_command(&[&["devtools"][..], args].concat()))
     }
 
@@ -1004,7 +1004,7 @@ impl Live {
         }
     }
 
-    fn send(&mut self, message: &Value) {
+    pub(crate) fn send(&mut self, message: &Value) {
         let stdin = self.stdin.as_mut().expect("stdin still open");
         writeln!(stdin, "{message}").expect("write a line");
     }
@@ -1017,8 +1017,23 @@ impl Live {
             .collect()
     }
 
+    /// The lines written since byte `read` of its output, whole ones only; `read` moves
+    /// past them. For a conversation of many lines, each read once.
+    pub(crate) fn lines_after(&self, read: &mut usize) -> Vec<Value> {
+        let text = std::fs::read(&self.stdout).unwrap_or_default();
+        let new = text.get(*read..).unwrap_or_default();
+        let whole = new
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |end| end + 1);
+        *read += whole;
+        (String::from_utf8_lossy(&new[..whole]).lines())
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+
     /// The answer with `id`, once it is written.
-    fn answer(&self, id: u64) -> Value {
+    pub(crate) fn answer(&self, id: u64) -> Value {
         mur_e2e::wait_until(&format!("the answer to request {id}"), || {
             self.lines().into_iter().find(|m| m["id"] == id)
         })
@@ -1051,7 +1066,7 @@ impl Live {
     }
 
     /// Closes stdin and waits for the proxy to exit: its output (stdout as written).
-    fn end(mut self) -> Output {
+    pub(crate) fn end(mut self) -> Output {
         drop(self.stdin.take());
         let mut out = self.process.wait_output();
         out.stdout = std::fs::read_to_string(&self.stdout).unwrap_or_default();
@@ -1594,7 +1609,7 @@ fn a_cancelled_request_is_cancelled_at_a_legacy_server_in_its_session() {
 
 /// A JSON-RPC request with `id` asking after task `task` with `method` (`tasks/get`,
 /// `tasks/result`).
-fn about_task(id: u64, method: &str, task: &Value) -> Value {
+pub(crate) fn about_task(id: u64, method: &str, task: &Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": { "taskId": task } })
 }
 

@@ -14,7 +14,9 @@ use mur_e2e::stub::Reply;
 use mur_e2e::{Output, Sandbox, Stub, mcp, wait_until};
 use serde_json::{Value, json};
 
-use crate::bridge_proxy::{answer, proxy_initialized, tool_call};
+use crate::bridge_proxy::{
+    Live, about_task, answer, initialize_2025, proxy_initialized, tool_call,
+};
 
 /// The fixture `failing_job`'s tool error.
 const JOB_FAILED: &str = "The job failed, as this fixture always does";
@@ -539,6 +541,78 @@ fn a_task_that_keeps_asking_or_refuses_the_answers_ends_the_call_and_is_cancelle
         "answers refused",
     );
     assert_eq!(cancelled_at(&server), ["asking", "nagging", "refusing"]);
+}
+
+/// A client of 2025-11-25 behind `mur devtools proxy`, whose `tasks/result`s wait on
+/// tasks of a 2026-07-28 server that keep asking, is asked no more than mur answers of
+/// one call (the test above): `asking` shows 300 new questions a read, and after three
+/// rounds the next 300 would pass 1000 questions; `nagging` one a read, past 100 rounds.
+/// Each `tasks/result` is answered an error saying so, and each task cancelled. The
+/// client answers every question as it comes, so both were relayed for ever.
+#[test]
+fn a_task_that_keeps_asking_a_client_behind_the_proxy_is_cancelled() {
+    let sandbox = Sandbox::new();
+    let server = extension_server(100, |body, polls| {
+        let task = body["params"]["taskId"].as_str().unwrap_or_default();
+        if body["method"] != "tasks/get" {
+            return rpc_result(body, json!({ "resultType": "complete" }));
+        }
+        let (first, count) = if task == "asking" {
+            (polls * 300, 300)
+        } else {
+            (polls, 1)
+        };
+        let questions: serde_json::Map<String, Value> = (first..first + count)
+            .map(|n| (format!("q{n}"), confirm(&format!("Question {n}?"))))
+            .collect();
+        task_now(
+            body,
+            json!({ "resultType": "complete", "status": "input_required",
+                "pollIntervalMs": 100, "inputRequests": questions }),
+        )
+    });
+    let endpoint = server.endpoint();
+    let mut proxy = Live::start(&sandbox, &["--endpoint", &endpoint, "proxy"]);
+    proxy.send(&initialize_2025(json!({ "elicitation": {} })));
+    proxy.answer(1);
+    proxy.send(&about_task(2, "tasks/result", &json!("asking")));
+    proxy.send(&about_task(3, "tasks/result", &json!("nagging")));
+    // Every question answered as it comes (each waits on its answer), until both
+    // requests are answered.
+    let (mut read, mut answers) = (0, std::collections::BTreeMap::new());
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while answers.len() < 2 {
+        for line in proxy.lines_after(&mut read) {
+            if line["method"] == "elicitation/create" {
+                proxy.send(&json!({ "jsonrpc": "2.0", "id": line["id"],
+                    "result": { "action": "accept", "content": { "confirm": true } } }));
+            } else if let Some(id) = line["id"].as_u64().filter(|id| *id > 1) {
+                answers.insert(id, line);
+            }
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "still relaying: {answers:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let error = |id: u64| answers[&id]["error"].clone();
+    let refused = |task: &str, bound: &str| {
+        json!({ "code": -32603, "message": format!("task `{task}` was still asking for input \
+            after {bound}, the most the proxy asks of one task; it is cancelled") })
+    };
+    assert_eq!(error(2), refused("asking", "1000 questions"));
+    assert_eq!(error(3), refused("nagging", "100 rounds"));
+    let updates = |task: &str| {
+        (server.sent("tasks/update").iter())
+            .filter(|b| b["params"]["taskId"] == task)
+            .count()
+    };
+    assert_eq!((updates("asking"), updates("nagging")), (3, 100));
+    let mut cancelled = cancelled_at(&server);
+    cancelled.sort();
+    assert_eq!(cancelled, ["asking", "nagging"]);
+    proxy.end().assert_code(0);
 }
 
 #[test]
