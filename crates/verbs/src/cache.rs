@@ -27,7 +27,14 @@
 //!   checks its ELF structure, version and settings. A truncated entry fails
 //!   that check (its section table is gone), and so does a scribbled header or
 //!   an entry of another format. Anything refused is a miss: removed and
-//!   rebuilt, with a warning when it cannot be removed.
+//!   rebuilt, with a warning when it cannot be removed. An entry that cannot be
+//!   mapped (a cache on a file system mounted `noexec`) but whose bytes wasmtime
+//!   takes is read and copied instead, and kept ([`code`]).
+//!
+//! Who uses it: several verb directories may share one cache, each named in
+//! [`USERS`]. Code goes when no named directory uses it and no directory the
+//! cache does not know of is seen at work ([`CodeCache::sweep`]), or when
+//! nothing mapped it for a month.
 //!
 //! There is no per-call checksum any more: it meant reading the whole entry
 //! (~40 MB for a JavaScript verb, 20–40 ms with the CRC) on every call, more
@@ -45,8 +52,10 @@ use std::path::{Path, PathBuf};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-use super::bounded::{Links, MAX_COMPONENT_BYTES, Refusal, Regular};
-use super::index::write_atomic;
+use mur_core::sha256_hex;
+
+use super::bounded::{Links, MAX_COMPONENT_BYTES, Refusal, Regular, read_capped};
+use super::index::{installed_sha256s, write_atomic};
 use super::timings::{self, Phase};
 
 /// The layout of an entry, part of its key: changed whenever the bytes of an
@@ -114,6 +123,11 @@ impl CodeCache {
     /// at its path is a miss: removed, so that the rebuilt entry can take its
     /// place.
     pub fn load(&self, engine: &Engine, key: &str) -> Option<Component> {
+        self.load_by(engine, key, map)
+    }
+
+    /// [`CodeCache::load`], mapping an entry with `map`.
+    fn load_by(&self, engine: &Engine, key: &str, map: Mapper) -> Option<Component> {
         let path = self.entry_path(key)?;
         let opened = timings::measure(Phase::CacheLookup, || open_entry(&path));
         let file = match opened {
@@ -129,10 +143,10 @@ impl CodeCache {
                 return None;
             }
         };
-        match timings::measure(Phase::Deserialize, || map(engine, &path, &file)) {
+        match timings::measure(Phase::Deserialize, || code(engine, &path, &file, map)) {
             Ok(component) => Some(component),
-            Err(e) => {
-                discard(&path, &format!("is unusable ({})", reason(&e)));
+            Err(why) => {
+                discard(&path, &format!("is unusable ({why})"));
                 None
             }
         }
@@ -145,6 +159,11 @@ impl CodeCache {
     /// (failures only cost a recompile later). Then what no `mur` of this
     /// version reads is collected ([`CodeCache::collect`]).
     pub fn store(&self, engine: &Engine, key: &str, image: &[u8]) -> Option<Component> {
+        self.store_by(engine, key, image, map)
+    }
+
+    /// [`CodeCache::store`], mapping the entry back with `map`.
+    fn store_by(&self, engine: &Engine, key: &str, image: &[u8], map: Mapper) -> Option<Component> {
         let path = self.entry_path(key)?;
         if image.len() as u64 > MAX_ENTRY_BYTES {
             // It would be refused when read: compiling each time is the same cost.
@@ -157,7 +176,7 @@ impl CodeCache {
         }
         let loaded = open_entry(&path)
             .map_err(|refusal| refusal.to_string())
-            .and_then(|file| map(engine, &path, &file).map_err(|e| reason(&e)));
+            .and_then(|file| code(engine, &path, &file, map));
         self.collect(key);
         match loaded {
             Ok(mapped) => Some(mapped),
@@ -214,7 +233,12 @@ impl CodeCache {
     /// itself replaced, removed or compiled without installing) or, given `idle`,
     /// when it went unmapped that long (what a verb directory since deleted, or
     /// one that never said it uses the cache, left). Stale temporary files go too.
-    /// Returns how many were removed.
+    ///
+    /// `dropped` goes at once only while no verb directory the cache does not know
+    /// of is seen at work ([`stranger_at_work`]): one only an older `mur` used
+    /// (before verb directories were named in the cache) may use the same file,
+    /// and would compile it again inside a call (36 s for a Python verb). Then
+    /// `dropped` waits for `idle` as the rest does. Returns how many were removed.
     pub fn sweep(
         &self,
         used: &[&str],
@@ -222,15 +246,26 @@ impl CodeCache {
         idle: Option<std::time::Duration>,
     ) -> usize {
         let Some(dir) = &self.dir else { return 0 };
-        let Ok(entries) = std::fs::read_dir(dir) else {
+        let Ok(listing) = std::fs::read_dir(dir) else {
             return 0;
         };
+        let entries: Vec<std::fs::DirEntry> = listing.flatten().collect();
+        let dropped = match stranger_at_work(&entries, used, dropped) {
+            Some(name) => {
+                tracing::debug!(
+                    "`{name}` is in use by a verb directory the cache does not know of: \
+                     what was dropped stays until unused for a month"
+                );
+                &[][..]
+            }
+            None => dropped,
+        };
         let mut removed = 0;
-        for entry in entries.flatten() {
+        for entry in entries {
             let name = entry.file_name().to_string_lossy().into_owned();
             let unused = match name.strip_suffix(".cwasm") {
                 Some(stem) => {
-                    let sha256 = stem.split('-').next().unwrap_or_default();
+                    let sha256 = sha256_of(stem);
                     !used.contains(&sha256)
                         && (dropped.contains(&sha256)
                             || idle.is_some_and(|age| unused_for(&entry, age)))
@@ -244,11 +279,87 @@ impl CodeCache {
         removed
     }
 
-    /// Drop every entry compiled from a file with this sha256 (any engine).
-    pub fn forget(&self, sha256: &str) {
-        for entry in self.entries_of(sha256) {
-            let _ = std::fs::remove_file(entry.path());
+    /// Remove at once the compiled code of the file with this sha256, which the
+    /// verb directory `verbs` stopped using (a verb's file rebuilt in place, or a
+    /// file refused after its compile), where no verb directory sharing the cache
+    /// uses it: `here` are the sha256s `verbs` still uses, and the others' are read
+    /// from theirs ([`CodeCache::other_users`]). As [`CodeCache::sweep`] judges it,
+    /// under the lock `verbs add` holds while its work is not installed
+    /// ([`SWEEP_LOCK`]): nothing goes while one is at work (it may have compiled this
+    /// very file), nor while another verb directory cannot be read. What stays goes
+    /// once unused for a month, by the sweep of `verbs add` or `verbs remove`.
+    pub(crate) fn release(&self, verbs: &Path, here: &[String], sha256: &str) {
+        let Some(lock) = self.dir.as_deref().and_then(open_lock) else {
+            return;
+        };
+        if lock.try_lock().is_err() {
+            tracing::debug!("a `verbs add` is at work: compiled code stays for its sweep");
+            return;
         }
+        let Some(theirs) = self.other_users(verbs) else {
+            return;
+        };
+        let used: Vec<&str> = here.iter().chain(&theirs).map(String::as_str).collect();
+        self.sweep(&used, &[sha256], None);
+    }
+
+    /// Name the verb directory `verbs` among the users of the cache ([`USERS`]), so
+    /// that the sweeps of the others keep the code it uses: after `verbs add` and
+    /// `verbs remove`, and by a call that compiles (in a directory only called in
+    /// since an older `mur` installed its verbs). Best effort: a directory not named
+    /// keeps its code while it maps it, but may lose a file it shares with a named
+    /// one (one compile).
+    pub(crate) fn record_user(&self, verbs: &Path) {
+        let Some(dir) = &self.dir else { return };
+        let Some(path) = canonical(verbs).to_str().map(str::to_owned) else {
+            return;
+        };
+        let users = dir.join(USERS);
+        let record = users.join(format!("{}.path", &sha256_hex(path.as_bytes())[..32]));
+        if record.exists() {
+            return;
+        }
+        let recorded = std::fs::create_dir_all(&users)
+            .map_err(|e| e.to_string())
+            .and_then(|()| write_atomic(&record, path.as_bytes()).map_err(|e| e.to_string()));
+        if let Err(e) = recorded {
+            tracing::debug!("cannot name the verb directory in the compile cache: {e}");
+        }
+    }
+
+    /// The sha256s of the verbs installed in every verb directory named in the
+    /// cache ([`CodeCache::record_user`]) but `verbs`; one since deleted is
+    /// forgotten. `None` when one of them cannot be read (a broken entry): what
+    /// it uses is not known.
+    pub(crate) fn other_users(&self, verbs: &Path) -> Option<Vec<String>> {
+        let ours = canonical(verbs);
+        let records = self
+            .dir
+            .as_ref()
+            .map(|dir| std::fs::read_dir(dir.join(USERS)));
+        let Some(Ok(records)) = records else {
+            return Some(Vec::new());
+        };
+        let mut used = Vec::new();
+        for record in records.flatten() {
+            let Ok(path) = read_capped(&record.path(), Links::Refuse, 4096) else {
+                continue;
+            };
+            let Ok(path) = String::from_utf8(path).map(PathBuf::from) else {
+                continue;
+            };
+            if path == ours || !path.is_absolute() {
+                continue;
+            }
+            match std::fs::symlink_metadata(&path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    tracing::debug!("the verb directory `{}` is gone", path.display());
+                    let _ = std::fs::remove_file(record.path());
+                }
+                _ => used.extend(installed_sha256s(&path)?),
+            }
+        }
+        Some(used)
     }
 
     /// The bytes of compiled code kept for the file with this sha256 (all
@@ -308,6 +419,47 @@ fn map(engine: &Engine, path: &Path, file: &File) -> wasmtime::Result<Component>
     unsafe { Component::deserialize_file(engine, mapped) }
 }
 
+/// How an entry is mapped: [`map`], but for tests.
+type Mapper = fn(&Engine, &Path, &File) -> wasmtime::Result<Component>;
+
+/// The entry `file` (opened from `path` by [`open_entry`]) as this engine's code:
+/// mapped by `map`, or, where that fails but wasmtime takes the entry's bytes, read
+/// and copied; else why wasmtime refused it. A map can fail for reasons outside the
+/// entry: a cache on a file system mounted `noexec` (code mapped from it cannot be
+/// made executable), an address-space limit. The entry was then removed as
+/// unusable, and the verb compiled again on every call (36 s for a Python verb);
+/// reading it costs a copy of its bytes (~40 MB for a JavaScript verb) instead.
+fn code(engine: &Engine, path: &Path, file: &File, map: Mapper) -> Result<Component, String> {
+    let unmapped = match map(engine, path, file) {
+        Ok(component) => return Ok(component),
+        Err(e) => reason(&e),
+    };
+    match read(engine, file) {
+        Ok(component) => {
+            let shown = path.display();
+            tracing::debug!("cache entry `{shown}` cannot be mapped ({unmapped}): read instead");
+            Ok(component)
+        }
+        Err(_) => Err(unmapped),
+    }
+}
+
+/// The entry `file` (judged by [`open_entry`]: at most [`MAX_ENTRY_BYTES`]) read
+/// whole and copied in as this engine's code.
+#[allow(unsafe_code)]
+fn read(engine: &Engine, file: &File) -> wasmtime::Result<Component> {
+    use std::io::Seek as _;
+    let mut file = file;
+    file.seek(std::io::SeekFrom::Start(0))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_ENTRY_BYTES).read_to_end(&mut bytes)?;
+    // SAFETY: as for `map`, these are the bytes of an entry this user's `mur`
+    // wrote in its private directory, and wasmtime checks that they are an intact
+    // image of its own version and this engine's settings. They are a copy: the
+    // file changing afterwards changes nothing.
+    unsafe { Component::deserialize(engine, &bytes) }
+}
+
 /// A freshly compiled image as this engine's code, copied rather than mapped:
 /// for when there is no entry to map (no usable cache directory, an image over
 /// [`MAX_ENTRY_BYTES`], a failed write).
@@ -334,6 +486,69 @@ fn same_file(path: &Path, file: &File) -> PathBuf {
     }
     let _ = file;
     path.to_owned()
+}
+
+/// The folder of the compile cache where each verb directory that uses it is
+/// named: a file per verb directory (`<hash of its path>.path`), holding its
+/// path. Several verb directories (a test's or a CI job's `XDG_DATA_HOME`) may
+/// share one cache, and a verb file installed in two of them is compiled once.
+pub(crate) const USERS: &str = "verb-dirs";
+
+/// The file in the cache directory whose lock orders `verbs add` and the removal
+/// of compiled code: a `verbs add` holds it shared from its first compile until
+/// its verbs are in the index, and what removes code takes it exclusively,
+/// never waiting.
+pub(crate) const SWEEP_LOCK: &str = "sweep.lock";
+
+/// The lock file [`SWEEP_LOCK`] in the cache directory `dir`; `None` when it
+/// cannot be opened (then nothing is removed: unused code costs only disk).
+fn open_lock(dir: &Path) -> Option<File> {
+    let path = dir.join(SWEEP_LOCK);
+    File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| tracing::debug!("cannot open `{}`: {e}", path.display()))
+        .ok()
+}
+
+/// The path a verb directory is named by in the cache: its canonical path.
+fn canonical(dir: &Path) -> PathBuf {
+    std::fs::canonicalize(dir)
+        .or_else(|_| std::path::absolute(dir))
+        .unwrap_or_else(|_| dir.to_owned())
+}
+
+/// The sha256 part of an entry's name without `.cwasm` (`<sha256>-<engine>`).
+fn sha256_of(stem: &str) -> &str {
+    stem.split('-').next().unwrap_or_default()
+}
+
+/// The name of an entry that tells a verb directory the cache does not know of
+/// is at work, when a sweep would drop code at once: an entry of a file none of
+/// the known ones uses (`used`) and the command did not drop, yet mapped (or
+/// written) within [`UNUSED_OTHER_ENGINE`]. Such a directory may use what was
+/// dropped too. Entries unmapped longer are a deleted directory's: they tell
+/// nothing.
+fn stranger_at_work(
+    entries: &[std::fs::DirEntry],
+    used: &[&str],
+    dropped: &[&str],
+) -> Option<String> {
+    if dropped.is_empty() {
+        return None;
+    }
+    entries.iter().find_map(|entry| {
+        let name = entry.file_name();
+        let stem = name.to_str()?.strip_suffix(".cwasm")?;
+        let sha256 = sha256_of(stem);
+        let strange = !used.contains(&sha256)
+            && !dropped.contains(&sha256)
+            && !unused_for(entry, UNUSED_OTHER_ENGINE);
+        strange.then(|| stem.to_owned())
+    })
 }
 
 /// A temporary file of [`mur_lockfile::write_atomic`] older than this was left
@@ -625,11 +840,11 @@ mod tests {
         aged(&entry(&used), &c.good, 40 * day);
         aged(&entry(&dropped), &c.good, std::time::Duration::ZERO);
         aged(&entry(&idle), &c.good, 40 * day);
-        aged(&entry(&recent), &c.good, 2 * day);
         let kept = [SHA, used.as_str()];
         assert_eq!(c.cache.sweep(&kept, &[&dropped, &used], None), 1);
         assert!(!entry(&dropped).exists());
         assert!(entry(&idle).exists(), "went for its age unasked");
+        aged(&entry(&recent), &c.good, 2 * day);
         assert_eq!(
             c.cache.sweep(&kept, &[], Some(UNUSED_OTHER_ENGINE)),
             1,
@@ -637,6 +852,31 @@ mod tests {
         );
         assert!(!entry(&idle).exists());
         assert!(entry(&used).exists() && entry(&recent).exists() && c.entry.exists());
+    }
+
+    /// A verb directory the cache does not know of (only an older `mur` used it, so
+    /// it is named nowhere) is at work while an entry no known directory uses is
+    /// mapped: what a command dropped may be its code too, and stays until unused
+    /// for a month, as the rest. Once that entry went unmapped a month (its
+    /// directory deleted), what is dropped goes at once again.
+    #[test]
+    fn a_sweep_drops_nothing_at_once_while_an_unknown_verb_directory_is_at_work() {
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let (_, engine) = c.key.split_once('-').expect("a key");
+        let day = std::time::Duration::from_secs(24 * 3600);
+        let [dropped, theirs] = ["b", "e"].map(|digit| digit.repeat(64));
+        let entry = |sha: &str| dir.join(format!("{sha}-{engine}.cwasm"));
+        aged(&entry(&dropped), &c.good, std::time::Duration::ZERO);
+        aged(&entry(&theirs), &c.good, 2 * day);
+        let idle = Some(UNUSED_OTHER_ENGINE);
+        assert_eq!(c.cache.sweep(&[SHA], &[&dropped], idle), 0);
+        assert!(entry(&dropped).exists(), "dropped under a stranger's feet");
+        assert!(entry(&theirs).exists());
+        aged(&entry(&theirs), &c.good, 40 * day);
+        assert_eq!(c.cache.sweep(&[SHA], &[&dropped], idle), 2);
+        assert!(!entry(&dropped).exists() && !entry(&theirs).exists());
+        assert!(c.entry.exists());
     }
 
     #[cfg(unix)]
@@ -649,6 +889,35 @@ mod tests {
         assert!(c.load().is_none(), "a sound entry, but through a link");
         assert!(std::fs::symlink_metadata(&c.entry).is_err(), "link removed");
         assert_eq!(std::fs::read(&elsewhere).expect("target"), c.good);
+    }
+
+    /// A map that fails as on a cache mounted `noexec`.
+    fn unmappable(_: &Engine, _: &Path, _: &File) -> wasmtime::Result<Component> {
+        Err(wasmtime::Error::msg(
+            "unable to make memory executable: Permission denied (os error 13)",
+        ))
+    }
+
+    /// An entry that cannot be mapped (a cache on a file system mounted `noexec`) is
+    /// read instead, and kept: it was removed as unusable and the verb compiled
+    /// again on every call. One whose bytes are refused too still goes.
+    #[test]
+    fn an_entry_that_cannot_be_mapped_is_read_and_kept_unless_its_bytes_are_bad() {
+        let c = cached();
+        let loaded = c.cache.load_by(&c.engine, &c.key, unmappable);
+        assert!(loaded.is_some(), "a sound entry that cannot be mapped");
+        assert_eq!(std::fs::read(&c.entry).expect("entry kept"), c.good);
+
+        std::fs::remove_file(&c.entry).expect("remove");
+        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
+        let image = component.serialize().expect("image");
+        let stored = c.cache.store_by(&c.engine, &c.key, &image, unmappable);
+        assert!(stored.is_some(), "stored, read back");
+        assert_eq!(std::fs::read(&c.entry).expect("entry kept"), c.good);
+
+        std::fs::write(&c.entry, &c.good[..c.good.len() / 2]).expect("truncate");
+        assert!(c.cache.load_by(&c.engine, &c.key, unmappable).is_none());
+        assert!(!c.entry.exists(), "a truncated entry is kept");
     }
 
     #[test]

@@ -153,10 +153,34 @@ impl Runtime {
             // Best effort: a read-only verb directory only costs a rehash next time.
             let _ = index.save();
         }
-        if slow_to_compile(&bytes) {
-            compiling(name, bytes.len());
-        }
-        let component = self.compile(name, &bytes, &sha256)?;
+        // The bytes may be compiled already, though the stamp moved (a `touch`, a copy
+        // of the same file, an index that could not be saved) or they changed (back to
+        // an earlier build): their entry is looked up, unless it was just now.
+        let looked_up = unchanged && !changed;
+        let cached = (!looked_up)
+            .then(|| {
+                let key = CodeCache::key(&self.engine, &sha256);
+                self.cache.load(&self.engine, &key)
+            })
+            .flatten();
+        let component = match cached {
+            Some(component) => {
+                tracing::debug!("loaded verb `{name}` from cache");
+                component
+            }
+            None => {
+                if slow_to_compile(&bytes) {
+                    compiling(name, bytes.len());
+                }
+                // This verb directory uses the cache (its verbs may all have been
+                // installed by a `mur` that did not say so): the sweeps of the others
+                // keep its code.
+                if let Some(verbs) = path.parent() {
+                    self.cache.record_user(verbs);
+                }
+                self.compile(name, &bytes, &sha256)?
+            }
+        };
         Ok(Loaded {
             component,
             changed: changed.then_some(Changed {
@@ -175,6 +199,12 @@ impl Runtime {
     /// verb's file copied over another's) is refused, the index left as it was: taken,
     /// it ran under this verb's name and the index renamed its tool, and `verbs add`
     /// of the right file then saw an "earlier build" instead of repairing it.
+    ///
+    /// The code that goes is only what no verb uses: not in this verb directory
+    /// (another verb's file copied over this one's is that verb's code), nor in
+    /// another sharing the cache (the same verb installed there, from the old
+    /// bytes), as [`CodeCache::release`] judges it. It deleted both, and the other
+    /// verb's next call compiled again (36 s for a Python verb).
     pub fn adopt(
         &self,
         index: &Index,
@@ -183,17 +213,37 @@ impl Runtime {
         changed: &Changed,
     ) -> Result<(), VerbError> {
         if its_name != name {
-            // Its code is not kept, unless these may be another installed verb's bytes
-            // (its file copied over this one's): that verb's cached code is this. Such
-            // a file is refused uncompiled ([`refused_uncompiled`]), but not where the
-            // entries could not all be read to see it, nor where one was added since.
-            if matches!(index.other_with(name, &changed.sha256), Ok(None)) {
-                self.cache.forget(&changed.sha256);
-            }
+            // Its code is not kept, unless these are another installed verb's bytes.
+            self.release(index, name, &changed.was, &changed.sha256);
             return Err(holds_another(index, name, its_name));
         }
-        self.cache.forget(&changed.was);
+        self.release(index, name, &changed.sha256, &changed.was);
         Ok(())
+    }
+
+    /// Release the compiled code of `dropped`, which verb `name` no longer uses: it
+    /// uses `kept`. What the verb directory still uses is read from every entry in
+    /// it: an index loaded for one verb ([`Index::load_only`]) holds no other. Where
+    /// they cannot all be read, nothing is released.
+    fn release(&self, index: &Index, name: &str, kept: &str, dropped: &str) {
+        let Some(verbs) = index
+            .get(name)
+            .and_then(|entry| index.file_path(entry).parent().map(Path::to_owned))
+        else {
+            return;
+        };
+        let Some(mut here) = super::index::installed_sha256s(&verbs) else {
+            tracing::debug!("compiled code stays: a verb's entry cannot be read");
+            return;
+        };
+        // This verb's own entry names the bytes it had; another verb's may too.
+        if let Some(own) = index.get(name)
+            && let Some(at) = here.iter().position(|sha256| *sha256 == own.sha256)
+        {
+            here.remove(at);
+        }
+        here.push(kept.to_owned());
+        self.cache.release(&verbs, &here, dropped);
     }
 }
 

@@ -325,3 +325,123 @@ fn concurrent_adds_keep_each_others_code_and_a_call_that_compiles_says_so() {
         "{call}"
     );
 }
+
+/// `mur devtools <args>` in the sandbox, with its verb directory under `data`
+/// (`XDG_DATA_HOME`) and the sandbox's compile cache: a second verb directory
+/// sharing the cache (a test's, a CI job's).
+fn in_data(sandbox: &Sandbox, data: &std::path::Path, args: &[&str]) -> Output {
+    let mut cmd = sandbox.mur_command(&[&["devtools"], args].concat());
+    cmd.env("XDG_DATA_HOME", data);
+    mur_e2e::run(&mut cmd)
+}
+
+/// The verb directories named in the sandbox's cache forgotten: as if only a
+/// `mur` from before they were named had used them.
+fn unnamed(sandbox: &Sandbox) {
+    let users = mur_e2e::plugins::cache_dir(sandbox).join("verb-dirs");
+    std::fs::remove_dir_all(&users).expect("the named verb directories");
+}
+
+fn path(file: &std::path::Path) -> &str {
+    file.to_str().expect("a UTF-8 path")
+}
+
+/// Two verb directories with the same `ping`; in one, a rebuild of it is copied over
+/// the installed file (the edit-build loop). The call there takes the new build and
+/// drops the old one's code — but the other directory still uses that code, and its
+/// next call loads it. The rebuild's call deleted it, and the other's next call
+/// compiled again (36 s for a Python verb). Where no other directory has the old
+/// build, its code goes at once, as before.
+#[test]
+fn a_rebuild_taken_in_one_verb_directory_keeps_the_old_code_another_uses() {
+    let (sandbox, old) = cached_ping();
+    let theirs = sandbox.dir("data2");
+    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("ping"))]).assert_code(0);
+    let bytes = std::fs::read(guest("ping")).expect("ping");
+    let installed = theirs.join("mur/verbs/ping.wasm");
+    std::fs::write(&installed, with_custom_section(&bytes, "rebuilt")).expect("rebuild");
+
+    let rebuilt = in_data(&sandbox, &theirs, &["-v", "ping", "--bogus"]);
+    rebuilt.assert_code(1);
+    rebuilt.assert_stderr_contains(COMPILING);
+    assert!(
+        old.exists(),
+        "the rebuild took the code another directory uses"
+    );
+    let ours = ping(&sandbox);
+    ours.assert_stderr_contains(LOADED);
+    assert!(!ours.stderr.contains(COMPILING), "{ours}");
+    assert_eq!(cache_entries(&sandbox).len(), 2);
+
+    // Rebuilt once more there: the first rebuild's code, used nowhere else, goes.
+    std::fs::write(&installed, with_custom_section(&bytes, "again")).expect("rebuild");
+    in_data(&sandbox, &theirs, &["ping", "--bogus"]).assert_code(1);
+    assert_eq!(
+        cache_entries(&sandbox).len(),
+        2,
+        "the first rebuild's code stays"
+    );
+    assert!(old.exists());
+}
+
+/// A verb directory only an older `mur` used is named nowhere in the cache; it maps
+/// code no named directory uses (its `crash`). Another directory's `verbs remove` of
+/// the `ping` both have then keeps ping's code (until unused for a month): the
+/// unnamed directory may use it, and does. The sweep took it, judging by the named
+/// directories alone.
+#[test]
+fn a_remove_keeps_what_a_verb_directory_named_nowhere_may_use() {
+    let sandbox = sandbox_with(&[guest("ping"), guest("crash")]);
+    unnamed(&sandbox);
+    let theirs = sandbox.dir("data2");
+    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("ping"))]).assert_code(0);
+    in_data(&sandbox, &theirs, &["verbs", "remove", "ping"]).assert_code(0);
+    assert_eq!(
+        cache_entries(&sandbox).len(),
+        2,
+        "the remove took ping's code"
+    );
+    let ours = ping(&sandbox);
+    ours.assert_stderr_contains(LOADED);
+    assert!(!ours.stderr.contains(COMPILING), "{ours}");
+}
+
+/// A verb directory whose verbs an older `mur` installed is named in the cache by the
+/// first call that compiles there: a new `mur` that only calls its verbs is a user
+/// the sweeps of the others know. Here its one verb is also another directory's, so
+/// no unknown code shows it at work: named, its code stays when the other removes
+/// the verb.
+#[test]
+fn a_call_that_compiles_names_its_verb_directory_in_the_cache() {
+    let (sandbox, entry) = cached_ping();
+    unnamed(&sandbox);
+    std::fs::remove_file(&entry).expect("clear the cache");
+    ping(&sandbox).assert_stderr_contains(COMPILING);
+    let theirs = sandbox.dir("data2");
+    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("ping"))]).assert_code(0);
+    in_data(&sandbox, &theirs, &["verbs", "remove", "ping"]).assert_code(0);
+    assert!(
+        entry.exists(),
+        "the remove took the code of the unnamed directory"
+    );
+    ping(&sandbox).assert_stderr_contains(LOADED);
+}
+
+/// An installed verb's file whose stamp moved but not its bytes (a `touch`, the same
+/// build copied in again): its code is loaded from the cache, not compiled again. The
+/// call compiled it (36 s for a Python verb) though its entry was there, and, where
+/// the index could not take the new stamp (a read-only verb directory), on every call.
+#[test]
+fn a_touched_verb_file_is_loaded_from_the_cache() {
+    let sandbox = sandbox_with(&[guest("ping")]);
+    let file = std::fs::File::options()
+        .write(true)
+        .open(installed_ping(&sandbox))
+        .expect("ping.wasm");
+    let later = std::time::SystemTime::now() + Duration::from_secs(3600);
+    file.set_modified(later).expect("touch");
+    let out = ping(&sandbox);
+    out.assert_stderr_contains(LOADED);
+    assert!(!out.stderr.contains(COMPILING), "{out}");
+    assert!(ping(&sandbox).stderr.contains(LOADED));
+}
