@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use mur_discovery::ProjectFilter;
 use mur_lockfile::Registry;
 
-use crate::files::BridgeFiles;
+use crate::files::{BridgeFiles, LOG_SUFFIX};
 
 /// The most of a log's end read: the last bridge's start and stop lines are near it
 /// (the log is cut to its newest part past its cap anyway).
@@ -53,51 +53,62 @@ fn stop_in(tail: &str, log: PathBuf) -> Option<LastStop> {
 /// it stopped. Its log is beside its lockfile in whichever directory `registry` searches
 /// it announced itself in (`${TMPDIR:-/tmp}/reactor-devtools-<uid>` for one started
 /// without `XDG_RUNTIME_DIR`); the newest stop among them is the project's last. A
-/// folder is the project directly in it, as for a call ([`folders_stop`]): "start the
-/// app" was said of a folder whose bridge stopped. A line, not an error: discovery
-/// decides where it goes among its own hints (in place of "start the app").
+/// folder is the project directly in it, as for a call ([`folders_stops`]): "start the
+/// app" was said of a folder whose bridge stopped; of a folder whose bridges of several
+/// projects stopped, each is named with its stop and how to start it again, in one
+/// line. A line, not an error: discovery decides where it goes among its own hints (in
+/// place of "start the app").
 pub fn last_stop_hint(registry: &Registry, project: &ProjectFilter) -> Option<String> {
-    let stop = match project.is_folder() {
-        false => newest_stop(&registry.paths_for(project.canonical())),
-        true => folders_stop(registry, project),
-    }?;
-    Some(stop.hint())
-}
-
-/// The last stop of the bridge of the project of `folder` (one directly in it, or the
-/// folder itself, as [`ProjectFilter::matches_project`] takes it for a call), by the
-/// logs in the directories `registry` searches that end with a stop and name their
-/// project (the last bridge's start line, whose project the log's name is the hash of).
-/// None when bridges of several of its projects stopped: which one is meant is not known.
-fn folders_stop(registry: &Registry, folder: &ProjectFilter) -> Option<LastStop> {
-    let stops: Vec<(String, LastStop)> = registry
-        .files("log")
-        .into_iter()
-        .filter_map(|log| {
-            let hash = log.file_name()?.to_str()?.strip_suffix(LOG_SUFFIX)?;
-            let lockfile = log.with_file_name(format!("{hash}.json"));
-            let tail = read_tail(&log)?;
-            let project = started(&tail)?;
-            let own = lockfile.file_name()? == mur_lockfile::paths::lockfile_name(project).as_str();
-            if !own || !folder.matches_project(project, Some(&lockfile)) {
-                return None;
-            }
-            Some((project.to_owned(), stop_in(&tail, log)?))
-        })
-        .collect();
-    let (first, _) = stops.first()?;
-    if stops.iter().any(|(project, _)| project != first) {
-        return None;
+    if !project.is_folder() {
+        return Some(newest_stop(&registry.paths_for(project.canonical()))?.hint());
     }
-    // RFC 3339 times to the second, all in UTC: in order as text.
-    stops
-        .into_iter()
-        .map(|(_, stop)| stop)
-        .max_by(|a, b| a.at.cmp(&b.at))
+    let mut stops = folders_stops(registry, project);
+    match stops.len() {
+        0 => None,
+        1 => Some(stops.remove(0).1.hint()),
+        n => {
+            let each: Vec<String> = stops
+                .iter()
+                .map(|(project, stop)| {
+                    format!("`{project}` at {}: {}; {}", stop.at, stop.why, stop.again())
+                })
+                .collect();
+            Some(format!(
+                "the bridges of {n} projects in this folder stopped: {}",
+                each.join("; ")
+            ))
+        }
+    }
 }
 
-/// How a bridge's log is named beside its lockfile `<hash>.json` ([`BridgeFiles`]).
-const LOG_SUFFIX: &str = ".bridge.log";
+/// The last stop of the bridge of each project of `folder` (one directly in it, or the
+/// folder itself, as [`ProjectFilter::matches_project`] takes it for a call), in the
+/// order of their projects, by the logs in the directories `registry` searches that end
+/// with a stop and name their project (the last bridge's start line, whose project the
+/// log's name is the hash of).
+fn folders_stops(registry: &Registry, folder: &ProjectFilter) -> Vec<(String, LastStop)> {
+    let (logs, _) = folder.files_of(registry, LOG_SUFFIX, |log, lockfile| {
+        let tail = read_tail(log)?;
+        let project = started(&tail)?;
+        let own = lockfile.file_name()? == mur_lockfile::paths::lockfile_name(project).as_str();
+        own.then(|| (project.to_owned(), stop_in(&tail, log.to_owned())))
+    });
+    let mut stops: Vec<(String, LastStop)> = Vec::new();
+    for log in logs {
+        let Some(stop) = log.what else { continue };
+        match stops
+            .iter_mut()
+            .find(|(project, _)| *project == log.project)
+        {
+            // RFC 3339 times to the second, all in UTC: in order as text.
+            Some((_, newest)) if newest.at < stop.at => *newest = stop,
+            Some(_) => {}
+            None => stops.push((log.project, stop)),
+        }
+    }
+    stops.sort_by(|a, b| a.0.cmp(&b.0));
+    stops
+}
 
 /// The last stop of a project's bridge: the newest among the bridges whose lockfiles
 /// would be `lockfiles`, the project's lockfile path in each directory discovery
@@ -349,7 +360,8 @@ Processing request of type CallToolRequest
     /// `--project FOLDER` is the project directly in it, as for a call: its bridge's
     /// stop is told by the log its start line names it in (and whose name is its hash);
     /// one deeper down is not the folder's, nor a log whose start line names a project
-    /// it is not the log of; stops of two projects there say nothing of which is meant.
+    /// it is not the log of. Stops of two projects there are each told, in the order of
+    /// their projects, with how to start it again (it said "start the app").
     #[test]
     fn a_folders_stop_is_that_of_the_one_project_directly_in_it() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -386,6 +398,18 @@ Processing request of type CallToolRequest
         );
         let b = format!("{folder}/B.csproj");
         log_of(&b, &b, "2026-11-29T11:00:02");
-        assert_eq!(last_stop_hint(&registry, &filter), None);
+        let again = |project: &str| {
+            format!("start it again: `mur devtools bridge --project {project} -- python x.py`")
+        };
+        assert_eq!(
+            last_stop_hint(&registry, &filter),
+            Some(format!(
+                "the bridges of 2 projects in this folder stopped: `{a}` at \
+                 2026-11-29T11:00:01Z: no request for 1s; {}; `{b}` at 2026-11-29T11:00:02Z: no \
+                 request for 1s; {}",
+                again(&a),
+                again(&b)
+            ))
+        );
     }
 }

@@ -30,11 +30,14 @@ pub struct BridgeFiles {
     pub log: PathBuf,
 }
 
+/// How a bridge's log is named beside its lockfile `<hash>.json`: `<hash>.bridge.log`.
+pub(crate) const LOG_SUFFIX: &str = ".bridge.log";
+
 impl BridgeFiles {
     pub fn beside(lockfile: &Path) -> Self {
         Self {
             sidecar: mur_discovery::sidecar_path(lockfile),
-            log: lockfile.with_extension("bridge.log"),
+            log: lockfile.with_extension(&LOG_SUFFIX[1..]),
         }
     }
 

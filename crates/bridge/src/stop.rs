@@ -236,28 +236,28 @@ fn of_project(registry: &Registry, project: &Path) -> Result<Found> {
 }
 
 /// The lockfiles, and the projects they are (or will be, a bridge still starting) of,
-/// that `folder` names as a call takes it: announced in the directories searched, or of
-/// a bridge starting there whose sidecar names its project. A directory that cannot be
-/// listed is passed over, and returned (the project's own lockfile path there was read
-/// all the same): a bridge found elsewhere is stopped, and "no bridge" names it.
+/// that `folder` names as a call takes it ([`ProjectFilter::files_of`]): announced in
+/// the directories searched, or of a bridge starting there whose sidecar names its
+/// project. A directory that cannot be listed is passed over, and returned (the
+/// project's own lockfile path there was read all the same): a bridge found elsewhere is
+/// stopped, and "no bridge" names it.
 fn in_folder(
     registry: &Registry,
     folder: &ProjectFilter,
 ) -> (Vec<(PathBuf, String)>, Vec<Unlisted>) {
-    let meant = |project: &str, lockfile: &Path| folder.matches_project(project, Some(lockfile));
-    let (entries, unlisted) = listed(registry);
-    let announced = entries.into_iter().filter_map(|entry| match entry.outcome {
-        ReadOutcome::Valid(lock) if meant(&lock.project, &entry.path) => {
-            Some((entry.path, lock.project))
+    let (announced, unlisted) = folder.files_of(registry, ".json", |lockfile, _| {
+        match registry.read(lockfile) {
+            ReadOutcome::Valid(lock) => Some((lock.project, ())),
+            _ => None,
         }
-        _ => None,
     });
-    let starting = registry.files("bridge").into_iter().filter_map(|sidecar| {
-        let lockfile = sidecar.with_extension("json");
-        let project = starting(&lockfile)?.project?;
-        meant(&project, &lockfile).then_some((lockfile, project))
+    let (starting, _) = folder.files_of(registry, mur_discovery::SIDECAR_SUFFIX, |_, lockfile| {
+        Some((starting(lockfile)?.project?, ()))
     });
-    (announced.chain(starting).collect(), unlisted)
+    let found = (announced.into_iter().chain(starting))
+        .map(|found| (found.lockfile, found.project))
+        .collect();
+    (found, unlisted)
 }
 
 /// The lockfiles in the directories searched, read, and the directories that could not
@@ -272,17 +272,6 @@ fn listed(registry: &Registry) -> (Vec<mur_lockfile::Entry>, Vec<Unlisted>) {
         }
     }
     (entries, unlisted)
-}
-
-/// The lockfiles in the directories searched, read.
-fn scanned(registry: &Registry) -> Result<Vec<mur_lockfile::Entry>> {
-    registry.scan_naming().map_err(|unlisted| {
-        Error::internal(format!(
-            "cannot read the lockfile directory `{}`: {}",
-            unlisted.dir.display(),
-            unlisted.error
-        ))
-    })
 }
 
 /// No bridge found (`message`): where bridges announce themselves, each directory
@@ -429,7 +418,7 @@ fn bridges_server(canonical: &str, pid: u32, owner: Option<(String, u32)>) -> Er
 /// The bridge (its project and pid), running or still starting, whose server is the
 /// process `pid` or one it started: a bridge among its ancestors.
 fn owner_of(registry: &Registry, pid: u32) -> Option<(String, u32)> {
-    let bridges = announced_bridges(registry).unwrap_or_default();
+    let (bridges, _) = announced_bridges(registry);
     let ancestors = ancestors_of(pid);
     bridges
         .into_iter()
@@ -454,9 +443,11 @@ fn ancestors_of(pid: u32) -> Vec<u32> {
     ancestors
 }
 
-/// The bridges whose lockfiles are in the directories searched.
-fn announced_bridges(registry: &Registry) -> Result<Vec<Found>> {
-    Ok(scanned(registry)?
+/// The bridges whose lockfiles are in the directories searched, and the directories
+/// that could not be listed.
+fn announced_bridges(registry: &Registry) -> (Vec<Found>, Vec<Unlisted>) {
+    let (entries, unlisted) = listed(registry);
+    let bridges = entries
         .into_iter()
         .filter_map(|entry| match entry.outcome {
             ReadOutcome::Valid(lock) if bridge_of(&entry.path, &lock).is_some() => {
@@ -464,18 +455,26 @@ fn announced_bridges(registry: &Registry) -> Result<Vec<Found>> {
             }
             _ => None,
         })
-        .collect())
+        .collect();
+    (bridges, unlisted)
 }
 
 /// The one bridge whose lockfile is in the directories searched, or with none, the
-/// one still starting.
+/// one still starting. A directory that cannot be listed is passed over, as
+/// `--project FOLDER` passes it over ([`in_folder`]): a lockfile directory of another
+/// user's that `XDG_RUNTIME_DIR` names, or one made unreadable, failed the whole command
+/// (exit 7) though the bridge to stop was announced in another; "no bridge" names it.
 fn only_bridge(registry: &Registry) -> Result<Found> {
-    let mut bridges = announced_bridges(registry)?;
+    let (mut bridges, unlisted) = announced_bridges(registry);
     match bridges.len() {
         0 => {
             let mut starting = starting_bridges(registry);
             match starting.len() {
-                0 => Err(no_bridge("no bridge is running".to_owned(), registry, &[])),
+                0 => Err(no_bridge(
+                    "no bridge is running".to_owned(),
+                    registry,
+                    &unlisted,
+                )),
                 1 => Ok(starting.remove(0)),
                 _ => Err(several(&starting, "starting", None)),
             }

@@ -23,9 +23,12 @@ pub const SIDECAR_SCHEMA: &str = "mur-bridge/1";
 /// No sidecar is anywhere near this size.
 const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
 
+/// How a sidecar is named beside the lockfile `<hash>.json`: `<hash>.bridge`.
+pub const SIDECAR_SUFFIX: &str = ".bridge";
+
 /// The sidecar of the session whose lockfile is `lockfile`: `<hash>.bridge`.
 pub fn sidecar_path(lockfile: &Path) -> PathBuf {
-    lockfile.with_extension("bridge")
+    lockfile.with_extension(&SIDECAR_SUFFIX[1..])
 }
 
 /// A bridge's secret. Its `Debug` hides it: a resolved session is logged with `-v`.

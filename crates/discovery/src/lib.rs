@@ -11,11 +11,15 @@ mod scan;
 mod select;
 mod sockets;
 
-pub use access::{Access, SIDECAR_SCHEMA, Secret, read_sidecar, sidecar_of, sidecar_path};
+pub use access::{
+    Access, SIDECAR_SCHEMA, SIDECAR_SUFFIX, Secret, read_sidecar, sidecar_of, sidecar_path,
+};
 pub use lockfiles::{Found, Survey, ended_notes, registry, survey, unremoved};
 pub use report::{Report, Silent};
 pub use scan::{Scanned, scan};
-pub use select::{Candidate, ProjectFilter, again, rows as session_rows, with_the_first};
+pub use select::{
+    Candidate, OfProject, ProjectFilter, again, rows as session_rows, with_the_first,
+};
 
 use mur_core::settings::{Settings, Source};
 use mur_core::{Error, Result};
@@ -244,14 +248,21 @@ fn stuck_starting(e: &Error, project: Option<&ProjectFilter>, ended: &[Found]) -
 /// from a reloading one to its successor) with no lockfile beside it yet, or with
 /// the lockfile of an HTTP session that did not answer (found when none answered:
 /// a reloading session between closing its endpoint and withdrawing its file); of
-/// `project` only, when it is given. A stdio session's slot is held for good. None is
-/// on its way where the directories are refused ([`lockfiles::survey_wanted`]): their
-/// sessions are not searched however long one waits, and the refusal is what to say.
+/// `project` only, when it is given: of a folder, of the projects directly in it too,
+/// as a call takes it, by their lockfiles and by the sidecars of bridges still starting
+/// ([`starting_in_folder`]). A stdio session's slot is held for good. None is on its way
+/// where the directories are refused ([`lockfiles::survey_wanted`]): their sessions are
+/// not searched however long one waits, and the refusal is what to say.
 fn starting(registry: &mur_lockfile::Registry, project: Option<&ProjectFilter>) -> bool {
     if registry.check_searched_trusted().is_err() {
         return false;
     }
     let lockfiles: Vec<std::path::PathBuf> = match project {
+        Some(project) if project.is_folder() => {
+            let mut lockfiles = registry.paths_for(project.canonical());
+            lockfiles.extend(starting_in_folder(registry, project));
+            lockfiles
+        }
         Some(project) => registry.paths_for(project.canonical()),
         None => registry
             .files("lock")
@@ -267,6 +278,31 @@ fn starting(registry: &mur_lockfile::Registry, project: Option<&ProjectFilter>) 
     lockfiles
         .iter()
         .any(|lockfile| in_transition(lockfile) && mur_lockfile::is_held(lockfile))
+}
+
+/// The lockfiles of the projects directly in `folder` (as [`ProjectFilter::matches_project`]
+/// takes it) that a session on its way may be behind: those announced there (a reloading
+/// session's, between closing its endpoint and withdrawing its file), and those of
+/// bridges still starting, whose sidecar (trusted, [`read_sidecar`]) names their project
+/// before their lockfile does. An app starting names its project nowhere until it has
+/// announced itself: only its project file's own `--project` waits for it.
+fn starting_in_folder(
+    registry: &mur_lockfile::Registry,
+    folder: &ProjectFilter,
+) -> Vec<std::path::PathBuf> {
+    let (announced, _) = folder.files_of(registry, ".json", |lockfile, _| {
+        match registry.read(lockfile) {
+            mur_lockfile::ReadOutcome::Valid(lock) => Some((lock.project, ())),
+            _ => None,
+        }
+    });
+    let (bridges, _) = folder.files_of(registry, SIDECAR_SUFFIX, |sidecar, _| {
+        let fields = read_sidecar(sidecar).ok()??;
+        Some((fields["project"].as_str()?.to_owned(), ()))
+    });
+    (announced.into_iter().chain(bridges))
+        .map(|found| found.lockfile)
+        .collect()
 }
 
 /// One look at the lockfiles (and `--auto`'s ports) for the session to call, of
@@ -676,6 +712,48 @@ mod tests {
                 path.display()
             )]
         );
+    }
+
+    /// `--project FOLDER` waits, as its project file's `--project` does, for a bridge of
+    /// a project directly in the folder that is still starting (its slot held, its
+    /// sidecar naming its project, no lockfile yet): it said at once "no session" of a
+    /// bridge on its way. A sidecar of a project elsewhere, or deeper down, is not the
+    /// folder's.
+    #[cfg(unix)]
+    #[test]
+    fn a_bridge_starting_for_a_project_in_a_folder_is_on_its_way() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let folder = dir.path().join("w");
+        std::fs::create_dir_all(folder.join("deeper")).expect("folder");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        registry.ensure_dir().expect("registry");
+        let filter = ProjectFilter::new(&folder).expect("filter");
+        let starting_for = |project: &str| {
+            let lockfile = registry.path_for(project);
+            let slot = mur_lockfile::SlotLock::try_acquire(&lockfile)
+                .expect("the slot")
+                .expect("free");
+            let sidecar = sidecar_path(&lockfile);
+            let fields = serde_json::json!({
+                "schema": SIDECAR_SCHEMA,
+                "pid": std::process::id(),
+                "startedAt": "2026-11-29T11:00:00Z",
+                "project": project,
+            });
+            std::fs::write(&sidecar, fields.to_string()).expect("sidecar");
+            std::fs::set_permissions(&sidecar, std::fs::Permissions::from_mode(0o600))
+                .expect("0600");
+            slot
+        };
+        let folder = filter.canonical().to_owned();
+        let _elsewhere = starting_for("/elsewhere/E.csproj");
+        let _deeper = starting_for(&format!("{folder}/deeper/D.csproj"));
+        assert!(!starting(&registry, Some(&filter)));
+        let own = starting_for(&format!("{folder}/B.csproj"));
+        assert!(starting(&registry, Some(&filter)));
+        drop(own);
+        assert!(!starting(&registry, Some(&filter)));
     }
 
     /// What the caller knows of a bridge's stop is asked for once (it reads every

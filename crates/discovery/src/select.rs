@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mur_lockfile::{Transport, paths};
+use mur_lockfile::{Registry, Transport, Unlisted, paths};
 
 use crate::lockfiles::Found;
 use mur_core::{Error, ListedSession, Result, SessionChoice};
@@ -117,6 +117,70 @@ impl ProjectFilter {
                 .is_some_and(|n| n == self.file_name.as_str())
             || (self.folder && Path::new(project).parent() == Some(Path::new(&self.canonical)))
     }
+
+    /// The files named `<hash><suffix>` in the directories `registry` searches that are
+    /// of this project as [`ProjectFilter::matches_project`] takes it (for a folder, of
+    /// the projects directly in it): lockfiles (`.json`), a bridge's sidecar (`.bridge`,
+    /// which names the project of a bridge still starting) or log (`.bridge.log`, whose
+    /// start line names it). `read` gives the project a file names, and what else its
+    /// caller takes from it, given the file and the lockfile `<hash>.json` beside it
+    /// (none: not one of this kind, or unreadable). The one folder scan of calls,
+    /// `bridge stop` and what a stopped bridge's log says. A directory that cannot be
+    /// listed is passed over and returned, for the caller to name; one that is not
+    /// there has none.
+    pub fn files_of<T>(
+        &self,
+        registry: &Registry,
+        suffix: &str,
+        mut read: impl FnMut(&Path, &Path) -> Option<(String, T)>,
+    ) -> (Vec<OfProject<T>>, Vec<Unlisted>) {
+        let extension = suffix.rsplit('.').next().unwrap_or(suffix);
+        let (mut found, mut unlisted) = (Vec::new(), Vec::new());
+        for dir in registry.dirs() {
+            let listing = match std::fs::read_dir(dir) {
+                Ok(listing) => listing,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(error) => {
+                    unlisted.push(Unlisted {
+                        dir: dir.to_owned(),
+                        error,
+                    });
+                    continue;
+                }
+            };
+            for file in mur_lockfile::files_with_extension(listing, extension) {
+                let Some(hash) = (file.file_name().and_then(|name| name.to_str()))
+                    .and_then(|name| name.strip_suffix(suffix))
+                    .filter(|hash| !hash.is_empty())
+                else {
+                    continue;
+                };
+                let lockfile = file.with_file_name(format!("{hash}.json"));
+                let Some((project, what)) = read(&file, &lockfile) else {
+                    continue;
+                };
+                if self.matches_project(&project, Some(&lockfile)) {
+                    found.push(OfProject {
+                        lockfile,
+                        project,
+                        what,
+                    });
+                }
+            }
+        }
+        (found, unlisted)
+    }
+}
+
+/// A file of a project found by [`ProjectFilter::files_of`].
+#[derive(Debug)]
+pub struct OfProject<T> {
+    /// The lockfile `<hash>.json` the file is beside (or is).
+    pub lockfile: PathBuf,
+    /// The canonical project the file names.
+    pub project: String,
+    /// What the caller read from it.
+    pub what: T,
 }
 
 /// The unique usable session among `candidates`. `silent` are sessions whose process
@@ -805,6 +869,51 @@ mod tests {
                 "a project is named by its file: choose one with `--project PATH`; for the \
                  first: `mur devtools --project {folder}/App.csproj state`"
             )]
+        );
+    }
+
+    /// A folder's files of one kind, in every directory searched: each by the lockfile
+    /// it is beside and the project `read` gives it, kept when that project is the
+    /// folder's; a directory that is not there has none, and one that cannot be listed is
+    /// returned, the others' files found all the same.
+    #[test]
+    fn a_folders_files_are_found_beside_their_lockfiles_in_every_directory_listed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let filter = ProjectFilter::new(dir.path()).expect("filter");
+        let folder = filter.canonical().to_owned();
+        let (listed, missing, file) = (
+            dir.path().join("listed"),
+            dir.path().join("missing"),
+            dir.path().join("a-file"),
+        );
+        std::fs::create_dir(&listed).expect("dir");
+        std::fs::write(&file, "").expect("file");
+        for (name, project) in [
+            ("aa.bridge.log", format!("{folder}/A.csproj")),
+            ("bb.bridge.log", "/elsewhere/B.csproj".to_owned()),
+            ("cc.bridge", format!("{folder}/C.csproj")),
+        ] {
+            std::fs::write(listed.join(name), project).expect("file");
+        }
+        let registry = Registry::searching(vec![listed.clone(), missing, file.clone()]);
+        let (found, unlisted) = filter.files_of(&registry, ".bridge.log", |log, lockfile| {
+            Some((std::fs::read_to_string(log).ok()?, lockfile.to_owned()))
+        });
+        let found: Vec<(PathBuf, String, PathBuf)> = found
+            .into_iter()
+            .map(|of| (of.lockfile, of.project, of.what))
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                listed.join("aa.json"),
+                format!("{folder}/A.csproj"),
+                listed.join("aa.json")
+            )]
+        );
+        assert_eq!(
+            unlisted.iter().map(|not| &not.dir).collect::<Vec<_>>(),
+            [&file]
         );
     }
 

@@ -716,6 +716,49 @@ fn bridge_stop_of_a_folder_passes_over_a_lockfile_directory_it_cannot_list() {
     ));
 }
 
+/// Plain `bridge stop` passes over a lockfile directory it cannot list, as `--project
+/// FOLDER` does: it stops the one bridge announced in another directory searched, and
+/// with none, "no bridge" names the directory it could not read, in a hint. It failed
+/// (exit 7, "cannot read the lockfile directory") on that directory, though the only
+/// bridge running was announced in the other.
+#[cfg(unix)]
+#[test]
+fn bridge_stop_passes_over_a_lockfile_directory_it_cannot_list() {
+    let sb = Sandbox::new();
+    let scrubbed = crate::host_discovery::NoRuntimeVar::new(&sb);
+    let shared = scrubbed.shared();
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let project = sb.project("unlisted-only");
+    let mut start = scrubbed.env(sb.mur_command(&["devtools", "bridge", "--project"]));
+    start
+        .arg(&project)
+        .args(["--", "python3", "-u"])
+        .arg(&script);
+    let bridge = Bridge::adopted(&sb, project.clone(), &mur_e2e::run(&mut start));
+    let unlistable = sb.lockfile_dir();
+    std::fs::write(&unlistable, "not a directory").expect("a file in its place");
+    let stop = || sb.mur(&["devtools", "bridge", "stop"]);
+    stop().assert_code(0).assert_stderr_is(format!(
+        "stopped the bridge of `{}` (pid {})\n",
+        sb.canonical_project(&project),
+        bridge.line["pid"]
+    ));
+    assert!(
+        !shared.path_for(&sb.canonical_project(&project)).exists(),
+        "the lockfile outlived `bridge stop`"
+    );
+    let error = std::fs::read_dir(&unlistable).expect_err("a file is not listed");
+    stop().assert_code(4).assert_stderr_is(format!(
+        "error: no bridge is running\n\
+         hint: a bridge announces itself in `{}` or `{}`\n\
+         hint: cannot read the lockfile directory `{}`: {error}; a bridge announced there is \
+         not stopped\n",
+        unlistable.display(),
+        shared.dir().display(),
+        unlistable.display(),
+    ));
+}
+
 /// Of a folder's projects, a live app's session and one whose session ended leaving its
 /// lockfile, `bridge stop --project FOLDER` says the live one is not a bridge, whichever
 /// lockfile comes first: it said "has ended; its lockfile was stale" (exit 4) of the other
@@ -788,6 +831,46 @@ fn a_folders_stopped_bridge_is_told_as_its_project_files_is() {
         "{by_folder}"
     );
     assert!(said_after_stop(&by_folder).starts_with("no request for 1s; start it again: `"));
+}
+
+/// A call of `--project FOLDER` whose projects' bridges stopped (idle) names each, with
+/// its stop and how to start it again, in the words each project file's call has: it
+/// said "start the app with its devtools session enabled", an app's remedy, when more
+/// than one had stopped.
+#[test]
+fn a_folders_stopped_bridges_are_each_told_with_how_to_start_it_again() {
+    let sb = Sandbox::new();
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    let command = ["python3".into(), "-u".into(), script.into()];
+    let folder = sb.dir("idle-two");
+    let projects = [folder.join("A.csproj"), folder.join("B.csproj")];
+    for project in &projects {
+        let out = start(&sb, project, &["--idle", "1s"], &command);
+        let bridge = Bridge::adopted(&sb, project.clone(), &out);
+        wait_until("the idle bridge to log its end", || {
+            (bridge.lockfile().is_none() && bridge.log().contains("bridge stopped")).then_some(())
+        });
+    }
+    let call = |project: &Path| {
+        let mut call = sb.mur_command(&["devtools", "--project"]);
+        call.arg(project).args(["call", "count"]);
+        mur_e2e::run(&mut call)
+    };
+    let each: Vec<String> = projects
+        .iter()
+        .map(|project| {
+            let out = call(project);
+            let said = out.stderr_after("hint: this project's bridge stopped at ");
+            format!("`{}` at {said}", sb.canonical_project(project))
+        })
+        .collect();
+    let by_folder = call(&folder);
+    by_folder.assert_code(4).assert_stderr_is(format!(
+        "error: no live devtools session for project `{}`\n\
+         hint: the bridges of 2 projects in this folder stopped: {}\n",
+        sb.canonical_project(&folder),
+        each.join("; ")
+    ));
 }
 
 #[test]

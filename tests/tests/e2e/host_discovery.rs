@@ -358,6 +358,42 @@ fn a_session_stuck_starting_is_said_alone() {
     ));
 }
 
+/// `--project FOLDER` waits, as its project file's `--project` does, for a bridge of a
+/// project directly in the folder still starting (its slot held, its sidecar naming its
+/// project, no lockfile yet), then says it alone: it said at once "no live devtools
+/// session", "start the app", of the bridge on its way.
+#[cfg(unix)]
+#[test]
+fn a_folders_bridge_still_starting_is_waited_for_as_its_project_files_is() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sb = Sandbox::new();
+    let folder = sb.dir("f");
+    let project = folder.join("B.csproj");
+    sb.registry().ensure_dir().expect("lockfile directory");
+    let lockfile = sb.lockfile_path(&project);
+    let _slot = mur_lockfile::SlotLock::try_acquire(&lockfile)
+        .expect("lock")
+        .expect("a free slot");
+    let sidecar = lockfile.with_extension("bridge");
+    let fields = serde_json::json!({
+        "schema": "mur-bridge/1",
+        "pid": std::process::id(),
+        "startedAt": mur_lockfile::now_rfc3339(),
+        "project": sb.canonical_project(&project),
+    });
+    std::fs::write(&sidecar, fields.to_string()).expect("sidecar");
+    std::fs::set_permissions(&sidecar, std::fs::Permissions::from_mode(0o600)).expect("0600");
+    let out = call_version_for(&sb, &folder);
+    out.assert_code(4).assert_stdout_is("");
+    out.assert_stderr_is(format!(
+        "error: no live devtools session for project `{}`\n\
+         hint: a session holds its project's slot but has not announced itself within 5 s: it \
+         is starting, or stuck starting; run the command again once it has (`mur devtools \
+         session list` shows the sessions that have)\n",
+        sb.canonical_project(&folder)
+    ));
+}
+
 /// A crashed session's lockfile removed by a look that found no session while another
 /// was on its way (its slot held): what the look after says, whether that session then
 /// announces itself (the warning naming it, as without the wait) or never does (the
