@@ -22,7 +22,8 @@ pub use url::{Host, Url};
 ///
 /// `Err` says why, in a form that fits after the endpoint in a message.
 pub fn check_loopback(endpoint: &str) -> Result<(), String> {
-    let url = reqwest::Url::parse(endpoint).map_err(|err| format!("is not a URL ({err})"))?;
+    // Parsed once, here: discovery checks every lockfile's endpoint on every call.
+    let url = Url::parse(endpoint).map_err(|err| format!("is not a URL ({err})"))?;
     if url.scheme() != "http" {
         return Err(format!(
             "uses `{}:`; devtools endpoints are plain `http:` on loopback",
@@ -32,14 +33,14 @@ pub fn check_loopback(endpoint: &str) -> Result<(), String> {
     // Loopback, but not as the dialer reads it: refused here, where it is checked, with
     // what it is (`127.1` passed, and was then "could not connect"; `localhost.` was
     // "not a loopback address").
-    if let Some(otherwise) = written_otherwise(endpoint) {
+    if let Some(otherwise) = written_otherwise_of(endpoint, &url) {
         return Err(otherwise.to_string());
     }
     let loopback = match url.host() {
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(Host::Ipv6(ip)) => ip.is_loopback(),
         // The URL parser lowercases names, so `LOCALHOST` arrives as `localhost`.
-        Some(url::Host::Domain(name)) => name == "localhost",
+        Some(Host::Domain(name)) => name == "localhost",
         None => false,
     };
     if loopback {
@@ -84,29 +85,41 @@ impl std::fmt::Display for WrittenOtherwise {
 /// `localhost.` (written from the root, a name the dialer would look up); or an IPv4
 /// loopback address mapped into IPv6 (`[::ffff:127.0.0.1]`).
 pub fn written_otherwise(endpoint: &str) -> Option<WrittenOtherwise> {
-    let mut parsed = Url::parse(endpoint)
-        .ok()
-        .filter(|parsed| parsed.scheme() == "http")?;
+    written_otherwise_of(endpoint, &Url::parse(endpoint).ok()?)
+}
+
+/// [`written_otherwise`] of `endpoint` parsed as `url`, for a caller that has parsed it
+/// already ([`check_loopback`]). The dialer's own reading of the endpoint (the host as
+/// typed) is made only for a host that may be written otherwise.
+fn written_otherwise_of(endpoint: &str, url: &Url) -> Option<WrittenOtherwise> {
+    if url.scheme() != "http" {
+        return None;
+    }
     // As typed (`[::ffff:127.0.0.1]`, `127.1`), not as the parser writes it back
     // (`[::ffff:7f00:1]`, `127.0.0.1`).
-    let typed = mur_http::read_url(endpoint)
-        .ok()
-        .and_then(|uri| uri.host().map(str::to_owned));
-    let (standing, why) = match parsed.host()? {
+    let typed = || {
+        mur_http::read_url(endpoint)
+            .ok()
+            .and_then(|uri| uri.host().map(str::to_owned))
+    };
+    let (standing, why, typed) = match url.host()? {
         Host::Domain("localhost.") => (
             Some("localhost".to_owned()),
             "which mur does not dial: it looks up no host names, and takes `localhost` only \
              as it is",
+            typed(),
         ),
         Host::Ipv6(ip) => match ip.to_ipv4_mapped() {
             Some(v4) if v4.is_loopback() => (
                 Some(v4.to_string()),
                 "an IPv4 address mapped into IPv6, which mur does not take for loopback: only \
                  127.0.0.0/8, ::1 and localhost are contacted",
+                typed(),
             ),
             _ => return None,
         },
         Host::Ipv4(ip) if ip.is_loopback() => {
+            let typed = typed();
             let bare = typed.as_deref()?;
             let bare = bare.trim_start_matches('[').trim_end_matches(']');
             if bare.parse::<std::net::IpAddr>().is_ok() {
@@ -116,17 +129,19 @@ pub fn written_otherwise(endpoint: &str) -> Option<WrittenOtherwise> {
                 None,
                 "which mur does not dial: it looks up no host names, and reads an address \
                  only written out in full",
+                typed,
             )
         }
         _ => return None,
     };
-    let written = typed.or_else(|| parsed.host_str().map(str::to_owned))?;
+    let written = typed.or_else(|| url.host_str().map(str::to_owned))?;
+    let mut meant = url.clone();
     if let Some(standing) = standing {
-        parsed.set_host(Some(&standing)).ok()?;
+        meant.set_host(Some(&standing)).ok()?;
     }
     Some(WrittenOtherwise {
         written,
-        meant: parsed.to_string(),
+        meant: meant.to_string(),
         why,
     })
 }

@@ -182,8 +182,16 @@ fn parse(text: &str) -> Option<(String, String, Option<String>)> {
     Some((
         to_the_second(stamp),
         why.to_owned(),
-        command.map(str::to_owned),
+        command.map(in_the_background),
     ))
+}
+
+/// The command a stop line offers, as a hint to whoever calls next: without the
+/// `--foreground` its user ran it with (an interrupted foreground start offers it back
+/// so, [`crate::options::Options::again_in_foreground`]). A caller told to run it in
+/// the foreground, an agent above all, would be held by it until the bridge stops.
+fn in_the_background(command: &str) -> String {
+    command.replacen(" devtools bridge --foreground ", " devtools bridge ", 1)
 }
 
 /// The project the last bridge of a log's text (`tail`) started for, by its own line
@@ -242,6 +250,18 @@ Processing request of type CallToolRequest
 2026-11-29T11:23:38.806766Z ERROR the server exited (exit status: 3); it was restarted 5 times within a minute, so the bridge gives up
 2026-11-29T11:23:38.810867Z  INFO bridge stopped: its server kept exiting (restarted 5 times within a minute); to start it again: `cd '/home/u/my tools' && mur devtools bridge --project /p/d.toml --usage -- python 'my server.py'`
 ";
+
+    #[test]
+    fn an_interrupted_foreground_start_is_offered_to_callers_in_the_background() {
+        let log = "2026-11-29T11:23:38.810867Z  INFO bridge stopped: interrupted by SIGINT \
+                   while its server started; to start it again: `cd /w && mur devtools bridge \
+                   --foreground --project /p/d.toml -- python x.py`\n";
+        let (_, _, command) = parse(log).expect("a stop");
+        assert_eq!(
+            command.as_deref(),
+            Some("cd /w && mur devtools bridge --project /p/d.toml -- python x.py")
+        );
+    }
 
     #[test]
     fn the_last_stop_says_when_why_and_the_command_to_run_again() {

@@ -78,11 +78,26 @@ impl Options {
     /// One line whatever the words hold ([`shell_line`]): a server argument with a
     /// newline split the log's last line, and its hint lost the command.
     pub fn again(&self, dir: Option<&Path>) -> String {
-        let mur = format!("mur {}", shell_line(&self.command_line()));
-        match dir {
-            Some(dir) => format!("cd {} && {mur}", mur_core::shell_name(dir.as_os_str())),
-            None => mur,
-        }
+        again_from(&self.command_line(), dir)
+    }
+
+    /// [`Options::again`] with `--foreground`: the command of a bridge its user ran
+    /// in the foreground, for its log to offer back as that user ran it. Not for a
+    /// hint that reaches an agent, whose command a foreground bridge would block.
+    pub fn again_in_foreground(&self, dir: Option<&Path>) -> String {
+        let mut argv = self.command_line();
+        // After `devtools bridge`, as the background start runs its own.
+        argv.insert(2, "--foreground".into());
+        again_from(&argv, dir)
+    }
+}
+
+/// `mur` and `argv` as a shell reads them back, after a `cd` to `dir` when it is known.
+fn again_from(argv: &[OsString], dir: Option<&Path>) -> String {
+    let mur = format!("mur {}", shell_line(argv));
+    match dir {
+        Some(dir) => format!("cd {} && {mur}", mur_core::shell_name(dir.as_os_str())),
+        None => mur,
     }
 }
 
@@ -242,6 +257,22 @@ mod tests {
             format!("cd '/home/u/my tools' && {mur}")
         );
         assert_eq!(options.again(None), mur);
+    }
+
+    /// In the foreground, `--foreground` follows `devtools bridge`, as its user ran it.
+    #[test]
+    fn the_command_that_starts_a_foreground_bridge_again_keeps_it_in_the_foreground() {
+        let options = options("1d", &["python", "my server.py"]);
+        assert_eq!(
+            options.again_in_foreground(Some(Path::new("/home/u/my tools"))),
+            "cd '/home/u/my tools' && mur devtools bridge --foreground --project \
+             /p/App.csproj --idle 1d -- python 'my server.py'"
+        );
+        assert_eq!(
+            options.again_in_foreground(None),
+            "mur devtools bridge --foreground --project /p/App.csproj --idle 1d -- python \
+             'my server.py'"
+        );
     }
 
     /// A server argument holding a newline or a control character is written in `$'…'`,

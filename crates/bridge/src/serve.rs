@@ -112,11 +112,12 @@ pub async fn run(
     // As the project is named in its lockfile, from where the server runs (this
     // process's directory, which it inherits); the same words end its log (its last
     // line) and are in its sidecar (for a proxy that finds it gone without that line).
-    let again = Options {
+    let ran = Options {
         project: claimed.project().into(),
         ..options.clone()
-    }
-    .again(std::env::current_dir().ok().as_deref());
+    };
+    let dir = std::env::current_dir().ok();
+    let again = ran.again(dir.as_deref());
     // Before the server starts: while it does, the sidecar (with the held
     // slot) is how `bridge stop` finds a bridge that has no lockfile yet.
     let sidecar = write_sidecar(
@@ -137,7 +138,13 @@ pub async fn run(
         Ok(server) => server,
         Err(e) => {
             return match signals.which() {
+                // Only a bridge its user ran in the foreground: its log offers back the
+                // command as that user ran it, `--foreground` and all. The last line of
+                // a bridge that served (below) keeps `again`, without it: later
+                // commands quote that line to agents as a hint, and a foreground
+                // bridge would block an agent's command.
                 Some(signal) if !in_background => {
+                    let again = ran.again_in_foreground(dir.as_deref());
                     tracing::info!(
                         "{STOPPED}interrupted by {} while its server started{AGAIN}{again}`",
                         crate::signals::name(signal)
@@ -178,6 +185,9 @@ pub async fn run(
         Ok(()) => why.as_deref().unwrap_or(STOPPED_ON_SIGNAL),
         Err(e) => e.message(),
     };
+    // Without `--foreground` even for a bridge run in the foreground: later calls quote
+    // this line to agents as a hint ([`crate::newest_stop`]), and a foreground bridge
+    // would block the agent's command that starts it.
     tracing::info!("{STOPPED}{why}{AGAIN}{again}`");
     served.map(|()| Ran::Stopped)
 }

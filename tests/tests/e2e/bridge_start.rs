@@ -58,6 +58,16 @@ fn a_signal_while_a_foreground_bridge_starts_ends_it_as_interrupted() {
             ),
             "{stderr}"
         );
+        // Its last line offers the command back as its user ran it, in the foreground.
+        // It lacked `--foreground`, and so started the bridge in the background instead.
+        let stopped =
+            format!("bridge stopped: interrupted by SIG{signal} while its server started");
+        let last = stderr.lines().rfind(|line| line.contains(&stopped));
+        assert!(
+            last.is_some_and(|line| line.contains("; to start it again: `cd ")
+                && line.contains(" && mur devtools bridge --foreground --project ")),
+            "{stderr}"
+        );
         // Ended by the signal, as the shell's 130 or 143 says.
         assert_eq!(status.signal(), Some(number), "{status:?}\n{stderr}");
         wait_until("the server to be stopped", || {
