@@ -126,7 +126,7 @@ pub struct StudyArgs {
 #[derive(Args)]
 pub struct ReportArgs {
     /// The study's directory (its results.jsonl and study.json)
-    #[arg(value_name = "DIR")]
+    #[arg(value_name = "DIR", value_parser = path())]
     pub dir: PathBuf,
     /// Also write the report as one self-contained HTML page (`-`: print it on stdout in
     /// place of the markdown report, which report.md holds)
@@ -677,6 +677,15 @@ mod tests {
         for args in [&["--jobs", "0"][..], &["--out"], &["--jobs"]] {
             assert_eq!(refused(args), None, "{args:?}");
         }
+        // The study's directory typed empty (`report "$DIR"`, the variable unset) is said
+        // so too: clap said it as one missing, "a value is required for `<DIR>`".
+        let empty = Cli::try_parse_from(["mur-eval", "report", ""])
+            .map(drop)
+            .expect_err("refused");
+        assert_eq!(
+            given_empty(&empty).map(|e| e.message().to_owned()),
+            Some("`<DIR>` needs a value (it was given empty)".to_owned())
+        );
         // A value missing is not one given empty, whatever other word reads `--html=`
         // (here the study's directory, after `--`): it was once taken for it.
         let missing = ["mur-eval", "report", "--html", "--", "--html="];

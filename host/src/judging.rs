@@ -54,8 +54,9 @@ fn installed(entries: &[Entry]) -> Vec<Installed> {
 /// (`args`) so that they name the same losers: every verdict (unused, refused too often,
 /// failing too often) over the last `--unused-for`, or over `--since`'s window (`since`)
 /// when the report is given one; the verbs judged are those of `entries`, the verb
-/// index's. Both windows end at `--until` ([`until`], of the `records` read), else now
-/// (with `--only-named`, at the last record of the logs named, as `--until last`).
+/// index's. Both windows end where [`Until::window_end`] says, of the `records` read:
+/// at `--until`, else now (with `--only-named`, at the last record of the logs named,
+/// as `--until last`).
 /// The times recording was off are `dir`'s, unless `--only-named` leaves its log unread
 /// (a gap in the operator's own log hides nothing of the logs named); with it, those
 /// logs are the whole record, which [`mur_usage::report`] judges over their own span
@@ -69,10 +70,12 @@ pub fn criteria(
     read: &Read,
     entries: &[Entry],
 ) -> Criteria {
-    // The logs named alone end before now: a window ended now would be one none of them
-    // recorded through, and judge no verb (review 516 #5).
-    let asked = (args.until.as_ref()).or(args.only_named.then_some(&Until::Last));
-    let until = until(asked, records, read);
+    let until = Until::window_end(
+        args.until.as_ref(),
+        args.only_named,
+        read.newest_named.as_deref(),
+        records.iter().map(|r| r.time.as_str()),
+    );
     let back = |duration| match &until {
         Some(end) => Since::before(end, duration),
         None => Since::ago(duration),
@@ -94,19 +97,6 @@ pub fn criteria(
         known_words: crate::cli::host_verbs(),
         logs_read: read.logs.clone(),
         only_verbs: (!args.only_verbs.is_empty()).then(|| args.only_verbs.clone()),
-    }
-}
-
-/// Where `--until` ends the windows, in mur's form: its time, or (`last`) the newest
-/// record of the logs named with `--server-log` — a study's, read days later, whatever
-/// the user's own log holds since — else of every log read; `None`: now.
-fn until(asked: Option<&Until>, records: &[mur_usage::Record], read: &Read) -> Option<String> {
-    match asked? {
-        Until::At(time) => Some(time.clone()),
-        Until::Last => read
-            .newest_named
-            .clone()
-            .or_else(|| records.iter().map(|r| r.time.clone()).max()),
     }
 }
 

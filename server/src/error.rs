@@ -119,32 +119,39 @@ impl ServeError {
 
 /// What makes lockfile directory `dir` one to trust, when the user can do it, in the
 /// words `mur` says it in (crates/discovery, `untrusted_dir_fix`): "mode 0700" was said
-/// whatever was wrong, where it does nothing for a link (refused whatever it names) or a
-/// directory another user owns (whose mode only they can change). `None` where `dir` is
-/// none of these (it could not be made).
+/// whatever was wrong, where it does nothing for a link (refused whatever it names), a
+/// directory another user owns (whose mode only they can change) or a file of yours
+/// (refused as "a file, not a directory" whatever its mode, so `chmod` answered
+/// nothing). `None` where `dir` is none of these (it could not be made).
 fn untrusted_dir_fix(dir: &Path) -> Option<String> {
     use mur_lockfile::{Keep, Untrusted, check_own};
     let meta = std::fs::symlink_metadata(dir).ok()?;
-    let why = check_own(&meta, Keep::Writes).err()?;
+    let why = check_own(&meta, Keep::Writes).err();
     let dir = shell_word(dir);
     Some(match why {
         // A session makes it (0700) where it is not, and refuses a link as readers do.
-        Untrusted::Link => format!(
+        Some(Untrusted::Link) => format!(
             "a lockfile directory must be a directory of yours, not a link: remove the link \
              (`rm {dir}`), and the next session makes the directory"
         ),
-        Untrusted::Open { .. } if meta.is_dir() => {
-            format!("a lockfile directory must be yours and private: `chmod 700 {dir}`")
-        }
-        Untrusted::Open { .. } => format!(
-            "it is no directory: remove it (`rm {dir}`), and the next session makes the \
-             directory"
-        ),
         // Not yours: only its owner (or root) can change or remove it.
-        Untrusted::Owner { uid, .. } => format!(
+        Some(Untrusted::Owner { uid, .. }) => format!(
             "only uid {uid} or root can remove it (the next session then makes it, yours), or \
              point `XDG_RUNTIME_DIR` at a private directory of your own"
         ),
+        // Yours, whatever its mode: a file (a FIFO…) is no directory however private.
+        _ if !meta.is_dir() => format!(
+            "it is {}: remove it (`rm {dir}`), and the next session makes the directory",
+            if meta.is_file() {
+                "a file, not a directory"
+            } else {
+                "no directory"
+            }
+        ),
+        Some(Untrusted::Open { .. }) => {
+            format!("a lockfile directory must be yours and private: `chmod 700 {dir}`")
+        }
+        None => return None,
     })
 }
 
@@ -157,5 +164,52 @@ fn shell_word(path: &Path) -> String {
     match !text.is_empty() && text.chars().all(plain) {
         true => text.into_owned(),
         false => format!("'{}'", text.replace('\'', r"'\''")),
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::ServeError;
+
+    /// The hint for a lockfile directory refused, as a session started there says it.
+    fn hint_for(dir: &std::path::Path) -> Option<String> {
+        let refused = std::io::Error::other("refused");
+        ServeError::registry_dir(dir, &refused).hint()
+    }
+
+    /// A file where the lockfile directory is to be is said to be one, whatever its
+    /// mode: a private one (0600, 0644) was told to be `chmod 700`, which made it no
+    /// directory.
+    #[test]
+    fn a_file_where_the_lockfile_directory_is_to_be_is_said_to_be_a_file() {
+        let sandbox = mur_testkit::Sandbox::new();
+        let file = sandbox.root().join("reactor-devtools");
+        std::fs::write(&file, "").expect("write");
+        let fix = format!(
+            "it is a file, not a directory: remove it (`rm {}`), and the next session makes \
+             the directory",
+            file.display()
+        );
+        for mode in [0o600, 0o644, 0o666] {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).expect("chmod");
+            assert_eq!(
+                hint_for(&file).as_deref(),
+                Some(fix.as_str()),
+                "mode {mode:o}"
+            );
+        }
+        // A directory open to others is still told its mode.
+        let dir = sandbox.root().join("open");
+        std::fs::create_dir(&dir).expect("mkdir");
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+        assert_eq!(
+            hint_for(&dir),
+            Some(format!(
+                "a lockfile directory must be yours and private: `chmod 700 {}`",
+                dir.display()
+            ))
+        );
     }
 }

@@ -168,6 +168,26 @@ impl Until {
         }
         Ok(Self::At(at))
     }
+
+    /// Where a report's windows end, in mur's form (`None`: now): at `given` (`--until`);
+    /// else, when the logs named with `--server-log` are read alone (`only_named`,
+    /// `--only-named`), at their last record, as `--until last` — a study's logs, read
+    /// days later, end before now, and a window ended now would be one none of them
+    /// recorded through, judging no verb (review 516 #5). `last` is the newest record
+    /// of the logs named (`newest_named`), else the newest of every record read (`times`).
+    pub fn window_end<'a>(
+        given: Option<&Self>,
+        only_named: bool,
+        newest_named: Option<&str>,
+        times: impl IntoIterator<Item = &'a str>,
+    ) -> Option<String> {
+        match given.or(only_named.then_some(&Self::Last))? {
+            Self::At(time) => Some(time.clone()),
+            Self::Last => newest_named
+                .or_else(|| times.into_iter().max())
+                .map(str::to_owned),
+        }
+    }
 }
 
 /// The instant of `time`, in mur's form (`…T06:42:22.000Z`; a leap second is the one
@@ -184,6 +204,33 @@ fn instant(time: &str) -> Option<OffsetDateTime> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The windows end at `--until` when given; else, with `--only-named`, at the last
+    /// record of the logs named (else of every record read), as `--until last`; else now.
+    #[test]
+    fn only_named_ends_the_windows_at_the_named_logs_last_record() {
+        let at = Until::At("2026-01-02T00:00:00.000Z".to_owned());
+        let times = ["2026-01-05T00:00:00.000Z", "2026-01-09T00:00:00.000Z"];
+        let named = Some("2026-01-03T00:00:00.000Z");
+        let end = |given, only_named, named| Until::window_end(given, only_named, named, times);
+        // Not asked, not `--only-named`: now.
+        assert_eq!(end(None, false, named), None);
+        // `--only-named` alone: the named logs' last record, else the newest read.
+        assert_eq!(end(None, true, named).as_deref(), named);
+        assert_eq!(
+            end(None, true, None).as_deref(),
+            Some("2026-01-09T00:00:00.000Z")
+        );
+        assert_eq!(Until::window_end(None, true, None, []), None);
+        // `--until` wins, with `--only-named` or without.
+        for only_named in [true, false] {
+            assert_eq!(
+                end(Some(&at), only_named, named).as_deref(),
+                Some("2026-01-02T00:00:00.000Z")
+            );
+            assert_eq!(end(Some(&Until::Last), only_named, named).as_deref(), named);
+        }
+    }
 
     /// A window that ends at `--until`: its start counts back from there, to the
     /// millisecond, across a month's end; `last` or a real UTC time, nothing else.

@@ -1,5 +1,9 @@
 //! `mur devtools parity`: each tool of the session and the verb that reaches it
-//! (named, derived, or only `call`); exit 1 when a tool has no named verb.
+//! (named, derived, or only `call`); exit 1 when a tool has no named verb. Exit 1 is
+//! also every command's refusal (an argv refused, several sessions and none chosen):
+//! no other code of the table is true of the answer (0 is "every tool has a named
+//! verb", 2–7 are failures), so they share it, and the answer alone prints the table
+//! on stdout (README, "Exit codes"; e2e `usage::parity_exit_1_…`).
 
 use mur_core::{Error, Kind as ErrorKind, Result, Settings};
 use mur_verbs::{VerbDirs, derived, manage};
@@ -82,7 +86,8 @@ pub async fn run(settings: &Settings, as_json: bool) -> Result<()> {
     // Exit 1 is parity's answer (CI branches on it), not a refusal of what was typed
     // nor a failure: the normal state of a third-party server's session. Said as the
     // report's outcome, a `note:` (which `-q` hides, as every note); an `error:` line
-    // read as mur having failed.
+    // read as mur having failed. A refusal exits 1 too, with nothing on stdout: the
+    // table printed above is what tells a script this is the answer.
     crate::usage::answered();
     if !settings.quiet {
         output::diagnostic(&format!(

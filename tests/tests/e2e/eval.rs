@@ -571,6 +571,12 @@ fn assert_refused_before_any_run(sandbox: &Sandbox, agent: &str, said: &str) {
 /// second.
 #[track_caller]
 fn assert_each_refused_before_any_run(sandbox: &Sandbox, agent: &str, said: [&str; 2]) {
+    assert_each_refused_on(sandbox, agent, said, None);
+}
+
+/// As [`assert_each_refused_before_any_run`], mur-eval run with `PATH` set to `path`.
+#[track_caller]
+fn assert_each_refused_on(sandbox: &Sandbox, agent: &str, said: [&str; 2], path: Option<&str>) {
     let out = sandbox.root().join("out");
     let out = out.to_str().expect("utf-8 path");
     for (command, said) in [
@@ -585,7 +591,7 @@ fn assert_each_refused_before_any_run(sandbox: &Sandbox, agent: &str, said: [&st
             &["--tasks", "count-to-three", "--out", out, "--agent", agent],
         ]
         .concat();
-        let output = eval(sandbox, &args, None);
+        let output = eval(sandbox, &args, path);
         output.assert_code(1).assert_stderr_is(said);
         assert_eq!(output.stdout, "", "{args:?}");
         assert!(!Path::new(out).exists(), "nothing made: {args:?}");
@@ -594,40 +600,116 @@ fn assert_each_refused_before_any_run(sandbox: &Sandbox, agent: &str, said: [&st
 
 /// An agent command `sh` cannot parse is refused before any run, with what `sh` says of
 /// it: each run's `sh -c` would exit 2 at once (not 126 or 127, which say the agent never
-/// started), and every run be recorded as the surface's failure.
+/// started), and every run be recorded as the surface's failure. What `sh` says is
+/// pinned by an `sh` of the test's own first on the `PATH` (the runs' `sh` is looked up
+/// there): dash's words and bash's, each said without the shell's name. The whole output
+/// was compared only where `/bin/sh` was dash; the machine's own `sh` still refuses both.
 #[test]
 fn an_agent_command_sh_cannot_parse_is_refused_before_any_run() {
     let sandbox = Sandbox::new();
-    // As dash, Debian's `sh`, says it (`sh: 1: Syntax error: "(" unexpected`), without
-    // its name before it; bash says it in words of its own.
-    let dash = sandbox
-        .command(Path::new("sh"))
-        .args(["-n", "-c", "("])
-        .output()
-        .expect("sh");
-    let dash = String::from_utf8_lossy(&dash.stderr).starts_with("sh: 1: ");
-    for (agent, line) in [
-        (
-            "claude ((",
-            r#"line 1: Syntax error: "(" unexpected (expecting ")")"#,
-        ),
-        (
-            "claude -p {prompt} 'unbalanced",
-            "line 1: Syntax error: Unterminated quoted string",
-        ),
-    ] {
-        let said = format!(
-            "error: the agent command is not valid shell, so no run would run an agent: `sh -n` \
-             said: {line}\n\
-             hint: `sh -c` runs the command as written, each placeholder replaced by its value \
-             shell-quoted: check its quotes and brackets\n"
-        );
-        if dash {
-            assert_refused_before_any_run(&sandbox, agent, &said);
-        } else {
-            eprintln!("`sh` is not dash: its message is not pinned");
+    let hint = "hint: `sh -c` runs the command as written, each placeholder replaced by its \
+                value shell-quoted: check its quotes and brackets\n";
+    let refused = "error: the agent command is not valid shell, so no run would run an agent: \
+                   `sh -n` said: ";
+    let agents = ["claude ((", "claude -p {prompt} 'unbalanced"];
+    // dash's words (Debian's `sh`), and bash's, which echoes the line it read.
+    let dash = [
+        r#"sh: 1: Syntax error: "(" unexpected (expecting ")")"#,
+        "sh: 1: Syntax error: Unterminated quoted string",
+    ];
+    let bash = [
+        "sh: -c: line 1: syntax error near unexpected token `('\nsh: -c: line 1: `claude (('",
+        "sh: -c: line 1: unexpected EOF while looking for matching `''",
+    ];
+    let dash_said = [
+        r#"line 1: Syntax error: "(" unexpected (expecting ")")"#,
+        "line 1: Syntax error: Unterminated quoted string",
+    ];
+    let bash_said = [
+        "line 1: syntax error near unexpected token `('; line 1: `claude (('",
+        "line 1: unexpected EOF while looking for matching `''",
+    ];
+    for (shell, says, said) in [("dash", dash, dash_said), ("bash", bash, bash_said)] {
+        let path = shell_saying(&sandbox, shell, &agents, &says);
+        for (agent, line) in agents.into_iter().zip(said) {
+            let said = format!("{refused}{line}\n{hint}");
+            assert_each_refused_on(&sandbox, agent, [&said, &said], Some(&path));
         }
     }
+    // The machine's own `sh`, whatever its words: refused before any run all the same.
+    for agent in agents {
+        let out = sandbox.root().join("out");
+        let args = [
+            "run",
+            "--profile",
+            "cli",
+            "--tasks",
+            "count-to-three",
+            "--out",
+            out.to_str().expect("utf-8 path"),
+            "--agent",
+            agent,
+        ];
+        let output = eval(&sandbox, &args, None);
+        output.assert_code(1);
+        assert_eq!(output.stdout, "", "{agent}");
+        assert!(
+            output.stderr.starts_with(refused) && output.stderr.ends_with(hint),
+            "{agent}: {}",
+            output.stderr
+        );
+        assert!(!out.exists(), "nothing made: {agent}");
+    }
+}
+
+/// A `PATH` whose first `sh` says `says[i]` on stderr (exit 2) when asked `sh -n -c
+/// agents[i]`, as `shell` would, and is `/bin/sh` for anything else.
+fn shell_saying(sandbox: &Sandbox, shell: &str, agents: &[&str], says: &[&str]) -> String {
+    let quote = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
+    let cases: String = agents
+        .iter()
+        .zip(says)
+        .map(|(agent, said)| {
+            format!(
+                "  {}) printf '%s\\n' {} >&2; exit 2 ;;\n",
+                quote(agent),
+                quote(said)
+            )
+        })
+        .collect();
+    let script = format!(
+        "#!/bin/sh\n\
+         if [ \"$1\" = -n ] && [ \"$2\" = -c ]; then\n\
+         case \"$3\" in\n{cases}esac\nfi\n\
+         exec /bin/sh \"$@\"\n"
+    );
+    let sh = executable(sandbox, &format!("{shell}-bin/sh"), &script);
+    let bin = sh.parent().expect("its directory");
+    let own = std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into());
+    format!("{}:{own}", bin.display())
+}
+
+/// A refused run or study left no default out directory in `cwd` (`mur-eval-out`),
+/// nor anything in it: one made as it was named was left behind.
+#[track_caller]
+pub(crate) fn assert_no_default_out(cwd: &Path) {
+    let made: Vec<_> = std::fs::read_dir(cwd.join("mur-eval-out"))
+        .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(made.is_empty(), "left: {made:?}");
+    assert!(
+        !cwd.join("mur-eval-out").exists(),
+        "the `mur-eval-out` made for it is left"
+    );
+}
+
+/// An executable file `<sandbox>/<name>` (mode 755, its directory made) holding `script`:
+/// an agent, or a program on the `PATH` a test gives mur-eval.
+pub(crate) fn executable(sandbox: &Sandbox, name: &str, script: &str) -> PathBuf {
+    let file = sandbox.file(name, script);
+    std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    file
 }
 
 /// A program under `~/`, which each run's `sh` expands with the run's own `HOME` (made
@@ -636,13 +718,8 @@ fn an_agent_command_sh_cannot_parse_is_refused_before_any_run() {
 #[test]
 fn a_program_under_home_is_found_where_the_agents_home_leads() {
     let sandbox = Sandbox::new();
-    let bin = sandbox.dir("home/bin");
-    std::fs::write(bin.join("agent"), "#!/bin/sh\nexit 3\n").expect("agent");
-    std::fs::set_permissions(
-        bin.join("agent"),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .expect("chmod");
+    let agent = executable(&sandbox, "home/bin/agent", "#!/bin/sh\nexit 3\n");
+    let bin = agent.parent().expect("home/bin");
     let said = format!(
         "error: the agent's program `~/bin/agent` is under `~`, which each run's `sh` expands \
          to the run's own `HOME`, an empty directory\n\
@@ -1176,6 +1253,21 @@ fn repeats_of_zero_and_a_negative_seed_are_said_in_murs_words() {
     }
 }
 
+/// `report`'s study directory typed empty (`mur-eval report "$DIR"`, the variable unset)
+/// is said to be given empty, as an option's empty value is, exit 1: clap said "a value is
+/// required for `<DIR>` but none was supplied", which reads as the word left out.
+#[test]
+fn an_empty_study_directory_is_said_to_be_given_empty() {
+    let sandbox = Sandbox::new();
+    for args in [&["report", ""][..], &["report", "--html", "page.html", ""]] {
+        let output = eval(&sandbox, args, None);
+        output
+            .assert_code(1)
+            .assert_stderr_is("error: `<DIR>` needs a value (it was given empty)\n");
+        assert_eq!(output.stdout, "", "{args:?}");
+    }
+}
+
 /// `run --profile cli` with a `--verbs` directory that holds no verb is refused before its
 /// `--out` is made or claimed: it left an `--out` holding its lock and record alone. Nor is
 /// the default directory made as it was named left behind.
@@ -1208,12 +1300,5 @@ fn a_run_refused_for_its_verbs_leaves_no_out() {
         assert_eq!(output.stdout, "", "--out given: {given}");
     }
     assert!(!out.exists(), "--out made");
-    let made: Vec<_> = std::fs::read_dir(cwd.join("mur-eval-out"))
-        .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
-        .unwrap_or_default();
-    assert!(made.is_empty(), "left: {made:?}");
-    assert!(
-        !cwd.join("mur-eval-out").exists(),
-        "the `mur-eval-out` made for it is left"
-    );
+    assert_no_default_out(&cwd);
 }

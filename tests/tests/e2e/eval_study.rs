@@ -25,7 +25,9 @@ use mur_e2e::plugins::{self, repo_root, standard_dir};
 use mur_e2e::process::{Process, wait_until_within};
 use mur_e2e::{Output, Sandbox, run_within};
 
-use crate::eval::{assert_eval_snapshot, assert_verbs_compiled_once, eval_bin, left_under};
+use crate::eval::{
+    assert_eval_snapshot, assert_no_default_out, assert_verbs_compiled_once, eval_bin, left_under,
+};
 use crate::interop_python::python_or_skip;
 
 /// Bound on one study: against hangs, not a performance expectation.
@@ -509,13 +511,12 @@ fn opened_in_a_browser(dir: &Path, html: &Path) {
 #[test]
 fn a_condition_that_leaks_the_other_surface_is_refused_before_any_run() {
     let sandbox = Sandbox::new();
-    let dir = sandbox.dir("conditions");
-    std::fs::write(dir.join("mcp.md"), "Use `mur devtools guide`.\n").expect("write");
-    std::fs::write(
-        dir.join("leaky.toml"),
+    sandbox.file("conditions/mcp.md", "Use `mur devtools guide`.\n");
+    let leaky = sandbox.file(
+        "conditions/leaky.toml",
         "description = \"x\"\nsurface = \"mcp\"\ninstructions = \"mcp.md\"\n",
-    )
-    .expect("write");
+    );
+    let dir = leaky.parent().expect("conditions");
     let mut command = sandbox.command(eval_bin());
     command
         .args([
@@ -526,7 +527,7 @@ fn a_condition_that_leaks_the_other_surface_is_refused_before_any_run() {
             "1",
             "--condition-dir",
         ])
-        .arg(&dir)
+        .arg(dir)
         .arg("--out")
         .arg(sandbox.root().join("out"))
         .stdout(Stdio::piped())
@@ -1973,14 +1974,7 @@ fn a_missing_verb_directory_is_refused_up_front_with_the_fix_for_whose_it_is() {
         .0
         .assert_code(1)
         .assert_stderr_is(&said);
-    let made: Vec<_> = std::fs::read_dir(cwd.join("mur-eval-out"))
-        .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
-        .unwrap_or_default();
-    assert!(made.is_empty(), "left: {made:?}");
-    assert!(
-        !cwd.join("mur-eval-out").exists(),
-        "the `mur-eval-out` made for it is left"
-    );
+    assert_no_default_out(&cwd);
     assert!(
         !out.join("compiled-verbs").exists(),
         "nothing compiled first"

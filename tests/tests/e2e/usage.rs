@@ -3353,3 +3353,97 @@ fn the_reports_note_of_forwarded_calls_is_left_out_under_q() {
     assert!(!quiet.stderr.contains("note:"), "{}", quiet.stderr);
     assert_eq!(quiet.json()["forwardedLeftOut"], json!(1));
 }
+
+/// `parity`'s table of the sample's session with no verb installed: every tool reached
+/// by its derived verb.
+const SAMPLE_PARITY: &str = "\
+TOOL             VERB              KIND
+version          version           derived
+windows          windows           derived
+components       components        derived
+tree             tree              derived
+state            state             derived
+screenshot       screenshot        derived
+click            click             derived
+focus            focus             derived
+invoke           invoke            derived
+toggle           toggle            derived
+expand           expand            derived
+collapse         collapse          derived
+type             type              derived
+select           select            derived
+scroll           scroll            derived
+waitFor          wait-for          derived
+switchComponent  switch-component  derived
+fire             fire              derived
+reload           reload            derived
+exportTodos      export-todos      derived
+clearTodos       clear-todos       derived
+overview         overview          derived
+";
+
+/// `parity` exits 1 with three meanings, which share the code on purpose (README, "Exit
+/// codes"): its answer that some tool has no named verb, and the two refusals every
+/// command exits 1 with, an argv refused and several sessions with none chosen. No other
+/// code of the table is true of the answer (0 says every tool has a named verb; 2–7 are
+/// failures), and the refusals are the usage class every command gives them. A script
+/// tells them apart by stdout: the answer prints the table (with `-q` too, which hides
+/// only its `note:`), a refusal nothing, its `error:` on stderr even with `-q`; and the
+/// usage log records the answer as `ok`, several sessions as `session-error`.
+#[test]
+fn parity_exit_1_is_its_answer_or_a_refusal_told_apart_by_stdout() {
+    let (sandbox, _app) = Sandbox::with_app();
+    let note = "note: 22 of 22 tools have no named verb: version, windows, components, tree, \
+                state, screenshot, click, focus, invoke, toggle, expand, collapse, type, \
+                select, scroll, waitFor, switchComponent, fire, reload, exportTodos, \
+                clearTodos, overview\n\
+                hint: each is still reachable as a derived verb; `mur devtools verbs new` \
+                makes a named one\n";
+    // The answer: the table on stdout, the note on stderr (hidden by `-q`).
+    for (args, stderr) in [(&["parity"][..], note), (&["-q", "parity"], "")] {
+        sandbox
+            .devtools(args)
+            .assert_code(1)
+            .assert_stdout_is(SAMPLE_PARITY)
+            .assert_stderr_is(stderr);
+    }
+    // An argv refused: nothing on stdout, the error said with `-q` too.
+    for args in [&["parity", "--bogus"][..], &["-q", "parity", "--bogus"]] {
+        sandbox
+            .devtools(args)
+            .assert_code(1)
+            .assert_stdout_is("")
+            .assert_stderr_is(
+                "error: unknown option `--bogus`\n\
+                 hint: usage: mur devtools parity [OPTIONS] (`--help` shows more)\n",
+            );
+    }
+    // The answer is recorded as the command's outcome (`ok`); the argv refused before
+    // `parity` began is in no record (as any host command's flags refused).
+    assert_eq!(
+        fields(&records(&sandbox.usage_log()), ["exit", "outcome"]),
+        [["1", "ok"], ["1", "ok"]]
+    );
+    // Several sessions, none chosen: nothing on stdout, which one is meant on stderr.
+    let (sandbox, [a, b]) = Sandbox::with_apps(["a", "b"]);
+    let (pa, pb) = (&a.lock.project, &b.lock.project);
+    sandbox
+        .devtools(&["-q", "parity"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: 2 live devtools sessions found; which one is meant?\n\
+             \x20 {pa}  {}  (pid {})\n\
+             \x20 {pb}  {}  (pid {})\n\
+             hint: choose one with `--project PATH` or `--endpoint URL`; for the first: \
+             `mur devtools --project {pa} -q parity`\n",
+            a.endpoint(),
+            a.pid(),
+            b.endpoint(),
+            b.pid(),
+        ));
+    assert_eq!(
+        fields(&records(&sandbox.usage_log()), ["exit", "outcome"]),
+        [["1", "session-error"]]
+    );
+}
