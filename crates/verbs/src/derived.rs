@@ -57,6 +57,10 @@ pub struct Derived {
     /// `out` when the verb takes `--out FILE` ([`Derived::take_out`]): a derived
     /// verb whose tool has no property of its own called so; not a data verb.
     media: Option<&'static str>,
+    /// The schema admits no field it does not list (`additionalProperties: false`):
+    /// `--args` can give the tool no other, and an unknown option's refusal says not
+    /// that it can ([`Derived::unknown_option`]).
+    closed: bool,
 }
 
 /// What a derived verb's option is beside its [`Param`] ([`Derived::facts`]).
@@ -954,6 +958,7 @@ impl Derived {
             unnamed,
             whole,
             media: None,
+            closed: schema.get("additionalProperties") == Some(&Value::Bool(false)),
         };
         verb.spec.lone = verb.lone_option().map(|field| field.option.clone());
         Some(verb)
@@ -1024,7 +1029,7 @@ impl Derived {
                     });
                     return Err(twice.unwrap_or_else(|| self.unexpected(word, &given, ended)));
                 };
-                let value = Value::String(word.clone());
+                let value = Value::String(lone_text(field, word).unwrap_or(word).to_owned());
                 check_value(field.range.as_ref(), &field.said(), &value)?;
                 given.push(self.once(field, value, &given)?);
                 lone = Some(word);
@@ -1266,14 +1271,20 @@ impl Derived {
     /// `unknown option`, with the nearest option when one is close (`--comp`), case
     /// aside (`--Selector`): of the verb's own, else of the host's, which it takes after
     /// the verb's name too (`--prety`), by the one rule a named verb's kit says it by
-    /// ([`mur_core::option_meant`]).
+    /// ([`mur_core::option_meant`]). Else, where the schema admits fields it does not
+    /// list, how to send one: in the whole arguments object (`--args '{"bogus": …}'`),
+    /// which no option but says how (review 604, 3).
     fn unknown_option(&self, name: &str) -> String {
         let own = self.fields.iter().map(|f| f.option.as_str());
         let own = own.chain([self.whole.as_str()]).chain(self.media);
         let told = format!("unknown option `--{name}`");
         match mur_core::option_meant(name, own, host_options().iter().copied()) {
             Some(near) => format!("{told}; did you mean `--{near}`?"),
-            None => told,
+            None if self.closed => told,
+            None => format!(
+                "{told}; a field no option gives is sent in `{}`",
+                with_value(&self.whole, &format!("{{{}: …}}", Value::from(name)))
+            ),
         }
     }
 
@@ -1281,7 +1292,8 @@ impl Derived {
     /// text (a selector, a name, a path) and not given yet — `click '#btn-inc'` and
     /// `state '#count'` as the named verbs take them, where the word was refused with
     /// "did you mean `--selector '#btn-inc'`?". A word that could be read as something
-    /// else (`-…`, `@FILE`) is not taken.
+    /// else (`-…`, and `@FILE` or `@-` where the option reads files) is not taken; one
+    /// that begins with `@` is otherwise what the option makes of it ([`lone_text`]).
     ///
     /// The verb kit's `Args::meant` and `Opt::or_word` (plugins/kit/src/argv.rs) are
     /// this rule for the standard verbs, written twice because no crate holds both:
@@ -1310,7 +1322,7 @@ impl Derived {
             .fields
             .iter()
             .any(|f| f.choices.iter().any(|c| c.as_str() == Some(word)));
-        let plain = !offered && !word.starts_with('-') && !word.starts_with('@');
+        let plain = !offered && !word.starts_with('-') && lone_text(field, word).is_some();
         plain.then_some(field)
     }
 
@@ -1351,24 +1363,33 @@ impl Derived {
         let fits = |field: &Field| convert(&field.option, &field.ty, word, None).is_ok();
         match listed.or(only) {
             Some(field) if !given.iter().any(|(g, _)| g.option == field.option) && fits(field) => {
-                // The word as it was typed: an option that reads `@FILE` would read a
-                // file named by the rest of it (`echo '@alice hi'` was told `--message
-                // '@alice hi'`, which failed: no file `alice hi`), so its `@` is doubled.
-                // A word written `@@…` already, as `--help` teaches, stays as typed: its
-                // `@` doubled again (`--message @@@alice`) sent `@@alice`, not `@alice`.
-                match word.starts_with('@') && field.reads_files() {
-                    true => format!(
-                        "{told}; did you mean `{}`? (`@@…` sends the text `@…`; `--{} @FILE` \
-                         reads FILE)",
-                        match word.starts_with("@@") {
-                            true => with_value(&field.option, word),
-                            false => with_value(&field.option, &format!("@{word}")),
-                        },
-                        field.option
+                // A word the option would read a file or stdin for (`echo @alice`): a
+                // lone word reads none, and which was meant is not known (`--message
+                // @alice` reads file `alice`; `@alice` may be a handle), so both are
+                // named. A word written `@@…` already, as `--help` teaches, stays as
+                // typed: its `@` doubled again (`--message @@@alice`) sent `@@alice`.
+                let as_typed = with_value(&field.option, word);
+                let text = || with_value(&field.option, &format!("@{word}"));
+                let read = match field.reads_files() {
+                    true => Source::of_value(word),
+                    false => Source::Typed(word),
+                };
+                match read {
+                    Source::Typed(_) => format!("{told}; did you mean `{as_typed}`?"),
+                    Source::File("") => format!(
+                        "{told}; did you mean `{}`? (`@FILE` reads a file; a value `@` is \
+                         written `@@`)",
+                        text()
                     ),
-                    false => format!(
-                        "{told}; did you mean `{}`?",
-                        with_value(&field.option, word)
+                    Source::File(path) => format!(
+                        "{told}: a lone word reads no file; did you mean `{as_typed}` (reads \
+                         file `{path}`) or `{}` (the text `{word}`)?",
+                        text()
+                    ),
+                    Source::Stdin => format!(
+                        "{told}: a lone word reads no stdin; did you mean `{as_typed}` (reads \
+                         stdin) or `{}` (the text `{word}`)?",
+                        text()
                     ),
                 }
             }
@@ -1435,6 +1456,22 @@ impl Reading {
             Self::Values(within) => within,
             Self::Nothing => Duration::ZERO,
         }
+    }
+}
+
+/// The text a lone `word` sends as `field`'s value: what `--OPTION WORD` sends where
+/// that is the word's own text — the word itself, or, where the option reads `@FILE`,
+/// a word written `@@…` less its first `@` (`echo @@alice` sends `@alice`, as
+/// `--message @@alice` does). `None` where the option would read a file or stdin
+/// (`@FILE`, `@-`, `@`): a lone word is never read, since `echo @alice` may mean the
+/// text as well as the file, and its refusal names both ([`Derived::unexpected`]).
+fn lone_text<'w>(field: &Field, word: &'w str) -> Option<&'w str> {
+    if !field.reads_files() {
+        return Some(word);
+    }
+    match Source::of_value(word) {
+        Source::Typed(text) => Some(text),
+        Source::File(_) | Source::Stdin => None,
     }
 }
 
@@ -3498,7 +3535,11 @@ mod tests {
                 &["--selector", "#s", "--view", "tiny"],
                 "`--view` must be `summary` or `full`, got `tiny`",
             ),
-            (&["--selector", "#s", "--bogus"], "unknown option `--bogus`"),
+            (
+                &["--selector", "#s", "--bogus"],
+                "unknown option `--bogus`; a field no option gives is sent in `--args \
+                 '{\"bogus\": …}'`",
+            ),
             (
                 &["--selectr", "#s"],
                 "unknown option `--selectr`; did you mean `--selector`?",
@@ -3518,10 +3559,6 @@ mod tests {
             (
                 &["full"],
                 "unexpected argument `full`; did you mean `--view full`?",
-            ),
-            (
-                &["@s.txt"],
-                "unexpected argument `@s.txt`; did you mean `--selector @s.txt`?",
             ),
             (
                 &["--selector", "#s", "--by", "{"],
@@ -3900,15 +3937,15 @@ mod tests {
         );
     }
 
-    /// `--flag true|false` as two words, as agents write any option: the word is no
-    /// stray to drop the usage on, nor a lone text option's value (which sent the flag's
-    /// opposite), but the flag's value written inline.
-    /// A word that begins with `@` is hinted as the option that sends it as typed, where
-    /// the option reads `@FILE` (`--message '@alice hi'` read file `alice hi`, review
-    /// 508, 2); a selector reads none and keeps it. A file not found says how its text
-    /// is sent as it is; `--args`, whose JSON never begins with `@`, says the rule alone.
+    /// A lone word that begins with `@` is what the option makes of it (review 604, 1),
+    /// unless the option would read a file or stdin for it: `echo @alice` may mean the
+    /// file or the text (`--message '@alice hi'` read file `alice hi`, review 508, 2), so
+    /// it is refused naming both; `echo @@alice` sends `@alice`, as `--message @@alice`
+    /// does, and a selector, which reads no file, takes `@s.txt` as `--selector @s.txt`
+    /// does. A file not found says how its text is sent as it is; `--args`, whose JSON
+    /// never begins with `@`, says the rule alone.
     #[test]
-    fn a_word_that_begins_with_at_is_hinted_as_typed() {
+    fn a_lone_word_that_begins_with_at_is_what_its_option_makes_of_it() {
         let echo = verb_of(
             "echo",
             json!({ "type": "object", "required": ["message"],
@@ -3921,14 +3958,21 @@ mod tests {
             &[
                 (
                     &["@alice hi"][..],
-                    "unexpected argument `@alice hi`; did you mean `--message '@@alice hi'`? \
-                     (`@@…` sends the text `@…`; `--message @FILE` reads FILE)"
+                    "unexpected argument `@alice hi`: a lone word reads no file; did you mean \
+                     `--message '@alice hi'` (reads file `alice hi`) or `--message '@@alice hi'` \
+                     (the text `@alice hi`)?"
                         .to_owned(),
                 ),
                 (
-                    &["@@x"],
-                    "unexpected argument `@@x`; did you mean `--message @@x`? (`@@…` sends \
-                     the text `@…`; `--message @FILE` reads FILE)"
+                    &["@-"],
+                    "unexpected argument `@-`: a lone word reads no stdin; did you mean \
+                     `--message @-` (reads stdin) or `--message @@-` (the text `@-`)?"
+                        .to_owned(),
+                ),
+                (
+                    &["@"],
+                    "unexpected argument `@`; did you mean `--message @@`? (`@FILE` reads a \
+                     file; a value `@` is written `@@`)"
                         .to_owned(),
                 ),
                 (
@@ -3945,24 +3989,80 @@ mod tests {
                          file; a value that begins with `@` is written `@@…`)"
                     ),
                 ),
+                (
+                    &["--message", "hi", "@@x"],
+                    "`<message>` given twice: as `@@x` and as `--message hi`".to_owned(),
+                ),
             ],
         );
-        for hinted in [&["--message", "@@alice hi"][..], &["--message", "@@x"]] {
-            let sent = &hinted[1][1..];
+        // The lone word and the option it names send the same.
+        for (lone, option) in [
+            (&["@@alice hi"][..], &["--message", "@@alice hi"][..]),
+            (&["@@x"], &["--message", "@@x"]),
+            (&["--", "@@-"], &["--message", "@@-"]),
+        ] {
+            let sent = &option[1][1..];
+            for words in [lone, option] {
+                assert_eq!(
+                    echo.parse(&argv(words), WITHIN),
+                    Ok(call(json!({ "message": sent }))),
+                    "{words:?}"
+                );
+            }
+        }
+        for words in [&["@s.txt"][..], &["--selector", "@s.txt"]] {
             assert_eq!(
-                echo.parse(&argv(hinted), WITHIN),
-                Ok(call(json!({ "message": sent })))
+                wait_for().parse(&argv(words), WITHIN),
+                Ok(call(json!({ "selector": "@s.txt" }))),
+                "{words:?}"
             );
         }
-        assert_refusals(
-            &wait_for(),
-            &[(
-                &["@s.txt"][..],
-                "unexpected argument `@s.txt`; did you mean `--selector @s.txt`?",
-            )],
+    }
+
+    /// An option the schema does not list is sent, where the tool takes fields it does
+    /// not list, in the whole arguments object (review 604, 3): the refusal says so,
+    /// naming the option that gives it (`--all-args` beside a property `args`), and
+    /// says nothing of it where the schema is closed (`additionalProperties: false`).
+    #[test]
+    fn an_unknown_option_says_how_a_field_the_schema_does_not_list_is_sent() {
+        let tool = |extra: serde_json::Value| {
+            let mut schema = json!({ "type": "object",
+                "properties": { "selector": { "type": "string" } } });
+            schema
+                .as_object_mut()
+                .expect("object")
+                .extend(extra.as_object().expect("object").clone());
+            verb_of("find", schema)
+        };
+        let open = tool(json!({}));
+        assert_eq!(
+            refused(&open, &["--max-depth", "2"]),
+            "unknown option `--max-depth`; a field no option gives is sent in `--args \
+             '{\"max-depth\": …}'`"
+        );
+        // What the refusal names sends the field.
+        assert_eq!(
+            open.parse(&argv(&["--args", r#"{"maxDepth": 2}"#]), WITHIN),
+            Ok(call(json!({ "maxDepth": 2 })))
+        );
+        let args = tool(json!({ "properties": { "args": { "type": "string" } } }));
+        assert_eq!(
+            refused(&args, &["--bogus"]),
+            "unknown option `--bogus`; a field no option gives is sent in `--all-args \
+             '{\"bogus\": …}'`"
+        );
+        let closed = tool(json!({ "additionalProperties": false }));
+        assert_eq!(refused(&closed, &["--bogus"]), "unknown option `--bogus`");
+        // A near option is the likelier meaning.
+        assert_eq!(
+            refused(&open, &["--selectr", "x"]),
+            "unknown option `--selectr`; did you mean `--selector`?"
         );
     }
 
+    /// `--flag true|false` as two words, as agents write any option: the word is no
+    /// stray to drop the usage on, nor a lone text option's value (which sent the flag's
+    /// opposite), but the flag's value written inline.
     #[test]
     fn a_flags_value_as_its_own_word_is_told_to_go_inline() {
         let verb = verb_of(

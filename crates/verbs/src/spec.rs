@@ -666,6 +666,9 @@ fn label_shows_choices(o: &Param) -> bool {
 const CHOICES_SHOWN: usize = 12;
 /// The most characters of the choices a help names.
 const CHOICES_CHARS: usize = 200;
+/// The longest choice a help names: a longer one is counted, not named (one of 150
+/// characters ran its option's help line to 170 columns, as no line break cuts a word).
+const CHOICE_CHARS: usize = 40;
 
 /// What a param's help adds to what it declares, which the help may not say: the
 /// choices its label does not show (the first few, when they are many), whether it
@@ -678,23 +681,28 @@ pub(crate) fn added(p: &Param, option: bool) -> Vec<String> {
     }
     if has_choices(p) && !(option && label_shows_choices(p)) {
         let mut words: Vec<String> = Vec::new();
-        for choice in p.choices.iter().take(CHOICES_SHOWN) {
+        for choice in &p.choices {
             let word = choice_word(choice);
-            if words.iter().map(|w| w.chars().count() + 2).sum::<usize>() + word.chars().count()
-                > CHOICES_CHARS
+            if word.chars().count() > CHOICE_CHARS {
+                continue;
+            }
+            if words.len() == CHOICES_SHOWN
+                || words.iter().map(|w| w.chars().count() + 2).sum::<usize>() + word.chars().count()
+                    > CHOICES_CHARS
             {
                 break;
             }
             words.push(word);
         }
-        let note = if words.len() == p.choices.len() {
-            format!("one of: {}", words.join(", "))
-        } else {
-            format!(
-                "one of: {}, … {} choices; `catalog --json` lists them",
-                words.join(", "),
-                p.choices.len()
-            )
+        let all = p.choices.len();
+        let note = match words.as_slice() {
+            named if named.len() == all => format!("one of: {}", words.join(", ")),
+            [] if all == 1 => "1 choice; `catalog --json` lists it".to_owned(),
+            [] => format!("{all} choices; `catalog --json` lists them"),
+            named => format!(
+                "one of: {}, … {all} choices; `catalog --json` lists them",
+                named.join(", ")
+            ),
         };
         notes.push(note);
     }

@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 
 use super::shown::{self, Printed, Save};
 use super::unknown_verb::{self, Unknown, unknown_verb};
-use crate::invoke::{Session, block_on};
+use crate::invoke::{self, Said, Session, block_on};
 use crate::media;
 use crate::output;
 use crate::tool_call::{self, Bound, Reach};
@@ -45,9 +45,14 @@ pub fn run(name: &str, argv: &[String], settings: &Settings) -> Result<()> {
     block_on(run_async(name, argv, settings, refresh))?
 }
 
-/// Runs installed data verb `verb` with `argv`, the host options typed among it taken
-/// out ([`super::verb`]).
-pub fn run_data(verb: &DataVerb, argv: &[String], settings: &Settings) -> Result<()> {
+/// Runs installed data verb `verb`, installed from file `source`, with `argv`, the host
+/// options typed among it taken out ([`super::verb`]).
+pub fn run_data(
+    verb: &DataVerb,
+    source: Option<&str>,
+    argv: &[String],
+    settings: &Settings,
+) -> Result<()> {
     usage::value_options(&verb.spec, None);
     let Some(arguments) = arguments(
         &verb.name,
@@ -62,8 +67,78 @@ pub fn run_data(verb: &DataVerb, argv: &[String], settings: &Settings) -> Result
         return Ok(());
     };
     let params = json!({ "name": verb.tool, "arguments": arguments });
-    let result = block_on(tool_call::call(settings, &params, &verb.name))??;
+    let result = block_on(tool_call::call(settings, &params, &verb.name))?
+        .map_err(|e| file_names_no_tool(e, verb, source, settings))?;
     shown::print(result, None, Printed::Picked(verb), settings)
+}
+
+/// `e`, data verb `verb`'s call, said as its file's mistake where the session offers no
+/// tool of the name the file gives (review 604, 2): the fix is the file's `tool`,
+/// installed again from `source`, or another session; the hint was the `call` of the
+/// tool likely meant, which left the verb as broken as it was. The tool likely meant
+/// is looked for in the session's list, which the failed call read afresh.
+fn file_names_no_tool(
+    e: Error,
+    verb: &DataVerb,
+    source: Option<&str>,
+    settings: &Settings,
+) -> Error {
+    let named = invoke::tool_as_typed(&verb.name, &verb.tool, Said::Lacking);
+    if e.message() != format!("the session has no {named}") {
+        return e;
+    }
+    // Found again in silence: its notices were said once, by the call.
+    let found = block_on(async {
+        let session = Session::resolve_reporting(settings, &mut mur_discovery::Silent)
+            .await
+            .ok()?;
+        let tools = ToolList::open(&session).all(&session, settings).await.ok();
+        Some((session.project, tools))
+    });
+    let (project, tools) = found.ok().flatten().unwrap_or_default();
+    let meant = tools.as_deref().and_then(|tools| {
+        let by_verb = crate::tools::pick(tools, &verb.tool).map(|(v, _)| v.tool);
+        let names = tools.iter().filter_map(|t| t["name"].as_str());
+        by_verb
+            .or_else(|| mur_core::nearest(&verb.tool, names).map(str::to_owned))
+            .filter(|meant| *meant != verb.tool)
+    });
+    let meant = meant.map_or(String::new(), |meant| format!(" (did you mean `{meant}`?)"));
+    let fix = match source {
+        Some(file) => format!(
+            "fix the `tool` in `{file}`{meant} and install it again: `mur devtools verbs add \
+             --force {}`",
+            mur_core::shell_word(file)
+        ),
+        None => format!(
+            "install it again from a file whose `tool` the session offers{meant}: `mur devtools \
+             verbs add --force <{}.json>`",
+            verb.name
+        ),
+    };
+    let which = match project {
+        Some(project) => format!(" than `{project}`'s"),
+        None => String::new(),
+    };
+    let mut hints = vec![
+        fix,
+        format!(
+            "or the verb is for another session{which}: `mur devtools session list` lists them \
+             (`--project PATH` picks one)"
+        ),
+    ];
+    // The `call` of the tool likely meant gives way to the fix; the catalog stays.
+    hints.extend(
+        e.hints()
+            .iter()
+            .filter(|hint| !hint.starts_with("did you mean `"))
+            .cloned(),
+    );
+    let message = format!(
+        "data verb `{}`'s file names tool `{}`, which this session does not offer",
+        verb.name, verb.tool
+    );
+    invoke::rebuilt(&e, message, hints)
 }
 
 /// The tool's arguments from `argv` (parsed by `parse`), or `None` once `--help` has

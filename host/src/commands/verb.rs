@@ -54,7 +54,10 @@ fn run_verb(name: &str, argv: &[String], mut host: HostArgs) -> Result<()> {
     let argv = extract_host_options(argv, &mut host, spec, named)?;
     let settings = started(&host);
     if let Some(data) = data {
-        return super::derived::run_data(&data, &argv, &settings);
+        // The file it was installed from, which a refusal of its `tool` names.
+        let entry = verbs.entries().iter().find(|e| e.name == name);
+        let source = entry.and_then(|e| e.source.as_deref());
+        return super::derived::run_data(&data, source, &argv, &settings);
     }
     if derived {
         return super::derived::run(name, &argv, &settings);

@@ -942,7 +942,8 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
     );
     let bad = sandbox.devtools(&["count", "--bogus"]);
     bad.assert_code(1).assert_stderr_is(format!(
-        "error: count: unknown option `--bogus`\n\n{usage}{list}\n"
+        "error: count: unknown option `--bogus`; a field no option gives is sent in `--args \
+         '{{\"bogus\": …}}'`\n\n{usage}{list}\n"
     ));
     let info = sandbox.devtools(&["verbs", "info", "count"]).stdout;
     assert!(info.contains("interface: data (mur-verb/1)\n"), "{info}");
@@ -2794,13 +2795,15 @@ fn out_says_where_a_lone_resource_went_as_call_out_does() {
     }
 }
 
-/// A word that begins with `@`, typed where a text option's value was meant, is hinted
-/// as an option that sends it as typed (review 508, 2: `echo '@alice hi'` was told
-/// `--message '@alice hi'`, which read file `alice hi` and failed); an `@FILE` that names
-/// no file says how its text is sent as it is. A selector, which reads no file, keeps
-/// its `@`.
+/// A lone word that begins with `@` is what its option makes of it (review 604, 1):
+/// `echo @@alice` sends `@alice`, as `--message @@alice` does, and a selector, which
+/// reads no file, keeps its `@`. A word its option would read a file for (`echo @alice`)
+/// is refused naming both the file and the text: a lone word is never read, as it may be
+/// either (review 508, 2: `echo '@alice hi'` was told `--message '@alice hi'`, which
+/// read file `alice hi` and failed). An `@FILE` that names no file says how its text is
+/// sent as it is.
 #[test]
-fn a_word_that_begins_with_at_is_hinted_as_typed_and_a_missing_file_says_how() {
+fn a_lone_word_that_begins_with_at_is_what_its_option_makes_of_it() {
     let sb = Sandbox::new();
     let tools = json!([
         { "name": "echo", "inputSchema": { "type": "object", "required": ["message"],
@@ -2814,32 +2817,44 @@ fn a_word_that_begins_with_at_is_hinted_as_typed_and_a_missing_file_says_how() {
     let hint = |verb: &str| {
         format!("hint: `mur devtools --endpoint {endpoint} {verb} --help` shows its usage\n")
     };
-    devtools(&["echo", "@alice hi"])
+    let calls = server.tool_calls();
+    // A file of that name is there: the lone word still reads none of it.
+    let file = sb.root().join("alice hi");
+    std::fs::write(&file, "the file").expect("write");
+    let file = file.display().to_string();
+    let at = format!("@{file}");
+    devtools(&["echo", &at])
         .assert_code(1)
         .assert_stderr_is(format!(
-            "error: echo: unexpected argument `@alice hi`; did you mean `--message '@@alice hi'`? \
-             (`@@…` sends the text `@…`; `--message @FILE` reads FILE)\n{}",
+            "error: echo: unexpected argument `{at}`: a lone word reads no file; did you mean \
+             `--message '{at}'` (reads file `{file}`) or `--message '@{at}'` (the text \
+             `{at}`)?\n{}",
             hint("echo")
         ));
-    // The command the hint names sends what was typed.
-    let pasted = devtools(&["echo", "--message", "@@alice hi"]);
-    pasted.assert_quiet_success();
-    assert_eq!(pasted.json(), json!({ "message": "@alice hi" }));
-    // A word escaped already, as `--help` teaches, keeps its one escape: the hint
-    // doubled it again (`--message @@@alice`, which sends `@@alice`).
-    devtools(&["echo", "@@alice"])
-        .assert_code(1)
-        .assert_stderr_is(format!(
-            "error: echo: unexpected argument `@@alice`; did you mean `--message @@alice`? \
-             (`@@…` sends the text `@…`; `--message @FILE` reads FILE)\n{}",
-            hint("echo")
-        ));
-    devtools(&["find", "@x"])
-        .assert_code(1)
-        .assert_stderr_is(format!(
-            "error: find: unexpected argument `@x`; did you mean `--selector @x`?\n{}",
-            hint("find")
-        ));
+    assert_eq!(server.tool_calls(), calls, "nothing sent for a refusal");
+    // Each command the refusal names sends what it says.
+    let text = format!("@{at}");
+    for (words, sent) in [
+        (&["echo", "--message", &at][..], "the file"),
+        (&["echo", "--message", &text], at.as_str()),
+    ] {
+        let named = devtools(words);
+        named.assert_quiet_success();
+        assert_eq!(named.json(), json!({ "message": sent }), "{words:?}");
+    }
+    // A lone word sends what its option sends.
+    for (lone, option) in [("@@alice", "@@alice"), ("@@-", "@@-")] {
+        for words in [&["echo", lone][..], &["echo", "--message", option]] {
+            let out = devtools(words);
+            out.assert_quiet_success();
+            assert_eq!(out.json(), json!({ "message": &lone[1..] }), "{words:?}");
+        }
+    }
+    for words in [&["find", "@x"][..], &["find", "--selector", "@x"]] {
+        let out = devtools(words);
+        out.assert_quiet_success();
+        assert_eq!(out.json(), json!({ "selector": "@x" }), "{words:?}");
+    }
     let calls = server.tool_calls();
     let missing = devtools(&["echo", "--message", "@types/node"]);
     missing.assert_code(1);
@@ -3290,7 +3305,8 @@ fn the_lone_word_of_a_derived_verb_is_in_its_usage_and_a_selector_reads_no_file(
     devtools(&["note", "--bogus"])
         .assert_code(1)
         .assert_stderr_is(
-            "error: note: unknown option `--bogus`\n\n\
+            "error: note: unknown option `--bogus`; a field no option gives is sent in \
+             `--args '{\"bogus\": …}'`\n\n\
              Usage: mur devtools note [<body>] [--args JSON]\n\n\
              Arguments:\n\
              \x20 [<body>]  the same as `--body TEXT`\n\n\
@@ -3349,4 +3365,122 @@ fn a_missing_lone_word_is_named_as_the_usage_line_shows_it() {
         ],
         "{out}"
     );
+}
+
+/// A data verb whose file names a tool the session does not offer says it is the file's
+/// `tool`, naming the file it was installed from and the line that installs it again,
+/// or another session (review 604, 2); it said "did you mean `mur devtools call
+/// state`?", which left the verb as broken as it was. Nothing but the failed call and
+/// the list read to say so is sent.
+#[test]
+fn a_data_verb_naming_a_tool_the_session_lacks_names_its_file() {
+    let sb = Sandbox::new();
+    let tools = json!([
+        { "name": "state", "inputSchema": { "type": "object",
+            "properties": { "selector": { "type": "string" } } } }
+    ]);
+    let server = Stub::with_tools(tools, |params| {
+        let name = params["name"].as_str().unwrap_or_default();
+        match name {
+            "state" => Ok(json!({ "content": [{ "type": "text", "text": "{}" }] })),
+            _ => Err(json!({ "code": -32602, "message": format!("Tool {name} not found") })),
+        }
+    });
+    let endpoint = server.endpoint();
+    let add = |name: &str, tool: &str| {
+        let file = sb.root().join(format!("{name} file.json"));
+        let spec = json!({ "schema": "mur-verb/1", "name": name, "tool": tool, "summary": "x" });
+        std::fs::write(&file, spec.to_string()).expect("write the verb");
+        let file = file.display().to_string();
+        sb.devtools(&["verbs", "add", &file]).assert_code(0);
+        file
+    };
+    let catalog = format!(
+        "hint: `mur devtools --endpoint {endpoint} catalog` lists the tools this session has, \
+         each as a verb\n"
+    );
+    let elsewhere = "hint: or the verb is for another session: `mur devtools session list` \
+                     lists them (`--project PATH` picks one)\n";
+    let typo = add("typo", "stat");
+    let refused = at_endpoint(&sb, &endpoint, &["typo"]);
+    refused.assert_code(5).assert_stderr_is(format!(
+        "error: data verb `typo`'s file names tool `stat`, which this session does not offer\n\
+         hint: fix the `tool` in `{typo}` (did you mean `state`?) and install it again: \
+         `mur devtools verbs add --force '{typo}'`\n\
+         {elsewhere}{catalog}"
+    ));
+    // Nothing near: no tool is named.
+    let far = add("far", "somethingElse");
+    at_endpoint(&sb, &endpoint, &["far"])
+        .assert_code(5)
+        .assert_stderr_is(format!(
+            "error: data verb `far`'s file names tool `somethingElse`, which this session does \
+             not offer\n\
+             hint: fix the `tool` in `{far}` and install it again: `mur devtools verbs add \
+             --force '{far}'`\n\
+             {elsewhere}{catalog}"
+        ));
+    // The file fixed as the hint says, the line it names installs a verb that works.
+    let fixed = json!({ "schema": "mur-verb/1", "name": "typo", "tool": "state", "summary": "x" });
+    std::fs::write(&typo, fixed.to_string()).expect("fix the verb");
+    sb.devtools(&["verbs", "add", "--force", &typo])
+        .assert_code(0);
+    at_endpoint(&sb, &endpoint, &["typo"]).assert_quiet_success();
+}
+
+/// A choice too long for a help line is counted, not named, and a long list of choices
+/// is cut after the first few (review 604, 4): one choice of 150 characters ran its
+/// option's line to 170 columns, as no line break cuts a word. Every line of the help
+/// is 100 columns at most, the usage line aside (a command, copied whole).
+#[test]
+fn a_derived_verbs_help_keeps_long_choices_within_its_column() {
+    let sb = Sandbox::new();
+    let many: Vec<String> = (0..30).map(|i| format!("choice-number-{i}")).collect();
+    let long = "x".repeat(150);
+    let server = Stub::echoing_arguments(json!([
+        { "name": "pick", "description": "Pick one", "inputSchema": { "type": "object",
+            "required": ["kind"], "properties": {
+                "kind": { "type": "string", "enum": many,
+                          "description": "the kind to pick from the list of kinds" },
+                "mode": { "type": "string", "enum": [long, "short"] },
+                "only": { "type": "string", "enum": [long] },
+                "flavour": { "type": "string", "enum": ["a", "b"] } } } }
+    ]));
+    let help = devtools_at(&sb, &server)(&["pick", "--help"]);
+    help.assert_code(0);
+    assert_eq!(
+        help.stdout,
+        "Usage: mur devtools pick --kind CHOICE [--mode CHOICE] [--only CHOICE] [--flavour a|b] \
+         [--args JSON]\n\
+         \n\
+         Pick one\n\
+         \n\
+         Tool `pick`.\n\
+         \n\
+         Options:\n\
+         \x20 --kind CHOICE  the kind to pick from the list of kinds (required, one of:\n\
+         \x20                choice-number-0, choice-number-1, choice-number-2,\n\
+         \x20                choice-number-3, choice-number-4, choice-number-5,\n\
+         \x20                choice-number-6, choice-number-7, choice-number-8,\n\
+         \x20                choice-number-9, choice-number-10, … 30 choices; `catalog\n\
+         \x20                --json` lists them)\n\
+         \x20 --mode CHOICE  (one of: short, … 2 choices; `catalog --json` lists them)\n\
+         \x20 --only CHOICE  (1 choice; `catalog --json` lists it)\n\
+         \x20 --flavour a|b\n\
+         \x20 --args JSON    the whole arguments object, as JSON (`@FILE`, `-`: read from\n\
+         \x20                FILE, stdin; 4 MiB at most, what a session takes in one\n\
+         \x20                request); options given beside it override its fields\n\
+         \x20 -h, --help     print this help\n\
+         \n\
+         If the tool asks a question, `--answer KEY=VALUE` answers it (exit 5 names KEY).\n\
+         \n\
+         If the result holds images, audio or blobs, `--out FILE` writes them to files\n\
+         (`shot.png`, then `shot-2.png`…) and adds each file's `path` and `bytes` to what\n\
+         is printed (for several files, to the whole result, as `call --out` does).\n\
+         \n\
+         Host options go after the verb's name too; `mur devtools --help` lists them.\n"
+    );
+    for line in help.stdout.lines().skip(1) {
+        assert!(line.chars().count() <= 100, "{line}");
+    }
 }
