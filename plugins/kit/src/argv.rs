@@ -4,6 +4,7 @@
 //! Everything a user can get wrong is reported here as a one-line message, so a
 //! verb's own code only ever sees argv that has the declared shape.
 
+use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
@@ -300,7 +301,34 @@ impl Spec {
             .iter()
             .filter(|pos| !pos.option.is_empty())
             .map(|pos| Opt::value(pos.name, pos.option, pos.kind, pos.help));
-        self.options.iter().copied().chain(forms).chain([TIMEOUT])
+        self.options
+            .iter()
+            .copied()
+            .chain(forms)
+            .chain([TIMEOUT])
+            .chain(self.whole())
+    }
+
+    /// `--args JSON`, the tool's whole arguments object, which every verb takes as a
+    /// derived verb does: named `all-args` when the verb has an option `args` of its
+    /// own (`fire`), as a derived verb's is when its tool has a property `args`.
+    pub(crate) fn whole(&self) -> Option<Opt> {
+        let taken = |name: &str| self.every_declared().any(|opt| opt == name);
+        WHOLE_NAMES
+            .iter()
+            .find(|name| !taken(name))
+            .map(|name| Opt::value(name, "JSON", Kind::Json, WHOLE_HELP))
+    }
+
+    /// The names of the options the verb declares itself, and of its positionals'
+    /// option forms.
+    fn every_declared(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let forms = self
+            .positionals
+            .iter()
+            .filter(|pos| !pos.option.is_empty())
+            .map(|pos| pos.name);
+        self.options.iter().map(|opt| opt.name).chain(forms)
     }
 
     /// The positional whose option form `opt` is ([`Pos::or_option`]), if it is one.
@@ -355,6 +383,68 @@ pub fn usable_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(char::is_alphanumeric)
         && chars.all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// The names `--args JSON` takes ([`Spec::whole`]): the first the verb does not
+/// declare itself, as a derived verb's (`args`, else `all-args`…).
+const WHOLE_NAMES: [&str; 3] = ["args", "all-args", "all-all-args"];
+
+/// The help of `--args JSON`, a derived verb's words for it: the host adds what
+/// `@FILE` and `-` are, as it does for every JSON option, and reads them.
+pub(crate) const WHOLE_HELP: &str = "the whole arguments object, as JSON; options given beside it \
+     override its fields";
+
+/// Whether `opt` is the option of the whole arguments object ([`Spec::whole`]).
+pub(crate) fn is_whole(opt: &Opt) -> bool {
+    opt.kind == Kind::Json && opt.help == WHOLE_HELP && WHOLE_NAMES.contains(&opt.name)
+}
+
+/// The top-level entries of JSON object `text` (checked to be one: [`check_value`]),
+/// each as its key and its `"key": value` text: what `--args` gives that no option
+/// overrides is carried as typed, never built into a [`Value`] tree (see
+/// [`check_word`]'s `Kind::Json`).
+pub(crate) fn object_entries(text: &str) -> Vec<(String, &str)> {
+    let text = text.trim_matches(JSON_SPACE);
+    let inner = text
+        .strip_prefix('{')
+        .and_then(|rest| rest.strip_suffix('}'))
+        .unwrap_or("");
+    let mut pieces = Vec::new();
+    let (mut depth, mut in_string, mut escaped, mut start) = (0usize, false, false, 0usize);
+    for (at, c) in inner.char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                pieces.push(&inner[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&inner[start..]);
+    pieces
+        .into_iter()
+        .map(|entry| entry.trim_matches(JSON_SPACE))
+        .filter(|entry| !entry.is_empty())
+        .map(|entry| (key_of(entry).unwrap_or_default(), entry))
+        .collect()
+}
+
+/// The key of entry `"key": value`, decoded.
+fn key_of(entry: &str) -> Option<String> {
+    let mut deserializer = serde_json::Deserializer::from_str(entry);
+    String::deserialize(&mut deserializer).ok()
 }
 
 /// `--timeout MS`, which every verb accepts.
@@ -645,7 +735,7 @@ impl Args {
         let options = self
             .given
             .iter()
-            .filter(|(opt, _)| opt.kind == Kind::Json)
+            .filter(|(opt, _)| opt.kind == Kind::Json && !is_whole(opt))
             .filter_map(|(opt, value)| Some((camel_case(opt.name), value.as_deref()?)));
         let positionals = self
             .positionals
@@ -653,6 +743,15 @@ impl Args {
             .filter(|(pos, _)| pos.kind == Kind::Json)
             .map(|(pos, word)| (pos.key.to_owned(), word.as_str()));
         options.chain(positionals)
+    }
+
+    /// The text of `--args JSON` ([`Spec::whole`]), a JSON object, if it was given: the
+    /// tool's arguments that the options given beside it override.
+    pub fn whole(&self) -> Option<&str> {
+        self.given
+            .iter()
+            .find(|(opt, _)| is_whole(opt))
+            .and_then(|(_, value)| value.as_deref())
     }
 
     fn take_option(
@@ -720,6 +819,27 @@ impl Args {
                     ));
                 }
                 self.positionals.push((*pos, value));
+                continue;
+            }
+            // Fewer words than the positionals still to fill: one whose key `--args`
+            // gives is taken from there, as a derived verb takes a required property
+            // (`click --args '{"selector": "#x"}'`); the words fill the others.
+            let unfilled = spec.positionals[at..]
+                .iter()
+                .filter(|later| !self.given_as_option(later))
+                .count();
+            if words.len() < unfilled
+                && let Some((whole, value)) = self.whole_field(pos.key)
+            {
+                let shown = format!("`{}` in `--{whole}`", pos.key);
+                let word = match (pos.kind, value) {
+                    (Kind::Json, value) => value.to_string(),
+                    (_, Value::String(text)) => text,
+                    (Kind::Count, value @ Value::Number(_)) => value.to_string(),
+                    (_, value) => return Err(format!("{shown} must be a string, got `{value}`")),
+                };
+                let word = check_word(pos.kind, &shown, word)?;
+                self.positionals.push((*pos, word));
                 continue;
             }
             let word = words
@@ -791,6 +911,22 @@ impl Args {
                     )
                 })
             })
+    }
+
+    /// Whether positional `pos` was given as its option form ([`Pos::or_option`]).
+    fn given_as_option(&self, pos: &Pos) -> bool {
+        !pos.option.is_empty() && self.given.iter().any(|(opt, _)| opt.name == pos.name)
+    }
+
+    /// The field `key` of `--args JSON`, if it was given with one, and the name of that
+    /// option (`args`, `all-args`).
+    fn whole_field(&self, key: &str) -> Option<(&'static str, Value)> {
+        let (opt, whole) = self.given.iter().find(|(opt, _)| is_whole(opt))?;
+        let (_, entry) = object_entries(whole.as_deref()?)
+            .into_iter()
+            .rfind(|(name, _)| name == key)?;
+        let field: Map<String, Value> = serde_json::from_str(&format!("{{{entry}}}")).ok()?;
+        Some((opt.name, field.into_iter().next()?.1))
     }
 
     /// The value of `--name` given for positional `<name>` ([`Pos::or_option`]), taken
@@ -1320,6 +1456,14 @@ fn find_option(spec: &Spec, name: &str) -> Option<Opt> {
 
 fn check_value(opt: &Opt, word: String) -> Result<String, String> {
     match opt.kind {
+        // A derived verb's words for it.
+        Kind::Json if is_whole(opt) => {
+            let word = check_word(opt.kind, &format!("`--{}`", opt.name), word)?;
+            match word.starts_with('{') {
+                true => Ok(word),
+                false => Err(format!("`--{}` must be a JSON object", opt.name)),
+            }
+        }
         // Named as the host names its own `--timeout` (`--timeout <MS>`).
         Kind::Millis => millis_word(&format!("`{}`", opt.usage()), word),
         kind => check_word(kind, &format!("`--{}`", opt.name), word),

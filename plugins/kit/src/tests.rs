@@ -896,6 +896,8 @@ fn info_declares_every_argument_and_option_and_the_examples() {
             ("a", "", ValueKind::Flag),
             ("b", "", ValueKind::Flag),
             ("timeout", "MS", ValueKind::Milliseconds),
+            // Its own `--args` is taken: the whole object's is `--all-args`.
+            ("all-args", "JSON", ValueKind::Json),
         ]
     );
     assert_eq!(info.options[1].choices, ["summary", "full"]);
@@ -1838,6 +1840,7 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
         false,
         "let the call take up to MS milliseconds",
     );
+    let whole = param("args", "JSON", false, crate::argv::WHOLE_HELP);
     assert_eq!(
         described(info::<Act>()),
         (
@@ -1849,6 +1852,7 @@ fn a_second_form_of_an_argument_is_read_as_it_and_declared() {
                 param("clear", "", false, "first"),
                 param("selector", "S", false, "the same as `<selector>`"),
                 timeout.clone(),
+                whole.clone(),
             ]
         )
     );
@@ -2170,4 +2174,107 @@ fn a_verb_name_is_judged_by_the_hosts_rule() {
     ] {
         assert_eq!(unusable_name(good), None, "{good}");
     }
+}
+
+/// `--args JSON` gives the tool's whole arguments object on every verb, as on a derived
+/// verb: its fields are sent as typed, the options given beside it override them, and
+/// anything but an object is refused in a derived verb's words. A verb with an option
+/// `args` of its own takes the whole object as `--all-args`, as a derived verb whose
+/// tool has a property `args` does.
+#[test]
+fn args_gives_the_whole_arguments_object_as_a_derived_verb_takes_it() {
+    struct Act;
+    impl Verb for Act {
+        const ABOUT: About = About {
+            name: "act",
+            tool: "act",
+            summary: "Act",
+            synopsis: "",
+            details: "",
+            examples: &[],
+        };
+        const SPEC: Spec = Spec {
+            positionals: &[Pos::selector("the element").or_option("S")],
+            options: &[Opt::value("count", "N", Kind::Count, "how many")],
+            exclusive: &[],
+        };
+    }
+    let sent_by = |words: &[&str]| match parse::<Act>(&argv(words)) {
+        Ok(Parsed::Call(call)) => sent(&call),
+        other => panic!("expected a call for {words:?}, got {other:?}"),
+    };
+    assert_eq!(
+        sent_by(&[
+            "#x",
+            "--args",
+            r#"{"delayMs": 5, "nested": {"a": [1, ","]}, "s": "}{"}"#
+        ]),
+        json!({"selector": "#x", "delayMs": 5, "nested": {"a": [1, ","]}, "s": "}{"})
+    );
+    // The options given beside it override its fields.
+    assert_eq!(
+        sent_by(&[
+            "#x",
+            "--count",
+            "2",
+            "--args",
+            r##"{"count": 9, "selector": "#y", "k": null}"##
+        ]),
+        json!({"selector": "#x", "count": 2, "k": null})
+    );
+    assert_eq!(sent_by(&["#x", "--args= {} "]), json!({"selector": "#x"}));
+    // A positional no word is typed for is taken from it, as a derived verb takes a
+    // required property; a word typed for it overrides it.
+    assert_eq!(
+        sent_by(&["--args", r##"{"selector": "#y", "k": 1}"##]),
+        json!({"k": 1, "selector": "#y"})
+    );
+    assert_eq!(
+        sent_by(&["#x", "--args", r##"{"selector": "#y"}"##]),
+        json!({"selector": "#x"})
+    );
+    let refused = |words: &[&str]| refusal(parse::<Act>(&argv(words)), words);
+    assert_eq!(
+        refused(&["#x", "--args", "[]"]),
+        "`--args` must be a JSON object"
+    );
+    assert!(refused(&["#x", "--args", "{"]).starts_with("`--args` is not valid JSON: "));
+    assert_eq!(refused(&["--args", "{}"]), "missing argument `<selector>`");
+    assert_eq!(
+        refused(&["--args", r#"{"selector": 5}"#]),
+        "`selector` in `--args` must be a string, got `5`"
+    );
+    assert_eq!(
+        refused(&["--args", r#"{"selector": " "}"#]),
+        "`selector` in `--args` must not be empty"
+    );
+    // Sample's words fill its positionals in order; `--all-args` fills the one left.
+    assert_eq!(
+        sent(&call(&["hi", "--all-args", r##"{"selector": "#s"}"##])),
+        json!({"selector": "#s", "text": "hi"})
+    );
+    // Sample's own `--args` is sent under `args`; the whole object is `--all-args`.
+    let both = call(&[
+        "#x",
+        "hi",
+        "--args",
+        "[1]",
+        "--all-args",
+        r#"{"view": "full", "more": 1}"#,
+    ]);
+    assert_eq!(
+        sent(&both),
+        json!({"view": "full", "more": 1, "selector": "#x", "text": "hi", "args": [1]})
+    );
+    assert_eq!(
+        sent(&call(&[
+            "#x",
+            "hi",
+            "--view",
+            "summary",
+            "--all-args",
+            r#"{"view": "full"}"#
+        ])),
+        json!({"selector": "#x", "text": "hi", "view": "summary"})
+    );
 }

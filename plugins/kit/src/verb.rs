@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::argv::{Args, Request, Spec};
+use crate::argv::{self, Args, Request, Spec};
 use crate::info::{self, About, Info, Waits};
 use crate::shape::{self as shaping, Shaped};
 
@@ -65,10 +65,15 @@ pub fn parse<V: Verb>(argv: &[String]) -> Result<Parsed, String> {
     match Args::parse_as(V::ABOUT.name, &V::SPEC, argv)? {
         Request::Help => Ok(Parsed::Help),
         Request::Run(args) => Ok(Parsed::Call(Call {
-            arguments: with_json_options(
-                with_wait(V::WAITS, V::arguments(&args)?, args.timeout_ms()),
-                &args,
-            ),
+            arguments: {
+                let arguments = with_wait(V::WAITS, V::arguments(&args)?, args.timeout_ms());
+                let set: Vec<String> = arguments
+                    .keys()
+                    .cloned()
+                    .chain(args.json_options().map(|(key, _)| key))
+                    .collect();
+                under_whole(args.whole(), with_json_options(arguments, &args), &set)
+            },
             timeout_ms: args.timeout_ms(),
             writes: args.writes(),
             state: args.to_state(),
@@ -111,6 +116,24 @@ fn with_json_options(arguments: Map<String, Value>, args: &Args) -> String {
         text.push('}');
     }
     text
+}
+
+/// The JSON text of arguments object `built`, whose keys are `set`, after each entry
+/// of `--args JSON` (`whole`) it has no key for, as typed: the options given beside
+/// `--args` override its fields, as a derived verb's do.
+fn under_whole(whole: Option<&str>, built: String, set: &[String]) -> String {
+    let Some(whole) = whole else { return built };
+    let kept: Vec<&str> = argv::object_entries(whole)
+        .into_iter()
+        .filter(|(key, _)| !set.contains(key))
+        .map(|(_, entry)| entry)
+        .collect();
+    if kept.is_empty() {
+        return built;
+    }
+    let rest = built.strip_prefix('{').unwrap_or("}");
+    let comma = if rest == "}" { "" } else { "," };
+    format!("{{{}{comma}{rest}", kept.join(","))
 }
 
 /// Turn the JSON text of a tool result into verb `V`'s output; `state` is what

@@ -1925,3 +1925,50 @@ fn an_empty_value_is_said_to_be_given_empty() {
             .assert_stderr_is(format!("error: {said}\n{usage}"));
     }
 }
+
+/// A standard (kit) verb takes `--args JSON` as a derived verb does: the tool's whole
+/// arguments object, its fields sent as typed, the options given beside it overriding
+/// them, `@FILE` read by mur; anything but an object is a usage error (exit 1), in the
+/// derived verbs' words. It was refused as an unknown option, on the kit verbs only.
+#[test]
+fn a_kit_verb_takes_args_as_a_derived_verb_does() {
+    let (sb, _sample) = mur_e2e::plugins::standard_session();
+    let whole = r##"{"selector": "#count", "view": "full"}"##;
+    let called = |whole: &str| {
+        let out = sb.devtools(&["call", "tree", "--args", whole]);
+        out.assert_quiet_success().json()["structuredContent"].clone()
+    };
+    let full = called(whole);
+    let by_verb = sb.devtools(&["tree", "--args", whole]);
+    assert_eq!(by_verb.assert_quiet_success().json(), full);
+    assert!(by_verb.stdout.contains("\"bounds\""), "{by_verb}");
+
+    // An option given beside it overrides its field.
+    let summary = called(r##"{"selector": "#count"}"##);
+    let overridden = sb.devtools(&["tree", "--view", "summary", "--args", whole]);
+    assert_eq!(overridden.assert_quiet_success().json(), summary);
+
+    // `@FILE`, as a derived verb reads it.
+    let file = sb.root().join("args.json");
+    std::fs::write(&file, whole).expect("write args.json");
+    let at = format!("@{}", file.display());
+    let read = sb.devtools(&["tree", "--args", &at]);
+    assert_eq!(read.assert_quiet_success().json(), full);
+
+    // A positional no word is typed for is taken from it, as a derived verb takes a
+    // required property.
+    let clicked = sb.devtools(&["click", "--args", r##"{"selector": "#btn-inc"}"##]);
+    clicked.assert_quiet_success();
+    let count = sb.devtools(&["state", "--selector", "#count"]);
+    assert_eq!(count.assert_quiet_success().json()["text"], "1", "{count}");
+
+    let refused = sb.devtools(&["tree", "--args", "[1]"]);
+    refused.assert_code(1);
+    assert!(refused.stdout.is_empty(), "{refused}");
+    assert!(
+        refused
+            .stderr
+            .starts_with("error: tree: `--args` must be a JSON object\n"),
+        "{refused}"
+    );
+}

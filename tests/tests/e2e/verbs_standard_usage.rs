@@ -326,20 +326,19 @@ const BAD: &[(&str, &[&str], &str)] = &[
         &["#btn-inc", "--text", "x"],
         "unknown option `--text`; `wait` takes it (`mur devtools wait --help`)",
     ),
-    // `--args`, which every derived and data verb takes as its tool's whole arguments
-    // (and `fire` as its event's): the `call` that takes it for this verb's tool, not
-    // the verbs that happen to take it (review 307, finding 17: "`count` and `fire`").
+    // `--args JSON`, the tool's whole arguments object, which every verb takes as a
+    // derived verb does (`fire`, whose `--args` is its event's, as `--all-args`): an
+    // object, and a positional taken from it held to its kind, in a derived verb's words.
+    ("state", &["--args", "[]"], "`--args` must be a JSON object"),
     (
-        "state",
-        &["--args", "{}"],
-        "unknown option `--args`; `mur devtools call state --args JSON` gives the tool its \
-         arguments as JSON",
+        "fire",
+        &["counter.set", "--all-args", "1"],
+        "`--all-args` must be a JSON object",
     ),
     (
         "switch",
-        &["todo", "--args", "{}"],
-        "unknown option `--args`; `mur devtools call switchComponent --args JSON` gives the \
-         tool its arguments as JSON",
+        &["--args", r#"{"component": 5}"#],
+        "`component` in `--args` must be a string, got `5`",
     ),
 ];
 

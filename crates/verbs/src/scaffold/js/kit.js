@@ -145,6 +145,23 @@ export function option(name, valueName, help, { kind = "text", choices = [], key
 /** `--timeout MS`, which every verb accepts: the call's time bound, never sent. */
 export const TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", { kind: "milliseconds" });
 
+/**
+ * The names `--args JSON` takes (`Verb`'s `#whole`): the first the verb does not
+ * declare itself, as a derived verb's (`args`, else `all-args`…).
+ */
+export const WHOLE_NAMES = ["args", "all-args", "all-all-args"];
+
+/**
+ * The help of `--args JSON`, a derived verb's words for it: the host adds what `@FILE`
+ * and `-` are, as it does for every JSON option, and reads them.
+ */
+export const WHOLE_HELP = "the whole arguments object, as JSON; options given beside it override its fields";
+
+/** Whether `p` is the option of the whole arguments object (`Verb`'s `#whole`). */
+function isWhole(p) {
+  return p.kind === "json" && p.help === WHOLE_HELP && WHOLE_NAMES.includes(p.name);
+}
+
 /** The longest wait a verb can declare, in ms: mur reads it as a 32-bit count. */
 export const WAITS_LIMIT = 2 ** 32 - 1;
 
@@ -532,6 +549,10 @@ function check(param, shown, value) {
       else throw new VerbError(`${shown} is not valid JSON: ${error.message}`);
     }
     if (why !== undefined) throw new VerbError(`${shown} is not JSON mur reads: ${why}`);
+    const parsed = JSON.parse(value);
+    if (isWhole(param) && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))) {
+      throw new VerbError(`${shown} must be a JSON object`);
+    }
   }
   if (kind === "milliseconds") checkMillis(shown.startsWith("`--") ? `\`${optionNamed(param)}\`` : shown, value);
   if (kind === "output-path" && value === "") {
@@ -1042,7 +1063,34 @@ export class Verb {
     const forms = this.positionals
       .filter((p) => p.option)
       .map((p) => param(p.name, p.help, p.kind, { valueName: p.option, choices: p.choices, key: p.key, send: p.send }));
-    return [...this.options, ...forms, TIMEOUT];
+    const whole = this.#whole();
+    return [...this.options, ...forms, TIMEOUT, ...(whole ? [whole] : [])];
+  }
+
+  // `[shown, word]` of positional `p`'s field in `--args JSON`, if it was given with
+  // one: the word it stands for (a string's text, a number's or a JSON value's), named
+  // as mur names a field of `--args`. Throws `VerbError` for a value no word of its kind is.
+  #wholeField(values, p) {
+    const whole = this.#whole();
+    if (!whole || values[whole.name] === undefined) return undefined;
+    const given = JSON.parse(values[whole.name]);
+    const key = p.key || camelCase(p.name);
+    if (!Object.hasOwn(given, key)) return undefined;
+    const value = given[key];
+    const shown = `\`${key}\` in \`--${whole.name}\``;
+    if (p.kind === "json") return [shown, JSON.stringify(value)];
+    if (typeof value === "string") return [shown, value];
+    if ((p.kind === "integer" || p.kind === "number") && typeof value === "number") return [shown, JSON.stringify(value)];
+    throw new VerbError(`${shown} must be a string, got \`${JSON.stringify(value)}\``);
+  }
+
+  // `--args JSON`, the tool's whole arguments object, which every verb takes as a
+  // derived verb does: named `all-args` when the verb has an option `args` of its own,
+  // as a derived verb's is when its tool has a property `args`.
+  #whole() {
+    const taken = new Set([...this.options.map((p) => p.name), ...this.positionals.filter((p) => p.option).map((p) => p.name)]);
+    const name = WHOLE_NAMES.find((n) => !taken.has(n));
+    return name === undefined ? undefined : option(name, "JSON", WHOLE_HELP, { kind: "json", send: false });
   }
 
   /** A call `{ arguments, timeoutMs, writes, state }`, or null for a help request; throws `VerbError`. */
@@ -1064,11 +1112,23 @@ export class Verb {
       // `--timeout MS` bounds the tool's wait too, unless `arguments` set it.
       made[this.waits.argument] = args.timeoutMs;
     }
+    const whole = this.#whole();
+    let sending = made;
+    if (whole && args.get(whole.name) !== undefined) {
+      // `--args JSON`, as a derived verb takes it: the options given beside it override its fields.
+      const given = JSON.parse(args.get(whole.name));
+      sending = {};
+      // Defined, not assigned: a field `__proto__` is a field like any other.
+      const define = (key, value) =>
+        Object.defineProperty(sending, key, { value, enumerable: true, writable: true, configurable: true });
+      for (const [key, value] of Object.entries(given)) if (!Object.hasOwn(made, key)) define(key, value);
+      for (const [key, value] of Object.entries(made)) define(key, value);
+    }
     const writes = this.options
       .filter((p) => p.kind === "output-path")
       .map((p) => args.get(p.name))
       .filter((path) => path !== undefined && path !== "-");
-    return { arguments: JSON.stringify(made), timeoutMs: args.timeoutMs, writes, state: JSON.stringify(args.values) };
+    return { arguments: JSON.stringify(sending), timeoutMs: args.timeoutMs, writes, state: JSON.stringify(args.values) };
   }
 
   /** Shape the JSON text of a result, with the state `parse` returned: `{ stdout, files, notes }`, bytes and lines. */
@@ -1224,6 +1284,19 @@ export class Verb {
           throw new VerbError(`\`<${p.name}>\` given twice: as \`${words[0]}\` and as \`--${p.name} ${shellWord(asOption[1])}\``);
         }
         positionals.push([p, asOption[1]]);
+        continue;
+      }
+      // Fewer words than the positionals still to fill: one whose key `--args` gives
+      // is taken from there, as a derived verb takes a required property (`click
+      // --args '{"selector": "#x"}'`); the words fill the others.
+      const unfilled = this.positionals
+        .slice(index)
+        .filter((later) => !(later.option && taken.some(([name]) => name === later.name))).length;
+      const field = words.length < unfilled ? this.#wholeField(values, p) : undefined;
+      if (field !== undefined) {
+        const [shown, word] = field;
+        values[p.name] = typed(p, check(p, shown, word));
+        positionals.push([p, word]);
         continue;
       }
       if (words.length === 0) throw new VerbError(`missing argument \`<${p.name}>\``);

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  HOST_FLAGS, HOST_OPTIONS, VERB_NAME_RULE, Verb, VerbError, flag, jsonLine, option, positional, selector, unusable,
-  unusableWaits,
+  HOST_FLAGS, HOST_OPTIONS, VERB_NAME_RULE, Verb, VerbError, WHOLE_HELP, flag, jsonLine, option, positional, selector,
+  unusable, unusableWaits,
 } from "./kit.js";
 
 // mur's verdict on option names (Rust's `char::is_alphanumeric` first, then that or
@@ -573,8 +573,42 @@ test("describes itself", () => {
   assert.deepEqual(described.positionals.map((p) => p.name), ["selector"]);
   assert.deepEqual(
     described.options.map((p) => [p.name, p.valueName, p.help]),
-    [["selector", "S", "the same as `<selector>`"], ["timeout", "MS", "let the call take up to MS milliseconds"]],
+    [
+      ["selector", "S", "the same as `<selector>`"],
+      ["timeout", "MS", "let the call take up to MS milliseconds"],
+      ["args", "JSON", WHOLE_HELP],
+    ],
   );
+});
+
+test("--args gives the whole arguments object as a derived verb takes it", () => {
+  // Its fields are sent as typed; the options given beside it override them.
+  const call = click.parse(["#x", "--args", '{"delayMs": 5, "selector": "#y", "k": null, "__proto__": 1}']);
+  assert.equal(call.arguments, '{"delayMs":5,"k":null,"__proto__":1,"selector":"#x"}');
+  assert.deepEqual(JSON.parse(click.parse(["#x", "--args= {} "]).arguments), { selector: "#x" });
+  // A positional no word is typed for is taken from it, as a derived verb takes a required property.
+  assert.equal(click.parse(["--args", '{"selector": "#y", "k": 1}']).arguments, '{"k":1,"selector":"#y"}');
+  assert.throws(() => click.parse(["--args", "{}"]), { message: "missing argument `<selector>`" });
+  assert.throws(() => click.parse(["--args", '{"selector": 5}']), {
+    message: "`selector` in `--args` must be a string, got `5`",
+  });
+  assert.throws(() => click.parse(["--args", '{"selector": " "}']), {
+    message: "`selector` in `--args` must not be empty",
+  });
+  assert.throws(() => click.parse(["#x", "--args", "[]"]), { message: "`--args` must be a JSON object" });
+  assert.throws(() => click.parse(["#x", "--args", "null"]), { message: "`--args` must be a JSON object" });
+  assert.throws(() => click.parse(["#x", "--args", "{"]), { message: /^`--args` is not valid JSON: / });
+  // A verb with an option `args` of its own takes the whole object as `--all-args`.
+  const fire = new Verb({
+    name: "fire",
+    tool: "fire",
+    summary: "Fire",
+    positionals: [positional("target", "the event", { kind: "name" })],
+    options: [option("args", "JSON", "the event's arguments", { kind: "json" })],
+  });
+  const fired = fire.parse(["t", "--args", "[1]", "--all-args", '{"target": "u", "more": 1}']);
+  assert.deepEqual(JSON.parse(fired.arguments), { more: 1, target: "t", args: [1] });
+  assert.deepEqual(fire.exports().info().options.map((p) => p.name), ["args", "timeout", "all-args"]);
 });
 
 // `Bump` and `call` passed these tests and a build; `verbs add` refused them (review

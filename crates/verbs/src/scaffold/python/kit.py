@@ -277,6 +277,19 @@ def option(name, value_name, help, kind="text", choices=(), key="", send=True, w
 TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", "milliseconds")
 """`--timeout MS`, which every verb accepts: the call's time bound, never sent."""
 
+WHOLE_NAMES = ("args", "all-args", "all-all-args")
+"""The names `--args JSON` takes (`Verb._whole`): the first the verb does not declare
+itself, as a derived verb's (`args`, else `all-args`…)."""
+
+WHOLE_HELP = "the whole arguments object, as JSON; options given beside it override its fields"
+"""The help of `--args JSON`, a derived verb's words for it: the host adds what `@FILE`
+and `-` are, as it does for every JSON option, and reads them."""
+
+
+def _is_whole(param):
+    """Whether `param` is the option of the whole arguments object (`Verb._whole`)."""
+    return param.kind == "json" and param.help == WHOLE_HELP and param.name in WHOLE_NAMES
+
 
 def unusable(positionals, options):
     """What these params declare that a command line could not use or the kit
@@ -635,6 +648,12 @@ class Verb:
         if self.waits is not None and args.timeout_ms is not None:
             # `--timeout MS` bounds the tool's wait too, unless `arguments` set it.
             arguments.setdefault(self.waits.argument, args.timeout_ms)
+        whole = self._whole()
+        if whole is not None and args[whole.name] is not None:
+            # `--args JSON`, as a derived verb takes it: the options given beside it
+            # override its fields.
+            given = json.loads(args[whole.name])
+            arguments = {**{k: v for k, v in given.items() if k not in arguments}, **arguments}
         writes = [
             args[p.name]
             for p in self.options
@@ -683,7 +702,38 @@ class Verb:
             for p in self.positionals
             if p.option
         ]
-        return [*self.options, *forms, TIMEOUT]
+        whole = self._whole()
+        return [*self.options, *forms, TIMEOUT, *([] if whole is None else [whole])]
+
+    def _whole_field(self, values, param):
+        """`(shown, word)` of positional `param`'s field in `--args JSON`, if it was
+        given with one: the word it stands for (a string's text, an integer's or a JSON
+        value's), named as mur names a field of `--args`. Raises `Error` for a value
+        no word of its kind is."""
+        whole = self._whole()
+        if whole is None or values.get(whole.name) is None:
+            return None
+        given = json.loads(values[whole.name])
+        key = param.key or camel_case(param.name)
+        if key not in given:
+            return None
+        value, shown = given[key], f"`{key}` in `--{whole.name}`"
+        if param.kind == "json":
+            return shown, json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        if isinstance(value, str):
+            return shown, value
+        if param.kind in ("integer", "number") and isinstance(value, (int, float)) \
+                and not isinstance(value, bool):
+            return shown, json.dumps(value)
+        raise Error(f"{shown} must be a string, got `{json.dumps(value, separators=(',', ':'))}`")
+
+    def _whole(self):
+        """`--args JSON`, the tool's whole arguments object, which every verb takes as a
+        derived verb does: named `all-args` when the verb has an option `args` of its
+        own, as a derived verb's is when its tool has a property `args`."""
+        taken = {p.name for p in self.options} | {p.name for p in self.positionals if p.option}
+        name = next((n for n in WHOLE_NAMES if n not in taken), None)
+        return None if name is None else option(name, "JSON", WHOLE_HELP, "json", send=False)
 
     def _check(self, argv):
         """Args, or None for `--help`; raises `Error` for anything wrong."""
@@ -795,6 +845,19 @@ class Verb:
                         f"`--{param.name} {_shell_word(as_option)}`"
                     )
                 positionals.append((param, as_option))
+                continue
+            # Fewer words than the positionals still to fill: one whose key `--args`
+            # gives is taken from there, as a derived verb takes a required property
+            # (`click --args '{"selector": "#x"}'`); the words fill the others.
+            unfilled = sum(
+                1 for p in self.positionals[index:]
+                if not (p.option and any(n == p.name for n, _ in given))
+            )
+            field = self._whole_field(values, param) if len(words) < unfilled else None
+            if field is not None:
+                shown, word = field
+                values[param.name] = _typed(param, _checked(param, shown, word))
+                positionals.append((param, word))
                 continue
             if not words:
                 raise Error(f"missing argument `<{param.name}>`")
@@ -1309,6 +1372,8 @@ def _checked(param, shown, value):
             why = _TOO_DEEP
         if why is not None:
             raise Error(f"{shown} is not JSON mur reads: {why}")
+        if _is_whole(param) and not isinstance(json.loads(value), dict):
+            raise Error(f"{shown} must be a JSON object")
     if kind == "milliseconds":
         _check_millis(f"`{_named(param)}`" if shown.startswith("`--") else shown, value)
     if kind == "output-path" and not value:

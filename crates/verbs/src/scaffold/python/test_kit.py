@@ -594,7 +594,44 @@ class KitTest(unittest.TestCase):
         self.assertEqual(
             [(p["name"], p["value_name"], p["help"]) for p in info["options"]],
             [("selector", "S", "the same as `<selector>`"),
-             ("timeout", "MS", "let the call take up to MS milliseconds")],
+             ("timeout", "MS", "let the call take up to MS milliseconds"),
+             ("args", "JSON", kit.WHOLE_HELP)],
+        )
+
+    def test_args_gives_the_whole_arguments_object_as_a_derived_verb_takes_it(self):
+        # Its fields are sent as typed; the options given beside it override them.
+        call = self.verb.parse(["#x", "--args", '{"delayMs": 5, "selector": "#y", "k": null}'])
+        self.assertEqual(json.loads(call.arguments), {"delayMs": 5, "k": None, "selector": "#x"})
+        self.assertEqual(json.loads(self.verb.parse(["#x", "--args= {} "]).arguments), {"selector": "#x"})
+        # A positional no word is typed for is taken from it, as a derived verb takes a
+        # required property.
+        self.assertEqual(
+            json.loads(self.verb.parse(["--args", '{"selector": "#y", "k": 1}']).arguments),
+            {"k": 1, "selector": "#y"},
+        )
+        for argv, message in [
+            (["#x", "--args", "[]"], "`--args` must be a JSON object"),
+            (["#x", "--args", "{"], "`--args` is not valid JSON: "),
+            (["--args", "{}"], "missing argument `<selector>`"),
+            (["--args", '{"selector": 5}'], "`selector` in `--args` must be a string, got `5`"),
+            (["--args", '{"selector": " "}'], "`selector` in `--args` must not be empty"),
+        ]:
+            with self.assertRaises(kit.Error, msg=argv) as raised:
+                self.verb.parse(argv)
+            self.assertTrue(str(raised.exception).startswith(message), str(raised.exception))
+
+        # A verb with an option `args` of its own takes the whole object as `--all-args`.
+        class Fire(kit.Verb):
+            name = "fire"
+            tool = "fire"
+            summary = "Fire"
+            positionals = [kit.positional("target", "the event", kind="name")]
+            options = [kit.option("args", "JSON", "the event's arguments", kind="json")]
+
+        call = Fire().parse(["t", "--args", "[1]", "--all-args", '{"target": "u", "more": 1}'])
+        self.assertEqual(json.loads(call.arguments), {"more": 1, "target": "t", "args": [1]})
+        self.assertEqual(
+            [p["name"] for p in Fire().describe()["options"]], ["args", "timeout", "all-args"]
         )
 
     def test_a_param_no_command_line_could_give_is_refused_when_declared(self):
