@@ -75,8 +75,8 @@ fn save(path: &str, result: &Value, pretty: bool) -> Result<Shaped, String> {
     };
     summary.insert("path".to_owned(), json!(path));
     summary.insert("bytes".to_owned(), json!(image.len()));
-    // In one order, whatever the server's: a person reads it, a diff compares it.
-    summary.sort_keys();
+    // The server's order, then `path` and `bytes`: as a derived verb's `--out` prints
+    // it, so one line reads the same from either (it was sorted, here alone).
     let summary = Value::Object(summary);
     let file = FileWrite {
         path: path.to_owned(),
