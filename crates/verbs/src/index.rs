@@ -160,11 +160,31 @@ impl Broken {
     /// The ways out: the commands that remove it or install it again (the catalog's
     /// `broken[].repair` too).
     pub fn repair(&self) -> String {
-        let name = &self.name;
-        format!(
-            "`mur devtools verbs remove {name}` removes it, \
-             `mur devtools verbs add --force <{name}.wasm>` installs it again"
-        )
+        repair(&self.name)
+    }
+}
+
+/// The ways out of verb `name`'s broken entry, in the one sentence every place says
+/// them in: the hint of a call of it, a listing's warning, the catalog's `repair`.
+fn repair(name: &str) -> String {
+    format!(
+        "remove it with `mur devtools verbs remove {name}`, or install it again with \
+         `mur devtools verbs add --force <{name}.wasm>`"
+    )
+}
+
+/// Why JSON that serde could not read as `what` is unusable, in plain words: the place
+/// of a syntax error (serde's "key must be a string at line 1 column 2" was said as it
+/// is), else that it does not hold `what`.
+fn unreadable_json(e: &serde_json::Error, what: &str) -> String {
+    use serde_json::error::Category;
+    let (line, column) = (e.line(), e.column());
+    match e.classify() {
+        Category::Syntax | Category::Eof => {
+            format!("is not valid JSON at line {line} column {column}")
+        }
+        Category::Data => format!("does not hold {what} (line {line} column {column})"),
+        Category::Io => format!("is unreadable: {e}"),
     }
 }
 
@@ -436,7 +456,7 @@ fn read_entry(dir: &Path, name: &str) -> Result<Option<Entry>, VerbError> {
         Err(refusal) => return Err(broken_entry(&path, name, refusal.to_string())),
     };
     let file: EntryFile = serde_json::from_slice(&bytes)
-        .map_err(|e| broken_entry(&path, name, format!("is unreadable: {e}")))?;
+        .map_err(|e| broken_entry(&path, name, unreadable_json(&e, "a verb")))?;
     if file.schema != SCHEMA {
         let why = format!("is unreadable: unknown schema `{}`", file.schema);
         return Err(broken_entry(&path, name, why));
@@ -502,8 +522,8 @@ fn read_legacy(dir: &Path) -> Result<Option<Vec<Entry>>, VerbError> {
         Err(refusal) if refusal.is_not_found() => return Ok(None),
         Err(refusal) => return Err(broken(&path, refusal.to_string())),
     };
-    let file: LegacyFile =
-        serde_json::from_slice(&bytes).map_err(|e| broken(&path, format!("is unreadable: {e}")))?;
+    let file: LegacyFile = serde_json::from_slice(&bytes)
+        .map_err(|e| broken(&path, unreadable_json(&e, "a verb list")))?;
     if file.schema != LEGACY_SCHEMA {
         let why = format!("is unreadable: unknown schema `{}`", file.schema);
         return Err(broken(&path, why));
@@ -547,10 +567,7 @@ fn broken_entry(path: &Path, name: &str, why: String) -> VerbError {
     }
     VerbError::internal_with_hint(
         format!("the verb index entry `{}` {why}", path.display()),
-        format!(
-            "reinstall the verb with `mur devtools verbs add --force <{name}.wasm>`, or \
-             remove it with `mur devtools verbs remove {name}`"
-        ),
+        repair(name),
     )
 }
 
@@ -871,7 +888,11 @@ mod tests {
         for (text, why) in [
             (
                 "not json".to_owned(),
-                "is unreadable: expected ident at line 1 column 2",
+                "is not valid JSON at line 1 column 2",
+            ),
+            (
+                serde_json::json!({"schema": SCHEMA}).to_string(),
+                "does not hold a verb (line 1 column 24)",
             ),
             (
                 serde_json::json!({"schema": "mur-verbs/9", "verb": entry("a")}).to_string(),
@@ -899,8 +920,8 @@ mod tests {
                 assert_eq!(
                     err.hint().as_deref(),
                     Some(
-                        "reinstall the verb with `mur devtools verbs add --force <a.wasm>`, or \
-                         remove it with `mur devtools verbs remove a`"
+                        "remove it with `mur devtools verbs remove a`, or install it again with \
+                         `mur devtools verbs add --force <a.wasm>`"
                     )
                 );
             }
@@ -921,9 +942,9 @@ mod tests {
         assert_eq!(
             index.broken()[0].warning(),
             format!(
-                "skipping verb `b`: the verb index entry `{}` is unreadable: expected value at \
-                 line 1 column 1; `mur devtools verbs remove b` removes it, \
-                 `mur devtools verbs add --force <b.wasm>` installs it again",
+                "skipping verb `b`: the verb index entry `{}` is not valid JSON at line 1 \
+                 column 1; remove it with `mur devtools verbs remove b`, or install it again \
+                 with `mur devtools verbs add --force <b.wasm>`",
                 b.display()
             )
         );
@@ -962,7 +983,7 @@ mod tests {
         assert!(matches!(err, VerbError::Internal { .. }), "{err:?}");
         assert!(
             err.to_string().starts_with(&format!(
-                "the verb index `{}` is unreadable: ",
+                "the verb index `{}` is not valid JSON at line 1 column 2",
                 path.display()
             )),
             "{err}"

@@ -674,14 +674,9 @@ fn judge_all(
             waits: unchanged_waits,
         }),
         [one] => Err(VerbError::refused(
-            match &one.was {
-                Was::Known { what, from } => {
-                    format!("verb `{}` ({what}) is already installed, {from}", one.name)
-                }
-                Was::Broken(why) => format!(
-                    "verb `{}` is already installed, but its index entry is broken: {why}",
-                    one.name
-                ),
+            {
+                let (who, how) = one.said();
+                format!("verb {who} is already installed{how}")
             },
             format!(
                 "pass `--force` to replace it{}",
@@ -694,9 +689,9 @@ fn judge_all(
                 several.len(),
                 several
                     .iter()
-                    .map(|c| match &c.was {
-                        Was::Known { what, from } => format!("`{}` ({what}), {from}", c.name),
-                        Was::Broken(why) => format!("`{}`, its index entry broken: {why}", c.name),
+                    .map(|c| {
+                        let (who, how) = c.said();
+                        format!("{who}{how}")
                     })
                     .collect::<Vec<_>>()
                     .join("; ")
@@ -793,6 +788,22 @@ fn refused_files(mut refused: Vec<(&Path, VerbError)>) -> VerbError {
 struct Clash {
     name: String,
     was: Was,
+}
+
+impl Clash {
+    /// How a refusal names the installed verb: who (`` `ping` (tool `version`, Rust) ``)
+    /// and, after "is already installed" when it is the only one, how (`, from …`, `, but
+    /// its index entry is broken: …`). One wording for one clash and for a batch's.
+    fn said(&self) -> (String, String) {
+        let name = &self.name;
+        match &self.was {
+            Was::Known { what, from } => (format!("`{name}` ({what})"), format!(", {from}")),
+            Was::Broken(why) => (
+                format!("`{name}`"),
+                format!(", but its index entry is broken: {why}"),
+            ),
+        }
+    }
 }
 
 /// What an installed verb a file of the batch would replace was.

@@ -14,11 +14,17 @@
 //!
 //! Every project gets `wit/verb.wit` (`mur:verb@0.3.0`, exactly as this `mur`
 //! loads it) and a README with the next steps.
+//!
+//! A verb named as a tool of the running session calls that tool and takes one param per
+//! property of its input schema, named and typed as the tool's derived verb's options
+//! ([`crate::derived`]), the required ones positionals; its own tests parse them. With
+//! no such tool, the verb is the template's: a `click <selector>`.
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{VerbError, io_error};
 use crate::names::Unusable;
+use crate::spec::ValueKind;
 
 /// The verb interface, as this `mur` loads it.
 const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
@@ -26,6 +32,8 @@ const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
 mod rust {
     pub const CARGO_TOML: &str = include_str!("scaffold/rust/Cargo.toml.tmpl");
     pub const LIB_RS: &str = include_str!("scaffold/rust/lib.rs.tmpl");
+    /// `src/lib.rs` of a verb whose params are its tool's ([`super::Tool::params`]).
+    pub const TOOL_RS: &str = include_str!("scaffold/rust/tool.rs.tmpl");
     pub const README: &str = include_str!("scaffold/rust/README.md.tmpl");
     pub const KIT_CARGO_TOML: &str = include_str!("scaffold/rust/kit.Cargo.toml");
     /// plugins/kit/src, vendored as is: its `generate!` path `../../wit/verb.wit`
@@ -57,6 +65,13 @@ mod rust {
         ("verb.rs", include_str!("../../../plugins/kit/src/verb.rs")),
         ("wit.rs", include_str!("../../../plugins/kit/src/wit.rs")),
     ];
+}
+
+/// The verb's own tests of a verb whose params are its tool's ([`Tool::params`]), in
+/// place of `test_app.py` and `verb.test.js`, which test the template's `<selector>`.
+mod tool_tests {
+    pub const PYTHON: &str = include_str!("scaffold/python/test_tool.py.tmpl");
+    pub const JS: &str = include_str!("scaffold/js/tool.test.js.tmpl");
 }
 
 /// `(name, text)` of each named file of the folder `scaffold/<dir>/`. A project gets each
@@ -111,6 +126,31 @@ pub struct Tool {
     /// The verb's one-line summary: the first line of the tool's description, cut to
     /// at most [`SUMMARY_BYTES`].
     pub summary: String,
+    /// One param per property of the tool's input schema, named and typed as its derived
+    /// verb's options are; `None` for the template's own verb, of the standard `click` (a
+    /// `<selector>`), made when no session has a tool of the verb's name. A verb made for a session's tool sends what the tool takes: it sent
+    /// a `selector` whatever the tool's schema said.
+    pub params: Option<Vec<ToolParam>>,
+}
+
+/// One param of a new verb: a property of its tool's input schema. A required one is a
+/// positional (also given as `--OPTION VALUE`), the others options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolParam {
+    /// The option's name, the derived verb's (`max-results` for `max_results`).
+    pub option: String,
+    /// The property it is sent as.
+    pub key: String,
+    /// The kind of its value, as the derived verb reads it.
+    pub kind: ValueKind,
+    /// A value's placeholder (`S`, `N`, `TEXT`).
+    pub value_name: String,
+    pub help: String,
+    pub required: bool,
+    /// A choice's words.
+    pub choices: Vec<String>,
+    /// An integer the schema holds to 0 or more (the Rust kit's `Kind::Count`).
+    pub counts: bool,
 }
 
 /// The longest summary a new verb is given from a tool's description, in bytes: far
@@ -126,7 +166,12 @@ impl Tool {
             .and_then(|d| d.lines().map(str::trim).find(|line| !line.is_empty()))
             .map_or_else(|| format!("Call the tool `{name}`"), str::to_owned);
         let summary = cut(&summary, SUMMARY_BYTES);
-        Some(Self { name, summary })
+        let params = crate::derived::Derived::from_tool(tool).map(|verb| params_of(&verb, tool));
+        Some(Self {
+            name,
+            summary,
+            params,
+        })
     }
 
     /// What a project calls when the session has no tool of its name.
@@ -134,8 +179,51 @@ impl Tool {
         Self {
             name: "click".to_owned(),
             summary: "Click the element a selector matches".to_owned(),
+            params: None,
         }
     }
+}
+
+/// The params of a verb calling `tool`: one per property of its input schema, by the
+/// option its derived verb `verb` gives it (`arg-timeout` for `timeout`, a host option's
+/// name), the required ones first. A property no option can be named for (`""`, `a=b`)
+/// is left out. An array is given as JSON (`'["a", "b"]'`): the kits take an option once.
+fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<ToolParam> {
+    let properties = tool["inputSchema"]["properties"].as_object();
+    let mut params: Vec<ToolParam> = properties
+        .into_iter()
+        .flat_map(|properties| properties.keys())
+        .filter_map(|key| {
+            let option = verb.option_for(key)?;
+            let param = verb.spec.option(option)?;
+            let minimum = verb
+                .facts(option)
+                .and_then(|facts| facts.range.get("minimum").and_then(|m| m.as_f64()));
+            let json = param.repeatable || (param.required && param.kind == ValueKind::Flag);
+            let kind = if json { ValueKind::Json } else { param.kind };
+            let value_name = match param.value_name.as_str() {
+                _ if json => "JSON",
+                "" => "VALUE",
+                name => name,
+            };
+            Some(ToolParam {
+                option: option.to_owned(),
+                key: key.clone(),
+                kind,
+                value_name: value_name.to_owned(),
+                help: param.help.clone(),
+                required: param.required,
+                choices: if json {
+                    Vec::new()
+                } else {
+                    param.choices.clone()
+                },
+                counts: minimum.is_some_and(|m| m >= 0.0),
+            })
+        })
+        .collect();
+    params.sort_by_key(|param| !param.required);
+    params
 }
 
 /// Creates the project `<dir>/<name>/` (dir: the working directory by default).
@@ -392,35 +480,327 @@ fn fill_in(template: &str, values: &[(&str, String)]) -> String {
     out
 }
 
-/// What a template says of its verb: the words of the module's first line, the
-/// `<selector>`'s help and the example's argument. A verb of `click` (the tool the
-/// template is written for) clicks; one made for another tool says that its
-/// `<selector>` is a placeholder for that tool's parameters (it said "the element to
-/// click", with `'#btn-inc'`, and sent a `selector` the tool refused).
-fn described(tool: &Tool) -> [(&'static str, String); 3] {
-    if tool.name == Tool::click().name {
-        return [
-            ("what", "click the element a selector matches".to_owned()),
-            ("help", "the element to click".to_owned()),
-            ("example", "#btn-inc".to_owned()),
-        ];
-    }
-    [
+/// What a template says of its verb: the words of the module's first line (`usage`,
+/// `what`), the example and its params, in each language. The template's own verb, of
+/// `click`, takes a `<selector>`; a verb made for a session's tool takes one param per
+/// property of the tool's input schema ([`Tool::params`]): it took a placeholder
+/// `<selector>`, sent as a `selector` the tool refused.
+fn described(name: &str, lang: Lang, tool: &Tool) -> Vec<(&'static str, String)> {
+    let Some(params) = &tool.params else {
+        return selector_described(name, lang);
+    };
+    let usage: Vec<String> = params
+        .iter()
+        .map(|p| match p.required {
+            true => format!("<{}>", p.option),
+            false if p.kind == ValueKind::Flag => format!("[--{}]", p.option),
+            false => format!("[--{} {}]", p.option, p.value_name),
+        })
+        .collect();
+    let example: String = std::iter::once(format!("mur devtools {name}"))
+        .chain(
+            params
+                .iter()
+                .filter(|p| p.required)
+                .map(|p| format!("'{}'", p.value_name)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ");
+    let source = params_source(lang, params);
+    let imports = imports(lang, &source);
+    let what = match params.is_empty() {
+        true => "call the tool, which takes no params",
+        false => "call the tool with one param per property of its input schema",
+    };
+    vec![
         (
-            "what",
-            "call the tool; its `<selector>` is a placeholder: replace it with the tool's \
-             parameters"
-                .to_owned(),
+            "usage",
+            usage.iter().map(|word| format!(" {word}")).collect(),
         ),
-        (
-            "help",
-            format!(
-                "placeholder: replace with `{}`'s parameters",
-                literal(&tool.name)
-            ),
-        ),
-        ("example", "PARAMETERS".to_owned()),
+        ("what", what.to_owned()),
+        ("example", literal(&example)),
+        ("params", source),
+        ("imports", imports),
     ]
+}
+
+/// What the verb's `source` of its params uses of the kit, for its `use` or `import`
+/// line: only that, so that nothing unused is imported.
+fn imports(lang: Lang, source: &str) -> String {
+    // A name is used where its mark is in `source` (`""`: always), in rustfmt's order.
+    let used = |names: &[(&str, &str)]| -> String {
+        let used: Vec<&str> = names
+            .iter()
+            .filter(|(_, mark)| source.contains(mark))
+            .map(|(name, _)| *name)
+            .collect();
+        used.join(", ")
+    };
+    match lang {
+        Lang::Rust => format!(
+            "{{{}}}",
+            used(&[
+                ("About", ""),
+                ("Args", "fn arguments"),
+                ("Kind", "Kind::"),
+                ("Map", "fn arguments"),
+                ("Opt", "Opt::"),
+                ("Pos", "Pos::"),
+                ("Spec", ""),
+                ("Value", "fn arguments"),
+                ("Verb", ""),
+                ("argv::camel_case", "camel_case("),
+                ("serde_json", "serde_json::"),
+            ])
+        ),
+        Lang::JavaScript => used(&[
+            ("Verb", ""),
+            ("flag", "flag("),
+            ("option", "option("),
+            ("positional", "positional("),
+        ]),
+        Lang::Python => String::new(),
+    }
+}
+
+/// [`described`] of the template's verb, of `click`.
+fn selector_described(name: &str, lang: Lang) -> Vec<(&'static str, String)> {
+    let help = "the element to click";
+    let params = match lang {
+        Lang::Rust => format!("\"{help}\""),
+        Lang::Python => format!("    positionals = [kit.selector(\"{help}\")]"),
+        Lang::JavaScript => format!("  positionals: [selector(\"{help}\")],"),
+    };
+    vec![
+        ("usage", " <selector>".to_owned()),
+        ("what", "click the element a selector matches".to_owned()),
+        ("example", format!("mur devtools {name} '#btn-inc'")),
+        ("params", params),
+        ("imports", "Verb, selector".to_owned()),
+    ]
+}
+
+/// The declarations of `params` in `lang`: a positional per required one (also given
+/// as `--OPTION VALUE`), an option per other, each sent as its property.
+fn params_source(lang: Lang, params: &[ToolParam]) -> String {
+    let (positionals, options): (Vec<&ToolParam>, Vec<&ToolParam>) =
+        params.iter().partition(|p| p.required);
+    match lang {
+        Lang::Rust if params.is_empty() => "    const SPEC: Spec = Spec::NONE;\n".to_owned(),
+        _ if params.is_empty() => String::new(),
+        Lang::Rust => rust_spec(&positionals, &options),
+        Lang::Python => {
+            let list = |field: &str, params: &[&ToolParam]| match params {
+                [] => String::new(),
+                _ => format!(
+                    "    {field} = [\n{}    ]\n",
+                    params.iter().map(|p| python_param(p)).collect::<String>()
+                ),
+            };
+            let lists = list("positionals", &positionals) + &list("options", &options);
+            format!(
+                "    # One param per property of the tool's input schema, sent as it.\n{}",
+                lists.trim_end()
+            )
+        }
+        Lang::JavaScript => {
+            let list = |field: &str, params: &[&ToolParam]| match params {
+                [] => String::new(),
+                _ => format!(
+                    "  {field}: [\n{}  ],\n",
+                    params.iter().map(|p| js_param(p)).collect::<String>()
+                ),
+            };
+            let lists = list("positionals", &positionals) + &list("options", &options);
+            format!(
+                "  // One param per property of the tool's input schema, sent as it.\n{}",
+                lists.trim_end()
+            )
+        }
+    }
+}
+
+/// A kit's name of `param`'s kind (`integer`), as the Python and JavaScript kits spell it.
+fn kit_kind(param: &ToolParam) -> String {
+    param.kind.name()
+}
+
+/// `kit.positional(…)`, `kit.option(…)` or `kit.flag(…)` for `param`, on a line.
+fn python_param(param: &ToolParam) -> String {
+    let (option, key, help) = (
+        literal(&param.option),
+        literal(&param.key),
+        literal(&param.help),
+    );
+    let choices = match param.choices.as_slice() {
+        [] => String::new(),
+        choices => format!(", choices=({},)", quoted(choices)),
+    };
+    let kind = kit_kind(param);
+    let call = match (param.required, param.kind) {
+        (true, _) => format!(
+            "kit.positional(\"{option}\", \"{help}\", kind=\"{kind}\"{choices}, key=\"{key}\", \
+             option=\"{}\")",
+            literal(&param.value_name)
+        ),
+        (false, ValueKind::Flag) => format!("kit.flag(\"{option}\", \"{help}\", key=\"{key}\")"),
+        (false, _) => format!(
+            "kit.option(\"{option}\", \"{}\", \"{help}\", kind=\"{kind}\"{choices}, key=\"{key}\")",
+            literal(&param.value_name)
+        ),
+    };
+    format!("        {call},\n")
+}
+
+/// `positional(…)`, `option(…)` or `flag(…)` of the JavaScript kit for `param`, on a line.
+fn js_param(param: &ToolParam) -> String {
+    let (option, key, help) = (
+        literal(&param.option),
+        literal(&param.key),
+        literal(&param.help),
+    );
+    let choices = match param.choices.as_slice() {
+        [] => String::new(),
+        choices => format!(", choices: [{}]", quoted(choices)),
+    };
+    let kind = kit_kind(param);
+    let call = match (param.required, param.kind) {
+        (true, _) => format!(
+            "positional(\"{option}\", \"{help}\", {{ kind: \"{kind}\"{choices}, key: \"{key}\", \
+             option: \"{}\" }})",
+            literal(&param.value_name)
+        ),
+        (false, ValueKind::Flag) => format!("flag(\"{option}\", \"{help}\", {{ key: \"{key}\" }})"),
+        (false, _) => format!(
+            "option(\"{option}\", \"{}\", \"{help}\", {{ kind: \"{kind}\"{choices}, key: \"{key}\" }})",
+            literal(&param.value_name)
+        ),
+    };
+    format!("    {call},\n")
+}
+
+/// `"a", "b"`: each word a string literal.
+fn quoted(words: &[String]) -> String {
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| format!("\"{}\"", literal(w)))
+        .collect();
+    quoted.join(", ")
+}
+
+/// The Rust kit's `Kind` of `param`: one it sends as the tool takes it (`Kind::Json` for
+/// a number, or an integer that may be below 0: the kit's `Count` is 0 or more).
+fn rust_kind(param: &ToolParam) -> String {
+    match param.kind {
+        ValueKind::Flag => "Kind::Flag".to_owned(),
+        ValueKind::Selector => "Kind::Selector".to_owned(),
+        ValueKind::Name => "Kind::Name".to_owned(),
+        ValueKind::Choice => format!("Kind::Choice(&[{}])", quoted(&param.choices)),
+        ValueKind::Integer if param.counts => "Kind::Count".to_owned(),
+        ValueKind::Integer | ValueKind::Number | ValueKind::Json => "Kind::Json".to_owned(),
+        _ => "Kind::Text".to_owned(),
+    }
+}
+
+/// The Rust kit sends an option under its name in camelCase: whether `param`'s tool
+/// names it otherwise (`max_results`, `timeout` for `--arg-timeout`).
+fn renamed(param: &ToolParam) -> bool {
+    !param.required && camel_case(&param.option) != param.key
+}
+
+/// `include-reactor-source` → `includeReactorSource`, as the Rust kit names an option's key.
+fn camel_case(name: &str) -> String {
+    let mut words = name.split('-');
+    let mut camel = words.next().unwrap_or_default().to_owned();
+    for word in words {
+        let mut letters = word.chars();
+        if let Some(first) = letters.next() {
+            camel.extend(first.to_uppercase());
+            camel.push_str(letters.as_str());
+        }
+    }
+    camel
+}
+
+/// The Rust verb's `SPEC` (filled into `{params}`), and its `arguments` when an option's
+/// key is not its name in camelCase: such a JSON option is read by the verb itself
+/// (`Kind::Local`), the kit adding a JSON option under its camelCase name.
+fn rust_spec(positionals: &[&ToolParam], options: &[&ToolParam]) -> String {
+    let positionals: String = positionals
+        .iter()
+        .map(|p| {
+            format!(
+                "            Pos::new(\"{}\", \"{}\", {}, \"{}\").or_option(\"{}\"),\n",
+                literal(&p.option),
+                literal(&p.key),
+                rust_kind(p),
+                literal(&p.help),
+                literal(&p.value_name)
+            )
+        })
+        .collect();
+    let local = |p: &ToolParam| renamed(p) && rust_kind(p) == "Kind::Json";
+    let options_source: String = options
+        .iter()
+        .map(|p| {
+            let (option, help) = (literal(&p.option), literal(&p.help));
+            let line = match p.kind {
+                ValueKind::Flag => format!("Opt::flag(\"{option}\", \"{help}\")"),
+                _ => {
+                    let kind = if local(p) {
+                        "Kind::Local".to_owned()
+                    } else {
+                        rust_kind(p)
+                    };
+                    let value = literal(&p.value_name);
+                    format!("Opt::value(\"{option}\", \"{value}\", {kind}, \"{help}\")")
+                }
+            };
+            format!("            {line},\n")
+        })
+        .collect();
+    let pairs = |which: &dyn Fn(&ToolParam) -> bool| -> String {
+        let pairs: Vec<String> = options
+            .iter()
+            .filter(|p| which(p))
+            .map(|p| format!("(\"{}\", \"{}\")", literal(&p.option), literal(&p.key)))
+            .collect();
+        pairs.join(", ")
+    };
+    let moved = pairs(&|p| renamed(p) && !local(p));
+    let read = pairs(&local);
+    let mut arguments = String::new();
+    if !moved.is_empty() || !read.is_empty() {
+        arguments.push_str(
+            "\n    /// Sends each option the tool names otherwise than in camelCase (the kit's\n    \
+             /// default) as the tool names it.\n    \
+             fn arguments(args: &Args) -> Result<Map<String, Value>, String> {\n        \
+             let mut arguments = args.arguments();\n",
+        );
+    }
+    if !moved.is_empty() {
+        arguments.push_str(&format!(
+            "        for (option, key) in [{moved}] {{\n            \
+             if let Some(value) = arguments.remove(&camel_case(option)) {{\n                \
+             arguments.insert(key.to_owned(), value);\n            }}\n        }}\n"
+        ));
+    }
+    if !read.is_empty() {
+        arguments.push_str(&format!(
+            "        for (option, key) in [{read}] {{\n            \
+             if let Some(text) = args.value(option) {{\n                \
+             let value = serde_json::from_str(text)\n                    \
+             .map_err(|_| format!(\"`--{{option}}` needs a JSON value, got `{{text}}`\"))?;\n                \
+             arguments.insert(key.to_owned(), value);\n            }}\n        }}\n"
+        ));
+    }
+    if !arguments.is_empty() {
+        arguments.push_str("        Ok(arguments)\n    }\n");
+    }
+    format!(
+        "    const SPEC: Spec = Spec {{\n        positionals: &[\n{positionals}        ],\n        \
+         options: &[\n{options_source}        ],\n        exclusive: &[],\n    }};\n{arguments}"
+    )
 }
 
 /// The project's files and their contents, for a verb calling `tool`.
@@ -432,14 +812,20 @@ fn files(name: &str, lang: Lang, tool: &Tool) -> Vec<File> {
         ("tool", literal(&tool.name)),
         ("summary", literal(&tool.summary)),
     ];
-    values.extend(described(tool));
+    values.extend(described(name, lang, tool));
     let fill = |template: &str| fill_in(template, &values);
     let mut files = vec![file("wit/verb.wit", VERB_WIT)];
     match lang {
         Lang::Rust => {
             files.extend([
                 file("Cargo.toml", fill(rust::CARGO_TOML)),
-                file("src/lib.rs", fill(rust::LIB_RS)),
+                file(
+                    "src/lib.rs",
+                    fill(match tool.params {
+                        Some(_) => rust::TOOL_RS,
+                        None => rust::LIB_RS,
+                    }),
+                ),
                 file("README.md", fill(rust::README)),
                 file(".gitignore", "/target\n"),
                 file("vendor/mur-verb-kit/Cargo.toml", rust::KIT_CARGO_TOML),
@@ -459,7 +845,47 @@ fn files(name: &str, lang: Lang, tool: &Tool) -> Vec<File> {
             files.push(file(".gitignore", "/node_modules\n*.wasm\n"));
         }
     }
+    // The verb's own tests of its tool's params, not of the template's `<selector>`.
+    let tests = match lang {
+        Lang::Python => Some(("test_app.py", tool_tests::PYTHON)),
+        Lang::JavaScript => Some(("verb.test.js", tool_tests::JS)),
+        Lang::Rust => None,
+    };
+    if let (Some(params), Some((path, template))) = (&tool.params, tests) {
+        let (words, sent) = sample_call(params);
+        let values = [("words", words), ("sent", sent)];
+        if let Some(at) = files.iter().position(|f| f.path == path) {
+            files[at].text = fill_in(template, &values);
+        }
+    }
     files
+}
+
+/// A command line giving each required param of `params` a value, and the arguments
+/// it sends, as Python and JavaScript both write them (JSON): what a verb's own test
+/// parses.
+fn sample_call(params: &[ToolParam]) -> (String, String) {
+    let mut words = Vec::new();
+    let mut sent = serde_json::Map::new();
+    for param in params.iter().filter(|p| p.required) {
+        let (word, value) = match param.kind {
+            ValueKind::Selector => ("#x".to_owned(), serde_json::json!("#x")),
+            ValueKind::Choice => {
+                let first = param.choices.first().cloned().unwrap_or_default();
+                (first.clone(), serde_json::json!(first))
+            }
+            ValueKind::Integer => ("1".to_owned(), serde_json::json!(1)),
+            ValueKind::Number => ("1.5".to_owned(), serde_json::json!(1.5)),
+            ValueKind::Json => ("{}".to_owned(), serde_json::json!({})),
+            _ => ("x".to_owned(), serde_json::json!("x")),
+        };
+        words.push(serde_json::Value::from(word));
+        sent.insert(param.key.clone(), value);
+    }
+    (
+        serde_json::Value::from(words).to_string(),
+        serde_json::Value::from(sent).to_string(),
+    )
 }
 
 /// The component a project's build writes, relative to its root.
@@ -1107,63 +1533,102 @@ mod tests {
         }
     }
 
-    /// A verb made for another tool than `click` does not describe a click: its module
-    /// line, its `<selector>`'s help and its example say that the `<selector>` is a
-    /// placeholder for the tool's parameters, in every language; one of `click` is as
-    /// it was. They said "click the element a selector matches", "the element to click"
-    /// and `'#btn-inc'`, and the verb's call was refused by the tool.
+    /// A tool with params of every kind, two named otherwise than an option's camelCase
+    /// (`max_results`, `timeout`, a host option's name), one of them JSON.
+    fn echo() -> Tool {
+        Tool::of(&serde_json::json!({
+            "name": "echo",
+            "description": "Echoes back",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "message": {"type": "string", "description": "what to say"},
+                    "loud": {"type": "boolean"},
+                    "max_results": {"type": "integer", "minimum": 0},
+                    "mode": {"enum": ["a", "b"]},
+                    "timeout": {"type": "number"},
+                },
+                "required": ["message"],
+            },
+        }))
+        .expect("a tool")
+    }
+
+    /// A verb made for a session's tool takes one param per property of the tool's
+    /// input schema, named as its derived verb's options, the required ones positionals
+    /// (also `--OPTION VALUE`), each sent as its property, in every language; nothing
+    /// of a click nor a placeholder `<selector>` is left. It took a `<selector>`, sent
+    /// whatever the tool's schema said.
     #[test]
-    fn a_verb_made_for_another_tool_describes_no_click() {
-        let echo = Tool::of(&serde_json::json!({"name": "echo", "description": "Echoes back"}))
-            .expect("a tool");
-        for (lang, path, help) in [
+    fn a_verb_made_for_a_tool_takes_the_params_of_its_schema() {
+        let tool = echo();
+        let usage = "`mur devtools echo <message> [--loud] [--max-results N] [--mode a|b] \
+                     [--arg-timeout NUMBER]`";
+        for (lang, path, params) in [
             (
                 Lang::Rust,
                 "src/lib.rs",
-                "\"placeholder: replace with `echo`'s parameters\"",
+                &[
+                    "use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb, \
+                     argv::camel_case, serde_json};",
+                    "Pos::new(\"message\", \"message\", Kind::Text, ",
+                    "Opt::flag(\"loud\", ",
+                    "Opt::value(\"max-results\", \"N\", Kind::Count, ",
+                    "Opt::value(\"mode\", \"a|b\", Kind::Choice(&[\"a\", \"b\"]), ",
+                    "Opt::value(\"arg-timeout\", \"NUMBER\", Kind::Local, ",
+                    "for (option, key) in [(\"max-results\", \"max_results\")] {",
+                    "for (option, key) in [(\"arg-timeout\", \"timeout\")] {",
+                ][..],
             ),
             (
                 Lang::Python,
                 "app.py",
-                "kit.selector(\"placeholder: replace with `echo`'s parameters\")",
+                &[
+                    "kit.positional(\"message\", \"what to say (required)\", kind=\"text\", \
+                     key=\"message\", option=\"TEXT\"),",
+                    "kit.flag(\"loud\", ",
+                    "kit.option(\"max-results\", \"N\", ",
+                    ", kind=\"integer\", key=\"max_results\"),",
+                    ", kind=\"choice\", choices=(\"a\", \"b\",), key=\"mode\"),",
+                    ", kind=\"number\", key=\"timeout\"),",
+                ][..],
             ),
             (
                 Lang::JavaScript,
                 "verb.js",
-                "selector(\"placeholder: replace with `echo`'s parameters\")",
+                &[
+                    "import { Verb, flag, option, positional } from \"./kit.js\";",
+                    "positional(\"message\", \"what to say (required)\", { kind: \"text\", \
+                     key: \"message\", option: \"TEXT\" }),",
+                    "{ kind: \"integer\", key: \"max_results\" }),",
+                    "{ kind: \"choice\", choices: [\"a\", \"b\"], key: \"mode\" }),",
+                    "{ kind: \"number\", key: \"timeout\" }),",
+                ][..],
             ),
         ] {
-            let files = files("echo", lang, &echo);
+            let files = files("echo", lang, &tool);
             let source = text(&files, path);
-            let first = source.lines().next().expect("a first line");
+            assert!(source.contains(usage), "{lang:?}: {source}");
+            for param in params {
+                assert!(source.contains(param), "{lang:?}: {param}\n{source}");
+            }
+            assert!(!source.contains("selector("), "{lang:?}: {source}");
             assert!(
-                first.ends_with(
-                    "`mur devtools echo <selector>`: call the tool; its `<selector>` is a \
-                     placeholder: replace it with the tool's parameters (MCP tool `echo`)."
-                ),
-                "{lang:?}: {first}"
-            );
-            assert!(source.contains(help), "{lang:?}: {source}");
-            assert!(
-                source.contains("\"mur devtools echo 'PARAMETERS'\""),
+                source.contains("\"mur devtools echo 'TEXT'\""),
                 "{lang:?}: {source}"
             );
             let readme = text(&files, "README.md");
             assert!(
-                readme.contains("\nmur devtools echo 'PARAMETERS'\n"),
+                readme.contains("\nmur devtools echo 'TEXT'\n"),
                 "{lang:?}: {readme}"
             );
-            // The verb and its README; the kit's own docs and tests are the kit's.
             for text in [&source, &readme] {
-                for click in ["click the element", "the element to click", "'#btn-inc'"] {
-                    assert!(!text.contains(click), "{lang:?}: {click}: {text}");
+                for gone in ["click the element", "'#btn-inc'", "placeholder"] {
+                    assert!(!text.contains(gone), "{lang:?}: {gone}: {text}");
                 }
-            }
-            for placeholder in ["{what}", "{help}", "{example}"] {
-                assert!(
-                    !source.contains(placeholder) && !readme.contains(placeholder),
-                    "{lang:?}: {placeholder}"
-                );
+                for key in ["{usage}", "{what}", "{example}", "{params}", "{imports}"] {
+                    assert!(!text.contains(key), "{lang:?}: {key}: {text}");
+                }
             }
             let click = text(&super::files("bump", lang, &Tool::click()), path);
             assert!(
@@ -1173,6 +1638,34 @@ mod tests {
                 "{lang:?}: {click}"
             );
         }
+        // The verb's own tests parse its params, not a `<selector>` (they failed).
+        let python = text(&files("echo", Lang::Python, &tool), "test_app.py");
+        assert!(
+            python.contains("self.verb.parse([\"x\"])")
+                && python.contains("{\"message\":\"x\"})")
+                && !python.contains("selector"),
+            "{python}"
+        );
+        let js = text(&files("echo", Lang::JavaScript, &tool), "verb.test.js");
+        assert!(
+            js.contains("verb.parse([\"x\"])") && !js.contains("selector"),
+            "{js}"
+        );
+        // A tool of no params makes a verb of none.
+        let bare = Tool::of(&serde_json::json!({"name": "ping"})).expect("a tool");
+        assert_eq!(bare.params, Some(Vec::new()));
+        let source = text(&files("ping", Lang::Python, &bare), "app.py");
+        assert!(
+            source.contains("`mur devtools ping`: call the tool, which takes no params")
+                && !source.contains("positionals =")
+                && !source.contains("One param"),
+            "{source}"
+        );
+        let rust = text(&files("ping", Lang::Rust, &bare), "src/lib.rs");
+        assert!(
+            rust.contains("    const SPEC: Spec = Spec::NONE;\n}"),
+            "{rust}"
+        );
     }
 
     /// A tool's description is put in last: one that says `{name}` or `{Type}` keeps

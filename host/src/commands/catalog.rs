@@ -21,11 +21,9 @@ use crate::verb_list::{Item, call_only, items, listed_again, offered, shown, wri
 /// ([`tools`](crate::verb_list::tools)): `--refresh` changes nothing here.
 pub async fn catalog(settings: &Settings, as_json: bool) -> Result<()> {
     // A verb index mur cannot read is its own failure (exit 7), not an empty list; one
-    // verb whose entry is broken is skipped, said with its repair, as a lockfile is.
+    // verb whose entry is broken is said once, with its repair, in what is printed
+    // ([`broken_lines`], `broken[]`): a warning that it was skipped said it twice.
     let (installed, broken) = manage::listing(&VerbDirs::from_env()?)?;
-    for verb in &broken {
-        output::notice(&verb.warning());
-    }
     let offered = offered(settings, true).await?;
     let mut items = items(&installed, offered.as_ref());
     // Its name is still its own (a call of it fails, saying why): no derived verb of a

@@ -520,8 +520,79 @@ fn session_notes(
     );
     if let Some(verbs) = verbs {
         notes.extend(unlisted_fields(verbs, &installed, tools));
+        notes.extend(
+            verbs
+                .entries()
+                .iter()
+                .filter(|entry| installed.contains(&entry.name.as_str()))
+                .filter_map(|entry| {
+                    let tool = tools.iter().find(|t| t["name"] == entry.tool.as_str())?;
+                    sends_nothing_listed(entry, tool)
+                }),
+        );
     }
     notes
+}
+
+/// The note that a component verb just installed declares params of which none is a
+/// property of its `tool`'s input schema (a template's `<selector>` for a tool taking
+/// `target`): most likely every call sends what the tool does not take. A param is the
+/// property of its name, or of the derived verb's option of that name (`timeout-ms` for
+/// `timeoutMs`); one never sent (`--timeout MS`, an output path) is none. Not for a data
+/// verb ([`unlisted_fields`] says which of its fields) nor a tool of no input schema.
+fn sends_nothing_listed(entry: &mur_verbs::Entry, tool: &serde_json::Value) -> Option<String> {
+    use mur_verbs::ValueKind;
+    if entry.interface == mur_verbs::data::INTERFACE {
+        return None;
+    }
+    let schema = tool.get("inputSchema")?.as_object()?;
+    let spec = entry.spec.as_ref()?;
+    // A positional taken as an option too (`--selector S`) is declared as both: once.
+    let mut params: Vec<&str> = Vec::new();
+    for param in spec.positionals.iter().chain(&spec.options) {
+        let sent = !matches!(param.kind, ValueKind::Milliseconds | ValueKind::OutputPath);
+        if sent && !params.contains(&param.name.as_str()) {
+            params.push(&param.name);
+        }
+    }
+    let empty = serde_json::Map::new();
+    let properties = schema
+        .get("properties")
+        .and_then(|p| p.as_object())
+        .unwrap_or(&empty);
+    let derived = mur_verbs::derived::Derived::from_tool(tool);
+    let listed = |param: &str| {
+        properties.keys().any(|property| {
+            property == param
+                || derived
+                    .as_ref()
+                    .and_then(|d| d.option_for(property))
+                    .is_some_and(|option| option == param)
+        })
+    };
+    if params.is_empty() || params.iter().any(|param| listed(param)) {
+        return None;
+    }
+    let quoted = |names: &mut dyn Iterator<Item = &str>| -> String {
+        names
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let theirs = verb_list::written(&entry.tool);
+    let lists = match properties.is_empty() {
+        true => "lists none".to_owned(),
+        false => format!(
+            "lists {}",
+            quoted(&mut properties.keys().map(String::as_str))
+        ),
+    };
+    Some(format!(
+        "note: none of `{}`'s params ({}) is a property of `{theirs}`'s input schema, which \
+         {lists}: the tool most likely refuses or ignores what it sends",
+        entry.name,
+        quoted(&mut params.into_iter())
+    ))
 }
 
 /// The names of the verbs an add installed (new, or replaced with `--force`), not those it
@@ -643,9 +714,8 @@ fn word_taken(
         // Run after the next steps' `cd`: a `--project` typed relative is made absolute.
         None => format!(
             "note: `{name}` is the derived verb of the session's tool `{theirs}`: the new verb \
-             calls it, and once added stands in for it ({back}); its template takes a \
-             `<selector>`: give it the tool's parameters (`{} {name} --help` lists them) \
-             before you add it",
+             calls it with the same params (`{} {name} --help` lists them), and once added \
+             stands in for it ({back})",
             Settings {
                 project: settings
                     .project
@@ -788,4 +858,53 @@ fn entry_json(entry: &mur_verbs::Entry, verbs: Option<&VerbHost>) -> Result<serd
 fn to_json(value: &impl serde::Serialize) -> Result<serde_json::Value> {
     serde_json::to_value(value)
         .map_err(|e| mur_core::Error::internal(format!("cannot print the index: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An installed verb of tool `fire` declaring the positionals `params`, and the
+    /// options `--selector S` (a positional's option form, `<selector>`'s) and `--timeout MS`.
+    fn entry(params: serde_json::Value) -> mur_verbs::Entry {
+        let options = serde_json::json!([
+            {"name": "selector", "valueName": "S", "kind": "selector", "help": ""},
+            {"name": "timeout", "valueName": "MS", "kind": "milliseconds", "help": ""},
+        ]);
+        serde_json::from_value(serde_json::json!({
+            "name": "fire2", "tool": "fire", "summary": "", "usage": "",
+            "interface": "mur:verb@0.3.0", "spec": {"positionals": params, "options": options},
+            "file": "fire2.wasm", "sha256": "00", "size": 1, "mtimeNs": 0, "addedAt": "",
+        }))
+        .expect("an entry")
+    }
+
+    /// A verb whose params are none of its tool's properties (a template's `<selector>`
+    /// for `fire`, which takes `target` and `timeoutMs`) is said so, in one line, each
+    /// param once, `--timeout` (never sent) not among them; one sending
+    /// a property (as named, or as its derived option `timeout-ms` for `timeoutMs`) is
+    /// not, nor one of a tool of no schema. `verbs add` said nothing.
+    #[test]
+    fn a_verb_sending_no_property_of_its_tool_is_noted() {
+        let fire = serde_json::json!({"name": "fire", "inputSchema": {"type": "object",
+            "properties": {"target": {"type": "string"}, "timeoutMs": {"type": "integer"}}}});
+        let param = |name: &str| serde_json::json!([{"name": name, "valueName": "S", "kind": "selector", "help": ""}]);
+        assert_eq!(
+            sends_nothing_listed(&entry(param("selector")), &fire).as_deref(),
+            Some(
+                "note: none of `fire2`'s params (`selector`) is a property of `fire`'s input \
+                 schema, which lists `target`, `timeoutMs`: the tool most likely refuses or \
+                 ignores what it sends"
+            )
+        );
+        for sent in ["target", "timeout-ms"] {
+            assert_eq!(
+                sends_nothing_listed(&entry(param(sent)), &fire),
+                None,
+                "{sent}"
+            );
+        }
+        let bare = serde_json::json!({"name": "fire"});
+        assert_eq!(sends_nothing_listed(&entry(param("selector")), &bare), None);
+    }
 }

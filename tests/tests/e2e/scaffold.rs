@@ -18,19 +18,22 @@ pub fn cache_dir() -> PathBuf {
     repo_root().join("target/scaffolded-verbs")
 }
 
+/// `mur devtools [BEFORE…] verbs new NAME --lang LANG --dir DIR`: the one argv of a
+/// `verbs new` the tests run.
+pub fn verbs_new(sb: &Sandbox, before: &[&str], name: &str, lang: &str, dir: &Path) -> Output {
+    let dir = dir.to_str().expect("utf-8 path");
+    let after = ["verbs", "new", name, "--lang", lang, "--dir", dir];
+    let argv: Vec<&str> = std::iter::once("devtools")
+        .chain(before.iter().copied())
+        .chain(after)
+        .collect();
+    sb.mur(&argv)
+}
+
 /// `mur devtools verbs new NAME --lang LANG` into the sandbox; the project's root.
 pub fn new_project(sb: &Sandbox, name: &str, lang: &str) -> PathBuf {
     let src = sb.root().join("src");
-    let new = sb.mur(&[
-        "devtools",
-        "verbs",
-        "new",
-        name,
-        "--lang",
-        lang,
-        "--dir",
-        src.to_str().expect("utf-8 path"),
-    ]);
+    let new = verbs_new(sb, &[], name, lang, &src);
     new.assert_code(0);
     let dir = PathBuf::from(new.stdout.trim());
     assert_eq!(
@@ -939,4 +942,63 @@ fn the_data_verb_verbs_add_help_shows_adds_and_runs_as_written() {
     let other = sb.devtools(&["count", "--selector", "#btn-inc"]);
     other.assert_code(0);
     assert_eq!(other.stdout, "\"+\"\n");
+}
+
+/// `verbs new fire` with the sample running makes a Rust verb taking `fire`'s params
+/// (`<target>`, `--args JSON`), not a `<selector>` the tool refuses: it tests, builds,
+/// adds and sets the counter without an edit.
+#[test]
+fn a_rust_verb_made_for_a_session_tool_takes_its_params_and_works_unedited() {
+    plugins::standard_dir();
+    plugins::add_guest_target();
+    let sb = Sandbox::new();
+    let project = sb.project("app");
+    let session = sb.start_sample(&project);
+    let src = sb.dir("src");
+    let project_arg = project.to_str().expect("utf-8");
+    verbs_new(&sb, &["--project", project_arg], "fire", "rust", &src).assert_code(0);
+    let dir = src.join("fire");
+    let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
+    assert!(
+        lib.contains("Pos::new(\"target\", \"target\", Kind::Text, ")
+            && lib.contains("Opt::value(\"args\", \"JSON\", Kind::Json, ")
+            && !lib.contains("selector"),
+        "{lib}"
+    );
+    let wasm = component(&dir, |out| {
+        let script = format!(
+            "cargo test\ncargo build --release --target wasm32-wasip2\n\
+             cp target/wasm32-wasip2/release/mur_verb_fire.wasm '{}'\n",
+            out.display()
+        );
+        let built = run_as_user(&sb, &dir, &script);
+        assert_eq!(built.code, 0, "{built}");
+        assert!(
+            built.stdout.contains("test result: ok. 1 passed"),
+            "{built}"
+        );
+    });
+    add(&sb, &wasm);
+    let set = sb.mur(&[
+        "devtools",
+        "--project",
+        project_arg,
+        "fire",
+        "counter.set",
+        "--args",
+        r#"{"value": 5}"#,
+    ]);
+    set.assert_code(0);
+    let state = sb.mur(&[
+        "devtools",
+        "--project",
+        project_arg,
+        "call",
+        "state",
+        "--args",
+        r##"{"selector": "#count"}"##,
+    ]);
+    state.assert_code(0);
+    assert_eq!(state.json()["structuredContent"]["text"], "5", "{state}");
+    drop(session);
 }

@@ -270,9 +270,9 @@ fn a_javascript_build_before_npm_install_says_to_run_it_first() {
 }
 
 /// `verbs new NAME` for a tool of the session makes a verb calling that tool, in every
-/// language, its summary the tool's description; the note says the template's
-/// `<selector>` is to become the tool's parameters. It made a verb calling `click`,
-/// and the note said it "stands in for" the tool.
+/// language, its summary the tool's description and one param per property of the
+/// tool's input schema (`state`'s `selector`, `--property`…). It made a verb calling
+/// `click`, then one taking a placeholder `<selector>` whatever the tool took.
 #[test]
 fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
     let sb = mur_e2e::Sandbox::new();
@@ -283,71 +283,57 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
     let project_arg = "app/App.csproj";
     assert_eq!(sb.root().join(project_arg), project);
     let dir = sb.dir("gen");
-    let dir_arg = dir.to_str().expect("utf-8");
-    for (lang, file, tool, help) in [
+    for (lang, file, tool, param) in [
         (
             "js",
             "verb.js",
-            "tool: \"state\",",
-            "selector(\"placeholder: replace with `state`'s parameters\")",
+            "tool: \"fire\",",
+            "positional(\"target\", \"`Component.event`, e.g. `counter.reset` (required)\", \
+             { kind: \"text\", key: \"target\", option: \"TEXT\" }),",
         ),
         (
             "python",
             "app.py",
-            "tool = \"state\"",
-            "selector(\"placeholder: replace with `state`'s parameters\")",
+            "tool = \"fire\"",
+            "kit.option(\"args\", \"JSON\", \"event arguments",
         ),
         (
             "rust",
             "src/lib.rs",
-            "tool: \"state\",",
-            "\"placeholder: replace with `state`'s parameters\"\n);",
+            "tool: \"fire\",",
+            "Pos::new(\"target\", \"target\", Kind::Text, ",
         ),
     ] {
-        let name = "state";
-        let out = sb.mur(&[
-            "devtools",
-            "--project",
-            project_arg,
-            "verbs",
-            "new",
-            name,
-            "--lang",
-            lang,
-            "--dir",
-            dir_arg,
-        ]);
+        let name = "fire";
+        let out = crate::scaffold::verbs_new(&sb, &["--project", project_arg], name, lang, &dir);
         out.assert_code(0);
         let made = dir.join(name);
         let text = std::fs::read_to_string(made.join(file)).expect(file);
         assert!(text.contains(tool), "{lang}: {text}");
-        assert!(!text.contains("\"click\""), "{lang}: {text}");
-        assert!(!text.contains("Click the element"), "{lang}: {text}");
-        // Nothing in it describes a click: the `<selector>` is said to be a placeholder.
-        for click in ["click the element", "the element to click", "#btn-inc'"] {
-            assert!(!text.contains(click), "{lang}: {click}: {text}");
-        }
-        assert!(text.contains(help), "{lang}: {text}");
+        assert!(text.contains(param), "{lang}: {text}");
         assert!(
-            text.contains("\"mur devtools state 'PARAMETERS'\""),
+            text.contains("\"mur devtools fire 'TEXT'\""),
             "{lang}: {text}"
         );
+        // Nothing in it describes a click, nor takes a selector the tool does not.
+        for click in ["selector(", "\"selector\"", "placeholder", "#btn-inc'"] {
+            assert!(!text.contains(click), "{lang}: {click}: {text}");
+        }
         // The note names the project by its absolute path, so that its command works
         // after the next steps' `cd` (it repeated `--project app/App.csproj`).
-        let command = format!("mur devtools --project {project_path} state --help");
+        let command = format!("mur devtools --project {project_path} fire --help");
         assert!(
             out.stderr.contains(&format!(
-                "note: `state` is the derived verb of the session's tool `state`: the new verb \
-                 calls it, and once added stands in for it (`mur devtools verbs remove state` \
-                 gives the word back); its template takes a `<selector>`: give it the tool's \
-                 parameters (`{command}` lists them) before you add it\n"
+                "note: `fire` is the derived verb of the session's tool `fire`: the new verb \
+                 calls it with the same params (`{command}` lists them), and once added stands \
+                 in for it (`mur devtools verbs remove fire` gives the word back)\n"
             )),
             "{out}"
         );
         let cd = format!("cd {}", made.display());
         let ran = mur_e2e::run(&mut sb.shell_command(&format!("{cd} && {command}")));
         ran.assert_code(0);
-        assert!(ran.stdout.contains("state"), "{ran}");
+        assert!(ran.stdout.contains("fire"), "{ran}");
         std::fs::remove_dir_all(&made).expect("removed");
     }
 }

@@ -2190,11 +2190,13 @@ fn verbs_prune_says_no_note_under_q() {
 // failure; a host failure while starting a verb is mur's (exit 7), not the verb's.
 
 /// One verb's index entry broken (`echo garbage > …/index/ping.json`) fails neither
-/// `verbs list` nor `catalog`: each skips it with one warning naming its repair (the
-/// catalog names it on stdout too, in `broken`, as it lists no verb by its name), and
-/// that repair works, `verbs remove ping` as `verbs add --force` does. A call of it
-/// still fails, exit 7, with both ways out. All four failed, exit 7, until the file
-/// was removed by hand.
+/// `verbs list` nor `catalog`: `verbs list` skips it with one warning naming its repair,
+/// the catalog says it once, on stdout (`broken`, as it lists no verb by its name; it
+/// said "skipping" on stderr too), and that repair works, `verbs remove ping` as `verbs
+/// add --force` does. A call of it still fails, exit 7, with both ways out, said in the
+/// same sentence everywhere (two phrasings were), and the file's fault in plain words
+/// (serde's "expected value at line 1 column 1" was). All four failed, exit 7, until
+/// the file was removed by hand.
 #[test]
 fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_force() {
     let sandbox = sandbox_with(&[guest("ping"), guest("scribble")]);
@@ -2203,20 +2205,19 @@ fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_for
     let break_it = || std::fs::write(&entry, "garbage\n").expect("break ping's entry");
     break_it();
     let why = format!(
-        "the verb index entry `{}` is unreadable: expected value at line 1 column 1",
+        "the verb index entry `{}` is not valid JSON at line 1 column 1",
         path(&entry)
     );
-    let warning = format!(
-        "warning: skipping verb `ping`: {why}; `mur devtools verbs remove ping` removes it, \
-         `mur devtools verbs add --force <ping.wasm>` installs it again\n"
-    );
+    let repair = "remove it with `mur devtools verbs remove ping`, or install it again with \
+                  `mur devtools verbs add --force <ping.wasm>`";
+    let warning = format!("warning: skipping verb `ping`: {why}; {repair}\n");
     let list = sandbox.devtools(&["verbs", "list"]);
     list.assert_code(0).assert_stderr_is(&warning);
     assert_eq!(listed(&list), ["scribble"], "{list}");
     let catalog = sandbox.devtools(&["catalog", "--json"]);
-    catalog.assert_code(0).assert_stderr_is(format!(
-        "{warning}warning: derived verbs are not listed: no running devtools session found\n"
-    ));
+    catalog.assert_code(0).assert_stderr_is(
+        "warning: derived verbs are not listed: no running devtools session found\n",
+    );
     let names: Vec<String> = catalog.json()["verbs"]
         .as_array()
         .expect("verbs")
@@ -2225,9 +2226,7 @@ fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_for
         .map(|v| v["name"].as_str().expect("name").to_owned())
         .collect();
     assert_eq!(names, ["scribble"]);
-    // On stdout too, with its repair: an agent that drops stderr saw `ping` vanish.
-    let repair = "`mur devtools verbs remove ping` removes it, `mur devtools verbs add \
-                  --force <ping.wasm>` installs it again";
+    // On stdout, with its repair: an agent that drops stderr saw `ping` vanish.
     assert_eq!(
         catalog.json()["broken"],
         serde_json::json!([{"name": "ping", "error": why, "repair": repair}]),
@@ -2245,10 +2244,7 @@ fn a_broken_index_entry_is_skipped_by_listings_and_repaired_by_remove_or_add_for
         .devtools(&["ping"])
         .assert_code(7)
         .assert_stdout_is("")
-        .assert_stderr_is(format!(
-            "error: {why}\nhint: reinstall the verb with `mur devtools verbs add --force \
-             <ping.wasm>`, or remove it with `mur devtools verbs remove ping`\n"
-        ));
+        .assert_stderr_is(format!("error: {why}\nhint: {repair}\n"));
 
     // Not replaced without `--force`: a verb by that name is installed, broken, which
     // `--force` repairs (it was said to be "from an unknown file").
@@ -2300,11 +2296,11 @@ fn a_broken_verb_is_said_broken_where_its_name_is_meant() {
     let index = verb_dir(&sandbox).join("index");
     std::fs::write(index.join("ping.json"), "garbage\n").expect("break ping's entry");
     let why = format!(
-        "the verb index entry `{}` is unreadable: expected value at line 1 column 1",
+        "the verb index entry `{}` is not valid JSON at line 1 column 1",
         path(&index.join("ping.json"))
     );
-    let repair = "`mur devtools verbs remove ping` removes it, `mur devtools verbs add \
-                  --force <ping.wasm>` installs it again";
+    let repair = "remove it with `mur devtools verbs remove ping`, or install it again with \
+                  `mur devtools verbs add --force <ping.wasm>`";
     let broken =
         format!("verb `ping` is installed, but its index entry is broken: {why}; {repair}");
     for typed in ["pign", "PING"] {
