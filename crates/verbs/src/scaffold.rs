@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{VerbError, io_error};
 use crate::names::Unusable;
-use crate::spec::ValueKind;
+use crate::spec::{ValueKind, camel_case};
 
 /// The verb interface, as this `mur` loads it.
 const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
@@ -706,20 +706,6 @@ fn rust_kind(param: &ToolParam) -> String {
 /// names it otherwise (`max_results`, `timeout` for `--arg-timeout`).
 fn renamed(param: &ToolParam) -> bool {
     !param.required && camel_case(&param.option) != param.key
-}
-
-/// `include-reactor-source` → `includeReactorSource`, as the Rust kit names an option's key.
-fn camel_case(name: &str) -> String {
-    let mut words = name.split('-');
-    let mut camel = words.next().unwrap_or_default().to_owned();
-    for word in words {
-        let mut letters = word.chars();
-        if let Some(first) = letters.next() {
-            camel.extend(first.to_uppercase());
-            camel.push_str(letters.as_str());
-        }
-    }
-    camel
 }
 
 /// The Rust verb's `SPEC` (filled into `{params}`), and its `arguments` when an option's

@@ -554,13 +554,15 @@ fn unkept_choices(p: &Param, option: bool) -> Option<String> {
     }
 }
 
-/// `name` in camelCase, as the kits send an option (`wait-idle` as `waitIdle`).
-fn camel_case(name: &str) -> String {
+/// `name` in camelCase, as the kits send an option (`wait-idle` as `waitIdle`), by the
+/// Rust kit's rule (`camel_case` in plugins/kit, which cannot share this crate's code):
+/// a letter after `-` upper-cased by Unicode's rule, not ASCII's alone.
+pub(crate) fn camel_case(name: &str) -> String {
     let mut words = name.split('-');
     let first = words.next().unwrap_or_default().to_owned();
     words.fold(first, |mut key, word| {
         let mut chars = word.chars();
-        key.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+        key.extend(chars.next().into_iter().flat_map(char::to_uppercase));
         key.push_str(chars.as_str());
         key
     })
