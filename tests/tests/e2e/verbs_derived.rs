@@ -684,7 +684,8 @@ fn the_catalog_lists_host_plugin_and_derived_verbs_with_hints() {
         params(&click),
         [
             (named("selector"), true, true, true),
-            (named("timeout"), false, true, false)
+            (named("timeout"), false, true, false),
+            (named("args"), false, true, false)
         ],
         "{click}"
     );
