@@ -1892,6 +1892,8 @@ fn verbs_info_shows_the_help_the_verb_prints_naming_its_tool() {
          Options:\n  \
          --selector S  the same as `<selector>`\n  \
          --timeout MS  let the call take up to MS milliseconds\n  \
+         --args JSON   the whole arguments object, as JSON; options given beside it\n                \
+         override its fields (`@FILE`, `-`: read from FILE, stdin)\n  \
          -h, --help    print this help\n\
          \n\
          Examples:\n  \
@@ -1977,9 +1979,9 @@ fn a_verb_taking_another_tools_derived_verb_word_says_so_at_add_and_new() {
         new.stderr.lines().last(),
         Some(
             "note: `overview` is the derived verb of the session's tool `overview`: the new \
-             verb calls it, and once added stands in for it (`mur devtools verbs remove \
-             overview` gives the word back); its template takes a `<selector>`: give it the \
-             tool's parameters (`mur devtools overview --help` lists them) before you add it"
+             verb calls it with the same params (`mur devtools overview --help` lists them), \
+             and once added stands in for it (`mur devtools verbs remove overview` gives the \
+             word back)"
         ),
         "{new}"
     );

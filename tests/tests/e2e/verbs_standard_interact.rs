@@ -349,10 +349,12 @@ fn fire_refuses_json_nested_deeper_than_mur_reads_as_args() {
              <target>  the component and its event, as `<component>.<event>`\n\
              \n\
              Options:\n  \
-             --args JSON   the event's arguments, as JSON (`@FILE`, `-`: read from FILE,\n                \
+             --args JSON      the event's arguments, as JSON (`@FILE`, `-`: read from FILE,\n                   \
              stdin)\n  \
-             --timeout MS  let the call take up to MS milliseconds\n  \
-             -h, --help    print this help\n\
+             --timeout MS     let the call take up to MS milliseconds\n  \
+             --all-args JSON  the whole arguments object, as JSON; options given beside it\n                   \
+             override its fields (`@FILE`, `-`: read from FILE, stdin)\n  \
+             -h, --help       print this help\n\
              \n\
              Examples:\n  \
              mur devtools fire counter.set --args '{\"value\": 5}'\n\
