@@ -102,13 +102,14 @@ pub async fn settled(
     };
     // Where the list lacks it too: "the session has no tool `waitFor`, which `wait`
     // calls", or "… no tool `state`" where the verb is named as its tool; with the tool
-    // likely meant, for every verb kind as for `call` (a data verb's `"tool": "stat"`).
+    // likely meant, for every verb kind as for `call` (a data verb's `"tool": "stat"`);
+    // marked as the tool lacking, which a data verb then says as its file's mistake.
     let error = match tools.position(&tool).is_some() {
         true => as_typed(error),
         false => {
             let named = invoke::tool_as_typed(verb.unwrap_or(&tool), &tool, Said::Lacking);
             let error = invoke::reworded(error, format!("the session has no {named}"));
-            nearest_tool(error, &tool, &tools, reach, settings, params)
+            nearest_tool(error, &tool, &tools, reach, settings, params).lacking_tool(&tool)
         }
     };
     Err(error)

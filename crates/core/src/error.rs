@@ -102,6 +102,7 @@ struct More {
     stdout: Option<Vec<u8>>,
     clap: Option<clap::Error>,
     choice: Option<SessionChoice>,
+    lacking_tool: Option<String>,
 }
 
 /// The sessions an error asks to choose among (several run, none chosen) and the command
@@ -219,6 +220,21 @@ impl Error {
     /// The sessions to choose from, when the error asks which one is meant.
     pub fn session_choice(&self) -> Option<&SessionChoice> {
         self.more.as_ref()?.choice.as_ref()
+    }
+
+    /// Marks a failed call as one of a tool the session does not have (the server said
+    /// it lacks `tool`, and the session's tool list lacks it too), as data beside the
+    /// message that says it: a caller that says it in its own words (a data verb's file
+    /// names the tool) knows it by this, not by reading the message back.
+    pub fn lacking_tool(mut self, tool: impl Into<String>) -> Self {
+        self.more().lacking_tool = Some(tool.into());
+        self
+    }
+
+    /// The tool the session does not have, when the call failed for want of it
+    /// ([`Error::lacking_tool`]).
+    pub fn tool_lacked(&self) -> Option<&str> {
+        self.more.as_ref()?.lacking_tool.as_deref()
     }
 
     /// Adds what stdout still carries for this failure (seed 000 §9: a failed

@@ -1272,8 +1272,10 @@ impl Derived {
     /// aside (`--Selector`): of the verb's own, else of the host's, which it takes after
     /// the verb's name too (`--prety`), by the one rule a named verb's kit says it by
     /// ([`mur_core::option_meant`]). Else, where the schema admits fields it does not
-    /// list, how to send one: in the whole arguments object (`--args '{"bogus": …}'`),
-    /// which no option but says how (review 604, 3).
+    /// list, how to send one: in the whole arguments object (`--args '{"FIELD": …}'`),
+    /// which no option but says how (review 604, 3). FIELD is a placeholder, the key
+    /// the tool's own: the word typed (`--max-depth`) may be `maxDepth` or `max_depth`
+    /// to the tool, and a key made of it would be a guess said as the way.
     fn unknown_option(&self, name: &str) -> String {
         let own = self.fields.iter().map(|f| f.option.as_str());
         let own = own.chain([self.whole.as_str()]).chain(self.media);
@@ -1282,8 +1284,9 @@ impl Derived {
             Some(near) => format!("{told}; did you mean `--{near}`?"),
             None if self.closed => told,
             None => format!(
-                "{told}; a field no option gives is sent in `{}`",
-                with_value(&self.whole, &format!("{{{}: …}}", Value::from(name)))
+                "{told}; a field no option gives is sent in `{}`, under the tool's own name \
+                 for it",
+                with_value(&self.whole, r#"{"FIELD": …}"#)
             ),
         }
     }
@@ -3538,7 +3541,7 @@ mod tests {
             (
                 &["--selector", "#s", "--bogus"],
                 "unknown option `--bogus`; a field no option gives is sent in `--args \
-                 '{\"bogus\": …}'`",
+                 '{\"FIELD\": …}'`, under the tool's own name for it",
             ),
             (
                 &["--selectr", "#s"],
@@ -4035,21 +4038,31 @@ mod tests {
             verb_of("find", schema)
         };
         let open = tool(json!({}));
+        let refusal = refused(&open, &["--max-depth", "2"]);
+        // No key is made of the word typed: the tool's field may be `maxDepth` or
+        // `max_depth`, and `{"max-depth": …}` was said as the way.
         assert_eq!(
-            refused(&open, &["--max-depth", "2"]),
+            refusal,
             "unknown option `--max-depth`; a field no option gives is sent in `--args \
-             '{\"max-depth\": …}'`"
+             '{\"FIELD\": …}'`, under the tool's own name for it"
         );
-        // What the refusal names sends the field.
+        // What the refusal names sends the field: its line, typed as it says, FIELD the
+        // tool's name for the field and `…` its value.
+        let line = refusal.split('`').nth(3).expect("the line to type");
+        let line = line.replace("FIELD", "maxDepth").replace('…', "2");
+        let (option, value) = line.split_once(' ').expect("an option and its value");
+        let value = value.strip_prefix('\'').and_then(|v| v.strip_suffix('\''));
+        let value = value.expect("a value in single quotes");
+        assert_eq!((option, value), ("--args", r#"{"maxDepth": 2}"#));
         assert_eq!(
-            open.parse(&argv(&["--args", r#"{"maxDepth": 2}"#]), WITHIN),
+            open.parse(&argv(&[option, value]), WITHIN),
             Ok(call(json!({ "maxDepth": 2 })))
         );
         let args = tool(json!({ "properties": { "args": { "type": "string" } } }));
         assert_eq!(
             refused(&args, &["--bogus"]),
             "unknown option `--bogus`; a field no option gives is sent in `--all-args \
-             '{\"bogus\": …}'`"
+             '{\"FIELD\": …}'`, under the tool's own name for it"
         );
         let closed = tool(json!({ "additionalProperties": false }));
         assert_eq!(refused(&closed, &["--bogus"]), "unknown option `--bogus`");

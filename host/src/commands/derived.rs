@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 
 use super::shown::{self, Printed, Save};
 use super::unknown_verb::{self, Unknown, unknown_verb};
-use crate::invoke::{self, Said, Session, block_on};
+use crate::invoke::{self, Session, block_on};
 use crate::media;
 use crate::output;
 use crate::tool_call::{self, Bound, Reach};
@@ -83,8 +83,7 @@ fn file_names_no_tool(
     source: Option<&str>,
     settings: &Settings,
 ) -> Error {
-    let named = invoke::tool_as_typed(&verb.name, &verb.tool, Said::Lacking);
-    if e.message() != format!("the session has no {named}") {
+    if e.tool_lacked() != Some(verb.tool.as_str()) {
         return e;
     }
     // Found again in silence: its notices were said once, by the call.

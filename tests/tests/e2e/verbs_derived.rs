@@ -944,7 +944,7 @@ fn a_data_verb_is_added_and_runs_like_any_verb() {
     let bad = sandbox.devtools(&["count", "--bogus"]);
     bad.assert_code(1).assert_stderr_is(format!(
         "error: count: unknown option `--bogus`; a field no option gives is sent in `--args \
-         '{{\"bogus\": …}}'`\n\n{usage}{list}\n"
+         '{{\"FIELD\": …}}'`, under the tool's own name for it\n\n{usage}{list}\n"
     ));
     let info = sandbox.devtools(&["verbs", "info", "count"]).stdout;
     assert!(info.contains("interface: data (mur-verb/1)\n"), "{info}");
@@ -3307,7 +3307,7 @@ fn the_lone_word_of_a_derived_verb_is_in_its_usage_and_a_selector_reads_no_file(
         .assert_code(1)
         .assert_stderr_is(
             "error: note: unknown option `--bogus`; a field no option gives is sent in \
-             `--args '{\"bogus\": …}'`\n\n\
+             `--args '{\"FIELD\": …}'`, under the tool's own name for it\n\n\
              Usage: mur devtools note [<body>] [--args JSON]\n\n\
              Arguments:\n\
              \x20 [<body>]  the same as `--body TEXT`\n\n\
