@@ -402,7 +402,9 @@ pub(crate) fn is_whole(opt: &Opt) -> bool {
 /// The top-level entries of JSON object `text` (checked to be one: [`check_value`]),
 /// each as its key and its `"key": value` text: what `--args` gives that no option
 /// overrides is carried as typed, never built into a [`Value`] tree (see
-/// [`check_word`]'s `Kind::Json`).
+/// [`check_word`]'s `Kind::Json`). A key given twice is one entry, where it came first
+/// with the value it came with last, as serde_json, JavaScript's `JSON.parse` and
+/// Python's `json` read it: the host's derived verbs and the other kits send it once.
 pub(crate) fn object_entries(text: &str) -> Vec<(String, &str)> {
     let text = text.trim_matches(JSON_SPACE);
     let inner = text
@@ -433,12 +435,23 @@ pub(crate) fn object_entries(text: &str) -> Vec<(String, &str)> {
         }
     }
     pieces.push(&inner[start..]);
-    pieces
+    let mut entries: Vec<(String, &str)> = Vec::new();
+    let mut at_key = std::collections::HashMap::new();
+    for entry in pieces
         .into_iter()
         .map(|entry| entry.trim_matches(JSON_SPACE))
         .filter(|entry| !entry.is_empty())
-        .map(|entry| (key_of(entry).unwrap_or_default(), entry))
-        .collect()
+    {
+        let key = key_of(entry).unwrap_or_default();
+        match at_key.get(&key) {
+            Some(&at) => entries[at] = (key, entry),
+            None => {
+                at_key.insert(key.clone(), entries.len());
+                entries.push((key, entry));
+            }
+        }
+    }
+    entries
 }
 
 /// The key of entry `"key": value`, decoded.

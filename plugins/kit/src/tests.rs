@@ -2278,3 +2278,28 @@ fn args_gives_the_whole_arguments_object_as_a_derived_verb_takes_it() {
         json!({"selector": "#x", "text": "hi", "view": "summary"})
     );
 }
+
+/// A key `--args JSON` gives twice is sent once, with its last value, where it came
+/// first, as serde_json, JavaScript's `JSON.parse` and Python's `json` read it (the
+/// host's derived verbs and the other kits): sent twice, the tool read whichever its
+/// parser keeps. The entries are still sent as typed (a big integer exactly).
+#[test]
+fn a_key_given_twice_in_args_is_sent_once_with_its_last_value() {
+    let whole = r#"{"a": 1, "n": 12345678901234567890, "a": {"b": [2, ","]}, "k": 0, "k": null}"#;
+    assert_eq!(
+        call(&["#x", "hi", "--all-args", whole]).arguments,
+        r##"{"a": {"b": [2, ","]},"n": 12345678901234567890,"k": null,"selector":"#x","text":"hi"}"##
+    );
+    // A positional taken from it takes the last value; an option beside it overrides both.
+    assert_eq!(
+        call(&[
+            "hi",
+            "--view",
+            "summary",
+            "--all-args",
+            r##"{"selector": "#y", "view": "full", "selector": "#z", "view": "full"}"##
+        ])
+        .arguments,
+        r##"{"selector":"#z","text":"hi","view":"summary"}"##
+    );
+}

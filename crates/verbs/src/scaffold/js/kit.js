@@ -592,6 +592,82 @@ function unreadable(value, depth = 1) {
   return undefined;
 }
 
+// JSON text `text`, checked to be JSON mur reads (`check`), as `JSON.parse` reads it
+// (a key given twice keeps its first place and its last value; `__proto__` is a key like
+// any other) but for an integer JavaScript's numbers cannot hold, which is a BigInt:
+// `JSON.parse` made 12345678901234567890 12345678901234567000, silently, where mur
+// reads it exactly. `stringifyExact` writes it back as typed. A reviver reads a
+// number's source text only from Node 21 on (`context.source`), and the kit runs on
+// Node 20 and in the component's engine too, so this reads the text itself; each
+// string and each other number is `JSON.parse`d.
+function parseExact(text) {
+  let at = 0;
+  const space = () => {
+    while (at < text.length && " \t\n\r".includes(text[at])) at += 1;
+  };
+  const string = () => {
+    const start = at;
+    at += 1;
+    while (text[at] !== '"') at += text[at] === "\\" ? 2 : 1;
+    at += 1;
+    return JSON.parse(text.slice(start, at));
+  };
+  const value = () => {
+    space();
+    const first = text[at];
+    if (first === "{" || first === "[") {
+      const object = first === "{";
+      const made = object ? {} : [];
+      at += 1;
+      space();
+      if (text[at] === (object ? "}" : "]")) {
+        at += 1;
+        return made;
+      }
+      for (;;) {
+        if (object) {
+          space();
+          const key = string();
+          space();
+          at += 1; // the `:`
+          Object.defineProperty(made, key, { value: value(), enumerable: true, writable: true, configurable: true });
+        } else {
+          made.push(value());
+        }
+        space();
+        at += 1; // a `,`, or the closing `}` or `]`
+        if (text[at - 1] !== ",") return made;
+      }
+    }
+    if (first === '"') return string();
+    const start = at;
+    while (at < text.length && !" \t\n\r,]}".includes(text[at])) at += 1;
+    const word = text.slice(start, at);
+    const number = JSON.parse(word);
+    // An integer whose text JavaScript would not write back (`-0` aside, which has no BigInt).
+    return INTEGER.test(word) && String(number) !== word && word !== "-0" ? BigInt(word) : number;
+  };
+  return value();
+}
+
+// `value` as compact JSON, as `JSON.stringify` writes it but for a BigInt (`parseExact`),
+// which is written as its digits: `JSON.stringify` throws on one. Each is put in as a
+// string no other string holds (letters, `-` and `!` are never escaped), then replaced.
+function stringifyExact(value) {
+  const digits = [];
+  const plain = JSON.stringify(value, (key, v) => {
+    if (typeof v !== "bigint") return v;
+    digits.push(String(v));
+    return 0;
+  });
+  if (digits.length === 0) return plain;
+  let mark = "mur-bigint";
+  while (plain.includes(mark)) mark += "!";
+  let n = 0;
+  const marked = JSON.stringify(value, (key, v) => (typeof v === "bigint" ? `${mark}${n++}` : v));
+  return marked.replace(new RegExp(`"${mark}(\\d+)"`, "g"), (_, i) => digits[Number(i)]);
+}
+
 /**
  * A checked `word` as `args.get(name)` gives it, the value the tool is sent: of kind
  * `integer` or `number` a number, `milliseconds` a number; of any other kind the word as
@@ -604,9 +680,9 @@ function typed(param, word) {
   return word;
 }
 
-/** A value of `Args` (`typed`) as the tool's arguments carry it: a `json` one parsed. */
+/** A value of `Args` (`typed`) as the tool's arguments carry it: a `json` one parsed (`parseExact`). */
 function sent(param, value) {
-  return param.kind === "json" ? JSON.parse(value) : value;
+  return param.kind === "json" ? parseExact(value) : value;
 }
 
 // What an unknown `--name` was likely meant as: the positional of that name
@@ -1073,15 +1149,16 @@ export class Verb {
   #wholeField(values, p) {
     const whole = this.#whole();
     if (!whole || values[whole.name] === undefined) return undefined;
-    const given = JSON.parse(values[whole.name]);
+    const given = parseExact(values[whole.name]);
     const key = p.key || camelCase(p.name);
     if (!Object.hasOwn(given, key)) return undefined;
     const value = given[key];
     const shown = `\`${key}\` in \`--${whole.name}\``;
-    if (p.kind === "json") return [shown, JSON.stringify(value)];
+    if (p.kind === "json") return [shown, stringifyExact(value)];
     if (typeof value === "string") return [shown, value];
-    if ((p.kind === "integer" || p.kind === "number") && typeof value === "number") return [shown, JSON.stringify(value)];
-    throw new VerbError(`${shown} must be a string, got \`${JSON.stringify(value)}\``);
+    const numeric = typeof value === "number" || typeof value === "bigint";
+    if ((p.kind === "integer" || p.kind === "number") && numeric) return [shown, stringifyExact(value)];
+    throw new VerbError(`${shown} must be a string, got \`${stringifyExact(value)}\``);
   }
 
   // `--args JSON`, the tool's whole arguments object, which every verb takes as a
@@ -1116,7 +1193,7 @@ export class Verb {
     let sending = made;
     if (whole && args.get(whole.name) !== undefined) {
       // `--args JSON`, as a derived verb takes it: the options given beside it override its fields.
-      const given = JSON.parse(args.get(whole.name));
+      const given = parseExact(args.get(whole.name));
       sending = {};
       // Defined, not assigned: a field `__proto__` is a field like any other.
       const define = (key, value) =>
@@ -1128,7 +1205,7 @@ export class Verb {
       .filter((p) => p.kind === "output-path")
       .map((p) => args.get(p.name))
       .filter((path) => path !== undefined && path !== "-");
-    return { arguments: JSON.stringify(sending), timeoutMs: args.timeoutMs, writes, state: JSON.stringify(args.values) };
+    return { arguments: stringifyExact(sending), timeoutMs: args.timeoutMs, writes, state: JSON.stringify(args.values) };
   }
 
   /** Shape the JSON text of a result, with the state `parse` returned: `{ stdout, files, notes }`, bytes and lines. */

@@ -634,6 +634,31 @@ class KitTest(unittest.TestCase):
             [p["name"] for p in Fire().describe()["options"]], ["args", "timeout", "all-args"]
         )
 
+    def test_a_big_integer_is_sent_as_typed_and_a_key_given_twice_once(self):
+        # As the JavaScript and Rust kits send them (mur's derived verbs read JSON so):
+        # an integer past a 64-bit float's exact ones as typed, a key given twice once,
+        # in its first place, with its last value. Python's `json` does both itself.
+        whole = (
+            '{"id": 12345678901234567890, "a": 1, "low": -98765432109876543210, '
+            '"a": [9007199254740993, 2.5, {"n": 100000000000000000000000}], "selector": "#y", "selector": "#z"}'
+        )
+        self.assertEqual(
+            self.verb.parse(["--args", whole]).arguments,
+            '{"id": 12345678901234567890, "a": [9007199254740993, 2.5, {"n": 100000000000000000000000}], '
+            '"low": -98765432109876543210, "selector": "#z"}',
+        )
+
+        class Fire(kit.Verb):
+            name = "fire"
+            tool = "fire"
+            summary = "Fire"
+            options = [kit.option("args", "JSON", "the event's arguments", kind="json")]
+
+        self.assertEqual(
+            Fire().parse(["--args", '{"id": 12345678901234567891, "id": 18446744073709551615}']).arguments,
+            '{"args": {"id": 18446744073709551615}}',
+        )
+
     def test_a_param_no_command_line_could_give_is_refused_when_declared(self):
         rule = (
             "which no command line can give: an option's name starts with a letter or a digit and "
