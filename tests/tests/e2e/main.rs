@@ -33,6 +33,7 @@ mod layering;
 #[path = "../../conformance/node.rs"]
 mod node;
 mod oauth_client;
+mod proxy_asking;
 mod sandbox;
 mod scaffold;
 mod scaffold_js;

@@ -209,9 +209,10 @@ fn kept_asking(id: &Value, bound: &str, asking: &Asking<'_>) -> Reply {
 /// ([`RELATED_TASK`]) — and sends the session the answers with `tasks/update`, as mur's
 /// client answers a task's questions. `Some` error to answer `tasks/result` with at
 /// once, rather than wait on a task that waits on the client: it cannot answer (it
-/// declared no `elicitation`), the question is of a kind the proxy does not relay, it
-/// gave no answer, the session refused the answers, or the task asks past
-/// `MAX_ROUNDS` or `MAX_QUESTIONS` (none of those asked; the task is cancelled).
+/// declared no `elicitation`) or a question is of a kind the proxy does not relay —
+/// both decided before anything is asked or counted against the bounds, the task left
+/// as it is —, it gave no answer, the session refused the answers, or the task asks
+/// past `MAX_ROUNDS` or `MAX_QUESTIONS` (none of those asked; the task is cancelled).
 fn answer_questions(
     id: &Value,
     now: &Value,
@@ -228,9 +229,6 @@ fn answer_questions(
     if unanswered.is_empty() {
         return Ok(None);
     }
-    if let Err(bound) = asked.counted.admit(1, unanswered.len()) {
-        return Ok(Some(kept_asking(id, &bound, asking)));
-    }
     let waits = |on: String| {
         let message = format!("task {} waits on {on}", task_name(id));
         Ok(Some(Reply::Error(jsonrpc::error_object(
@@ -238,26 +236,35 @@ fn answer_questions(
             &message,
         ))))
     };
-    let mut responses = serde_json::Map::new();
-    for (key, request) in unanswered {
+    // Decided before anything is asked or counted: a question the proxy does not
+    // relay, or a client that cannot answer, is said at once and the task left as it
+    // is, however many questions it shows (it waits on the client; it is not cancelled
+    // for asking too much).
+    for (_, request) in &unanswered {
         let method = request["method"].as_str().unwrap_or("(no method)");
         if method != "elicitation/create" {
             return waits(format!(
                 "`{method}`, which the proxy does not relay (it relays `elicitation/create`)"
             ));
         }
+        if !asking.events.can_answer() {
+            return waits(format!(
+                "an answer to \"{}\", which the client cannot give: it declared no \
+                 `elicitation` capability",
+                question_of(request)
+            ));
+        }
+    }
+    if let Err(bound) = asked.counted.admit(1, unanswered.len()) {
+        return Ok(Some(kept_asking(id, &bound, asking)));
+    }
+    let mut responses = serde_json::Map::new();
+    for (key, request) in unanswered {
+        let question = question_of(request);
         let mut params = match &request["params"] {
             Value::Object(params) => params.clone(),
             _ => serde_json::Map::new(),
         };
-        let question = params.get("message").and_then(Value::as_str);
-        let question = question.unwrap_or_default().to_owned();
-        if !asking.events.can_answer() {
-            return waits(format!(
-                "an answer to \"{question}\", which the client cannot give: it declared no \
-                 `elicitation` capability"
-            ));
-        }
         let meta = params.entry("_meta").or_insert_with(|| json!({}));
         if !meta.is_object() {
             *meta = json!({});
@@ -280,6 +287,12 @@ fn answer_questions(
         Reply::Result(_) => None,
         refused @ Reply::Error(_) => Some(refused),
     })
+}
+
+/// The message of question `request` (`elicitation/create`), empty if it has none.
+fn question_of(request: &Value) -> String {
+    let message = request["params"]["message"].as_str();
+    message.unwrap_or_default().to_owned()
 }
 
 /// Waits `wait`, unless the request is cancelled first: whether it was not.
