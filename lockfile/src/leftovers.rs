@@ -31,10 +31,9 @@ pub struct Leftovers {
 struct Session {
     /// `<hash>.json`, which need not exist.
     lockfile: PathBuf,
-    /// Every file a session of it may leave, the slot lock last: it is removed
-    /// last, under its own lock.
-    names: Vec<PathBuf>,
-    /// Those of `names` the listing found (regular files), in their order.
+    /// The files a session of it may leave that the listing found (regular files, and
+    /// a slot lock that is none but may go), in the order they are removed in: the slot
+    /// lock last, under its own lock.
     found: Vec<PathBuf>,
 }
 
@@ -129,11 +128,7 @@ impl Registry {
                 let names = names(&lockfile);
                 // In the order they are removed in, not the listing's.
                 found.sort_by_key(|path| names.iter().position(|name| name == path));
-                Session {
-                    lockfile,
-                    names,
-                    found,
-                }
+                Session { lockfile, found }
             })
             .collect();
         // In name order, as a listing shows them, not the directory's.
@@ -233,7 +228,12 @@ impl Session {
         if exists(&self.lockfile) {
             return;
         }
-        for path in &self.names {
+        // What the listing found, and so what a dry run lists and the count counts:
+        // nothing else named so (a link, a FIFO, a directory there) is touched. The
+        // slot lock goes last whether found or not: taking the slot may have made it.
+        let lock = slot.path().to_path_buf();
+        let going = self.found.iter().filter(|path| **path != lock);
+        for path in going.chain([&lock]) {
             match fs::remove_file(path) {
                 Ok(()) if self.found.contains(path) => cleared.removed.push(path.clone()),
                 Ok(()) => {}
@@ -366,6 +366,44 @@ mod tests {
             assert!(fs::symlink_metadata(at(name)).is_err(), "{name}");
         }
         assert!(stuck.exists() && at("00000000000000dd.lock/kept").exists());
+    }
+
+    /// What is no regular file at a name a session's file would have (a link, a FIFO, a
+    /// directory) is not found, so neither listed nor counted: the clear leaves it too,
+    /// and does not fail on it; the regular files beside it go.
+    #[cfg(unix)]
+    #[test]
+    fn what_is_no_regular_file_is_neither_listed_nor_removed() {
+        let (dir, registry, touch) = registry_with("");
+        let at = |name: &str| dir.path().join(name);
+        let bridge_and_log = |lockfile: &Path| {
+            let log = format!("{}.log", lockfile.with_extension("bridge").display());
+            vec![lockfile.with_extension("bridge"), PathBuf::from(log)]
+        };
+        let target = touch("target");
+        std::os::unix::fs::symlink(&target, at("00000000000000aa.bridge")).expect("link");
+        crate::open::tests::mkfifo(&at("00000000000000aa.bridge.log"));
+        fs::create_dir(at("00000000000000bb.bridge.log")).expect("mkdir");
+        let going = [
+            touch("00000000000000aa.lock"),
+            touch("00000000000000bb.bridge"),
+            touch("00000000000000bb.lock"),
+        ];
+
+        let leftovers = registry.leftovers(bridge_and_log);
+        assert_eq!(leftovers.removable(&[]), going);
+        let cleared = leftovers.clear();
+        assert!(cleared.failed.is_empty(), "{:?}", cleared.failed);
+        assert_eq!(cleared.removed, going);
+        assert!(going.iter().all(|path| !path.exists()), "{going:?}");
+        for name in [
+            "00000000000000aa.bridge",
+            "00000000000000aa.bridge.log",
+            "00000000000000bb.bridge.log",
+            "target",
+        ] {
+            assert!(fs::symlink_metadata(at(name)).is_ok(), "{name} was removed");
+        }
     }
 
     #[test]

@@ -41,6 +41,8 @@ const LOGIN_RUNTIME_BASE_VAR: &str = "MUR_LOGIN_RUNTIME_BASE";
 ///   per-user 0700 directory by definition); unset, the login's runtime directory
 ///   `/run/user/<uid>` when there is one of the user's own, 0700; else
 ///   `${TMPDIR:-/tmp}/reactor-devtools-<uid>`, because `/tmp` is shared.
+///
+/// A variable that is empty or names a relative path counts as unset.
 pub fn lockfile_dir_from(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> PathBuf {
     layout(env, uid).write
 }
@@ -103,33 +105,36 @@ struct Layout {
     also: Option<PathBuf>,
 }
 
+/// The layout given an environment lookup: a variable that is empty or names a
+/// relative path counts as unset, as the XDG spec asks of `XDG_RUNTIME_DIR` (and
+/// as [`state_dir`] treats `XDG_STATE_HOME`); taken against each process's own
+/// working directory, it would name another directory in each.
 fn layout(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Layout {
-    let non_empty = |name: &str| {
+    let absolute = |name: &str| {
         env(name)
-            .filter(|value| !value.is_empty())
             .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
     };
-    let login_base = non_empty(LOGIN_RUNTIME_BASE_VAR)
-        .filter(|base| base.is_absolute())
-        .unwrap_or_else(|| PathBuf::from(LOGIN_RUNTIME_BASE));
-    layout_with(non_empty, uid, &login_base)
+    let login_base =
+        absolute(LOGIN_RUNTIME_BASE_VAR).unwrap_or_else(|| PathBuf::from(LOGIN_RUNTIME_BASE));
+    layout_with(absolute, uid, &login_base)
 }
 
-fn layout_with(non_empty: impl Fn(&str) -> Option<PathBuf>, uid: u32, login_base: &Path) -> Layout {
+fn layout_with(absolute: impl Fn(&str) -> Option<PathBuf>, uid: u32, login_base: &Path) -> Layout {
     let only = |write| Layout { write, also: None };
     if cfg!(windows) {
-        let temp = non_empty("TEMP")
-            .or_else(|| non_empty("TMP"))
+        let temp = absolute("TEMP")
+            .or_else(|| absolute("TMP"))
             .unwrap_or_else(std::env::temp_dir);
         return only(temp.join(DIR_NAME));
     }
     if cfg!(target_os = "macos") {
-        let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
+        let temp = absolute("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
         return only(temp.join(DIR_NAME));
     }
-    let temp = non_empty("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
+    let temp = absolute("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
     let shared = temp.join(format!("{DIR_NAME}-{uid}"));
-    let write = match non_empty("XDG_RUNTIME_DIR") {
+    let write = match absolute("XDG_RUNTIME_DIR") {
         Some(runtime) => runtime,
         None => match login_runtime_dir(login_base, uid) {
             Some(login) => login,
@@ -364,6 +369,16 @@ mod tests {
         assert_eq!(
             lockfile_dir_from(env(&[("XDG_RUNTIME_DIR", "")]), 7),
             PathBuf::from("/tmp/reactor-devtools-7")
+        );
+        // Relative, each process would take it against its own working directory.
+        assert_eq!(
+            lockfile_dir_from(env(&[("XDG_RUNTIME_DIR", "run"), ("TMPDIR", "tmp")]), 7),
+            PathBuf::from("/tmp/reactor-devtools-7"),
+            "relative variables are unset"
+        );
+        assert_eq!(
+            lockfile_dir_from(env(&[("XDG_RUNTIME_DIR", "./run"), ("TMPDIR", "/x")]), 7),
+            PathBuf::from("/x/reactor-devtools-7")
         );
     }
 
