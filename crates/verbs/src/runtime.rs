@@ -17,6 +17,7 @@ use super::error::VerbError;
 use super::index::{Entry, Index, stamp, stamp_of};
 use super::instance::chain;
 use super::name_section;
+use super::sandbox::MEMORY_LIMIT_BYTES;
 use super::timings::{self, Phase};
 
 /// Engines and cache: everything that outlives one verb call.
@@ -65,13 +66,24 @@ impl Runtime {
     }
 
     /// Compile `bytes` (a verb that `name` will be installed as) and cache the result.
+    /// Bytes that are no valid component are the verb's fault, said so that `verbs add`'s
+    /// "`FILE` is not a usable verb: …" reads on.
     pub fn compile(&self, name: &str, bytes: &[u8], sha256: &str) -> Result<Component, VerbError> {
+        self.compiled(name, bytes, sha256).map_err(|e| match e {
+            Uncompiled::Invalid(why) => {
+                VerbError::plugin(name, format!("does not compile as a component: {why}"))
+            }
+            Uncompiled::Failed(e) => e,
+        })
+    }
+
+    /// [`Runtime::compile`], telling bytes that are no valid component (the file's
+    /// fault, whose fix depends on whose file it is) from mur's runtime failing.
+    fn compiled(&self, name: &str, bytes: &[u8], sha256: &str) -> Result<Component, Uncompiled> {
         tracing::debug!("compiling verb `{name}`");
         let compiler = self.compiler()?;
         let compiled = timings::measure(Phase::Compile, || Component::new(compiler, bytes))
-            .map_err(|e| {
-                VerbError::plugin(name, format!("is not a valid component: {}", chain(&e)))
-            })?;
+            .map_err(|e| Uncompiled::Invalid(chain(&e)))?;
         log_imports(compiler, name, &compiled);
         let image = compiled.serialize().map_err(|e| {
             VerbError::internal(format!("cannot serialize verb `{name}`: {}", chain(&e)))
@@ -82,9 +94,10 @@ impl Runtime {
         if let Some(component) = self.cache.store(&self.engine, &key, &image) {
             return Ok(component);
         }
-        super::cache::from_image(&self.engine, &image).map_err(|e| {
+        let loaded = super::cache::from_image(&self.engine, &image).map_err(|e| {
             VerbError::internal(format!("cannot load compiled verb `{name}`: {}", chain(&e)))
-        })
+        })?;
+        Ok(loaded)
     }
 
     /// The engine that compiles, built the first time a verb is compiled.
@@ -178,7 +191,14 @@ impl Runtime {
                 if let Some(verbs) = path.parent() {
                     self.cache.record_user(verbs);
                 }
-                self.compile(name, &bytes, &sha256)?
+                // Its file was compiled when it was added: bytes that no longer
+                // compile are a fault in mur's own directory, as a missing file is.
+                self.compiled(name, &bytes, &sha256).map_err(|e| match e {
+                    Uncompiled::Invalid(why) => {
+                        unusable_file(name, &path, format!("is not a valid component: {why}"))
+                    }
+                    Uncompiled::Failed(e) => e,
+                })?
             }
         };
         Ok(Loaded {
@@ -247,6 +267,20 @@ impl Runtime {
     }
 }
 
+/// Why bytes gave no compiled code.
+enum Uncompiled {
+    /// They are no valid component: wasmtime's reason.
+    Invalid(String),
+    /// mur's runtime failed (its compiler, the cache's image).
+    Failed(VerbError),
+}
+
+impl From<VerbError> for Uncompiled {
+    fn from(e: VerbError) -> Self {
+        Self::Failed(e)
+    }
+}
+
 fn engine(config: &Config) -> Result<Engine, VerbError> {
     Engine::new(config)
         .map_err(|e| VerbError::internal(format!("cannot start the verb runtime: {}", chain(&e))))
@@ -275,8 +309,28 @@ pub(crate) fn config() -> Config {
         // Unreachable (the host's own triple parses); keep detection then.
         tracing::debug!("verb runtime keeps the CPU's features: {e}");
     }
+    // Address space for each linear memory as a verb's bound needs it, not wasmtime's
+    // 4 GiB and 64 MiB of guards: under an address-space limit below that (`ulimit -v`,
+    // common in CI and containers) every verb failed to start (exit 7). The compiled
+    // code then checks bounds itself, the guard sparing the checks of most offsets; a
+    // memory grown past its reservation (a bound grown for a large result) moves.
+    config.memory_reservation(MEMORY_RESERVATION);
+    config.memory_guard_size(MEMORY_GUARD);
+    config.memory_reservation_for_growth(MEMORY_GROWTH);
     config
 }
+
+/// Address space reserved for a verb's memory: all its memories together may hold
+/// [`MEMORY_LIMIT_BYTES`] unless a result grows the bound.
+const MEMORY_RESERVATION: u64 = MEMORY_LIMIT_BYTES as u64;
+
+/// Unmapped bytes after (and before) a memory: a load or store whose static offset
+/// is within it needs no bounds check of its own.
+const MEMORY_GUARD: u64 = 2 << 20;
+
+/// Room to grow into when a memory outgrows its reservation and moves (copied):
+/// a verb shaping a result of tens of MiB moves once or twice.
+const MEMORY_GROWTH: u64 = 256 << 20;
 
 /// The triple `mur` is compiled for, from the build script: the same as
 /// `target_lexicon::HOST`, without formatting it on every call.

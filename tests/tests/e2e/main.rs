@@ -51,6 +51,7 @@ mod verbs_interface;
 mod verbs_js;
 mod verbs_manage;
 mod verbs_names;
+mod verbs_runtime;
 mod verbs_standard;
 mod verbs_standard_interact;
 mod verbs_standard_usage;

@@ -2388,18 +2388,19 @@ fn a_broken_verb_is_said_broken_where_its_name_is_meant() {
 }
 
 /// A verb started where the system refuses the address space for its memory (`ulimit
-/// -v`, 2 GB: wasmtime reserves 4 GiB and its guard): mur's runtime failing, exit 7,
-/// not "verb `ping` crashed: Cannot allocate memory", exit 6. wasmtime's own `mmap`
-/// fails with rustix's `Errno`, which was not taken for a failure of the system's.
+/// -v` of 100 MB: mur itself starts in less, and a verb's memory reserves 64 MiB and its
+/// guards; `verbs_runtime` runs verbs under 2 GB): mur's runtime failing, exit 7, not
+/// "verb `ping` crashed: Cannot allocate memory", exit 6. wasmtime's own `mmap` fails
+/// with rustix's `Errno`, which was not taken for a failure of the system's.
 #[test]
 fn a_verbs_memory_the_system_refuses_is_murs_failure_not_a_crash() {
     let sandbox = sandbox_with(&[guest("ping")]);
-    mur_e2e::run(&mut sandbox.shell_command("ulimit -v 2000000; exec mur devtools ping"))
+    mur_e2e::run(&mut sandbox.shell_command("ulimit -v 100000; exec mur devtools ping"))
         .assert_code(7)
         .assert_stdout_is("")
         .assert_stderr_is(
             "error: verb `ping` could not run: mur's verb runtime failed while starting: \
-             mmap failed to reserve 0x104000000 bytes: Cannot allocate memory (os error 12)\n",
+             mmap failed to reserve 0x4400000 bytes: Cannot allocate memory (os error 12)\n",
         );
 }
 
