@@ -1,14 +1,15 @@
-//! Ctrl-C (SIGINT) or SIGTERM while a call is in flight: the server is told to stop
-//! what it was asked (a task's `tasks/cancel`, a legacy session's
-//! `notifications/cancelled` and `DELETE`: what the `--timeout` sends, through
-//! [`mur_client::Client::cancelled_by`]), then mur exits 130 or 143 with one line
-//! saying so. Ended at once, as a signal's default action did, a task went on running
-//! and a legacy session was left open. The handlers are installed for the call only:
-//! before it (discovery, a verb's `parse`) and after it (printing, a verb's shaping)
-//! nothing was sent that needs stopping, and a signal ends a recorded invocation with a
-//! line and its record as here ([`crate::signals`]). A second signal ends mur at once,
-//! the server's farewell unsent. Through signal-hook, not tokio's `signal` feature (the
-//! runtime of every call would then build a signal driver: invoke.rs's test
+//! Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed; not under `nohup`:
+//! [`signals::stopping`]) while a call is in flight: the server is told to stop what it
+//! was asked (a task's `tasks/cancel`, a legacy session's `notifications/cancelled` and
+//! `DELETE`: what the `--timeout` sends, through [`mur_client::Client::cancelled_by`]),
+//! then mur exits 130, 143 or 129 with one line saying so. Ended at once, as a signal's
+//! default action did, a task went on running and a legacy session was left open. The
+//! handlers are installed for the call only: before it (discovery, a verb's `parse`) and
+//! after it (printing, a verb's shaping) nothing was sent that needs stopping, and a
+//! signal ends a recorded invocation with a line and its record as here
+//! ([`crate::signals`]). A second signal ends mur at once, the server's farewell unsent.
+//! Through signal-hook, not tokio's `signal` feature (the runtime of every call would
+//! then build a signal driver: invoke.rs's test
 //! `the_runtime_a_call_starts_has_no_signal_driver`).
 
 use std::os::raw::c_int;
@@ -19,10 +20,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use signal_hook::SigId;
 use signal_hook::low_level;
 
-use crate::signals::{self, STOPPING};
+use crate::signals;
 
-/// SIGINT and SIGTERM caught for the call in flight; when this is dropped the handlers
-/// go and a signal ends mur again, as by its default action.
+/// SIGINT, SIGTERM and SIGHUP caught for the call in flight; when this is dropped the
+/// handlers go and a signal ends mur again, as by its default action.
 pub struct Interrupts {
     /// Readable once a signal came (signal-hook writes a byte to its other end).
     read: tokio::net::UnixStream,
@@ -36,8 +37,8 @@ pub struct Interrupts {
 }
 
 impl Interrupts {
-    /// Catches SIGINT and SIGTERM (inside the runtime); `None` if a handler cannot be
-    /// installed, and the call runs as before, a signal ending it at once.
+    /// Catches SIGINT, SIGTERM and SIGHUP (inside the runtime); `None` if a handler cannot
+    /// be installed, and the call runs as before, a signal ending it at once.
     pub fn install() -> Option<Self> {
         if !signals::ready() {
             return None;
@@ -54,7 +55,7 @@ impl Interrupts {
             ids: Vec::new(),
         };
         let came = Arc::new(AtomicBool::new(false));
-        for signal in STOPPING {
+        for &signal in signals::stopping() {
             let write = write.try_clone().ok()?;
             // In this order: the second signal finds `came` set by the first and exits
             // at once, with the code a shell reports for a command it ended.
@@ -110,7 +111,8 @@ impl Interrupts {
     /// Ends mur if a signal stopped the call: one line saying what became of it
     /// (`what`, the tool or method called, as the verb typed names it: "`wait` (tool
     /// `waitFor`)"; told to stop, or never sent), the call recorded as interrupted (outcome
-    /// `interrupted`: the user's doing, no failure), exit 130 (SIGINT) or 143 (SIGTERM).
+    /// `interrupted`: the user's doing, no failure), exit 130 (SIGINT), 143 (SIGTERM) or
+    /// 129 (SIGHUP).
     pub fn exit_if_stopped(&self, sent: mur_http::Sent, what: &str) {
         let Some(signal) = self.stopped else {
             return;
@@ -162,7 +164,7 @@ impl Drop for Interrupts {
 const SEND_NO_REQUEST: [&str; 2] = ["`session list`", "`session clean`"];
 
 /// Ends mur for `signal` outside a call: one line saying where the invocation was
-/// ([`crate::usage::stopped`]), recorded as interrupted, exit 130 or 143. Without an
+/// ([`crate::usage::stopped`]), recorded as interrupted, exit 130, 143 or 129. Without an
 /// invocation recorded (help, a bridge started in the background, or one recorded
 /// already), by the signal's default action.
 pub fn end(signal: c_int) -> ! {
@@ -190,8 +192,9 @@ pub fn end(signal: c_int) -> ! {
 }
 
 /// Says `message` (`error: …`), records the invocation as interrupted and exits 130
-/// (SIGINT) or 143 (SIGTERM): the one way an invocation a signal stopped ends, in a call
-/// or outside one. Once: a thread that comes second waits for the process to end.
+/// (SIGINT), 143 (SIGTERM) or 129 (SIGHUP): the one way an invocation a signal stopped
+/// ends, in a call or outside one. Once: a thread that comes second waits for the
+/// process to end.
 pub fn exit_interrupted(signal: c_int, message: &str) -> ! {
     static ENDING: AtomicBool = AtomicBool::new(false);
     if ENDING.swap(true, Ordering::SeqCst) {

@@ -1,7 +1,7 @@
-//! SIGINT and SIGTERM outside a call: an invocation that is recorded ends with one line
-//! saying so, recorded as interrupted (exit 130, 143), wherever it was (loading or
-//! parsing a verb, shaping, printing, a prompt); any other command ends by the signal's
-//! default action, also once a call has caught them ([`crate::interrupt`]).
+//! SIGINT, SIGTERM and SIGHUP outside a call: an invocation that is recorded ends with
+//! one line saying so, recorded as interrupted (exit 130, 143, 129), wherever it was
+//! (loading or parsing a verb, shaping, printing, a prompt); any other command ends by
+//! the signal's default action, also once a call has caught them ([`crate::interrupt`]).
 
 use std::io::Read as _;
 use std::os::raw::c_int;
@@ -9,11 +9,39 @@ use std::os::unix::net::UnixStream;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::low_level;
 
-/// The signals a call is stopped for.
-pub const STOPPING: [c_int; 2] = [SIGINT, SIGTERM];
+/// The signals a call is stopped for: Ctrl-C, SIGTERM (how agent hosts end a command)
+/// and SIGHUP (the terminal or SSH connection closed: it killed mur, the server told
+/// nothing and no record kept, review 609 #4), as the bridge, the proxy and mur-eval
+/// stop for them. Less SIGHUP when mur started with it ignored (`nohup`, `trap '' HUP`):
+/// a handler would undo that, and a call meant to outlive its terminal would end with it.
+/// Read before any handler of mur's is in place (they change what the kernel says).
+pub fn stopping() -> &'static [c_int] {
+    static STOPPING: OnceLock<Vec<c_int>> = OnceLock::new();
+    STOPPING.get_or_init(|| {
+        [SIGINT, SIGTERM, SIGHUP]
+            .into_iter()
+            .filter(|&signal| signal != SIGHUP || !ignored_at_start(signal))
+            .collect()
+    })
+}
+
+/// Whether `signal` is ignored in this process (inherited so: mur ignores none itself),
+/// by `SigIgn` of /proc/self/status (without `unsafe` code, which `sigaction` would
+/// need); `false` where that cannot be read (not Linux).
+fn ignored_at_start(signal: c_int) -> bool {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return false;
+    };
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .zip(u32::try_from(signal - 1).ok())
+        .is_some_and(|(mask, bit)| mask.checked_shr(bit).is_some_and(|m| m & 1 == 1))
+}
 
 /// Where a signal goes, process-wide.
 struct Handlers {
@@ -44,8 +72,9 @@ struct Watch {
 fn handlers() -> Option<&'static Handlers> {
     static HANDLERS: OnceLock<Option<Handlers>> = OnceLock::new();
     let handlers = HANDLERS.get_or_init(|| {
+        let stopping = stopping();
         let default = Arc::new(AtomicBool::new(true));
-        for signal in STOPPING {
+        for &signal in stopping {
             signal_hook::flag::register_conditional_default(signal, default.clone()).ok()?;
         }
         Some(Handlers {
@@ -110,7 +139,7 @@ pub fn default_while<T>(read: impl FnOnce() -> T) -> T {
 }
 
 /// From now on a signal outside a call ends this invocation by `end`, as one in a call
-/// ends (a line on stderr, recorded as interrupted, exit 130 or 143): it took its
+/// ends (a line on stderr, recorded as interrupted, exit 130, 143 or 129): it took its
 /// default action, no line and no record, though docs/usage.md says one is kept. For a
 /// recorded invocation only (the caller checks): a bridge or a proxy stops by handlers
 /// of its own.
@@ -129,7 +158,7 @@ impl Watch {
         let (mut read, write) = UnixStream::pair().ok()?;
         let which = Arc::new(AtomicUsize::new(0));
         let came = Arc::new(AtomicBool::new(false));
-        for signal in STOPPING {
+        for &signal in stopping() {
             // In this order: the second signal finds `came` set by the first and exits
             // at once, with the code a shell reports for a command it ended.
             let code = mur_procs::signal_exit_code(signal);
@@ -170,7 +199,6 @@ impl Watch {
     }
 }
 
-/// The signal's name, as a line of mur's says it: of those a call or a recorded
-/// invocation is stopped for ([`STOPPING`]), and SIGHUP, which stops a bridge's start
-/// (`commands::bridge`).
+/// The signal's name, as a line of mur's says it: of those a call, a recorded
+/// invocation or a bridge's start (`commands::bridge`) is stopped for ([`stopping`]).
 pub use mur_procs::signal_name as name;

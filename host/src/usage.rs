@@ -246,7 +246,7 @@ pub fn answered() {
     with(|i| i.answered = true);
 }
 
-/// The user stopped the call (Ctrl-C, SIGTERM: exit 130, 143): recorded
+/// The user stopped the call (Ctrl-C, SIGTERM, SIGHUP: exit 130, 143, 129): recorded
 /// `interrupted`, no failure of the verb's nor of the session's; the phase it stopped
 /// is counted until then (a verb stopped in its `parse`: `phases.parse`, no `call`).
 pub fn interrupted() {

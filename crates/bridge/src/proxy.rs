@@ -492,9 +492,19 @@ impl<W: ClientOutput> Proxy<W> {
                 // to act on.
                 tracing::debug!("notification `{method}` from the client: not forwarded");
             }
-            (None, Some(id)) => {
+            // The client's answer to a question of the proxy's (`elicitation/create`).
+            (None, Some(id))
+                if message.get("result").is_some() || message.get("error").is_some() =>
+            {
                 let key = id.as_str().unwrap_or_default().to_owned();
                 self.answered(&key, message);
+            }
+            // Neither a request nor an answer: one its client waits on (review 609 #7,
+            // it was dropped as an answer nobody asked for, the client waiting for ever).
+            (None, Some(id)) => {
+                let id = Some(id).filter(|id| usable_id(id)).cloned();
+                let why = "Invalid Request: neither `method` nor `result` nor `error`";
+                self.write(&error(id.unwrap_or(Value::Null), INVALID_REQUEST, why));
             }
             (None, None) => self.write(&error(Value::Null, INVALID_REQUEST, "Invalid Request")),
         }

@@ -444,6 +444,9 @@ impl<'a> Client<'a> {
         params: Option<&Value>,
         timeout: Duration,
     ) -> Result<Reply> {
+        if let Some(why) = request::unsendable_method(method) {
+            return Err(Error::usage(why));
+        }
         // Pinned here, once: `bounded` taking the future by value held it
         // twice in this future's state (as its argument and pinned).
         let call = std::pin::pin!(self.call_unbounded(method, params));

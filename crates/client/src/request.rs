@@ -163,6 +163,23 @@ pub fn modern_headers(method: &str, params: Option<&Value>, version: &str) -> He
     h
 }
 
+/// Why `method` cannot be sent, `None` when it can: its `Mcp-Method` header mirrors it
+/// as it is, so it must be a plain header value (visible ASCII and inner spaces).
+/// SEP-2243's `=?base64?…?=` form is for `Mcp-Name` and `Mcp-Param-*` alone: a server
+/// compares `Mcp-Method` with the body's method as sent, so a wrapped one (`tools/lïst`,
+/// a typo) was answered with a header mismatch (-32020, exit 5), which read as a
+/// protocol fault of mur's or the server's (review 609 #8). No MCP method is such a
+/// name; the caller refuses it before anything is sent, as a usage error.
+pub fn unsendable_method(method: &str) -> Option<String> {
+    (encoded(method) != method).then(|| {
+        format!(
+            "`{method}` cannot be a method: a request's `Mcp-Method` header carries its \
+             method as it is, which takes plain ASCII with no control character and no \
+             space at either end, as MCP's methods are (`tools/list`); nothing was sent"
+        )
+    })
+}
+
 /// The `Mcp-Name` value for a request, when its method has one.
 pub fn mcp_name(method: &str, params: Option<&Value>) -> Option<String> {
     let key = NAME_KEYS.iter().find(|(m, _)| *m == method)?.1;
@@ -312,6 +329,30 @@ mod tests {
                 .get("mcp-name")
                 .is_none()
         );
+    }
+
+    /// A method that is no plain header value is refused, said so: wrapped in Base64 in
+    /// its `Mcp-Method` header, the server answered it with a header mismatch.
+    #[test]
+    fn a_method_that_cannot_be_a_header_value_is_refused() {
+        for method in ["tools/list", "ping", "x/a b", "notifications/cancelled"] {
+            assert_eq!(unsendable_method(method), None, "{method}");
+        }
+        for method in [
+            "tools/l\u{ef}st",
+            "tools/list\r\nX-Injected: 1",
+            " tools/list",
+            "tools/list ",
+            "tools/\tlist",
+            "=?base64?dG9vbHMvbGlzdA==?=",
+        ] {
+            let why = unsendable_method(method).expect(method);
+            assert!(
+                why.starts_with(&format!("`{method}` cannot be a method: ")),
+                "{why}"
+            );
+            assert!(why.ends_with("; nothing was sent"), "{why}");
+        }
     }
 
     #[test]

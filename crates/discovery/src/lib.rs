@@ -572,14 +572,19 @@ fn unresponsive_instead(
 }
 
 /// `e` (of `--auto`'s choice among the sessions it found) with the ports scanned, and,
-/// when it found none, the ports that answered HTTP but not the probe: a third-party
-/// MCP server scanned for is one of those, and `--endpoint` reaches it.
+/// when it found none, the ports that answered HTTP but not the probe (a third-party
+/// MCP server scanned for is one of those, and `--endpoint` reaches it) and those that
+/// did not answer it at all (a session stopped in a debugger).
 async fn scanned_none(e: Error, http: &mur_http::Http, scanned: &Scanned) -> Error {
     let e = e.with_hint(scanned.searched());
     if e.kind() != mur_core::Kind::NoSession {
         return e;
     }
-    match scanned.not_devtools(http).await {
+    let e = match scanned.not_devtools(http).await {
+        Some(hint) => e.with_hint(hint),
+        None => e,
+    };
+    match scanned.silent_hint() {
         Some(hint) => e.with_hint(hint),
         None => e,
     }

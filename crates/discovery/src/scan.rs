@@ -4,7 +4,9 @@
 //!
 //! A port that answers HTTP but not the probe (an MCP server that is no devtools
 //! session: `--auto` cannot use it) is named when the scan finds no session, with
-//! the `--endpoint` that reaches an MCP server there ([`answering_http`]).
+//! the `--endpoint` that reaches an MCP server there ([`answering_http`]); so is one
+//! that takes a connection and never answers in its turn ([`Scanned::silent_hint`]), as
+//! a session stopped in a debugger does, which discovery by its lockfile says too.
 //!
 //! Default range: the ports the OS hands out for `bind(127.0.0.1:0)`, which
 //! is how a session picks its port. On Linux that is `ip_local_port_range`
@@ -57,6 +59,7 @@ fn scanned(range: PortRange, met: Vec<Port>) -> Scanned {
         sessions: Vec::new(),
         range,
         others: Vec::new(),
+        silent: Vec::new(),
         listening: met.len(),
         unprobed: 0,
     };
@@ -64,11 +67,13 @@ fn scanned(range: PortRange, met: Vec<Port>) -> Scanned {
         match port {
             Port::Session(candidate) => scanned.sessions.push(candidate),
             Port::Other(port) => scanned.others.push(port),
+            Port::Silent(port) => scanned.silent.push(port),
             Port::Unprobed => scanned.unprobed += 1,
             Port::Nothing => {}
         }
     }
     scanned.others.sort_unstable();
+    scanned.silent.sort_unstable();
     scanned
 }
 
@@ -78,6 +83,9 @@ pub struct Scanned {
     pub sessions: Vec<Candidate>,
     range: PortRange,
     others: Vec<u16>,
+    /// The ports that took a connection and did not answer the probe in their turn
+    /// (sorted).
+    silent: Vec<u16>,
     /// How many ports took a connection.
     listening: usize,
     /// How many of those were passed over: the probe timeout had no turn left for
@@ -135,6 +143,29 @@ impl Scanned {
     pub async fn not_devtools(&self, http: &mur_http::Http) -> Option<String> {
         answering_hint(&answering_http(http, &self.others).await)
     }
+
+    /// The hint naming the ports that took a connection and did not answer the probe in
+    /// their turn: a session stopped in a debugger or overloaded, which a lockfile's
+    /// discovery says "runs but did not answer the probe"; `--auto` said only "no
+    /// session", as if nothing were there (review 609 #9).
+    pub fn silent_hint(&self) -> Option<String> {
+        let first = endpoint_of(*self.silent.first()?);
+        let named = named_ports(&self.silent);
+        let within = liveness::PROBE_TIMEOUT.as_millis();
+        Some(match self.silent.len() {
+            1 => format!(
+                "port {named} took a connection but did not answer the probe in its turn of \
+                 the {within} ms the probes have: a session stopped in a debugger or \
+                 overloaded does that; `--endpoint {first}` calls it once it answers"
+            ),
+            _ => format!(
+                "ports {named} took a connection but did not answer the probe in their turns \
+                 of the {within} ms the probes have: a session stopped in a debugger or \
+                 overloaded does that; `--endpoint http://127.0.0.1:PORT/mcp` calls one once \
+                 it answers"
+            ),
+        })
+    }
 }
 
 /// What one port is.
@@ -143,6 +174,8 @@ enum Port {
     /// Listening, but what answered is no devtools session.
     Other(u16),
     /// Listening, and did not answer in its turn.
+    Silent(u16),
+    /// Listening, and the probe's connection broke or could not be made.
     Nothing,
     /// Listening, and passed over: no turn was left for it ([`Turns`]).
     Unprobed,
@@ -271,11 +304,7 @@ const NAMED: usize = 3;
 /// third-party MCP server a user scanned for is reached with `--endpoint` instead.
 pub(crate) fn answering_hint(ports: &[u16]) -> Option<String> {
     let first = endpoint_of(*ports.first()?);
-    let shown: Vec<String> = ports.iter().take(NAMED).map(u16::to_string).collect();
-    let mut named = shown.join(", ");
-    if ports.len() > NAMED {
-        named.push_str(&format!(" and {} more", ports.len() - NAMED));
-    }
+    let named = named_ports(ports);
     Some(match ports.len() {
         1 => format!(
             "port {named} answered HTTP, not as a devtools session: if it is an MCP server, \
@@ -286,6 +315,16 @@ pub(crate) fn answering_hint(ports: &[u16]) -> Option<String> {
              with `--endpoint http://127.0.0.1:PORT/mcp` (`--endpoint {first}`)"
         ),
     })
+}
+
+/// The first [`NAMED`] of `ports`, and how many more: "1, 2, 3 and 2 more".
+fn named_ports(ports: &[u16]) -> String {
+    let shown: Vec<String> = ports.iter().take(NAMED).map(u16::to_string).collect();
+    let mut named = shown.join(", ");
+    if ports.len() > NAMED {
+        named.push_str(&format!(" and {} more", ports.len() - NAMED));
+    }
+    named
 }
 
 /// Where a session on `port` is reached: every devtools session serves `/mcp`.
@@ -326,17 +365,26 @@ async fn accepts(port: u16) -> bool {
 async fn probe_port(http: &mur_http::Http, port: u16, deadline: Instant) -> Port {
     let endpoint = endpoint_of(port);
     let probe = tokio::time::timeout_at(deadline, liveness::probe(http, &endpoint));
-    let info = match probe.await.unwrap_or_else(|_| {
-        Err(liveness::ProbeError::NoAnswer(
-            "did not answer in its turn".into(),
-        ))
-    }) {
+    let Ok(probed) = probe.await else {
+        tracing::debug!("port {port}: did not answer the probe in its turn");
+        return Port::Silent(port);
+    };
+    let info = match probed {
         Ok(info) => info,
         Err(liveness::ProbeError::NotDevtools(why)) => {
             tracing::debug!("port {port}: not a devtools session: {why}");
             return Port::Other(port);
         }
-        Err(liveness::ProbeError::NoAnswer(_)) => return Port::Nothing,
+        // The probe's own timeout, ending with the turn (in the same tick of the timer):
+        // no answer in its turn either.
+        Err(liveness::ProbeError::NoAnswer(_)) if Instant::now() >= deadline => {
+            tracing::debug!("port {port}: did not answer the probe in its turn");
+            return Port::Silent(port);
+        }
+        Err(liveness::ProbeError::NoAnswer(why)) => {
+            tracing::debug!("port {port}: {why}");
+            return Port::Nothing;
+        }
     };
     tracing::debug!(
         "port {port}: devtools session of `{}` (pid {})",
@@ -490,6 +538,21 @@ mod tests {
         let scanned = scanned(PortRange { first: 1, last: 2 }, met);
         assert_eq!(scanned.others, [web]);
         assert_eq!(queued(&listeners), vec![2; places + 8]);
+        let sorted = &scanned.silent;
+        assert_eq!(sorted.len(), places + 8);
+        assert_eq!(
+            scanned.silent_hint().expect("a hint"),
+            format!(
+                "ports {}, {}, {} and {} more took a connection but did not answer the probe \
+                 in their turns of the 1500 ms the probes have: a session stopped in a \
+                 debugger or overloaded does that; `--endpoint http://127.0.0.1:PORT/mcp` \
+                 calls one once it answers",
+                sorted[0],
+                sorted[1],
+                sorted[2],
+                places + 5
+            )
+        );
         assert_eq!(
             scanned.searched(),
             "`--auto` scanned 127.0.0.1 ports 1-2 for devtools sessions"
@@ -530,6 +593,44 @@ mod tests {
                  ms each; `--auto-range LO-HI` scans fewer ports"
             )
         );
+    }
+
+    /// A listener that accepts each connection and holds it, never answering (a
+    /// session stopped in a debugger, its accept loop on another thread): its port.
+    fn accepting_silently() -> u16 {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        std::thread::spawn(move || {
+            let held: Vec<_> = listener.incoming().flatten().collect();
+            drop(held);
+        });
+        port
+    }
+
+    /// A port that takes a connection and never answers the probe is named under "no
+    /// session", as a lockfile's session that runs but did not answer is; `--auto` said
+    /// nothing of it (review 609 #9). A port that answers says nothing of the kind.
+    #[tokio::test]
+    async fn a_port_that_accepts_and_never_answers_is_named() {
+        let http = mur_http::Http::new();
+        let one = |port| PortRange {
+            first: port,
+            last: port,
+        };
+        let port = accepting_silently();
+        let scanned = scan(&http, one(port), &crate::report::Silent).await;
+        assert!(scanned.sessions.is_empty());
+        assert_eq!(
+            scanned.silent_hint().expect("a hint"),
+            format!(
+                "port {port} took a connection but did not answer the probe in its turn of \
+                 the 1500 ms the probes have: a session stopped in a debugger or overloaded \
+                 does that; `--endpoint http://127.0.0.1:{port}/mcp` calls it once it answers"
+            )
+        );
+        let web = answering(NOT_THE_PROBE, true);
+        let scanned = scan(&http, one(web), &crate::report::Silent).await;
+        assert_eq!(scanned.silent_hint(), None);
     }
 
     #[test]

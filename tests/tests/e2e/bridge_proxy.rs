@@ -253,6 +253,10 @@ fn the_proxy_answers_ping_itself_relays_progress_and_passes_errors_through() {
 /// (`resultType`, a list's `ttlMs` and `cacheScope`), which a strict client refuses. And
 /// what is no JSON-RPC 2.0 request is refused with Invalid Request (-32600), under its
 /// id, rather than served: before, a `ping` of `jsonrpc` 1.0, or of none, was answered.
+/// So is a message with an `id` and neither `method` nor `result` nor `error`, which
+/// was taken for an answer nobody asked for and dropped, its client waiting for ever
+/// (review 609 #7); an answer (`result`) to no question of the proxy's is still not
+/// answered, as JSON-RPC asks.
 #[test]
 fn the_proxys_client_gets_its_revisions_shape_and_json_rpc_2_0_alone_is_served() {
     let (sb, _sample) = Sandbox::with_app();
@@ -263,9 +267,21 @@ fn the_proxys_client_gets_its_revisions_shape_and_json_rpc_2_0_alone_is_served()
             json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }),
             json!({ "jsonrpc": "1.0", "id": 5, "method": "ping" }),
             json!({ "id": 6, "method": "ping" }),
+            json!({ "jsonrpc": "2.0", "id": 7, "params": {} }),
+            json!({ "jsonrpc": "2.0", "id": 8, "result": {} }),
         ],
     );
     out.assert_code(0);
+    assert_eq!(
+        answer(&out, 7),
+        json!({ "jsonrpc": "2.0", "id": 7, "error": { "code": -32600,
+            "message": "Invalid Request: neither `method` nor `result` nor `error`" } }),
+        "{out}"
+    );
+    assert!(
+        out.json_lines().iter().all(|m| m["id"] != 8),
+        "an answer answered\n{out}"
+    );
     let call = answer(&out, 2)["result"].clone();
     assert_eq!(call["structuredContent"]["text"], "0", "{out}");
     let list = answer(&out, 3)["result"].clone();

@@ -150,7 +150,7 @@ fn mur_devtools_guide_prints_the_agent_guide() {
         "| 5 |",
         "| 6 |",
         "| 7 |",
-        "| 130, 143 |",
+        "| 130, 143, 129 |",
         "mur devtools click '#btn-inc'",
         "mur devtools wait ",
         "mur devtools screenshot --out",

@@ -1791,6 +1791,17 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
     let out = sb.mur(&["devtools", "call", "--method", "server/discover"]);
     out.assert_code(0);
     assert!(out.json()["supportedVersions"].is_array(), "{out}");
+    // A method its `Mcp-Method` header cannot carry as it is is refused, nothing sent:
+    // wrapped in Base64 there, the server answered a header mismatch (review 609 #8).
+    sb.mur(&["devtools", "call", "--method", "tools/l\u{ef}st"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(
+            "error: `tools/l\u{ef}st` cannot be a method: a request's `Mcp-Method` header \
+             carries its method as it is, which takes plain ASCII with no control character \
+             and no space at either end, as MCP's methods are (`tools/list`); nothing was \
+             sent\n",
+        );
     // One of NAME and --method.
     sb.mur(&["devtools", "call"]).assert_code(1);
     sb.mur(&["devtools", "call", "ping", "--method", "ping"])
@@ -2817,4 +2828,30 @@ fn an_answer_still_arriving_at_the_timeout_did_not_finish() {
              idempotent)\n\
              hint: a slow tool may need a longer `--timeout MS` before `call`\n"
         ));
+}
+
+/// `--auto-range` over a port that takes a connection and never answers the probe (a
+/// session stopped in a debugger) names that port under "no session", as discovery by
+/// a lockfile says such a session "runs but did not answer the probe"; it said only
+/// "no running devtools session found" (review 609 #9).
+#[test]
+fn auto_range_names_a_port_that_accepts_and_never_answers() {
+    let sb = Sandbox::new();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    // Each connection accepted and held, never answered, until the test ends.
+    std::thread::spawn(move || {
+        let held: Vec<_> = listener.incoming().flatten().collect();
+        drop(held);
+    });
+    let range = format!("{port}-{port}");
+    let out = sb.mur(&["devtools", "--auto-range", &range, "call", "version"]);
+    out.assert_code(4);
+    out.assert_stderr_is(format!(
+        "error: no running devtools session found\n\
+         hint: `--auto` scanned 127.0.0.1 ports {range} for devtools sessions\n\
+         hint: port {port} took a connection but did not answer the probe in its turn of the \
+         1500 ms the probes have: a session stopped in a debugger or overloaded does that; \
+         `--endpoint http://127.0.0.1:{port}/mcp` calls it once it answers\n"
+    ));
 }

@@ -891,6 +891,61 @@ fn ctrl_c_or_sigterm_on_a_call_tells_the_server_to_stop_it_then_exits_130_or_143
     }
 }
 
+/// The terminal or SSH connection closing (SIGHUP) stops a call as Ctrl-C does: the
+/// task cancelled, one line, the call recorded as interrupted, exit 129. It killed mur:
+/// the task went on running, nothing said and no record (review 609 #4). Under `nohup`
+/// (SIGHUP ignored when mur started) it changes nothing: the call runs to its answer.
+#[test]
+fn sighup_on_a_call_tells_the_server_to_stop_it_then_exits_129_unless_ignored() {
+    let sandbox = Sandbox::new();
+    let _app = with_fixtures(&sandbox, &[]);
+    let slow = ["-v", "call", "slow_compute", "--args", r#"{"seconds":60}"#];
+    let (rc, stderr) = interrupted(&sandbox, &slow, "task (working)", "HUP");
+    assert_eq!(rc, 129, "{stderr}");
+    assert_eq!(
+        said(&stderr),
+        "progress: 0/1 computing\ntask (working): computing\nerror: interrupted by SIGHUP \
+         during the call to tool `slow_compute`: the server was told to stop it\n"
+    );
+    let out = Output {
+        stdout: String::new(),
+        stderr,
+        code: rc,
+    };
+    assert_eq!(
+        final_status(&cancelled_task(&out), |argv| sandbox.devtools(argv)),
+        "cancelled"
+    );
+    // Recorded as interrupted (the `tasks/get` above is recorded after it).
+    let records = crate::usage::records(&sandbox.usage_log());
+    let fields = crate::usage::fields(&records, ["tool", "outcome", "exit"]);
+    assert_eq!(
+        fields.iter().find(|f| f[0] == "slow_compute"),
+        Some(&["slow_compute", "interrupted", "129"].map(String::from)),
+        "{records:?}"
+    );
+
+    // Started with SIGHUP ignored, as `nohup` starts it: it stays ignored.
+    let log = sandbox.root().join("nohup.stderr");
+    let file = std::fs::File::create(&log).expect("stderr file");
+    let mut command = sandbox.shell_command(
+        r#"trap '' HUP; exec mur devtools -v call slow_compute --args '{"seconds":2}'"#,
+    );
+    command.stdout(std::process::Stdio::null()).stderr(file);
+    let process = mur_e2e::Process::spawn(&mut command);
+    let read = || std::fs::read_to_string(&log).unwrap_or_default();
+    wait_until("`task (working)` on mur's stderr", || {
+        read()
+            .lines()
+            .any(|l| l.starts_with("task (working)"))
+            .then_some(())
+    });
+    process.signal("HUP");
+    let status = process.wait_status();
+    assert_eq!(status.code(), Some(0), "{}", read());
+    assert!(!read().contains("interrupted"), "{}", read());
+}
+
 /// A verb whose tool is called otherwise is named as typed when it is stopped, as its
 /// failure is ("`slow-compute` (tool `slow_compute`)"; the tool's name alone read as
 /// if another command had run), and its call is recorded as interrupted, with its exit
