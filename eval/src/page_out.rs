@@ -65,6 +65,7 @@ impl Named {
                 .map_err(|e| Error::usage(format!("`--html {}`: {e}", file.display())))?;
         }
         not_the_record(&file, dir)?;
+        no_other_file(&file)?;
         Ok(PageOut { file: Some(file) })
     }
 }
@@ -107,6 +108,48 @@ fn not_the_record(html: &Path, dir: &Path) -> Result<()> {
         return Err(refused(&within.to_string_lossy()));
     }
     Ok(())
+}
+
+/// A usage error when the page `html` would overwrite a file that is no page a study
+/// wrote: another study's `results.jsonl` or `study.json`, a run's
+/// `mur-eval-run.json`, anything beside a `study.json`, or any file of the user's —
+/// overwritten, the runs it recorded could not be got back. A study's page (written
+/// again as a study writes it), an empty file and what is no regular file (a FIFO, a
+/// terminal, refused or written as mur writes a page) are left to the write.
+fn no_other_file(html: &Path) -> Result<()> {
+    // Opened without waiting: a FIFO by the page's name is the write's to judge.
+    let Ok(file) = mur_lockfile::open_regular(std::fs::OpenOptions::new().read(true), html) else {
+        return Ok(());
+    };
+    if file.metadata().is_ok_and(|m| m.len() == 0) || study::is_study_page(&file) {
+        return Ok(());
+    }
+    let name = html
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let beside_a_study = html
+        .parent()
+        .map(|dir| {
+            if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            }
+        })
+        .is_some_and(|dir| dir.join(study::META).exists());
+    let what = if [study::RESULTS, study::META, crate::outdir::FILE].contains(&name.as_str())
+        || beside_a_study
+    {
+        format!("another study's or run's `{name}`")
+    } else {
+        "a file that is no study's page".to_owned()
+    };
+    Err(Error::usage(format!(
+        "`--html {}` is {what}, which the page would overwrite",
+        html.display()
+    ))
+    .with_hint("name a new file for the page (such as `report.html`), or move this one away first"))
 }
 
 /// Whether `a` and `b` name one file: the same file on disk when both exist, else the
@@ -159,6 +202,70 @@ mod tests {
         let later = checked(&page, &out, Dir::Later).expect("made with the study");
         assert_eq!(later.file(), Some(page.as_path()));
         assert!(!later.on_stdout());
+    }
+
+    /// Another study's record, a run's, or any file that is no study's page is
+    /// refused and left as it was; a study's page, an empty file and a new one are not.
+    #[test]
+    fn a_page_over_a_file_that_is_no_studys_page_is_refused() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let other = root.path().join("other");
+        std::fs::create_dir(&other).expect("other study");
+        let out = root.path().join("study");
+        let refused = [
+            (
+                other.join(study::RESULTS),
+                "another study's or run's `results.jsonl`",
+            ),
+            (
+                other.join(study::META),
+                "another study's or run's `study.json`",
+            ),
+            (
+                other.join("report.md"),
+                "another study's or run's `report.md`",
+            ),
+            (
+                root.path().join(crate::outdir::FILE),
+                "another study's or run's `mur-eval-run.json`",
+            ),
+            (
+                root.path().join("notes.txt"),
+                "a file that is no study's page",
+            ),
+        ];
+        for (file, _) in &refused {
+            std::fs::write(file, "{\"id\":\"x\"}\n").expect("a file");
+        }
+        for (file, what) in &refused {
+            let error = checked(file, &out, Dir::Later).expect_err(what);
+            assert_eq!(error.exit_code(), 1);
+            assert_eq!(
+                error.message(),
+                format!(
+                    "`--html {}` is {what}, which the page would overwrite",
+                    file.display()
+                )
+            );
+            assert_eq!(
+                std::fs::read_to_string(file).expect("kept"),
+                "{\"id\":\"x\"}\n"
+            );
+        }
+        let page = root.path().join("page.html");
+        std::fs::write(
+            &page,
+            format!(
+                "<!DOCTYPE html>\n<html><head><title>{}1 run",
+                crate::study::TITLE
+            ),
+        )
+        .expect("page");
+        let empty = root.path().join("empty.html");
+        std::fs::write(&empty, "").expect("empty");
+        for fine in [page, empty, root.path().join("new.html")] {
+            checked(&fine, &out, Dir::Later).expect("may be written");
+        }
     }
 
     #[test]

@@ -120,10 +120,31 @@ impl Invocations {
 /// more of a verb, so a verb is not taken for unused because the agent turned mur's
 /// recording off (`usage off`) or its own log was not read.
 pub fn verbs_called(own: &[Record], served: &[Record]) -> BTreeMap<String, u32> {
+    called_of_kind(own, served, mur_usage::Kind::is_named)
+}
+
+/// The verbs the agent reached through mur other than as named verbs, under a condition
+/// that installs them: derived verbs by name (a verb `verbs prune` removed, answered by
+/// the session's tool of its name) and `call`, counted as [`verbs_called`] counts.
+pub fn reached_otherwise(own: &[Record], served: &[Record]) -> (BTreeMap<String, u32>, u32) {
+    let derived = called_of_kind(own, served, |k| k == mur_usage::Kind::Derived);
+    let call = called_of_kind(own, served, |k| k == mur_usage::Kind::Call)
+        .into_values()
+        .fold(0, u32::saturating_add);
+    (derived, call)
+}
+
+/// The verbs of a kind `of_kind` takes the agent invoked, name → invocations: from mur's
+/// `own` records or the session's `served` ones, whichever holds more of a verb.
+fn called_of_kind(
+    own: &[Record],
+    served: &[Record],
+    of_kind: impl Fn(mur_usage::Kind) -> bool,
+) -> BTreeMap<String, u32> {
     let count = |records: &[Record], side: mur_usage::Side| {
         let mut by_verb: BTreeMap<String, u32> = BTreeMap::new();
         let named = records.iter().filter(|r| {
-            r.side == side && r.surface == Surface::Cli && r.kind.is_some_and(|k| k.is_named())
+            r.side == side && r.surface == Surface::Cli && r.kind.is_some_and(&of_kind)
         });
         for verb in named.filter_map(|r| r.verb.as_ref()) {
             let n = by_verb.entry(verb.clone()).or_default();
@@ -198,6 +219,10 @@ not a record
             .into();
         assert_eq!(called, expected);
         assert_eq!(verbs_called(&[], &[]), BTreeMap::new());
+        // The derived verb and `call` are what it reached otherwise.
+        let (derived, call) = reached_otherwise(&own, &served);
+        assert_eq!(derived, BTreeMap::from([("waitFor".to_owned(), 1)]));
+        assert_eq!(call, 1);
     }
 
     #[test]

@@ -295,6 +295,9 @@ pub struct Journal {
     pub results: Vec<RunResult>,
     /// What was left out, one line each, for stderr.
     pub warnings: Vec<String>,
+    /// The numbers of the lines that are no run's record (a file written over it, a
+    /// line torn by a kill).
+    pub unreadable: Vec<usize>,
 }
 
 /// The largest `study.json` read: each command adds a matrix of some KB.
@@ -315,6 +318,7 @@ pub fn read(path: &Path, meta: &Meta) -> Result<Journal> {
         return Ok(Journal {
             results: Vec::new(),
             warnings: Vec::new(),
+            unreadable: Vec::new(),
         });
     };
     let text = String::from_utf8_lossy(&read.bytes);
@@ -380,7 +384,11 @@ pub fn read(path: &Path, meta: &Meta) -> Result<Journal> {
             listed(again.into_iter())
         ));
     }
-    Ok(Journal { results, warnings })
+    Ok(Journal {
+        results,
+        warnings,
+        unreadable,
+    })
 }
 
 fn lines_count(n: usize) -> String {

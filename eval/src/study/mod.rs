@@ -36,7 +36,9 @@ use journal::{Matrix, Meta};
 pub use paths::resolved;
 use plan::{Planned, id, order, run_dir};
 pub use plan::{Study, check_size};
-pub use reread::{Readme, Reread};
+#[cfg(test)]
+pub use publish::TITLE;
+pub use reread::{Readme, Reread, is_study_page};
 use workers::Workers;
 
 /// What a finished study recorded, for its reports.

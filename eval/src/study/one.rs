@@ -267,6 +267,9 @@ fn count_calls(
     if result.verbs.is_some() {
         let own = usage::read(&run.dir.join(run::MUR_LOG)).unwrap_or_default();
         result.verbs_called = Some(usage::verbs_called(&own, &served));
+        let (derived, call) = usage::reached_otherwise(&own, &served);
+        result.derived_called = Some(derived);
+        result.call_invocations = Some(call);
     }
     result.agent_lines = Some((recorded.captured.len() + recorded.logged.len()) as u32);
 }

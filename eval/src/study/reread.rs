@@ -38,7 +38,7 @@ pub struct Reread {
 }
 
 /// Whether `file` begins as [`report::page`] writes a study's page.
-fn is_study_page(file: &std::fs::File) -> bool {
+pub fn is_study_page(file: &std::fs::File) -> bool {
     let mut head = Vec::new();
     let _ = file.take(512).read_to_end(&mut head);
     String::from_utf8_lossy(&head).contains(&format!("<title>{TITLE}"))
@@ -71,6 +71,30 @@ impl Reread {
             Error::usage(format!("`{}` is not a study: {why}", meta_path.display()))
         })?;
         let recorded = journal::read(&dir.join(RESULTS), &meta)?;
+        if recorded.results.is_empty()
+            && let Some(first) = recorded.unreadable.first()
+        {
+            // Not "no run yet": what is there is no record at all (a page or another
+            // file written over it), and running the study again would not read it.
+            let lines = &recorded.unreadable;
+            let which = if lines.len() == 1 {
+                format!("its line {first} is no run's record")
+            } else {
+                format!(
+                    "none of its {} lines is a run's record (line {first} is the first)",
+                    lines.len()
+                )
+            };
+            return Err(Error::usage(format!(
+                "`{}` holds no run's record: {which}",
+                dir.join(RESULTS).display()
+            ))
+            .with_hint(
+                "a study writes one JSON record a line: put back a copy of the file, or move \
+                 it away and run the study's command again with the same `--out` to make the \
+                 runs anew",
+            ));
+        }
         if recorded.results.is_empty() {
             // A study stopped (Ctrl-C, a kill) before its first run ended recorded none.
             return Err(Error::usage(format!(

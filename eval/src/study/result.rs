@@ -78,6 +78,17 @@ pub struct RunResult {
     /// installed verbs no run called. Absent elsewhere and in records of an older
     /// `mur-eval`, for which it is unknown.
     pub verbs_called: Option<BTreeMap<String, u32>>,
+    /// Under a condition that installs verbs, the verbs the agent reached through mur
+    /// other than as a named verb installed for it: derived verbs, name → invocations (a
+    /// verb `verbs prune` removed, answered by the session's tool of its name), which
+    /// "Verbs called" says beside the installed ones. Absent elsewhere and in records of
+    /// an older `mur-eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived_called: Option<BTreeMap<String, u32>>,
+    /// Under a condition that installs verbs, the agent's `mur devtools call`
+    /// invocations. Absent elsewhere and in records of an older `mur-eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_invocations: Option<u32>,
     /// The sha256 of the task's file the run was judged by: a task file changed between
     /// two commands into one study (a `git pull` of `eval/tasks`) says which runs had
     /// which oracle. Absent in records of an older `mur-eval`.
@@ -137,6 +148,8 @@ impl RunResult {
             agent_command: None,
             verbs: None,
             verbs_called: None,
+            derived_called: None,
+            call_invocations: None,
             task_sha256: None,
             started_at: None,
             agent_lines: None,

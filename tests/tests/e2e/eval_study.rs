@@ -1306,6 +1306,65 @@ fn a_page_that_would_overwrite_the_studys_record_is_refused() {
     );
 }
 
+/// `--html` over another study's files (or any file that is no study's page) is
+/// refused before anything runs, and the files are left as they were: a page written
+/// over `results.jsonl` lost its runs for good. A `results.jsonl` holding no record is
+/// said as such, not as a study that made no run yet.
+#[test]
+fn a_page_over_another_studys_files_is_refused_and_a_record_written_over_is_said() {
+    let (sandbox, out, output) = derived_study("count-to-three", "1", &["--agent", "true"]);
+    output.assert_code(0);
+    let second = sandbox.root().join("second");
+    for name in ["results.jsonl", "study.json", "report.md"] {
+        let page = out.join(name);
+        let before = std::fs::read(&page).expect("the first study's file");
+        let page_arg = page.display().to_string();
+        let args = cli_derived(
+            "count-to-three",
+            "1",
+            &["--agent", "true", "--html", &page_arg],
+        );
+        study_into(&sandbox, &second, &args)
+            .assert_code(1)
+            .assert_stderr_is(format!(
+                "error: `--html {page_arg}` is another study's or run's `{name}`, which the \
+                 page would overwrite\nhint: name a new file for the page (such as \
+                 `report.html`), or move this one away first\n"
+            ));
+        assert_eq!(std::fs::read(&page).expect("kept"), before, "{name}");
+    }
+    assert!(!second.join("study.json").exists(), "nothing ran");
+    // Any file of the user's is no page to write over either.
+    let notes = sandbox.root().join("notes.txt");
+    std::fs::write(&notes, "my notes\n").expect("notes");
+    report_of(&sandbox, &out, &["--html".as_ref(), notes.as_os_str()])
+        .assert_code(1)
+        .assert_stderr_contains(
+            "is a file that is no study's page, which the page would overwrite\n",
+        );
+    assert_eq!(
+        std::fs::read_to_string(&notes).expect("notes"),
+        "my notes\n"
+    );
+    // A study's own page, written again, is not refused.
+    let page = sandbox.root().join("page.html");
+    report_of(&sandbox, &out, &["--html".as_ref(), page.as_os_str()]).assert_code(0);
+    report_of(&sandbox, &out, &["--html".as_ref(), page.as_os_str()]).assert_code(0);
+
+    // A results.jsonl something else was written over says what it holds.
+    let results = out.join("results.jsonl");
+    std::fs::write(&results, "<!DOCTYPE html>\n<html>\n").expect("written over");
+    report_of(&sandbox, &out, &[])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: `{}` holds no run's record: none of its 2 lines is a run's record (line 1 \
+             is the first)\nhint: a study writes one JSON record a line: put back a copy of the \
+             file, or move it away and run the study's command again with the same `--out` to \
+             make the runs anew\n",
+            results.display()
+        ));
+}
+
 /// Bound on a command that must end at once (a report refusing a FIFO): against a
 /// hang, not a performance expectation.
 const AT_ONCE: Duration = Duration::from_secs(120);
@@ -2131,7 +2190,10 @@ fn time_outs_are_counted_and_the_limit_recorded() {
         .assert_code(0)
         .assert_stderr_contains("cli-derived/count-to-three/1: FAIL (timed out; 0 calls, ");
     let line = "\nTimed out (the time limit ended the agent; its time is the limit, so the \
-                medians are lower bounds): `cli-derived` 1 of 1 run.\n";
+                medians are lower bounds): `cli-derived` 1 of 1 run. Warning: every run of \
+                `cli-derived` timed out before its first call, `mur` command or transcript \
+                line: the time limit (1 s) may be shorter than the agent takes to start (raise \
+                `--time-limit`); those runs are no evidence against the surface.\n";
     output.assert_stdout_contains(line);
     let recorded = read_json(&out.join("study.json"));
     assert_eq!(recorded["matrices"][0]["timeLimitSecs"], 1, "{recorded}");

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::per_run::failed_at_once;
+use super::per_run::{failed_at_once, timed_out_at_once};
 use crate::study::result::RunResult;
 use crate::words::plural;
 
@@ -22,6 +22,9 @@ pub struct Categories {
     /// Of each cell's runs, the ids of those whose agent exited nonzero and which are
     /// counted all the same, in the same order.
     pub exited: Vec<Vec<BTreeSet<String>>>,
+    /// Of each cell's runs, the ids of those the time limit ended before the agent did
+    /// anything ([`timed_out_at_once`]): left out of the evidence, in the same order.
+    pub timed_out: Vec<Vec<BTreeSet<String>>>,
 }
 
 impl Categories {
@@ -72,11 +75,25 @@ impl Categories {
         };
         let at_once = cells(&|r| failed_at_once(r) && everywhere(r));
         let exited = cells(&|r| !(failed_at_once(r) && everywhere(r)));
+        let timed_out = by_condition
+            .iter()
+            .map(|(condition, _)| {
+                let of = |name: &String| {
+                    made()
+                        .filter(|r| &r.condition == condition && r.categories.contains(name))
+                        .filter(|r| timed_out_at_once(r))
+                        .map(|r| r.id.clone())
+                        .collect()
+                };
+                names.iter().map(of).collect()
+            })
+            .collect();
         Self {
             names,
             by_condition,
             at_once,
             exited,
+            timed_out,
         }
     }
 
@@ -124,18 +141,26 @@ impl Categories {
     pub(super) fn never_completed(&self) -> Option<String> {
         let mut left_out = BTreeSet::new();
         let mut counted = BTreeSet::new();
+        let mut timed_out = BTreeSet::new();
         let clauses: Vec<String> = self
             .by_condition
             .iter()
             .zip(self.at_once.iter().zip(&self.exited))
-            .filter_map(|((condition, cells), (at_once, exited))| {
+            .zip(&self.timed_out)
+            .filter_map(|(((condition, cells), (at_once, exited)), early)| {
                 let mut failed = Vec::new();
-                let each = self.names.iter().zip(cells).zip(at_once.iter().zip(exited));
-                for ((name, (ok, all)), (at_once, exited)) in each {
-                    let tried = all - at_once.len() as u32;
+                let each = self
+                    .names
+                    .iter()
+                    .zip(cells)
+                    .zip(at_once.iter().zip(exited))
+                    .zip(early);
+                for (((name, (ok, all)), (at_once, exited)), early) in each {
+                    let tried = all.saturating_sub((at_once.len() + early.len()) as u32);
                     if *ok == 0 && *all > 0 {
                         left_out.extend(at_once);
-                        counted.extend(exited);
+                        counted.extend(exited.iter().filter(|id| !early.contains(*id)));
+                        timed_out.extend(early);
                         if tried > 0 {
                             failed.push(format!("`{name}` (0 of {tried})"));
                         }
@@ -151,6 +176,13 @@ impl Categories {
                      transcript line) in the same task and repeat under every condition, so \
                      it failed on its own",
                     plural(left_out.len(), "run")
+                )
+            }),
+            (!timed_out.is_empty()).then(|| {
+                format!(
+                    "{} left out: the time limit ended it before the agent's first call, \
+                     `mur` command or transcript line, so it says nothing of the surface",
+                    plural(timed_out.len(), "run")
                 )
             }),
             (!counted.is_empty()).then(|| {

@@ -44,6 +44,7 @@ const COLUMNS: &[(&str, Field)] = &[
     ("median_input_tokens", |row| opt(row.input_tokens)),
     ("median_output_tokens", |row| opt(row.output_tokens)),
     ("median_cost_usd", |row| opt(row.cost_usd)),
+    ("median_cached_tokens", |row| opt(row.cached_tokens)),
     ("median_context_tokens", |row| opt(row.context_tokens)),
     (
         "median_context_tokens_before",
@@ -53,7 +54,28 @@ const COLUMNS: &[(&str, Field)] = &[
     ("median_seconds", |row| {
         row.seconds.map_or_else(String::new, |v| format!("{v:.3}"))
     }),
+    // Over the successful runs alone (the columns above are over every run made).
+    ("solved_median_calls", |row| opt(row.solved.calls)),
+    ("solved_median_input_tokens", |row| {
+        opt(row.solved.input_tokens)
+    }),
+    ("solved_median_output_tokens", |row| {
+        opt(row.solved.output_tokens)
+    }),
+    ("solved_median_cost_usd", |row| opt(row.solved.cost_usd)),
+    ("solved_median_context_tokens", |row| {
+        opt(row.solved.context_tokens)
+    }),
+    ("solved_median_seconds", |row| {
+        row.solved
+            .seconds
+            .map_or_else(String::new, |v| format!("{v:.3}"))
+    }),
     ("off_condition_calls", |row| row.off_condition.to_string()),
+    ("derived_invocations", |row| {
+        row.derived_invocations.to_string()
+    }),
+    ("call_invocations", |row| row.call_invocations.to_string()),
     ("refused_invocations", |row| row.refused_total().to_string()),
     ("failed_calls", |row| row.failed_total.to_string()),
     ("cli_calls", |row| row.reach.cli_calls.to_string()),

@@ -20,6 +20,7 @@ use crate::words::plural;
 pub(super) fn table_lines(rows: &Rows<'_>) -> Vec<String> {
     [
         missing_line(rows),
+        scripted_line(rows),
         agents_line(rows),
         verb_sets_line(rows),
         task_versions_line(rows),
@@ -29,6 +30,7 @@ pub(super) fn table_lines(rows: &Rows<'_>) -> Vec<String> {
         agent_exits_line(rows),
         no_events_line(rows),
         timed_out_line(rows),
+        reported_line(rows),
         unseen_line(rows),
         captured_line(rows),
         images_line(rows),
@@ -230,6 +232,34 @@ fn agents_of<'a>(row: &'a Row, rows: &'a Rows<'_>) -> Vec<&'a str> {
         }
     }
     agents
+}
+
+/// The shipped reference agents' script, as an agent command names it.
+const SCRIPTED: &str = "agents/scripted.sh";
+
+/// A caveat when a condition's runs were made by the shipped scripted agent
+/// (`eval/agents/scripted.sh`, `None` otherwise): it checks the harness; its time,
+/// context and `both` choice are the script's (it reads no guide, its MCP agent's time is
+/// mostly Python importing the SDK, it picks a surface by the repeat's parity), which a
+/// page published as it comes out would report as the surfaces'.
+pub(super) fn scripted_line(rows: &Rows<'_>) -> Option<String> {
+    let scripted: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|row| agents_of(row, rows).iter().any(|a| a.contains(SCRIPTED)))
+        .map(|row| format!("`{}`", row.condition))
+        .collect();
+    (!scripted.is_empty()).then(|| {
+        format!(
+            "Agent: the scripted reference agent (`eval/agents/{}`) made the runs of {}. \
+             Their success and calls check the harness; their time, context and `both` \
+             choice are properties of the script, not of a surface (it reads no guide or \
+             `--help`, its MCP agent's time is mostly Python loading the SDK, and under \
+             `both` it picks the surface by the repeat's parity).",
+            SCRIPTED.trim_start_matches("agents/"),
+            scripted.join(", ")
+        )
+    })
 }
 
 /// Which agent made the runs in the table: one line naming it when every condition's
@@ -501,12 +531,60 @@ fn versions_line(
 /// The runs the time limit ended, per condition (`None` when none): their time is the
 /// limit, so a median time over them is a lower bound, and their other figures partial.
 fn timed_out_line(rows: &Rows<'_>) -> Option<String> {
-    runs_of_each_condition(rows, |r| r.timed_out).map(|clauses| {
+    let line = runs_of_each_condition(rows, |r| r.timed_out).map(|clauses| {
         format!(
             "Timed out (the time limit ended the agent; its time is the limit, so the medians \
              are lower bounds): {clauses}."
         )
-    })
+    })?;
+    // Every run of a condition ended before its agent's first call: a limit shorter than
+    // the agent takes to start, not the surface.
+    let at_once: Vec<String> = rows
+        .conditions
+        .iter()
+        .filter(|r| r.runs > 0 && r.timed_out_at_once == r.runs)
+        .map(|r| format!("`{}`", r.condition))
+        .collect();
+    if at_once.is_empty() {
+        return Some(line);
+    }
+    let limits: BTreeSet<u64> = rows
+        .asked
+        .iter()
+        .filter_map(|m| m.time_limit_secs)
+        .collect();
+    let limit = match limits.iter().collect::<Vec<_>>().as_slice() {
+        [one] => format!(" ({one} s)"),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{line} Warning: every run of {} timed out before its first call, `mur` command or \
+         transcript line: the time limit{limit} may be shorter than the agent takes to start \
+         (raise `--time-limit`); those runs are no evidence against the surface.",
+        at_once.join(", ")
+    ))
+}
+
+/// What the agents reported beside turns and input tokens (`None` when none did): the
+/// median output tokens and cost per condition, which the table has no column for.
+fn reported_line(rows: &Rows<'_>) -> Option<String> {
+    let clauses = per_condition(rows, |r| {
+        let mut parts = Vec::new();
+        if let Some(output) = r.output_tokens {
+            parts.push(format!(
+                "{} output tokens",
+                super::cells::number(Some(output))
+            ));
+        }
+        if let Some(cost) = r.cost_usd {
+            parts.push(format!("${cost:.4}"));
+        }
+        (!parts.is_empty()).then(|| format!("`{}` {}", r.condition, parts.join(", ")))
+    })?;
+    Some(format!(
+        "Reported by the agents (median per run, over the runs that reported it; report.csv \
+         has the cached share of the input): {clauses}."
+    ))
 }
 
 /// The runs whose MCP results nothing counted, per condition (`None` when none): an
@@ -847,14 +925,20 @@ pub fn legend() -> String {
          an MCP agent's wrong tool name is a call, a CLI agent's wrong verb or option is \
          not, so compare the surfaces by attempts), failed calls (calls the session \
          answered with an error: a tool that failed, an unknown tool), the agent's turns and input tokens (when its event stream reports \
-         them, `–` otherwise; `4 (1 of 2)` when only some runs reported them), context tokens (`{ENCODING}`: an estimate for models with \
+         them, `–` otherwise; `4 (1 of 2)` when only some runs reported them: a turn is \
+         Claude Code's `num_turns`, or Codex's count of `turn.completed` and `turn.failed` \
+         events; input tokens include the tokens the cache wrote and read, so compare them \
+         only with figures that count the cache too), context tokens (`{ENCODING}`: an estimate for models with \
          other tokenizers) of everything the agent received — the tool results its event \
          stream carries when one is read, through either surface; else what `mur` printed \
          (an upper bound: output the agent piped away is counted whole) and the MCP results \
          it logged — the part before its first call in parentheses — and its bytes, and the \
          agent's wall time. An image a result carried counts as an image, not as its base64 \
          text: {IMAGES_COUNTED}. A run the harness could not make (no agent ran) is in no \
-         figure: it is counted apart (report.csv's `runs_not_made`), never as a failure.\n"
+         figure: it is counted apart (report.csv's `runs_not_made`), never as a failure. The \
+         medians are over every run made, a failed one too, so an agent that gives up early \
+         looks cheap: report.csv's `solved_median_*` columns are over the successful runs \
+         alone (the cost per solved task).\n"
     )
 }
 
@@ -869,6 +953,68 @@ mod tests {
     use crate::tokens::Size;
     use mur_usage::Surface;
     use mur_usage::html;
+
+    /// Review 608 #2–#6: derived and `call` invocations under a named condition, the
+    /// scripted agent's caveat, medians over solved runs in report.csv, the agents'
+    /// output tokens and cost, and runs timed out before their first call.
+    #[test]
+    fn the_report_says_what_the_review_found_it_hid() {
+        let mut pruned = result("cli-named", "a", true, 3, 100);
+        pruned.verbs = Some([("click".to_owned(), "sha".to_owned())].into());
+        pruned.verbs_called = Some([("click".to_owned(), 1)].into());
+        pruned.derived_called = Some([("state".to_owned(), 2), ("fire".to_owned(), 1)].into());
+        pruned.call_invocations = Some(1);
+        pruned.agent_command = Some("bash /x/eval/agents/scripted.sh {task}".to_owned());
+        pruned.agent = serde_json::from_value(serde_json::json!({
+            "format": "stream-json", "outputTokens": 160, "costUsd": 0.0421,
+            "inputTokens": 10, "cachedTokens": 4, "turns": 2,
+            "toolResults": [], "mcpResults": [], "steps": [], "notes": [], "noEvents": false
+        }))
+        .ok();
+        let mut gave_up = result("cli-named", "b", false, 0, 10);
+        gave_up.verbs = pruned.verbs.clone();
+        let mut late = result("mcp", "a", false, 0, 4000);
+        late.timed_out = true;
+        late.agent_lines = Some(0);
+        late.categories = vec!["navigate".to_owned()];
+        let results = [pruned, gave_up, late];
+        let rows = rows(&results, &[]);
+        let text = markdown(&rows, "t");
+        assert!(
+            text.contains(
+                "`cli-named` 3 invocations of derived verbs (`fire` 1, `state` 2: no named verb \
+                 installed by that name) and 1 invocation through `call`."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("Agent: the scripted reference agent (`eval/agents/scripted.sh`) made the runs of `cli-named`."), "{text}");
+        assert!(
+            text.contains("`cli-named` 160 output tokens, $0.0421"),
+            "{text}"
+        );
+        assert!(
+            text.contains("a turn is Claude Code's `num_turns`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Warning: every run of `mcp` timed out before its first call"),
+            "{text}"
+        );
+        assert!(!text.contains("`mcp` `navigate`"), "{text}");
+        let csv = csv(&rows);
+        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+        let first: Vec<&str> = csv.lines().nth(1).unwrap_or_default().split(',').collect();
+        let column = |name: &str| header.iter().position(|h| *h == name).map(|i| first[i]);
+        assert_eq!(column("derived_invocations"), Some("3"), "{csv}");
+        assert_eq!(column("call_invocations"), Some("1"), "{csv}");
+        assert_eq!(column("median_context_tokens"), Some("55"), "{csv}");
+        assert_eq!(column("solved_median_context_tokens"), Some("100"), "{csv}");
+        let page = page(&rows, "t");
+        assert!(
+            page.find("scripted reference agent") < page.find("<svg"),
+            "above the charts"
+        );
+    }
 
     #[test]
     fn runs_the_harness_could_not_make_are_counted_apart_not_as_failures() {

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use mur_usage::html::{self, Bar};
 
 use super::cells::{COLUMNS, figures, number, percent, seconds};
-use super::notes::{legend, made_line, table_lines};
+use super::notes::{legend, made_line, scripted_line, table_lines};
 use super::rows::{Row, Rows};
 use super::tools_used::ToolsUsed;
 use super::verbs_called::VerbsCalled;
@@ -124,6 +124,16 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
         format!("<p>{}</p>", html::escape(&line.replace('`', "")))
     });
     body.push_str("<h2>Conditions</h2>");
+    // Above the charts, which a scripted agent's time and context would otherwise
+    // present as the surfaces'.
+    let scripted = scripted_line(rows);
+    if let Some(line) = &scripted {
+        let _ = write!(
+            body,
+            "<p><strong>{}</strong></p>",
+            html::escape(&line.replace('`', ""))
+        );
+    }
     body.push_str(&charts(
         &conditions,
         &by_condition,
@@ -138,7 +148,10 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
         ],
     ));
     body.push_str(&html_table(&conditions, false));
-    for line in table_lines(rows) {
+    for line in table_lines(rows)
+        .into_iter()
+        .filter(|l| Some(l) != scripted.as_ref())
+    {
         let _ = write!(body, "<p>{}</p>", html::escape(&line.replace('`', "")));
     }
     if let Some((header, cells)) = rows.categories.table() {

@@ -38,6 +38,17 @@ pub fn failed_at_once(r: &RunResult) -> bool {
         && r.agent_lines.unwrap_or(0) == 0
 }
 
+/// Whether the time limit ended the run before its agent did anything the study can
+/// see (no call, no `mur` command, no line of its capture or transcript): a limit
+/// shorter than the agent takes to start (an MCP client importing its SDK), which says
+/// nothing of the surface.
+pub fn timed_out_at_once(r: &RunResult) -> bool {
+    r.timed_out
+        && attempts(r) == 0
+        && r.invocations.as_ref().is_none_or(|i| i.total == 0)
+        && r.agent_lines.unwrap_or(0) == 0
+}
+
 /// The turns a run's agent reported.
 pub(super) fn turns(r: &RunResult) -> Option<f64> {
     r.agent.as_ref()?.turns.map(|t| t as f64)

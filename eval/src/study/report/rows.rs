@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use mur_usage::Surface;
 
 use super::categories::Categories;
-use super::per_run::{attempts, failed_at_once, input_tokens, mcp_results_unseen, turns};
+use super::per_run::{
+    attempts, failed_at_once, input_tokens, mcp_results_unseen, timed_out_at_once, turns,
+};
 use super::stats::{median, wilson};
 use crate::profile::Profile;
 use crate::study::journal::Matrix;
@@ -39,6 +41,9 @@ pub struct Row {
     pub no_events: u32,
     /// Runs the time limit ended (their time is the limit: a lower bound).
     pub timed_out: u32,
+    /// Of those, the runs the limit ended before the agent did anything the study can
+    /// see ([`timed_out_at_once`]).
+    pub timed_out_at_once: u32,
     /// Runs with MCP calls whose results nothing counted ([`mcp_results_unseen`]): their
     /// context is a lower bound.
     pub mcp_unseen: u32,
@@ -73,6 +78,8 @@ pub struct Row {
     /// the runs that reported them (report.csv).
     pub output_tokens: Option<f64>,
     pub cost_usd: Option<f64>,
+    /// Median of the input tokens the cache wrote or read (within the input tokens).
+    pub cached_tokens: Option<f64>,
     /// How many of the runs reported their turns, their input tokens: the medians are
     /// over those alone.
     pub turns_runs: u32,
@@ -82,6 +89,14 @@ pub struct Row {
     pub context_bytes: Option<f64>,
     pub seconds: Option<f64>,
     pub off_condition: u64,
+    /// Under a condition that installs verbs, the invocations of derived verbs (a verb
+    /// pruned since, reached unnamed) and of `call`, summed over the runs.
+    pub derived_invocations: u64,
+    pub call_invocations: u64,
+    /// The medians over the successful runs alone (cost per solved task, as published
+    /// CLI-vs-MCP benchmarks give it): the tables' medians are over every run made, a
+    /// failed one too, so an agent that gives up early looks cheap there (report.csv).
+    pub solved: Solved,
     /// The invocations mur refused (usage errors), by argv shape (`state WORD`), summed
     /// over the runs.
     pub refused: BTreeMap<String, u64>,
@@ -145,6 +160,17 @@ impl Reach {
     }
 }
 
+/// Medians over a row's successful runs alone (`None`: no successful run reported one).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Solved {
+    pub calls: Option<f64>,
+    pub input_tokens: Option<f64>,
+    pub output_tokens: Option<f64>,
+    pub cost_usd: Option<f64>,
+    pub context_tokens: Option<f64>,
+    pub seconds: Option<f64>,
+}
+
 impl Row {
     /// How many invocations mur refused in these runs.
     pub fn refused_total(&self) -> u64 {
@@ -183,6 +209,8 @@ pub(super) fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Ro
             .first()
             .map(|e| e.lines().next().unwrap_or_default().to_owned()),
         timed_out: runs.iter().filter(|r| r.timed_out).count() as u32,
+        timed_out_at_once: runs.iter().filter(|r| timed_out_at_once(r)).count() as u32,
+        cached_tokens: of(&|r| r.agent.as_ref()?.cached_tokens.map(|t| t as f64)),
         mcp_unseen: runs.iter().filter(|r| mcp_results_unseen(r)).count() as u32,
         captured: runs.iter().filter(|r| r.context.captured_output).count() as u32,
         images: runs.iter().map(|r| u64::from(r.context.images)).sum(),
@@ -237,6 +265,34 @@ pub(super) fn row(condition: &str, task: Option<&str>, all: &[&RunResult]) -> Ro
         seconds: of(&|r| Some(r.wall_ms / 1000.0)),
         // Widened: a record is read as written, and a hand-edited one may say anything.
         off_condition: runs.iter().map(|r| u64::from(r.calls.off_condition)).sum(),
+        derived_invocations: runs
+            .iter()
+            .flat_map(|r| r.derived_called.iter().flat_map(|d| d.values()))
+            .map(|n| u64::from(*n))
+            .fold(0, u64::saturating_add),
+        call_invocations: runs
+            .iter()
+            .filter_map(|r| r.call_invocations)
+            .map(u64::from)
+            .fold(0, u64::saturating_add),
+        solved: {
+            let solved = |f: &dyn Fn(&RunResult) -> Option<f64>| {
+                median(
+                    runs.iter()
+                        .filter(|r| r.success)
+                        .filter_map(|r| f(r))
+                        .collect(),
+                )
+            };
+            Solved {
+                calls: solved(&|r| Some(f64::from(r.calls.total))),
+                input_tokens: solved(&input_tokens),
+                output_tokens: solved(&|r| r.agent.as_ref()?.output_tokens.map(|t| t as f64)),
+                cost_usd: solved(&|r| r.agent.as_ref()?.cost_usd),
+                context_tokens: solved(&|r| Some(r.context.total.tokens as f64)),
+                seconds: solved(&|r| Some(r.wall_ms / 1000.0)),
+            }
+        },
         refused: refused(runs),
         reach: Reach::of(runs),
         agents: runs.iter().fold(Vec::new(), |mut agents, r| {

@@ -18,6 +18,11 @@ pub struct VerbColumn {
     /// Of those, the runs that also recorded which verbs their agent invoked: the cells
     /// are over these (an older `mur-eval` recorded none).
     pub known: u32,
+    /// The verbs its runs reached as derived verbs, not as a named verb installed for
+    /// them (one `verbs prune` removed, answered by the session's tool of its name), name
+    /// → invocations; and its runs' `call` invocations.
+    pub derived: BTreeMap<String, u64>,
+    pub through_call: u64,
 }
 
 /// A verb under a condition: `None` not installed for its runs, else the runs that
@@ -69,10 +74,26 @@ impl VerbsCalled {
                     .copied()
                     .filter(|r| r.verbs_called.is_some())
                     .collect();
+                let mut derived: BTreeMap<String, u64> = BTreeMap::new();
+                for (verb, times) in runs
+                    .iter()
+                    .filter_map(|r| r.derived_called.as_ref())
+                    .flatten()
+                {
+                    let n = derived.entry(verb.clone()).or_default();
+                    *n = n.saturating_add(u64::from(*times));
+                }
+                derived.retain(|_, n| *n > 0);
                 let column = VerbColumn {
                     condition: row.condition.clone(),
                     with_verbs: runs.len() as u32,
                     known: known.len() as u32,
+                    derived,
+                    through_call: runs
+                        .iter()
+                        .filter_map(|r| r.call_invocations)
+                        .map(u64::from)
+                        .fold(0, u64::saturating_add),
                 };
                 (column, known)
             })
@@ -203,6 +224,41 @@ impl VerbsCalled {
             lines.push(format!(
                 "Installed and called by no run: {}.",
                 clauses.join("; ")
+            ));
+        }
+        let otherwise: Vec<String> = self
+            .conditions
+            .iter()
+            .filter(|c| !c.derived.is_empty() || c.through_call > 0)
+            .map(|c| {
+                let mut parts = Vec::new();
+                if !c.derived.is_empty() {
+                    let total = c.derived.values().fold(0, |a: u64, n| a.saturating_add(*n));
+                    let verbs: Vec<String> = c
+                        .derived
+                        .iter()
+                        .map(|(v, n)| format!("`{v}` {n}"))
+                        .collect();
+                    parts.push(format!(
+                        "{} of derived verbs ({}: no named verb installed by that name)",
+                        plural(total as usize, "invocation"),
+                        verbs.join(", ")
+                    ));
+                }
+                if c.through_call > 0 {
+                    parts.push(format!(
+                        "{} through `call`",
+                        plural(c.through_call as usize, "invocation")
+                    ));
+                }
+                format!("`{}` {}", c.condition, parts.join(" and "))
+            })
+            .collect();
+        if !otherwise.is_empty() {
+            lines.push(format!(
+                "Reached otherwise than through the named verbs installed (not in the table; a \
+                 verb pruned since is still used this way, unnamed): {}.",
+                otherwise.join("; ")
             ));
         }
         let unknown: Vec<String> = self
