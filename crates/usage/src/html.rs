@@ -109,6 +109,16 @@ pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
     svg
 }
 
+/// `text` with its first letter in capitals: a heading made of a phrase the text form says
+/// mid-line.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// `text` safe inside HTML text and attribute values, and shown as it is: a
 /// bidirectional formatting character (a right-to-left override in a tool's
 /// name) is written as its escape, `\u{202e}`, as mur's terminal output writes
@@ -426,13 +436,18 @@ pub fn page(report: &Report) -> String {
     body.push_str(&bar_chart("Latency per verb", &latency_bars(&report.verbs)));
     body.push_str(&table(&report.verbs));
     body.push_str("<h2>Surfaces</h2>");
-    body.push_str(&bar_chart(
-        "Calls per surface, by outcome",
-        &outcome_bars(&report.surfaces),
-    ));
-    body.push_str(&table(&report.surfaces));
+    // In two groups, the sessions' (the comparison) first: never interleaved with mur's
+    // rows by verb kind, which count the same calls again (review 608 #10).
+    for (title, rows) in report.surface_groups() {
+        body.push_str(&format!("<h3>{}</h3>", escape(&capitalized(title))));
+        body.push_str(&bar_chart(
+            "Calls per surface, by outcome",
+            &outcome_bars(&rows),
+        ));
+        body.push_str(&table(&rows));
+    }
     if let Some(sides) = report.sides_explained() {
-        body.push_str(&format!("<p>{}.</p>", code_spans(&sides)));
+        body.push_str(&format!("<p>{}.</p>", code_spans(&capitalized(&sides))));
     }
     body.push_str("<h2>Tools</h2><h3>Called by mur</h3>");
     body.push_str(&table(&report.tools_cli));
@@ -565,6 +580,34 @@ mod tests {
         r.tool = Some(tool.to_owned());
         r.agent = Some("claude".to_owned());
         r
+    }
+
+    /// The page shows the surfaces in the text form's two groups, each its heading, chart
+    /// and table: the sessions' (`server/cli` against `server/mcp`) first, then mur's by
+    /// verb kind, which count the same calls again (review 608 #10).
+    #[test]
+    fn the_page_groups_the_surfaces_the_sessions_first() {
+        let served = |surface| Record::new(Side::Server, surface, Outcome::Ok, 1.0);
+        let mut records = vec![cli("click", Kind::Plugin, "click", Outcome::Ok); 3];
+        records.extend([served(Surface::Cli), served(Surface::Mcp)]);
+        let page = page(&report(&records, 0, &Criteria::default()));
+        let at = |text: &str| page.find(text).unwrap_or_else(|| panic!("{text}: {page}"));
+        let [by_session, by_mur] = [
+            at("<h3>As the sessions served them (one row per surface)</h3>"),
+            at("<h3>As mur ran them (by verb kind)</h3>"),
+        ];
+        let rows = |from: usize, to: usize| {
+            // A row's cell, not the note under the groups that names them.
+            [
+                "<td>server/cli</td>",
+                "<td>server/mcp</td>",
+                "<td>cli/plugin</td>",
+            ]
+            .map(|name| page[from..to].contains(name))
+        };
+        assert!(by_session < by_mur, "{page}");
+        assert_eq!(rows(by_session, by_mur), [true, true, false]);
+        assert_eq!(rows(by_mur, at("<h2>Tools</h2>")), [false, false, true]);
     }
 
     /// The plugin verb `name`, of the tool of its name, installed.

@@ -30,5 +30,6 @@ pub use record::{
 };
 pub use refused::{Refused, refused};
 pub use report::{
-    Criteria, LogsRead, NO_TOOL_RAN, NoToolRan, OffPeriod, Report, Row, report, round2,
+    Criteria, LogsRead, NO_TOOL_RAN, NoToolRan, OffPeriod, Report, Row, SURFACE_GROUPS, report,
+    round2,
 };

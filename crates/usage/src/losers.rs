@@ -79,10 +79,12 @@ pub struct Loser {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
     /// No call over the window: since `since`, or in the whole log (`None`), of
-    /// `agent`'s when the report is one agent's.
+    /// `agent`'s when the report is one agent's; `last_used`, its last call before the
+    /// window, when the logs read hold one (none: never used in them).
     Unused {
         agent: Option<String>,
         since: Option<String>,
+        last_used: Option<String>,
     },
     /// No call in the logs named with `--only-named` (of `agent`'s), which begin
     /// inside the window: judged over their span, `first` to `last` record.
@@ -117,11 +119,25 @@ impl fmt::Display for Verdict {
                 .unwrap_or_default()
         };
         match self {
-            Self::Unused { agent, since } => {
+            // When it was last used, not the window's start as if it were (review 608
+            // #8); "never used in …" as over the logs named.
+            Self::Unused {
+                agent,
+                since,
+                last_used,
+            } => {
                 let by = by(agent);
-                match since {
-                    Some(since) => write!(f, "not used{by} since {since}"),
-                    None => write!(f, "never used{by} in the log"),
+                match (since, last_used) {
+                    (Some(since), Some(last)) => {
+                        write!(
+                            f,
+                            "last used{by} {last}, none in the window (since {since})"
+                        )
+                    }
+                    (Some(since), None) => {
+                        write!(f, "never used{by} in the window (since {since})")
+                    }
+                    (None, _) => write!(f, "never used{by} in the log"),
                 }
             }
             Self::NeverInNamed { agent, first, last } => {
@@ -296,6 +312,18 @@ impl<'a> Window<'a> {
         })
     }
 
+    /// The records before it of a verb's use: mur's, of the agent's, and for every
+    /// agent's report a session's of mur's calls ([`Window::served_calls`]).
+    fn uses_before(&self) -> impl Iterator<Item = &'a Record> {
+        self.records.iter().filter(move |r| {
+            !self.admits(r)
+                && match r.side {
+                    Side::Cli => of_agent(r, self.agent),
+                    Side::Server => r.surface == Surface::Cli && self.agent.is_none(),
+                }
+        })
+    }
+
     /// Whether `verb` was added after the window began: not there for all of it.
     /// (`addedAt` is to the second, `…:05Z`, which sorts after every `…:05.mmmZ`: a
     /// verb added in the second the window began counts as added after it.)
@@ -322,6 +350,9 @@ struct Counts {
     /// Of those, the usage errors and the verb's own failures (exit 6).
     errors: u64,
     failures: u64,
+    /// Its last use before the window, in the records read (mur's, of the agent's; a
+    /// session's of mur's call too for every agent's report).
+    last_before: Option<String>,
 }
 
 impl Counts {
@@ -343,6 +374,9 @@ impl Counts {
             }
         }
         counts.used = counts.calls > 0 || window.served_calls().any(is_verb);
+        counts.last_before = (window.uses_before().filter(|r| is_verb(r)))
+            .map(|r| r.time.clone())
+            .max();
         counts
     }
 
@@ -369,6 +403,7 @@ fn judge(verb: &Installed, counts: &Counts, window: &Window, rule: &LoserRule) -
             None => Verdict::Unused {
                 agent,
                 since: window.since.map(|s| s.0.clone()),
+                last_used: counts.last_before.clone(),
             },
         });
     }
@@ -431,16 +466,27 @@ mod tests {
     #[test]
     fn each_verdict_says_its_sentence() {
         let said = |verdict: Verdict| verdict.to_string();
-        let unused = |agent: Option<&str>, since: Option<&str>| Verdict::Unused {
-            agent: agent.map(str::to_owned),
-            since: since.map(str::to_owned),
-        };
+        let unused =
+            |agent: Option<&str>, since: Option<&str>, last: Option<&str>| Verdict::Unused {
+                agent: agent.map(str::to_owned),
+                since: since.map(str::to_owned),
+                last_used: last.map(str::to_owned),
+            };
         assert_eq!(
-            said(unused(None, Some("2026-01-01T00:00:00Z"))),
-            "not used since 2026-01-01T00:00:00Z"
+            said(unused(None, Some("2026-01-01T00:00:00Z"), None)),
+            "never used in the window (since 2026-01-01T00:00:00Z)"
         );
         assert_eq!(
-            said(unused(Some("beta"), None)),
+            said(unused(
+                Some("beta"),
+                Some("2026-01-01T00:00:00Z"),
+                Some("2025-12-31T23:59:59.500Z")
+            )),
+            "last used by `beta` 2025-12-31T23:59:59.500Z, none in the window \
+             (since 2026-01-01T00:00:00Z)"
+        );
+        assert_eq!(
+            said(unused(Some("beta"), None, None)),
             "never used by `beta` in the log"
         );
         let named = Verdict::NeverInNamed {
@@ -550,5 +596,42 @@ mod tests {
         assert_eq!(said(51.0 / 101.0, 0.5), "50.5 > 50.0");
         assert_eq!(said(1.0, 0.999), "100.0 > 99.9");
         assert_eq!(said(0.3334, 1.0 / 3.0), "33.34 > 33.33");
+    }
+
+    /// An unused verb's verdict says when it was last used, before the window, not the
+    /// window's start as if that were when (review 608 #8); one never used says so.
+    #[test]
+    fn an_unused_verb_is_said_last_used_when_it_was() {
+        let since = Since("2026-01-01T00:00:00.000Z".to_owned());
+        let records = [
+            call("click", Outcome::Ok, "2025-12-30T10:00:00.000Z"),
+            call("click", Outcome::Ok, "2025-12-31T10:00:00.000Z"),
+            call("tree", Outcome::Ok, "2026-01-01T10:00:00.000Z"),
+        ];
+        let installed = [
+            installed("click", None),
+            installed("collapse", None),
+            installed("tree", None),
+        ];
+        let window = Window::new(&records, None, Some(&since), true);
+        let judged = losers(&window, &installed, &LoserRule::default());
+        let said: Vec<(&str, String)> = (judged.losers.iter())
+            .map(|l| (l.verb.as_str(), l.reason.to_string()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "click",
+                    "last used 2025-12-31T10:00:00.000Z, none in the window \
+                     (since 2026-01-01T00:00:00.000Z)"
+                        .to_owned()
+                ),
+                (
+                    "collapse",
+                    "never used in the window (since 2026-01-01T00:00:00.000Z)".to_owned()
+                ),
+            ]
+        );
     }
 }

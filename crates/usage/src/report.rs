@@ -228,10 +228,17 @@ impl NoToolRan {
 /// What `server/cli` against `server/mcp` compares, said under every rendering's
 /// surfaces ([`Report::sides_explained`]): how often each surface was used, a
 /// preference only where the same agents were offered both.
-const SURFACES_COMPARED: &str = "`server/cli` against `server/mcp` is how often each \
-     surface was used in the logs read, which says which one agents prefer only where the \
-     same agents were offered both (of a study's CLI-only and MCP-only runs, it follows how \
-     many runs of each were read, not what agents chose)";
+const SURFACES_COMPARED: &str = "`server/cli` against `server/mcp` is how often each was \
+     used: a preference only where the same agents were offered both, not across a study's \
+     CLI-only and MCP-only runs";
+
+/// The headings of the two groups every rendering shows the surfaces in
+/// ([`Report::surface_groups`]): the sessions' (one row per surface, the comparison), then
+/// mur's (by verb kind, the same calls again where both sides were read).
+pub const SURFACE_GROUPS: [&str; 2] = [
+    "as the sessions served them (one row per surface)",
+    "as mur ran them (by verb kind)",
+];
 
 /// What every rendering says of the named verbs no tool ran for ([`NoToolRan`]), under
 /// its heading: what the rows are, and why none is a loser.
@@ -501,16 +508,34 @@ impl Report {
         let both_sides = has("cli/") && has("server/");
         let both_surfaces = has("server/cli") && has("server/mcp");
         let mut said = Vec::new();
+        // The groups' headings say which is which ([`SURFACE_GROUPS`]).
         if both_sides {
-            said.push(
-                "`cli/…` are the calls as mur made them, `server/…` as the sessions served \
-                 them: a call of mur's to a session that records usage is in both",
-            );
+            said.push("a call of mur's to a session that records usage is in both groups");
         }
         if both_sides || both_surfaces {
             said.push(SURFACES_COMPARED);
         }
         (!said.is_empty()).then(|| said.join("; "))
+    }
+
+    /// The surfaces in the groups every rendering shows them in, each under its heading of
+    /// [`SURFACE_GROUPS`]: as the sessions served them (`server/…`: `server/cli` against
+    /// `server/mcp`, the comparison an operator reads them for), then as mur ran them
+    /// (`cli/…`, by verb kind), which count the same calls again where both sides were
+    /// read (review 608 #10: sorted by calls alone, the two interleaved). Busiest first
+    /// in each; a group with no row is left out.
+    pub fn surface_groups(&self) -> Vec<(&'static str, Vec<Row>)> {
+        let [served, ran] = SURFACE_GROUPS;
+        let of = |prefix: &str| -> Vec<Row> {
+            (self.surfaces.iter())
+                .filter(|row| row.name.starts_with(prefix))
+                .cloned()
+                .collect()
+        };
+        [(served, of("server/")), (ran, of("cli/"))]
+            .into_iter()
+            .filter(|(_, rows)| !rows.is_empty())
+            .collect()
     }
 
     /// What every rendering says beside the losers: that the window was lengthened
@@ -1746,7 +1771,7 @@ mod tests {
         );
         assert_eq!(
             judged.losers[0].reason.to_string(),
-            "not used since 2025-12-31T00:00:00.000Z"
+            "never used in the window (since 2025-12-31T00:00:00.000Z)"
         );
         assert_eq!(
             judged.beside_losers(),
@@ -1911,10 +1936,19 @@ mod tests {
         let mut old = cli("tree", Kind::Plugin, "tree", Outcome::Ok, 1.0);
         old.time = "2020-01-01T00:00:00.000Z".to_owned();
         let records = [old, now];
-        let unused = |verb: &str| (verb.to_owned(), format!("not used since {}", month.0), 0);
+        let unused = |verb: &str, said: &str| (verb.to_owned(), format!("{said} {})", month.0), 0);
         assert_eq!(
             verdicts(&records),
-            (true, vec![unused("tree"), unused("idle")])
+            (
+                true,
+                vec![
+                    unused(
+                        "tree",
+                        "last used 2020-01-01T00:00:00.000Z, none in the window (since"
+                    ),
+                    unused("idle", "never used in the window (since"),
+                ]
+            )
         );
         let report = report(&records, 0, &criteria);
         assert_eq!(report.unused_since.as_ref(), Some(&month.0));
@@ -2339,11 +2373,9 @@ mod tests {
         };
         let explained =
             |records: &[Record]| report(records, 0, &Criteria::default()).sides_explained();
-        let compared = "`server/cli` against `server/mcp` is how often each surface was used \
-                        in the logs read, which says which one agents prefer only where the \
-                        same agents were offered both (of a study's CLI-only and MCP-only \
-                        runs, it follows how many runs of each were read, not what agents \
-                        chose)";
+        let compared = "`server/cli` against `server/mcp` is how often each was used: a \
+                        preference only where the same agents were offered both, not across \
+                        a study's CLI-only and MCP-only runs";
         let both = [served(Surface::Cli), served(Surface::Mcp)];
         assert_eq!(explained(&both).as_deref(), Some(compared));
         assert_eq!(explained(&both[..1]), None);
@@ -2351,9 +2383,40 @@ mod tests {
         assert_eq!(
             explained(&[mur, both[0].clone()]),
             Some(format!(
-                "`cli/…` are the calls as mur made them, `server/…` as the sessions served \
-                 them: a call of mur's to a session that records usage is in both; {compared}"
+                "a call of mur's to a session that records usage is in both groups; {compared}"
             ))
+        );
+    }
+
+    /// The surfaces are grouped as the sessions served them (`server/…`, the comparison)
+    /// then as mur ran them (`cli/…`), not interleaved by calls (review 608 #10); a group
+    /// with no row is left out.
+    #[test]
+    fn the_surfaces_are_grouped_the_sessions_first_then_mur_s() {
+        let served = |surface| Record::new(Side::Server, surface, Outcome::Ok, 1.0);
+        let mut records = vec![served(Surface::Cli), served(Surface::Mcp)];
+        records.extend([(); 3].map(|()| cli("click", Kind::Plugin, "click", Outcome::Ok, 1.0)));
+        records.push(cli("call", Kind::Call, "click", Outcome::Ok, 1.0));
+        let groups = |records: &[Record]| -> Vec<(&str, Vec<String>)> {
+            let report = report(records, 0, &Criteria::default());
+            (report.surface_groups().into_iter())
+                .map(|(title, rows)| (title, rows.into_iter().map(|r| r.name).collect()))
+                .collect()
+        };
+        let [by_session, by_mur] = SURFACE_GROUPS;
+        assert_eq!(
+            groups(&records),
+            [
+                (
+                    by_session,
+                    vec!["server/cli".to_owned(), "server/mcp".to_owned()]
+                ),
+                (by_mur, vec!["cli/plugin".to_owned(), "cli/call".to_owned()]),
+            ]
+        );
+        assert_eq!(
+            groups(&records[2..])[..],
+            [(by_mur, vec!["cli/plugin".to_owned(), "cli/call".to_owned()])]
         );
     }
 

@@ -33,7 +33,9 @@ pub fn run(argv: Vec<OsString>) -> Result<()> {
     }
     // Read once, here: discovery names it again among several sessions.
     let line = command_line(&argv);
-    let Cli { mut host, command } = crate::refusal::parse(argv)?;
+    // A host command's own flags refused are recorded as a plugin verb's are: a usage error.
+    let Cli { mut host, command } =
+        crate::refusal::parse(argv).inspect_err(|e| begin_refused(&line, e))?;
     host.command_line = line;
     let verb = match command {
         Command::Devtools(Devtools { verb }) => verb,
@@ -148,6 +150,39 @@ fn begin_record(verb: &Verb) {
         Verb::Guide { .. } => crate::usage::begin("guide", Kind::Host, &[], agent),
         // Long-running: a bridge or a proxy is no one call.
         Verb::Verbs(_) | Verb::Usage(_) | Verb::Bridge(_) | Verb::Proxy(_) => {}
+    }
+}
+
+/// Starts the usage record of a command `begin_record` records whose argv mur refused
+/// before it began (`parity --bogus`): `line` is the words after `devtools`
+/// ([`command_line`]), its argv those after the command's name; a usage error, as a
+/// plugin verb's argv refused is. Help and the version are no refusal; a word that is no
+/// such command (a verb's, `verbs`, `usage`) none either.
+fn begin_refused(line: &[String], refused: &Error) {
+    use mur_core::Kind as ErrorKind;
+    use mur_usage::Kind;
+    if refused.kind() != ErrorKind::Usage {
+        return;
+    }
+    let Some(at) = line
+        .iter()
+        .position(|word| crate::cli::is_host_command(word))
+    else {
+        return;
+    };
+    let (command, rest) = (line[at].as_str(), &line[at + 1..]);
+    let (name, kind, argv) = match (command, rest.split_first()) {
+        ("catalog" | "parity" | "guide", _) => (command.to_owned(), Kind::Host, rest),
+        ("call", _) => ("call".to_owned(), Kind::Call, rest),
+        ("session", Some((sub, argv))) if sub == "list" || sub == "clean" => {
+            (format!("session {sub}"), Kind::Host, argv)
+        }
+        _ => return,
+    };
+    let agent = std::env::var("MUR_AGENT").ok().filter(|a| !a.is_empty());
+    crate::usage::begin(&name, kind, argv, agent.as_deref());
+    if kind == Kind::Call {
+        crate::usage::command_value_options(&["--out"]);
     }
 }
 

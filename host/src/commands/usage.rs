@@ -219,9 +219,9 @@ fn text(report: &Report, read: &Read) -> String {
     if let Some(until) = &report.until {
         whose.push_str(&format!(", up to {until}"));
     }
-    let mut out = format!(
+    let mut out = wrapped(&format!(
         "{}{} ({whose}; usage errors above {}% or failures of the verb's own above \
-         {}% of at least {} calls make a loser)\n",
+         {}% of at least {} calls make a loser)",
         report.records_counted(),
         match (&report.first, &report.last) {
             (Some(first), Some(last)) => {
@@ -232,7 +232,8 @@ fn text(report: &Report, read: &Read) -> String {
         mur_usage::round2(report.rule.max_usage_error_rate * 100.0),
         mur_usage::round2(report.rule.max_plugin_failure_rate * 100.0),
         report.rule.min_calls,
-    );
+    ));
+    // A line naming logs is not wrapped: a path is copied whole.
     if let Some(logs) = logs_line(read) {
         out.push_str(&format!("({logs})\n"));
     }
@@ -245,10 +246,18 @@ fn text(report: &Report, read: &Read) -> String {
     if let Some(none) = report.no_record() {
         out.push_str(&format!("\n{}\n", output::line(&none)));
     }
+    // What the short headers of the figures' columns stand for, once, above the tables.
+    if !report.verbs.is_empty() || !report.surfaces.is_empty() {
+        out.push_str(&wrapped(COLUMNS_SAID));
+    }
     section(&mut out, "VERB", "verbs (as mur ran them)", &report.verbs);
-    section(&mut out, "SURFACE", "surfaces", &report.surfaces);
+    // The sessions' surfaces (the comparison) apart from mur's by verb kind, which count
+    // the same calls again (review 608 #10).
+    for (title, rows) in report.surface_groups() {
+        section(&mut out, "SURFACE", &format!("surfaces, {title}"), &rows);
+    }
     if let Some(sides) = report.sides_explained() {
-        out.push_str(&format!("({sides})\n"));
+        out.push_str(&wrapped(&format!("({sides})")));
     }
     section(&mut out, "TOOL", "tools called by mur", &report.tools_cli);
     section(
@@ -258,7 +267,7 @@ fn text(report: &Report, read: &Read) -> String {
         &report.tools_served,
     );
     if let Some(unknown) = report.unknown_tools_explained() {
-        out.push_str(&format!("({unknown})\n"));
+        out.push_str(&wrapped(&format!("({unknown})")));
     }
     section(
         &mut out,
@@ -287,10 +296,11 @@ fn text(report: &Report, read: &Read) -> String {
     }
     if !report.verbs_no_tool_ran.is_empty() {
         let rows = report.no_tool_ran_rows();
-        out.push_str(&format!(
-            "\nnamed verbs no tool ran for ({}):\n",
+        out.push('\n');
+        out.push_str(&wrapped(&format!(
+            "named verbs no tool ran for ({}):",
             mur_usage::NO_TOOL_RAN
-        ));
+        )));
         out.push_str(&output::table(
             &["VERB", "TOOL", "CALLS", "SESSIONS", "LAST"],
             &rows,
@@ -302,17 +312,65 @@ fn text(report: &Report, read: &Read) -> String {
     } else {
         out.push('\n');
         for loser in &report.losers {
-            out.push_str(&format!(
-                "  {}: {}\n    {}\n",
-                output::line(&loser.verb),
-                output::line(&loser.reason.to_string()),
-                output::line(&loser.command)
+            out.push_str(&indented_wrapped(
+                &format!(
+                    "  {}: {}",
+                    output::line(&loser.verb),
+                    output::line(&loser.reason.to_string())
+                ),
+                4,
             ));
+            out.push_str(&format!("    {}\n", output::line(&loser.command)));
         }
     }
     for said in report.beside_losers() {
-        out.push_str(&format!("  ({})\n", output::line(&said)));
+        out.push_str(&indented_wrapped(
+            &format!("  ({})", output::line(&said)),
+            3,
+        ));
     }
+    out
+}
+
+/// The widest line the text form wraps its sentences at (review 608 #9: its notes were
+/// one line of up to 421 characters). Tables are as wide as their cells, and a line
+/// naming logs is not wrapped.
+const WIDTH: usize = 100;
+
+/// What the short headers of the figures' columns stand for, said above the tables.
+const COLUMNS_SAID: &str = "(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC \
+     error, no tool ran; PLUGIN: the verb failed itself, exit 6; OTHER: no session, or mur's \
+     own failure; INTR: interrupted; P50MS, P90MS: latency)";
+
+/// `text` as lines of at most [`WIDTH`] characters, broken at spaces (a longer word
+/// stays whole), each ending in a newline.
+fn wrapped(text: &str) -> String {
+    indented_wrapped(text, 0)
+}
+
+/// [`wrapped`], the lines after the first indented by `indent` spaces; `text`'s own
+/// leading spaces stay.
+fn indented_wrapped(text: &str, indent: usize) -> String {
+    let lead = text.len() - text.trim_start_matches(' ').len();
+    let mut out = String::new();
+    let mut line = text[..lead].to_owned();
+    let mut empty = true;
+    for word in text[lead..].split(' ') {
+        let (at, len) = (line.chars().count(), word.chars().count());
+        if !empty && at + 1 + len > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".repeat(indent);
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
     out
 }
 
@@ -439,18 +497,20 @@ fn section(out: &mut String, first: &str, title: &str, rows: &[Row]) {
         return;
     }
     out.push_str(&format!("\n{title}:\n"));
+    // Short, to fit ~100 columns with a name and a time (review 608 #9): what each
+    // stands for is said above the tables ([`COLUMNS_SAID`]).
     let header = [
         first,
         "CALLS",
         "OK",
-        "USAGE-ERR",
-        "TOOL-FAIL",
-        "RPC-ERR",
-        "PLUGIN-FAIL",
-        "OTHER-FAIL",
-        "INTERRUPTED",
-        "P50-MS",
-        "P90-MS",
+        "USAGE",
+        "TOOL",
+        "RPC",
+        "PLUGIN",
+        "OTHER",
+        "INTR",
+        "P50MS",
+        "P90MS",
         "LAST-USED",
     ];
     let rows: Vec<Vec<String>> = rows
@@ -504,14 +564,19 @@ mod tests {
         let text = text(&report, &crate::judging::Read::default());
         let expected = format!(
             "1 record, 2026-11-20T10:00:00.000Z to 2026-11-20T10:00:00.000Z (every agent; usage \
-             errors above 50% or failures of the verb's own above 20% of at least 3 calls make a \
-             loser)\n\
+             errors above 50%\n\
+             or failures of the verb's own above 20% of at least 3 calls make a loser)\n\
+             (USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; \
+             PLUGIN: the verb\n\
+             failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; \
+             P50MS, P90MS:\n\
+             latency)\n\
              \n\
              verbs (as mur ran them):\n\
              VERB           {h}\n\
              pick (plugin)  {f}\n\
              \n\
-             surfaces:\n\
+             surfaces, as mur ran them (by verb kind):\n\
              SURFACE     {h}\n\
              cli/plugin  {f}\n\
              \n\
@@ -520,15 +585,109 @@ mod tests {
              pickItem  {f}\n\
              \n\
              named verbs no tool ran for (every call of theirs the session answered was a \
-             JSON-RPC error: no tool ran, most often as the session has no tool of that name (a \
-             verb for another app, or a tool renamed; `mur devtools catalog` on the session lists \
-             its tools); not losers):\n\
+             JSON-RPC error: no tool\n\
+             ran, most often as the session has no tool of that name (a verb for another app, \
+             or a tool renamed;\n\
+             `mur devtools catalog` on the session lists its tools); not losers):\n\
              VERB           TOOL      CALLS  SESSIONS  LAST\n\
              pick (plugin)  pickItem  1      1         2026-11-20T10:00:00.000Z\n\
              \n\
              losers: none\n",
-            h = "CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED",
-            f = "1      0   0          0          1        0            0           0            1       1       2026-11-20T10:00:00.000Z",
+            h = "CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED",
+            f = "1      0   0      0     1    0       0      0     1      1      2026-11-20T10:00:00.000Z",
+        );
+        assert_eq!(text, expected);
+    }
+
+    /// The text form fits 100 columns where it can (review 608 #9): short headers said
+    /// once above the tables, sentences wrapped; the surfaces in two groups, the
+    /// sessions' (`server/cli` against `server/mcp`) apart from mur's by verb kind, which
+    /// count the same calls again (#10); an unused verb said when it was last used (#8).
+    #[test]
+    fn the_text_form_groups_the_surfaces_and_fits_a_hundred_columns() {
+        use mur_usage::{Criteria, Installed, Kind, Outcome, Record, Side, Since, Surface};
+        let served = |surface| {
+            let mut record = Record::new(Side::Server, surface, Outcome::Ok, 1.0);
+            record.time = "2026-11-20T10:00:00.000Z".to_owned();
+            record.tool = Some("click".to_owned());
+            record
+        };
+        let mut old = at_ten("idle", Kind::Plugin, Outcome::Ok);
+        old.time = "2026-11-01T10:00:00.000Z".to_owned();
+        let records = [
+            old,
+            at_ten("click", Kind::Plugin, Outcome::Ok),
+            served(Surface::Cli),
+            served(Surface::Mcp),
+        ];
+        let plugin = |name: &str| Installed {
+            name: name.to_owned(),
+            kind: Kind::Plugin,
+            tool: name.to_owned(),
+            sha256: None,
+            added_at: None,
+        };
+        let criteria = Criteria {
+            since: Some(Since("2026-11-20T09:00:00.000Z".to_owned())),
+            installed: vec![plugin("click"), plugin("idle")],
+            ..Criteria::default()
+        };
+        let report = mur_usage::report(&records, 0, &criteria);
+        let text = text(&report, &crate::judging::Read::default());
+        // Every line but the verbs table's, whose names say their kind too (`(plugin)`).
+        let wide: Vec<&str> = (text.lines())
+            .filter(|line| line.chars().count() > 100)
+            .filter(|line| !line.starts_with("VERB ") && !line.starts_with("click (plugin)"))
+            .collect();
+        assert!(wide.is_empty(), "{wide:#?}:\n{text}");
+        let h = "CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED";
+        let f = |calls: u64| {
+            format!(
+                "{calls}      {calls}   0      0     0    0       0      0     1      1      \
+                 2026-11-20T10:00:00.000Z"
+            )
+        };
+        let expected = format!(
+            "\
+3 records, 2026-11-20T10:00:00.000Z to 2026-11-20T10:00:00.000Z (every agent, since
+2026-11-20T09:00:00.000Z; usage errors above 50% or failures of the verb's own above 20% of at least
+3 calls make a loser)
+(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
+failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
+latency)
+
+verbs (as mur ran them):
+VERB            {h}
+click (plugin)  {one}
+
+surfaces, as the sessions served them (one row per surface):
+SURFACE     {h}
+server/cli  {one}
+server/mcp  {one}
+
+surfaces, as mur ran them (by verb kind):
+SURFACE     {h}
+cli/plugin  {one}
+(a call of mur's to a session that records usage is in both groups; `server/cli` against
+`server/mcp` is how often each was used: a preference only where the same agents were offered both,
+not across a study's CLI-only and MCP-only runs)
+
+tools served by the session:
+TOOL   {h}
+click  {two}
+
+clients the sessions served:
+CLIENT     {h}
+(unnamed)  {two}
+
+tools no named verb reached: click, idle
+
+losers:
+  idle: last used 2026-11-01T10:00:00.000Z, none in the window (since 2026-11-20T09:00:00.000Z)
+    mur devtools verbs remove idle
+",
+            one = f(1),
+            two = f(2),
         );
         assert_eq!(text, expected);
     }
@@ -546,9 +705,14 @@ mod tests {
         };
         let report = mur_usage::report(&[record], 0, &criteria);
         let text = text(&report, &crate::judging::Read::default());
-        let first = text.lines().next().unwrap_or_default();
+        // Wrapped at 100 columns: its first lines, up to the first that closes it.
+        let first = text
+            .split(")\n")
+            .next()
+            .unwrap_or_default()
+            .replace('\n', " ");
         assert_eq!(
-            first,
+            format!("{first})"),
             "1 record, 2026-11-20T10:00:00.000Z to 2026-11-20T10:00:00.000Z (every agent, since \
              2026-11-20T09:30:00.000Z, up to 2026-11-20T10:00:00.000Z; usage errors above 50% \
              or failures of the verb's own above 20% of at least 3 calls make a loser)"

@@ -486,12 +486,9 @@ fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
     let table = sb.devtools(&["usage", "report", "--server-log", log]);
     assert!(
         table.assert_code(0).stdout.contains(
-            "\n(`cli/…` are the calls as mur made them, `server/…` as the sessions served them: \
-             a call of mur's to a session that records usage is in both; `server/cli` against \
-             `server/mcp` is how often each surface was used in the logs read, which says which \
-             one agents prefer only where the same agents were offered both (of a study's \
-             CLI-only and MCP-only runs, it follows how many runs of each were read, not what \
-             agents chose))\n"
+            "\n(a call of mur's to a session that records usage is in both groups; `server/cli` \
+             against\n`server/mcp` is how often each was used: a preference only where the same \
+             agents were offered both,\nnot across a study's CLI-only and MCP-only runs)\n"
         ),
         "{table}"
     );

@@ -366,22 +366,28 @@ fn a_name_typed_to_call_is_recorded_only_as_a_tool_could_be_named() {
         untimed(&out.stdout),
         format!(
             "\
-4 records, TIME to TIME (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+4 records, TIME to TIME (every agent; usage errors above 50%
+or failures of the verb's own above 20% of at least 3 calls make a loser)
+(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
+failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
+latency)
 
 verbs (as mur ran them):
-VERB         CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+VERB         CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 call (call)  {}
 
-surfaces:
-SURFACE   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+surfaces, as mur ran them (by verb kind):
+SURFACE   CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 cli/call  {}
 
 tools called by mur:
-TOOL                CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+TOOL                CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 (not a known tool)  {}
 get-text            {}
 state               {}
-(`(not a known tool)` counts the calls of names no tool of the session has and none could be named (a value typed or sent where a tool's name goes), which a record never keeps; a name shaped like a tool's is a row of its own even when no tool has it)
+(`(not a known tool)` counts the calls of names no tool of the session has and none could be named
+(a value typed or sent where a tool's name goes), which a record never keeps; a name shaped like a
+tool's is a row of its own even when no tool has it)
 
 argv the verbs refused (usage errors by shape; WORD: a word not an option):
 ARGV       TIMES  LAST
@@ -392,11 +398,11 @@ tools no named verb reached: state, zzz
 losers: none
   (no verb was judged unused: the records read do not go back to TIME)
 ",
-            row("4      1   1          0          2        0            0           0            2       2     "),
-            row("4      1   1          0          2        0            0           0            2       2     "),
-            row("1      0   0          0          1        0            0           0            2       2     "),
-            row("1      0   0          0          1        0            0           0            2       2     "),
-            row("1      1   0          0          0        0            0           0            2       2     "),
+            row("4      1   1      0     2    0       0      0     2      2    "),
+            row("4      1   1      0     2    0       0      0     2      2    "),
+            row("1      0   0      0     1    0       0      0     2      2    "),
+            row("1      0   0      0     1    0       0      0     2      2    "),
+            row("1      1   0      0     0    0       0      0     2      2    "),
         ),
         "{out}"
     );
@@ -834,27 +840,31 @@ fn known_log_skipped(sandbox: &Sandbox) -> String {
 
 /// `usage report` over [`known_log`], as a person reads it.
 const KNOWN_REPORT: &str = "\
-14 records, 2025-01-01T10:00:00.000Z to 2026-01-13T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+14 records, 2025-01-01T10:00:00.000Z to 2026-01-13T10:00:00.000Z (every agent; usage errors above
+50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
+failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
+latency)
 
 verbs (as mur ran them):
-VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-count (data)    5      2   0          1          0        0            1           1            4       10      2026-01-13T10:00:00.000Z
-bump (data)     4      1   3          0          0        0            0           0            5       5       2026-01-08T10:00:00.000Z
-call (call)     1      0   0          0          1        0            0           0            2       2       2026-01-11T10:00:00.000Z
-retired (data)  1      1   0          0          0        0            0           0            7       7       2025-01-01T10:00:00.000Z
+VERB            CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+count (data)    5      2   0      1     0    0       1      1     4      10     2026-01-13T10:00:00.000Z
+bump (data)     4      1   3      0     0    0       0      0     5      5      2026-01-08T10:00:00.000Z
+call (call)     1      0   0      0     1    0       0      0     2      2      2026-01-11T10:00:00.000Z
+retired (data)  1      1   0      0     0    0       0      0     7      7      2025-01-01T10:00:00.000Z
 
-surfaces:
-SURFACE      CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-cli/data     10     4   3          1          0        0            1           1            5       10      2026-01-13T10:00:00.000Z
-cli/unknown  3      0   3          0          0        0            0           0            –       –       2026-01-12T10:00:00.000Z
-cli/call     1      0   0          0          1        0            0           0            2       2       2026-01-11T10:00:00.000Z
+surfaces, as mur ran them (by verb kind):
+SURFACE      CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+cli/data     10     4   3      1     0    0       1      1     5      10     2026-01-13T10:00:00.000Z
+cli/unknown  3      0   3      0     0    0       0      0     –      –      2026-01-12T10:00:00.000Z
+cli/call     1      0   0      0     1    0       0      0     2      2      2026-01-11T10:00:00.000Z
 
 tools called by mur:
-TOOL        CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-state       4      2   0          1          0        0            0           1            4       10      2026-01-13T10:00:00.000Z
-click       1      1   0          0          0        0            0           0            5       5       2026-01-07T10:00:00.000Z
-nosuchtool  1      0   0          0          1        0            0           0            2       2       2026-01-11T10:00:00.000Z
-windows     1      1   0          0          0        0            0           0            7       7       2025-01-01T10:00:00.000Z
+TOOL        CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+state       4      2   0      1     0    0       0      1     4      10     2026-01-13T10:00:00.000Z
+click       1      1   0      0     0    0       0      0     5      5      2026-01-07T10:00:00.000Z
+nosuchtool  1      0   0      0     1    0       0      0     2      2      2026-01-11T10:00:00.000Z
+windows     1      1   0      0     0    0       0      0     7      7      2025-01-01T10:00:00.000Z
 
 argv the verbs refused (usage errors by shape; WORD: a word not an option):
 ARGV                  TIMES  LAST
@@ -871,7 +881,7 @@ tools no named verb reached: scroll
 losers:
   bump: 75% of its 4 invocations were usage errors (above 50%)
     mur devtools verbs remove bump
-  idle: not used since TIME
+  idle: never used in the window (since TIME)
     mur devtools verbs remove idle
 ";
 
@@ -916,10 +926,16 @@ fn added_on(sandbox: &Sandbox, name: &str, at: &str) {
 /// `text` with the time after its first `since ` (a window's start, as the report's first
 /// line says it) written `SINCE`: a time mur takes from its own clock.
 fn since_masked(text: &str) -> String {
-    match text.split_once("since ") {
-        Some((before, after)) => {
+    // A space or the line's end after it: the first line is wrapped at 100 columns.
+    let at = ["since ", "since\n"]
+        .iter()
+        .filter_map(|s| text.find(s))
+        .min();
+    match at {
+        Some(at) => {
+            let (before, after) = text.split_at(at + "since ".len());
             let end = after.find([';', ',']).unwrap_or(after.len());
-            format!("{before}since SINCE{}", &after[end..])
+            format!("{before}SINCE{}", &after[end..])
         }
         None => text.to_owned(),
     }
@@ -1218,11 +1234,13 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     assert!(lines[0].starts_with(
         "mur devtools verbs remove bump    # 75% of its 4 invocations were usage errors"
     ));
-    assert!(lines[1].starts_with("mur devtools verbs remove idle    # not used since"));
+    assert!(
+        lines[1].starts_with("mur devtools verbs remove idle    # never used in the window (since")
+    );
     assert_eq!(installed(&sandbox), ["bump", "count", "idle"]);
     // Every duration option reads one syntax (`bridge --idle` too): weeks and days.
     let weeks = sandbox.devtools(&["verbs", "prune", "--unused-for", WEEKS.as_str()]);
-    // (The same to the day: "not used since" is now minus the window.)
+    // (The same to the day: the window's start is now minus the window.)
     let to_the_day = |out: &str| -> Vec<String> {
         out.lines()
             .map(|l| match l.split_once("since ") {
@@ -1402,7 +1420,7 @@ fn an_operator_is_told_plainly_what_a_window_an_agent_or_a_page_holds() {
     ]);
     by_claude.assert_code(0);
     assert_eq!(by_claude.stdout.lines().count(), 2, "{by_claude}");
-    by_claude.assert_stdout_contains("# not used by `claude` since");
+    by_claude.assert_stdout_contains("# never used by `claude` in the window (since");
     let by_nobody = sandbox.devtools(&[
         "verbs",
         "prune",
@@ -1564,7 +1582,7 @@ fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
     assert_eq!(
         timeless(losers),
         "\n  bump: 75% of its 4 invocations were usage errors (above 50%)\n    \
-         mur devtools verbs remove bump\n  idle: not used since TIME\n    \
+         mur devtools verbs remove bump\n  idle: never used in the window (since TIME)\n    \
          mur devtools verbs remove idle\n  \
          (not judged unused, added since TIME (after the window began): fresh)\n",
         "{text}"
@@ -1598,7 +1616,7 @@ fn a_verb_added_after_the_unused_window_began_is_not_judged_unused() {
     let day = sandbox.devtools(&["verbs", "prune", "--unused-for", "1d"]);
     assert!(
         day.stdout
-            .contains("mur devtools verbs remove fresh    # not used since"),
+            .contains("mur devtools verbs remove fresh    # never used in the window (since"),
         "{day}"
     );
 }
@@ -1702,9 +1720,9 @@ fn a_verb_a_sessions_log_holds_is_not_unused_and_an_off_time_lengthens_the_windo
     let (_, losers) = text.stdout.split_once("\nlosers:").unwrap_or_default();
     assert_eq!(
         untimed(losers),
-        "\n  idle: not used since TIME\n    mur devtools verbs remove idle\n  \
-         (recording was off (`usage off`) in the window, latest from TIME to TIME: the calls \
-         then are in no record, so the window begins as much earlier, at TIME)\n",
+        "\n  idle: never used in the window (since TIME)\n    mur devtools verbs remove idle\n  \
+         (recording was off (`usage off`) in the window, latest from TIME to\n   TIME: the calls \
+         then are in no record, so the window begins as much earlier,\n   at TIME)\n",
         "{text}"
     );
     // `verbs prune` judges over the same lengthened window, and says so as the report
@@ -1747,12 +1765,12 @@ fn a_misspelled_agent_is_said_though_recording_is_off() {
     assert_eq!(
         (untimed(&report.stdout), untimed(&report.stderr)),
         (
-            format!(
-                "0 records (agent `nobody`; usage errors above 50% or failures of the verb's own \
-                 above 20% of at least 3 calls make a loser)\n\n\
-                 no record to report: the logs read hold none of agent `nobody`\n\n\
-                 losers: none\n  ({off})\n"
-            ),
+            "0 records (agent `nobody`; usage errors above 50% or failures of the verb's own \
+             above 20% of at\nleast 3 calls make a loser)\n\n\
+             no record to report: the logs read hold none of agent `nobody`\n\n\
+             losers: none\n  (no verb was judged unused: recording is off (`usage off`) \
+             since TIME: the\n   calls since are in no record)\n"
+                .to_owned(),
             format!(
                 "warning: usage recording is off: this report covers what was recorded \
                  before\nwarning: {off}\n{hint}{nobody}"
@@ -1897,7 +1915,7 @@ fn a_window_ending_at_a_study_logs_last_record_judges_its_span() {
         from_now.contains("remove bump ") && from_now.contains("remove count "),
         "{from_now}"
     );
-    let idle = "mur devtools verbs remove idle    # not used since 2026-01-20T09:01:00.000Z\n";
+    let idle = "mur devtools verbs remove idle    # never used in the window (since 2026-01-20T09:01:00.000Z)\n";
     assert_eq!(prune(&["--until", "last"]), idle);
     assert_eq!(prune(&["--until", "2026-01-20T10:01:00Z"]), idle);
     let args = ["usage", "report", "--unused-for", "1h", "--until", "last"];
@@ -1917,7 +1935,7 @@ fn a_window_ending_at_a_study_logs_last_record_judges_its_span() {
     assert!(
         text.stdout.starts_with(
             "4 records, 2025-06-01T00:00:00.000Z to 2026-01-20T10:01:00.000Z (every agent, \
-             up to 2026-01-20T10:01:00.000Z; "
+             up to\n2026-01-20T10:01:00.000Z; "
         ),
         "{}",
         text.stdout
@@ -1983,8 +2001,8 @@ fn a_window_past_every_record_judges_no_verb_and_only_the_verbs_named_are_judged
     assert!(
         report.assert_code(0).stdout.ends_with(
             "\nlosers: none\n  (no verb was judged unused: the logs named end at \
-             2026-01-20T10:01:00.000Z, before the window begins at 2026-01-20T10:50:00.000Z, \
-             so none of them recorded a call in it (without `--until`, or with `--until last`, \
+             2026-01-20T10:01:00.000Z, before the window\n   begins at 2026-01-20T10:50:00.000Z, \
+             so none of them recorded a call in it (without `--until`, or\n   with `--until last`, \
              the window ends at their last record))\n"
         ),
         "{report}"
@@ -2306,8 +2324,13 @@ fn a_report_names_every_log_it_read() {
         out.assert_code(0).assert_stderr_is("");
         out
     };
-    let second_line =
-        |out: &mur_e2e::Output| out.stdout.lines().nth(1).unwrap_or_default().to_owned();
+    // The line under the first (wrapped at 100 columns) that names the logs read.
+    let second_line = |out: &mur_e2e::Output| {
+        (out.stdout.lines())
+            .find(|line| line.starts_with("(with ") || line.starts_with("(only "))
+            .unwrap_or_default()
+            .to_owned()
+    };
     assert_eq!(
         second_line(&globbed("")),
         format!(
@@ -2414,37 +2437,47 @@ fn only_the_logs_named_are_read_and_said_for_what_they_hold() {
         only.stdout,
         format!(
             "\
-3 records, 2026-01-20T10:00:00.000Z to 2026-01-20T10:01:00.000Z (every agent, up to 2026-01-20T10:01:00.000Z; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+3 records, 2026-01-20T10:00:00.000Z to 2026-01-20T10:01:00.000Z (every agent, up to
+2026-01-20T10:01:00.000Z; usage errors above 50% or failures of the verb's own above 20% of at least
+3 calls make a loser)
 (only the logs named (`--only-named`): the tool calls the sessions served, as 2 logs given with `--server-log` (`{a}`, `{c}`) record them, and mur's calls, as 1 log given with `--server-log` (`{b}`) records them)
 (the logs named end at 2026-01-20T10:01:00.000Z: the window ends there; `--until` sets another end)
+(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
+failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
+latency)
 
 verbs (as mur ran them):
 VERB         {h}
-bump (data)  1      1   0          0          0        0            0           0            5       5       2026-01-20T10:00:00.000Z
+bump (data)  1      1   0      0     0    0       0      0     5      5      2026-01-20T10:00:00.000Z
 
-surfaces:
+surfaces, as the sessions served them (one row per surface):
 SURFACE     {h}
-cli/data    1      1   0          0          0        0            0           0            5       5       2026-01-20T10:00:00.000Z
-server/cli  1      1   0          0          0        0            0           0            3       3       2026-01-20T10:00:00.500Z
-server/mcp  1      1   0          0          0        0            0           0            2       2       2026-01-20T10:01:00.000Z
-(`cli/…` are the calls as mur made them, `server/…` as the sessions served them: a call of mur's to a session that records usage is in both; `server/cli` against `server/mcp` is how often each surface was used in the logs read, which says which one agents prefer only where the same agents were offered both (of a study's CLI-only and MCP-only runs, it follows how many runs of each were read, not what agents chose))
+server/cli  1      1   0      0     0    0       0      0     3      3      2026-01-20T10:00:00.500Z
+server/mcp  1      1   0      0     0    0       0      0     2      2      2026-01-20T10:01:00.000Z
+
+surfaces, as mur ran them (by verb kind):
+SURFACE   {h}
+cli/data  1      1   0      0     0    0       0      0     5      5      2026-01-20T10:00:00.000Z
+(a call of mur's to a session that records usage is in both groups; `server/cli` against
+`server/mcp` is how often each was used: a preference only where the same agents were offered both,
+not across a study's CLI-only and MCP-only runs)
 
 tools called by mur:
 TOOL   {h}
-click  1      1   0          0          0        0            0           0            5       5       2026-01-20T10:00:00.000Z
+click  1      1   0      0     0    0       0      0     5      5      2026-01-20T10:00:00.000Z
 
 tools served by the session:
 TOOL   {h}
-click  2      2   0          0          0        0            0           0            2       3       2026-01-20T10:01:00.000Z
+click  2      2   0      0     0    0       0      0     2      3      2026-01-20T10:01:00.000Z
 
 clients the sessions served:
 CLIENT     {h}
-agent 1    1      1   0          0          0        0            0           0            2       2       2026-01-20T10:01:00.000Z
-mur 0.1.0  1      1   0          0          0        0            0           0            3       3       2026-01-20T10:00:00.500Z
+agent 1    1      1   0      0     0    0       0      0     2      2      2026-01-20T10:01:00.000Z
+mur 0.1.0  1      1   0      0     0    0       0      0     3      3      2026-01-20T10:00:00.500Z
 
 losers: none
 ",
-            h = "CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED",
+            h = "CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED",
         ),
         "{only}"
     );
@@ -2461,12 +2494,10 @@ losers: none
         "<li>Only the logs given with <code>--server-log</code> were read \
          (<code>--only-named</code>): not mur's own usage log, nor the sessions' found beside \
          it.</li>",
-        "<p><code>cli/…</code> are the calls as mur made them, <code>server/…</code> as the \
-         sessions served them: a call of mur's to a session that records usage is in both; \
-         <code>server/cli</code> against <code>server/mcp</code> is how often each surface was \
-         used in the logs read, which says which one agents prefer only where the same agents \
-         were offered both (of a study's CLI-only and MCP-only runs, it follows how many runs \
-         of each were read, not what agents chose).</p>",
+        "<p>A call of mur's to a session that records usage is in both groups; \
+         <code>server/cli</code> against <code>server/mcp</code> is how often each was used: a \
+         preference only where the same agents were offered both, not across a study's \
+         CLI-only and MCP-only runs.</p>",
     ] {
         assert!(page.contains(said), "{said}\n{page}");
     }
@@ -2478,11 +2509,10 @@ losers: none
     let sessions = found.parent().expect("dir").display();
     let mixed = untimed(&mixed.stdout);
     assert_eq!(
-        mixed.lines().take(2).collect::<Vec<_>>(),
+        mixed.lines().take(3).collect::<Vec<_>>(),
         [
-            "5 records, TIME to TIME (every agent; usage errors above 50% or failures of the \
-             verb's own above 20% of at least 3 calls make a loser)"
-                .to_owned(),
+            "5 records, TIME to TIME (every agent; usage errors above 50%".to_owned(),
+            "or failures of the verb's own above 20% of at least 3 calls make a loser)".to_owned(),
             format!(
                 "(with the tool calls the sessions served, as 1 log in `{sessions}` and 2 given \
                  with `--server-log` (`{a}`, `{c}`) record them, mur's calls, as 1 log given \
@@ -2533,7 +2563,7 @@ fn prune_judges_by_the_logs_named_alone_with_only_named() {
     let removed = prune(&["--only-named"]);
     assert_eq!(
         untimed(&removed.stdout),
-        "mur devtools verbs remove idle    # not used since TIME\n",
+        "mur devtools verbs remove idle    # never used in the window (since TIME)\n",
         "{removed}"
     );
     let last = prune(&["--only-named", "--until", "last"]);
@@ -2557,16 +2587,17 @@ fn prune_judges_by_the_logs_named_alone_with_only_named() {
     let report = sandbox.devtools(&report);
     report.assert_code(0).assert_stderr_is("");
     // Its first line, and under the logs read, where the window ends.
+    // (The first wrapped at 100 columns, the logs read on its fourth.)
     let lines: Vec<&str> = report.stdout.lines().collect();
     assert_eq!(
-        untimed(&[lines[0], lines[2]].join("\n")),
-        "2 records, TIME to TIME (every agent, up to TIME; usage errors above 50% or \
-         failures of the verb's own above 20% of at least 3 calls make a loser)\n\
+        untimed(&[&lines[..3], &lines[4..5]].concat().join("\n")),
+        "2 records, TIME to TIME (every agent, up to\nTIME; usage errors above 50% or \
+         failures of the verb's own above 20% of at least\n3 calls make a loser)\n\
          (the logs named end at TIME: the window ends there; `--until` sets another end)",
         "{report}"
     );
     prune(&["--only-named", "--yes"])
-        .assert_stdout_contains("removed verb `idle` (not used since ");
+        .assert_stdout_contains("removed verb `idle` (never used in the window (since ");
     assert_eq!(installed(&sandbox), Vec::<String>::new());
 }
 
@@ -2762,20 +2793,24 @@ fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
     assert_eq!(
         shown.replace(&log, "LOG"),
         "\
-1 record, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+1 record, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50%
+or failures of the verb's own above 20% of at least 3 calls make a loser)
 (with the tool calls the sessions served, as 1 log given with `--server-log` (`LOG`) records them)
+(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
+failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
+latency)
 
-surfaces:
-SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-server/mcp  1      1   0          0          0        0            0           0            2       2       2026-01-01T10:00:00.000Z
+surfaces, as the sessions served them (one row per surface):
+SURFACE     CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+server/mcp  1      1   0      0     0    0       0      0     2      2      2026-01-01T10:00:00.000Z
 
 tools served by the session:
-TOOL                                               CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged  1      1   0          0          0        0            0           0            2       2       2026-01-01T10:00:00.000Z
+TOOL                                               CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged  1      1   0      0     0    0       0      0     2      2      2026-01-01T10:00:00.000Z
 
 clients the sessions served:
-CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-agent 1  1      1   0          0          0        0            0           0            2       2       2026-01-01T10:00:00.000Z
+CLIENT   CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+agent 1  1      1   0      0     0    0       0      0     2      2      2026-01-01T10:00:00.000Z
 
 tools no named verb reached: evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged, zzz
 
@@ -2820,21 +2855,25 @@ fn a_call_of_a_tool_the_session_lacks_is_an_rpc_error_not_a_tool_failure() {
         untimed(&out.stdout),
         format!(
             "\
-3 records, TIME to TIME (every agent; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+3 records, TIME to TIME (every agent; usage errors above 50%
+or failures of the verb's own above 20% of at least 3 calls make a loser)
 (with the tool calls the sessions served, as 1 log given with `--server-log` (`{log}`) records them)
+(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
+failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
+latency)
 
-surfaces:
-SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-server/mcp  3      1   0          1          1        0            0           0            2       2       TIME
+surfaces, as the sessions served them (one row per surface):
+SURFACE     CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+server/mcp  3      1   0      1     1    0       0      0     2      2      TIME
 
 tools served by the session:
-TOOL     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-state    2      1   0          1          0        0            0           0            2       2       TIME
-getText  1      0   0          0          1        0            0           0            2       2       TIME
+TOOL     CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+state    2      1   0      1     0    0       0      0     2      2      TIME
+getText  1      0   0      0     1    0       0      0     2      2      TIME
 
 clients the sessions served:
-CLIENT   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
-agent 1  3      1   0          1          1        0            0           0            2       2       TIME
+CLIENT   CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+agent 1  3      1   0      1     1    0       0      0     2      2      TIME
 
 losers: none
   (no verb was judged unused: the records read do not go back to TIME)
@@ -2924,25 +2963,28 @@ fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
         .unwrap_or_default();
     // The window's start, an hour before mur's own now, is said and not known here.
     let shown = since_masked(shown);
-    let row = format!(
-        "1      1   0          0          0        0            0           0            1       1       {now}"
-    );
+    let row = format!("1      1   0      0     0    0       0      0     1      1      {now}");
     assert_eq!(
         shown,
         format!(
             "\
-1 record, {now} to {now} (every agent, since SINCE; usage errors above 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
+1 record, {now} to {now} (every agent, since
+SINCE; usage errors above 50% or failures of the verb's own above 20% of at least
+3 calls make a loser)
+(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
+failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
+latency)
 
 verbs (as mur ran them):
-VERB            CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+VERB            CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 click (plugin)  {row}
 
-surfaces:
-SURFACE     CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+surfaces, as mur ran them (by verb kind):
+SURFACE     CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 cli/plugin  {row}
 
 tools called by mur:
-TOOL   CALLS  OK  USAGE-ERR  TOOL-FAIL  RPC-ERR  PLUGIN-FAIL  OTHER-FAIL  INTERRUPTED  P50-MS  P90-MS  LAST-USED
+TOOL   CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 click  {row}
 
 losers: none
@@ -3007,7 +3049,8 @@ fn the_report_reads_what_bridges_record_where_they_record_it() {
         dir.display()
     );
     assert!(
-        report.stdout.contains(&format!(")\n{header}\n")),
+        // Under the first line, above what the columns' headers stand for.
+        report.stdout.contains(&format!(")\n{header}(USAGE: ")),
         "{report}"
     );
     assert!(
@@ -3286,7 +3329,8 @@ fn a_window_that_begins_after_now_judges_no_verb_unused_and_q_leaves_the_note_ou
         .assert_stderr_is("");
     assert_eq!(installed(&sandbox), all);
     let report = sandbox.devtools(&[&["usage", "report"][..], &window].concat());
-    let text = untimed(&report.assert_code(0).stdout);
+    // Its note wrapped at 100 columns, read as one line.
+    let text = untimed(&report.assert_code(0).stdout).replace("\n   ", " ");
     assert!(
         text.ends_with(&format!("\nlosers: none\n  ({why})\n")),
         "{text}"
@@ -3314,7 +3358,7 @@ fn only_verbs_names_not_installed_are_warned_of_and_the_others_judged() {
     prune.assert_code(0);
     assert_eq!(
         untimed(&prune.stdout),
-        "mur devtools verbs remove idle    # not used since TIME\n"
+        "mur devtools verbs remove idle    # never used in the window (since TIME)\n"
     );
     assert_eq!(
         prune.stderr,
@@ -3418,11 +3462,16 @@ fn parity_exit_1_is_its_answer_or_a_refusal_told_apart_by_stdout() {
                  hint: usage: mur devtools parity [OPTIONS] (`--help` shows more)\n",
             );
     }
-    // The answer is recorded as the command's outcome (`ok`); the argv refused before
-    // `parity` began is in no record (as any host command's flags refused).
+    // The answer is recorded as the command's outcome (`ok`); the argv refused, as a
+    // usage error (as a plugin verb's argv refused is).
     assert_eq!(
         fields(&records(&sandbox.usage_log()), ["exit", "outcome"]),
-        [["1", "ok"], ["1", "ok"]]
+        [
+            ["1", "ok"],
+            ["1", "ok"],
+            ["1", "usage-error"],
+            ["1", "usage-error"]
+        ]
     );
     // Several sessions, none chosen: nothing on stdout, which one is meant on stderr.
     let (sandbox, [a, b]) = Sandbox::with_apps(["a", "b"]);
@@ -3446,4 +3495,38 @@ fn parity_exit_1_is_its_answer_or_a_refusal_told_apart_by_stdout() {
         fields(&records(&sandbox.usage_log()), ["exit", "outcome"]),
         [["1", "session-error"]]
     );
+}
+
+/// A host command whose own flags mur refuses before it begins (`parity --bogus`) is
+/// recorded as a verb whose argv is refused (`state --bogus`): a usage error of
+/// its name, with the argv's shape, so the report counts and lists it.
+#[test]
+fn a_host_command_s_flags_refused_are_recorded_as_a_verb_s_are() {
+    let (sandbox, _app) = Sandbox::with_app();
+    for args in [
+        &["state", "--bogus"][..],
+        &["parity", "--bogus"],
+        &["--pretty", "catalog", "--bogus"],
+        &["session", "list", "--bogus"],
+    ] {
+        sandbox.devtools(args).assert_code(1);
+    }
+    // Help is no refusal, nor a command that records no call (`verbs`).
+    sandbox.devtools(&["parity", "--help"]).assert_code(0);
+    sandbox
+        .devtools(&["verbs", "list", "--bogus"])
+        .assert_code(1);
+    let records = records(&sandbox.usage_log());
+    assert_eq!(
+        fields(&records, ["verb", "kind", "exit", "outcome"]),
+        [
+            ["state", "derived", "1", "usage-error"],
+            ["parity", "host", "1", "usage-error"],
+            ["catalog", "host", "1", "usage-error"],
+            ["session list", "host", "1", "usage-error"],
+        ]
+    );
+    let argv: Vec<&Value> = records.iter().map(|r| &r["argv"]).collect();
+    let shape = json!({"options": ["--bogus"], "positionals": 0});
+    assert_eq!(argv, [&shape; 4]);
 }
