@@ -502,7 +502,7 @@ pub(crate) const SWEEP_LOCK: &str = "sweep.lock";
 
 /// The lock file [`SWEEP_LOCK`] in the cache directory `dir`; `None` when it
 /// cannot be opened (then nothing is removed: unused code costs only disk).
-fn open_lock(dir: &Path) -> Option<File> {
+pub(crate) fn open_lock(dir: &Path) -> Option<File> {
     let path = dir.join(SWEEP_LOCK);
     File::options()
         .read(true)
@@ -514,8 +514,10 @@ fn open_lock(dir: &Path) -> Option<File> {
         .ok()
 }
 
-/// The path a verb directory is named by in the cache: its canonical path.
-fn canonical(dir: &Path) -> PathBuf {
+/// The path a verb directory is named by in the cache, and where a file the user
+/// named is, from any directory (`verbs info` shows it as the verb's source): its
+/// canonical path (links and `..` resolved), else at least an absolute one.
+pub(crate) fn canonical(dir: &Path) -> PathBuf {
     std::fs::canonicalize(dir)
         .or_else(|_| std::path::absolute(dir))
         .unwrap_or_else(|_| dir.to_owned())

@@ -144,7 +144,8 @@ impl VerbHost {
             (e.name, e.summary, kind)
         });
         let broken = broken.into_iter().map(|b| {
-            let said = "its index entry is broken: `mur devtools verbs list` says how to repair it";
+            let said =
+                "its index entry is unusable: `mur devtools verbs list` says how to repair it";
             (b.name, said.to_owned(), "broken")
         });
         listed.chain(broken).collect()

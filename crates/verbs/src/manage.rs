@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::bindings::VERSIONS;
 use super::bounded::{self, Links, Refusal};
-use super::cache::{CodeCache, UNUSED_OTHER_ENGINE};
+use super::cache::{CodeCache, UNUSED_OTHER_ENGINE, canonical, open_lock};
 use super::data::{self, DataVerb};
 use super::dirs::VerbDirs;
 use super::error::{VerbError, io_error};
@@ -197,8 +197,8 @@ enum Swept {
 
 /// Removes compiled code this command left unused: of the sha256s `dropped` (what
 /// the verb directory had before it, and what it compiled), those no verb directory
-/// sharing the cache uses ([`other_users`]); and with [`Swept::All`], the code no
-/// verb directory has mapped for a month — that of a verb directory since deleted,
+/// sharing the cache uses ([`CodeCache::other_users`]); and with [`Swept::All`], the
+/// code no verb directory has mapped for a month — that of a verb directory since deleted,
 /// or of one whose `mur` never said it uses the cache. Judged by the index as it
 /// stands now (read again: another `verbs add` may have installed a verb since
 /// this one read it), and only while no `verbs add` is at work, in any verb
@@ -216,7 +216,7 @@ fn collect_orphans(dirs: &VerbDirs, dropped: &[String], swept: Swept) {
             return;
         }
     }
-    let Some(lock) = sweep_lock(&dirs.cache) else {
+    let Some(lock) = open_lock(&dirs.cache) else {
         return;
     };
     if lock.try_lock().is_err() {
@@ -227,13 +227,14 @@ fn collect_orphans(dirs: &VerbDirs, dropped: &[String], swept: Swept) {
         return;
     };
     // A refused command leaves the cache as it found it, but for its own code.
+    let cache = CodeCache::open(&dirs.cache);
     if swept == Swept::All {
-        register(dirs);
+        cache.record_user(&dirs.verbs);
     }
     let mut used = sha256s(&index);
     // Of another verb directory whose index cannot be read, which code it uses is
     // not known: then only what went unused for a month is taken.
-    let dropped: Vec<&str> = match other_users(dirs) {
+    let dropped: Vec<&str> = match cache.other_users(&dirs.verbs) {
         Some(theirs) => {
             used.extend(theirs);
             dropped.iter().map(String::as_str).collect()
@@ -242,7 +243,7 @@ fn collect_orphans(dirs: &VerbDirs, dropped: &[String], swept: Swept) {
     };
     let used: Vec<&str> = used.iter().map(String::as_str).collect();
     let idle = (swept == Swept::All).then_some(UNUSED_OTHER_ENGINE);
-    let removed = CodeCache::open(&dirs.cache).sweep(&used, &dropped, idle);
+    let removed = cache.sweep(&used, &dropped, idle);
     if removed > 0 {
         tracing::debug!("removed {removed} compiled entries no verb directory uses");
     }
@@ -254,63 +255,6 @@ fn collect_orphans(dirs: &VerbDirs, dropped: &[String], swept: Swept) {
     if removed > 0 {
         tracing::debug!("removed {removed} files no installed verb uses");
     }
-}
-
-/// The folder of the compile cache where each verb directory that uses it is
-/// named: a file per verb directory (`<hash of its path>.path`), holding its
-/// path. Several verb directories (a test's or a CI job's `XDG_DATA_HOME`) may
-/// share one cache, and a verb file installed in two of them is compiled once.
-const USERS: &str = "verb-dirs";
-
-/// Names this verb directory among the users of the cache ([`USERS`]), after a
-/// command that succeeded in it, so that the sweeps of the others keep the code
-/// it uses. Best effort: a directory not named keeps its code for a month unused,
-/// and loses one a command of another dropped (a verb file both had).
-fn register(dirs: &VerbDirs) {
-    let Some(path) = canonical(&dirs.verbs).to_str().map(str::to_owned) else {
-        return;
-    };
-    let users = dirs.cache.join(USERS);
-    let record = users.join(format!("{}.path", &sha256_hex(path.as_bytes())[..32]));
-    if record.exists() {
-        return;
-    }
-    if let Err(e) = std::fs::create_dir_all(&users)
-        .map_err(|e| io_error("create", &users, e))
-        .and_then(|()| write_atomic(&record, path.as_bytes()))
-    {
-        tracing::debug!("cannot name the verb directory in the compile cache: {e}");
-    }
-}
-
-/// The sha256s of the verbs installed in every other verb directory named in the
-/// cache ([`register`]); one since deleted is forgotten. `None` when one of them
-/// cannot be read (a broken entry): what it uses is not known.
-fn other_users(dirs: &VerbDirs) -> Option<Vec<String>> {
-    let ours = canonical(&dirs.verbs);
-    let Ok(records) = std::fs::read_dir(dirs.cache.join(USERS)) else {
-        return Some(Vec::new());
-    };
-    let mut used = Vec::new();
-    for record in records.flatten() {
-        let Ok(path) = bounded::read_capped(&record.path(), Links::Refuse, 4096) else {
-            continue;
-        };
-        let Ok(path) = String::from_utf8(path).map(PathBuf::from) else {
-            continue;
-        };
-        if path == ours || !path.is_absolute() {
-            continue;
-        }
-        match std::fs::symlink_metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                tracing::debug!("the verb directory `{}` is gone", path.display());
-                let _ = std::fs::remove_file(record.path());
-            }
-            _ => used.extend(super::index::installed_sha256s(&path)?),
-        }
-    }
-    Some(used)
 }
 
 /// The files in the verb directory that no installed verb uses: one a `verbs remove`
@@ -342,21 +286,6 @@ fn unused_files(verbs: &Path, index: &Index) -> Vec<PathBuf> {
     unused
 }
 
-/// The file in the cache directory whose lock orders `verbs add` and the sweep
-/// of compiled code ([`collect_orphans`]); `None` when it cannot be opened
-/// (then nothing is swept: unused code costs only disk).
-fn sweep_lock(cache: &Path) -> Option<std::fs::File> {
-    let path = cache.join("sweep.lock");
-    std::fs::File::options()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(|e| tracing::debug!("cannot open `{}`: {e}", path.display()))
-        .ok()
-}
-
 /// The engine a `verbs add` compiles with, and the lock it holds shared from
 /// its first compile until its verbs are in the index: no sweep by another
 /// `verbs add` or `verbs remove` takes the code it compiled before it is
@@ -383,10 +312,10 @@ impl Compiler {
     }
 }
 
-/// The sweep's lock ([`sweep_lock`]) held shared, which a `verbs add` holds while
+/// The sweep's lock ([`open_lock`]) held shared, which a `verbs add` holds while
 /// its work is not in the index yet; `None` when it cannot be taken.
 fn at_work(cache: &Path) -> Option<std::fs::File> {
-    sweep_lock(cache).filter(|lock| {
+    open_lock(cache).filter(|lock| {
         lock.lock_shared()
             .map_err(|e| tracing::debug!("cannot lock the compiled-code cache: {e}"))
             .is_ok()
@@ -1594,16 +1523,6 @@ fn unreadable(file: &Path, e: &std::io::Error) -> VerbError {
         (None, None) => "check the path".to_owned(),
     };
     VerbError::refused(format!("could not read `{shown}`: no such file"), hint)
-}
-
-/// Where a file the user named is, from any directory: its canonical path (links
-/// and `..` resolved), else at least an absolute one. `verbs info` shows it as
-/// the verb's source; as typed (`target/…/verb.wasm`) it meant nothing from
-/// anywhere else.
-fn canonical(file: &Path) -> PathBuf {
-    std::fs::canonicalize(file)
-        .or_else(|_| std::path::absolute(file))
-        .unwrap_or_else(|_| file.to_owned())
 }
 
 /// Record a verb's changed file, a build of the same verb ([`Runtime::adopt`]): its
