@@ -151,6 +151,9 @@ pub struct ToolParam {
     pub choices: Vec<String>,
     /// An integer the schema holds to 0 or more (the Rust kit's `Kind::Count`).
     pub counts: bool,
+    /// The value an example gives it, as the tool takes it: a choice's first word, a
+    /// numeric enum's first number, `true` for a boolean; else none.
+    pub sample: Option<serde_json::Value>,
 }
 
 /// The longest summary a new verb is given from a tool's description, in bytes: far
@@ -199,12 +202,30 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
             let minimum = verb
                 .facts(option)
                 .and_then(|facts| facts.range.get("minimum").and_then(|m| m.as_f64()));
-            let json = param.repeatable || (param.required && param.kind == ValueKind::Flag);
+            // A choice of numbers (`enum: [1, 2, 4]`) is sent as JSON: the kits send a
+            // choice as a string, the derived verb sends the number. A boolean is JSON
+            // too, `true` or `false`: a kit's flag can only send `true`.
+            let values = tool["inputSchema"]["properties"][key]["enum"].as_array();
+            let typed_choice = param.kind == ValueKind::Choice
+                && values.is_some_and(|values| values.iter().any(|v| !v.is_string()));
+            let boolean = param.kind == ValueKind::Flag;
+            let json = param.repeatable || boolean || typed_choice;
             let kind = if json { ValueKind::Json } else { param.kind };
             let value_name = match param.value_name.as_str() {
+                _ if boolean && !param.repeatable => "true|false",
+                name if typed_choice && !param.repeatable && !name.is_empty() => name,
                 _ if json => "JSON",
                 "" => "VALUE",
                 name => name,
+            };
+            let sample = match () {
+                _ if param.repeatable => None,
+                _ if boolean => Some(serde_json::json!(true)),
+                _ if typed_choice => values.and_then(|values| values.first()).cloned(),
+                _ if param.kind == ValueKind::Choice => {
+                    param.choices.first().map(|c| serde_json::json!(c))
+                }
+                _ => None,
             };
             Some(ToolParam {
                 option: option.to_owned(),
@@ -219,6 +240,7 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
                     param.choices.clone()
                 },
                 counts: minimum.is_some_and(|m| m >= 0.0),
+                sample,
             })
         })
         .collect();
@@ -502,7 +524,10 @@ fn described(name: &str, lang: Lang, tool: &Tool) -> Vec<(&'static str, String)>
             params
                 .iter()
                 .filter(|p| p.required)
-                .map(|p| format!("'{}'", p.value_name)),
+                .map(|p| match &p.sample {
+                    Some(value) => format!("'{}'", sample_word(value)),
+                    None => format!("'{}'", p.value_name),
+                }),
         )
         .collect::<Vec<_>>()
         .join(" ");
@@ -512,11 +537,15 @@ fn described(name: &str, lang: Lang, tool: &Tool) -> Vec<(&'static str, String)>
         true => "call the tool, which takes no params",
         false => "call the tool with one param per property of its input schema",
     };
+    let usage: String = usage.iter().map(|word| format!(" {word}")).collect();
+    // Python's is in a docstring, where `C:\Name` (a choice's word) is a syntax
+    // error and `"""` would end it.
+    let usage = match lang {
+        Lang::Python => literal(&usage),
+        _ => usage,
+    };
     vec![
-        (
-            "usage",
-            usage.iter().map(|word| format!(" {word}")).collect(),
-        ),
+        ("usage", usage),
         ("what", what.to_owned()),
         ("example", literal(&example)),
         ("params", source),
@@ -855,6 +884,10 @@ fn sample_call(params: &[ToolParam]) -> (String, String) {
     let mut sent = serde_json::Map::new();
     for param in params.iter().filter(|p| p.required) {
         let (word, value) = match param.kind {
+            _ if param.sample.is_some() => {
+                let value = param.sample.clone().unwrap_or_default();
+                (sample_word(&value), value)
+            }
             ValueKind::Selector => ("#x".to_owned(), serde_json::json!("#x")),
             ValueKind::Choice => {
                 let first = param.choices.first().cloned().unwrap_or_default();
@@ -872,6 +905,14 @@ fn sample_call(params: &[ToolParam]) -> (String, String) {
         serde_json::Value::from(words).to_string(),
         serde_json::Value::from(sent).to_string(),
     )
+}
+
+/// The word a command line gives for `value`: a string as it is, else its JSON.
+fn sample_word(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(text) => text.clone(),
+        value => value.to_string(),
+    }
 }
 
 /// The component a project's build writes, relative to its root.
@@ -1540,6 +1581,81 @@ mod tests {
         .expect("a tool")
     }
 
+    /// A verb made for a tool sends each param as the tool takes it, as its derived
+    /// verb does: a choice of numbers as a number (it was sent as the string `"2"`,
+    /// pinned so by its own test, and its example `'1|2|4'` was refused), a boolean
+    /// as `true` or `false` (a flag could only send `true`). Python's docstring takes
+    /// a choice's backslash and quotes escaped (`C:\Name` was a syntax error).
+    #[test]
+    fn a_verb_made_for_a_tool_sends_numbers_and_booleans_as_the_tool_takes_them() {
+        let tool = Tool::of(&serde_json::json!({
+            "name": "pick",
+            "description": "Picks",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "n": {"type": "integer", "enum": [1, 2, 4]},
+                    "visible": {"type": "boolean"},
+                    "drive": {"enum": ["C:\\Name", "a\"\"\"b"]},
+                },
+                "required": ["n"],
+            },
+        }))
+        .expect("a tool");
+        let params = tool.params.clone().expect("params");
+        assert_eq!(
+            sample_call(&params),
+            ("[\"1\"]".to_owned(), "{\"n\":1}".to_owned())
+        );
+        for (lang, path, wants) in [
+            (
+                Lang::Rust,
+                "src/lib.rs",
+                &[
+                    "Pos::new(\"n\", \"n\", Kind::Json, ",
+                    "Opt::value(\"visible\", \"true|false\", Kind::Json, ",
+                ][..],
+            ),
+            (
+                Lang::Python,
+                "app.py",
+                &[
+                    ", kind=\"json\", key=\"n\", ",
+                    "kit.option(\"visible\", \"true|false\", ",
+                    ", kind=\"json\", key=\"visible\"),",
+                ][..],
+            ),
+            (
+                Lang::JavaScript,
+                "verb.js",
+                &[
+                    "{ kind: \"json\", key: \"n\", ",
+                    "option(\"visible\", \"true|false\", ",
+                    "{ kind: \"json\", key: \"visible\" }),",
+                ][..],
+            ),
+        ] {
+            let files = files("pick", lang, &tool);
+            let source = text(&files, path);
+            for want in wants {
+                assert!(source.contains(want), "{lang:?}: {want}\n{source}");
+            }
+            for gone in ["\"1\", \"2\"", "flag("] {
+                assert!(!source.contains(gone), "{lang:?}: {gone}\n{source}");
+            }
+            assert!(
+                source.contains("\"mur devtools pick '1'\""),
+                "{lang:?}: {source}"
+            );
+        }
+        let python = text(&files("pick", Lang::Python, &tool), "app.py");
+        let docstring = python.lines().next().unwrap_or_default();
+        assert!(docstring.contains("C:\\\\Name"), "{docstring}");
+        assert_eq!(python.matches("\"\"\"").count(), 2, "{python}");
+        let test = text(&files("pick", Lang::Python, &tool), "test_app.py");
+        assert!(test.contains("{\"n\":1}"), "{test}");
+    }
+
     /// A verb made for a session's tool takes one param per property of the tool's
     /// input schema, named as its derived verb's options, the required ones positionals
     /// (also `--OPTION VALUE`), each sent as its property, in every language; nothing
@@ -1548,7 +1664,7 @@ mod tests {
     #[test]
     fn a_verb_made_for_a_tool_takes_the_params_of_its_schema() {
         let tool = echo();
-        let usage = "`mur devtools echo <message> [--loud] [--max-results N] [--mode a|b] \
+        let usage = "`mur devtools echo <message> [--loud true|false] [--max-results N] [--mode a|b] \
                      [--arg-timeout NUMBER]`";
         for (lang, path, params) in [
             (
@@ -1558,7 +1674,7 @@ mod tests {
                     "use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb, \
                      argv::camel_case, serde_json};",
                     "Pos::new(\"message\", \"message\", Kind::Text, ",
-                    "Opt::flag(\"loud\", ",
+                    "Opt::value(\"loud\", \"true|false\", Kind::Json, ",
                     "Opt::value(\"max-results\", \"N\", Kind::Count, ",
                     "Opt::value(\"mode\", \"a|b\", Kind::Choice(&[\"a\", \"b\"]), ",
                     "Opt::value(\"arg-timeout\", \"NUMBER\", Kind::Local, ",
@@ -1572,7 +1688,8 @@ mod tests {
                 &[
                     "kit.positional(\"message\", \"what to say (required)\", kind=\"text\", \
                      key=\"message\", option=\"TEXT\"),",
-                    "kit.flag(\"loud\", ",
+                    "kit.option(\"loud\", \"true|false\", ",
+                    ", kind=\"json\", key=\"loud\"),",
                     "kit.option(\"max-results\", \"N\", ",
                     ", kind=\"integer\", key=\"max_results\"),",
                     ", kind=\"choice\", choices=(\"a\", \"b\",), key=\"mode\"),",
@@ -1583,7 +1700,8 @@ mod tests {
                 Lang::JavaScript,
                 "verb.js",
                 &[
-                    "import { Verb, flag, option, positional } from \"./kit.js\";",
+                    "import { Verb, option, positional } from \"./kit.js\";",
+                    "option(\"loud\", \"true|false\", ",
                     "positional(\"message\", \"what to say (required)\", { kind: \"text\", \
                      key: \"message\", option: \"TEXT\" }),",
                     "{ kind: \"integer\", key: \"max_results\" }),",

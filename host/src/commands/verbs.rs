@@ -534,6 +534,10 @@ fn session_notes(
     notes
 }
 
+/// How the kits' help of their whole-arguments option (`--args JSON`) starts: the Rust
+/// kit's `WHOLE_HELP` (plugins/kit/src/argv.rs), kit.py's and kit.js's.
+const KIT_WHOLE_HELP: &str = "the whole arguments object, as JSON";
+
 /// The note that a component verb just installed declares params of which none is a
 /// property of its `tool`'s input schema (a template's `<selector>` for a tool taking
 /// `target`): most likely every call sends what the tool does not take. A param is the
@@ -550,7 +554,12 @@ fn sends_nothing_listed(entry: &mur_verbs::Entry, tool: &serde_json::Value) -> O
     // A positional taken as an option too (`--selector S`) is declared as both: once.
     let mut params: Vec<&str> = Vec::new();
     for param in spec.positionals.iter().chain(&spec.options) {
-        let sent = !matches!(param.kind, ValueKind::Milliseconds | ValueKind::OutputPath);
+        // The kits' own `--args JSON` (`all-args` where the verb has an `args`) is the
+        // whole arguments object, not a property named `args`.
+        let whole = param.kind == ValueKind::Json
+            && ["args", "all-args", "all-all-args"].contains(&param.name.as_str())
+            && param.help.starts_with(KIT_WHOLE_HELP);
+        let sent = !whole && !matches!(param.kind, ValueKind::Milliseconds | ValueKind::OutputPath);
         if sent && !params.contains(&param.name.as_str()) {
             params.push(&param.name);
         }
@@ -714,8 +723,10 @@ fn word_taken(
         // Run after the next steps' `cd`: a `--project` typed relative is made absolute.
         None => format!(
             "note: `{name}` is the derived verb of the session's tool `{theirs}`: the new verb \
-             calls it with the same params (`{} {name} --help` lists them), and once added \
-             stands in for it ({back})",
+             calls it with the same params (`{} {name} --help` lists them) except `--out \
+             FILE`, which writes an image the tool returns to a file (a verb declares its own \
+             output path, as the standard `screenshot` does), and once added stands in for \
+             it ({back})",
             Settings {
                 project: settings
                     .project
@@ -906,5 +917,45 @@ mod tests {
         }
         let bare = serde_json::json!({"name": "fire"});
         assert_eq!(sends_nothing_listed(&entry(param("selector")), &bare), None);
+    }
+
+    /// The kits' own `--args JSON` (the whole arguments object) is no param sent as a
+    /// property `args`: a kit verb of a tool taking no params is not noted (the standard
+    /// `version` was), and a template `<selector>` verb of a tool with a property `args`
+    /// is (its `--args` was taken for that property).
+    #[test]
+    fn the_kits_whole_arguments_option_is_no_param() {
+        let whole = |name: &str| {
+            let help = "the whole arguments object, as JSON; options given beside it override \
+                        its fields";
+            serde_json::json!({"name": name, "valueName": "JSON", "kind": "json", "help": help})
+        };
+        let kit_verb = |positionals: serde_json::Value, name: &str| {
+            let mut entry = entry(positionals);
+            let spec = entry.spec.as_mut().expect("a spec");
+            let option = serde_json::from_value(whole(name)).expect("an option");
+            spec.options = vec![option];
+            entry
+        };
+        let version = serde_json::json!({"name": "fire", "inputSchema": {"type": "object",
+            "properties": {}}});
+        for name in ["args", "all-args"] {
+            assert_eq!(
+                sends_nothing_listed(&kit_verb(serde_json::json!([]), name), &version),
+                None,
+                "{name}"
+            );
+        }
+        let fire = serde_json::json!({"name": "fire", "inputSchema": {"type": "object",
+            "properties": {"target": {"type": "string"}, "args": {"type": "array"}}}});
+        let selector = serde_json::json!([{"name": "selector", "valueName": "S", "kind": "selector", "help": ""}]);
+        assert_eq!(
+            sends_nothing_listed(&kit_verb(selector, "args"), &fire).as_deref(),
+            Some(
+                "note: none of `fire2`'s params (`selector`) is a property of `fire`'s input \
+                 schema, which lists `target`, `args`: the tool most likely refuses or \
+                 ignores what it sends"
+            )
+        );
     }
 }

@@ -1000,5 +1000,43 @@ fn a_rust_verb_made_for_a_session_tool_takes_its_params_and_works_unedited() {
     ]);
     state.assert_code(0);
     assert_eq!(state.json()["structuredContent"]["text"], "5", "{state}");
+    // A boolean is given `true` or `false`, as to the derived verb: it was a flag,
+    // which could only send `true`, and refused `--visible false`.
+    verbs_new(&sb, &["--project", project_arg], "wait-for", "rust", &src).assert_code(0);
+    let dir = src.join("wait-for");
+    let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
+    assert!(
+        lib.contains("Opt::value(\"visible\", \"true|false\", Kind::Json, "),
+        "{lib}"
+    );
+    let wasm = component(&dir, |out| {
+        let script = format!(
+            "cargo build --release --target wasm32-wasip2\n\
+             cp target/wasm32-wasip2/release/mur_verb_wait_for.wasm '{}'\n",
+            out.display()
+        );
+        let built = run_as_user(&sb, &dir, &script);
+        assert_eq!(built.code, 0, "{built}");
+    });
+    add(&sb, &wasm);
+    let hidden = sb.mur(&[
+        "devtools",
+        "--project",
+        project_arg,
+        "wait-for",
+        "#btn-inc",
+        "--visible",
+        "false",
+        "--timeout-ms",
+        "0",
+    ]);
+    // `#btn-inc` stays visible: the tool, told `visible: false`, waits for it to hide.
+    hidden.assert_code(5);
+    assert!(
+        hidden
+            .stderr
+            .contains("waiting for `#btn-inc` to be hidden; last seen"),
+        "{hidden}"
+    );
     drop(session);
 }

@@ -325,8 +325,10 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
         assert!(
             out.stderr.contains(&format!(
                 "note: `fire` is the derived verb of the session's tool `fire`: the new verb \
-                 calls it with the same params (`{command}` lists them), and once added stands \
-                 in for it (`mur devtools verbs remove fire` gives the word back)\n"
+                 calls it with the same params (`{command}` lists them) except `--out FILE`, \
+                 which writes an image the tool returns to a file (a verb declares its own \
+                 output path, as the standard `screenshot` does), and once added stands in \
+                 for it (`mur devtools verbs remove fire` gives the word back)\n"
             )),
             "{out}"
         );

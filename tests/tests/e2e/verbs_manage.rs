@@ -1979,9 +1979,10 @@ fn a_verb_taking_another_tools_derived_verb_word_says_so_at_add_and_new() {
         new.stderr.lines().last(),
         Some(
             "note: `overview` is the derived verb of the session's tool `overview`: the new \
-             verb calls it with the same params (`mur devtools overview --help` lists them), \
-             and once added stands in for it (`mur devtools verbs remove overview` gives the \
-             word back)"
+             verb calls it with the same params (`mur devtools overview --help` lists them) \
+             except `--out FILE`, which writes an image the tool returns to a file (a verb \
+             declares its own output path, as the standard `screenshot` does), and once added \
+             stands in for it (`mur devtools verbs remove overview` gives the word back)"
         ),
         "{new}"
     );
