@@ -244,6 +244,8 @@ fn prune(args: &cli::PruneArgs, quiet: bool) -> Result<()> {
         let names: Vec<String> = losers.iter().map(|l| l.verb.clone()).collect();
         manage::remove_all(&dirs, &names)?;
     }
+    // The dry run's `#` reasons in one column, as a reader scans them.
+    let width = losers.iter().map(|l| l.command.chars().count()).max();
     for loser in losers {
         if yes {
             let from = sources
@@ -255,7 +257,9 @@ fn prune(args: &cli::PruneArgs, quiet: bool) -> Result<()> {
                 loser.verb, loser.reason
             ));
         } else {
-            out.push_str(&format!("{}    # {}\n", loser.command, loser.reason));
+            let pad = width.unwrap_or(0) - loser.command.chars().count();
+            let pad = " ".repeat(pad);
+            out.push_str(&format!("{}{pad}    # {}\n", loser.command, loser.reason));
         }
     }
     output::stdout(out.as_bytes())?;

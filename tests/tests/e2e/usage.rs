@@ -1225,7 +1225,11 @@ fn prune_removes_exactly_the_losers_and_only_with_yes() {
     // The same commands (the times are now minus the window, read anew).
     let commands = |out: &str| -> Vec<String> {
         out.lines()
-            .map(|l| l.split_once("    #").map_or(l, |(c, _)| c).to_owned())
+            .map(|l| {
+                l.split_once("    #")
+                    .map_or(l, |(c, _)| c.trim_end())
+                    .to_owned()
+            })
             .collect()
     };
     assert_eq!(commands(&quiet.stdout), commands(&dry.stdout), "{quiet}");
@@ -1343,12 +1347,16 @@ fn the_report_calls_a_verb_unused_only_where_prune_would_remove_it() {
     // Over a log that reaches back past it, both judge the last 30 days alike.
     let sandbox = with_known_verbs_and_log();
     let report = sandbox.devtools(&["usage", "report", "--json"]).json();
+    // Each loser's command, its `#` reason in one column past the longest command.
+    let command = |l: &Value| l["command"].as_str().unwrap_or_default().to_owned();
+    let width = items(&report["losers"]).map(|l| command(l).len()).max();
     let said: String = items(&report["losers"])
         .map(|l| {
             format!(
-                "{}    # {}\n",
-                l["command"].as_str().unwrap_or_default(),
-                l["reason"].as_str().unwrap_or_default()
+                "{:<width$}    # {}\n",
+                command(l),
+                l["reason"].as_str().unwrap_or_default(),
+                width = width.unwrap_or(0)
             )
         })
         .collect();
