@@ -949,6 +949,9 @@ pub(crate) fn rebuilt(e: &Error, message: String, hints: Vec<String>) -> Error {
     if e.is_out_of_bound() {
         error = error.out_of_bound();
     }
+    if let Some(tool) = e.tool_lacked() {
+        error = error.lacking_tool(tool);
+    }
     hints
         .into_iter()
         .fold(error, |error, hint| error.with_hint(hint))
@@ -957,6 +960,24 @@ pub(crate) fn rebuilt(e: &Error, message: String, hints: Vec<String>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An error said again in other words keeps what callers read from it as data: the
+    /// tool the session lacks (a data verb names its file by it), the session bound.
+    #[test]
+    fn an_error_rebuilt_keeps_its_markers() {
+        let e = Error::tool_failed("the session has no tool `x`")
+            .lacking_tool("x")
+            .out_of_bound();
+        let again = rebuilt(&e, "said otherwise".to_owned(), vec!["a hint".to_owned()]);
+        assert_eq!(
+            (
+                again.message(),
+                again.tool_lacked(),
+                again.is_out_of_bound()
+            ),
+            ("said otherwise", Some("x"), true)
+        );
+    }
 
     /// tokio builds a signal driver into every runtime of a binary whose tokio
     /// has the `signal` or `process` feature (a socket pair, ~65 signal slots,
