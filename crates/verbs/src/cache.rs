@@ -32,9 +32,11 @@
 //!   takes is read and copied instead, and kept ([`code`]).
 //!
 //! Who uses it: several verb directories may share one cache, each named in
-//! [`USERS`]. Code goes when no named directory uses it and no directory the
-//! cache does not know of is seen at work ([`CodeCache::sweep`]), or when
-//! nothing mapped it for a month.
+//! [`USERS`]. Code goes when no named directory uses it, every named one can be
+//! read, and no directory the cache does not know of is seen at work
+//! ([`CodeCache::sweep`]), or when nothing mapped it for a month: a named
+//! directory that cannot be read (a broken entry) holds back all code at once,
+//! but not the month rule, which keeps what it maps.
 //!
 //! There is no per-call checksum any more: it meant reading the whole entry
 //! (~40 MB for a JavaScript verb, 20–40 ms with the CRC) on every call, more
@@ -330,7 +332,8 @@ impl CodeCache {
     /// The sha256s of the verbs installed in every verb directory named in the
     /// cache ([`CodeCache::record_user`]) but `verbs`; one since deleted is
     /// forgotten. `None` when one of them cannot be read (a broken entry): what
-    /// it uses is not known.
+    /// it uses is not known, so nothing goes at once, and it stays named. Its code
+    /// is kept from the month rule only by being mapped, as a stranger's is.
     pub(crate) fn other_users(&self, verbs: &Path) -> Option<Vec<String>> {
         let ours = canonical(verbs);
         let records = self
@@ -878,6 +881,55 @@ mod tests {
         aged(&entry(&theirs), &c.good, 40 * day);
         assert_eq!(c.cache.sweep(&[SHA], &[&dropped], idle), 2);
         assert!(!entry(&dropped).exists() && !entry(&theirs).exists());
+        assert!(c.entry.exists());
+    }
+
+    /// Another verb directory named in the cache whose verbs cannot be read (here a
+    /// broken entry; permissions do the same) may use any code: a release keeps the
+    /// code it would drop, and keeps the directory named. Only the month rule of a
+    /// command's sweep takes it, once unmapped that long (what the directory maps
+    /// stays); and once the directory reads again, a release takes at once.
+    #[test]
+    fn a_verb_directory_that_cannot_be_read_holds_back_a_release_until_the_month_rule() {
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let (_, engine) = c.key.split_once('-').expect("a key");
+        let day = std::time::Duration::from_secs(24 * 3600);
+        let [ours, theirs] = ["ours", "theirs"].map(|name| c._tmp.path().join(name));
+        std::fs::create_dir(&ours).expect("ours");
+        let broken = theirs.join(crate::names::INDEX_NAME).join("crash.json");
+        std::fs::create_dir_all(broken.parent().expect("entries")).expect("theirs");
+        std::fs::write(&broken, "{").expect("a broken entry");
+        c.cache.record_user(&ours);
+        c.cache.record_user(&theirs);
+        let here = [SHA.to_owned()];
+        let dropped = "b".repeat(64);
+        let entry = dir.join(format!("{dropped}-{engine}.cwasm"));
+        aged(&entry, &c.good, std::time::Duration::ZERO);
+
+        assert!(c.cache.other_users(&ours).is_none(), "theirs read");
+        c.cache.release(&ours, &here, &dropped);
+        assert!(
+            entry.exists(),
+            "released what an unreadable directory may use"
+        );
+        let named = std::fs::read_dir(dir.join(USERS)).expect("records").count();
+        assert_eq!(named, 2, "an unreadable directory was forgotten");
+
+        // A month unmapped: a release still keeps it (it judges by use alone), the
+        // sweep of `verbs add` and `verbs remove` takes it, without `dropped`.
+        aged(&entry, &c.good, 40 * day);
+        c.cache.release(&ours, &here, &dropped);
+        assert!(entry.exists());
+        assert_eq!(c.cache.sweep(&[SHA], &[], Some(UNUSED_OTHER_ENGINE)), 1);
+        assert!(!entry.exists(), "kept for ever");
+        assert!(c.entry.exists());
+
+        // Readable again (the entry repaired), their directory no longer holds back.
+        aged(&entry, &c.good, std::time::Duration::ZERO);
+        std::fs::remove_file(&broken).expect("repair");
+        c.cache.release(&ours, &here, &dropped);
+        assert!(!entry.exists(), "held back by a directory that reads");
         assert!(c.entry.exists());
     }
 

@@ -2525,3 +2525,41 @@ fn re_adding_an_edited_data_verb_names_its_earlier_version() {
          version of this file (added ",
     );
 }
+
+/// Another verb directory sharing the cache whose verbs cannot be read (a broken
+/// entry) may use any compiled code, here the very code a `verbs remove` drops: it
+/// stays rather than go under that directory's feet, and goes once unmapped for a
+/// month, by the sweep of the next command that succeeds — not kept for ever.
+#[test]
+fn an_unreadable_verb_directory_holds_back_dropped_code_until_the_month_rule() {
+    let sandbox = sandbox_with(&[guest("ping")]);
+    let [ping] = mur_e2e::plugins::cache_entries(&sandbox)
+        .try_into()
+        .expect("one cache entry");
+    let theirs = sandbox.dir("data2");
+    let mut cmd = sandbox.mur_command(&["devtools", "verbs", "add", path(&guest("ping"))]);
+    cmd.env("XDG_DATA_HOME", &theirs);
+    mur_e2e::run(&mut cmd).assert_code(0);
+    std::fs::write(theirs.join("mur/verbs/index/ping.json"), "{").expect("break theirs");
+
+    sandbox
+        .mur(&["devtools", "verbs", "remove", "ping"])
+        .assert_code(0)
+        .assert_stderr_is("");
+    assert!(
+        ping.exists(),
+        "removed code an unreadable directory may use"
+    );
+    let month_ago = std::time::SystemTime::now() - Duration::from_secs(40 * 24 * 3600);
+    let file = std::fs::File::options()
+        .write(true)
+        .open(&ping)
+        .expect("entry");
+    let times = std::fs::FileTimes::new()
+        .set_accessed(month_ago)
+        .set_modified(month_ago);
+    file.set_times(times).expect("set times");
+    add(&sandbox, &[guest("crash")]);
+    assert!(!ping.exists(), "code unmapped for a month kept for ever");
+    assert_eq!(mur_e2e::plugins::cache_entries(&sandbox).len(), 1);
+}
