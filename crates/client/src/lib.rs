@@ -444,9 +444,6 @@ impl<'a> Client<'a> {
         params: Option<&Value>,
         timeout: Duration,
     ) -> Result<Reply> {
-        if let Some(why) = request::unsendable_method(method) {
-            return Err(Error::usage(why));
-        }
         // Pinned here, once: `bounded` taking the future by value held it
         // twice in this future's state (as its argument and pinned).
         let call = std::pin::pin!(self.call_unbounded(method, params));
@@ -745,6 +742,10 @@ impl<'a> Client<'a> {
     /// answers to its questions and its request state, until the server
     /// completes the request.
     async fn modern(&self, method: &str, params: Option<&Value>, version: &str) -> Result<Step> {
+        // A legacy session's request carries its method in the body alone.
+        if let Some(why) = request::unsendable_method(method, version) {
+            return Err(Error::usage(why));
+        }
         // The caller's params, until a retry's answers replace them.
         let mut sent = params.map(std::borrow::Cow::Borrowed);
         let mut id = CALL_ID;

@@ -169,13 +169,15 @@ pub fn modern_headers(method: &str, params: Option<&Value>, version: &str) -> He
 /// compares `Mcp-Method` with the body's method as sent, so a wrapped one (`tools/lïst`,
 /// a typo) was answered with a header mismatch (-32020, exit 5), which read as a
 /// protocol fault of mur's or the server's (review 609 #8). No MCP method is such a
-/// name; the caller refuses it before anything is sent, as a usage error.
-pub fn unsendable_method(method: &str) -> Option<String> {
+/// name; the caller refuses it before anything is sent, as a usage error, in a request
+/// of `version` (a modern one: a legacy session's carries the method in its body alone).
+pub fn unsendable_method(method: &str, version: &str) -> Option<String> {
     (encoded(method) != method).then(|| {
         format!(
-            "`{method}` cannot be a method: a request's `Mcp-Method` header carries its \
-             method as it is, which takes plain ASCII with no control character and no \
-             space at either end, as MCP's methods are (`tools/list`); nothing was sent"
+            "`{method}` cannot be a method of protocol {version}: its `Mcp-Method` \
+             header carries the method as it is, which takes plain ASCII with no control \
+             character and no space at either end, as MCP's methods are (`tools/list`); \
+             nothing was sent (`--protocol {LEGACY_VERSION}` sends it in the body alone)"
         )
     })
 }
@@ -336,7 +338,7 @@ mod tests {
     #[test]
     fn a_method_that_cannot_be_a_header_value_is_refused() {
         for method in ["tools/list", "ping", "x/a b", "notifications/cancelled"] {
-            assert_eq!(unsendable_method(method), None, "{method}");
+            assert_eq!(unsendable_method(method, MODERN_VERSION), None, "{method}");
         }
         for method in [
             "tools/l\u{ef}st",
@@ -346,12 +348,19 @@ mod tests {
             "tools/\tlist",
             "=?base64?dG9vbHMvbGlzdA==?=",
         ] {
-            let why = unsendable_method(method).expect(method);
+            let why = unsendable_method(method, MODERN_VERSION).expect(method);
             assert!(
-                why.starts_with(&format!("`{method}` cannot be a method: ")),
+                why.starts_with(&format!(
+                    "`{method}` cannot be a method of protocol 2026-07-28: "
+                )),
                 "{why}"
             );
-            assert!(why.ends_with("; nothing was sent"), "{why}");
+            assert!(
+                why.ends_with(
+                    "; nothing was sent (`--protocol 2025-11-25` sends it in the body alone)"
+                ),
+                "{why}"
+            );
         }
     }
 

@@ -1797,11 +1797,25 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
         .assert_code(1)
         .assert_stdout_is("")
         .assert_stderr_is(
-            "error: `tools/l\u{ef}st` cannot be a method: a request's `Mcp-Method` header \
-             carries its method as it is, which takes plain ASCII with no control character \
-             and no space at either end, as MCP's methods are (`tools/list`); nothing was \
-             sent\n",
+            "error: `tools/l\u{ef}st` cannot be a method of protocol 2026-07-28: its \
+             `Mcp-Method` header carries the method as it is, which takes plain ASCII with no \
+             control character and no space at either end, as MCP's methods are \
+             (`tools/list`); nothing was sent (`--protocol 2025-11-25` sends it in the body \
+             alone)\n",
         );
+    // A 2025-11-25 session takes it in the body alone: sent, the server's answer is exit 5.
+    let out = sb.mur(&[
+        "devtools",
+        "--protocol",
+        "2025-11-25",
+        "--endpoint",
+        &proxy.endpoint(),
+        "call",
+        "--method",
+        "tools/l\u{ef}st",
+    ]);
+    out.assert_code(5);
+    assert_eq!(out.json()["error"]["code"], -32601, "{out}");
     // One of NAME and --method.
     sb.mur(&["devtools", "call"]).assert_code(1);
     sb.mur(&["devtools", "call", "ping", "--method", "ping"])
