@@ -428,7 +428,7 @@ export function payload(result) {
   const text = (Array.isArray(result?.content) ? result.content : []).find((b) => b?.type === "text");
   if (text) {
     try {
-      return JSON.parse(text.text ?? "");
+      return readExact(text.text ?? "");
     } catch {
       return text.text ?? "";
     }
@@ -436,9 +436,9 @@ export function payload(result) {
   return result;
 }
 
-/** `value` as JSON, compact or indented, ending in a newline. */
+/** `value` as JSON, compact or indented, ending in a newline; a BigInt as its digits. */
 export function jsonLine(value, pretty = false) {
-  return (pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + "\n";
+  return stringifyExact(value, pretty ? 2 : undefined) + "\n";
 }
 
 const encoder = new TextEncoder();
@@ -528,12 +528,16 @@ function check(param, shown, value) {
   if (kind === "integer" && !INTEGER.test(value)) {
     throw new VerbError(`${shown} needs an integer, got \`${value}\``);
   }
-  // An integer is sent as a JavaScript number, exact only up to 2^53 - 1: past it this
-  // kit refuses one rather than round it (12345678901234567891) or send `null` (400
-  // digits), though mur itself would read integers exactly up to 2^64 - 1.
-  if (kind === "integer" && !Number.isSafeInteger(Number(value))) {
-    const admits = `an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
-    throw new VerbError(`${shown} is out of range: ${admits}, got \`${value}\``);
+  // Sent exactly only within what mur's JSON (serde_json) holds as an integer, `i64` and
+  // `u64`, as mur's derived verbs and the Rust and Python kits take one; past 2^53 - 1 as
+  // a BigInt (`typed`), a JavaScript number no longer being exact. Past 20 digits refused
+  // before BigInt() reads them, which it would do for any number of them.
+  if (kind === "integer") {
+    const digits = value.replace(/^[+-]/, "").replace(/^0+/, "");
+    if (digits.length > 20 || BigInt(value) < INTEGERS[0] || BigInt(value) > INTEGERS[1]) {
+      const admits = `an integer from ${INTEGERS[0]} to ${INTEGERS[1]}`;
+      throw new VerbError(`${shown} is out of range: ${admits}, got \`${value}\``);
+    }
   }
   // As mur reads a number (Rust's `f64::from_str`, a derived verb's options): Number()
   // takes more, which mur refuses: ` 12 ` (spaces), `0x10`, `0b1`, `0o7`.
@@ -567,6 +571,9 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 // An integer as mur reads it: ASCII digits after at most one sign.
 const INTEGER = /^[+-]?\d+$/;
 
+// The integers mur's JSON reads exactly (serde_json's `i64` and `u64`).
+const INTEGERS = [-(2n ** 63n), 2n ** 64n - 1n];
+
 // The levels of arrays and objects mur reads in a verb's arguments (serde_json's limit).
 const JSON_LEVELS = 127;
 const TOO_DEEP = `arrays or objects nested deeper than ${JSON_LEVELS - 1} levels`;
@@ -592,9 +599,9 @@ function unreadable(value, depth = 1) {
   return undefined;
 }
 
-// JSON text `text`, checked to be JSON mur reads (`check`), as `JSON.parse` reads it
+// JSON text `text`, checked to be JSON (`check`, `readExact`), as `JSON.parse` reads it
 // (a key given twice keeps its first place and its last value; `__proto__` is a key like
-// any other) but for an integer JavaScript's numbers cannot hold, which is a BigInt:
+// any other) but for an integer beyond ±(2^53 - 1), which a number cannot hold, a BigInt:
 // `JSON.parse` made 12345678901234567890 12345678901234567000, silently, where mur
 // reads it exactly. `stringifyExact` writes it back as typed. A reviver reads a
 // number's source text only from Node 21 on (`context.source`), and the kit runs on
@@ -644,37 +651,59 @@ function parseExact(text) {
     while (at < text.length && !" \t\n\r,]}".includes(text[at])) at += 1;
     const word = text.slice(start, at);
     const number = JSON.parse(word);
-    // An integer whose text JavaScript would not write back (`-0` aside, which has no BigInt).
-    return INTEGER.test(word) && String(number) !== word && word !== "-0" ? BigInt(word) : number;
+    // Past 2^53 - 1, as `typed` gives an integer option's value: a number no longer exact.
+    return INTEGER.test(word) && !Number.isSafeInteger(number) ? BigInt(word) : number;
   };
   return value();
 }
 
-// `value` as compact JSON, as `JSON.stringify` writes it but for a BigInt (`parseExact`),
-// which is written as its digits: `JSON.stringify` throws on one. Each is put in as a
-// string no other string holds (letters, `-` and `!` are never escaped), then replaced.
-function stringifyExact(value) {
+// `value` as JSON, compact or indented by `indent`, as `JSON.stringify` writes it but for
+// a BigInt (`parseExact`), which is written as its digits: `JSON.stringify` throws on
+// one. Each is put in as a string no other string holds (letters, `-` and `!` are never
+// escaped), then replaced.
+function stringifyExact(value, indent = undefined) {
   const digits = [];
-  const plain = JSON.stringify(value, (key, v) => {
-    if (typeof v !== "bigint") return v;
-    digits.push(String(v));
-    return 0;
-  });
+  const plain = JSON.stringify(
+    value,
+    (key, v) => {
+      if (typeof v !== "bigint") return v;
+      digits.push(String(v));
+      return 0;
+    },
+    indent,
+  );
   if (digits.length === 0) return plain;
   let mark = "mur-bigint";
   while (plain.includes(mark)) mark += "!";
   let n = 0;
-  const marked = JSON.stringify(value, (key, v) => (typeof v === "bigint" ? `${mark}${n++}` : v));
+  const marked = JSON.stringify(value, (key, v) => (typeof v === "bigint" ? `${mark}${n++}` : v), indent);
   return marked.replace(new RegExp(`"${mark}(\\d+)"`, "g"), (_, i) => digits[Number(i)]);
+}
+
+// JSON text `text` as `JSON.parse` reads it, throwing as it throws, but for an integer
+// past 2^53 - 1, which is a BigInt (`parseExact`): a tool's result, which mur read
+// exactly, was printed 12345678901234567890 as 12345678901234567000. Only a text
+// with 16 digits in a row can hold one (2^53 has 16); one nested deeper than
+// `parseExact`'s recursion reaches is read as `JSON.parse` reads it.
+function readExact(text) {
+  const plain = JSON.parse(text);
+  if (typeof text !== "string" || !/\d{16}/.test(text)) return plain;
+  try {
+    return parseExact(text);
+  } catch {
+    return plain;
+  }
 }
 
 /**
  * A checked `word` as `args.get(name)` gives it, the value the tool is sent: of kind
  * `integer` or `number` a number, `milliseconds` a number; of any other kind the word as
  * typed (`json` too: its text). Its text made `args.get("times") + 1` `"31"`, and an
- * `arguments` passing `args.get("n")` on sent `"4"` where the default sent 4.
+ * `arguments` passing `args.get("n")` on sent `"4"` where the default sent 4. An integer
+ * a number cannot hold (beyond ±(2^53 - 1), `check`) is a BigInt, sent as typed (`stringifyExact`).
  */
 function typed(param, word) {
+  if (param.kind === "integer" && !Number.isSafeInteger(Number(word))) return BigInt(word);
   if (param.kind === "integer" || param.kind === "number") return Number(word);
   if (param.kind === "milliseconds") return millis(word);
   return word;
@@ -1040,8 +1069,9 @@ function beforeDashes(argv) {
  * Argv checked against a verb's params: `args.get("selector")`, `args.get("text")`
  * (undefined when not given), `args.get("clear")` (true when the flag was given). A
  * value is of its kind's type, as it is sent: `integer` and `number` a number
- * (`args.get("times")` is 3, not "3"), `milliseconds` a number; the other kinds give
- * the text typed (`json` too: `JSON.parse` it).
+ * (`args.get("times")` is 3, not "3"; beyond ±(2^53 - 1) a BigInt, which a number cannot
+ * hold), `milliseconds` a number; the other kinds give the text typed (`json` too:
+ * `JSON.parse` it).
  */
 export class Args {
   constructor(values, timeoutMs) {
@@ -1205,7 +1235,7 @@ export class Verb {
       .filter((p) => p.kind === "output-path")
       .map((p) => args.get(p.name))
       .filter((path) => path !== undefined && path !== "-");
-    return { arguments: stringifyExact(sending), timeoutMs: args.timeoutMs, writes, state: JSON.stringify(args.values) };
+    return { arguments: stringifyExact(sending), timeoutMs: args.timeoutMs, writes, state: stringifyExact(args.values) };
   }
 
   /** Shape the JSON text of a result, with the state `parse` returned: `{ stdout, files, notes }`, bytes and lines. */
@@ -1213,8 +1243,8 @@ export class Verb {
     let values;
     let value;
     try {
-      values = JSON.parse(state);
-      value = JSON.parse(result);
+      values = readExact(state);
+      value = readExact(result);
     } catch (error) {
       throw new VerbError(`the tool result or the output state is not JSON: ${error.message}`);
     }

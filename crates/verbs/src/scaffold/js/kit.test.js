@@ -274,7 +274,7 @@ test("a negative number for a numeric positional is told to follow double dashes
     positionals: [selector("the element"), positional(kind === "integer" ? "n" : "by", "how many", { kind })],
   });
   const [counted, moved] = [numeric("integer"), numeric("number")];
-  const admits = "an integer from -9007199254740991 to 9007199254740991";
+  const admits = "an integer from -9223372036854775808 to 18446744073709551615";
   for (const [verb, argv, message] of [
     [counted, ["#x", "-1"],
       "unknown option `-1`; to give it as `<n>`, put it after `--`: did you mean `mur devtools sample '#x' -- -1`?"],
@@ -410,8 +410,27 @@ test("an integer option is sent exactly or refused", () => {
     assert.deepEqual(JSON.parse(counted.parse(["--count", String(count)]).arguments), { count });
   }
   // Past 2^53 - 1 a JavaScript number is no longer exact: 2^53 + 1 would be sent as 2^53.
-  const admits = "an integer from -9007199254740991 to 9007199254740991";
-  for (const value of ["9007199254740993", "-9007199254740992", "12345678901234567891", "1" + "0".repeat(400)]) {
+  // This kit refused those; mur's derived verbs and the Rust and Python kits take what
+  // mur's JSON holds (`i64` and `u64`), and so does it, sent as typed and given to
+  // `arguments` and `shape` as a BigInt.
+  for (const [value, sent] of [
+    ["9007199254740993", "9007199254740993"],
+    ["-9007199254740992", "-9007199254740992"],
+    ["12345678901234567891", "12345678901234567891"],
+    ["+18446744073709551615", "18446744073709551615"],
+    ["-9223372036854775808", "-9223372036854775808"],
+    ["000018446744073709551615", "18446744073709551615"],
+  ]) {
+    const call = counted.parse(["--count", value]);
+    assert.equal(call.arguments, `{"count":${sent}}`, value);
+    const shown = Object.assign(Object.create(counted), {
+      shape: (result, args) => `${typeof args.get("count")} ${args.get("count")}`,
+    });
+    assert.equal(new TextDecoder().decode(shown.render("{}", call.state, false).stdout), `bigint ${sent}`, value);
+  }
+  // Past them, refused in the words of the other kits and the derived verbs.
+  const admits = "an integer from -9223372036854775808 to 18446744073709551615";
+  for (const value of ["18446744073709551616", "-9223372036854775809", "100000000000000000000", "1" + "0".repeat(400)]) {
     const told = `\`--count\` is out of range: ${admits}, got \`${value}\``;
     assert.throws(() => counted.parse(["--count", value]), new VerbError(told), value.slice(0, 20));
   }
@@ -556,6 +575,36 @@ test("prints the structured result as JSON bytes", () => {
   assert.equal(new TextDecoder().decode(pretty.stdout), '{\n  "clicked": "#btn-inc"\n}\n');
 });
 
+test("an integer in the result a JavaScript number cannot hold is printed as mur read it", () => {
+  // `JSON.parse` printed 12345678901234567890 as 12345678901234567000 (and a text
+  // content's too), where mur reads the result exactly within `i64` and `u64`, and
+  // mur's derived verbs and the Rust and Python kits print it so.
+  const { val: call } = parse(["#btn-inc"]);
+  const big = '{"id": 12345678901234567890, "low": -9223372036854775808, "at": [9007199254740993, 1.5, -0, 1e21], ' +
+    '"n": 18446744073709551615, "s": "mur-bigint0 12345678901234567890"}';
+  const structured = `{"content": [], "structuredContent": ${big}}`;
+  const text = JSON.stringify({ content: [{ type: "text", text: big }] });
+  for (const result of [structured, text]) {
+    const printed = (pretty) => new TextDecoder().decode(shape(result, call.state, { pretty }).stdout);
+    assert.equal(
+      printed(false),
+      '{"id":12345678901234567890,"low":-9223372036854775808,"at":[9007199254740993,1.5,0,1e+21],' +
+        '"n":18446744073709551615,"s":"mur-bigint0 12345678901234567890"}\n',
+    );
+    assert.equal(
+      printed(true),
+      '{\n  "id": 12345678901234567890,\n  "low": -9223372036854775808,\n  "at": [\n    9007199254740993,\n    1.5,\n' +
+        '    0,\n    1e+21\n  ],\n  "n": 18446744073709551615,\n  "s": "mur-bigint0 12345678901234567890"\n}\n',
+    );
+  }
+  // A `shape` of the verb's own is given the BigInt, and `jsonLine` prints it.
+  const own = Object.assign(Object.create(click), {
+    shape: (result, args, pretty) => jsonLine([typeof result.structuredContent.id, result.structuredContent.id], pretty),
+  });
+  const stdout = own.render(structured, call.state, false).stdout;
+  assert.equal(new TextDecoder().decode(stdout), '["bigint",12345678901234567890]\n');
+});
+
 test("notes for stderr: none by default, any a shape returns", () => {
   const { val: call } = parse(["#btn-inc"]);
   const result = JSON.stringify({ structuredContent: { clicked: "#btn-inc" } });
@@ -638,10 +687,12 @@ test("an integer JavaScript cannot hold is sent as typed; a key given twice, onc
     fire.parse(["1", "--args", '{"id": 12345678901234567891, "id": 18446744073709551615}']).arguments,
     '{"n":1,"args":{"id":18446744073709551615}}',
   );
-  // An integer positional taken from `--all-args` is held to the kit's range, naming the value typed.
-  assert.throws(() => fire.parse(["--all-args", '{"n": 12345678901234567891}']), {
-    message: "`n` in `--all-args` is out of range: an integer from -9007199254740991 to 9007199254740991, " +
-      "got `12345678901234567891`",
+  // An integer positional taken from `--all-args` is sent as typed within mur's range
+  // (`i64` and `u64`), and refused past it, naming the value typed.
+  assert.equal(fire.parse(["--all-args", '{"n": 12345678901234567891}']).arguments, '{"n":12345678901234567891}');
+  assert.throws(() => fire.parse(["--all-args", '{"n": 18446744073709551616}']), {
+    message: "`n` in `--all-args` is out of range: an integer from -9223372036854775808 to 18446744073709551615, " +
+      "got `18446744073709551616`",
   });
 });
 
