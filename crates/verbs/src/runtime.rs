@@ -125,7 +125,7 @@ impl Runtime {
             .ok_or_else(|| VerbError::UnknownVerb(name.to_owned()))?;
         let path = index.file_path(entry);
         let on_disk = timings::measure(Phase::CacheLookup, || stamp(&path))
-            .map_err(|e| unusable_file(name, &path, Refusal::Io(e)))?;
+            .map_err(|e| unusable_file(name, &path, entry.source.as_deref(), Refusal::Io(e)))?;
         let unchanged = on_disk == (entry.size, entry.mtime_ns);
         if unchanged
             && let Some(component) = self
@@ -144,12 +144,13 @@ impl Runtime {
         // key always names the bytes being compiled. It is a file in mur's own
         // directory: a link there is refused, and so is anything not a regular
         // file, before a byte is read.
-        let file =
-            Regular::open(&path, Links::Refuse).map_err(|r| unusable_file(name, &path, r))?;
+        let source = entry.source.as_deref();
+        let file = Regular::open(&path, Links::Refuse)
+            .map_err(|r| unusable_file(name, &path, source, r))?;
         let on_disk = stamp_of(file.metadata());
         let bytes = file
             .read_component()
-            .map_err(|r| unusable_file(name, &path, r))?;
+            .map_err(|r| unusable_file(name, &path, source, r))?;
         let sha256 = sha256_hex(&bytes);
         let changed = sha256 != entry.sha256;
         if changed {
@@ -195,7 +196,8 @@ impl Runtime {
                 // compile are a fault in mur's own directory, as a missing file is.
                 self.compiled(name, &bytes, &sha256).map_err(|e| match e {
                     Uncompiled::Invalid(why) => {
-                        unusable_file(name, &path, format!("is not a valid component: {why}"))
+                        let why = format!("is not a valid component: {why}");
+                        unusable_file(name, &path, source, why)
                     }
                     Uncompiled::Failed(e) => e,
                 })?
@@ -371,7 +373,7 @@ fn refused_uncompiled(
         return Err(holds_another(index, name, its_name));
     }
     if let Some(why) = said.no_verb() {
-        return Err(unusable_file(name, path, why));
+        return Err(unusable_file(name, path, source_of(index, name), why));
     }
     match index.other_with(name, sha256) {
         Ok(Some(other)) => Err(holds_another(index, name, &other)),
@@ -391,6 +393,7 @@ fn holds_another(index: &Index, name: &str, its_name: &str) -> VerbError {
     unusable_file(
         name,
         path.as_deref().unwrap_or(Path::new(name)),
+        source_of(index, name),
         format!("holds verb `{its_name}`"),
     )
 }
@@ -398,16 +401,29 @@ fn holds_another(index: &Index, name: &str, its_name: &str) -> VerbError {
 /// The installed file of a verb is gone or is no verb: a fault in mur's own
 /// verb directory (exit 7), with the two ways out. `why` is a [`Refusal`], or that
 /// it holds another verb.
-fn unusable_file(name: &str, path: &Path, why: impl std::fmt::Display) -> VerbError {
+/// The file `verbs add` was given, `source`, names the reinstall as a command to paste
+/// (`<ping.wasm>` pasted is a shell redirection); a placeholder where none is recorded.
+fn unusable_file(
+    name: &str,
+    path: &Path,
+    source: Option<&str>,
+    why: impl std::fmt::Display,
+) -> VerbError {
+    let file = source.map_or_else(|| format!("<{name}.wasm>"), mur_core::shell_word);
     VerbError::internal_with_hint(
         format!(
             "verb `{name}` is installed but its file `{}` {why}",
             path.display()
         ),
         format!(
-            "reinstall it with `mur devtools verbs add --force <{name}.wasm>`, or remove it with `mur devtools verbs remove {name}`"
+            "reinstall it with `mur devtools verbs add --force {file}`, or remove it with `mur devtools verbs remove {name}`"
         ),
     )
+}
+
+/// The file verb `name` was installed from, as its index entry records it.
+fn source_of<'a>(index: &'a Index, name: &str) -> Option<&'a str> {
+    index.get(name)?.source.as_deref()
 }
 
 /// A component this big (a Python or JavaScript verb carries its interpreter: 12–20 MB)

@@ -125,9 +125,12 @@ fn a_file_replaced_behind_the_index_is_never_served_stale() {
         .assert_stdout_is("")
         .assert_stderr_is(format!(
             "error: verb `ping` is installed but its file `{}` holds verb `liar`\n\
-             hint: reinstall it with `mur devtools verbs add --force <ping.wasm>`, or remove it \
-             with `mur devtools verbs remove ping`\n",
-            installed_ping(&sandbox).display()
+             hint: reinstall it with `mur devtools verbs add --force {}`, or remove it with \
+             `mur devtools verbs remove ping`\n",
+            installed_ping(&sandbox).display(),
+            std::fs::canonicalize(guest("ping"))
+                .expect("ping")
+                .display()
         ));
     let info = sandbox
         .mur(&["devtools", "verbs", "info", "ping", "--json"])
@@ -263,9 +266,13 @@ fn an_installed_verb_whose_file_became_a_fifo_fails_at_once_with_exit_7() {
         ),
         "{out}"
     );
-    out.assert_stderr_contains(
-        "hint: reinstall it with `mur devtools verbs add --force <ping.wasm>`",
-    );
+    // The file it was installed from, pasted as it is.
+    out.assert_stderr_contains(&format!(
+        "hint: reinstall it with `mur devtools verbs add --force {}`",
+        std::fs::canonicalize(guest("ping"))
+            .expect("ping")
+            .display()
+    ));
 }
 
 /// Two `verbs add` at once, of different verbs: the one that ends last swept the

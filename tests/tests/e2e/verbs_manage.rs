@@ -1435,8 +1435,13 @@ fn adding_a_verb_again_repairs_its_missing_or_damaged_file() {
             "ping.wasm",
             "verb",
             "is not a WebAssembly component (no WebAssembly header)",
-            "reinstall it with `mur devtools verbs add --force <ping.wasm>`, or remove it with \
-             `mur devtools verbs remove ping`",
+            format!(
+                "reinstall it with `mur devtools verbs add --force {}`, or remove it with \
+                 `mur devtools verbs remove ping`",
+                std::fs::canonicalize(guest("ping"))
+                    .expect("ping")
+                    .display()
+            ),
         ),
         (
             "label",
@@ -1444,7 +1449,7 @@ fn adding_a_verb_again_repairs_its_missing_or_damaged_file() {
             "label.json",
             "data verb",
             "is not a data verb: expected value at line 1 column 1",
-            "reinstall it with `mur devtools verbs add --force <label.json>`",
+            "reinstall it with `mur devtools verbs add --force <label.json>`".to_owned(),
         ),
     ] {
         let installed = dir.join(file);
@@ -1537,8 +1542,13 @@ fn another_verbs_file_copied_over_an_installed_one_is_refused_until_repaired() {
             standard("tree"),
             "click.wasm",
             "verb `tree`",
-            "reinstall it with `mur devtools verbs add --force <click.wasm>`, or remove it \
-             with `mur devtools verbs remove click`",
+            format!(
+                "reinstall it with `mur devtools verbs add --force {}`, or remove it with \
+                 `mur devtools verbs remove click`",
+                std::fs::canonicalize(standard("click"))
+                    .expect("click")
+                    .display()
+            ),
         ),
         (
             "data verb",
@@ -1548,7 +1558,7 @@ fn another_verbs_file_copied_over_an_installed_one_is_refused_until_repaired() {
             other.clone(),
             "label.json",
             "data verb `other`",
-            "reinstall it with `mur devtools verbs add --force <label.json>`",
+            "reinstall it with `mur devtools verbs add --force <label.json>`".to_owned(),
         ),
     ] {
         let installed = dir.join(file);
@@ -1621,8 +1631,11 @@ fn a_component_known_to_be_no_verb_or_another_verb_is_refused_before_a_compile()
 
     let compiled = mur_e2e::plugins::cache_entries(&sandbox);
     let nap = verb_dir(&sandbox).join("nap.wasm");
-    let hint = "hint: reinstall it with `mur devtools verbs add --force <nap.wasm>`, or remove \
-                it with `mur devtools verbs remove nap`\n";
+    let hint = format!(
+        "hint: reinstall it with `mur devtools verbs add --force {}`, or remove it with \
+         `mur devtools verbs remove nap`\n",
+        std::fs::canonicalize(guest("nap")).expect("nap").display()
+    );
     std::fs::write(&nap, EMPTY_COMPONENT).expect("the empty component over nap");
     for _ in 0..2 {
         sandbox

@@ -22,11 +22,14 @@ fn a_truncated_installed_verb_is_murs_fault_with_the_repair_hint() {
         installed.display()
     );
     assert!(out.stderr.starts_with(&said), "{out}");
+    // The file it was installed from, to paste: `<ping.wasm>` was a redirection.
+    let source = std::fs::canonicalize(guest("ping")).expect("ping");
+    let source = source.display();
     assert!(
-        out.stderr.ends_with(
-            "\nhint: reinstall it with `mur devtools verbs add --force <ping.wasm>`, or remove \
-             it with `mur devtools verbs remove ping`\n"
-        ),
+        out.stderr.ends_with(&format!(
+            "\nhint: reinstall it with `mur devtools verbs add --force {source}`, or remove it \
+             with `mur devtools verbs remove ping`\n"
+        )),
         "{out}"
     );
     assert_eq!(out.stderr.lines().count(), 2, "{out}");
