@@ -11,7 +11,7 @@
 //! answered as an error saying how to fix it, rather than silence.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use mur_e2e::{Output, Process, Sandbox};
@@ -863,6 +863,15 @@ fn a_proxy_with_usage_records_where_the_report_reads_without_a_flag() {
     assert_eq!(surfaces, [(&json!("server/mcp"), &json!(1))], "{json}");
 }
 
+/// `$XDG_STATE_HOME/mur/usage/sessions`, where `--usage` keeps its logs, made a file,
+/// so that no log can be written in it: its path.
+pub(crate) fn usage_sessions_a_file(sb: &Sandbox) -> PathBuf {
+    let sessions = sb.state_dir().join("mur").join("usage").join("sessions");
+    std::fs::create_dir_all(sessions.parent().expect("its directory")).expect("mkdir");
+    std::fs::write(&sessions, "").expect("a file where the directory goes");
+    sessions
+}
+
 /// A `--usage` log that cannot be written ends the proxy (exit 7) before it serves, the
 /// hint naming the directory `--usage` writes in, which must be writable: it said "give
 /// `--usage-log` a file …, or use `--usage`" to whoever had used it. A `--usage-log`
@@ -870,9 +879,7 @@ fn a_proxy_with_usage_records_where_the_report_reads_without_a_flag() {
 #[test]
 fn a_usage_log_that_cannot_be_written_gets_the_hint_of_the_option_given() {
     let sb = Sandbox::new();
-    let sessions = sb.state_dir().join("mur").join("usage").join("sessions");
-    std::fs::create_dir_all(sessions.parent().expect("its directory")).expect("mkdir");
-    std::fs::write(&sessions, "").expect("a file where the directory goes");
+    let sessions = usage_sessions_a_file(&sb);
     let out = proxy_after(&sb, &["--usage"], &[]);
     out.assert_code(7)
         .assert_stdout_is("")

@@ -79,6 +79,11 @@ impl<'a> Bridge<'a> {
         std::fs::read_to_string(self.line["log"].as_str().expect("log")).unwrap_or_default()
     }
 
+    /// Its [log](Self::log) holds `said`.
+    fn assert_logged(&self, said: &str) {
+        assert!(self.log().contains(said), "{}", self.log());
+    }
+
     fn lockfile(&self) -> Option<Lockfile> {
         match self
             .sb
@@ -118,6 +123,28 @@ fn start(sb: &Sandbox, project: &Path, extra: &[&str], command: &[OsString]) -> 
     let mut cmd = sb.mur_command(&["devtools", "bridge", "--project"]);
     cmd.arg(project).args(extra).arg("--").args(command);
     mur_e2e::run(&mut cmd)
+}
+
+/// `mur devtools --project <project> call count`.
+fn call_count(sb: &Sandbox, project: &Path) -> Output {
+    let mut call = sb.mur_command(&["devtools", "--project"]);
+    call.arg(project).args(["call", "count"]);
+    mur_e2e::run(&mut call)
+}
+
+/// A bridge of `project` running `command`, started with `--idle 1s`, once it has
+/// stopped on its own (no lockfile, "bridge stopped" in its log).
+fn idle_bridge_that_stopped<'a>(
+    sb: &'a Sandbox,
+    project: &Path,
+    command: &[OsString],
+) -> Bridge<'a> {
+    let out = start(sb, project, &["--idle", "1s"], command);
+    let bridge = Bridge::adopted(sb, project.to_path_buf(), &out);
+    wait_until("the idle bridge to log its end", || {
+        (bridge.lockfile().is_none() && bridge.log().contains("bridge stopped")).then_some(())
+    });
+    bridge
 }
 
 /// server-everything in stdio mode, on the pinned Node.
@@ -500,9 +527,7 @@ fn a_bridge_records_the_calls_it_serves_from_mur_and_from_mcp_clients() {
 #[test]
 fn a_usage_log_that_cannot_be_written_gets_the_hint_of_the_option_given() {
     let sb = Sandbox::new();
-    let sessions = sb.state_dir().join("mur").join("usage").join("sessions");
-    std::fs::create_dir_all(sessions.parent().expect("its directory")).expect("mkdir");
-    std::fs::write(&sessions, "").expect("a file where the directory goes");
+    let sessions = crate::bridge_proxy::usage_sessions_a_file(&sb);
     let project = sb.project("usage");
     let out = start(&sb, &project, &["--usage"], &["true".into()]);
     out.assert_code(7).assert_stdout_is("").assert_stderr_is(format!(
@@ -591,16 +616,13 @@ fn a_bridge_for_a_folder_is_its_one_project_files_and_stopped_by_the_folder() {
     let sb = Sandbox::new();
     let file = sb.project("folder");
     let folder = file.parent().expect("the project's folder").to_path_buf();
-    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
-    let command = ["python3".into(), "-u".into(), script.into()];
+    let command = hostile_command(&sb);
     let out = start(&sb, &folder, &[], &command);
     let bridge = Bridge::adopted(&sb, folder.clone(), &out);
     let canonical = sb.canonical_project(&file);
     assert_eq!(bridge.line["project"], canonical.as_str(), "{out}");
     for project in [&file, &folder] {
-        let mut call = sb.mur_command(&["devtools", "--project"]);
-        call.arg(project).args(["call", "count"]);
-        mur_e2e::run(&mut call).assert_code(0);
+        call_count(&sb, project).assert_code(0);
         start(&sb, project, &[], &command)
             .assert_code(3)
             .assert_stderr_contains("another session for this project is active at");
@@ -627,8 +649,7 @@ fn a_bridge_for_a_folder_is_its_one_project_files_and_stopped_by_the_folder() {
 #[test]
 fn bridge_stop_of_a_folder_stops_the_bridge_of_the_project_in_it_as_a_call_finds_it() {
     let sb = Sandbox::new();
-    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
-    let command = ["python3".into(), "-u".into(), script.into()];
+    let command = hostile_command(&sb);
     let folder = sb.dir("odd");
     let canonical_folder = sb.canonical_project(&folder);
     let bridge_in = |name: &str| {
@@ -641,9 +662,7 @@ fn bridge_stop_of_a_folder_stops_the_bridge_of_the_project_in_it_as_a_call_finds
         mur_e2e::run(&mut stop)
     };
     let odd = bridge_in("Odd.csproj");
-    let mut call = sb.mur_command(&["devtools", "--project"]);
-    call.arg(&folder).args(["call", "count"]);
-    mur_e2e::run(&mut call).assert_code(0);
+    call_count(&sb, &folder).assert_code(0);
     stop().assert_code(0).assert_stderr_is(format!(
         "stopped the bridge of `{canonical_folder}/Odd.csproj` (pid {})\n",
         odd.line["pid"]
@@ -673,44 +692,22 @@ fn bridge_stop_of_a_folder_stops_the_bridge_of_the_project_in_it_as_a_call_finds
 #[test]
 fn bridge_stop_of_a_folder_passes_over_a_lockfile_directory_it_cannot_list() {
     let sb = Sandbox::new();
-    let scrubbed = crate::host_discovery::NoRuntimeVar::new(&sb);
-    let shared = scrubbed.shared();
-    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
     let folder = sb.dir("unlisted");
-    let project = folder.join("U.csproj");
-    let mut start = scrubbed.env(sb.mur_command(&["devtools", "bridge", "--project"]));
-    start
-        .arg(&project)
-        .args(["--", "python3", "-u"])
-        .arg(&script);
-    let bridge = Bridge::adopted(&sb, project.clone(), &mur_e2e::run(&mut start));
-    let unlistable = sb.lockfile_dir();
-    std::fs::write(&unlistable, "not a directory").expect("a file in its place");
     let stop = || {
         let mut stop = sb.mur_command(&["devtools", "bridge", "stop", "--project"]);
         stop.arg(&folder);
         mur_e2e::run(&mut stop)
     };
-    stop().assert_code(0).assert_stderr_is(format!(
-        "stopped the bridge of `{}` (pid {})\n",
-        sb.canonical_project(&project),
-        bridge.line["pid"]
-    ));
-    assert!(
-        !shared.path_for(&sb.canonical_project(&project)).exists(),
-        "the lockfile outlived `bridge stop`"
+    let no_bridge = format!(
+        "no bridge is running for `{}`",
+        sb.canonical_project(&folder)
     );
-    let error = std::fs::read_dir(&unlistable).expect_err("a file is not listed");
-    stop().assert_code(4).assert_stderr_is(format!(
-        "error: no bridge is running for `{}`\n\
-         hint: a bridge announces itself in `{}` or `{}`\n\
-         hint: cannot read the lockfile directory `{}`: {error}; a bridge announced there is \
-         not stopped\n",
-        sb.canonical_project(&folder),
-        unlistable.display(),
-        shared.dir().display(),
-        unlistable.display(),
-    ));
+    stop_passes_over_an_unlistable_lockfile_directory(
+        &sb,
+        &folder.join("U.csproj"),
+        stop,
+        &no_bridge,
+    );
 }
 
 /// Plain `bridge stop` passes over a lockfile directory it cannot list, as `--project
@@ -722,31 +719,45 @@ fn bridge_stop_of_a_folder_passes_over_a_lockfile_directory_it_cannot_list() {
 #[test]
 fn bridge_stop_passes_over_a_lockfile_directory_it_cannot_list() {
     let sb = Sandbox::new();
-    let scrubbed = crate::host_discovery::NoRuntimeVar::new(&sb);
+    let project = sb.project("unlisted-only");
+    let stop = || sb.mur(&["devtools", "bridge", "stop"]);
+    stop_passes_over_an_unlistable_lockfile_directory(&sb, &project, stop, "no bridge is running");
+}
+
+/// Starts a bridge of `project` without `XDG_RUNTIME_DIR` (so it is announced in the shared
+/// directory), puts a file in the place of the variable's lockfile directory, and checks
+/// that `stop` stops that bridge and, run again, fails with exit 4: `error: {no_bridge}`
+/// and hints naming both directories and the one it could not read.
+#[cfg(unix)]
+fn stop_passes_over_an_unlistable_lockfile_directory(
+    sb: &Sandbox,
+    project: &Path,
+    stop: impl Fn() -> Output,
+    no_bridge: &str,
+) {
+    let scrubbed = crate::host_discovery::NoRuntimeVar::new(sb);
     let shared = scrubbed.shared();
     let script = sb.file("hostile_server.py", HOSTILE_SERVER);
-    let project = sb.project("unlisted-only");
     let mut start = scrubbed.env(sb.mur_command(&["devtools", "bridge", "--project"]));
     start
-        .arg(&project)
+        .arg(project)
         .args(["--", "python3", "-u"])
         .arg(&script);
-    let bridge = Bridge::adopted(&sb, project.clone(), &mur_e2e::run(&mut start));
+    let bridge = Bridge::adopted(sb, project.to_path_buf(), &mur_e2e::run(&mut start));
     let unlistable = sb.lockfile_dir();
     std::fs::write(&unlistable, "not a directory").expect("a file in its place");
-    let stop = || sb.mur(&["devtools", "bridge", "stop"]);
     stop().assert_code(0).assert_stderr_is(format!(
         "stopped the bridge of `{}` (pid {})\n",
-        sb.canonical_project(&project),
+        sb.canonical_project(project),
         bridge.line["pid"]
     ));
     assert!(
-        !shared.path_for(&sb.canonical_project(&project)).exists(),
+        !shared.path_for(&sb.canonical_project(project)).exists(),
         "the lockfile outlived `bridge stop`"
     );
     let error = std::fs::read_dir(&unlistable).expect_err("a file is not listed");
     stop().assert_code(4).assert_stderr_is(format!(
-        "error: no bridge is running\n\
+        "error: {no_bridge}\n\
          hint: a bridge announces itself in `{}` or `{}`\n\
          hint: cannot read the lockfile directory `{}`: {error}; a bridge announced there is \
          not stopped\n",
@@ -800,20 +811,11 @@ fn bridge_stop_of_a_folder_speaks_of_the_session_that_runs_not_one_that_ended() 
 #[test]
 fn a_folders_stopped_bridge_is_told_as_its_project_files_is() {
     let sb = Sandbox::new();
-    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
-    let command = ["python3".into(), "-u".into(), script.into()];
+    let command = hostile_command(&sb);
     let folder = sb.dir("idle");
     let project = folder.join("I.csproj");
-    let out = start(&sb, &project, &["--idle", "1s"], &command);
-    let bridge = Bridge::adopted(&sb, project.clone(), &out);
-    wait_until("the idle bridge to log its end", || {
-        (bridge.lockfile().is_none() && bridge.log().contains("bridge stopped")).then_some(())
-    });
-    let call = |project: &Path| {
-        let mut call = sb.mur_command(&["devtools", "--project"]);
-        call.arg(project).args(["call", "count"]);
-        mur_e2e::run(&mut call)
-    };
+    let _bridge = idle_bridge_that_stopped(&sb, &project, &command);
+    let call = |project: &Path| call_count(&sb, project);
     let (by_file, by_folder) = (call(&project), call(&folder));
     by_folder.assert_code(4);
     let no_session = |project: &Path| {
@@ -837,22 +839,13 @@ fn a_folders_stopped_bridge_is_told_as_its_project_files_is() {
 #[test]
 fn a_folders_stopped_bridges_are_each_told_with_how_to_start_it_again() {
     let sb = Sandbox::new();
-    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
-    let command = ["python3".into(), "-u".into(), script.into()];
+    let command = hostile_command(&sb);
     let folder = sb.dir("idle-two");
     let projects = [folder.join("A.csproj"), folder.join("B.csproj")];
     for project in &projects {
-        let out = start(&sb, project, &["--idle", "1s"], &command);
-        let bridge = Bridge::adopted(&sb, project.clone(), &out);
-        wait_until("the idle bridge to log its end", || {
-            (bridge.lockfile().is_none() && bridge.log().contains("bridge stopped")).then_some(())
-        });
+        idle_bridge_that_stopped(&sb, project, &command);
     }
-    let call = |project: &Path| {
-        let mut call = sb.mur_command(&["devtools", "--project"]);
-        call.arg(project).args(["call", "count"]);
-        mur_e2e::run(&mut call)
-    };
+    let call = |project: &Path| call_count(&sb, project);
     let each: Vec<String> = projects
         .iter()
         .map(|project| {
@@ -958,13 +951,7 @@ fn an_idle_bridge_stops_on_its_own_and_removes_its_lockfile() {
     wait_until("the idle bridge to log its end", || {
         bridge.log().contains("bridge stopped").then_some(())
     });
-    assert!(
-        bridge
-            .log()
-            .contains(&format!("no request for {IDLE}; stopping")),
-        "{}",
-        bridge.log()
-    );
+    bridge.assert_logged(&format!("no request for {IDLE}; stopping"));
     sb.mur(&["devtools", "session", "list"]).assert_code(4);
     // The project's next call says why no session is there, and how to start it
     // again, with the options it had: a command that, pasted, does.
@@ -1614,10 +1601,15 @@ fn hostile_bridge(sb: &Sandbox) -> Bridge<'_> {
     hostile_bridge_with(sb, &[])
 }
 
+/// `python3 -u <sandbox>/hostile_server.py`: the command of a [`HOSTILE_SERVER`].
+fn hostile_command(sb: &Sandbox) -> [OsString; 3] {
+    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
+    ["python3".into(), "-u".into(), script.into()]
+}
+
 /// [`hostile_bridge`] with the bridge's options `extra`.
 fn hostile_bridge_with<'a>(sb: &'a Sandbox, extra: &[&str]) -> Bridge<'a> {
-    let script = sb.file("hostile_server.py", HOSTILE_SERVER);
-    let command = ["python3".into(), "-u".into(), script.into()];
+    let command = hostile_command(sb);
     Bridge::start(sb, "hostile", extra, &command)
 }
 
@@ -3301,6 +3293,25 @@ from line_server import serve, text
 serve("leaving", lambda mid, params: os._exit(3) if params["name"] == "exit" else text(mid, "here"))
 "#;
 
+/// A bridge of the project `name` whose server is the line server `server` (saved as
+/// `<name>_server.py`), given the file `<sandbox>/{pids}` to write pids to, and that file.
+fn start_writing_pids<'a>(
+    sb: &'a Sandbox,
+    name: &str,
+    server: &str,
+    pids: &str,
+) -> (Bridge<'a>, PathBuf) {
+    let script = crate::servers::line_server(sb, &format!("{name}_server.py"), server);
+    let pids = sb.root().join(pids);
+    let command: Vec<OsString> = vec![
+        "python3".into(),
+        "-u".into(),
+        script.into(),
+        pids.clone().into(),
+    ];
+    (Bridge::start(sb, name, &[], &command), pids)
+}
+
 /// The process a [`LEAVING_SERVER`] left outside its group, the `n`th (from 0) its
 /// file names; killed on drop while it still runs `sleep`, so a failing test leaves
 /// nothing running.
@@ -3347,15 +3358,7 @@ impl Drop for Left {
 #[test]
 fn what_the_server_started_outside_its_group_ends_at_a_restart_and_at_bridge_stop() {
     let sb = Sandbox::new();
-    let script = crate::servers::line_server(&sb, "leaving_server.py", LEAVING_SERVER);
-    let pids = sb.root().join("left.pids");
-    let command: Vec<OsString> = vec![
-        "python3".into(),
-        "-u".into(),
-        script.into(),
-        pids.clone().into(),
-    ];
-    let bridge = Bridge::start(&sb, "leaving", &[], &command);
+    let (bridge, pids) = start_writing_pids(&sb, "leaving", LEAVING_SERVER, "left.pids");
     let first = Left::nth(&pids, 0);
     assert!(first.running(), "the first server's process runs");
 
@@ -3437,15 +3440,7 @@ fn zombie_children(parent: u32) -> Vec<u32> {
 #[test]
 fn what_the_bridge_adopted_and_exits_on_its_own_is_reaped_while_it_runs() {
     let sb = Sandbox::new();
-    let script = crate::servers::line_server(&sb, "orphaning_server.py", ORPHANING_SERVER);
-    let pids = sb.root().join("orphans.pids");
-    let command: Vec<OsString> = vec![
-        "python3".into(),
-        "-u".into(),
-        script.into(),
-        pids.clone().into(),
-    ];
-    let bridge = Bridge::start(&sb, "orphaning", &[], &command);
+    let (bridge, pids) = start_writing_pids(&sb, "orphaning", ORPHANING_SERVER, "orphans.pids");
     let pid = bridge.line["pid"].as_u64().expect("pid") as u32;
     // Each start's two: first the bridge's children (adopted), then reaped once exited —
     // the bridge looks every 5 s; the limit is against a hang, not a speed expected.
@@ -3533,13 +3528,7 @@ fn a_call_that_a_slow_restart_outlasts_is_told_it_was_not_sent() {
     let bridge = Bridge::start(&sb, "slow-restart", &[], &command);
     let log = bridge.line["log"].as_str().expect("log").to_owned();
     let first = std::fs::read_to_string(dir.join("pid-1")).expect("the first start's pid");
-    assert!(
-        bridge
-            .log()
-            .contains(&format!("the server started (pid {first})")),
-        "{}",
-        bridge.log()
-    );
+    bridge.assert_logged(&format!("the server started (pid {first})"));
     bridge
         .mur(&["call", "crash"])
         .assert_code(5)

@@ -337,6 +337,18 @@ fn a_project_typed_from_the_wrong_folder_is_pointed_at_the_folder_typed_not_besi
     from_app("../app2").assert_answered_by(app2.pid());
 }
 
+/// What a call for `project` says of a session that holds its slot and has not announced
+/// itself.
+fn stuck_starting(sb: &Sandbox, project: &Path) -> String {
+    format!(
+        "error: no live devtools session for project `{}`\n\
+         hint: a session holds its project's slot but has not announced itself within 5 s: it \
+         is starting, or stuck starting; run the command again once it has (`mur devtools \
+         session list` shows the sessions that have)\n",
+        sb.canonical_project(project)
+    )
+}
+
 /// A session that holds its project's slot and never announces itself: discovery waits
 /// for it, then says so, and nothing that contradicts it (start the app, `--endpoint`).
 #[test]
@@ -349,13 +361,7 @@ fn a_session_stuck_starting_is_said_alone() {
         .expect("a free slot");
     let out = call_version_for(&sb, &project);
     out.assert_code(4).assert_stdout_is("");
-    out.assert_stderr_is(format!(
-        "error: no live devtools session for project `{}`\n\
-         hint: a session holds its project's slot but has not announced itself within 5 s: it \
-         is starting, or stuck starting; run the command again once it has (`mur devtools \
-         session list` shows the sessions that have)\n",
-        sb.canonical_project(&project)
-    ));
+    out.assert_stderr_is(stuck_starting(&sb, &project));
 }
 
 /// `--project FOLDER` waits, as its project file's `--project` does, for a bridge of a
@@ -385,13 +391,7 @@ fn a_folders_bridge_still_starting_is_waited_for_as_its_project_files_is() {
     std::fs::set_permissions(&sidecar, std::fs::Permissions::from_mode(0o600)).expect("0600");
     let out = call_version_for(&sb, &folder);
     out.assert_code(4).assert_stdout_is("");
-    out.assert_stderr_is(format!(
-        "error: no live devtools session for project `{}`\n\
-         hint: a session holds its project's slot but has not announced itself within 5 s: it \
-         is starting, or stuck starting; run the command again once it has (`mur devtools \
-         session list` shows the sessions that have)\n",
-        sb.canonical_project(&folder)
-    ));
+    out.assert_stderr_is(stuck_starting(&sb, &folder));
 }
 
 /// A crashed session's lockfile removed by a look that found no session while another
@@ -1284,6 +1284,14 @@ impl<'a> NoRuntimeVar<'a> {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode)).expect("chmod");
     }
 
+    /// `body` run while `${TMPDIR}/reactor-devtools-<uid>` is open to others' writes
+    /// (0777), the directory made the user's own (0700) again after.
+    pub(crate) fn with_shared_open_to_others(&self, body: impl FnOnce()) {
+        self.chmod_shared(0o777);
+        body();
+        self.chmod_shared(0o700);
+    }
+
     /// The login's runtime directory comes to be (the user's own, 0700): the lockfile
     /// directory in it is where sessions write theirs from now on.
     pub(crate) fn log_in(&self) -> mur_lockfile::Registry {
@@ -1477,9 +1485,7 @@ fn sample_bridge(
 #[test]
 fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
     let sb = Sandbox::new();
-    let scrubbed = NoRuntimeVar::new(&sb);
-    let shared = scrubbed.shared();
-    let project = sb.project("bridged");
+    let (scrubbed, shared, project) = bridged(&sb);
     let project_arg = project.to_str().expect("utf-8");
     let canonical = sb.canonical_project(&project);
     let lockfile = shared.path_for(&canonical);
@@ -1554,26 +1560,34 @@ fn with_xdg_runtime_dir_bridge_stop_stops_a_bridge_announced_without_it() {
     assert_eq!(line["pid"], with.0, "{line}");
     // The shared directory open to others' writes is not searched: the bridge of the
     // variable's directory is the only one, then none is, and the hint says why.
-    scrubbed.chmod_shared(0o777);
-    scrubbed
-        .mur_with_the_variable(&["devtools", "--project", project_arg, "bridge", "stop"])
-        .assert_code(0)
-        .assert_stderr_is(format!(
-            "stopped the bridge of `{canonical}` (pid {})\n",
-            with.0
-        ));
-    scrubbed
-        .mur_with_the_variable(&["devtools", "bridge", "stop"])
-        .assert_code(4)
-        .assert_stderr_is(format!(
-            "error: no bridge is running\n\
+    scrubbed.with_shared_open_to_others(|| {
+        scrubbed
+            .mur_with_the_variable(&["devtools", "--project", project_arg, "bridge", "stop"])
+            .assert_code(0)
+            .assert_stderr_is(format!(
+                "stopped the bridge of `{canonical}` (pid {})\n",
+                with.0
+            ));
+        scrubbed
+            .mur_with_the_variable(&["devtools", "bridge", "stop"])
+            .assert_code(4)
+            .assert_stderr_is(format!(
+                "error: no bridge is running\n\
              hint: a bridge announces itself in `{}`\n\
              hint: refusing lockfile directory `{}`: writable by group or others (mode 777): \
              a bridge announced there is not stopped\n",
-            sb.lockfile_dir().display(),
-            shared.dir().display()
-        ));
-    scrubbed.chmod_shared(0o700);
+                sb.lockfile_dir().display(),
+                shared.dir().display()
+            ));
+    });
+}
+
+/// A sandbox's [`NoRuntimeVar`], its shared directory and the project `bridged`.
+#[cfg(unix)]
+fn bridged(sb: &Sandbox) -> (NoRuntimeVar<'_>, mur_lockfile::Registry, std::path::PathBuf) {
+    let scrubbed = NoRuntimeVar::new(sb);
+    let shared = scrubbed.shared();
+    (scrubbed, shared, sb.project("bridged"))
 }
 
 /// A proxy (the agent host's, `XDG_RUNTIME_DIR` set) in front of a bridge started
@@ -1648,9 +1662,7 @@ fn a_proxy_whose_bridge_announced_without_the_variable_stopped_says_when_and_why
 #[test]
 fn with_xdg_runtime_dir_usage_report_reads_what_a_session_recorded_in_the_shared_directory() {
     let sb = Sandbox::new();
-    let scrubbed = NoRuntimeVar::new(&sb);
-    let shared = scrubbed.shared();
-    let project = sb.project("bridged");
+    let (scrubbed, shared, project) = bridged(&sb);
     let project_arg = project.to_str().expect("utf-8");
     let unset = ["HOME", "XDG_STATE_HOME"];
     let (line, _bridge) = sample_bridge(Some(&scrubbed), &sb, &project, &["--usage"], &unset);
@@ -1694,15 +1706,15 @@ fn with_xdg_runtime_dir_usage_report_reads_what_a_session_recorded_in_the_shared
     );
     assert!(text.stdout.contains(&header), "{text}");
 
-    scrubbed.chmod_shared(0o777);
-    let refused = scrubbed.mur_with_the_variable(&["devtools", "usage", "report", "--json"]);
-    refused.assert_code(0).assert_stderr_is(format!(
-        "warning: the sessions' usage logs are not read: refusing lockfile directory `{}`: \
+    scrubbed.with_shared_open_to_others(|| {
+        let refused = scrubbed.mur_with_the_variable(&["devtools", "usage", "report", "--json"]);
+        refused.assert_code(0).assert_stderr_is(format!(
+            "warning: the sessions' usage logs are not read: refusing lockfile directory `{}`: \
          writable by group or others (mode 777)\n",
-        shared.dir().display()
-    ));
-    assert_eq!(served(&refused), [], "{refused}");
-    scrubbed.chmod_shared(0o700);
+            shared.dir().display()
+        ));
+        assert_eq!(served(&refused), [], "{refused}");
+    });
 }
 
 /// `${TMPDIR}/reactor-devtools-<uid>` that others can write to, or that another user
@@ -1725,27 +1737,27 @@ fn a_shared_directory_others_can_write_to_or_another_user_made_is_refused_with_a
             start_the_app(&format!("`{}`", sb.lockfile_dir().display()))
         )
     };
-    scrubbed.chmod_shared(0o777);
-    scrubbed
-        .mur_with_the_variable(&["devtools", "call", "version"])
-        .assert_code(4)
-        .assert_stderr_is(refused("writable by group or others (mode 777)"));
-    // Said once, though discovery looks again and again while a session is on its way
-    // (its slot held, no lockfile yet).
-    let starting = sb.project("starting");
-    sb.registry().ensure_dir().expect("lockfile directory");
-    let slot = mur_lockfile::SlotLock::try_acquire(&sb.lockfile_path(&starting))
-        .expect("lock")
-        .expect("a free slot");
-    let out = scrubbed.mur_with_the_variable(&["devtools", "call", "version"]);
-    out.assert_code(4).assert_stderr_starts_with(&format!(
-        "warning: refusing lockfile directory `{}`: writable by group or others (mode 777)\n\
+    scrubbed.with_shared_open_to_others(|| {
+        scrubbed
+            .mur_with_the_variable(&["devtools", "call", "version"])
+            .assert_code(4)
+            .assert_stderr_is(refused("writable by group or others (mode 777)"));
+        // Said once, though discovery looks again and again while a session is on its way
+        // (its slot held, no lockfile yet).
+        let starting = sb.project("starting");
+        sb.registry().ensure_dir().expect("lockfile directory");
+        let slot = mur_lockfile::SlotLock::try_acquire(&sb.lockfile_path(&starting))
+            .expect("lock")
+            .expect("a free slot");
+        let out = scrubbed.mur_with_the_variable(&["devtools", "call", "version"]);
+        out.assert_code(4).assert_stderr_starts_with(&format!(
+            "warning: refusing lockfile directory `{}`: writable by group or others (mode 777)\n\
          error: no running devtools session found\n\
          hint: a session holds its project's slot",
-        shared.dir().display()
-    ));
-    drop(slot);
-    scrubbed.chmod_shared(0o700);
+            shared.dir().display()
+        ));
+        drop(slot);
+    });
     // Another user's: only root can give a directory away to make one.
     if mur_lockfile::current_uid() == 0 {
         std::os::unix::fs::chown(shared.dir(), Some(65534), None).expect("chown");

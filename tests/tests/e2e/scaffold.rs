@@ -546,6 +546,20 @@ impl Verb for Component {
 mur_verb_kit::export_verb!(Component);
 "#;
 
+/// The component of the Rust verb project `dir` (crate `mur_verb_<name>`), built as its
+/// user builds it (`cargo build --release --target wasm32-wasip2`), which must succeed.
+fn built_by_the_user(sb: &Sandbox, dir: &Path, name: &str) -> PathBuf {
+    component(dir, |out| {
+        let script = format!(
+            "cargo build --release --target wasm32-wasip2\n\
+             cp target/wasm32-wasip2/release/mur_verb_{name}.wasm '{}'\n",
+            out.display()
+        );
+        let built = run_as_user(sb, dir, &script);
+        assert_eq!(built.code, 0, "{built}");
+    })
+}
+
 /// A crash is told by the panic, not by what the verb wrote before it (that was
 /// the reason, and the panic's message was shown nowhere); `-v` shows the verb's
 /// stderr on a crash too, each line once, though `parse` and `shape` share a store.
@@ -553,15 +567,7 @@ mur_verb_kit::export_verb!(Component);
 fn a_rust_verb_s_panic_is_told_by_its_message_whatever_it_wrote_before() {
     let (sb, dir) = new_rust_project("probe");
     std::fs::write(dir.join("src/lib.rs"), PROBE).expect("lib.rs");
-    let wasm = component(&dir, |out| {
-        let script = format!(
-            "cargo build --release --target wasm32-wasip2\n\
-             cp target/wasm32-wasip2/release/mur_verb_probe.wasm '{}'\n",
-            out.display()
-        );
-        let built = run_as_user(&sb, &dir, &script);
-        assert_eq!(built.code, 0, "{built}");
-    });
+    let wasm = built_by_the_user(&sb, &dir, "probe");
     add(&sb, &wasm);
     let _sample = sb.start_app();
 
@@ -1009,15 +1015,7 @@ fn a_rust_verb_made_for_a_session_tool_takes_its_params_and_works_unedited() {
         lib.contains("Opt::value(\"visible\", \"true|false\", Kind::Json, "),
         "{lib}"
     );
-    let wasm = component(&dir, |out| {
-        let script = format!(
-            "cargo build --release --target wasm32-wasip2\n\
-             cp target/wasm32-wasip2/release/mur_verb_wait_for.wasm '{}'\n",
-            out.display()
-        );
-        let built = run_as_user(&sb, &dir, &script);
-        assert_eq!(built.code, 0, "{built}");
-    });
+    let wasm = built_by_the_user(&sb, &dir, "wait_for");
     add(&sb, &wasm);
     let hidden = sb.mur(&[
         "devtools",

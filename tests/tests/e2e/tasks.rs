@@ -815,6 +815,17 @@ fn a_task_cancelled_and_a_session_ended_on_the_way_out_share_one_allowance() {
     // tells 2.0 s from 2.5 s).
 }
 
+/// The status the task of a `-v` call [`interrupted`] (its exit code `rc` and its
+/// `stderr`) ends in, cancelled by mur, as `tasks/get` says once it is no longer working.
+fn interrupted_task_ends(sandbox: &Sandbox, rc: i32, stderr: String) -> Value {
+    let out = Output {
+        stdout: String::new(),
+        stderr,
+        code: rc,
+    };
+    final_status(&cancelled_task(&out), |argv| sandbox.devtools(argv))
+}
+
 /// `mur devtools ARGS` started in `sandbox`, its stderr going to a file, and signalled
 /// `signal` once that file holds a line starting `shown` (the call is in flight): its
 /// exit code and stderr.
@@ -860,15 +871,7 @@ fn ctrl_c_or_sigterm_on_a_call_tells_the_server_to_stop_it_then_exits_130_or_143
                  it\n"
             )
         );
-        let out = Output {
-            stdout: String::new(),
-            stderr,
-            code: rc,
-        };
-        assert_eq!(
-            final_status(&cancelled_task(&out), |argv| sandbox.devtools(argv)),
-            "cancelled"
-        );
+        assert_eq!(interrupted_task_ends(&sandbox, rc, stderr), "cancelled");
     }
 
     // A legacy (2025-11-25) session: the request is cancelled and the session ended.
@@ -907,15 +910,7 @@ fn sighup_on_a_call_tells_the_server_to_stop_it_then_exits_129_unless_ignored() 
         "progress: 0/1 computing\ntask (working): computing\nerror: interrupted by SIGHUP \
          during the call to tool `slow_compute`: the server was told to stop it\n"
     );
-    let out = Output {
-        stdout: String::new(),
-        stderr,
-        code: rc,
-    };
-    assert_eq!(
-        final_status(&cancelled_task(&out), |argv| sandbox.devtools(argv)),
-        "cancelled"
-    );
+    assert_eq!(interrupted_task_ends(&sandbox, rc, stderr), "cancelled");
     // Recorded as interrupted (the `tasks/get` above is recorded after it).
     let records = crate::usage::records(&sandbox.usage_log());
     let fields = crate::usage::fields(&records, ["tool", "outcome", "exit"]);

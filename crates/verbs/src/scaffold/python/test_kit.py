@@ -101,6 +101,12 @@ class Click(kit.Verb):
 class KitTest(unittest.TestCase):
     verb = Click()
 
+    def assert_refused(self, verb, argv, message, msg=None):
+        """`verb.parse(argv)` raises `kit.Error` saying `message`, the whole of it."""
+        with self.assertRaises(kit.Error, msg=msg) as raised:
+            verb.parse(argv)
+        self.assertEqual(str(raised.exception), message)
+
     def test_sends_the_selector_and_the_timeout(self):
         call = self.verb.parse(["#btn-inc", "--timeout", "900"])
         self.assertEqual(json.loads(call.arguments), {"selector": "#btn-inc"})
@@ -158,9 +164,7 @@ class KitTest(unittest.TestCase):
             (["--selector", "--project=App.csproj"],
              "`--selector <S>` needs a value, and `--project` is an option (a value that begins with `--` is written `--selector=VALUE`)"),
         ]:
-            with self.assertRaises(kit.Error, msg=argv) as raised:
-                self.verb.parse(argv)
-            self.assertEqual(str(raised.exception), message)
+            self.assert_refused(self.verb, argv, message, msg=argv)
         self.assertLessEqual(set(kit.HOST_FLAGS), set(kit.HOST_OPTIONS))
 
     def test_usage_errors_say_what_was_likely_meant(self):
@@ -256,9 +260,7 @@ class KitTest(unittest.TestCase):
             (Fired, ["a.b", "[1]"], "unexpected argument `[1]`"),
             (Fired, ["a.b", "--args", "{}", '{"a":1}'], 'unexpected argument `{"a":1}`'),
         ]:
-            with self.assertRaises(kit.Error, msg=argv) as raised:
-                verb().parse(argv)
-            self.assertEqual(str(raised.exception), message)
+            self.assert_refused(verb(), argv, message, msg=argv)
         # What those say to type works: `-v -h` is help, `--selector` the option.
         self.assertIsNone(Typed().parse(["#x", "t", "-v", "-h"]))
         self.assertEqual(json.loads(Shot().parse(["--selector", "#a"]).arguments), {"selector": "#a"})
@@ -295,9 +297,7 @@ class KitTest(unittest.TestCase):
             (Counted, ["#x", "-x"], "unknown option `-x`"),
             (Counted, ["#x", "2", "-1"], "unknown option `-1`"),
         ]:
-            with self.assertRaises(kit.Error, msg=argv) as raised:
-                verb().parse(argv)
-            self.assertEqual(str(raised.exception), message)
+            self.assert_refused(verb(), argv, message, msg=argv)
         self.assertEqual(json.loads(Counted().parse(["#x", "--", "-1"]).arguments), {"selector": "#x", "n": -1})
 
     def test_a_json_option_mur_could_not_read_is_refused_not_sent(self):
@@ -325,16 +325,12 @@ class KitTest(unittest.TestCase):
             (["--by", "nan"], "`--by` needs a number, got `nan`"),
             (["--by", "1e400"], "`--by` needs a number, got `1e400`"),
         ]:
-            with self.assertRaises(kit.Error, msg=argv[1][:20]) as raised:
-                Fired().parse(argv)
-            self.assertEqual(str(raised.exception), message)
+            self.assert_refused(Fired(), argv, message, msg=argv[1][:20])
         # A pair of surrogates is one character, sent as it came.
         self.assertEqual(json.loads(Fired().parse(["--args", '"\\ud83d\\ude00"']).arguments), {"args": "\U0001f600"})
         # A stray object too deep for Python's own parse is no `--args` either.
         stray = '{"a": ' + deep(5000) + "}"
-        with self.assertRaises(kit.Error) as raised:
-            Fired().parse([stray])
-        self.assertEqual(str(raised.exception), f"unexpected argument `{stray}`")
+        self.assert_refused(Fired(), [stray], f"unexpected argument `{stray}`")
 
     def test_an_integer_option_is_sent_exactly_or_refused(self):
         class Counted(kit.Verb):
@@ -350,9 +346,7 @@ class KitTest(unittest.TestCase):
         self.assertEqual(json.loads(Counted().parse(["--args", "1" + "0" * 300]).arguments), {"args": 10**300})
         admits = "an integer from -9223372036854775808 to 18446744073709551615"
         for value in [str(2**64), str(-(2**63) - 1), "1" + "0" * 400, "1" * 5000]:
-            with self.assertRaises(kit.Error, msg=value[:20]) as raised:
-                Counted().parse(["--count", value])
-            self.assertEqual(str(raised.exception), f"`--count` is out of range: {admits}, got `{value}`")
+            self.assert_refused(Counted(), ["--count", value], f"`--count` is out of range: {admits}, got `{value}`", msg=value[:20])
 
     def test_an_integer_or_a_number_is_read_as_mur_reads_it(self):
         # As Rust's `from_str` reads them (mur's derived verbs, the Rust kit): ASCII digits
@@ -374,9 +368,7 @@ class KitTest(unittest.TestCase):
             ("by", "a number", ["1_0.5", " 1.5", "1.5 ", "٣.٥", "0x10", ".", "e5", "1e", "infinity", "+inf", ""]),
         ]:
             for value in values:
-                with self.assertRaises(kit.Error, msg=value) as raised:
-                    Counted().parse([f"--{option}", value])
-                self.assertEqual(str(raised.exception), f"`--{option}` needs {needs}, got `{value}`")
+                self.assert_refused(Counted(), [f"--{option}", value], f"`--{option}` needs {needs}, got `{value}`", msg=value)
 
     def test_a_value_is_given_to_the_verb_as_the_type_it_is_sent_as(self):
         # `args["times"]` of an `integer` option was its text `"3"`: `text * times` raised
@@ -423,9 +415,7 @@ class KitTest(unittest.TestCase):
                 return {"count": args["count"] + 1}
 
         self.assertEqual(json.loads(Worded().parse(["41"]).arguments), {"count": 42})
-        with self.assertRaises(kit.Error) as raised:
-            Worded().parse(["--count", "2", "3"])
-        self.assertEqual(str(raised.exception), "`<count>` given twice: as `3` and as `--count 2`")
+        self.assert_refused(Worded(), ["--count", "2", "3"], "`<count>` given twice: as `3` and as `--count 2`")
 
     def test_a_milliseconds_value_is_read_as_mur_reads_its_timeout(self):
         # `--timeout` and an option of kind `milliseconds` alike; the kit refused `+900`
@@ -475,9 +465,7 @@ class KitTest(unittest.TestCase):
         self.assertEqual(json.loads(Switch().parse(["--mode", "slow"]).arguments), {"mode": "slow"})
         for argv, said in [(["fats"], "`<mode>` must be `fast` or `slow`, got `fats`; did you mean `fast`?"),
                            (["--mode", "quick"], "`--mode` must be `fast` or `slow`, got `quick`")]:
-            with self.assertRaises(kit.Error, msg=argv) as raised:
-                Switch().parse(argv)
-            self.assertEqual(str(raised.exception), said)
+            self.assert_refused(Switch(), argv, said, msg=argv)
         # Declared to mur with them, as the positional and as its option form.
         described = Switch().describe()
         choices = [p["choices"] for p in described["positionals"] + described["options"] if p["name"] == "mode"]
@@ -529,9 +517,7 @@ class KitTest(unittest.TestCase):
             (["--selector", "#a", ':text("x")'], """unexpected argument `:text("x")`"""),
             (["--window", "main", "--selector", "#a", "about"], "unexpected argument `about`"),
         ]:
-            with self.assertRaises(kit.Error, msg=argv) as raised:
-                Listing().parse(argv)
-            self.assertEqual(str(raised.exception), message)
+            self.assert_refused(Listing(), argv, message, msg=argv)
 
     def test_a_number_is_never_an_options_short_form(self):
         # As the Rust kit's test of this name, and as a derived verb reads `-1` (a value,
@@ -546,9 +532,7 @@ class KitTest(unittest.TestCase):
             (["-1", "#x"], "unknown option `-1`"),
             (["#x", "-15"], "unknown option `-15`"),
         ]:
-            with self.assertRaises(kit.Error, msg=argv) as raised:
-                Ranked().parse(argv)
-            self.assertEqual(str(raised.exception), message)
+            self.assert_refused(Ranked(), argv, message, msg=argv)
 
     def test_an_empty_usage_is_composed_as_the_standard_verbs_usage(self):
         # As the Rust kit's `info::usage`: each argument once, in its first form, without
