@@ -212,8 +212,8 @@ pub enum Outcome {
     SessionError,
     /// mur itself failed (exit 7).
     InternalError,
-    /// The user (or the agent host) stopped the call: Ctrl-C or SIGTERM (exit 130,
-    /// 143). Neither the verb's fault nor the session's: no failure.
+    /// The user (or the agent host) stopped the call: Ctrl-C, SIGTERM or SIGHUP (exit
+    /// 130, 143, 129). Neither the verb's fault nor the session's: no failure.
     Interrupted,
 }
 

@@ -80,10 +80,9 @@ impl Refused {
 /// The usage errors of `records` (side `cli`) by verb and argv shape, most frequent first.
 pub fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
     let mut by_shape: BTreeMap<(String, Vec<String>, u32), Refused> = BTreeMap::new();
-    // A host command's argv is refused before any record begins (clap's), so its
-    // usage errors are its own verdicts (`parity`'s exit 1), not refused argv.
-    let refusals =
-        records.filter(|r| r.outcome == Outcome::UsageError && r.kind != Some(Kind::Host));
+    // A host command's too (`parity --bogus`), recorded under its name as a verb's is:
+    // its own verdict is no usage error (`parity`'s exit 1 is recorded `ok`).
+    let refusals = records.filter(|r| r.outcome == Outcome::UsageError);
     for record in refusals {
         let (Some(verb), Some(argv)) = (&record.verb, &record.argv) else {
             continue;
@@ -106,4 +105,43 @@ pub fn refused<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<Refused> {
     let mut refused: Vec<Refused> = by_shape.into_values().collect();
     refused.sort_by(|a, b| b.times.cmp(&a.times).then_with(|| a.argv().cmp(&b.argv())));
     refused
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Side, Surface, argv_shape};
+
+    fn refusal(verb: &str, kind: Kind, argv: &[&str]) -> Record {
+        let mut r = Record::new(Side::Cli, Surface::Cli, Outcome::UsageError, 1.0);
+        r.verb = Some(verb.to_owned());
+        r.kind = Some(kind);
+        let argv: Vec<String> = argv.iter().map(|w| (*w).to_owned()).collect();
+        r.argv = Some(argv_shape(&argv, |_| false, false));
+        r
+    }
+
+    /// A host command's argv refused (`parity --bogus`) is listed as a verb's is: the
+    /// verbs table counts it a usage error, and this list says which argv it was.
+    #[test]
+    fn a_host_command_s_refused_argv_is_listed_as_a_verb_s() {
+        let records = [
+            refusal("parity", Kind::Host, &["--bogus"]),
+            refusal("state", Kind::Derived, &["--bogus"]),
+            refusal("parity", Kind::Host, &["--bogus"]),
+            refusal("session list", Kind::Host, &["--bogus"]),
+        ];
+        let listed: Vec<(String, Option<Kind>, u64)> = refused(records.iter())
+            .into_iter()
+            .map(|r| (r.argv(), r.kind, r.times))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("parity --bogus".to_owned(), Some(Kind::Host), 2),
+                ("session list --bogus".to_owned(), Some(Kind::Host), 1),
+                ("state --bogus".to_owned(), Some(Kind::Derived), 1),
+            ]
+        );
+    }
 }

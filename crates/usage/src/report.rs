@@ -2069,11 +2069,11 @@ mod tests {
             refused_as("state", &["#other"], "2026-01-01T00:00:03.000Z"),
             refused_as("tree", &["--view", "wide"], "2026-01-01T00:00:04.000Z"),
         ];
-        // Calls that went through are no refusal, whatever their shape; nor is a
-        // host command's own verdict.
+        // Calls that went through are no refusal, whatever their shape (a host
+        // command's own verdict is recorded `ok`); a host command's argv refused is one.
         let mut ok = refused_as("state", &["#count"], "2026-01-01T00:00:05.000Z");
         ok.outcome = Outcome::Ok;
-        let mut parity = refused_as("parity", &[], "2026-01-01T00:00:06.000Z");
+        let mut parity = refused_as("parity", &["--bogus"], "2026-01-01T00:00:06.000Z");
         parity.kind = Some(Kind::Host);
         records.extend([ok, parity]);
         let report = report(&records, 0, &Criteria::default());
@@ -2091,6 +2091,7 @@ mod tests {
                     1,
                     "2026-01-01T00:00:01.000Z"
                 ),
+                ("parity --bogus".to_owned(), 1, "2026-01-01T00:00:06.000Z"),
                 ("tree --view".to_owned(), 1, "2026-01-01T00:00:04.000Z"),
             ]
         );

@@ -153,37 +153,80 @@ fn begin_record(verb: &Verb) {
     }
 }
 
-/// Starts the usage record of a command `begin_record` records whose argv mur refused
-/// before it began (`parity --bogus`): `line` is the words after `devtools`
-/// ([`command_line`]), its argv those after the command's name; a usage error, as a
-/// plugin verb's argv refused is. Help and the version are no refusal; a word that is no
-/// such command (a verb's, `verbs`, `usage`) none either.
+/// Starts the usage record of a command `begin_record` records whose own argv mur
+/// refused before it began (`parity --bogus`): a usage error, as a plugin verb's argv
+/// refused is, its argv the words after the command's name, a host option typed there
+/// too, as after a verb's name ([`refused_command`]). A refusal in the words before the
+/// name (`--bogus catalog`, `--timeout abc parity`) is none of the command's, as one
+/// before a verb's name is none of the verb's: nothing is recorded. Help and the version
+/// are no refusal; a word that is no such command (a verb's, `verbs`, `usage`) none either.
 fn begin_refused(line: &[String], refused: &Error) {
-    use mur_core::Kind as ErrorKind;
-    use mur_usage::Kind;
-    if refused.kind() != ErrorKind::Usage {
+    if refused.kind() != mur_core::Kind::Usage {
         return;
     }
-    let Some(at) = line
-        .iter()
-        .position(|word| crate::cli::is_host_command(word))
-    else {
+    let Some((name, kind, argv)) = refused_command(line) else {
         return;
-    };
-    let (command, rest) = (line[at].as_str(), &line[at + 1..]);
-    let (name, kind, argv) = match (command, rest.split_first()) {
-        ("catalog" | "parity" | "guide", _) => (command.to_owned(), Kind::Host, rest),
-        ("call", _) => ("call".to_owned(), Kind::Call, rest),
-        ("session", Some((sub, argv))) if sub == "list" || sub == "clean" => {
-            (format!("session {sub}"), Kind::Host, argv)
-        }
-        _ => return,
     };
     let agent = std::env::var("MUR_AGENT").ok().filter(|a| !a.is_empty());
     crate::usage::begin(&name, kind, argv, agent.as_deref());
-    if kind == Kind::Call {
+    if kind == mur_usage::Kind::Call {
         crate::usage::command_value_options(&["--out"]);
     }
+}
+
+/// In `line`, the words after `devtools` ([`command_line`]), the command `begin_record`
+/// records whose name mur takes with every word before it: its name, its kind and its
+/// argv (the words after the name). The first of mur's commands in `line` that is
+/// taken as the command there ([`taken_as_typed`]; `--project catalog parity`: `parity`,
+/// `catalog` being a value); none where the words up to each one's name are refused.
+fn refused_command(line: &[String]) -> Option<(String, mur_usage::Kind, &[String])> {
+    use mur_usage::Kind;
+    line.iter().enumerate().find_map(|(at, word)| {
+        let (name, kind, words) = match (word.as_str(), line.get(at + 1)) {
+            ("catalog" | "parity" | "guide", _) => (word.clone(), Kind::Host, 1),
+            ("call", _) => (word.clone(), Kind::Call, 1),
+            ("session", Some(sub)) if sub == "list" || sub == "clean" => {
+                (format!("session {sub}"), Kind::Host, 2)
+            }
+            _ => return None,
+        };
+        let (typed, argv) = line.split_at(at + words);
+        taken_as_typed(typed, &name).then_some((name, kind, argv))
+    })
+}
+
+/// Whether `mur devtools` and `typed`, the words up to command `name`'s name, parse as
+/// that command with nothing refused, as [`crate::refusal::parse`] checks them: clap, a
+/// host option typed twice, one the command does not read. Without that function's
+/// hints, which may ask a session: this runs only once argv is refused. `call`, whose
+/// tool name clap requires, is given one.
+fn taken_as_typed(typed: &[String], name: &str) -> bool {
+    use clap::FromArgMatches as _;
+    let tool = (name == "call").then_some("tool");
+    let argv: Vec<OsString> = ["mur", "devtools"]
+        .into_iter()
+        .chain(typed.iter().map(String::as_str))
+        .chain(tool)
+        .map(OsString::from)
+        .collect();
+    let mut tree = crate::cli::command();
+    let Ok(matches) = tree.try_get_matches_from_mut(&argv) else {
+        return false;
+    };
+    let mut path = Vec::new();
+    let mut at = &matches;
+    while let Some((word, under)) = at.subcommand() {
+        path.push(word);
+        at = under;
+    }
+    if path.join(" ") != format!("devtools {name}") {
+        return false;
+    }
+    let Ok(mut cli) = Cli::from_arg_matches(&matches) else {
+        return false;
+    };
+    crate::options::check_typed(&mut cli.host, tree, &argv).is_ok()
+        && cli.unread_option(&matches).is_none()
 }
 
 /// `call`'s argv as typed, for the shape of its record.
@@ -217,6 +260,55 @@ fn help(under: &[&str], words: &[String]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The command a refused line is recorded under, with its argv: only where the
+    /// words up to its name are taken as typed, so a refusal among them (a host option
+    /// misspelt or given no number, typed twice, or one the command does not read) is
+    /// none of the command's, as before a verb's name; after the name, it is its argv.
+    #[test]
+    fn a_refusal_is_the_command_s_only_after_its_name() {
+        let of = |words: &[&str]| {
+            let line: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+            refused_command(&line).map(|(name, kind, argv)| (name, kind.as_str(), argv.to_vec()))
+        };
+        let recorded = |name: &str, kind: &'static str, argv: &[&str]| {
+            let argv = argv.iter().map(|w| (*w).to_owned()).collect();
+            Some((name.to_owned(), kind, argv))
+        };
+        assert_eq!(
+            of(&["parity", "--bogus"]),
+            recorded("parity", "host", &["--bogus"])
+        );
+        assert_eq!(
+            of(&["--pretty", "session", "list", "--bogus"]),
+            recorded("session list", "host", &["--bogus"])
+        );
+        assert_eq!(
+            of(&["call", "--bogus"]),
+            recorded("call", "call", &["--bogus"])
+        );
+        assert_eq!(
+            of(&["guide", "--timeout", "abc"]),
+            recorded("guide", "host", &["--timeout", "abc"])
+        );
+        // A value that is a command's name is no command.
+        assert_eq!(
+            of(&["--project", "catalog", "parity", "--bogus"]),
+            recorded("parity", "host", &["--bogus"])
+        );
+        for before in [
+            &["--bogus", "catalog"][..],
+            &["--timeout", "abc", "parity"],
+            &["--timeout", "5", "--timeout", "6", "parity"],
+            &["--project", "x", "guide"],
+            &["--timeout", "abc", "call", "tree"],
+            &["session", "--bogus", "list"],
+            &["--timeout", "abc", "tree"],
+            &["verbs", "list", "--bogus"],
+        ] {
+            assert_eq!(of(before), None, "{before:?}");
+        }
+    }
 
     /// The line an error among several sessions names again: the words after `devtools`,
     /// host options typed before it moved after it; none for `proxy`, or without `devtools`.

@@ -3507,7 +3507,11 @@ fn parity_exit_1_is_its_answer_or_a_refusal_told_apart_by_stdout() {
 
 /// A host command whose own flags mur refuses before it begins (`parity --bogus`) is
 /// recorded as a verb whose argv is refused (`state --bogus`): a usage error of
-/// its name, with the argv's shape, so the report counts and lists it.
+/// its name, with the argv's shape, so the report counts and lists it. Its argv is the
+/// words after its name, a host option typed there too (`parity --timeout abc`), as a
+/// verb's (`tree --timeout abc`); a host option refused before the name (`--bogus
+/// catalog`, `--timeout abc parity`) is none of the command's, as none before a verb's
+/// name is the verb's (`--timeout abc tree`): nothing is recorded.
 #[test]
 fn a_host_command_s_flags_refused_are_recorded_as_a_verb_s_are() {
     let (sandbox, _app) = Sandbox::with_app();
@@ -3516,6 +3520,11 @@ fn a_host_command_s_flags_refused_are_recorded_as_a_verb_s_are() {
         &["parity", "--bogus"],
         &["--pretty", "catalog", "--bogus"],
         &["session", "list", "--bogus"],
+        &["tree", "--timeout", "abc"],
+        &["parity", "--timeout", "abc"],
+        &["--bogus", "catalog"],
+        &["--timeout", "abc", "parity"],
+        &["--timeout", "abc", "tree"],
     ] {
         sandbox.devtools(args).assert_code(1);
     }
@@ -3532,9 +3541,51 @@ fn a_host_command_s_flags_refused_are_recorded_as_a_verb_s_are() {
             ["parity", "host", "1", "usage-error"],
             ["catalog", "host", "1", "usage-error"],
             ["session list", "host", "1", "usage-error"],
+            ["tree", "derived", "1", "usage-error"],
+            ["parity", "host", "1", "usage-error"],
         ]
     );
     let argv: Vec<&Value> = records.iter().map(|r| &r["argv"]).collect();
-    let shape = json!({"options": ["--bogus"], "positionals": 0});
-    assert_eq!(argv, [&shape; 4]);
+    let bogus = json!({"options": ["--bogus"], "positionals": 0});
+    let timeout = json!({"options": ["--timeout"], "positionals": 0});
+    assert_eq!(argv, [&bogus, &bogus, &bogus, &bogus, &timeout, &timeout]);
+    // The report counts each under its name, and lists each argv refused.
+    let out = sandbox.devtools(&["usage", "report"]);
+    out.assert_code(0).assert_stderr_is("");
+    assert_eq!(
+        untimed(&out.stdout),
+        "\
+6 records, TIME to TIME (every agent; usage errors above 50%
+or failures of the verb's own above 20% of at least 3 calls make a loser)
+(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
+failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
+latency)
+
+verbs (as mur ran them):
+VERB                 CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+parity (host)        2      0   2      0     0    0       0      0     –      –      TIME
+catalog (host)       1      0   1      0     0    0       0      0     –      –      TIME
+session list (host)  1      0   1      0     0    0       0      0     –      –      TIME
+state (derived)      1      0   1      0     0    0       0      0     –      –      TIME
+tree (derived)       1      0   1      0     0    0       0      0     –      –      TIME
+
+surfaces, as mur ran them (by verb kind):
+SURFACE      CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
+cli/host     4      0   4      0     0    0       0      0     –      –      TIME
+cli/derived  2      0   2      0     0    0       0      0     –      –      TIME
+
+argv the verbs refused (usage errors by shape; WORD: a word not an option):
+ARGV                  TIMES  LAST
+catalog --bogus       1      TIME
+parity --bogus        1      TIME
+parity --timeout      1      TIME
+session list --bogus  1      TIME
+state --bogus         1      TIME
+tree --timeout        1      TIME
+
+losers: none
+  (no verb was judged unused: the records read do not go back to TIME)
+",
+        "{out}"
+    );
 }
