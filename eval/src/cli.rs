@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::builder::{EnumValueParser, PathBufValueParser, TypedValueParser};
+use clap::builder::{EnumValueParser, PathBufValueParser, StringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mur_core::{Error, Result};
 
@@ -113,7 +113,7 @@ pub struct StudyArgs {
     pub html: Option<PathBuf>,
     /// The condition the report compares the others with ("Against …") [default:
     /// cli-named when the study has it, else its first condition]
-    #[arg(long, value_name = "CONDITION")]
+    #[arg(long, value_name = "CONDITION", value_parser = NotEmpty(StringValueParser::new()))]
     pub against: Option<String>,
     /// Where the condition files are [default: eval/conditions of the source tree
     /// mur-eval was built from]
@@ -138,7 +138,7 @@ pub struct ReportArgs {
     pub readme: Option<PathBuf>,
     /// The condition the report compares the others with ("Against …") [default:
     /// cli-named when the study has it, else its first condition]
-    #[arg(long, value_name = "CONDITION")]
+    #[arg(long, value_name = "CONDITION", value_parser = NotEmpty(StringValueParser::new()))]
     pub against: Option<String>,
 }
 
@@ -191,7 +191,7 @@ pub struct RunnerArgs {
     #[arg(long, value_name = "DIR", value_parser = path())]
     pub verbs: Option<PathBuf>,
     /// Pass this environment variable on to the agent (repeatable; e.g. an API key)
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = NotEmpty(StringValueParser::new()))]
     pub pass_env: Vec<String>,
 }
 
@@ -300,13 +300,44 @@ fn seed(text: &str) -> std::result::Result<u64, String> {
         .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
 }
 
+/// `--tasks`, as clap names it in its errors.
+const TASKS: &str = "--tasks <IDS>";
+
+/// `--conditions`, as clap names it in its errors.
+const CONDITIONS: &str = "--conditions <NAMES>";
+
+/// Refuses an empty name in the list option `option` (`given`, split at its commas),
+/// saying what it takes (`possible`): the whole value typed empty (`--tasks ''`, a
+/// script's `--tasks "$UNSET"`) as mur says an empty value, one comma too many
+/// (`--tasks a,`) as that. Both were said as an unknown name, `` no task `` ``.
+fn no_empty_name<'a>(
+    option: &str,
+    given: &[String],
+    possible: impl Iterator<Item = &'a str>,
+) -> Result<()> {
+    if !given.iter().any(String::is_empty) {
+        return Ok(());
+    }
+    let possible: Vec<String> = possible.map(str::to_owned).collect();
+    if given.iter().all(String::is_empty) {
+        return Err(Error::usage(mur_core::given_empty_of(option, &possible)));
+    }
+    Err(Error::usage(format!(
+        "`{option}` holds an empty name (`{}`: a comma too many; possible values: {})",
+        given.join(","),
+        possible.join(", ")
+    )))
+}
+
 /// Default agent time limit per task.
 const TIME_LIMIT: Duration = Duration::from_secs(120);
 
 impl RunArgs {
     /// The validated plan: tasks loaded and selected, binaries and verbs found.
     pub fn plan(self) -> Result<Plan> {
-        let tasks = task::select(task::load_dir(&self.runner.task_dir()?)?, &self.tasks)?;
+        let all = task::load_dir(&self.runner.task_dir()?)?;
+        no_empty_name(TASKS, &self.tasks, all.iter().map(|t| t.id.as_str()))?;
+        let tasks = task::select(all, &self.tasks)?;
         let verbs = self.runner.verbs(true)?;
         let runner = self.runner.runner()?;
         // Last: a default directory is made as it is named.
@@ -362,12 +393,14 @@ impl StudyArgs {
     /// `html`, the page it records.
     fn study(self, html: Option<&Path>) -> Result<crate::study::Study> {
         let conditions_from = condition_dir(self.condition_dir.clone())?;
-        let conditions = crate::condition::select(
-            crate::condition::load_dir(&conditions_from)?,
-            &self.conditions,
-        )?;
+        let all = crate::condition::load_dir(&conditions_from)?;
+        let names = std::iter::once("all").chain(all.iter().map(|c| c.name.as_str()));
+        no_empty_name(CONDITIONS, &self.conditions, names)?;
+        let conditions = crate::condition::select(all, &self.conditions)?;
         let tasks_from = self.runner.task_dir()?;
-        let tasks = task::select(task::load_dir(&tasks_from)?, &self.tasks)?;
+        let all = task::load_dir(&tasks_from)?;
+        no_empty_name(TASKS, &self.tasks, all.iter().map(|t| t.id.as_str()))?;
+        let tasks = task::select(all, &self.tasks)?;
         crate::study::check_size(conditions.len(), tasks.len(), self.repeats)?;
         let named = conditions
             .iter()
@@ -667,6 +700,8 @@ mod tests {
             (&["--out", ""], "--out <DIR>"),
             (&["--task-dir="], "--task-dir <DIR>"),
             (&["--agent-format="], "--agent-format <FORMAT>"),
+            (&["--pass-env", ""], "--pass-env <NAME>"),
+            (&["--against="], "--against <CONDITION>"),
         ] {
             assert_eq!(
                 refused(args),
@@ -691,6 +726,28 @@ mod tests {
         let missing = ["mur-eval", "report", "--html", "--", "--html="];
         let error = Cli::try_parse_from(missing).map(drop).expect_err("refused");
         assert!(given_empty(&error).is_none(), "{error}");
+    }
+
+    /// A list option's empty value is said with what it takes; a comma too many as that.
+    #[test]
+    fn an_empty_name_in_a_list_is_said_with_what_the_list_takes() {
+        let possible = || ["a", "b"].into_iter();
+        let given = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect::<Vec<_>>();
+        assert!(no_empty_name(TASKS, &given(&["a"]), possible()).is_ok());
+        assert!(no_empty_name(TASKS, &[], possible()).is_ok());
+        let said = |names: &[&str]| {
+            let error = no_empty_name(TASKS, &given(names), possible()).expect_err("refused");
+            assert_eq!(error.exit_code(), 1);
+            error.message().to_owned()
+        };
+        assert_eq!(
+            said(&[""]),
+            "`--tasks <IDS>` needs a value (it was given empty; possible values: a, b)"
+        );
+        assert_eq!(
+            said(&["a", ""]),
+            "`--tasks <IDS>` holds an empty name (`a,`: a comma too many; possible values: a, b)"
+        );
     }
 
     #[test]

@@ -44,15 +44,15 @@ impl Group {
     }
 
     /// Kills every process of the group recorded in `path`, if it is still the one
-    /// recorded; no file, nothing to do.
-    pub fn stop_recorded(path: &Path) {
+    /// recorded; no file, nothing to do. Whether a group was there to kill.
+    pub fn stop_recorded(path: &Path) -> bool {
         // In the agent's reach: a FIFO there is refused, not waited on.
         let recorded = crate::bounded::read(path, 4096)
             .ok()
             .and_then(|read| serde_json::from_slice::<Self>(&read.bytes).ok());
-        if let Some(group) = recorded.filter(|g| g.still_ours()) {
-            group.kill();
-        }
+        recorded
+            .filter(|g| g.still_ours())
+            .is_some_and(|group| group.kill())
     }
 
     /// Whether the group's id still names this group: its leader runs with the
@@ -67,11 +67,10 @@ impl Group {
         }
     }
 
-    /// SIGKILL to the whole group, as at the agent's time limit.
-    pub fn kill(self) {
-        if let Ok(pgid) = i32::try_from(self.pgid) {
-            let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
-        }
+    /// SIGKILL to the whole group, as at the agent's time limit; whether it was there.
+    pub fn kill(self) -> bool {
+        i32::try_from(self.pgid)
+            .is_ok_and(|pgid| killpg(Pid::from_raw(pgid), Signal::SIGKILL).is_ok())
     }
 }
 

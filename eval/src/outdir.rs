@@ -1,5 +1,8 @@
 //! The output directory of `mur-eval run`: a new or empty directory, or one an earlier
-//! run wrote. An earlier run's is cleared, before anything is written, of what that run
+//! run that never finished (killed, stopped: no `report.json`) wrote. One holding a
+//! finished run is refused, as a study's holding another's files is: a run cannot add
+//! to it (a study can, and resumes), and replacing it would lose the operator that run.
+//! An unfinished run's is cleared, before anything is written, of what that run
 //! wrote there — the entries its `mur-eval-run.json` lists (each task's directory, with
 //! what its agent left in `work/`, `report.json`) — so a run's figures come from that
 //! run alone; anything else in the directory is left as it was, the verbs installed and
@@ -34,7 +37,11 @@ const SCHEMA: &str = "mur-eval-run-out/1";
 /// and this record: the agent's `mur` (`bin`) and the report. Not the verbs installed
 /// for the agent (`compiled-verbs`, [`crate::compiled`]): kept for the next run into the
 /// directory, which then compiles nothing again.
-const SHARED: [&str; 2] = ["bin", "report.json"];
+const SHARED: [&str; 2] = ["bin", REPORT];
+
+/// The report a run writes once every task has run: a directory holding it holds a
+/// finished run, which a run refuses to replace.
+pub const REPORT: &str = "report.json";
 
 /// The record: the entries of the output directory the run wrote (each one name).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,10 +88,11 @@ pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<std::fs::File>
 
 /// Stops what a run killed mid-task left running in the task's directory `dir`: its
 /// agent's process group and its session (a resumed study's runs too). Only the groups
-/// the directory records, while their leaders are those recorded (or gone).
-pub fn stop_left_running(dir: &Path, sample: &Path) {
-    crate::group::Group::stop_recorded(&dir.join(crate::group::FILE));
-    crate::session::stop_leftovers(sample, dir);
+/// the directory records, while their leaders are those recorded (or gone). Whether
+/// anything was left running to stop.
+pub fn stop_left_running(dir: &Path, sample: &Path) -> bool {
+    let agent = crate::group::Group::stop_recorded(&dir.join(crate::group::FILE));
+    crate::session::stop_leftovers(sample, dir) || agent
 }
 
 /// The run's lock file ([`LOCK`]), locked; a usage error when another run holds it.
@@ -145,6 +153,17 @@ fn earlier(out: &Path) -> Result<Option<Vec<String>>> {
         .and_then(|text| serde_json::from_str::<Wrote>(&text).ok())
         .filter(|record| record.schema == SCHEMA)
     {
+        // A run that finished wrote its report: its figures are no one's to lose. (One
+        // killed or stopped mid-way wrote none, and left what it started running there.)
+        if std::fs::symlink_metadata(out.join(REPORT)).is_ok() {
+            return Err(Error::usage(format!(
+                "`{}` holds an earlier run's report (`{REPORT}`): a run writes into a new or empty directory, or one whose run never finished",
+                out.display()
+            ))
+            .with_hint(
+                "name a new directory with `--out`, or remove this one to run into it again; nothing in it was touched",
+            ));
+        }
         return Ok(Some(record.wrote));
     }
     // An output written before runs kept their record is refused like any other
@@ -205,7 +224,6 @@ mod tests {
             std::fs::create_dir_all(out.join(d)).expect("dir");
         }
         std::fs::write(out.join("a/work/left.txt"), "x").expect("write");
-        std::fs::write(out.join("report.json"), "{}").expect("write");
         std::fs::write(out.join("notes.txt"), "mine").expect("write");
         std::fs::create_dir(out.join("mine")).expect("dir");
 
@@ -231,6 +249,35 @@ mod tests {
             serde_json::from_str(&std::fs::read_to_string(out.join(FILE)).expect("record"))
                 .expect("json");
         assert_eq!(record.wrote.last().map(String::as_str), Some("a"));
+    }
+
+    /// A run that finished (its `report.json` written) is not replaced: the operator
+    /// would lose it. Nothing in its directory is touched.
+    #[test]
+    fn a_finished_runs_directory_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        drop(claim(&out, &[task("a")], SAMPLE.as_ref()).expect("a new directory"));
+        std::fs::create_dir_all(out.join("a")).expect("dir");
+        std::fs::write(out.join(REPORT), "{}").expect("write");
+        let error = claim(&out, &[task("a")], SAMPLE.as_ref()).expect_err("refused");
+        assert_eq!(error.exit_code(), 1);
+        assert_eq!(
+            error.message(),
+            format!(
+                "`{}` holds an earlier run's report (`report.json`): a run writes into a new \
+                 or empty directory, or one whose run never finished",
+                out.display()
+            )
+        );
+        assert_eq!(
+            error.hints(),
+            [
+                "name a new directory with `--out`, or remove this one to run into it again; \
+                 nothing in it was touched"
+            ]
+        );
+        assert!(out.join("a").is_dir() && out.join(REPORT).is_file());
     }
 
     #[test]

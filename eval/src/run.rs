@@ -126,7 +126,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         runs.push(record);
     }
     let report = Report::new(plan.profile, &plan.agent, out.clone(), runs);
-    write_json(&out.join("report.json"), &report)?;
+    write_json(&out.join(outdir::REPORT), &report)?;
     Ok(report)
 }
 

@@ -276,8 +276,10 @@ impl Drop for Session {
 const LOG_CAP: u64 = 64 << 10;
 
 /// `sample` with this task's usage log: one mur-eval started, never a pid a file names.
-pub fn stop_leftovers(sample: &Path, dir: &Path) {
-    crate::group::Group::stop_recorded(&dir.join(GROUP_FILE));
+/// Whether anything was left running to stop.
+pub fn stop_leftovers(sample: &Path, dir: &Path) -> bool {
+    #[cfg_attr(not(target_os = "linux"), allow(unused_mut))]
+    let mut stopped = crate::group::Group::stop_recorded(&dir.join(GROUP_FILE));
     #[cfg(target_os = "linux")]
     {
         let sample = std::fs::canonicalize(sample).unwrap_or_else(|_| sample.to_owned());
@@ -289,7 +291,7 @@ pub fn stop_leftovers(sample: &Path, dir: &Path) {
         ]
         .concat();
         let Ok(entries) = std::fs::read_dir("/proc") else {
-            return;
+            return stopped;
         };
         for entry in entries.flatten() {
             let Some(pid) = entry
@@ -308,10 +310,11 @@ pub fn stop_leftovers(sample: &Path, dir: &Path) {
                 && std::fs::read(entry.path().join("cmdline"))
                     .is_ok_and(|cmdline| cmdline.windows(wanted.len()).any(|w| w == wanted));
             if let (true, Ok(group)) = (ours, i32::try_from(pid)) {
-                let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+                stopped |= killpg(Pid::from_raw(group), Signal::SIGKILL).is_ok();
             }
         }
     }
+    stopped
 }
 
 /// Whether `pid` belongs to the process session `session` leads (a pid is not reused

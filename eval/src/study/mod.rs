@@ -79,7 +79,9 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
     if let Some(warning) = other_agents(study, &made, &pending) {
         progress(&format!("warning: {warning}"));
     }
-    stop_the_killed_study(study, &out, &pending);
+    if let Some(line) = stop_the_killed_study(study, &out, &pending) {
+        progress(&line);
+    }
     // Where the runs are made, outside `out` (`one::run_one`), and the conditions' `mur`
     // and verbs, which the agents' environment names: no path an agent is given leads
     // to another run's files. Removed when the study ends, or a signal stops it.
@@ -276,19 +278,52 @@ fn pending(study: &Study, seed: u64, done: &BTreeSet<String>) -> VecDeque<Planne
 
 /// What a study killed in `out` left: the agents (their process groups) and sessions
 /// of the runs it had in flight, stopped, and where it made them, removed. First, even
-/// if preparing a condition fails after.
-fn stop_the_killed_study(study: &Study, out: &Path, pending: &VecDeque<Planned>) {
+/// if preparing a condition fails after. The line that says what was stopped and
+/// removed, when anything was: the operator learns that an earlier study died.
+fn stop_the_killed_study(study: &Study, out: &Path, pending: &VecDeque<Planned>) -> Option<String> {
     let mut killed_roots = BTreeSet::new();
+    let mut stopped = 0;
     for planned in pending {
         let dir = run_dir(study, out, planned);
-        killed_roots.extend(one::stop_left_running(&dir, &study.runner.sample));
+        let (any, root) = one::stop_left_running(&dir, &study.runner.sample);
+        stopped += usize::from(any);
+        killed_roots.extend(root);
     }
     // Where the killed study made its runs, once nothing runs there any more: named by
     // its runs in flight, and by the study itself (killed between runs, none is).
     killed_roots.extend(one::recorded_live_root(out));
-    for root in killed_roots {
-        let _ = std::fs::remove_dir_all(root);
+    let removed: Vec<String> = killed_roots
+        .into_iter()
+        .filter(|root| root.exists() && std::fs::remove_dir_all(root).is_ok())
+        .map(|root| format!("`{}`", root.display()))
+        .collect();
+    killed_line(stopped, &removed)
+}
+
+/// What [`stop_the_killed_study`] says: how many runs' leftovers it stopped, and which
+/// temporary directories it removed; `None` when it did neither.
+fn killed_line(stopped: usize, removed: &[String]) -> Option<String> {
+    let mut did = Vec::new();
+    if stopped > 0 {
+        did.push(format!(
+            "stopped what it left running in {} (agents, sessions)",
+            crate::words::plural(stopped, "run")
+        ));
     }
+    if !removed.is_empty() {
+        let those = if removed.len() == 1 {
+            "its temporary directory"
+        } else {
+            "its temporary directories"
+        };
+        did.push(format!("removed {those} {}", removed.join(", ")));
+    }
+    (!did.is_empty()).then(|| {
+        format!(
+            "study: an earlier study into this directory was killed before it ended: {}",
+            did.join("; ")
+        )
+    })
 }
 
 /// The line a study starts with: its matrix, its seed, and how many runs it makes.
@@ -316,18 +351,29 @@ fn prepare(
     let Some(_changing) = live.changing() else {
         return Err(Error::internal("stopped by a signal"));
     };
-    let ready = prepare::prepare_conditions(study, out, live.root(), pending, progress)?;
-    // Recorded once the study can start: one that failed before (no verbs installed)
-    // pins no seed, and the corrected command may name its own.
+    // Recorded before the conditions are prepared (verbs compiled, tools listed, which
+    // take a while): a stop meanwhile says to resume the study, and the resume then
+    // finds it, with its seed. A study that failed there (no verbs installed) has its
+    // record put back as it was: it pins no seed, and the corrected command may name
+    // its own.
+    let path = out.join(META);
+    let before = std::fs::read(&path).ok();
     meta.save(out)?;
-    Ok(ready)
+    let ready = prepare::prepare_conditions(study, out, live.root(), pending, progress);
+    if ready.is_err() && !crate::stop::signalled() {
+        let _ = match &before {
+            Some(text) => crate::write::record(&path, text),
+            None => std::fs::remove_file(&path).map_err(|e| Error::internal(e.to_string())),
+        };
+    }
+    ready
 }
 
 /// How a stop tells the user to resume the study in `out`: the same command again, when
 /// it named its `--out`; else that command with `--out` added, which the same command
 /// without it (a new directory, named by the time, and a fresh seed) would not do. No
-/// `--seed`: the study's is kept in `study.json` (once a run can be recorded; a study
-/// stopped before recorded nothing, and any seed will do).
+/// `--seed`: the study's is kept in `study.json`, written before the line can be said
+/// (before the conditions are prepared, [`prepare`]), so the resume finds the study.
 fn resume_line(study: &Study, out: &Path) -> String {
     let dir = out.to_string_lossy();
     if study.made_out.is_none() {
@@ -355,6 +401,30 @@ fn claim(out: &Path) -> Result<std::fs::File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the next command says of a killed study's leftovers: one line, or nothing
+    /// when there were none.
+    #[test]
+    fn what_a_killed_study_left_is_said_in_one_line() {
+        assert_eq!(killed_line(0, &[]), None);
+        let one = ["`/tmp/mur-eval-study-x`".to_owned()];
+        assert_eq!(
+            killed_line(0, &one).as_deref(),
+            Some(
+                "study: an earlier study into this directory was killed before it ended: \
+                 removed its temporary directory `/tmp/mur-eval-study-x`"
+            )
+        );
+        let two = [one[0].clone(), "`/tmp/mur-eval-study-y`".to_owned()];
+        assert_eq!(
+            killed_line(2, &two).as_deref(),
+            Some(
+                "study: an earlier study into this directory was killed before it ended: \
+                 stopped what it left running in 2 runs (agents, sessions); removed its \
+                 temporary directories `/tmp/mur-eval-study-x`, `/tmp/mur-eval-study-y`"
+            )
+        );
+    }
 
     /// What `--out` records is read once, before the study holds it, and read again
     /// under its lock only when a study wrote there since: a run it recorded meanwhile

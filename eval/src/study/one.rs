@@ -484,14 +484,19 @@ fn move_in(live: &Live, made: tempfile::TempDir, dir: &Path) -> Result<(), Strin
 /// Stops what a run killed mid-way left running: in its directory `dir`, and in the one
 /// it was being made in, which [`LIVE_FILE`] names. Returns that one's study's temporary
 /// directory, for the caller to remove once every run's leftovers are stopped (the study
-/// that made it is gone, as this one holds `out`).
-pub fn stop_left_running(dir: &Path, sample: &Path) -> Option<PathBuf> {
-    crate::outdir::stop_left_running(dir, sample);
-    let live = named_in(&dir.join(LIVE_FILE))?;
-    crate::outdir::stop_left_running(&live, sample);
-    live.parent()
+/// that made it is gone, as this one holds `out`); and whether anything was left running
+/// to stop.
+pub fn stop_left_running(dir: &Path, sample: &Path) -> (bool, Option<PathBuf>) {
+    let stopped = crate::outdir::stop_left_running(dir, sample);
+    let Some(live) = named_in(&dir.join(LIVE_FILE)) else {
+        return (stopped, None);
+    };
+    let stopped = crate::outdir::stop_left_running(&live, sample) || stopped;
+    let root = live
+        .parent()
         .filter(|root| ours(&live, RUN_PREFIX) && ours(root, LIVE_ROOT_PREFIX))
-        .map(Path::to_owned)
+        .map(Path::to_owned);
+    (stopped, root)
 }
 
 /// The path a study's own file names (a run's [`LIVE_FILE`], the study's

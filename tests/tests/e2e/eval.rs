@@ -767,58 +767,72 @@ fn a_program_under_home_is_found_where_the_agents_home_leads() {
     ));
 }
 
+/// A run that finished (its `report.json` written) is not replaced by the next run into
+/// the same `--out`: that run was cleared, and lost. It is refused, exit 1, in one line
+/// with a hint, and nothing in the directory is touched — as a study refuses a directory
+/// holding what is not its own. (A run killed or stopped mid-way wrote no report: the
+/// next run clears it, [`a_run_killed_mid_task_leaves_nothing_that_drives_the_next_run`].)
 #[test]
-fn a_run_into_an_earlier_runs_directory_counts_only_its_own() {
+fn a_run_refuses_the_directory_of_a_finished_run_and_touches_nothing() {
     let sandbox = Sandbox::new();
-    let verbs = sandbox.dir("verbs");
-    std::fs::copy(standard("click"), verbs.join("click.wasm")).expect("copy");
-    let verbs = verbs.to_str().expect("utf-8").to_owned();
     let out = sandbox.root().join("out");
-    // The first run's agent makes an invocation mur refuses and leaves a file, per task.
-    let refused = "mur devtools click --element x; echo earlier > left.txt";
-    let (first, report) = run(
-        &sandbox,
-        "cli",
-        refused,
-        &["--tasks", "count-to-three,updates-off", "--verbs", &verbs],
-    );
+    let tasks = ["--tasks", "count-to-three"];
+    let (first, report) = run(&sandbox, "mcp", "echo earlier > left.txt", &tasks);
     first.assert_code(2);
-    assert_eq!(report["summary"]["refusedInvocations"], 2, "{first}");
-    // The verbs were compiled once for both tasks, and are kept for the next run.
-    assert_verbs_compiled_once(&first, "", &verbs, &out);
-    let mine = out.join("notes.txt");
-    std::fs::write(&mine, "the user's own\n").expect("write");
-
-    // The second, into the same directory, with an agent that does nothing.
-    let (second, report) = run(
-        &sandbox,
-        "cli",
+    assert_eq!(report["runs"].as_array().map(Vec::len), Some(1), "{first}");
+    let before = tree(&out);
+    assert!(
+        before.iter().any(|(p, _)| p.ends_with("left.txt")),
+        "{before:?}"
+    );
+    let args = [
+        "run",
+        "--profile",
+        "mcp",
+        "--agent",
         "true",
-        &["--tasks", "count-to-three", "--verbs", &verbs],
+        "--json",
+        "--out",
+    ];
+    let out_arg = out.to_str().expect("utf-8");
+    let second = eval(
+        &sandbox,
+        &[&args[..], &[out_arg], &tasks[..]].concat(),
+        None,
     );
-    second.assert_code(2);
-    // Into the same directory: nothing compiled again.
-    assert!(second.stderr_lines("installing").is_empty(), "{second}");
-    let only = &report["runs"][0];
-    assert_eq!(
-        only["invocations"],
-        json!({ "total": 0, "failed": {} }),
-        "{only}"
-    );
-    assert_eq!(report["summary"]["refusedInvocations"], 0, "{second}");
-    let saved: Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("report.json")).expect("report.json"),
-    )
-    .expect("json");
-    assert_eq!(saved["runs"][0]["invocations"]["total"], 0, "{saved}");
-    // The earlier run's task directories are gone, the one run again made anew; what
-    // mur-eval did not write stays.
-    assert!(!out.join("count-to-three/work/left.txt").exists());
-    assert!(!out.join("updates-off").exists());
-    assert_eq!(
-        std::fs::read_to_string(&mine).expect("kept"),
-        "the user's own\n"
-    );
+    second.assert_code(1).assert_stderr_is(format!(
+        "error: `{}` holds an earlier run's report (`report.json`): a run writes into a new or \
+         empty directory, or one whose run never finished\n\
+         hint: name a new directory with `--out`, or remove this one to run into it again; \
+         nothing in it was touched\n",
+        out.display()
+    ));
+    assert_eq!(second.stdout, "");
+    assert_eq!(tree(&out), before, "the earlier run was touched");
+}
+
+/// Every path under `dir` (relative to it), with each file's contents, sorted.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(at) = pending.pop() {
+        for entry in std::fs::read_dir(&at).expect("read").flatten() {
+            let path = entry.path();
+            let meta = std::fs::symlink_metadata(&path).expect("metadata");
+            let contents = if meta.is_file() {
+                std::fs::read(&path).expect("read")
+            } else {
+                Vec::new()
+            };
+            if meta.is_dir() {
+                pending.push(path.clone());
+            }
+            let relative = path.strip_prefix(dir).expect("under").to_owned();
+            found.push((relative, contents));
+        }
+    }
+    found.sort();
+    found
 }
 
 /// `mur-eval run --profile cli` of count-to-three into the sandbox's `out`, the `click`
@@ -1250,6 +1264,80 @@ fn repeats_of_zero_and_a_negative_seed_are_said_in_murs_words() {
         );
         output.assert_code(1).assert_stderr_is(said);
         assert_eq!(output.stdout, "", "{args:?}");
+    }
+}
+
+/// A list option typed empty (`--tasks ''`, a script's `--conditions "$UNSET"`) is said to
+/// be given empty, with what it takes, as mur says an empty value, exit 1 — for `run` and
+/// `study` alike; a comma too many (`--tasks a,`) is said as that. Both were said as an
+/// unknown name: `` error: no task `` (tasks: …) ``. A name option typed empty
+/// (`--pass-env`, `--against`) is said to be given empty too, not as a name that is not
+/// set or not a condition.
+#[test]
+fn an_empty_list_is_said_to_be_given_empty_with_what_it_takes() {
+    let sandbox = Sandbox::new();
+    let tasks = task_ids().join(", ");
+    let conditions = shipped("conditions").join(", ");
+    let study = &["study", "--agent", "true"][..];
+    let run = &["run", "--profile", "mcp", "--agent", "true"][..];
+    for (command, args, said) in [
+        (
+            study,
+            &["--conditions", ""][..],
+            format!(
+                "error: `--conditions <NAMES>` needs a value (it was given empty; possible \
+                 values: all, {conditions})\n"
+            ),
+        ),
+        (
+            study,
+            &["--tasks="],
+            format!(
+                "error: `--tasks <IDS>` needs a value (it was given empty; possible values: \
+                 {tasks})\n"
+            ),
+        ),
+        (
+            study,
+            &["--tasks", "count-to-three,"],
+            format!(
+                "error: `--tasks <IDS>` holds an empty name (`count-to-three,`: a comma too \
+                 many; possible values: {tasks})\n"
+            ),
+        ),
+        (
+            study,
+            &["--conditions", "mcp,,both"],
+            format!(
+                "error: `--conditions <NAMES>` holds an empty name (`mcp,,both`: a comma too \
+                 many; possible values: all, {conditions})\n"
+            ),
+        ),
+        (
+            study,
+            &["--pass-env", ""],
+            "error: `--pass-env <NAME>` needs a value (it was given empty)\n".to_owned(),
+        ),
+        (
+            study,
+            &["--against="],
+            "error: `--against <CONDITION>` needs a value (it was given empty)\n".to_owned(),
+        ),
+        (
+            run,
+            &["--tasks", ""],
+            format!(
+                "error: `--tasks <IDS>` needs a value (it was given empty; possible values: \
+                 {tasks})\n"
+            ),
+        ),
+    ] {
+        let out = sandbox.root().join("out");
+        let out_args = ["--out", out.to_str().expect("utf-8")];
+        let output = eval(&sandbox, &[command, args, &out_args].concat(), None);
+        output.assert_code(1).assert_stderr_is(said);
+        assert_eq!(output.stdout, "", "{args:?}");
+        assert!(!out.exists(), "{args:?}: --out made");
     }
 }
 

@@ -26,7 +26,8 @@ use mur_e2e::process::{Process, wait_until_within};
 use mur_e2e::{Output, Sandbox, run_within};
 
 use crate::eval::{
-    assert_eval_snapshot, assert_no_default_out, assert_verbs_compiled_once, eval_bin, left_under,
+    assert_eval_snapshot, assert_no_default_out, assert_verbs_compiled_once, eval_bin, executable,
+    left_under,
 };
 use crate::interop_python::python_or_skip;
 
@@ -2381,6 +2382,73 @@ fn ctrl_c_of_a_study_without_out_says_the_command_that_resumes_it() {
     assert!(!out.join("schemas").exists(), "a scratch session kept");
 }
 
+/// Ctrl-C while the study prepares its conditions — here the mcp condition's tools being
+/// listed, by a `mur-sample` that waits (the session's, not the one that says its
+/// version) — before any run: the study says to run the same
+/// command again to resume it, and that works: its `study.json` is there, with the seed
+/// the resume keeps, and `mur-eval report` finds the study (with no run yet). It was written only once the
+/// conditions were ready, so the line promised a study no command could find (`report`:
+/// "no study in …: it holds no `study.json`"), and the resume drew another seed.
+#[test]
+fn ctrl_c_before_the_first_run_leaves_a_study_the_same_command_resumes() {
+    let (sandbox, out) = sandbox_and_study();
+    let (waiting, go) = (sandbox.root().join("waiting"), sandbox.root().join("go"));
+    let script = format!(
+        "#!/bin/sh\ncase \"$*\" in *--usage-log*) [ -e '{go}' ] || {{ touch '{waiting}'; exec sleep 60; }};; esac\n\
+         exec '{sample}' \"$@\"\n",
+        go = go.display(),
+        waiting = waiting.display(),
+        sample = mur_e2e::sample_bin().display()
+    );
+    let sample = executable(&sandbox, "bin/mur-sample", &script);
+    let sample = sample.to_str().expect("utf-8");
+    let args = matrix(
+        "mcp",
+        "count-to-three",
+        "1",
+        &["--agent", "true", "--sample", sample],
+    );
+    let mut study = Process::spawn(&mut study_command(&sandbox, &out, &args));
+    wait_until_within("the tools being listed", STUDY_LIMIT, || {
+        if let Some(status) = study.try_wait() {
+            panic!("the study ended ({status}) before it was stopped");
+        }
+        waiting.exists().then_some(())
+    });
+    study.signal("INT");
+    let output = study.wait_output();
+    output.assert_code(130);
+    assert_eq!(output.stdout, "", "a stopped study reports nothing");
+    let seed = read_json(&out.join("study.json"))["seed"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no study recorded\n{output}"));
+    let starting =
+        format!("study: 1 condition × 1 task × 1 repeat, seed {seed}; 1 to run, 0 recorded\n");
+    output.assert_stderr_is(format!(
+        "{starting}mur-eval: stopped by SIGINT: the agents and sessions it started were \
+         stopped too; runs not finished were not recorded; run the same command again to \
+         resume the study in `{}`\n",
+        out.display()
+    ));
+    assert!(results(&out).is_empty());
+    // `report` finds the study, and says how to make its runs.
+    let report = report_of(&sandbox, &out, &[]);
+    report.assert_code(1).assert_stderr_is(format!(
+        "error: `{}` records no run yet\n\
+         hint: a study records each run as it ends: run its command again with the same \
+         `--out` to make them (study.json's commands name it)\n",
+        out.join("results.jsonl").display()
+    ));
+    assert_nothing_in_tmp(&sandbox);
+
+    // The same command resumes it, with its seed.
+    std::fs::write(&go, "").expect("go");
+    let resumed = study_into(&sandbox, &out, &args);
+    resumed.assert_code(0).assert_stderr_contains(&starting);
+    assert_eq!(results(&out).len(), 1, "{resumed}");
+    assert_nothing_in_tmp(&sandbox);
+}
+
 /// The `live` markers in `out`'s run directories (`runs/<condition>/<task>/<repeat>/live`).
 fn live_markers(out: &Path) -> Vec<PathBuf> {
     let within = |dir: &Path| -> Vec<PathBuf> {
@@ -2470,7 +2538,7 @@ fn assert_nothing_in_tmp(sandbox: &Sandbox) {
 /// A study killed between runs (no run's `live` file names where runs were made) left
 /// its temporary directory, with the conditions' verbs and compiled code, in `TMPDIR`
 /// for good: the study names it in `live-root`, and the next command over it removes it
-/// — only a directory a study names so.
+/// — only a directory a study names so — saying so on stderr in one line (it was silent).
 #[test]
 fn the_next_command_removes_the_temporary_directory_a_killed_study_left() {
     let args = ["--seed", "5", "--agent", "mur devtools state > /dev/null"];
@@ -2484,14 +2552,25 @@ fn the_next_command_removes_the_temporary_directory_a_killed_study_left() {
     let left = tmp.join("mur-eval-study-killed");
     std::fs::create_dir_all(left.join("conditions")).expect("a killed study's directory");
     std::fs::write(out.join("live-root"), left.to_string_lossy().as_bytes()).expect("named");
-    study_into(&sandbox, &out, &cli_derived("count-to-three", "1", &args)).assert_code(0);
+    let next = study_into(&sandbox, &out, &cli_derived("count-to-three", "1", &args));
+    // Removed, and said: the operator learns that an earlier study died.
+    next.assert_code(0).assert_stderr_is(format!(
+        "study: an earlier study into this directory was killed before it ended: removed its \
+         temporary directory `{}`\n\
+         study: 1 condition × 1 task × 1 repeat, seed 5; 0 to run, 1 recorded\n\
+         study: 0 runs made now, 1 recorded in all: {}\n",
+        left.display(),
+        out.join("results.jsonl").display()
+    ));
     assert!(!left.exists(), "left in TMPDIR");
     assert!(!out.join("live-root").exists());
     // A name a study never gives is no order to delete anything.
     let other = tmp.join("precious");
     std::fs::create_dir_all(&other).expect("a directory of someone's");
     std::fs::write(out.join("live-root"), other.to_string_lossy().as_bytes()).expect("named");
-    study_into(&sandbox, &out, &cli_derived("count-to-three", "1", &args)).assert_code(0);
+    let next = study_into(&sandbox, &out, &cli_derived("count-to-three", "1", &args));
+    next.assert_code(0);
+    assert!(!next.stderr.contains("was killed"), "{next}");
     assert!(other.exists(), "removed a directory no study made");
 }
 
