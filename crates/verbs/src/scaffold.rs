@@ -29,6 +29,27 @@ use crate::spec::{ValueKind, camel_case};
 /// The verb interface, as this `mur` loads it.
 const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
 
+/// The names of the kits' option of the whole arguments object (`--args JSON`, as a
+/// derived verb takes it): the first a verb does not declare itself. Each kit spells it
+/// in its own language (plugins/kit/src/argv.rs, scaffold/python/kit.py and
+/// scaffold/js/kit.js, `WHOLE_NAMES`); a test holds them to this one.
+pub const KIT_WHOLE_NAMES: [&str; 3] = ["args", "all-args", "all-all-args"];
+
+/// The help of the kits' option of the whole arguments object, as each kit declares it
+/// (`WHOLE_HELP`, beside [`KIT_WHOLE_NAMES`]); a test holds them to this one.
+pub const KIT_WHOLE_HELP: &str =
+    "the whole arguments object, as JSON; options given beside it override its fields";
+
+/// Whether `param`, of a verb's spec, is a kit's option of the whole arguments object,
+/// by the kits' own rule (`is_whole`): a JSON option of one of [`KIT_WHOLE_NAMES`] with
+/// the help [`KIT_WHOLE_HELP`]. It sends the tool's arguments, not a property of its
+/// name.
+pub fn is_kit_whole(param: &crate::Param) -> bool {
+    param.kind == ValueKind::Json
+        && KIT_WHOLE_NAMES.contains(&param.name.as_str())
+        && param.help == KIT_WHOLE_HELP
+}
+
 mod rust {
     pub const CARGO_TOML: &str = include_str!("scaffold/rust/Cargo.toml.tmpl");
     pub const LIB_RS: &str = include_str!("scaffold/rust/lib.rs.tmpl");
@@ -151,10 +172,18 @@ pub struct ToolParam {
     pub choices: Vec<String>,
     /// An integer the schema holds to 0 or more (the Rust kit's `Kind::Count`).
     pub counts: bool,
+    /// A boolean: a choice of the words `true` and `false` ([`BOOLEAN`]), each sent as
+    /// the JSON value it names by the verb's own `arguments`.
+    pub boolean: bool,
     /// The value an example gives it, as the tool takes it: a choice's first word, a
-    /// numeric enum's first number, `true` for a boolean; else none.
+    /// numeric enum's first number, `true` for a boolean, `[]` for a list; else none.
     pub sample: Option<serde_json::Value>,
 }
+
+/// The words a boolean param takes, as its derived verb takes them: a kit's choice,
+/// which refuses any other naming the two (`--visible yes`, JSON as `kind=json` took it,
+/// was refused in a JSON parser's words, and `--visible '"x"'` sent a string).
+const BOOLEAN: [&str; 2] = ["true", "false"];
 
 /// The longest summary a new verb is given from a tool's description, in bytes: far
 /// below what `verbs add` keeps, and one line of `--help`.
@@ -203,24 +232,33 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
                 .facts(option)
                 .and_then(|facts| facts.range.get("minimum").and_then(|m| m.as_f64()));
             // A choice of numbers (`enum: [1, 2, 4]`) is sent as JSON: the kits send a
-            // choice as a string, the derived verb sends the number. A boolean is JSON
-            // too, `true` or `false`: a kit's flag can only send `true`.
+            // choice as a string, the derived verb sends the number. A boolean is the
+            // choice `true` or `false` ([`BOOLEAN`]), sent as one: a kit's flag can only
+            // send `true`. A list of booleans is JSON, as any list, and so is a required
+            // boolean, a positional: a kit's choice positional takes only a string from
+            // `--args` (`{"visible": true}` was refused).
             let values = tool["inputSchema"]["properties"][key]["enum"].as_array();
             let typed_choice = param.kind == ValueKind::Choice
                 && values.is_some_and(|values| values.iter().any(|v| !v.is_string()));
-            let boolean = param.kind == ValueKind::Flag;
-            let json = param.repeatable || boolean || typed_choice;
-            let kind = if json { ValueKind::Json } else { param.kind };
+            let flag = param.kind == ValueKind::Flag && !param.repeatable;
+            let boolean = flag && !param.required;
+            let json = param.repeatable || typed_choice || (flag && param.required);
+            let kind = match () {
+                _ if json => ValueKind::Json,
+                _ if boolean => ValueKind::Choice,
+                _ => param.kind,
+            };
             let value_name = match param.value_name.as_str() {
-                _ if boolean && !param.repeatable => "true|false",
+                _ if flag => "true|false",
                 name if typed_choice && !param.repeatable && !name.is_empty() => name,
                 _ if json => "JSON",
                 "" => "VALUE",
                 name => name,
             };
             let sample = match () {
-                _ if param.repeatable => None,
-                _ if boolean => Some(serde_json::json!(true)),
+                // A list is given as JSON (`'[]'`): `{}`, a kit's JSON sample, is no list.
+                _ if param.repeatable => Some(serde_json::json!([])),
+                _ if flag => Some(serde_json::json!(true)),
                 _ if typed_choice => values.and_then(|values| values.first()).cloned(),
                 _ if param.kind == ValueKind::Choice => {
                     param.choices.first().map(|c| serde_json::json!(c))
@@ -234,12 +272,13 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
                 value_name: value_name.to_owned(),
                 help: param.help.clone(),
                 required: param.required,
-                choices: if json {
-                    Vec::new()
-                } else {
-                    param.choices.clone()
+                choices: match () {
+                    _ if json => Vec::new(),
+                    _ if boolean => BOOLEAN.map(str::to_owned).to_vec(),
+                    _ => param.choices.clone(),
                 },
                 counts: minimum.is_some_and(|m| m >= 0.0),
+                boolean,
                 sample,
             })
         })
@@ -524,10 +563,9 @@ fn described(name: &str, lang: Lang, tool: &Tool) -> Vec<(&'static str, String)>
             params
                 .iter()
                 .filter(|p| p.required)
-                .map(|p| match &p.sample {
-                    Some(value) => format!("'{}'", sample_word(value)),
-                    None => format!("'{}'", p.value_name),
-                }),
+                // The word the verb's own tests give ([`sample`]), which the verb takes
+                // as printed: `'N'` or `'JSON'` (the value's name) it refused.
+                .map(|p| mur_core::shell_word(&sample(p).0)),
         )
         .collect::<Vec<_>>()
         .join(" ");
@@ -548,6 +586,8 @@ fn described(name: &str, lang: Lang, tool: &Tool) -> Vec<(&'static str, String)>
         ("usage", usage),
         ("what", what.to_owned()),
         ("example", literal(&example)),
+        // The README's, a line of a shell block: as typed, not a string literal's inside.
+        ("example_line", example),
         ("params", source),
         ("imports", imports),
     ]
@@ -600,10 +640,13 @@ fn selector_described(name: &str, lang: Lang) -> Vec<(&'static str, String)> {
         Lang::Python => format!("    positionals = [kit.selector(\"{help}\")]"),
         Lang::JavaScript => format!("  positionals: [selector(\"{help}\")],"),
     };
+    let example = format!("mur devtools {name} '#btn-inc'");
     vec![
         ("usage", " <selector>".to_owned()),
         ("what", "click the element a selector matches".to_owned()),
-        ("example", format!("mur devtools {name} '#btn-inc'")),
+        ("example", example.clone()),
+        // The README's, a line of a shell block: as typed, not a string literal's inside.
+        ("example_line", example),
         ("params", params),
         ("imports", "Verb, selector".to_owned()),
     ]
@@ -627,8 +670,20 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
                 ),
             };
             let lists = list("positionals", &positionals) + &list("options", &options);
+            let booleans = match boolean_keys(params) {
+                keys if keys.is_empty() => String::new(),
+                keys => format!(
+                    "\n\n    def arguments(self, args):\n        \
+                     # {BOOLEAN_SENT}\n        \
+                     sent = super().arguments(args)\n        \
+                     for key in ({keys},):\n            \
+                     if sent.get(key) in (\"true\", \"false\"):\n                \
+                     sent[key] = sent[key] == \"true\"\n        \
+                     return sent"
+                ),
+            };
             format!(
-                "    # One param per property of the tool's input schema, sent as it.\n{}",
+                "    # One param per property of the tool's input schema, sent as it.\n{}{booleans}",
                 lists.trim_end()
             )
         }
@@ -641,12 +696,40 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
                 ),
             };
             let lists = list("positionals", &positionals) + &list("options", &options);
+            let booleans = match boolean_keys(params) {
+                keys if keys.is_empty() => String::new(),
+                keys => format!(
+                    "\n  // {BOOLEAN_SENT}\n  \
+                     arguments(args) {{\n    \
+                     const sent = Verb.prototype.arguments.call(this, args);\n    \
+                     for (const key of [{keys}]) {{\n      \
+                     if (sent[key] === \"true\" || sent[key] === \"false\") sent[key] = sent[key] === \"true\";\n    \
+                     }}\n    \
+                     return sent;\n  \
+                     }},"
+                ),
+            };
             format!(
-                "  // One param per property of the tool's input schema, sent as it.\n{}",
+                "  // One param per property of the tool's input schema, sent as it.\n{}{booleans}",
                 lists.trim_end()
             )
         }
     }
+}
+
+/// What a verb's `arguments` says of what it does to a boolean ([`BOOLEAN`]).
+const BOOLEAN_SENT: &str =
+    "A boolean is given as the word `true` or `false` (a choice) and sent as the value.";
+
+/// The keys of the boolean params of `params` ([`ToolParam::boolean`]), each a string
+/// literal: those the verb's `arguments` sends as `true` or `false`, not as a word.
+fn boolean_keys(params: &[ToolParam]) -> String {
+    let keys: Vec<String> = params
+        .iter()
+        .filter(|p| p.boolean)
+        .map(|p| p.key.clone())
+        .collect();
+    quoted(&keys)
 }
 
 /// A kit's name of `param`'s kind (`integer`), as the Python and JavaScript kits spell it.
@@ -741,6 +824,12 @@ fn renamed(param: &ToolParam) -> bool {
 /// key is not its name in camelCase: such a JSON option is read by the verb itself
 /// (`Kind::Local`), the kit adding a JSON option under its camelCase name.
 fn rust_spec(positionals: &[&ToolParam], options: &[&ToolParam]) -> String {
+    let every: Vec<ToolParam> = positionals
+        .iter()
+        .chain(options)
+        .map(|p| (*p).clone())
+        .collect();
+    let booleans = boolean_keys(&every);
     let positionals: String = positionals
         .iter()
         .map(|p| {
@@ -785,10 +874,11 @@ fn rust_spec(positionals: &[&ToolParam], options: &[&ToolParam]) -> String {
     let moved = pairs(&|p| renamed(p) && !local(p));
     let read = pairs(&local);
     let mut arguments = String::new();
-    if !moved.is_empty() || !read.is_empty() {
+    if !moved.is_empty() || !read.is_empty() || !booleans.is_empty() {
         arguments.push_str(
-            "\n    /// Sends each option the tool names otherwise than in camelCase (the kit's\n    \
-             /// default) as the tool names it.\n    \
+            "\n    /// The kit's arguments as the tool takes them: each option the tool names\n    \
+             /// otherwise than in camelCase (the kit's default) under its name, a boolean\n    \
+             /// as one.\n    \
              fn arguments(args: &Args) -> Result<Map<String, Value>, String> {\n        \
              let mut arguments = args.arguments();\n",
         );
@@ -807,6 +897,14 @@ fn rust_spec(positionals: &[&ToolParam], options: &[&ToolParam]) -> String {
              let value = serde_json::from_str(text)\n                    \
              .map_err(|_| format!(\"`--{{option}}` needs a JSON value, got `{{text}}`\"))?;\n                \
              arguments.insert(key.to_owned(), value);\n            }}\n        }}\n"
+        ));
+    }
+    if !booleans.is_empty() {
+        arguments.push_str(&format!(
+            "        // {BOOLEAN_SENT}\n        \
+             for key in [{booleans}] {{\n            \
+             if let Some(value) = arguments.get_mut(key).filter(|v| v.is_string()) {{\n                \
+             *value = Value::Bool(*value == \"true\");\n            }}\n        }}\n"
         ));
     }
     if !arguments.is_empty() {
@@ -883,21 +981,7 @@ fn sample_call(params: &[ToolParam]) -> (String, String) {
     let mut words = Vec::new();
     let mut sent = serde_json::Map::new();
     for param in params.iter().filter(|p| p.required) {
-        let (word, value) = match param.kind {
-            _ if param.sample.is_some() => {
-                let value = param.sample.clone().unwrap_or_default();
-                (sample_word(&value), value)
-            }
-            ValueKind::Selector => ("#x".to_owned(), serde_json::json!("#x")),
-            ValueKind::Choice => {
-                let first = param.choices.first().cloned().unwrap_or_default();
-                (first.clone(), serde_json::json!(first))
-            }
-            ValueKind::Integer => ("1".to_owned(), serde_json::json!(1)),
-            ValueKind::Number => ("1.5".to_owned(), serde_json::json!(1.5)),
-            ValueKind::Json => ("{}".to_owned(), serde_json::json!({})),
-            _ => ("x".to_owned(), serde_json::json!("x")),
-        };
+        let (word, value) = sample(param);
         words.push(serde_json::Value::from(word));
         sent.insert(param.key.clone(), value);
     }
@@ -905,6 +989,27 @@ fn sample_call(params: &[ToolParam]) -> (String, String) {
         serde_json::Value::from(words).to_string(),
         serde_json::Value::from(sent).to_string(),
     )
+}
+
+/// A word `param` takes, and the value it sends: the one of the verb's own tests
+/// ([`sample_call`]) and of its example (`--help`, the README), so that both run as
+/// printed.
+fn sample(param: &ToolParam) -> (String, serde_json::Value) {
+    match param.kind {
+        _ if param.sample.is_some() => {
+            let value = param.sample.clone().unwrap_or_default();
+            (sample_word(&value), value)
+        }
+        ValueKind::Selector => ("#x".to_owned(), serde_json::json!("#x")),
+        ValueKind::Choice => {
+            let first = param.choices.first().cloned().unwrap_or_default();
+            (first.clone(), serde_json::json!(first))
+        }
+        ValueKind::Integer => ("1".to_owned(), serde_json::json!(1)),
+        ValueKind::Number => ("1.5".to_owned(), serde_json::json!(1.5)),
+        ValueKind::Json => ("{}".to_owned(), serde_json::json!({})),
+        _ => ("x".to_owned(), serde_json::json!("x")),
+    }
 }
 
 /// The word a command line gives for `value`: a string as it is, else its JSON.
@@ -1380,6 +1485,63 @@ mod tests {
         assert_eq!(table(Lang::JavaScript, "kit.js"), python);
     }
 
+    /// The kits' option of the whole arguments object is named and helped as
+    /// [`KIT_WHOLE_NAMES`] and [`KIT_WHOLE_HELP`] say, in each kit's own source: the
+    /// host tells it apart by them (`verbs add`'s note of a verb sending nothing its
+    /// tool lists took a kit's `--args` for a param `args`). Reworded in one kit alone,
+    /// this fails.
+    #[test]
+    fn the_kits_whole_arguments_option_is_the_one_the_host_knows() {
+        let rust = rust::KIT_SOURCES
+            .iter()
+            .find(|(path, _)| *path == "argv.rs")
+            .map(|(_, text)| *text)
+            .expect("argv.rs");
+        // A Rust string continued on the next line (`\` at a line's end) as one line.
+        let rust = rust
+            .split("\\\n")
+            .map(str::trim_start)
+            .collect::<Vec<_>>()
+            .join("");
+        let quoted = |words: &[&str]| {
+            let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+            words.join(", ")
+        };
+        let names = quoted(&KIT_WHOLE_NAMES);
+        let python = text(&files("bump", Lang::Python, &Tool::click()), "kit.py");
+        let js = text(&files("bump", Lang::JavaScript, &Tool::click()), "kit.js");
+        for (kit, source, declared) in [
+            (
+                "argv.rs",
+                &rust,
+                [
+                    format!("const WHOLE_NAMES: [&str; 3] = [{names}];"),
+                    format!("const WHOLE_HELP: &str = \"{KIT_WHOLE_HELP}\";"),
+                ],
+            ),
+            (
+                "kit.py",
+                &python,
+                [
+                    format!("\nWHOLE_NAMES = ({names})\n"),
+                    format!("\nWHOLE_HELP = \"{KIT_WHOLE_HELP}\"\n"),
+                ],
+            ),
+            (
+                "kit.js",
+                &js,
+                [
+                    format!("\nexport const WHOLE_NAMES = [{names}];\n"),
+                    format!("\nexport const WHOLE_HELP = \"{KIT_WHOLE_HELP}\";\n"),
+                ],
+            ),
+        ] {
+            for line in declared {
+                assert!(source.contains(&line), "{kit} lacks {line}");
+            }
+        }
+    }
+
     #[test]
     fn every_language_gets_the_interface_a_verb_a_kit_a_test_and_a_readme() {
         let expect = |lang, paths: &[&str]| {
@@ -1613,7 +1775,10 @@ mod tests {
                 "src/lib.rs",
                 &[
                     "Pos::new(\"n\", \"n\", Kind::Json, ",
-                    "Opt::value(\"visible\", \"true|false\", Kind::Json, ",
+                    "Opt::value(\"visible\", \"true|false\", Kind::Choice(&[\"true\", \"false\"]), ",
+                    "        for key in [\"visible\"] {\n            \
+                     if let Some(value) = arguments.get_mut(key).filter(|v| v.is_string()) {\n                \
+                     *value = Value::Bool(*value == \"true\");\n",
                 ][..],
             ),
             (
@@ -1622,7 +1787,12 @@ mod tests {
                 &[
                     ", kind=\"json\", key=\"n\", ",
                     "kit.option(\"visible\", \"true|false\", ",
-                    ", kind=\"json\", key=\"visible\"),",
+                    ", kind=\"choice\", choices=(\"true\", \"false\",), key=\"visible\"),",
+                    "        sent = super().arguments(args)\n        \
+                     for key in (\"visible\",):\n            \
+                     if sent.get(key) in (\"true\", \"false\"):\n                \
+                     sent[key] = sent[key] == \"true\"\n        \
+                     return sent",
                 ][..],
             ),
             (
@@ -1631,7 +1801,10 @@ mod tests {
                 &[
                     "{ kind: \"json\", key: \"n\", ",
                     "option(\"visible\", \"true|false\", ",
-                    "{ kind: \"json\", key: \"visible\" }),",
+                    "{ kind: \"choice\", choices: [\"true\", \"false\"], key: \"visible\" }),",
+                    "    const sent = Verb.prototype.arguments.call(this, args);\n    \
+                     for (const key of [\"visible\"]) {\n      \
+                     if (sent[key] === \"true\" || sent[key] === \"false\") sent[key] = sent[key] === \"true\";\n",
                 ][..],
             ),
         ] {
@@ -1644,7 +1817,7 @@ mod tests {
                 assert!(!source.contains(gone), "{lang:?}: {gone}\n{source}");
             }
             assert!(
-                source.contains("\"mur devtools pick '1'\""),
+                source.contains("\"mur devtools pick 1\""),
                 "{lang:?}: {source}"
             );
         }
@@ -1654,6 +1827,70 @@ mod tests {
         assert_eq!(python.matches("\"\"\"").count(), 2, "{python}");
         let test = text(&files("pick", Lang::Python, &tool), "test_app.py");
         assert!(test.contains("{\"n\":1}"), "{test}");
+    }
+
+    /// The example of a verb made for a tool (its `--help`, its README) gives each
+    /// required param the word its own tests give ([`sample_call`]), one the verb takes:
+    /// `'N'`, `'NUMBER'` and `'JSON'`, the values' names, it refused, and a choice's
+    /// `'` broke the `'…'` around it.
+    #[test]
+    fn a_verb_made_for_a_tool_has_an_example_it_takes_as_printed() {
+        let tool = Tool::of(&serde_json::json!({
+            "name": "t",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "n": {"type": "integer"},
+                    "ratio": {"type": "number"},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                    "extra": {"type": "object"},
+                    "on": {"type": "boolean"},
+                    "word": {"enum": ["it's", "b"]},
+                    "name": {"type": "string"},
+                },
+                "required": ["n", "ratio", "tags", "extra", "on", "word", "name"],
+            },
+        }))
+        .expect("a tool");
+        let example = r#"mur devtools t 1 1.5 '[]' '{}' true 'it'\''s' x"#;
+        let params = tool.params.clone().expect("params");
+        let (words, sent) = sample_call(&params);
+        assert_eq!(
+            words, r#"["1","1.5","[]","{}","true","it's","x"]"#,
+            "the tests' words are the example's"
+        );
+        assert_eq!(
+            sent,
+            r#"{"n":1,"ratio":1.5,"tags":[],"extra":{},"on":true,"word":"it's","name":"x"}"#
+        );
+        for lang in ALL {
+            let files = files("t", lang, &tool);
+            let path = match lang {
+                Lang::Rust => "src/lib.rs",
+                Lang::Python => "app.py",
+                Lang::JavaScript => "verb.js",
+            };
+            let source = text(&files, path);
+            let declared = format!("[\"{}\"]", literal(example));
+            assert!(source.contains(&declared), "{lang:?}: {declared}\n{source}");
+            // A required boolean is a JSON positional: a kit's choice positional takes
+            // only a string from `--args`, and `{"on": true}` was refused.
+            let on = match lang {
+                Lang::Rust => "Pos::new(\"on\", ",
+                Lang::Python => "kit.positional(\"on\", \"",
+                Lang::JavaScript => "positional(\"on\", \"",
+            };
+            let line = source.lines().find(|l| l.contains(on));
+            assert!(
+                line.is_some_and(|l| l.contains("json") || l.contains("Json")),
+                "{lang:?}: {line:?}\n{source}"
+            );
+            let readme = text(&files, "README.md");
+            assert!(
+                readme.contains(&format!("\n{example}\n")),
+                "{lang:?}: {readme}"
+            );
+        }
     }
 
     /// A verb made for a session's tool takes one param per property of the tool's
@@ -1674,7 +1911,7 @@ mod tests {
                     "use mur_verb_kit::{About, Args, Kind, Map, Opt, Pos, Spec, Value, Verb, \
                      argv::camel_case, serde_json};",
                     "Pos::new(\"message\", \"message\", Kind::Text, ",
-                    "Opt::value(\"loud\", \"true|false\", Kind::Json, ",
+                    "Opt::value(\"loud\", \"true|false\", Kind::Choice(&[\"true\", \"false\"]), ",
                     "Opt::value(\"max-results\", \"N\", Kind::Count, ",
                     "Opt::value(\"mode\", \"a|b\", Kind::Choice(&[\"a\", \"b\"]), ",
                     "Opt::value(\"arg-timeout\", \"NUMBER\", Kind::Local, ",
@@ -1689,7 +1926,7 @@ mod tests {
                     "kit.positional(\"message\", \"what to say (required)\", kind=\"text\", \
                      key=\"message\", option=\"TEXT\"),",
                     "kit.option(\"loud\", \"true|false\", ",
-                    ", kind=\"json\", key=\"loud\"),",
+                    ", kind=\"choice\", choices=(\"true\", \"false\",), key=\"loud\"),",
                     "kit.option(\"max-results\", \"N\", ",
                     ", kind=\"integer\", key=\"max_results\"),",
                     ", kind=\"choice\", choices=(\"a\", \"b\",), key=\"mode\"),",
@@ -1718,12 +1955,12 @@ mod tests {
             }
             assert!(!source.contains("selector("), "{lang:?}: {source}");
             assert!(
-                source.contains("\"mur devtools echo 'TEXT'\""),
+                source.contains("\"mur devtools echo x\""),
                 "{lang:?}: {source}"
             );
             let readme = text(&files, "README.md");
             assert!(
-                readme.contains("\nmur devtools echo 'TEXT'\n"),
+                readme.contains("\nmur devtools echo x\n"),
                 "{lang:?}: {readme}"
             );
             for text in [&source, &readme] {

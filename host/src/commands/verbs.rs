@@ -538,10 +538,6 @@ fn session_notes(
     notes
 }
 
-/// How the kits' help of their whole-arguments option (`--args JSON`) starts: the Rust
-/// kit's `WHOLE_HELP` (plugins/kit/src/argv.rs), kit.py's and kit.js's.
-const KIT_WHOLE_HELP: &str = "the whole arguments object, as JSON";
-
 /// The note that a component verb just installed declares params of which none is a
 /// property of its `tool`'s input schema (a template's `<selector>` for a tool taking
 /// `target`): most likely every call sends what the tool does not take. A param is the
@@ -560,9 +556,7 @@ fn sends_nothing_listed(entry: &mur_verbs::Entry, tool: &serde_json::Value) -> O
     for param in spec.positionals.iter().chain(&spec.options) {
         // The kits' own `--args JSON` (`all-args` where the verb has an `args`) is the
         // whole arguments object, not a property named `args`.
-        let whole = param.kind == ValueKind::Json
-            && ["args", "all-args", "all-all-args"].contains(&param.name.as_str())
-            && param.help.starts_with(KIT_WHOLE_HELP);
+        let whole = scaffold::is_kit_whole(param);
         let sent = !whole && !matches!(param.kind, ValueKind::Milliseconds | ValueKind::OutputPath);
         if sent && !params.contains(&param.name.as_str()) {
             params.push(&param.name);
@@ -725,12 +719,14 @@ fn word_taken(
             )
         }
         // Run after the next steps' `cd`: a `--project` typed relative is made absolute.
+        // The derived verb's `--out FILE`, which the new verb lacks, is said only where it
+        // has one (not where the tool's own property is `--out`), and as what it does if
+        // a result holds media: no tool list says whether a tool returns any (`waitFor`'s
+        // was said to write "an image the tool returns").
         None => format!(
             "note: `{name}` is the derived verb of the session's tool `{theirs}`: the new verb \
-             calls it with the same params (`{} {name} --help` lists them) except `--out \
-             FILE`, which writes an image the tool returns to a file (a verb declares its own \
-             output path, as the standard `screenshot` does), and once added stands in for \
-             it ({back})",
+             calls it with the same params (`{} {name} --help` lists them){}, and once added \
+             stands in for it ({back})",
             Settings {
                 project: settings
                     .project
@@ -738,7 +734,15 @@ fn word_taken(
                     .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_owned())),
                 ..settings.clone()
             }
-            .devtools_command()
+            .devtools_command(),
+            match verb.takes_out() {
+                Some(out) => format!(
+                    " except `{out} FILE`, with which the derived verb writes the images, audio \
+                     or blobs a result holds to files (a verb declares its own output path, as \
+                     the standard `screenshot` does)"
+                ),
+                None => String::new(),
+            }
         ),
     })
 }
@@ -923,6 +927,55 @@ mod tests {
         assert_eq!(sends_nothing_listed(&entry(param("selector")), &bare), None);
     }
 
+    /// `verbs new`'s note of a tool's derived word says the new verb lacks the derived
+    /// verb's `--out FILE` only where the derived verb has one, and as what it does with
+    /// a result's media, not as an image the tool returns (said of `waitFor`, which
+    /// returns none); a tool whose own property is `--out` gets no such clause.
+    #[test]
+    fn verbs_new_says_the_derived_verb_s_out_only_where_it_has_one() {
+        let settings = Settings {
+            source: mur_core::settings::Source::Lockfiles,
+            ..Settings::quiet_call("http://127.0.0.1:1/mcp", std::time::Duration::ZERO, 0)
+        };
+        let tools = [
+            serde_json::json!({"name": "waitFor", "inputSchema": {"type": "object",
+                "properties": {"selector": {"type": "string"}}}}),
+            serde_json::json!({"name": "export", "inputSchema": {"type": "object",
+                "properties": {"out": {"type": "string"}}}}),
+        ];
+        let back = |name: &str| {
+            format!(
+                ", and once added stands in for it (`mur devtools verbs remove {name}` gives the word back)"
+            )
+        };
+        assert_eq!(
+            word_taken("wait-for", None, &tools, &settings).as_deref(),
+            Some(
+                format!(
+                    "note: `wait-for` is the derived verb of the session's tool `waitFor`: the \
+                     new verb calls it with the same params (`mur devtools wait-for --help` lists \
+                     them) except `--out FILE`, with which the derived verb writes the images, \
+                     audio or blobs a result holds to files (a verb declares its own output path, \
+                     as the standard `screenshot` does){}",
+                    back("wait-for")
+                )
+                .as_str()
+            )
+        );
+        assert_eq!(
+            word_taken("export", None, &tools, &settings).as_deref(),
+            Some(
+                format!(
+                    "note: `export` is the derived verb of the session's tool `export`: the new \
+                     verb calls it with the same params (`mur devtools export --help` lists \
+                     them){}",
+                    back("export")
+                )
+                .as_str()
+            )
+        );
+    }
+
     /// The kits' own `--args JSON` (the whole arguments object) is no param sent as a
     /// property `args`: a kit verb of a tool taking no params is not noted (the standard
     /// `version` was), and a template `<selector>` verb of a tool with a property `args`
@@ -930,8 +983,7 @@ mod tests {
     #[test]
     fn the_kits_whole_arguments_option_is_no_param() {
         let whole = |name: &str| {
-            let help = "the whole arguments object, as JSON; options given beside it override \
-                        its fields";
+            let help = scaffold::KIT_WHOLE_HELP;
             serde_json::json!({"name": name, "valueName": "JSON", "kind": "json", "help": help})
         };
         let kit_verb = |positionals: serde_json::Value, name: &str| {

@@ -1012,7 +1012,9 @@ fn a_rust_verb_made_for_a_session_tool_takes_its_params_and_works_unedited() {
     let dir = src.join("wait-for");
     let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
     assert!(
-        lib.contains("Opt::value(\"visible\", \"true|false\", Kind::Json, "),
+        lib.contains(
+            "Opt::value(\"visible\", \"true|false\", Kind::Choice(&[\"true\", \"false\"]), "
+        ),
         "{lib}"
     );
     let wasm = built_by_the_user(&sb, &dir, "wait_for");
@@ -1037,4 +1039,57 @@ fn a_rust_verb_made_for_a_session_tool_takes_its_params_and_works_unedited() {
         "{hidden}"
     );
     drop(session);
+}
+
+/// A boolean param of a Rust verb made for a tool (`wait-for`'s `--visible`) takes the
+/// words `true` and `false`, as the derived verb does, and sends the JSON value each
+/// names (its own `cargo test`, run natively): any other word is refused naming the two.
+/// It was `Kind::Json`: `--visible yes` was refused as no JSON and `--visible '"x"'`
+/// sent the string `"x"`.
+#[test]
+fn a_boolean_param_of_a_rust_verb_made_for_a_tool_takes_true_or_false_alone() {
+    let sb = Sandbox::new();
+    let project = sb.project("app");
+    let session = sb.start_sample(&project);
+    let src = sb.dir("src");
+    let project_arg = project.to_str().expect("utf-8");
+    verbs_new(&sb, &["--project", project_arg], "wait-for", "rust", &src).assert_code(0);
+    drop(session);
+    let dir = src.join("wait-for");
+    let lib = dir.join("src/lib.rs");
+    let mut text = std::fs::read_to_string(&lib).expect("lib.rs");
+    text.push_str(
+        r###"
+#[cfg(test)]
+mod booleans {
+    use super::WaitForVerb;
+    use mur_verb_kit::testing;
+
+    #[test]
+    fn visible_is_true_or_false() {
+        for (words, sent) in [
+            (&["#x", "--visible", "false"][..], r##"{"selector":"#x","visible":false}"##),
+            (&["#x", "--visible", "true"], r##"{"selector":"#x","visible":true}"##),
+            (&["#x", "--args", r#"{"visible": false}"#], r##"{"visible":false,"selector":"#x"}"##),
+        ] {
+            assert_eq!(testing::arguments::<WaitForVerb>(words).to_string(), sent);
+        }
+        for (word, refused) in [
+            ("yes", "`--visible` must be `true` or `false`, got `yes`"),
+            ("\"x\"", "`--visible` must be `true` or `false`, got `\"x\"`"),
+        ] {
+            let error = testing::usage_error::<WaitForVerb>(&["#x", "--visible", word]);
+            assert!(error.starts_with(refused), "{error}");
+        }
+    }
+}
+"###,
+    );
+    std::fs::write(&lib, text).expect("lib.rs");
+    let tested = run_as_user(&sb, &dir, "cargo test visible_is_true_or_false\n");
+    assert_eq!(tested.code, 0, "{tested}");
+    assert!(
+        tested.stdout.contains("test result: ok. 1 passed"),
+        "{tested}"
+    );
 }

@@ -311,10 +311,7 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
         let text = std::fs::read_to_string(made.join(file)).expect(file);
         assert!(text.contains(tool), "{lang}: {text}");
         assert!(text.contains(param), "{lang}: {text}");
-        assert!(
-            text.contains("\"mur devtools fire 'TEXT'\""),
-            "{lang}: {text}"
-        );
+        assert!(text.contains("\"mur devtools fire x\""), "{lang}: {text}");
         // Nothing in it describes a click, nor takes a selector the tool does not.
         for click in ["selector(", "\"selector\"", "placeholder", "#btn-inc'"] {
             assert!(!text.contains(click), "{lang}: {click}: {text}");
@@ -326,9 +323,10 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
             out.stderr.contains(&format!(
                 "note: `fire` is the derived verb of the session's tool `fire`: the new verb \
                  calls it with the same params (`{command}` lists them) except `--out FILE`, \
-                 which writes an image the tool returns to a file (a verb declares its own \
-                 output path, as the standard `screenshot` does), and once added stands in \
-                 for it (`mur devtools verbs remove fire` gives the word back)\n"
+                 with which the derived verb writes the images, audio or blobs a result holds \
+                 to files (a verb declares its own output path, as the standard `screenshot` \
+                 does), and once added stands in for it (`mur devtools verbs remove fire` gives \
+                 the word back)\n"
             )),
             "{out}"
         );
@@ -336,6 +334,72 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
         let ran = mur_e2e::run(&mut sb.shell_command(&format!("{cd} && {command}")));
         ran.assert_code(0);
         assert!(ran.stdout.contains("fire"), "{ran}");
+        std::fs::remove_dir_all(&made).expect("removed");
+    }
+}
+
+/// A boolean param of a verb made for a tool (`wait-for`'s `--visible`) takes the words
+/// `true` and `false`, as the derived verb does, and sends the JSON value each names, in
+/// the JavaScript and Python projects (run natively, as their own tests run): any other
+/// word is refused naming the two. It was `kind: "json"`: `--visible yes` was refused in
+/// a JSON parser's words and `--visible '"x"'` sent the string `"x"`.
+#[test]
+fn a_boolean_param_of_a_verb_made_for_a_tool_takes_true_or_false_alone() {
+    let sb = mur_e2e::Sandbox::new();
+    let project = sb.project("app");
+    let _session = sb.start_sample(&project);
+    let project_arg = project.to_str().expect("utf-8");
+    let dir = sb.dir("gen");
+    // Each line: what `parse` sent, or the message it refused with.
+    let js = r#"import { verb } from "./verb.js";
+for (const argv of JSON.parse(process.argv[1])) {
+  try { console.log(verb.parse(argv).arguments); } catch (e) { console.log(e.message); }
+}"#;
+    let python = r#"import json, sys, app, kit
+for argv in json.loads(sys.argv[1]):
+    try:
+        print(json.dumps(json.loads(app.Verb().parse(argv).arguments), separators=(",", ":")))
+    except kit.Error as e:
+        print(e)"#;
+    let argvs = serde_json::json!([
+        ["#x", "--visible", "false"],
+        ["#x", "--visible", "true"],
+        ["#x", "--visible", "yes"],
+        ["#x", "--visible", "\"x\""],
+        ["#x", "--args", "{\"visible\": false}"],
+    ])
+    .to_string();
+    for (lang, mut command) in [
+        ("js", {
+            let mut node = Command::new("node");
+            node.args(["--input-type=module", "-e", js, &argvs]);
+            node
+        }),
+        ("python", {
+            let mut python3 = Command::new("python3");
+            python3.args(["-c", python, &argvs]);
+            python3
+        }),
+    ] {
+        crate::scaffold::verbs_new(&sb, &["--project", project_arg], "wait-for", lang, &dir)
+            .assert_code(0);
+        let made = dir.join("wait-for");
+        // Its own tests pass as made (they parse a call of every required param).
+        let tests = match lang {
+            "js" => run_ok(&made, Command::new("node").arg("--test")),
+            _ => run_ok(&made, Command::new("python3").args(["-m", "unittest"])),
+        };
+        assert_eq!(tests.code, 0, "{lang}: {tests}");
+        let ran = run_ok(&made, &mut command);
+        assert_eq!(
+            ran.stdout,
+            "{\"selector\":\"#x\",\"visible\":false}\n\
+             {\"selector\":\"#x\",\"visible\":true}\n\
+             `--visible` must be `true` or `false`, got `yes`\n\
+             `--visible` must be `true` or `false`, got `\"x\"`\n\
+             {\"visible\":false,\"selector\":\"#x\"}\n",
+            "{lang}: {ran}"
+        );
         std::fs::remove_dir_all(&made).expect("removed");
     }
 }

@@ -1986,19 +1986,30 @@ fn a_verb_taking_another_tools_derived_verb_word_says_so_at_add_and_new() {
     add(&sandbox, &[verb("export-todos", "exportTodos")]).assert_stderr_is("");
 
     let dir = sandbox.dir("projects");
-    let new = sandbox.devtools(&["verbs", "new", "overview", "--dir", path(&dir)]);
-    new.assert_code(0);
-    assert_eq!(
-        new.stderr.lines().last(),
-        Some(
-            "note: `overview` is the derived verb of the session's tool `overview`: the new \
-             verb calls it with the same params (`mur devtools overview --help` lists them) \
-             except `--out FILE`, which writes an image the tool returns to a file (a verb \
-             declares its own output path, as the standard `screenshot` does), and once added \
-             stands in for it (`mur devtools verbs remove overview` gives the word back)"
-        ),
-        "{new}"
-    );
+    // The derived verb's `--out FILE` is said as what it does with a result's media,
+    // for `overview` (whose result holds a screenshot) as for `wait-for` (whose holds
+    // none): no tool list says which tools return media, and `wait-for`'s note said it
+    // wrote "an image the tool returns".
+    let out = |name: &str, tool: &str| {
+        format!(
+            "note: `{name}` is the derived verb of the session's tool `{tool}`: the new verb \
+             calls it with the same params (`mur devtools {name} --help` lists them) except \
+             `--out FILE`, with which the derived verb writes the images, audio or blobs a \
+             result holds to files (a verb declares its own output path, as the standard \
+             `screenshot` does), and once added stands in for it (`mur devtools verbs remove \
+             {name}` gives the word back)"
+        )
+    };
+    for (name, tool) in [("overview", "overview"), ("wait-for", "waitFor")] {
+        let new = sandbox.devtools(&["verbs", "new", name, "--dir", path(&dir)]);
+        new.assert_code(0);
+        assert_eq!(
+            new.stderr.lines().last(),
+            Some(out(name, tool).as_str()),
+            "{new}"
+        );
+        assert!(!new.stderr.contains("image the tool returns"), "{new}");
+    }
 }
 
 /// A verb renamed in its source and added again keeps the examples its file declares,
