@@ -330,10 +330,11 @@ impl CodeCache {
     }
 
     /// The sha256s of the verbs installed in every verb directory named in the
-    /// cache ([`CodeCache::record_user`]) but `verbs`; one since deleted is
-    /// forgotten. `None` when one of them cannot be read (a broken entry): what
-    /// it uses is not known, so nothing goes at once, and it stays named. Its code
-    /// is kept from the month rule only by being mapped, as a stranger's is.
+    /// cache ([`CodeCache::record_user`]) but `verbs`; one since deleted, or
+    /// replaced by a regular file (which holds no verbs), is forgotten. `None`
+    /// when one of them cannot be read (a broken entry): what it uses is not
+    /// known, so nothing goes at once, and it stays named. Its code is kept from
+    /// the month rule only by being mapped, as a stranger's is.
     pub(crate) fn other_users(&self, verbs: &Path) -> Option<Vec<String>> {
         let ours = canonical(verbs);
         let records = self
@@ -357,6 +358,10 @@ impl CodeCache {
             match std::fs::symlink_metadata(&path) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     tracing::debug!("the verb directory `{}` is gone", path.display());
+                    let _ = std::fs::remove_file(record.path());
+                }
+                Ok(meta) if meta.is_file() => {
+                    tracing::debug!("the verb directory `{}` is now a file", path.display());
                     let _ = std::fs::remove_file(record.path());
                 }
                 _ => used.extend(installed_sha256s(&path)?),
@@ -931,6 +936,41 @@ mod tests {
         c.cache.release(&ours, &here, &dropped);
         assert!(!entry.exists(), "held back by a directory that reads");
         assert!(c.entry.exists());
+    }
+
+    /// A verb directory named in the cache whose path is now a regular file holds
+    /// no verbs: it is forgotten, as a deleted one is, and holds back no release.
+    /// It counted as unreadable, so nothing a release dropped went at once.
+    #[test]
+    fn a_verb_directory_replaced_by_a_file_is_forgotten() {
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let (_, engine) = c.key.split_once('-').expect("a key");
+        let [ours, theirs] = ["ours", "theirs"].map(|name| c._tmp.path().join(name));
+        std::fs::create_dir(&ours).expect("ours");
+        std::fs::create_dir(&theirs).expect("theirs");
+        c.cache.record_user(&ours);
+        c.cache.record_user(&theirs);
+        std::fs::remove_dir(&theirs).expect("their directory goes");
+        std::fs::write(&theirs, "not a directory").expect("a file in its place");
+        let here = [SHA.to_owned()];
+        let dropped = "b".repeat(64);
+        let entry = dir.join(format!("{dropped}-{engine}.cwasm"));
+        aged(&entry, &c.good, std::time::Duration::ZERO);
+
+        assert_eq!(c.cache.other_users(&ours), Some(Vec::new()));
+        let named: Vec<_> = std::fs::read_dir(dir.join(USERS))
+            .expect("records")
+            .map(|record| std::fs::read_to_string(record.expect("record").path()).expect("path"))
+            .collect();
+        assert_eq!(named, [canonical(&ours).to_str().expect("utf-8")]);
+        c.cache.release(&ours, &here, &dropped);
+        assert!(!entry.exists(), "held back by a file");
+        assert!(c.entry.exists());
+        assert_eq!(
+            std::fs::read(&theirs).expect("left alone"),
+            b"not a directory"
+        );
     }
 
     #[cfg(unix)]

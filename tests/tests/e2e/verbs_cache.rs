@@ -353,6 +353,38 @@ fn path(file: &std::path::Path) -> &str {
     file.to_str().expect("a UTF-8 path")
 }
 
+/// The sha256 of the `ping` installed in the verb directory under `data`
+/// (`XDG_DATA_HOME`), as its index records it: the key of its cache entry.
+fn ping_sha256(sandbox: &Sandbox, data: &std::path::Path) -> String {
+    let info = in_data(sandbox, data, &["verbs", "info", "ping", "--json"]);
+    info.assert_code(0);
+    let json = info.json();
+    let sha256 = json["sha256"].as_str();
+    sha256
+        .unwrap_or_else(|| panic!("no sha256: {json}"))
+        .to_owned()
+}
+
+/// The sha256s of the files the cache holds code of, sorted: what starts each
+/// entry's name (`<sha256>-<engine>.cwasm`).
+fn cached_sha256s(sandbox: &Sandbox) -> Vec<String> {
+    let entries = cache_entries(sandbox);
+    let name = |entry: &PathBuf| {
+        let name = entry.file_name().and_then(|n| n.to_str());
+        let sha256 = name
+            .and_then(|n| n.split_once('-'))
+            .map(|(sha256, _)| sha256);
+        sha256.expect("<sha256>-<engine>.cwasm").to_owned()
+    };
+    sorted(entries.iter().map(name))
+}
+
+fn sorted<S: ToString>(items: impl IntoIterator<Item = S>) -> Vec<String> {
+    let mut items: Vec<String> = items.into_iter().map(|s| s.to_string()).collect();
+    items.sort();
+    items
+}
+
 /// Two verb directories with the same `ping`; in one, a rebuild of it is copied over
 /// the installed file (the edit-build loop). The call there takes the new build and
 /// drops the old one's code — but the other directory still uses that code, and its
@@ -378,15 +410,21 @@ fn a_rebuild_taken_in_one_verb_directory_keeps_the_old_code_another_uses() {
     let ours = ping(&sandbox);
     ours.assert_stderr_contains(LOADED);
     assert!(!ours.stderr.contains(COMPILING), "{ours}");
-    assert_eq!(cache_entries(&sandbox).len(), 2);
+    let original = ping_sha256(&sandbox, &sandbox.root().join("data"));
+    let first = ping_sha256(&sandbox, &theirs);
+    assert_ne!(first, original, "the rebuild is a new file");
+    assert_eq!(cached_sha256s(&sandbox), sorted([&original, &first]));
 
-    // Rebuilt once more there: the first rebuild's code, used nowhere else, goes.
+    // Rebuilt once more there: the first rebuild's code, used nowhere else, goes;
+    // the second's stays beside the original's.
     std::fs::write(&installed, with_custom_section(&bytes, "again")).expect("rebuild");
     in_data(&sandbox, &theirs, &["ping", "--bogus"]).assert_code(1);
+    let second = ping_sha256(&sandbox, &theirs);
+    assert_ne!(second, first, "the second rebuild is a new file");
     assert_eq!(
-        cache_entries(&sandbox).len(),
-        2,
-        "the first rebuild's code stays"
+        cached_sha256s(&sandbox),
+        sorted([&original, &second]),
+        "the cache keeps the first rebuild's code ({first}) or lost the second's"
     );
     assert!(old.exists());
 }
