@@ -170,7 +170,8 @@ pub struct ToolParam {
     pub required: bool,
     /// A choice's words.
     pub choices: Vec<String>,
-    /// An integer the schema holds to 0 or more (the Rust kit's `Kind::Count`).
+    /// An integer the schema holds to 0 or more (the Rust kit's `Kind::Count`; the
+    /// Python and JavaScript verbs' `arguments` refuses it below 0: `count_checks`).
     pub counts: bool,
     /// A boolean: a choice of the words `true` and `false` ([`BOOLEAN`]), each sent as
     /// the JSON value it names by the verb's own `arguments`.
@@ -265,12 +266,22 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
                 }
                 _ => None,
             };
+            // The derived verb's help says how its flag is given (`--on` or
+            // `--on=false`); this verb's positional takes the word `true` or `false`
+            // (also `--on true`), and refused `--on`.
+            let help = match flag && param.required {
+                true => param.help.replace(
+                    &format!("required: `--{option}` or `--{option}=false`"),
+                    "required: `true` or `false`",
+                ),
+                false => param.help.clone(),
+            };
             Some(ToolParam {
                 option: option.to_owned(),
                 key: key.clone(),
                 kind,
                 value_name: value_name.to_owned(),
-                help: param.help.clone(),
+                help,
                 required: param.required,
                 choices: match () {
                     _ if json => Vec::new(),
@@ -624,6 +635,7 @@ fn imports(lang: Lang, source: &str) -> String {
         ),
         Lang::JavaScript => used(&[
             ("Verb", ""),
+            ("VerbError", "new VerbError("),
             ("flag", "flag("),
             ("option", "option("),
             ("positional", "positional("),
@@ -670,20 +682,34 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
                 ),
             };
             let lists = list("positionals", &positionals) + &list("options", &options);
+            let counts = match count_checks(params) {
+                checks if checks.is_empty() => String::new(),
+                checks => format!(
+                    "        # {COUNT_REFUSED}\n        \
+                     for shown, name in [{checks}]:\n            \
+                     if args[name] is not None and args[name] < 0:\n                \
+                     raise kit.Error(f\"{{shown}} {COUNT_WHY}, got `{{args[name]}}`\")\n"
+                ),
+            };
             let booleans = match boolean_keys(params) {
                 keys if keys.is_empty() => String::new(),
                 keys => format!(
-                    "\n\n    def arguments(self, args):\n        \
-                     # {BOOLEAN_SENT}\n        \
-                     sent = super().arguments(args)\n        \
+                    "        # {BOOLEAN_SENT}\n        \
                      for key in ({keys},):\n            \
                      if sent.get(key) in (\"true\", \"false\"):\n                \
-                     sent[key] = sent[key] == \"true\"\n        \
+                     sent[key] = sent[key] == \"true\"\n"
+                ),
+            };
+            let arguments = match counts.is_empty() && booleans.is_empty() {
+                true => String::new(),
+                false => format!(
+                    "\n\n    def arguments(self, args):\n{counts}        \
+                     sent = super().arguments(args)\n{booleans}        \
                      return sent"
                 ),
             };
             format!(
-                "    # One param per property of the tool's input schema, sent as it.\n{}{booleans}",
+                "    # One param per property of the tool's input schema, sent as it.\n{}{arguments}",
                 lists.trim_end()
             )
         }
@@ -696,21 +722,39 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
                 ),
             };
             let lists = list("positionals", &positionals) + &list("options", &options);
+            let counts = match count_checks(params) {
+                checks if checks.is_empty() => String::new(),
+                checks => format!(
+                    "    // {COUNT_REFUSED}\n    \
+                     for (const [shown, name] of [{checks}]) {{\n      \
+                     const value = args.get(name);\n      \
+                     if (value !== undefined && value < 0) {{\n        \
+                     throw new VerbError(`${{shown}} {COUNT_WHY}, got \\`${{value}}\\``);\n      \
+                     }}\n    \
+                     }}\n"
+                ),
+            };
             let booleans = match boolean_keys(params) {
                 keys if keys.is_empty() => String::new(),
                 keys => format!(
-                    "\n  // {BOOLEAN_SENT}\n  \
-                     arguments(args) {{\n    \
-                     const sent = Verb.prototype.arguments.call(this, args);\n    \
+                    "    // {BOOLEAN_SENT}\n    \
                      for (const key of [{keys}]) {{\n      \
                      if (sent[key] === \"true\" || sent[key] === \"false\") sent[key] = sent[key] === \"true\";\n    \
-                     }}\n    \
+                     }}\n"
+                ),
+            };
+            let arguments = match counts.is_empty() && booleans.is_empty() {
+                true => String::new(),
+                false => format!(
+                    "\n  // The kit's arguments, as the tool takes them.\n  \
+                     arguments(args) {{\n{counts}    \
+                     const sent = Verb.prototype.arguments.call(this, args);\n{booleans}    \
                      return sent;\n  \
                      }},"
                 ),
             };
             format!(
-                "  // One param per property of the tool's input schema, sent as it.\n{}{booleans}",
+                "  // One param per property of the tool's input schema, sent as it.\n{}{arguments}",
                 lists.trim_end()
             )
         }
@@ -720,6 +764,41 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
 /// What a verb's `arguments` says of what it does to a boolean ([`BOOLEAN`]).
 const BOOLEAN_SENT: &str =
     "A boolean is given as the word `true` or `false` (a choice) and sent as the value.";
+
+/// What a verb's `arguments` says of a count ([`counts`]).
+const COUNT_REFUSED: &str =
+    "An integer the tool holds to 0 or more is refused below 0, as the Rust kit's count is.";
+
+/// Why a count ([`counts`]) refuses a value below 0, in the Rust kit's words (its
+/// `Kind::Count`): after the param's name, before the word.
+const COUNT_WHY: &str = "is out of range: an integer at least 0";
+
+/// Whether `param` is an integer its tool's schema holds to 0 or more
+/// ([`ToolParam::counts`]): the Rust kit's `Kind::Count`, which refuses `-1`. The Python
+/// and JavaScript kits have no such kind: the verb's `arguments` refuses it
+/// ([`count_checks`]), where their `integer` sent `-1`.
+fn counts(param: &ToolParam) -> bool {
+    param.kind == ValueKind::Integer && param.counts
+}
+
+/// The counts of `params` ([`counts`]), which the verb's `arguments` refuses below 0:
+/// each a pair of string literals in brackets, a list of Python and an array of
+/// JavaScript alike: the name its refusal gives, as the Rust kit's (`` `<n>` ``, or
+/// `` `--n` `` for an option), and the param's (`n`).
+fn count_checks(params: &[ToolParam]) -> String {
+    let pairs: Vec<String> = params
+        .iter()
+        .filter(|p| counts(p))
+        .map(|p| {
+            let shown = match p.required {
+                true => format!("`<{}>`", p.option),
+                false => format!("`--{}`", p.option),
+            };
+            format!("[{}]", quoted(&[shown, p.option.clone()]))
+        })
+        .collect();
+    pairs.join(", ")
+}
 
 /// The keys of the boolean params of `params` ([`ToolParam::boolean`]), each a string
 /// literal: those the verb's `arguments` sends as `true` or `false`, not as a word.
@@ -808,7 +887,7 @@ fn rust_kind(param: &ToolParam) -> String {
         ValueKind::Selector => "Kind::Selector".to_owned(),
         ValueKind::Name => "Kind::Name".to_owned(),
         ValueKind::Choice => format!("Kind::Choice(&[{}])", quoted(&param.choices)),
-        ValueKind::Integer if param.counts => "Kind::Count".to_owned(),
+        ValueKind::Integer if counts(param) => "Kind::Count".to_owned(),
         ValueKind::Integer | ValueKind::Number | ValueKind::Json => "Kind::Json".to_owned(),
         _ => "Kind::Text".to_owned(),
     }
@@ -1743,6 +1822,81 @@ mod tests {
         .expect("a tool")
     }
 
+    /// An integer a tool's schema holds to 0 or more (`minimum: 0`) refuses `-1` in
+    /// every language, as the Rust kit's `Kind::Count` does and in its words: the
+    /// Python and JavaScript kits have no count, and their `integer` sent `-1`. A number
+    /// or an integer without such a minimum takes it.
+    #[test]
+    fn a_count_of_a_verb_made_for_a_tool_refuses_below_0_in_every_language() {
+        let tool = Tool::of(&serde_json::json!({
+            "name": "t",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "n": {"type": "integer", "minimum": 0},
+                    "max_results": {"type": "integer", "minimum": 0},
+                    "offset": {"type": "integer", "minimum": -5},
+                    "ratio": {"type": "number", "minimum": 0},
+                    "on": {"type": "boolean"},
+                },
+                "required": ["n"],
+            },
+        }))
+        .expect("a tool");
+        let rust = text(&files("t", Lang::Rust, &tool), "src/lib.rs");
+        let python = text(&files("t", Lang::Python, &tool), "app.py");
+        let js = text(&files("t", Lang::JavaScript, &tool), "verb.js");
+        for line in [
+            "Pos::new(\"n\", \"n\", Kind::Count, ",
+            "Opt::value(\"max-results\", \"N\", Kind::Count, ",
+            "Opt::value(\"offset\", \"N\", Kind::Json, ",
+            "Opt::value(\"ratio\", \"NUMBER\", Kind::Json, ",
+        ] {
+            assert!(rust.contains(line), "{line}\n{rust}");
+        }
+        let python_arguments = r#"
+    def arguments(self, args):
+        # An integer the tool holds to 0 or more is refused below 0, as the Rust kit's count is.
+        for shown, name in [["`<n>`", "n"], ["`--max-results`", "max-results"]]:
+            if args[name] is not None and args[name] < 0:
+                raise kit.Error(f"{shown} is out of range: an integer at least 0, got `{args[name]}`")
+        sent = super().arguments(args)
+        # A boolean is given as the word `true` or `false` (a choice) and sent as the value.
+        for key in ("on",):
+            if sent.get(key) in ("true", "false"):
+                sent[key] = sent[key] == "true"
+        return sent
+
+
+WitWorld = kit.export(Verb)
+"#;
+        assert!(python.ends_with(python_arguments), "{python}");
+        let js_arguments = r#"
+  // The kit's arguments, as the tool takes them.
+  arguments(args) {
+    // An integer the tool holds to 0 or more is refused below 0, as the Rust kit's count is.
+    for (const [shown, name] of [["`<n>`", "n"], ["`--max-results`", "max-results"]]) {
+      const value = args.get(name);
+      if (value !== undefined && value < 0) {
+        throw new VerbError(`${shown} is out of range: an integer at least 0, got \`${value}\``);
+      }
+    }
+    const sent = Verb.prototype.arguments.call(this, args);
+    // A boolean is given as the word `true` or `false` (a choice) and sent as the value.
+    for (const key of ["on"]) {
+      if (sent[key] === "true" || sent[key] === "false") sent[key] = sent[key] === "true";
+    }
+    return sent;
+  },
+});
+"#;
+        assert!(js.contains(js_arguments), "{js}");
+        assert!(
+            js.contains("import { Verb, VerbError, option, positional } from \"./kit.js\";"),
+            "{js}"
+        );
+    }
+
     /// A verb made for a tool sends each param as the tool takes it, as its derived
     /// verb does: a choice of numbers as a number (it was sent as the string `"2"`,
     /// pinned so by its own test, and its example `'1|2|4'` was refused), a boolean
@@ -1789,6 +1943,7 @@ mod tests {
                     "kit.option(\"visible\", \"true|false\", ",
                     ", kind=\"choice\", choices=(\"true\", \"false\",), key=\"visible\"),",
                     "        sent = super().arguments(args)\n        \
+                     # A boolean is given as the word `true` or `false` (a choice) and sent as the value.\n        \
                      for key in (\"visible\",):\n            \
                      if sent.get(key) in (\"true\", \"false\"):\n                \
                      sent[key] = sent[key] == \"true\"\n        \
@@ -1803,6 +1958,7 @@ mod tests {
                     "option(\"visible\", \"true|false\", ",
                     "{ kind: \"choice\", choices: [\"true\", \"false\"], key: \"visible\" }),",
                     "    const sent = Verb.prototype.arguments.call(this, args);\n    \
+                     // A boolean is given as the word `true` or `false` (a choice) and sent as the value.\n    \
                      for (const key of [\"visible\"]) {\n      \
                      if (sent[key] === \"true\" || sent[key] === \"false\") sent[key] = sent[key] === \"true\";\n",
                 ][..],
@@ -1885,6 +2041,12 @@ mod tests {
                 line.is_some_and(|l| l.contains("json") || l.contains("Json")),
                 "{lang:?}: {line:?}\n{source}"
             );
+            // Its help says the words it takes, not the derived verb's flag (`--on` or
+            // `--on=false`), which it refused.
+            assert!(
+                line.is_some_and(|l| l.contains("\"(required: `true` or `false`)\"")),
+                "{lang:?}: {line:?}"
+            );
             let readme = text(&files, "README.md");
             assert!(
                 readme.contains(&format!("\n{example}\n")),
@@ -1937,7 +2099,7 @@ mod tests {
                 Lang::JavaScript,
                 "verb.js",
                 &[
-                    "import { Verb, option, positional } from \"./kit.js\";",
+                    "import { Verb, VerbError, option, positional } from \"./kit.js\";",
                     "option(\"loud\", \"true|false\", ",
                     "positional(\"message\", \"what to say (required)\", { kind: \"text\", \
                      key: \"message\", option: \"TEXT\" }),",

@@ -342,7 +342,9 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
 /// `true` and `false`, as the derived verb does, and sends the JSON value each names, in
 /// the JavaScript and Python projects (run natively, as their own tests run): any other
 /// word is refused naming the two. It was `kind: "json"`: `--visible yes` was refused in
-/// a JSON parser's words and `--visible '"x"'` sent the string `"x"`.
+/// a JSON parser's words and `--visible '"x"'` sent the string `"x"`. An integer the
+/// tool holds to 0 or more (`--count`, `minimum: 0`) refuses `-1` as the Rust kit's
+/// count and the derived verb do, in their words; the kits' `integer` sent it.
 #[test]
 fn a_boolean_param_of_a_verb_made_for_a_tool_takes_true_or_false_alone() {
     let sb = mur_e2e::Sandbox::new();
@@ -367,6 +369,9 @@ for argv in json.loads(sys.argv[1]):
         ["#x", "--visible", "yes"],
         ["#x", "--visible", "\"x\""],
         ["#x", "--args", "{\"visible\": false}"],
+        ["#x", "--count", "0"],
+        ["#x", "--count", "-1"],
+        ["#x", "--count=-1"],
     ])
     .to_string();
     for (lang, mut command) in [
@@ -397,7 +402,10 @@ for argv in json.loads(sys.argv[1]):
              {\"selector\":\"#x\",\"visible\":true}\n\
              `--visible` must be `true` or `false`, got `yes`\n\
              `--visible` must be `true` or `false`, got `\"x\"`\n\
-             {\"visible\":false,\"selector\":\"#x\"}\n",
+             {\"visible\":false,\"selector\":\"#x\"}\n\
+             {\"selector\":\"#x\",\"count\":0}\n\
+             `--count` is out of range: an integer at least 0, got `-1`\n\
+             `--count` is out of range: an integer at least 0, got `-1`\n",
             "{lang}: {ran}"
         );
         std::fs::remove_dir_all(&made).expect("removed");
