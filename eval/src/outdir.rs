@@ -55,20 +55,33 @@ struct Wrote {
 /// it cleared of what that run wrote; refused (a usage error) when it holds anything
 /// else and no earlier run, or when another run holds it. Then records what this run
 /// will write, before it writes anything, so that a run cut short is cleared all the
-/// same. The lock returned is held until the run ends.
-pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<std::fs::File> {
+/// same. The lock returned is held until the run ends; `progress` hears, in one line,
+/// what an earlier run that never finished left that was stopped and removed, when
+/// anything was: the operator learns that it died.
+pub fn claim(
+    out: &Path,
+    tasks: &[Task],
+    sample: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<std::fs::File> {
     // Checked before anything is written: a directory no run wrote is left untouched.
     earlier(out)?;
     crate::tree::create_dir(out)?;
     let lock = lock(out)?;
     // Again under the lock: another run may have written it in the meantime.
     if let Some(wrote) = earlier(out)? {
+        let (mut stopped, mut removed) = (0, Vec::new());
         for name in wrote.iter().filter(|name| is_one_name(name)) {
             let path = out.join(name);
             if path.is_dir() {
-                stop_left_running(&path, sample);
+                stopped += usize::from(stop_left_running(&path, sample));
             }
-            remove(&path)?;
+            if remove(&path)? {
+                removed.push(format!("`{name}`"));
+            }
+        }
+        if let Some(line) = unfinished_line(stopped, &removed) {
+            progress(&line);
         }
     }
     let wrote = Wrote {
@@ -84,6 +97,28 @@ pub fn claim(out: &Path, tasks: &[Task], sample: &Path) -> Result<std::fs::File>
     let path = out.join(FILE);
     crate::write::record(&path, (text + "\n").as_bytes())?;
     Ok(lock)
+}
+
+/// What [`claim`] says of an earlier run that never finished: in how many of its tasks
+/// it stopped what was left running, and what it removed of what that run wrote; `None`
+/// when it did neither.
+fn unfinished_line(stopped: usize, removed: &[String]) -> Option<String> {
+    let mut did = Vec::new();
+    if stopped > 0 {
+        did.push(format!(
+            "stopped what it left running in {} (agents, sessions)",
+            crate::words::plural(stopped, "task")
+        ));
+    }
+    if !removed.is_empty() {
+        did.push(format!("removed what it wrote: {}", removed.join(", ")));
+    }
+    (!did.is_empty()).then(|| {
+        format!(
+            "an earlier run into this directory never finished (killed or stopped): {}",
+            did.join("; ")
+        )
+    })
 }
 
 /// Stops what a run killed mid-task left running in the task's directory `dir`: its
@@ -186,15 +221,16 @@ fn is_one_name(name: &str) -> bool {
     )
 }
 
-/// Removes `path` (a directory with everything in it, or a file or link), if there.
-fn remove(path: &Path) -> Result<()> {
+/// Removes `path` (a directory with everything in it, or a file or link), if there;
+/// whether it was.
+fn remove(path: &Path) -> Result<bool> {
     let removed = match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
         Err(e) => Err(e),
         Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
         Ok(_) => std::fs::remove_file(path),
     };
-    removed.map_err(|e| {
+    removed.map(|()| true).map_err(|e| {
         Error::internal(format!(
             "cannot remove the earlier run's `{}`: {e}",
             path.display()
@@ -219,7 +255,8 @@ mod tests {
     fn an_earlier_runs_entries_are_removed_and_nothing_else() {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = dir.path().join("out");
-        claim(&out, &[task("a"), task("b")], SAMPLE.as_ref()).expect("a new directory");
+        claim(&out, &[task("a"), task("b")], SAMPLE.as_ref(), &mut |_| {})
+            .expect("a new directory");
         for d in ["a/work", "b", "bin", crate::compiled::STORE] {
             std::fs::create_dir_all(out.join(d)).expect("dir");
         }
@@ -227,7 +264,19 @@ mod tests {
         std::fs::write(out.join("notes.txt"), "mine").expect("write");
         std::fs::create_dir(out.join("mine")).expect("dir");
 
-        claim(&out, &[task("a")], SAMPLE.as_ref()).expect("an earlier run's directory");
+        let mut said = Vec::new();
+        claim(&out, &[task("a")], SAMPLE.as_ref(), &mut |line| {
+            said.push(line.to_owned());
+        })
+        .expect("an earlier run's directory");
+        // What it removed is said, once; nothing was left running.
+        assert_eq!(
+            said,
+            [
+                "an earlier run into this directory never finished (killed or stopped): \
+                 removed what it wrote: `bin`, `a`, `b`"
+            ]
+        );
         let mut left: Vec<String> = std::fs::read_dir(&out)
             .expect("read")
             .flatten()
@@ -257,10 +306,10 @@ mod tests {
     fn a_finished_runs_directory_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = dir.path().join("out");
-        drop(claim(&out, &[task("a")], SAMPLE.as_ref()).expect("a new directory"));
+        drop(claim(&out, &[task("a")], SAMPLE.as_ref(), &mut |_| {}).expect("a new directory"));
         std::fs::create_dir_all(out.join("a")).expect("dir");
         std::fs::write(out.join(REPORT), "{}").expect("write");
-        let error = claim(&out, &[task("a")], SAMPLE.as_ref()).expect_err("refused");
+        let error = claim(&out, &[task("a")], SAMPLE.as_ref(), &mut |_| {}).expect_err("refused");
         assert_eq!(error.exit_code(), 1);
         assert_eq!(
             error.message(),
@@ -280,25 +329,50 @@ mod tests {
         assert!(out.join("a").is_dir() && out.join(REPORT).is_file());
     }
 
+    /// An earlier run that left nothing to stop or remove (it died right after
+    /// recording what it would write) is not said.
+    #[test]
+    fn an_earlier_run_that_left_nothing_is_not_said() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        drop(claim(&out, &[task("a")], SAMPLE.as_ref(), &mut |_| {}).expect("new"));
+        let mut said = Vec::new();
+        claim(&out, &[task("a")], SAMPLE.as_ref(), &mut |line| {
+            said.push(line.to_owned());
+        })
+        .expect("an earlier run's directory");
+        assert_eq!(said, Vec::<String>::new());
+        assert_eq!(
+            unfinished_line(2, &["`bin`".to_owned()]).as_deref(),
+            Some(
+                "an earlier run into this directory never finished (killed or stopped): \
+                 stopped what it left running in 2 tasks (agents, sessions); removed what \
+                 it wrote: `bin`"
+            )
+        );
+    }
+
     #[test]
     fn a_directory_no_run_wrote_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("notes.txt"), "mine").expect("write");
-        let error = claim(dir.path(), &[task("a")], SAMPLE.as_ref()).expect_err("refused");
+        let error =
+            claim(dir.path(), &[task("a")], SAMPLE.as_ref(), &mut |_| {}).expect_err("refused");
         assert_eq!(error.exit_code(), 1);
         assert!(!dir.path().join(FILE).exists());
         // An empty one is taken.
         let empty = dir.path().join("empty");
         std::fs::create_dir(&empty).expect("dir");
-        claim(&empty, &[task("a")], SAMPLE.as_ref()).expect("an empty directory");
+        claim(&empty, &[task("a")], SAMPLE.as_ref(), &mut |_| {}).expect("an empty directory");
     }
 
     #[test]
     fn a_directory_another_run_holds_is_refused() {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = dir.path().join("out");
-        let held = claim(&out, &[task("a")], SAMPLE.as_ref()).expect("a new directory");
-        let error = claim(&out, &[task("a")], SAMPLE.as_ref()).expect_err("in use");
+        let held =
+            claim(&out, &[task("a")], SAMPLE.as_ref(), &mut |_| {}).expect("a new directory");
+        let error = claim(&out, &[task("a")], SAMPLE.as_ref(), &mut |_| {}).expect_err("in use");
         assert_eq!(error.exit_code(), 1);
         assert_eq!(
             error.message(),
@@ -308,7 +382,7 @@ mod tests {
             )
         );
         drop(held);
-        claim(&out, &[task("a")], SAMPLE.as_ref()).expect("free again");
+        claim(&out, &[task("a")], SAMPLE.as_ref(), &mut |_| {}).expect("free again");
     }
 
     #[test]

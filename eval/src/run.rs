@@ -90,7 +90,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     check_before_out(plan, progress)?;
     let out = absolute(&plan.out)?;
     // Held until the run ends: a second run into this directory is refused.
-    let _in_use = outdir::claim(&out, &plan.tasks, &plan.runner.sample)?;
+    let _in_use = outdir::claim(&out, &plan.tasks, &plan.runner.sample, progress)?;
     let store = out.join(crate::compiled::STORE);
     let prepared = profile::prepare(
         plan.profile,

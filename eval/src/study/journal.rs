@@ -331,10 +331,12 @@ pub fn read(path: &Path, meta: &Meta) -> Result<Journal> {
         if line.trim().is_empty() {
             continue;
         }
-        let Ok(result) = serde_json::from_str::<RunResult>(line) else {
+        let Ok(mut result) = serde_json::from_str::<RunResult>(line) else {
             unreadable.push(number + 1);
             continue;
         };
+        // Stored relative to the study's directory (absolute by an older `mur-eval`).
+        result.transcript = super::result::resolved_in(&result.transcript, study_dir(path));
         if !meta.asked_for(&result) {
             outside.push(result.id);
             continue;
@@ -410,6 +412,11 @@ fn listed(items: impl Iterator<Item = String>) -> String {
     }
 }
 
+/// The study's directory: where its `results.jsonl`, `path`, is.
+fn study_dir(path: &Path) -> &Path {
+    path.parent().unwrap_or(Path::new(""))
+}
+
 /// The runs recorded in `path` as made: a run the harness could not make is made again.
 pub fn done(path: &Path, meta: &Meta) -> Result<Vec<RunResult>> {
     Ok(read(path, meta)?
@@ -421,8 +428,12 @@ pub fn done(path: &Path, meta: &Meta) -> Result<Vec<RunResult>> {
 
 /// Appends `result` as one line, in one write, flushed: a kill leaves at most a partial
 /// last line, which [`read`] skips.
+/// Its `transcript` is stored relative to the study's directory, `path`'s: no path of
+/// the operator's machine in what a study publishes.
 pub fn append(path: &Path, result: &RunResult) -> Result<()> {
-    let mut line = serde_json::to_string(result)
+    let mut stored = result.clone();
+    stored.transcript = super::result::stored_in(&result.transcript, study_dir(path));
+    let mut line = serde_json::to_string(&stored)
         .map_err(|e| Error::internal(format!("cannot serialize a result: {e}")))?;
     line.push('\n');
     // Opened without waiting: a FIFO put there since the study read it is refused, not
@@ -611,8 +622,35 @@ mod tests {
             crate::profile::Profile::Cli,
             "a".to_owned(),
             repeat,
-            "t".into(),
+            // Absolute, outside any study, as an older `mur-eval` stored it: read as is.
+            "/elsewhere/t".into(),
         )
+    }
+
+    /// A run's directory is stored relative to the study's directory, and read back
+    /// absolute; an older record's absolute one is read as it is.
+    #[test]
+    fn a_runs_directory_is_stored_relative_to_the_study_and_read_back_whole() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let meta = cli_derived_study(dir.path());
+        let path = dir.path().join("results.jsonl");
+        let made = RunResult {
+            transcript: dir.path().join("runs/cli-derived/a/1"),
+            ..unmade_run(1)
+        };
+        append(&path, &made).expect("append");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(
+            text.contains(r#""transcript":"runs/cli-derived/a/1""#),
+            "{text}"
+        );
+        assert!(!text.contains(&*dir.path().to_string_lossy()), "{text}");
+        let older = serde_json::to_string(&unmade_run(2)).expect("json");
+        assert!(older.contains(r#""transcript":"/elsewhere/t""#), "{older}");
+        std::fs::write(&path, text + &older + "\n").expect("write");
+        let journal = read(&path, &meta).expect("read");
+        assert_eq!(journal.results, [made, unmade_run(2)]);
+        assert_eq!(journal.warnings, Vec::<String>::new());
     }
 
     #[test]

@@ -131,6 +131,7 @@ fn make_and_measure(
     let mut record = run_agent(making, ready, planned, &instructions, made.path());
     moved_in(live, made, &dir, &mut record)?;
     let run = Made {
+        out: making.out,
         condition,
         format: study.agent_format.or(condition.agent_format),
         dir: &dir,
@@ -202,6 +203,8 @@ fn moved_in(
 
 /// A run made and moved into its directory, as it is measured.
 struct Made<'a> {
+    /// The study's directory.
+    out: &'a Path,
     condition: &'a Condition,
     /// How the agent's stdout is read (`--agent-format`, else the condition's).
     format: Option<adapters::Format>,
@@ -222,7 +225,7 @@ fn measure(run: &Made<'_>, record: &RunRecord, result: &mut RunResult) {
     result.agent = run
         .format
         .map(|format| agent_report(format, run.dir, &mut result.notes));
-    write_record(run.dir, record);
+    write_record(run.out, run.dir, record);
     result.context = context::measure(
         &recorded,
         run.instructions,
@@ -313,8 +316,12 @@ fn agent_stdout(dir: &Path, notes: &mut Vec<String>) -> String {
     }
 }
 
-/// The run's `record.json` written in `dir`, where the trace is written after.
-fn write_record(dir: &Path, record: &RunRecord) {
+/// The run's `record.json` written in `dir`, where the trace is written after; its
+/// `transcript` relative to the study's directory `out`, as `results.jsonl` has it.
+fn write_record(out: &Path, dir: &Path, record: &RunRecord) {
+    let mut stored = record.clone();
+    stored.transcript = super::result::stored_in(&record.transcript, out);
+    let record = &stored;
     // The agent may have left anything under these names (a FIFO would hold the write):
     // each is made anew.
     for name in ["record.json", traces::TRACE_FILE] {

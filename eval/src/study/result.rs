@@ -2,7 +2,7 @@
 //! verdict and metrics. Schema `mur-eval-run/1`, documented in docs/eval.md.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
@@ -57,6 +57,9 @@ pub struct RunResult {
     #[serialize_always]
     pub agent: Option<AgentReport>,
     /// The run's directory: transcript, the session's call log, the oracle's verdict.
+    /// Absolute in memory; stored relative to the study's directory (`runs/<condition>/
+    /// <task>/<repeat>`, [`stored_in`]), which a study copied or moved still names. An
+    /// older `mur-eval` stored it absolute, which [`resolved_in`] keeps.
     pub transcript: PathBuf,
     /// Why the harness could not run it (then `success` is false).
     pub error: Option<String>,
@@ -109,6 +112,21 @@ pub struct RunResult {
     /// What the report's "Made by" line counts each command's runs by. Absent in records
     /// of an older `mur-eval`.
     pub made_by: Option<usize>,
+}
+
+/// `transcript`, a run's directory, as a record in the study `study` stores it: relative
+/// to the study's directory when it is in it (as it is), else as it is.
+pub fn stored_in(transcript: &Path, study: &Path) -> PathBuf {
+    transcript
+        .strip_prefix(study)
+        .map_or_else(|_| transcript.to_owned(), Path::to_owned)
+}
+
+/// `transcript` as a record in the study `study` stores it, resolved against the
+/// study's directory: relative, as a record stores it, or absolute, as an older
+/// `mur-eval`'s did (kept as it is).
+pub fn resolved_in(transcript: &Path, study: &Path) -> PathBuf {
+    study.join(transcript)
 }
 
 impl RunResult {

@@ -901,6 +901,12 @@ fn a_run_killed_mid_task_leaves_nothing_that_drives_the_next_run() {
     // directory is the one the orphaned agent finds sessions in.
     let (second, _) = run_within(&mut click_run(&sandbox, "sleep 2"), RUN_LIMIT);
     second.assert_code(2);
+    // Said, so the operator learns that the earlier run died.
+    second.assert_stderr_contains(
+        "an earlier run into this directory never finished (killed or stopped): stopped what \
+         it left running in 1 task (agents, sessions); removed what it wrote: `bin`, \
+         `count-to-three`\n",
+    );
     let report = second.json();
     assert_eq!(report["runs"][0]["calls"]["total"], 0, "{second}");
     assert_none_left(&out);

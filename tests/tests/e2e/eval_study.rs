@@ -87,6 +87,12 @@ fn results(out: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The directory of the run `run` (a line of `results.jsonl`, a `record.json`) of the
+/// study in `out`: its `transcript`, stored relative to the study's directory.
+fn in_study(out: &Path, run: &Value) -> PathBuf {
+    out.join(run["transcript"].as_str().expect("transcript"))
+}
+
 #[test]
 fn a_small_study_resumes_after_a_kill_and_reports_every_condition() {
     let Some(python) = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt") else {
@@ -173,7 +179,7 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
                 "{id}: {run}"
             );
         }
-        let transcript = Path::new(run["transcript"].as_str().expect("transcript"));
+        let transcript = in_study(out, run);
         for kept in ["agent.stdout", "calls.jsonl", "record.json"] {
             assert!(transcript.join(kept).is_file(), "{id}: no {kept}");
         }
@@ -207,7 +213,7 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
     );
     // Their hints (notes on stderr) reached the agent and are counted with the results.
     for run in all.iter().filter(|r| r["condition"] == "cli-compact") {
-        let transcript = Path::new(run["transcript"].as_str().expect("transcript"));
+        let transcript = in_study(out, run);
         let captured =
             std::fs::read_to_string(transcript.join("captured.jsonl")).expect("captured.jsonl");
         let calls: Vec<Value> = captured
@@ -384,7 +390,7 @@ fn check_study(output: &Output, out: &Path, kept: &[Value], expected: usize) {
     // What each agent did, for people to read: a trace per run, and one run of every
     // condition per task side by side — a shell transcript, a trace of tool calls.
     for run in &all {
-        let transcript = Path::new(run["transcript"].as_str().expect("transcript"));
+        let transcript = in_study(out, run);
         let trace = std::fs::read_to_string(transcript.join("trace.md")).expect("trace.md");
         assert!(
             trace.starts_with(&format!(
@@ -788,7 +794,7 @@ fn binary_output_the_agent_sent_to_a_file_is_no_context() {
     assert_eq!(only["context"]["resultCount"], 1, "{only}");
     assert_eq!(only["context"]["results"]["tokens"], 0, "{only}");
     assert_eq!(only["context"]["capturedOutput"], true, "{only}");
-    let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
+    let transcript = in_study(&out, only);
     let captured = read_json_line(&transcript.join("captured.jsonl"));
     let png = std::fs::metadata(transcript.join("work/shot.png"))
         .expect("the PNG")
@@ -833,7 +839,7 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
         assert_eq!(runs.len(), expected);
         for run in &runs {
             assert_eq!(run["success"], true, "{run}");
-            let dir = Path::new(run["transcript"].as_str().expect("transcript"));
+            let dir = in_study(out, run);
             let said = std::fs::read_to_string(dir.join("agent.stderr")).expect("agent.stderr");
             assert!(
                 said.matches("loaded verb `click` from cache").count() >= 3,
@@ -920,7 +926,7 @@ fn the_scripted_mcp_agent_logs_what_a_host_gives_the_model_once() {
     output.assert_code(0);
     let only = &results(&out)[0];
     assert_eq!(only["success"], true, "{only}");
-    let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
+    let transcript = in_study(&out, only);
     let logged = std::fs::read_to_string(transcript.join("transcript.jsonl")).expect("logged");
     assert!(logged.lines().count() >= 3, "{logged}");
     // Each click's result as a host gives it to the model: the text block's JSON, not
@@ -953,7 +959,7 @@ fn a_screenshot_the_mcp_agent_receives_counts_as_an_image_not_as_its_base64() {
     // At most Anthropic's ~1600 tokens for the image, and a few for the text results.
     let tokens = context["results"]["tokens"].as_u64().expect("tokens");
     assert!(tokens < 2_000, "{only}");
-    let transcript = Path::new(only["transcript"].as_str().expect("transcript"));
+    let transcript = in_study(&out, only);
     let logged = std::fs::read_to_string(transcript.join("transcript.jsonl")).expect("logged");
     let shot = logged
         .lines()
@@ -1782,6 +1788,43 @@ fn report_keeps_one_record_per_run_asked_for_and_says_what_it_left_out() {
     output.assert_stdout_contains(row);
 }
 
+/// A run's directory (`transcript`) is stored relative to the study's directory, in
+/// `results.jsonl` and the run's `record.json`: what a study publishes holds no path of
+/// the operator's machine. A study an older mur-eval made, whose records hold it
+/// absolute, reports as it did.
+#[test]
+fn a_runs_directory_is_stored_relative_and_an_older_absolute_one_still_reports() {
+    let (sandbox, out, output) =
+        derived_study("count-to-three", "1", &["--seed", "3", "--agent", "true"]);
+    output.assert_code(0);
+    let path = out.join("results.jsonl");
+    let line = std::fs::read_to_string(&path).expect("results.jsonl");
+    let relative = r#""transcript":"runs/cli-derived/count-to-three/1""#;
+    assert!(line.contains(relative), "{line}");
+    let record = read_json(&out.join("runs/cli-derived/count-to-three/1/record.json"));
+    assert_eq!(
+        record["transcript"], "runs/cli-derived/count-to-three/1",
+        "{record}"
+    );
+    let files = || {
+        ["report.md", "report.csv", "transcripts.md"]
+            .map(|name| std::fs::read_to_string(out.join(name)).expect("written"))
+    };
+    let now = report_of(&sandbox, &out, &[]);
+    now.assert_code(0);
+    let written = files();
+    // As an older mur-eval recorded it: the run's directory, absolute.
+    let absolute = format!(
+        r#""transcript":"{}""#,
+        out.join("runs/cli-derived/count-to-three/1").display()
+    );
+    std::fs::write(&path, line.replace(relative, &absolute)).expect("write");
+    let older = report_of(&sandbox, &out, &[]);
+    older.assert_code(0);
+    assert_eq!((&older.stdout, &older.stderr), (&now.stdout, &now.stderr));
+    assert_eq!(files(), written);
+}
+
 #[test]
 fn files_the_agent_leaves_are_read_without_waiting_and_its_stream_lossily() {
     // FIFOs no one writes where the screenshot and the transcript go (once the harness
@@ -2256,7 +2299,7 @@ fn ctrl_c_stops_the_study_cleanly_and_the_same_command_resumes_it() {
         recorded
     );
     let done = &results(&out)[0];
-    let done_dir = PathBuf::from(done["transcript"].as_str().expect("its directory"));
+    let done_dir = in_study(&out, done);
     assert!(done_dir.join("record.json").is_file(), "{done}");
     // Bounds against a hang, well under the agent's 30 s: left running, it outlives them.
     wait_until_within(
@@ -2515,12 +2558,14 @@ fn an_agent_sees_no_other_run_nor_the_studys_directory() {
         // What the run made is in the study, and names no other place.
         assert!(dir.join("work").join("AGENTS.md").is_file());
         assert!(!dir.join("live").exists());
+        // Relative to the study's directory, where the record is: no path of this machine.
         let record = read_json(&dir.join("record.json"));
         assert_eq!(
             record["transcript"],
-            dir.to_string_lossy().as_ref(),
+            format!("runs/cli-derived/count-to-three/{repeat}"),
             "{record}"
         );
+        assert_eq!(in_study(&out, &record), dir);
     }
     assert_nothing_in_tmp(&sandbox);
 }
