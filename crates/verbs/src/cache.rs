@@ -356,7 +356,13 @@ impl CodeCache {
                 continue;
             }
             match std::fs::symlink_metadata(&path) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // Gone, or a folder above it is now a file (`not a directory`).
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                    ) =>
+                {
                     tracing::debug!("the verb directory `{}` is gone", path.display());
                     let _ = std::fs::remove_file(record.path());
                 }
@@ -971,6 +977,33 @@ mod tests {
             std::fs::read(&theirs).expect("left alone"),
             b"not a directory"
         );
+    }
+
+    /// A folder above a recorded verb directory replaced by a file: the directory is gone
+    /// as surely (its lookup fails "not a directory", not "not found"), and is forgotten;
+    /// it was held unreadable, and held back every release for good (review 634 #2).
+    #[test]
+    fn a_verb_directory_under_a_file_is_forgotten() {
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let (_, engine) = c.key.split_once('-').expect("a key");
+        let ours = c._tmp.path().join("ours");
+        let above = c._tmp.path().join("data2");
+        let theirs = above.join("verbs");
+        std::fs::create_dir(&ours).expect("ours");
+        std::fs::create_dir_all(&theirs).expect("theirs");
+        c.cache.record_user(&ours);
+        c.cache.record_user(&theirs);
+        std::fs::remove_dir_all(&above).expect("the folder above goes");
+        std::fs::write(&above, "not a directory").expect("a file in its place");
+        let dropped = "b".repeat(64);
+        let entry = dir.join(format!("{dropped}-{engine}.cwasm"));
+        aged(&entry, &c.good, std::time::Duration::ZERO);
+
+        assert_eq!(c.cache.other_users(&ours), Some(Vec::new()));
+        c.cache.release(&ours, &[SHA.to_owned()], &dropped);
+        assert!(!entry.exists(), "held back by a directory under a file");
+        assert!(c.entry.exists());
     }
 
     #[cfg(unix)]
