@@ -115,7 +115,7 @@ fn unfinished_line(stopped: usize, removed: &[String]) -> Option<String> {
     }
     (!did.is_empty()).then(|| {
         format!(
-            "an earlier run into this directory never finished (killed or stopped): {}",
+            "an earlier run into this directory never finished (killed, stopped or failed): {}",
             did.join("; ")
         )
     })
@@ -273,7 +273,7 @@ mod tests {
         assert_eq!(
             said,
             [
-                "an earlier run into this directory never finished (killed or stopped): \
+                "an earlier run into this directory never finished (killed, stopped or failed): \
                  removed what it wrote: `bin`, `a`, `b`"
             ]
         );
@@ -345,7 +345,7 @@ mod tests {
         assert_eq!(
             unfinished_line(2, &["`bin`".to_owned()]).as_deref(),
             Some(
-                "an earlier run into this directory never finished (killed or stopped): \
+                "an earlier run into this directory never finished (killed, stopped or failed): \
                  stopped what it left running in 2 tasks (agents, sessions); removed what \
                  it wrote: `bin`"
             )

@@ -903,7 +903,7 @@ fn a_run_killed_mid_task_leaves_nothing_that_drives_the_next_run() {
     second.assert_code(2);
     // Said, so the operator learns that the earlier run died.
     second.assert_stderr_contains(
-        "an earlier run into this directory never finished (killed or stopped): stopped what \
+        "an earlier run into this directory never finished (killed, stopped or failed): stopped what \
          it left running in 1 task (agents, sessions); removed what it wrote: `bin`, \
          `count-to-three`\n",
     );
