@@ -36,7 +36,12 @@
 //! read, and no directory the cache does not know of is seen at work
 //! ([`CodeCache::sweep`]), or when nothing mapped it for a month: a named
 //! directory that cannot be read (a broken entry) holds back all code at once,
-//! but not the month rule, which keeps what it maps.
+//! but not the month rule, which keeps what it maps. The month rule is applied
+//! by a `verbs add` or `verbs remove` that succeeds and by a call that takes a
+//! rebuilt file ([`CodeCache::release`]), never by a warm call. A named path
+//! that holds no directory any more (deleted; a file, FIFO, socket or device in
+//! its place) is forgotten; a link to a directory there is followed
+//! ([`CodeCache::other_users`]).
 //!
 //! There is no per-call checksum any more: it meant reading the whole entry
 //! (~40 MB for a JavaScript verb, 20–40 ms with the CRC) on every call, more
@@ -229,12 +234,13 @@ impl CodeCache {
         }
     }
 
-    /// Drop the entries no verb directory sharing this cache uses, as `verbs add`
-    /// and `verbs remove` judge it: of a file with none of the sha256s `used`, an
-    /// entry is removed when its sha256 is one of `dropped` (what the command
-    /// itself replaced, removed or compiled without installing) or, given `idle`,
-    /// when it went unmapped that long (what a verb directory since deleted, or
-    /// one that never said it uses the cache, left). Stale temporary files go too.
+    /// Drop the entries no verb directory sharing this cache uses, as `verbs add`,
+    /// `verbs remove` and [`CodeCache::release`] judge it: of a file with none of
+    /// the sha256s `used`, an entry is removed when its sha256 is one of `dropped`
+    /// (what the command itself replaced, removed or compiled without installing,
+    /// or what a rebuild taken by a call replaced) or, given `idle`, when it went
+    /// unmapped that long (what a verb directory since deleted, or one that never
+    /// said it uses the cache, left). Stale temporary files go too.
     ///
     /// `dropped` goes at once only while no verb directory the cache does not know
     /// of is seen at work ([`stranger_at_work`]): one only an older `mur` used
@@ -288,8 +294,15 @@ impl CodeCache {
     /// from theirs ([`CodeCache::other_users`]). As [`CodeCache::sweep`] judges it,
     /// under the lock `verbs add` holds while its work is not installed
     /// ([`SWEEP_LOCK`]): nothing goes while one is at work (it may have compiled this
-    /// very file), nor while another verb directory cannot be read. What stays goes
-    /// once unused for a month, by the sweep of `verbs add` or `verbs remove`.
+    /// very file), nor while another verb directory cannot be read.
+    ///
+    /// What stays goes once unused for [`UNUSED_OTHER_ENGINE`], and a release applies
+    /// that month rule too, as the sweep of `verbs add` and `verbs remove` does: in
+    /// the edit-build loop (each rebuild copied over the installed file and taken by
+    /// a call, which compiles it, and calls this) no command may run for months, and
+    /// while another verb directory cannot be read every rebuild's code stayed, tens
+    /// of MB each for a JavaScript or Python verb, until one did. A release runs only
+    /// when a call takes a changed file, never on a warm call.
     pub(crate) fn release(&self, verbs: &Path, here: &[String], sha256: &str) {
         let Some(lock) = self.dir.as_deref().and_then(open_lock) else {
             return;
@@ -298,11 +311,17 @@ impl CodeCache {
             tracing::debug!("a `verbs add` is at work: compiled code stays for its sweep");
             return;
         }
-        let Some(theirs) = self.other_users(verbs) else {
-            return;
+        let theirs = self.other_users(verbs);
+        let dropped: &[&str] = match theirs {
+            Some(_) => &[sha256],
+            None => &[],
         };
-        let used: Vec<&str> = here.iter().chain(&theirs).map(String::as_str).collect();
-        self.sweep(&used, &[sha256], None);
+        let used: Vec<&str> = here
+            .iter()
+            .chain(theirs.iter().flatten())
+            .map(String::as_str)
+            .collect();
+        self.sweep(&used, dropped, Some(UNUSED_OTHER_ENGINE));
     }
 
     /// Name the verb directory `verbs` among the users of the cache ([`USERS`]), so
@@ -330,11 +349,15 @@ impl CodeCache {
     }
 
     /// The sha256s of the verbs installed in every verb directory named in the
-    /// cache ([`CodeCache::record_user`]) but `verbs`; one since deleted, or
-    /// replaced by a regular file (which holds no verbs), is forgotten. `None`
-    /// when one of them cannot be read (a broken entry): what it uses is not
-    /// known, so nothing goes at once, and it stays named. Its code is kept from
-    /// the month rule only by being mapped, as a stranger's is.
+    /// cache ([`CodeCache::record_user`]) but `verbs`. One whose path now names
+    /// no directory holds no verbs, and is forgotten: deleted, under a folder that
+    /// became a file, replaced by a file, a FIFO, a socket or a device, or by a link
+    /// to nothing or to any of those. A link to a directory in its place is that
+    /// directory: its verbs are read through the link, as they always were (a
+    /// named path is canonical, so a link there was put in since). `None` when one
+    /// of them cannot be read (a broken entry, a folder it may not search): what it
+    /// uses is not known, so nothing goes at once, and it stays named. Its code is
+    /// kept from the month rule only by being mapped, as a stranger's is.
     pub(crate) fn other_users(&self, verbs: &Path) -> Option<Vec<String>> {
         let ours = canonical(verbs);
         let records = self
@@ -355,19 +378,18 @@ impl CodeCache {
             if path == ours || !path.is_absolute() {
                 continue;
             }
-            match std::fs::symlink_metadata(&path) {
-                // Gone, or a folder above it is now a file (`not a directory`).
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                    ) =>
-                {
+            // Judged by `stat`, a link followed and nothing opened (a FIFO would block).
+            match std::fs::metadata(&path) {
+                Err(e) if no_directory_there(&e) => {
                     tracing::debug!("the verb directory `{}` is gone", path.display());
                     let _ = std::fs::remove_file(record.path());
                 }
-                Ok(meta) if meta.is_file() => {
-                    tracing::debug!("the verb directory `{}` is now a file", path.display());
+                Ok(meta) if !meta.is_dir() => {
+                    let kind = match meta.is_file() {
+                        true => "a file",
+                        false => mur_lockfile::describe_file_type(&meta),
+                    };
+                    tracing::debug!("the verb directory `{}` is now {kind}", path.display());
                     let _ = std::fs::remove_file(record.path());
                 }
                 _ => used.extend(installed_sha256s(&path)?),
@@ -535,6 +557,19 @@ pub(crate) fn canonical(dir: &Path) -> PathBuf {
     std::fs::canonicalize(dir)
         .or_else(|_| std::path::absolute(dir))
         .unwrap_or_else(|_| dir.to_owned())
+}
+
+/// Whether looking up a recorded verb directory failed because no directory is
+/// there: nothing at its path (or a link to nothing), a folder above it that is a
+/// file (`not a directory`), a loop of links. Anything else (a folder it may not
+/// search) says nothing of what is there.
+fn no_directory_there(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        return true;
+    }
+    matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
 }
 
 /// The sha256 part of an entry's name without `.cwasm` (`<sha256>-<engine>`).
@@ -927,14 +962,29 @@ mod tests {
         let named = std::fs::read_dir(dir.join(USERS)).expect("records").count();
         assert_eq!(named, 2, "an unreadable directory was forgotten");
 
-        // A month unmapped: a release still keeps it (it judges by use alone), the
-        // sweep of `verbs add` and `verbs remove` takes it, without `dropped`.
+        // A month unmapped: the sweep of `verbs add` and `verbs remove` takes it,
+        // without `dropped`.
         aged(&entry, &c.good, 40 * day);
-        c.cache.release(&ours, &here, &dropped);
-        assert!(entry.exists());
         assert_eq!(c.cache.sweep(&[SHA], &[], Some(UNUSED_OTHER_ENGINE)), 1);
         assert!(!entry.exists(), "kept for ever");
         assert!(c.entry.exists());
+
+        // And so does a release, though no command runs (the edit-build loop: each
+        // rebuild taken by a call): an earlier rebuild's code unmapped for a month
+        // goes; what theirs mapped lately, and what was just dropped, stay. A release
+        // kept them all, and every rebuild's code piled up until a command ran.
+        let [earlier, mapped] =
+            ["c", "d"].map(|digit| dir.join(format!("{}-{engine}.cwasm", digit.repeat(64))));
+        aged(&earlier, &c.good, 40 * day);
+        aged(&mapped, &c.good, 2 * day);
+        aged(&entry, &c.good, std::time::Duration::ZERO);
+        c.cache.release(&ours, &here, &dropped);
+        assert!(
+            !earlier.exists(),
+            "a release kept code unmapped for a month"
+        );
+        assert!(mapped.exists() && entry.exists() && c.entry.exists());
+        std::fs::remove_file(&mapped).expect("mapped");
 
         // Readable again (the entry repaired), their directory no longer holds back.
         aged(&entry, &c.good, std::time::Duration::ZERO);
@@ -1004,6 +1054,85 @@ mod tests {
         c.cache.release(&ours, &[SHA.to_owned()], &dropped);
         assert!(!entry.exists(), "held back by a directory under a file");
         assert!(c.entry.exists());
+    }
+
+    /// A named verb directory whose path now holds a FIFO, a socket, or a link to a
+    /// device, to nothing or to itself holds no verbs either: it is forgotten, as a
+    /// file in its place is, and holds back no release. It was held unreadable (its
+    /// index could not be looked up in it) and held back every release until the
+    /// month rule. The FIFO is judged by its type, never opened (that would block).
+    #[cfg(unix)]
+    #[test]
+    fn a_verb_directory_replaced_by_a_fifo_a_socket_or_a_link_to_no_directory_is_forgotten() {
+        use std::os::unix::fs::symlink;
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let (_, engine) = c.key.split_once('-').expect("a key");
+        let ours = c._tmp.path().join("ours");
+        std::fs::create_dir(&ours).expect("ours");
+        c.cache.record_user(&ours);
+        let dropped = "b".repeat(64);
+        let entry = dir.join(format!("{dropped}-{engine}.cwasm"));
+        /// Makes what takes the place of their directory.
+        type Make = fn(&Path);
+        let kinds: [(&str, Make); 5] = [
+            ("a FIFO", mur_testkit::mkfifo),
+            ("a socket", |at| {
+                std::os::unix::net::UnixListener::bind(at).expect("socket");
+            }),
+            ("a link to a device", |at| {
+                symlink("/dev/null", at).expect("link")
+            }),
+            ("a link to nothing", |at| {
+                symlink(at.with_extension("gone"), at).expect("link")
+            }),
+            ("a link to itself", |at| symlink(at, at).expect("link")),
+        ];
+        for (kind, make) in kinds {
+            let theirs = c._tmp.path().join("theirs");
+            std::fs::create_dir(&theirs).expect("theirs");
+            c.cache.record_user(&theirs);
+            std::fs::remove_dir(&theirs).expect("their directory goes");
+            make(&theirs);
+            aged(&entry, &c.good, std::time::Duration::ZERO);
+
+            c.cache.release(&ours, &[SHA.to_owned()], &dropped);
+            assert!(!entry.exists(), "held back by {kind}");
+            let named = std::fs::read_dir(dir.join(USERS)).expect("records").count();
+            assert_eq!(named, 1, "{kind} stays named");
+            assert!(c.entry.exists());
+            std::fs::remove_file(&theirs).expect("left alone");
+        }
+    }
+
+    /// A link to a directory in place of a named verb directory is that directory, as
+    /// it always was: its verbs are read through the link (here a broken entry, which
+    /// holds back a release), and it stays named.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_directory_in_place_of_a_verb_directory_is_followed() {
+        let c = cached();
+        let dir = c.entry.parent().expect("dir");
+        let [ours, theirs, elsewhere] =
+            ["ours", "theirs", "elsewhere"].map(|name| c._tmp.path().join(name));
+        std::fs::create_dir(&ours).expect("ours");
+        std::fs::create_dir(&theirs).expect("theirs");
+        c.cache.record_user(&ours);
+        c.cache.record_user(&theirs);
+        let broken = elsewhere.join(crate::names::INDEX_NAME).join("crash.json");
+        std::fs::create_dir_all(broken.parent().expect("entries")).expect("elsewhere");
+        std::fs::write(&broken, "{").expect("a broken entry");
+        std::fs::remove_dir(&theirs).expect("their directory goes");
+        std::os::unix::fs::symlink(&elsewhere, &theirs).expect("a link in its place");
+
+        assert!(
+            c.cache.other_users(&ours).is_none(),
+            "not read through the link"
+        );
+        std::fs::remove_file(&broken).expect("repair");
+        assert_eq!(c.cache.other_users(&ours), Some(Vec::new()));
+        let named = std::fs::read_dir(dir.join(USERS)).expect("records").count();
+        assert_eq!(named, 2, "a link to a directory was forgotten");
     }
 
     #[cfg(unix)]

@@ -490,3 +490,81 @@ fn a_touched_verb_file_is_loaded_from_the_cache() {
     assert!(!out.stderr.contains(COMPILING), "{out}");
     assert!(ping(&sandbox).stderr.contains(LOADED));
 }
+
+/// A verb file rebuilt and copied over the installed one (the edit-build loop).
+fn rebuild_ping(sandbox: &Sandbox, note: &str) {
+    let bytes = std::fs::read(guest("ping")).expect("ping");
+    std::fs::write(installed_ping(sandbox), with_custom_section(&bytes, note)).expect("rebuild");
+}
+
+/// The edit-build loop beside a verb directory that cannot be read (a broken entry):
+/// which code that directory uses is not known, so the code of each build a rebuild
+/// replaced stays when a call takes the rebuild. No command runs in that loop, and
+/// only the sweep of a `verbs add` or `verbs remove` that succeeds took what went
+/// unmapped for a month: every rebuild's code (tens of MB for a JavaScript verb)
+/// piled up. Now the call that takes a rebuild applies the month rule too.
+#[test]
+fn a_rebuild_taken_by_a_call_drops_code_unmapped_for_a_month() {
+    let (sandbox, original) = cached_ping();
+    let theirs = sandbox.dir("data2");
+    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("crash"))]).assert_code(0);
+    let broken = theirs.join("mur/verbs/index/crash.json");
+    assert!(broken.is_file(), "crash's entry is at {}", broken.display());
+    std::fs::write(&broken, "{").expect("a broken entry");
+
+    rebuild_ping(&sandbox, "first");
+    ping(&sandbox).assert_stderr_contains(COMPILING);
+    assert!(
+        original.exists(),
+        "dropped while a directory cannot be read"
+    );
+    assert_eq!(
+        cache_entries(&sandbox).len(),
+        3,
+        "crash, ping and its rebuild"
+    );
+
+    // A month on, nothing has mapped the original build: the next rebuild's call
+    // takes its code; the first rebuild's, a moment old, stays.
+    let month_ago = std::time::SystemTime::now() - Duration::from_secs(40 * 24 * 3600);
+    let times = std::fs::FileTimes::new()
+        .set_accessed(month_ago)
+        .set_modified(month_ago);
+    std::fs::File::options()
+        .write(true)
+        .open(&original)
+        .and_then(|entry| entry.set_times(times))
+        .expect("age the original build's code");
+    rebuild_ping(&sandbox, "second");
+    ping(&sandbox).assert_stderr_contains(COMPILING);
+    assert!(
+        !original.exists(),
+        "code unmapped for a month stays until a command runs"
+    );
+    assert_eq!(cache_entries(&sandbox).len(), 3, "crash and two rebuilds");
+}
+
+/// A verb directory named in the cache whose path now holds a FIFO holds no verbs:
+/// it is forgotten, and a rebuild taken in another directory drops the code of the
+/// build it replaced at once, without opening the FIFO (which would block). It was
+/// held unreadable, and every rebuild's code stayed until the month rule.
+#[cfg(unix)]
+#[test]
+fn a_verb_directory_replaced_by_a_fifo_holds_back_nothing() {
+    let (sandbox, original) = cached_ping();
+    let theirs = sandbox.dir("data2");
+    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("ping"))]).assert_code(0);
+    let verbs = theirs.join("mur/verbs");
+    std::fs::remove_dir_all(&verbs).expect("their verbs go");
+    mkfifo(&verbs);
+
+    rebuild_ping(&sandbox, "rebuilt");
+    ping(&sandbox).assert_stderr_contains(COMPILING);
+    assert!(!original.exists(), "held back by a FIFO");
+    assert_eq!(cache_entries(&sandbox).len(), 1, "the rebuild's code");
+    let fifo = std::fs::symlink_metadata(&verbs).expect("the FIFO");
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_fifo(&fifo.file_type()),
+        "left alone"
+    );
+}
