@@ -170,8 +170,8 @@ pub struct ToolParam {
     pub required: bool,
     /// A choice's words.
     pub choices: Vec<String>,
-    /// An integer the schema holds to 0 or more (the Rust kit's `Kind::Count`; the
-    /// Python and JavaScript verbs' `arguments` refuses it below 0: `count_checks`).
+    /// An integer the schema holds to 0 or more: a count, of each kit (the Rust kit's
+    /// `Kind::Count`, the Python and JavaScript kits' kind `count`), which refuses `-1`.
     pub counts: bool,
     /// A boolean: a choice of the words `true` and `false` ([`BOOLEAN`]), each sent as
     /// the JSON value it names by the verb's own `arguments`.
@@ -682,15 +682,6 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
                 ),
             };
             let lists = list("positionals", &positionals) + &list("options", &options);
-            let counts = match count_checks(params) {
-                checks if checks.is_empty() => String::new(),
-                checks => format!(
-                    "        # {COUNT_REFUSED}\n        \
-                     for shown, name in [{checks}]:\n            \
-                     if args[name] is not None and args[name] < 0:\n                \
-                     raise kit.Error(f\"{{shown}} {COUNT_WHY}, got `{{args[name]}}`\")\n"
-                ),
-            };
             let booleans = match boolean_keys(params) {
                 keys if keys.is_empty() => String::new(),
                 keys => format!(
@@ -700,10 +691,10 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
                      sent[key] = sent[key] == \"true\"\n"
                 ),
             };
-            let arguments = match counts.is_empty() && booleans.is_empty() {
+            let arguments = match booleans.is_empty() {
                 true => String::new(),
                 false => format!(
-                    "\n\n    def arguments(self, args):\n{counts}        \
+                    "\n\n    def arguments(self, args):\n        \
                      sent = super().arguments(args)\n{booleans}        \
                      return sent"
                 ),
@@ -722,18 +713,6 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
                 ),
             };
             let lists = list("positionals", &positionals) + &list("options", &options);
-            let counts = match count_checks(params) {
-                checks if checks.is_empty() => String::new(),
-                checks => format!(
-                    "    // {COUNT_REFUSED}\n    \
-                     for (const [shown, name] of [{checks}]) {{\n      \
-                     const value = args.get(name);\n      \
-                     if (value !== undefined && value < 0) {{\n        \
-                     throw new VerbError(`${{shown}} {COUNT_WHY}, got \\`${{value}}\\``);\n      \
-                     }}\n    \
-                     }}\n"
-                ),
-            };
             let booleans = match boolean_keys(params) {
                 keys if keys.is_empty() => String::new(),
                 keys => format!(
@@ -743,11 +722,11 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
                      }}\n"
                 ),
             };
-            let arguments = match counts.is_empty() && booleans.is_empty() {
+            let arguments = match booleans.is_empty() {
                 true => String::new(),
                 false => format!(
                     "\n  // The kit's arguments, as the tool takes them.\n  \
-                     arguments(args) {{\n{counts}    \
+                     arguments(args) {{\n    \
                      const sent = Verb.prototype.arguments.call(this, args);\n{booleans}    \
                      return sent;\n  \
                      }},"
@@ -765,39 +744,12 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
 const BOOLEAN_SENT: &str =
     "A boolean is given as the word `true` or `false` (a choice) and sent as the value.";
 
-/// What a verb's `arguments` says of a count ([`counts`]).
-const COUNT_REFUSED: &str =
-    "An integer the tool holds to 0 or more is refused below 0, as the Rust kit's count is.";
-
-/// Why a count ([`counts`]) refuses a value below 0, in the Rust kit's words (its
-/// `Kind::Count`): after the param's name, before the word.
-const COUNT_WHY: &str = "is out of range: an integer at least 0";
-
 /// Whether `param` is an integer its tool's schema holds to 0 or more
-/// ([`ToolParam::counts`]): the Rust kit's `Kind::Count`, which refuses `-1`. The Python
-/// and JavaScript kits have no such kind: the verb's `arguments` refuses it
-/// ([`count_checks`]), where their `integer` sent `-1`.
+/// ([`ToolParam::counts`]): a count of each kit, which refuses `-1` in the Rust kit's
+/// words (its `Kind::Count`; the Python and JavaScript kits' kind `count`), where an
+/// `integer` sends it.
 fn counts(param: &ToolParam) -> bool {
     param.kind == ValueKind::Integer && param.counts
-}
-
-/// The counts of `params` ([`counts`]), which the verb's `arguments` refuses below 0:
-/// each a pair of string literals in brackets, a list of Python and an array of
-/// JavaScript alike: the name its refusal gives, as the Rust kit's (`` `<n>` ``, or
-/// `` `--n` `` for an option), and the param's (`n`).
-fn count_checks(params: &[ToolParam]) -> String {
-    let pairs: Vec<String> = params
-        .iter()
-        .filter(|p| counts(p))
-        .map(|p| {
-            let shown = match p.required {
-                true => format!("`<{}>`", p.option),
-                false => format!("`--{}`", p.option),
-            };
-            format!("[{}]", quoted(&[shown, p.option.clone()]))
-        })
-        .collect();
-    pairs.join(", ")
 }
 
 /// The keys of the boolean params of `params` ([`ToolParam::boolean`]), each a string
@@ -811,9 +763,13 @@ fn boolean_keys(params: &[ToolParam]) -> String {
     quoted(&keys)
 }
 
-/// A kit's name of `param`'s kind (`integer`), as the Python and JavaScript kits spell it.
+/// A kit's name of `param`'s kind (`integer`), as the Python and JavaScript kits spell it:
+/// `count` for a count ([`counts`]), which the kits declare to the host as an `integer`.
 fn kit_kind(param: &ToolParam) -> String {
-    param.kind.name()
+    match counts(param) {
+        true => "count".to_owned(),
+        false => param.kind.name(),
+    }
 }
 
 /// `kit.positional(…)`, `kit.option(…)` or `kit.flag(…)` for `param`, on a line.
@@ -1822,10 +1778,12 @@ mod tests {
         .expect("a tool")
     }
 
-    /// An integer a tool's schema holds to 0 or more (`minimum: 0`) refuses `-1` in
-    /// every language, as the Rust kit's `Kind::Count` does and in its words: the
-    /// Python and JavaScript kits have no count, and their `integer` sent `-1`. A number
-    /// or an integer without such a minimum takes it.
+    /// An integer a tool's schema holds to 0 or more (`minimum: 0`) is a count in
+    /// every language, which refuses `-1` as the Rust kit's `Kind::Count` does and in
+    /// its words: the Rust kit's `Kind::Count`, the Python and JavaScript kits' kind
+    /// `count` (their verbs checked it by hand in `arguments`, in words that differed:
+    /// `-1` as a word was an unknown option). A number or an integer without such a
+    /// minimum takes it.
     #[test]
     fn a_count_of_a_verb_made_for_a_tool_refuses_below_0_in_every_language() {
         let tool = Tool::of(&serde_json::json!({
@@ -1854,12 +1812,29 @@ mod tests {
         ] {
             assert!(rust.contains(line), "{line}\n{rust}");
         }
+        for line in [
+            "kit.positional(\"n\", \"(at least 0, required)\", kind=\"count\", key=\"n\", option=\"N\"),",
+            "kit.option(\"max-results\", \"N\", \"(at least 0)\", kind=\"count\", key=\"max_results\"),",
+            "kit.option(\"offset\", \"N\", \"(at least -5)\", kind=\"integer\", key=\"offset\"),",
+            "kit.option(\"ratio\", \"NUMBER\", \"(at least 0)\", kind=\"number\", key=\"ratio\"),",
+        ] {
+            assert!(python.contains(line), "{line}\n{python}");
+        }
+        for line in [
+            "positional(\"n\", \"(at least 0, required)\", { kind: \"count\", key: \"n\", option: \"N\" }),",
+            "option(\"max-results\", \"N\", \"(at least 0)\", { kind: \"count\", key: \"max_results\" }),",
+            "option(\"offset\", \"N\", \"(at least -5)\", { kind: \"integer\", key: \"offset\" }),",
+            "option(\"ratio\", \"NUMBER\", \"(at least 0)\", { kind: \"number\", key: \"ratio\" }),",
+        ] {
+            assert!(js.contains(line), "{line}\n{js}");
+        }
+        // The kit refuses it: no check of the verb's own, in its `arguments` or not.
+        for source in [&python, &js] {
+            assert!(!source.contains("< 0"), "{source}");
+            assert!(!source.contains("out of range"), "{source}");
+        }
         let python_arguments = r#"
     def arguments(self, args):
-        # An integer the tool holds to 0 or more is refused below 0, as the Rust kit's count is.
-        for shown, name in [["`<n>`", "n"], ["`--max-results`", "max-results"]]:
-            if args[name] is not None and args[name] < 0:
-                raise kit.Error(f"{shown} is out of range: an integer at least 0, got `{args[name]}`")
         sent = super().arguments(args)
         # A boolean is given as the word `true` or `false` (a choice) and sent as the value.
         for key in ("on",):
@@ -1874,13 +1849,6 @@ WitWorld = kit.export(Verb)
         let js_arguments = r#"
   // The kit's arguments, as the tool takes them.
   arguments(args) {
-    // An integer the tool holds to 0 or more is refused below 0, as the Rust kit's count is.
-    for (const [shown, name] of [["`<n>`", "n"], ["`--max-results`", "max-results"]]) {
-      const value = args.get(name);
-      if (value !== undefined && value < 0) {
-        throw new VerbError(`${shown} is out of range: an integer at least 0, got \`${value}\``);
-      }
-    }
     const sent = Verb.prototype.arguments.call(this, args);
     // A boolean is given as the word `true` or `false` (a choice) and sent as the value.
     for (const key of ["on"]) {
@@ -1892,7 +1860,7 @@ WitWorld = kit.export(Verb)
 "#;
         assert!(js.contains(js_arguments), "{js}");
         assert!(
-            js.contains("import { Verb, VerbError, option, positional } from \"./kit.js\";"),
+            js.contains("import { Verb, option, positional } from \"./kit.js\";"),
             "{js}"
         );
     }
@@ -2090,7 +2058,7 @@ WitWorld = kit.export(Verb)
                     "kit.option(\"loud\", \"true|false\", ",
                     ", kind=\"choice\", choices=(\"true\", \"false\",), key=\"loud\"),",
                     "kit.option(\"max-results\", \"N\", ",
-                    ", kind=\"integer\", key=\"max_results\"),",
+                    ", kind=\"count\", key=\"max_results\"),",
                     ", kind=\"choice\", choices=(\"a\", \"b\",), key=\"mode\"),",
                     ", kind=\"number\", key=\"timeout\"),",
                 ][..],
@@ -2099,11 +2067,11 @@ WitWorld = kit.export(Verb)
                 Lang::JavaScript,
                 "verb.js",
                 &[
-                    "import { Verb, VerbError, option, positional } from \"./kit.js\";",
+                    "import { Verb, option, positional } from \"./kit.js\";",
                     "option(\"loud\", \"true|false\", ",
                     "positional(\"message\", \"what to say (required)\", { kind: \"text\", \
                      key: \"message\", option: \"TEXT\" }),",
-                    "{ kind: \"integer\", key: \"max_results\" }),",
+                    "{ kind: \"count\", key: \"max_results\" }),",
                     "{ kind: \"choice\", choices: [\"a\", \"b\"], key: \"mode\" }),",
                     "{ kind: \"number\", key: \"timeout\" }),",
                 ][..],

@@ -548,7 +548,7 @@ mur_verb_kit::export_verb!(Component);
 
 /// The component of the Rust verb project `dir` (crate `mur_verb_<name>`), built as its
 /// user builds it (`cargo build --release --target wasm32-wasip2`), which must succeed.
-fn built_by_the_user(sb: &Sandbox, dir: &Path, name: &str) -> PathBuf {
+pub fn built_by_the_user(sb: &Sandbox, dir: &Path, name: &str) -> PathBuf {
     component(dir, |out| {
         let script = format!(
             "cargo build --release --target wasm32-wasip2\n\

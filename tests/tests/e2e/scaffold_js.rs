@@ -153,8 +153,8 @@ fn fails_its_build_so(rows: &[(&str, &str, String)]) {
 /// with the one likely meant, as the Python kit names it (`int`: it named none).
 #[test]
 fn a_javascript_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
-    let kinds = "flag, text, selector, name, choice, integer, number, json, output-path, \
-                 milliseconds";
+    let kinds = "flag, text, selector, name, choice, integer, count, number, json, \
+                 output-path, milliseconds";
     fails_its_build_so(&[
         (
             "\"timeoutMs\"",
@@ -344,7 +344,8 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
 /// word is refused naming the two. It was `kind: "json"`: `--visible yes` was refused in
 /// a JSON parser's words and `--visible '"x"'` sent the string `"x"`. An integer the
 /// tool holds to 0 or more (`--count`, `minimum: 0`) refuses `-1` as the Rust kit's
-/// count and the derived verb do, in their words; the kits' `integer` sent it.
+/// count and the derived verb do, in their words: it is the kits' count; their
+/// `integer` sent it.
 #[test]
 fn a_boolean_param_of_a_verb_made_for_a_tool_takes_true_or_false_alone() {
     let sb = mur_e2e::Sandbox::new();
@@ -409,5 +410,104 @@ for argv in json.loads(sys.argv[1]):
             "{lang}: {ran}"
         );
         std::fs::remove_dir_all(&made).expect("removed");
+    }
+}
+
+/// An integer a tool holds to 0 or more (`wait-for`'s `--count`, `minimum: 0`) is the
+/// kits' count in a Python and a JavaScript verb made for it, built and added: `-1` is
+/// refused as a Rust verb's `Kind::Count` refuses it, in the same words and with the
+/// same exit code (1, a usage error), as is a word no count is. The verbs checked it in
+/// their own `arguments`, where the kits' `integer` took `-1`.
+#[test]
+fn a_count_of_a_verb_made_for_a_tool_refuses_below_0_as_a_rust_verb_does() {
+    mur_e2e::plugins::standard_dir();
+    mur_e2e::plugins::add_guest_target();
+    let sb = mur_e2e::Sandbox::new();
+    let project = sb.project("app");
+    let _session = sb.start_sample(&project);
+    let project_arg = project.to_str().expect("utf-8");
+    let argvs: [&[&str]; 4] = [
+        &["#x", "--count", "-1"],
+        &["#x", "--count=-1"],
+        &["#x", "--count", "many"],
+        &["#x", "--count", "18446744073709551616"],
+    ];
+    let mut told: Vec<(&str, Vec<(i32, String)>)> = Vec::new();
+    for lang in ["rust", "python", "js"] {
+        let parent = sb.dir(&format!("gen-{lang}"));
+        crate::scaffold::verbs_new(&sb, &["--project", project_arg], "wait-for", lang, &parent)
+            .assert_code(0);
+        let made = parent.join("wait-for");
+        let wasm = match lang {
+            "rust" => crate::scaffold::built_by_the_user(&sb, &made, "wait_for"),
+            _ => {
+                // Named apart from the Rust project's, whose build the cache keeps by name.
+                let dir = parent.join(format!("wait-for-{lang}"));
+                std::fs::rename(&made, &dir).expect("renamed");
+                component(&dir, |out| {
+                    let mut build = match lang {
+                        "python" => crate::scaffold_python::build_sh(&dir, out),
+                        _ => {
+                            run_ok(
+                                &dir,
+                                Command::new("npm").args([
+                                    "install",
+                                    "--no-audit",
+                                    "--no-fund",
+                                    "--prefer-offline",
+                                ]),
+                            );
+                            build_mjs(&dir, out)
+                        }
+                    };
+                    run_ok(&dir, &mut build);
+                })
+            }
+        };
+        let wasm_arg = wasm.to_str().expect("utf-8");
+        sb.mur_within(
+            &["devtools", "verbs", "add", "--force", wasm_arg],
+            mur_e2e::BUILD_LIMIT,
+        )
+        .assert_code(0);
+        let refusals = argvs
+            .iter()
+            .map(|argv| {
+                let mut full = vec!["devtools", "--project", project_arg, "wait-for"];
+                full.extend_from_slice(argv);
+                let out = sb.mur(&full);
+                let first = out.stderr.lines().next().unwrap_or_default().to_owned();
+                (out.code, first)
+            })
+            .collect();
+        told.push((lang, refusals));
+    }
+    let (_, rust) = &told[0];
+    assert_eq!(
+        rust,
+        &[
+            (
+                1,
+                "error: wait-for: `--count` is out of range: an integer at least 0, got `-1`".to_owned()
+            ),
+            (
+                1,
+                "error: wait-for: `--count` is out of range: an integer at least 0, got `-1`".to_owned()
+            ),
+            (
+                1,
+                "error: wait-for: `--count` needs a non-negative integer, got `many`".to_owned()
+            ),
+            (
+                1,
+                "error: wait-for: `--count` is out of range: an integer from 0 to 18446744073709551615, \
+                 got `18446744073709551616`"
+                    .to_owned()
+            ),
+        ],
+        "{told:?}"
+    );
+    for (lang, refusals) in &told[1..] {
+        assert_eq!(refusals, rust, "{lang}");
     }
 }

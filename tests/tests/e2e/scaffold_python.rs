@@ -67,7 +67,7 @@ fn test_and_build(dir: &Path) -> PathBuf {
 }
 
 /// `./build.sh OUT` in the project `dir`, with componentize-py on PATH.
-fn build_sh(dir: &Path, out: &Path) -> Command {
+pub fn build_sh(dir: &Path, out: &Path) -> Command {
     let mut command = with_componentize_py(Command::new("./build.sh"));
     command.arg(out).current_dir(dir);
     command

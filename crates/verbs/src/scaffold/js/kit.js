@@ -62,11 +62,21 @@ export class DeclarationError extends TypeError {
 /** Where a param was made: a stack, taken as it is made (see `DeclarationError`). */
 const MADE = Symbol("made");
 
-/** The kinds of `wit/verb.wit`'s `value-kind`. */
+/**
+ * The kinds a param may have: those of `wit/verb.wit`'s `value-kind`, and `count`, an
+ * integer 0 or more (the Rust kit's `Kind::Count`), declared to `mur` as an `integer`
+ * (`hostsKind`).
+ */
 export const KINDS = [
-  "flag", "text", "selector", "name", "choice", "integer", "number", "json",
+  "flag", "text", "selector", "name", "choice", "integer", "count", "number", "json",
   "output-path", "milliseconds",
 ];
+
+// The `value-kind` of `wit/verb.wit` a param of `kind` is declared to `mur` as, the name
+// `verbs add` gives it: a `count` is an `integer`, as the Rust kit's is.
+function hostsKind(kind) {
+  return kind === "count" ? "integer" : kind;
+}
 
 // The kinds a type's name may have been meant as, in any case (`kind: "int"`, `kind:
 // Boolean`, JSON Schema's `"boolean"`): one table in the Python and JavaScript kits.
@@ -128,10 +138,11 @@ export function flag(name, help, { key = "", send = true } = {}) {
 }
 
 /**
- * `--name VALUE`; `kind` says what the value is and how it is sent: `integer`
- * and `number` as numbers, `json` parsed, `output-path` (a file the verb writes,
- * `-` for stdout) and `milliseconds` never; `args.get(name)` gives it typed alike (a
- * number for `integer`, `number` and `milliseconds`; see `Args`). `send: false` keeps a value out of
+ * `--name VALUE`; `kind` says what the value is and how it is sent: `integer`, `count`
+ * (an integer 0 or more, the Rust kit's `Kind::Count`) and `number` as numbers, `json`
+ * parsed, `output-path` (a file the verb writes, `-` for stdout) and `milliseconds`
+ * never; `args.get(name)` gives it typed alike (a number for `integer`, `count`,
+ * `number` and `milliseconds`; see `Args`). `send: false` keeps a value out of
  * the arguments, for an `arguments` of your own to read. `word: true` takes it as a
  * lone word too (`state '#count'` for `state --selector '#count'`): only for a verb
  * without positionals, and only the word a usage error would otherwise answer with
@@ -342,13 +353,13 @@ function unkeptParam(positionals, options, waits) {
         "give it its choices, or another kind"), p];
     }
     if (p.kind !== "choice" && p.choices.length > 0) {
-      return [host(`choices for ${named(p, option)}, of kind \`${p.kind}\`: only a \`choice\` param is held to ` +
+      return [host(`choices for ${named(p, option)}, of kind \`${hostsKind(p.kind)}\`: only a \`choice\` param is held to ` +
         "its choices; make it kind `choice`, or leave out its choices"), p];
     }
   }
   if (!waits) return undefined;
   const found = declared.find(([p, option]) => (option ? hostsCamelCase(p.name) : p.name) === waits.argument);
-  if (found === undefined || found[0].kind === "integer") return undefined;
+  if (found === undefined || found[0].kind === "integer" || found[0].kind === "count") return undefined;
   const [p, option] = found;
   if (p.kind === "milliseconds") {
     // The kit's own `--timeout`: its value is the wait's.
@@ -359,7 +370,7 @@ function unkeptParam(positionals, options, waits) {
       `verb's own \`--timeout MS\`; drop \`${shown}\`, or give it kind \`integer\``), p];
   }
   return [host(`a wait (\`mur:verb-waits\`) on \`${waits.argument}\`, the argument its ${named(p, option)} of kind ` +
-    `\`${p.kind}\` is sent as: the host sets a wait's argument to a number of milliseconds, so it must be a key ` +
+    `\`${hostsKind(p.kind)}\` is sent as: the host sets a wait's argument to a number of milliseconds, so it must be a key ` +
     "no param of the verb declares, or an `integer` param's"), p];
 }
 
@@ -420,20 +431,40 @@ export function camelCase(name) {
 
 /**
  * What a tool result means to a script: its `structuredContent`, else its first
- * text content read as JSON (or as a string when it is not JSON), else the
- * result itself.
+ * text content read as JSON (or as a string when it is not JSON, or nests arrays
+ * and objects deeper than mur reads JSON, as the Rust kit's `payload` reads it),
+ * else the result itself.
  */
 export function payload(result) {
   if (result && "structuredContent" in result) return result.structuredContent;
   const text = (Array.isArray(result?.content) ? result.content : []).find((b) => b?.type === "text");
   if (text) {
+    const source = text.text ?? "";
+    // Read, the text nested some 5000 levels overflowed the stack in `jsonLine`
+    // (JSON.stringify recurses), a crash; past serde_json's limit, the Rust kit
+    // reads no JSON in it either, and prints the string.
+    if (nesting(source) > JSON_LEVELS) return source;
     try {
-      return readExact(text.text ?? "");
+      return readExact(source);
     } catch {
-      return text.text ?? "";
+      return source;
     }
   }
   return result;
+}
+
+// The most levels of arrays and objects `text` nests, as JSON (outside its strings),
+// counted without recursion, whatever the text: JSON or not. The regular expressions
+// leave only the brackets, for a loop over them alone.
+function nesting(text) {
+  if (typeof text !== "string") return 0;
+  const brackets = text.replace(/"[^"\\]*(?:\\.[^"\\]*)*"/gs, "").replace(/[^[\]{}]/g, "");
+  let [depth, deepest] = [0, 0];
+  for (const c of brackets) {
+    depth += c === "[" || c === "{" ? 1 : -1;
+    deepest = Math.max(deepest, depth);
+  }
+  return deepest;
 }
 
 /** `value` as JSON, compact or indented, ending in a newline; a BigInt as its digits. */
@@ -541,6 +572,10 @@ function check(param, shown, value) {
   }
   // As mur reads a number (Rust's `f64::from_str`, a derived verb's options): Number()
   // takes more, which mur refuses: ` 12 ` (spaces), `0x10`, `0b1`, `0o7`.
+  if (kind === "count") {
+    const why = uncounted(value);
+    if (why !== undefined) throw new VerbError(`${shown} ${why}, got \`${value}\``);
+  }
   if (kind === "number" && !(NUMBER.test(value) && Number.isFinite(Number(value)))) {
     throw new VerbError(`${shown} needs a number, got \`${value}\``);
   }
@@ -573,6 +608,24 @@ const INTEGER = /^[+-]?\d+$/;
 
 // The integers mur's JSON reads exactly (serde_json's `i64` and `u64`).
 const INTEGERS = [-(2n ** 63n), 2n ** 64n - 1n];
+
+// The largest `count` (the Rust kit's `Kind::Count`, a `u64`).
+const COUNTS_MOST = 2n ** 64n - 1n;
+
+// Why `value` is no `count`, in the Rust kit's words for its `Kind::Count` (after the
+// param's name, before the word), or undefined: an integer as mur reads one (`INTEGER`,
+// `-0` being 0) from 0 to `COUNTS_MOST`. `-1` is told "at least 0", as a derived verb
+// tells a schema's `"minimum": 0`; a number past the top, the whole range.
+function uncounted(value) {
+  if (!INTEGER.test(value)) return "needs a non-negative integer";
+  const digits = value.replace(/^[+-]/, "").replace(/^0+/, "");
+  if (value.startsWith("-") && digits !== "") return "is out of range: an integer at least 0";
+  // Past 20 digits refused before BigInt() reads them, which it would do for any number of them.
+  if (digits.length > 20 || BigInt(digits || "0") > COUNTS_MOST) {
+    return `is out of range: an integer from 0 to ${COUNTS_MOST}`;
+  }
+  return undefined;
+}
 
 // The levels of arrays and objects mur reads in a verb's arguments (serde_json's limit).
 const JSON_LEVELS = 127;
@@ -697,14 +750,18 @@ function readExact(text) {
 
 /**
  * A checked `word` as `args.get(name)` gives it, the value the tool is sent: of kind
- * `integer` or `number` a number, `milliseconds` a number; of any other kind the word as
+ * `integer`, `count` (its `-0` 0) or `number` a number, `milliseconds` a number; of any other kind the word as
  * typed (`json` too: its text). Its text made `args.get("times") + 1` `"31"`, and an
  * `arguments` passing `args.get("n")` on sent `"4"` where the default sent 4. An integer
  * a number cannot hold (beyond ±(2^53 - 1), `check`) is a BigInt, sent as typed (`stringifyExact`).
  */
 function typed(param, word) {
-  if (param.kind === "integer" && !Number.isSafeInteger(Number(word))) return BigInt(word);
-  if (param.kind === "integer" || param.kind === "number") return Number(word);
+  const integer = param.kind === "integer" || param.kind === "count";
+  if (integer && !Number.isSafeInteger(Number(word))) return BigInt(word);
+  // `+ 0`: a count's `-0` is 0, as the Rust kit sends it (`JSON.stringify(-0)` is `0`
+  // too, but `args.get` gives it to `arguments`).
+  if (param.kind === "count") return Number(word) + 0;
+  if (integer || param.kind === "number") return Number(word);
   if (param.kind === "milliseconds") return millis(word);
   return word;
 }
@@ -795,7 +852,7 @@ export const HOST_OPTIONS = ["@host-options@"];
 export const HOST_FLAGS = ["auto", "auto-full", "pretty", "verbose", "quiet", "refresh"];
 
 // The kinds whose value is a word of the app's: what a stray word may have been meant as.
-const THINGS = ["text", "selector", "name", "choice", "integer", "number"];
+const THINGS = ["text", "selector", "name", "choice", "integer", "count", "number"];
 
 // The verb's one option, not a choice, that names a thing of the app, if it has only
 // one: the option any stray word may have been meant for.
@@ -1068,7 +1125,7 @@ function beforeDashes(argv) {
 /**
  * Argv checked against a verb's params: `args.get("selector")`, `args.get("text")`
  * (undefined when not given), `args.get("clear")` (true when the flag was given). A
- * value is of its kind's type, as it is sent: `integer` and `number` a number
+ * value is of its kind's type, as it is sent: `integer`, `count` and `number` a number
  * (`args.get("times")` is 3, not "3"; beyond ±(2^53 - 1) a BigInt, which a number cannot
  * hold), `milliseconds` a number; the other kinds give the text typed (`json` too:
  * `JSON.parse` it).
@@ -1129,7 +1186,7 @@ export class Verb {
     const described = (p, required) => ({
       name: p.name,
       valueName: p.valueName,
-      kind: p.kind,
+      kind: hostsKind(p.kind),
       help: p.help,
       required,
       repeatable: false,
@@ -1187,7 +1244,7 @@ export class Verb {
     if (p.kind === "json") return [shown, stringifyExact(value)];
     if (typeof value === "string") return [shown, value];
     const numeric = typeof value === "number" || typeof value === "bigint";
-    if ((p.kind === "integer" || p.kind === "number") && numeric) return [shown, stringifyExact(value)];
+    if (["integer", "count", "number"].includes(p.kind) && numeric) return [shown, stringifyExact(value)];
     throw new VerbError(`${shown} must be a string, got \`${stringifyExact(value)}\``);
   }
 
@@ -1464,16 +1521,17 @@ export class Verb {
   }
 
   // `unknown` (an unknown option's message) with, where the positional still to fill
-  // is text, or a number that one of kind `integer` or `number` takes (`-1`), a hint to
-  // give the word after `--`, as the command it would make when the rest of argv is
-  // right: `mur devtools type '#x' -- -5`. A number it refuses (out of range) is told
-  // why instead, as after `--` (the Rust kit's count takes no `-1`). `at` is the word's
+  // is text, or a number that one of kind `integer`, `count` or `number` takes (`-1`;
+  // `-0` for a count), a hint to give the word after `--`, as the command it would make
+  // when the rest of argv is right: `mur devtools type '#x' -- -5`. A number it refuses
+  // (out of range: a count's `-1`) is told why instead, as after `--`, as the Rust kit
+  // tells its count's. `at` is the word's
   // place in `argv`; `filled`, how many positionals the words before it gave.
   #afterDashes(argv, at, filled, unknown) {
     const pos = this.positionals[filled];
     if (pos === undefined) return unknown;
     const [word, rest] = [argv[at], argv.slice(at + 1)];
-    const numeric = { integer: INTEGER, number: NUMBER }[pos.kind];
+    const numeric = { integer: INTEGER, count: INTEGER, number: NUMBER }[pos.kind];
     if (numeric?.test(word)) check(pos, `\`<${pos.name}>\``, word);
     else if (pos.kind !== "text") return unknown;
     const told = `${unknown}; to give it as \`<${pos.name}>\`, put it after \`--\``;

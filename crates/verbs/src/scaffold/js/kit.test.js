@@ -292,6 +292,77 @@ test("a negative number for a numeric positional is told to follow double dashes
   assert.deepEqual(JSON.parse(counted.parse(["#x", "--", "-1"]).arguments), { selector: "#x", n: -1 });
 });
 
+test("a count is held and sent as the Rust kit's count", () => {
+  // Kind `count`, the Rust kit's `Kind::Count`: an integer 0 or more, sent as a number,
+  // refused in its words, declared to mur as an `integer`. A verb made for a tool's
+  // `"minimum": 0` checked `-1` in its own `arguments`: `-1` as a word was "unknown
+  // option `-1`", and the message named `<n>` as its option and showed the number.
+  const seen = [];
+  const positionals = [positional("n", "how many", { kind: "count", option: "N" })];
+  const options = [option("max-results", "N", "at most", { kind: "count", key: "max_results" })];
+  const counted = new Verb({
+    name: "sample",
+    tool: "count",
+    summary: "Count",
+    positionals,
+    options,
+    arguments(args) {
+      seen.push(args.get("n"));
+      return Verb.prototype.arguments.call(this, args);
+    },
+  });
+  for (const [argv, sent, text] of [
+    [["3"], { n: 3 }, '{"n":3}'],
+    [["+7", "--max-results", "0"], { n: 7, max_results: 0 }, '{"n":7,"max_results":0}'],
+    [["--", "-0"], { n: 0 }, '{"n":0}'],
+    [["--n", "-0"], { n: 0 }, '{"n":0}'],
+    [["18446744073709551615"], undefined, '{"n":18446744073709551615}'],
+    [["--args", '{"n": 5}'], { n: 5 }, '{"n":5}'],
+  ]) {
+    const { arguments: given } = counted.parse(argv);
+    assert.equal(given, text, argv.join(" "));
+    if (sent !== undefined) assert.deepEqual(JSON.parse(given), sent, argv.join(" "));
+  }
+  // `args.get` gives the number sent: a count's `-0` is 0, not -0.
+  assert.ok(Object.is(seen[2], 0) && Object.is(seen[3], 0), String(seen));
+  assert.equal(seen[4], 18446744073709551615n);
+  const least = "is out of range: an integer at least 0, got `-1`";
+  const top = "is out of range: an integer from 0 to 18446744073709551615";
+  for (const [argv, message] of [
+    [["-1"], `\`<n>\` ${least}`],
+    [["--", "-1"], `\`<n>\` ${least}`],
+    [["--n", "-1"], `\`--n\` ${least}`],
+    [["--n=-1"], `\`--n\` ${least}`],
+    [["3", "--max-results", "-1"], `\`--max-results\` ${least}`],
+    [["3", "--max-results=-1"], `\`--max-results\` ${least}`],
+    [["--args", '{"n": -1}'], `\`n\` in \`--args\` ${least}`],
+    [["--args", '{"n": 1.5}'], "`n` in `--args` needs a non-negative integer, got `1.5`"],
+    [["--args", '{"n": true}'], "`n` in `--args` must be a string, got `true`"],
+    [["many"], "`<n>` needs a non-negative integer, got `many`"],
+    [["3", "--max-results", "1_000"], "`--max-results` needs a non-negative integer, got `1_000`"],
+    [["18446744073709551616"], `\`<n>\` ${top}, got \`18446744073709551616\``],
+    [["9".repeat(5000)], `\`<n>\` ${top}, got \`${"9".repeat(5000)}\``],
+    [["-0"], "unknown option `-0`; to give it as `<n>`, put it after `--`: did you mean `mur devtools sample -- -0`?"],
+  ]) {
+    assert.throws(() => counted.parse(argv), new VerbError(message), argv.join(" ").slice(0, 40));
+  }
+  // Declared to mur as an `integer`, the `value-kind` the Rust kit declares its count as.
+  const described = counted.describe();
+  assert.deepEqual(
+    [...described.positionals, ...described.options].slice(0, 3).map((p) => [p.name, p.kind]),
+    [["n", "integer"], ["max-results", "integer"], ["n", "integer"]],
+  );
+  // A wait may be on a count's key, as on an integer's; choices on one are named by the
+  // kind `verbs add` reads.
+  for (const argument of ["n", "maxResults"]) {
+    new Verb({ name: "fine", tool: "t", summary: "Fine", positionals, options, waits: { argument, defaultMs: 5000 } });
+  }
+  assert.throws(
+    () => new Verb({ name: "bad", tool: "t", summary: "Bad", positionals: [positional("n", "", { kind: "count", choices: ["1"] })] }),
+    /of kind `integer`: only a `choice` param/,
+  );
+});
+
 test("a stray word is told the one option it fits", () => {
   // As the Rust kit's test of this name: a word that holds a selector's marks is no
   // window's name (`--window` was named beside `--selector`); a plain word beside
@@ -605,6 +676,28 @@ test("an integer in the result a JavaScript number cannot hold is printed as mur
   assert.equal(new TextDecoder().decode(stdout), '["bigint",12345678901234567890]\n');
 });
 
+test("a text content nested deeper than mur reads JSON is printed as its string", () => {
+  // Read as JSON, one nested some 5000 levels overflowed the stack in `jsonLine`, a
+  // crash (exit 6); past serde_json's 127 levels the Rust kit (and mur's derived verbs)
+  // read no JSON in it, and print the text as a string. Up to them it is JSON.
+  const { val: call } = parse(["#btn-inc"]);
+  const printed = (text, pretty = false) => {
+    const result = JSON.stringify({ content: [{ type: "text", text }] });
+    return new TextDecoder().decode(shape(result, call.state, { pretty }).stdout);
+  };
+  const nested = (levels, inner = "") => "[".repeat(levels) + inner + "]".repeat(levels);
+  for (const levels of [128, 5000, 100000]) {
+    for (const text of [nested(levels), nested(levels, "12345678901234567890"), '{"a":'.repeat(levels) + "1" + "}".repeat(levels)]) {
+      assert.equal(printed(text), `${JSON.stringify(text)}\n`, `${levels}`);
+      assert.equal(printed(text, true), `${JSON.stringify(text)}\n`, `${levels}`);
+    }
+  }
+  assert.equal(printed(nested(127)), `${nested(127)}\n`);
+  // Brackets in a string nest nothing; an escaped quote ends no string.
+  const quoted = `["${"[".repeat(200)}\\"${"{".repeat(200)}"]`;
+  assert.equal(printed(quoted), `${JSON.stringify(JSON.parse(quoted))}\n`);
+});
+
 test("notes for stderr: none by default, any a shape returns", () => {
   const { val: call } = parse(["#btn-inc"]);
   const result = JSON.stringify({ structuredContent: { clicked: "#btn-inc" } });
@@ -748,7 +841,7 @@ test("a param no command line could give is refused when declared", () => {
 
 test("a kind the kit has not is refused, naming the kind likely meant", () => {
   // As the Python kit says it: `kind: "int"` said only what the kinds are.
-  const kinds = "flag, text, selector, name, choice, integer, number, json, output-path, milliseconds";
+  const kinds = "flag, text, selector, name, choice, integer, count, number, json, output-path, milliseconds";
   for (const [kind, why] of [
     ["int", `kind \`int\` is not one of ${kinds}; did you mean \`integer\`?`],
     ["numbr", `kind \`numbr\` is not one of ${kinds}; did you mean \`number\`?`],

@@ -58,10 +58,18 @@ __all__ = [
 ]
 
 KINDS = (
-    "flag", "text", "selector", "name", "choice", "integer", "number", "json",
+    "flag", "text", "selector", "name", "choice", "integer", "count", "number", "json",
     "output-path", "milliseconds",
 )
-"""The kinds of `wit/verb.wit`'s `value-kind`, as the kit spells them."""
+"""The kinds a param may have: those of `wit/verb.wit`'s `value-kind`, as the kit
+spells them, and `count`, an integer 0 or more (the Rust kit's `Kind::Count`), declared
+to `mur` as an `integer` (`_hosts_kind`)."""
+
+
+def _hosts_kind(kind):
+    """The `value-kind` of `wit/verb.wit` a param of `kind` is declared to `mur` as, the
+    name `verbs add` gives it: a `count` is an `integer`, as the Rust kit's is."""
+    return "integer" if kind == "count" else kind
 
 
 class Error(Exception):
@@ -264,9 +272,10 @@ def flag(name, help, key="", send=True):
 
 def option(name, value_name, help, kind="text", choices=(), key="", send=True, word=False):
     """`--name VALUE`; `kind` says what the value is and how it is sent:
-    `integer`/`number` as numbers, `json` parsed, `output-path` (a file the verb
-    writes, `-` for stdout) and `milliseconds` never. `args[name]` gives it typed
-    alike (`integer` an int, `milliseconds` an int; see `Args`). `word=True` takes it as a
+    `integer`, `count` (an integer 0 or more, the Rust kit's `Kind::Count`) and
+    `number` as numbers, `json` parsed, `output-path` (a file the verb writes, `-`
+    for stdout) and `milliseconds` never. `args[name]` gives it typed alike
+    (`integer`, `count` and `milliseconds` an int; see `Args`). `word=True` takes it as a
     lone word too (`state '#count'` for `state --selector '#count'`): only for a
     verb without positionals, and only the word a usage error would otherwise
     answer with "did you mean `--name WORD`?" (`tree '#x'`, but not `tree main`
@@ -388,7 +397,7 @@ def unkept(positionals, options, waits):
     (beyond what `unusable` and `unusable_waits` judge), or None: a `choice` with no
     choices, which would refuse every value; choices on another kind, never held to;
     a wait (`Waits`) on the key one of the params is sent under, unless that param is
-    an `integer` one (or `--timeout`): the host sets the wait's argument to a number of
+    an `integer` or `count` one (or `--timeout`): the host sets the wait's argument to a number of
     milliseconds, so each call sent a number for a text, or the wait did nothing; and a
     `milliseconds` value is never sent, so the user's `--timeout-ms 1000` was dropped
     and the tool waited what `--timeout` gave it. A `send=False` param is declared to
@@ -420,7 +429,7 @@ def _unkept(positionals, options, waits):
             ), param
         if param.kind != "choice" and param.choices:
             return _host(
-                f"choices for {named(param, option)}, of kind `{param.kind}`: only a `choice` param is "
+                f"choices for {named(param, option)}, of kind `{_hosts_kind(param.kind)}`: only a `choice` param is "
                 "held to its choices; make it kind `choice`, or leave out its choices"
             ), param
     if not isinstance(waits, Waits):
@@ -428,7 +437,9 @@ def _unkept(positionals, options, waits):
     for param, option in declared:
         if (_hosts_camel_case(param.name) if option else param.name) != waits.argument:
             continue
-        if param.kind == "integer" or (option and param.name == TIMEOUT.name and param.kind == "milliseconds"):
+        if param.kind in ("integer", "count") or (
+            option and param.name == TIMEOUT.name and param.kind == "milliseconds"
+        ):
             return None
         if param.kind == "milliseconds":
             shown = f"--{param.name}" if option else f"<{param.name}>"
@@ -439,7 +450,7 @@ def _unkept(positionals, options, waits):
             ), waits
         return _host(
             f"a wait (`{WAITS_SECTION}`) on `{waits.argument}`, the argument its {named(param, option)} "
-            f"of kind `{param.kind}` is sent as: the host sets a wait's argument to a number of "
+            f"of kind `{_hosts_kind(param.kind)}` is sent as: the host sets a wait's argument to a number of "
             "milliseconds, so it must be a key no param of the verb declares, or an `integer` param's"
         ), waits
     return None
@@ -524,8 +535,8 @@ class Output:
 class Args:
     """Argv checked against a verb's params: `args["selector"]`, `args["text"]`
     (None when not given), `args["clear"]` (True when the flag was given). A value
-    is of its kind's type, as it is sent: `integer` an int (`args["times"]` is 3,
-    not "3"), `number` an int or a float, `milliseconds` an int; the other kinds
+    is of its kind's type, as it is sent: `integer` and `count` an int (`args["times"]`
+    is 3, not "3"), `number` an int or a float, `milliseconds` an int; the other kinds
     give the text typed (`json` too: `json.loads` it)."""
 
     def __init__(self, values, timeout_ms=None):
@@ -596,7 +607,7 @@ class Verb:
             return {
                 "name": param.name,
                 "value_name": param.value_name,
-                "kind": param.kind,
+                "kind": _hosts_kind(param.kind),
                 "help": param.help,
                 "required": required,
                 "repeatable": False,
@@ -707,7 +718,7 @@ class Verb:
 
     def _whole_field(self, values, param):
         """`(shown, word)` of positional `param`'s field in `--args JSON`, if it was
-        given with one: the word it stands for (a string's text, an integer's or a JSON
+        given with one: the word it stands for (a string's text, a number's or a JSON
         value's), named as mur names a field of `--args`. Raises `Error` for a value
         no word of its kind is."""
         whole = self._whole()
@@ -722,7 +733,7 @@ class Verb:
             return shown, json.dumps(value, separators=(",", ":"), ensure_ascii=False)
         if isinstance(value, str):
             return shown, value
-        if param.kind in ("integer", "number") and isinstance(value, (int, float)) \
+        if param.kind in ("integer", "count", "number") and isinstance(value, (int, float)) \
                 and not isinstance(value, bool):
             return shown, json.dumps(value)
         raise Error(f"{shown} must be a string, got `{json.dumps(value, separators=(',', ':'))}`")
@@ -899,17 +910,18 @@ class Verb:
 
     def _after_dashes(self, argv, at, filled, unknown):
         """`unknown` (an unknown option's message) with, where the positional still to
-        fill is text, or a number that one of kind `integer` or `number` takes (`-1`), a
-        hint to give the word after `--`, as the command it would make when the rest of
-        argv is right: `mur devtools type '#x' -- -5`. A number it refuses (out of
-        range) is told why instead, as after `--` (the Rust kit's count takes no `-1`).
+        fill is text, or a number that one of kind `integer`, `count` or `number` takes
+        (`-1`; `-0` for a count), a hint to give the word after `--`, as the command it
+        would make when the rest of argv is right: `mur devtools type '#x' -- -5`. A
+        number it refuses (out of range: a count's `-1`) is told why instead, as after
+        `--`, as the Rust kit tells its count's.
         `at` is the word's place in `argv`; `filled`, how many positionals the words
         before it gave."""
         if filled >= len(self.positionals):
             return unknown
         pos = self.positionals[filled]
         word, rest = argv[at], argv[at + 1:]
-        numeric = {"integer": _INTEGER, "number": _NUMBER}.get(pos.kind)
+        numeric = {"integer": _INTEGER, "count": _INTEGER, "number": _NUMBER}.get(pos.kind)
         if numeric is not None and numeric.fullmatch(word):
             _checked(pos, f"`<{pos.name}>`", word)
         elif pos.kind != "text":
@@ -1279,7 +1291,7 @@ HOST_FLAGS = ("auto", "auto-full", "pretty", "verbose", "quiet", "refresh")
 given one (`--pretty=false`)."""
 
 
-_THINGS = ("text", "selector", "name", "choice", "integer", "number")
+_THINGS = ("text", "selector", "name", "choice", "integer", "count", "number")
 """The kinds whose value is a word of the app's: what a stray word may have been meant as."""
 
 
@@ -1360,6 +1372,10 @@ def _checked(param, shown, value):
         if len(value.lstrip("+-").lstrip("0")) > 20 or not _INTEGERS[0] <= int(value) <= _INTEGERS[1]:
             admits = f"an integer from {_INTEGERS[0]} to {_INTEGERS[1]}"
             raise Error(f"{shown} is out of range: {admits}, got `{value}`")
+    if kind == "count":
+        why = _uncounted(value)
+        if why is not None:
+            raise Error(f"{shown} {why}, got `{value}`")
     # `nan`, `inf` and `1e400` are floats, but no JSON: mur would refuse the call.
     if kind == "number" and not (_NUMBER.fullmatch(value) and math.isfinite(float(value))):
         raise Error(f"{shown} needs a number, got `{value}`")
@@ -1454,6 +1470,25 @@ def _millis(value):
 _INTEGERS = (-(2**63), 2**64 - 1)
 """The integers mur's JSON reads exactly (serde_json's `i64` and `u64`)."""
 
+_COUNTS_MOST = 2**64 - 1
+"""The largest `count` (the Rust kit's `Kind::Count`, a `u64`)."""
+
+
+def _uncounted(value):
+    """Why `value` is no `count`, in the Rust kit's words for its `Kind::Count` (after
+    the param's name, before the word), or None: an integer as mur reads one (`_INTEGER`,
+    `-0` being 0) from 0 to `_COUNTS_MOST`. `-1` is told "at least 0", as a derived verb
+    tells a schema's `"minimum": 0`; a number past the top, the whole range."""
+    if not _INTEGER.fullmatch(value):
+        return "needs a non-negative integer"
+    digits = value.lstrip("+-").lstrip("0")
+    if value.startswith("-") and digits:
+        return "is out of range: an integer at least 0"
+    # Past 20 digits without int(), which refuses 4301 and more (a ValueError).
+    if len(digits) > 20 or int(digits or "0") > _COUNTS_MOST:
+        return f"is out of range: an integer from 0 to {_COUNTS_MOST}"
+    return None
+
 _JSON_LEVELS = 127
 """The levels of arrays and objects mur reads in a verb's arguments (serde_json's limit)."""
 
@@ -1496,11 +1531,11 @@ def _beyond_a_float(value):
 
 def _typed(param, word):
     """A checked `word` as `args[name]` gives it, the value the tool is sent: of kind
-    `integer` an int, `number` an int or, written with a point or not whole (`2.0`,
-    `2e-1`), a float, `milliseconds` an int; of any other kind the word as typed
+    `integer` or `count` an int (a count's `-0` 0), `number` an int or, written with
+    a point or not whole (`2.0`, `2e-1`), a float, `milliseconds` an int; of any other kind the word as typed
     (`json` too: its text). Its text made `text * args["times"]` fail, and an
     `arguments` passing `args["n"]` on sent `"3"` where the default sent 3."""
-    if param.kind == "integer":
+    if param.kind in ("integer", "count"):
         return int(word)
     if param.kind == "number":
         number = float(word)
@@ -1531,17 +1566,41 @@ def camel_case(name):
 
 def payload(result):
     """What a tool result means to a script: its `structuredContent`, else its
-    first text content read as JSON (or as a string when it is not JSON), else
-    the result itself."""
+    first text content read as JSON (or as a string when it is not JSON, or nests
+    arrays and objects deeper than mur reads JSON, as the Rust kit's `payload` reads
+    it), else the result itself."""
     if "structuredContent" in result:
         return result["structuredContent"]
     for block in result.get("content") or []:
         if isinstance(block, dict) and block.get("type") == "text":
+            text = block.get("text", "")
+            # Read, a text nested some 1000 levels raised RecursionError, a crash; past
+            # serde_json's limit, the Rust kit reads no JSON in it either.
+            if _nesting(text) > _JSON_LEVELS:
+                return text
             try:
-                return json.loads(block.get("text", ""))
+                return json.loads(text)
             except ValueError:
-                return block.get("text", "")
+                return text
     return result
+
+
+def _nesting(text):
+    """The most levels of arrays and objects `text` nests, as JSON (outside its
+    strings), counted without recursion, whatever the text: JSON or not. The regular
+    expressions leave only the brackets, for a loop over them alone."""
+    if not isinstance(text, str):
+        return 0
+    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = deepest = 0
+    for c in brackets:
+        depth += 1 if c in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]")
 
 
 def json_line(value, pretty=False):
