@@ -80,7 +80,9 @@ pub fn claim(
                 removed.push(format!("`{name}`"));
             }
         }
-        if let Some(line) = unfinished_line(stopped, &removed) {
+        let removed =
+            (!removed.is_empty()).then(|| format!("removed what it wrote: {}", removed.join(", ")));
+        if let Some(line) = earlier_line(UNFINISHED, stopped, "task", removed) {
             progress(&line);
         }
     }
@@ -99,26 +101,30 @@ pub fn claim(
     Ok(lock)
 }
 
-/// What [`claim`] says of an earlier run that never finished: in how many of its tasks
-/// it stopped what was left running, and what it removed of what that run wrote; `None`
-/// when it did neither.
-fn unfinished_line(stopped: usize, removed: &[String]) -> Option<String> {
+/// How [`claim`]'s line ([`earlier_line`]) opens: an earlier run into `--out` that
+/// never finished.
+const UNFINISHED: &str =
+    "an earlier run into this directory never finished (killed, stopped or failed)";
+
+/// What a run or a study says of the earlier one into its directory that did not end:
+/// `earlier` (that it did not, a run's words or a study's), then in how many of its
+/// `unit`s (`task`, `run`) it stopped what that one left running, and `removed` (what
+/// it removed, in the caller's words); `None` when it did neither.
+pub fn earlier_line(
+    earlier: &str,
+    stopped: usize,
+    unit: &str,
+    removed: Option<String>,
+) -> Option<String> {
     let mut did = Vec::new();
     if stopped > 0 {
         did.push(format!(
             "stopped what it left running in {} (agents, sessions)",
-            crate::words::plural(stopped, "task")
+            crate::words::plural(stopped, unit)
         ));
     }
-    if !removed.is_empty() {
-        did.push(format!("removed what it wrote: {}", removed.join(", ")));
-    }
-    (!did.is_empty()).then(|| {
-        format!(
-            "an earlier run into this directory never finished (killed, stopped or failed): {}",
-            did.join("; ")
-        )
-    })
+    did.extend(removed);
+    (!did.is_empty()).then(|| format!("{earlier}: {}", did.join("; ")))
 }
 
 /// Stops what a run killed mid-task left running in the task's directory `dir`: its
@@ -343,7 +349,13 @@ mod tests {
         .expect("an earlier run's directory");
         assert_eq!(said, Vec::<String>::new());
         assert_eq!(
-            unfinished_line(2, &["`bin`".to_owned()]).as_deref(),
+            earlier_line(
+                UNFINISHED,
+                2,
+                "task",
+                Some("removed what it wrote: `bin`".to_owned())
+            )
+            .as_deref(),
             Some(
                 "an earlier run into this directory never finished (killed, stopped or failed): \
                  stopped what it left running in 2 tasks (agents, sessions); removed what \

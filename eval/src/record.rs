@@ -3,7 +3,7 @@
 //! rate, calls per task by surface, wall time. Schema `mur-eval/1`, documented in
 //! docs/eval.md.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -46,6 +46,8 @@ pub struct RunRecord {
     /// The agent's wall time, milliseconds.
     pub wall_ms: f64,
     /// The task's directory: prompt, agent output, the session's call log, this record.
+    /// Absolute in memory and on stdout; relative to the directory it is in where a
+    /// record is stored ([`RunRecord::stored_in`]).
     pub transcript: PathBuf,
     /// Why the harness could not run the task (then `completed` is false).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,7 +94,41 @@ pub struct Summary {
     pub errors: usize,
 }
 
+impl RunRecord {
+    /// The record as it is stored in the directory `dir` (a run's output directory, a
+    /// study's): its `transcript` relative to `dir` ([`relative_in`]), so that `dir`
+    /// copied, moved or published still names the task's directory.
+    pub fn stored_in(&self, dir: &Path) -> Self {
+        Self {
+            transcript: relative_in(&self.transcript, dir),
+            ..self.clone()
+        }
+    }
+}
+
+/// `path` relative to `dir` when it is in it, else as it is. A reader resolves what it
+/// reads back with `dir.join(path)`, which keeps an absolute path (as an older
+/// `mur-eval` stored it) as it is.
+pub fn relative_in(path: &Path, dir: &Path) -> PathBuf {
+    path.strip_prefix(dir)
+        .map_or_else(|_| path.to_owned(), Path::to_owned)
+}
+
 impl Report {
+    /// The report as `report.json` stores it in its output directory `out`: each run's
+    /// `transcript` relative to `out` ([`RunRecord::stored_in`]); `out` itself, where
+    /// the run was made, stays absolute, as a study's `cwd` does.
+    pub fn stored(&self) -> Self {
+        Self {
+            runs: self
+                .runs
+                .iter()
+                .map(|run| run.stored_in(&self.out))
+                .collect(),
+            ..self.clone()
+        }
+    }
+
     pub fn new(profile: Profile, agent: &str, out: PathBuf, runs: Vec<RunRecord>) -> Self {
         Self {
             schema: SCHEMA,
@@ -311,6 +347,28 @@ mod tests {
             vec![only],
         ));
         assert!(text.contains("completed 0/0 (–, 1 not run)"), "{text}");
+    }
+
+    /// `report.json` holds each task's directory relative to the output directory (a
+    /// moved run still names it), one outside it as it is; `out` stays absolute.
+    #[test]
+    fn a_stored_report_holds_the_tasks_directories_relative_to_out() {
+        let out = PathBuf::from("/runs/out");
+        let mut elsewhere = run("b", true, 1, 0);
+        elsewhere.transcript = PathBuf::from("/elsewhere/b");
+        let mut inside = run("a", true, 1, 0);
+        inside.transcript = out.join("a");
+        let report = Report::new(Profile::Cli, "agent", out.clone(), vec![inside, elsewhere]);
+        let stored = report.stored();
+        assert_eq!(stored.out, out);
+        let transcripts: Vec<&Path> = stored.runs.iter().map(|r| &*r.transcript).collect();
+        assert_eq!(transcripts, [Path::new("a"), Path::new("/elsewhere/b")]);
+        // Read back, either form names the directory.
+        for (run, wanted) in stored.runs.iter().zip(&report.runs) {
+            assert_eq!(out.join(&run.transcript), wanted.transcript);
+        }
+        // What is shown and printed now keeps the absolute form.
+        assert_eq!(report.runs[0].transcript, out.join("a"));
     }
 
     #[test]

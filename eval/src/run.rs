@@ -115,7 +115,8 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
             extras: &Extras::default(),
         };
         let record = run_task(&harness, task, &dir);
-        write_json(&dir.join("record.json"), &record)?;
+        // Stored relative to `out`, as the report is: the directory can be moved.
+        write_json(&dir.join("record.json"), &record.stored_in(&out))?;
         progress(&format!(
             "[{}/{}] {}: {}",
             index + 1,
@@ -126,7 +127,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         runs.push(record);
     }
     let report = Report::new(plan.profile, &plan.agent, out.clone(), runs);
-    write_json(&out.join(outdir::REPORT), &report)?;
+    write_json(&out.join(outdir::REPORT), &report.stored())?;
     Ok(report)
 }
 

@@ -297,33 +297,21 @@ fn stop_the_killed_study(study: &Study, out: &Path, pending: &VecDeque<Planned>)
         .filter(|root| root.exists() && std::fs::remove_dir_all(root).is_ok())
         .map(|root| format!("`{}`", root.display()))
         .collect();
-    killed_line(stopped, &removed)
+    crate::outdir::earlier_line(KILLED, stopped, "run", removed_temporary(&removed))
 }
 
-/// What [`stop_the_killed_study`] says: how many runs' leftovers it stopped, and which
-/// temporary directories it removed; `None` when it did neither.
-fn killed_line(stopped: usize, removed: &[String]) -> Option<String> {
-    let mut did = Vec::new();
-    if stopped > 0 {
-        did.push(format!(
-            "stopped what it left running in {} (agents, sessions)",
-            crate::words::plural(stopped, "run")
-        ));
-    }
-    if !removed.is_empty() {
-        let those = if removed.len() == 1 {
-            "its temporary directory"
-        } else {
-            "its temporary directories"
-        };
-        did.push(format!("removed {those} {}", removed.join(", ")));
-    }
-    (!did.is_empty()).then(|| {
-        format!(
-            "study: an earlier study into this directory was killed before it ended: {}",
-            did.join("; ")
-        )
-    })
+/// How [`stop_the_killed_study`]'s line ([`crate::outdir::earlier_line`]) opens.
+const KILLED: &str = "study: an earlier study into this directory was killed before it ended";
+
+/// What [`stop_the_killed_study`] says of the temporary directories it removed, when
+/// it removed any.
+fn removed_temporary(removed: &[String]) -> Option<String> {
+    let those = match removed.len() {
+        0 => return None,
+        1 => "its temporary directory",
+        _ => "its temporary directories",
+    };
+    Some(format!("removed {those} {}", removed.join(", ")))
 }
 
 /// The line a study starts with: its matrix, its seed, and how many runs it makes.
@@ -406,6 +394,9 @@ mod tests {
     /// when there were none.
     #[test]
     fn what_a_killed_study_left_is_said_in_one_line() {
+        let killed_line = |stopped, removed: &[String]| {
+            crate::outdir::earlier_line(KILLED, stopped, "run", removed_temporary(removed))
+        };
         assert_eq!(killed_line(0, &[]), None);
         let one = ["`/tmp/mur-eval-study-x`".to_owned()];
         assert_eq!(

@@ -319,9 +319,7 @@ fn agent_stdout(dir: &Path, notes: &mut Vec<String>) -> String {
 /// The run's `record.json` written in `dir`, where the trace is written after; its
 /// `transcript` relative to the study's directory `out`, as `results.jsonl` has it.
 fn write_record(out: &Path, dir: &Path, record: &RunRecord) {
-    let mut stored = record.clone();
-    stored.transcript = super::result::stored_in(&record.transcript, out);
-    let record = &stored;
+    let record = &record.stored_in(out);
     // The agent may have left anything under these names (a FIFO would hold the write):
     // each is made anew.
     for name in ["record.json", traces::TRACE_FILE] {

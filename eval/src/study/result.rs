@@ -117,9 +117,7 @@ pub struct RunResult {
 /// `transcript`, a run's directory, as a record in the study `study` stores it: relative
 /// to the study's directory when it is in it (as it is), else as it is.
 pub fn stored_in(transcript: &Path, study: &Path) -> PathBuf {
-    transcript
-        .strip_prefix(study)
-        .map_or_else(|_| transcript.to_owned(), Path::to_owned)
+    crate::record::relative_in(transcript, study)
 }
 
 /// `transcript` as a record in the study `study` stores it, resolved against the

@@ -811,6 +811,56 @@ fn a_run_refuses_the_directory_of_a_finished_run_and_touches_nothing() {
     assert_eq!(tree(&out), before, "the earlier run was touched");
 }
 
+/// `report.json` and each task's `record.json` name the task's directory relative to
+/// the output directory, so a run's directory moved or published still names its
+/// tasks'; `out`, where the run was made, stays absolute, as a study's `cwd` does. What
+/// `--json` prints is for this machine now: absolute. (Nothing reads a `report.json`
+/// back but the next run into the directory, which refuses it whatever it holds,
+/// [`a_run_refuses_the_directory_of_a_finished_run_and_touches_nothing`]: an older,
+/// absolute one is refused alike.)
+#[test]
+fn a_runs_report_names_its_tasks_relative_to_its_directory() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.root().join("out");
+    let (output, printed) = run(&sandbox, "mcp", "true", &["--tasks", "count-to-three"]);
+    output.assert_code(2);
+    let task = out.join("count-to-three");
+    assert_eq!(
+        printed["runs"][0]["transcript"],
+        task.to_str().expect("utf-8")
+    );
+    let moved = sandbox.root().join("moved");
+    std::fs::rename(&out, &moved).expect("move the run's directory");
+    let stored = read_json(&moved.join("report.json"));
+    assert_eq!(stored["out"], out.to_str().expect("utf-8"), "{stored}");
+    assert_eq!(
+        stored["runs"][0]["transcript"], "count-to-three",
+        "{stored}"
+    );
+    // Apart from it, what is stored is what was printed.
+    let mut as_printed = stored.clone();
+    as_printed["runs"][0]["transcript"] = printed["runs"][0]["transcript"].clone();
+    assert_eq!(as_printed, printed);
+    let dir = moved.join(
+        stored["runs"][0]["transcript"]
+            .as_str()
+            .expect("transcript"),
+    );
+    let record = read_json(&dir.join("record.json"));
+    assert_eq!(record["transcript"], "count-to-three", "{record}");
+    assert!(
+        dir.join("prompt.md").is_file(),
+        "the task's directory, moved"
+    );
+}
+
+/// The JSON file at `path`.
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read `{}`: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("`{}`: {e}", path.display()))
+}
+
 /// Every path under `dir` (relative to it), with each file's contents, sorted.
 fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut found = Vec::new();
