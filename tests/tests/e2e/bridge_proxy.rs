@@ -1272,6 +1272,103 @@ fn a_cancelled_request_is_cancelled_at_the_server_and_the_proxy_ends_with_stdin(
     assert_eq!(answered, [json!(1), json!(3)], "{out}");
 }
 
+/// A call whose client went away before its answer is recorded `interrupted` by the
+/// bridge (`--usage-log`), as a session records it and as the proxy records a call its
+/// own client cancelled: an agent host's `notifications/cancelled` (the proxy drops its
+/// HTTP request) and `mur` stopped by Ctrl-C mid-call (its connection closes) are the
+/// same event on two surfaces, and mur's own record of its call says `interrupted` too.
+/// The server is told to cancel each. (The bridge recorded them `rpc-error`, a failure
+/// no one had, so an operator read the proxy's and the bridge's records differently.)
+#[test]
+fn a_call_whose_client_went_away_is_recorded_interrupted_by_the_bridge_and_the_proxy() {
+    let sb = Sandbox::new();
+    let bridge_log = sb.root().join("bridge.jsonl");
+    let proxy_log = sb.root().join("proxy.jsonl");
+    let (bridge_arg, proxy_arg) = (
+        bridge_log.to_str().expect("utf-8 path"),
+        proxy_log.to_str().expect("utf-8 path"),
+    );
+    let (project, _, _bridge) = cancellable_bridge(&sb, "gone", &["--usage-log", bridge_arg]);
+    let project = project.to_str().expect("utf-8 path");
+    let cancels_told = |cancels: usize| {
+        mur_e2e::wait_until("the server to be told of the cancel", || {
+            let out = sb.mur(&["devtools", "--project", project, "call", "count"]);
+            (out.tool_text(0) == cancels.to_string()).then_some(())
+        });
+    };
+    // An agent host behind the proxy cancels its call once the call reached the server.
+    let mut proxy = Live::start(
+        &sb,
+        &["--project", project, "proxy", "--usage-log", proxy_arg],
+    );
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "hang", "arguments": {}, "_meta": { "progressToken": "h" } } }));
+    mur_e2e::wait_until("the hanging call's progress", || {
+        proxy
+            .lines()
+            .into_iter()
+            .find(|m| m["method"] == "notifications/progress")
+    });
+    proxy.send(
+        &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 2, "reason": "the user pressed Esc" } }),
+    );
+    cancels_told(1);
+    proxy.end().assert_code(0);
+    // `mur` stopped by Ctrl-C once its call reported progress: the server has it.
+    let stderr = sb.root().join("hang.err");
+    let mut command = sb.mur_command(&["devtools", "--project", project, "call", "hang"]);
+    command
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr).expect("stderr file"));
+    let mut mur = Process::spawn(&mut command);
+    let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
+    mur.wait_ready(
+        "mur",
+        "reporting its call's progress",
+        std::time::Duration::from_secs(60),
+        || read().contains("progress: ").then_some(()),
+        read,
+    );
+    mur.signal("INT");
+    mur.wait_status();
+    cancels_told(2);
+    // The bridge's records of the two, the proxy's of its client's, and mur's of its own.
+    let hung = |path: &Path, keys: [&str; 3]| -> Vec<[String; 3]> {
+        let records = crate::usage::records(path);
+        let mut seen: Vec<[String; 3]> = mur_e2e::fields(&records, keys)
+            .into_iter()
+            .filter(|[tool, ..]| tool == "hang")
+            .collect();
+        seen.sort_unstable();
+        seen
+    };
+    let row = |row: [&str; 3]| row.map(str::to_owned);
+    assert_eq!(
+        hung(&bridge_log, ["tool", "surface", "outcome"]),
+        [
+            row(["hang", "cli", "interrupted"]),
+            row(["hang", "mcp", "interrupted"]),
+        ],
+        "{:#?}",
+        crate::usage::records(&bridge_log)
+    );
+    assert_eq!(
+        hung(&proxy_log, ["tool", "surface", "outcome"]),
+        [row(["hang", "mcp", "interrupted"])],
+        "{:#?}",
+        crate::usage::records(&proxy_log)
+    );
+    assert_eq!(
+        hung(&sb.usage_log(), ["tool", "side", "outcome"]),
+        [row(["hang", "cli", "interrupted"])],
+        "{:#?}",
+        crate::usage::records(&sb.usage_log())
+    );
+}
+
 /// What the proxy's error `answer` says after "the bridge of project `CANONICAL`, whose
 /// server this proxy forwards to, stopped at TIME: " (checked): why, and its hint.
 fn after_the_bridges_stop(answer: &Value, canonical: &str) -> String {

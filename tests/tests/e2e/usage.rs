@@ -2683,6 +2683,18 @@ fn prune_judges_a_studys_verbs_over_the_span_of_its_logs_with_only_named() {
     );
     let text = judging(&["usage", "report", "--only-named"], &[]);
     assert!(text.stdout.contains(never), "{text}");
+    // The page says it as the text does: over the logs named, not "no call since" their
+    // first record, which read as a window up to now (the calls after their last were
+    // never read).
+    let page = judging(&["usage", "report", "--only-named"], &["--html", "-"]).stdout;
+    for said in [
+        "<li>Losers: installed named verbs with no call in the logs named \
+         (2026-11-20T10:00:00.000Z to 2026-11-20T10:04:00.000Z), or",
+        never,
+    ] {
+        assert!(page.contains(said), "{said}\n{page}");
+    }
+    assert!(!page.contains("no call since"), "{page}");
     judging(&["verbs", "prune", "--only-named"], &["--yes"])
         .assert_stdout_contains(&format!("removed verb `idle` ({never}"));
     assert_eq!(installed(&sandbox), ["press", "tap"]);
