@@ -135,11 +135,12 @@ impl Client<'_> {
         let body = request::body(INIT_ID, "initialize", Some(params));
         tracing::debug!("POST {} initialize (protocol {version})", self.endpoint);
         let response = self
-            .send(
+            .send(marked(
                 Request::post(self.endpoint)
                     .headers(request::base_headers())
                     .body(body.to_string()),
-            )
+                "initialize",
+            ))
             .await?;
         let id = self.session_id(&response)?;
         // From here on the server holds a session: make sure it is ended,
@@ -307,9 +308,12 @@ impl Client<'_> {
         );
         let body = body.to_string();
         let sent = body.len();
-        let mut post = Request::post(self.endpoint)
-            .headers(session.headers())
-            .body(body);
+        let mut post = marked(
+            Request::post(self.endpoint)
+                .headers(session.headers())
+                .body(body),
+            method,
+        );
         // The call itself, not a task's polls after it was answered.
         if tracked {
             post = post.tracked(&self.delivery);
@@ -395,7 +399,8 @@ impl Client<'_> {
         let post = Request::post(self.endpoint)
             .headers(session.headers())
             .body(body.to_string());
-        self.send(post).await
+        self.send(marked(post, body["method"].as_str().unwrap_or_default()))
+            .await
     }
 
     /// `-v`: asks the server for its log messages from [`LOG_LEVEL`] up. A
@@ -515,6 +520,20 @@ impl Client<'_> {
     }
 }
 
+/// `post`, a request of `method`, marked [`Request::repeatable`] when the
+/// server getting it twice does nothing more: `initialize` (its first session,
+/// if the server read it before it closed the connection, is left to expire),
+/// `notifications/initialized`, `ping` and `tools/list`. Then, should the server
+/// close a kept connection without answering it (one that closes connections
+/// without `Connection: close`), it is sent again on a new one. Never a
+/// `tools/call`, nor anything else that acts.
+pub(super) fn marked(post: Request, method: &str) -> Request {
+    match method {
+        "initialize" | "notifications/initialized" | "ping" | "tools/list" => post.repeatable(),
+        _ => post,
+    }
+}
+
 /// A `server/discover` result from what a session's `initialize` answered:
 /// its revision, capabilities, instructions and server info (marked
 /// `mur/fromInitialize`: mur wrote it, the server has no such method).
@@ -532,4 +551,146 @@ fn discovered(session: &Session) -> Value {
         result["instructions"] = instructions.clone();
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    use mur_core::Settings;
+    use mur_http::Http;
+    use serde_json::{Value, json};
+
+    use crate::request::LEGACY_VERSION;
+    use crate::{Client, Reply};
+
+    /// The next request on a connection: its HTTP method and its body's
+    /// JSON-RPC method (for a POST), read whole; `None` once the client closed it.
+    fn read_request(reader: &mut BufReader<std::net::TcpStream>) -> Option<(String, Value)> {
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return None;
+            }
+            if line == "\r\n" {
+                break;
+            }
+            head.push_str(&line.to_ascii_lowercase());
+        }
+        let length = head
+            .lines()
+            .find_map(|line| line.strip_prefix("content-length:"))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0);
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).expect("a request's body");
+        let verb = head
+            .split(' ')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        Some((verb, serde_json::from_slice(&body).unwrap_or(Value::Null)))
+    }
+
+    /// The requests a test server read: each one's connection (from 0) and method.
+    type Read = Arc<Mutex<Vec<(usize, String)>>>;
+
+    /// A 2025-11-25 server that closes its connections without `Connection:
+    /// close`: each answers its first request, then reads the next whole and
+    /// closes without answering it. It notes each request it read: its
+    /// connection (from 0) and its method (the JSON-RPC one for a POST).
+    fn closing_server() -> (String, Read) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let endpoint = format!("http://{}/mcp", listener.local_addr().expect("address"));
+        let read = Arc::new(Mutex::new(Vec::new()));
+        let noted = Arc::clone(&read);
+        std::thread::spawn(move || {
+            for (n, conn) in listener.incoming().flatten().enumerate() {
+                let noted = Arc::clone(&noted);
+                std::thread::spawn(move || {
+                    let mut reader = BufReader::new(conn.try_clone().expect("clone"));
+                    let mut writer = conn;
+                    for answered in [true, false] {
+                        let Some((verb, body)) = read_request(&mut reader) else {
+                            return;
+                        };
+                        let method = body["method"].as_str().unwrap_or(&verb).to_owned();
+                        noted.lock().expect("noted").push((n, method.clone()));
+                        if !answered {
+                            return;
+                        }
+                        let result = |result: Value| {
+                            let reply =
+                                json!({ "jsonrpc": "2.0", "id": body["id"], "result": result });
+                            format!(
+                                "200 OK\r\ncontent-type: application/json\r\nmcp-session-id: s1\r\n\
+                                 content-length: {}\r\n\r\n{reply}",
+                                reply.to_string().len()
+                            )
+                        };
+                        let answer = match method.as_str() {
+                            "initialize" => result(json!({
+                                "protocolVersion": LEGACY_VERSION,
+                                "capabilities": { "tools": {} },
+                                "serverInfo": { "name": "closer", "version": "0" },
+                            })),
+                            "tools/call" => {
+                                result(json!({ "content": [{ "type": "text", "text": "done" }] }))
+                            }
+                            "GET" => "405 Method Not Allowed\r\ncontent-length: 0\r\n\r\n".into(),
+                            _ => "202 Accepted\r\ncontent-length: 0\r\n\r\n".into(),
+                        };
+                        let _ = write!(writer, "HTTP/1.1 {answer}");
+                    }
+                });
+            }
+        });
+        (endpoint, read)
+    }
+
+    /// Against a server that closes connections unsaid, the legacy session's
+    /// `notifications/initialized`, written on `initialize`'s kept connection and
+    /// met by its close, is sent again on a new one (it does nothing more when
+    /// sent twice); the server then known to close them, the call goes on a
+    /// connection of its own, not one the server is about to close: a
+    /// `tools/call` is never sent twice, so it must not meet a close.
+    #[test]
+    fn a_legacy_session_opens_and_calls_on_a_server_that_closes_connections_unsaid() {
+        let (endpoint, read) = closing_server();
+        let mut settings = Settings::quiet_call(&endpoint, Duration::from_secs(20), 1 << 20);
+        settings.protocol = Some(LEGACY_VERSION.to_owned());
+        let http = Http::new();
+        let client = Client::new(&http, &endpoint, &settings);
+        let params = json!({ "name": "t", "arguments": {} });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let reply = runtime.block_on(client.call("tools/call", Some(&params), settings.timeout));
+        let read = read.lock().expect("read").clone();
+        assert_eq!(
+            reply.unwrap_or_else(|e| panic!("{}; the server read {read:?}", e.message())),
+            Reply::Result(json!({ "content": [{ "type": "text", "text": "done" }] }))
+        );
+        let on = |method: &str| {
+            read.iter()
+                .filter(|(_, m)| m == method)
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(on("initialize"), [0], "{read:?}");
+        assert_eq!(on("notifications/initialized"), [0, 1], "{read:?}");
+        let call = on("tools/call");
+        assert_eq!(call.len(), 1, "{read:?}");
+        assert_eq!(
+            read.iter()
+                .find(|(n, _)| *n == call[0])
+                .map(|(_, m)| m.as_str()),
+            Some("tools/call"),
+            "the call is its connection's first request: {read:?}"
+        );
+    }
 }

@@ -763,14 +763,11 @@ impl<'a> Client<'a> {
                 body: body.len(),
                 largest_header: request::largest_header(method, &headers),
             };
-            let response = self
-                .send(
-                    Request::post(self.endpoint)
-                        .headers(headers)
-                        .body(body)
-                        .tracked(&self.delivery),
-                )
-                .await?;
+            let post = Request::post(self.endpoint)
+                .headers(headers)
+                .body(body)
+                .tracked(&self.delivery);
+            let response = self.send(legacy::marked(post, method)).await?;
             let status = response.status();
             let mut answer_headers = request::base_headers();
             request::insert(

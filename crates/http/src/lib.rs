@@ -6,9 +6,13 @@
 //! answer was read to its end waits for the next request to the same
 //! endpoint, so a call's probe and its POST share one, as the contract
 //! floor's two requests do; a connection still busy (an event stream being
-//! read) is left alone and another is opened. The one thing built on reqwest
-//! is [`Http::client`], made the first time something asks for it: the OAuth
-//! flow's requests, through rmcp's and oauth2's reqwest-shaped interfaces.
+//! read) is left alone and another is opened. An endpoint whose server closed
+//! a kept connection gets a new one for each request from then on, and a
+//! request written on a kept connection that closed unanswered is sent again
+//! only when that does nothing more (`send`'s `//!` says which: never a
+//! `tools/call`). The one thing built on reqwest is [`Http::client`], made the
+//! first time something asks for it: the OAuth flow's requests, through rmcp's
+//! and oauth2's reqwest-shaped interfaces.
 //!
 //! Why not reqwest for everything: measured in `mur-bench`'s stack floors
 //! (docs/performance.md, "What the HTTP stack costs"), the same probe and POST cost
@@ -39,8 +43,9 @@ pub use send::{SendError, innermost, read_url};
 /// before the first request.
 #[derive(Default)]
 pub struct Http {
-    /// Connections whose last answer was read to its end, newest last.
-    idle: Arc<Mutex<Vec<send::Idle>>>,
+    /// Connections whose last answer was read to its end, and the endpoints
+    /// that close them.
+    kept: Arc<Mutex<send::Kept>>,
     client: OnceLock<Result<reqwest::Client, String>>,
 }
 
@@ -55,7 +60,7 @@ impl Http {
     /// callers bound the whole exchange.
     pub async fn send(&self, request: Request) -> Result<reqwest::Response, SendError> {
         let delivery = request.delivery.clone();
-        let sent = send::send(&self.idle, request).await;
+        let sent = send::send(&self.kept, request).await;
         if let (Err(e), Some(delivery)) = (&sent, delivery)
             && e.is_closed()
         {

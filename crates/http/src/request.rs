@@ -1,6 +1,7 @@
 //! A request as mur writes one: method, endpoint, headers and a body held in
-//! memory (so it can be sent again after an authorization), and the
-//! [`Delivery`] that learns whether it reached the server's socket.
+//! memory (so it can be sent again after an authorization), the
+//! [`Delivery`] that learns whether it reached the server's socket, and
+//! whether it may be sent twice.
 
 use bytes::Bytes;
 use reqwest::Method;
@@ -15,6 +16,7 @@ pub struct Request {
     pub(crate) headers: HeaderMap,
     pub(crate) body: Bytes,
     pub(crate) delivery: Option<Delivery>,
+    pub(crate) repeatable: bool,
 }
 
 impl Request {
@@ -25,6 +27,7 @@ impl Request {
             headers: HeaderMap::new(),
             body: Bytes::new(),
             delivery: None,
+            repeatable: false,
         }
     }
 
@@ -62,6 +65,17 @@ impl Request {
     /// may have it ([`Delivery::sent`]).
     pub fn tracked(mut self, delivery: &Delivery) -> Self {
         self.delivery = Some(delivery.clone());
+        self
+    }
+
+    /// Marks this request as one that does nothing more when the server gets it
+    /// twice (`initialize`, `notifications/initialized`, `tools/list`, `ping`), as
+    /// a GET, HEAD or OPTIONS is without it: written on a kept connection that the
+    /// server then closed without answering, it is sent once more on a new one.
+    /// Never for a request that acts (`tools/call`): the server may have read it
+    /// and begun before it closed the connection (a session stopping for a reload).
+    pub fn repeatable(mut self) -> Self {
+        self.repeatable = true;
         self
     }
 

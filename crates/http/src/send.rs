@@ -2,6 +2,20 @@
 //! connection back once its answer has been read to the end. Each connection
 //! counts the bytes it wrote, so that a request's [`crate::Delivery`] can tell whether
 //! any of it reached the socket.
+//!
+//! A server may close a kept connection unsaid: after an answer without
+//! `Connection: close` (which HTTP/1.1 asks of it, RFC 9112 §9.6), or once
+//! idle (`mur-server` after 10 s). A connection hyper has seen closed is not
+//! reused; one whose close its task has not yet seen takes the next request,
+//! which then meets the close. So an endpoint whose server was seen closing a
+//! kept connection gets a new connection for each request from then on; and a
+//! request on a kept connection that broke before its answer is sent once
+//! more, on a new one, only when it was never written, or when it does nothing
+//! more if sent twice: a GET, HEAD or OPTIONS (the probe), or one its caller
+//! marked [`crate::Request::repeatable`]. Any other may have been read and
+//! acted on (a session that read a `tools/call` and then stopped for a reload
+//! closes its connection the same way), so it is never sent twice: it fails,
+//! as a connection closed.
 
 use std::fmt;
 use std::io;
@@ -17,7 +31,7 @@ use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::client::conn::http1::SendRequest;
 use hyper::header::{ACCEPT, HOST, HeaderValue};
-use hyper::{Response, Uri};
+use hyper::{Method, Response, Uri};
 
 use crate::delivery::Written;
 use crate::request::Request;
@@ -27,6 +41,26 @@ use crate::request::Request;
 const MAX_IDLE: usize = 8;
 
 type Sender = SendRequest<Full<Bytes>>;
+
+/// The connections kept for the next request, and the endpoints none is kept for.
+#[derive(Default)]
+pub(crate) struct Kept {
+    /// Connections whose last answer was read to its end, newest last.
+    idle: Vec<Idle>,
+    /// Endpoints whose server closed a kept connection: each request to them
+    /// goes on a new connection, rather than race the server's next close (a
+    /// `tools/call` that meets it is not sent again).
+    closing: Vec<Target>,
+}
+
+#[cfg(test)]
+impl Kept {
+    /// Whether hyper has seen every kept connection closed: a test waits for
+    /// it to have seen a server's close.
+    pub(crate) fn none_open(&self) -> bool {
+        self.idle.iter().all(|idle| idle.sender.is_closed())
+    }
+}
 
 /// A connection ready for its next request.
 pub(crate) struct Idle {
@@ -70,17 +104,8 @@ impl SendError {
     /// Whether the server closed the connection before its answer began (a session
     /// that stopped during the call, its socket closed with it).
     pub fn is_closed(&self) -> bool {
-        let reset = |e: &hyper::Error| {
-            let mut cause = std::error::Error::source(e);
-            while let Some(next) = cause {
-                if let Some(io) = next.downcast_ref::<io::Error>() {
-                    return io.kind() == io::ErrorKind::ConnectionReset;
-                }
-                cause = next.source();
-            }
-            false
-        };
-        matches!(self, Self::Http(e) if e.is_incomplete_message() || reset(e))
+        matches!(self, Self::Http(e) if e.is_incomplete_message()
+            || io_kind(e) == Some(io::ErrorKind::ConnectionReset))
     }
 
     /// Whether what answered does not speak HTTP: its answer did not parse, or it
@@ -145,8 +170,25 @@ pub fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
     cause.to_string()
 }
 
+/// The kind of the OS error under `e`, if one is.
+fn io_kind(e: &hyper::Error) -> Option<io::ErrorKind> {
+    let mut cause = std::error::Error::source(e);
+    while let Some(next) = cause {
+        if let Some(io) = next.downcast_ref::<io::Error>() {
+            return Some(io.kind());
+        }
+        cause = next.source();
+    }
+    None
+}
+
+/// Whether a request's connection closed or broke before its answer ended.
+fn broke(e: &hyper::Error) -> bool {
+    e.is_incomplete_message() || io_kind(e).is_some()
+}
+
 pub(crate) async fn send(
-    idle: &Arc<Mutex<Vec<Idle>>>,
+    kept: &Arc<Mutex<Kept>>,
     request: Request,
 ) -> Result<reqwest::Response, SendError> {
     let delivery = request.delivery.clone();
@@ -155,21 +197,39 @@ pub(crate) async fn send(
             delivery.handed(written);
         }
     };
+    let repeatable = request.repeatable;
     let (to, mut outgoing) = prepare(request)?;
-    if let Some((mut sender, written)) = take(idle, &to) {
+    if let Some((mut sender, written)) = take(kept, &to) {
         // Ready once the connection's task has seen the last answer's end;
         // an error means the server closed it meanwhile: connect anew.
         if sender.ready().await.is_ok() {
+            // What to send again should the server close the connection
+            // without answering: only a request that does nothing more when
+            // sent twice (RFC 9110's safe methods, or one its caller marked).
+            let again = (repeatable
+                || matches!(
+                    *outgoing.method(),
+                    Method::GET | Method::HEAD | Method::OPTIONS
+                ))
+            .then(|| copy(&outgoing));
             handed(&written);
             match sender.try_send_request(outgoing).await {
-                Ok(response) => return Ok(answer(response, idle, to, sender, written)),
-                // Not written before the connection failed: send it on a new one.
-                Err(mut failed) => match failed.take_message() {
-                    Some(unsent) => outgoing = unsent,
-                    None => return Err(SendError::Http(failed.into_error())),
+                Ok(response) => return Ok(answer(response, kept, to, sender, written)),
+                Err(mut failed) => match (failed.take_message(), again) {
+                    // Not written before the connection failed: send it on a new one.
+                    (Some(unsent), _) => outgoing = unsent,
+                    // Written, then the connection closed or broke unanswered.
+                    (None, Some(again)) if broke(failed.error()) => outgoing = again,
+                    (None, _) => {
+                        if broke(failed.error()) {
+                            closing(kept, &to);
+                        }
+                        return Err(SendError::Http(failed.into_error()));
+                    }
                 },
             }
         }
+        closing(kept, &to);
     }
     let (mut sender, written, spoke) = connect(&to).await?;
     handed(&written);
@@ -180,7 +240,17 @@ pub(crate) async fn send(
             SendError::Http(e)
         }
     })?;
-    Ok(answer(response, idle, to, sender, written))
+    Ok(answer(response, kept, to, sender, written))
+}
+
+/// A copy of `request` to send again: hyper's requests are not `Clone`.
+fn copy(request: &hyper::Request<Full<Bytes>>) -> hyper::Request<Full<Bytes>> {
+    let mut copy = hyper::Request::new(request.body().clone());
+    *copy.method_mut() = request.method().clone();
+    *copy.uri_mut() = request.uri().clone();
+    *copy.version_mut() = request.version();
+    *copy.headers_mut() = request.headers().clone();
+    copy
 }
 
 /// `url` as every request reads it (hyper's `Uri`), or why it is none (`invalid uri
@@ -249,13 +319,31 @@ fn prepare(request: Request) -> Result<(Target, hyper::Request<Full<Bytes>>), Se
     Ok((to, outgoing))
 }
 
-/// An idle connection to `to`, if one is still open.
-fn take(idle: &Mutex<Vec<Idle>>, to: &Target) -> Option<(Sender, Written)> {
-    let mut idle = idle.lock().ok()?;
-    idle.retain(|kept| !kept.sender.is_closed());
-    let at = idle.iter().rposition(|kept| kept.to == *to)?;
-    let kept = idle.remove(at);
-    Some((kept.sender, kept.written))
+/// An idle connection to `to`, if one is still open. Every kept connection
+/// found closed is let go, and its endpoint marked as closing them.
+fn take(kept: &Mutex<Kept>, to: &Target) -> Option<(Sender, Written)> {
+    let mut kept = kept.lock().ok()?;
+    let Kept { idle, closing } = &mut *kept;
+    for gone in idle.iter().filter(|idle| idle.sender.is_closed()) {
+        if !closing.contains(&gone.to) {
+            closing.push(gone.to.clone());
+        }
+    }
+    idle.retain(|idle| !closing.contains(&idle.to));
+    let at = idle.iter().rposition(|idle| idle.to == *to)?;
+    let idle = idle.remove(at);
+    Some((idle.sender, idle.written))
+}
+
+/// Marks `to` as an endpoint whose server closes kept connections: none is
+/// kept for it from now on.
+fn closing(kept: &Mutex<Kept>, to: &Target) {
+    if let Ok(mut kept) = kept.lock()
+        && !kept.closing.contains(to)
+    {
+        kept.closing.push(to.clone());
+        kept.idle.retain(|idle| idle.to != *to);
+    }
 }
 
 /// A new connection to `to`, driven by a task of its own on this runtime, and
@@ -360,16 +448,16 @@ impl tokio::io::AsyncWrite for Counted {
 }
 
 /// The answer as a reqwest response (what the client reads), its body giving
-/// the connection back to `idle` at its end.
+/// the connection back to `kept` at its end.
 fn answer(
     response: Response<Incoming>,
-    idle: &Arc<Mutex<Vec<Idle>>>,
+    kept: &Arc<Mutex<Kept>>,
     to: Target,
     sender: Sender,
     written: Written,
 ) -> reqwest::Response {
     let back = Some((
-        Arc::clone(idle),
+        Arc::clone(kept),
         Idle {
             to,
             sender,
@@ -384,19 +472,21 @@ fn answer(
 /// dropped before its end (or broken) takes its connection with it.
 struct GivesBack {
     body: Incoming,
-    back: Option<(Arc<Mutex<Vec<Idle>>>, Idle)>,
+    back: Option<(Arc<Mutex<Kept>>, Idle)>,
 }
 
 impl GivesBack {
     fn give_back(&mut self) {
-        let Some((idle, kept)) = self.back.take() else {
+        let Some((kept, idle)) = self.back.take() else {
             return;
         };
-        if let Ok(mut idle) = idle.lock() {
-            if idle.len() >= MAX_IDLE {
-                idle.remove(0);
+        if let Ok(mut kept) = kept.lock()
+            && !kept.closing.contains(&idle.to)
+        {
+            if kept.idle.len() >= MAX_IDLE {
+                kept.idle.remove(0);
             }
-            idle.push(kept);
+            kept.idle.push(idle);
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 
 use reqwest::header::{ACCEPT, HeaderValue};
 
@@ -24,16 +24,24 @@ struct Server {
 }
 
 fn server(serve: Serve) -> Server {
+    server_with(move |_, conn, seen| answer_all(conn, serve, seen))
+}
+
+/// A server that serves its `n`th connection (from 0) with `serve`.
+fn server_with(
+    serve: impl Fn(usize, std::net::TcpStream, &Mutex<Vec<String>>) + Send + Sync + 'static,
+) -> Server {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("addr").port();
     let accepted = Arc::new(AtomicUsize::new(0));
     let heads = Arc::new(Mutex::new(Vec::new()));
     let (count, seen) = (Arc::clone(&accepted), Arc::clone(&heads));
+    let serve = Arc::new(serve);
     std::thread::spawn(move || {
         for conn in listener.incoming().flatten() {
-            count.fetch_add(1, Ordering::SeqCst);
-            let seen = Arc::clone(&seen);
-            std::thread::spawn(move || answer_all(conn, serve, &seen));
+            let n = count.fetch_add(1, Ordering::SeqCst);
+            let (seen, serve) = (Arc::clone(&seen), Arc::clone(&serve));
+            std::thread::spawn(move || serve(n, conn, &seen));
         }
     });
     Server {
@@ -47,44 +55,59 @@ fn server(serve: Serve) -> Server {
 fn answer_all(conn: std::net::TcpStream, serve: Serve, seen: &Mutex<Vec<String>>) {
     let mut reader = BufReader::new(conn.try_clone().expect("clone"));
     let mut writer = conn;
-    loop {
-        let mut head = String::new();
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
-            }
-            if line == "\r\n" {
-                break;
-            }
-            head.push_str(&line);
-        }
-        let length: usize = head
-            .lines()
-            .find_map(|l| {
-                l.to_ascii_lowercase()
-                    .strip_prefix("content-length: ")
-                    .map(str::to_owned)
-            })
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(0);
-        let mut body = vec![0; length];
-        reader.read_exact(&mut body).expect("body");
-        let path = head.split(' ').nth(1).unwrap_or("?").to_owned();
-        seen.lock().expect("heads").push(head);
+    while let Some(path) = read_request(&mut reader, seen) {
         let connection = if serve.close {
             "connection: close\r\n"
         } else {
             ""
         };
-        let reply = format!(
-            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\n{connection}\r\n{path}",
-            path.len()
-        );
-        if writer.write_all(reply.as_bytes()).is_err() || serve.close {
+        if !answer(&mut writer, &path, connection) || serve.close {
             return;
         }
     }
+}
+
+/// The path of the next request on a connection, its head recorded in `seen`
+/// once it was read whole, body and all; `None` once the client closed it.
+fn read_request(
+    reader: &mut BufReader<std::net::TcpStream>,
+    seen: &Mutex<Vec<String>>,
+) -> Option<String> {
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return None;
+        }
+        if line == "\r\n" {
+            break;
+        }
+        head.push_str(&line);
+    }
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length: ")
+                .map(str::to_owned)
+        })
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).expect("body");
+    let path = head.split(' ').nth(1).unwrap_or("?").to_owned();
+    seen.lock().expect("heads").push(head);
+    Some(path)
+}
+
+/// Answers with `path` as the body, whole (`content-length`), and the header
+/// line `connection` (empty or `connection: close`); false if it could not.
+fn answer(writer: &mut std::net::TcpStream, path: &str, connection: &str) -> bool {
+    let reply = format!(
+        "HTTP/1.1 200 OK\r\ncontent-length: {}\r\n{connection}\r\n{path}",
+        path.len()
+    );
+    writer.write_all(reply.as_bytes()).is_ok()
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -296,6 +319,110 @@ fn a_delivery_tells_whether_its_request_reached_the_socket() {
     let refused = Request::get(&format!("http://127.0.0.1:{gone}/mcp")).tracked(&untried);
     assert!(runtime.block_on(http.send(refused)).is_err());
     assert_eq!(untried.sent(), Sent::No);
+}
+
+/// A server that closes its connections without `Connection: close`, as some do
+/// after each answer, or idle ones after a while: its first connection answers
+/// one request, then closes once told to (`go`) and says so (`closed`); every
+/// later one answers all it is sent.
+fn closing_when_told() -> (Server, mpsc::Sender<()>, mpsc::Receiver<()>) {
+    let (go, told) = mpsc::channel();
+    let (said, closed) = mpsc::channel();
+    let (told, said) = (Mutex::new(Some(told)), Mutex::new(Some(said)));
+    let server = server_with(move |n, conn, seen| {
+        if n > 0 {
+            return answer_all(conn, Serve { close: false }, seen);
+        }
+        let mut reader = BufReader::new(conn.try_clone().expect("clone"));
+        let mut writer = conn;
+        let path = read_request(&mut reader, seen).expect("request");
+        assert!(answer(&mut writer, &path, ""));
+        let told = told.lock().expect("told").take().expect("once");
+        let said = said.lock().expect("said").take().expect("once");
+        let _ = told.recv();
+        drop((reader, writer));
+        let _ = said.send(());
+    });
+    (server, go, closed)
+}
+
+/// A server that closed a kept connection unsaid (no `Connection: close`) is
+/// one that closes them: once hyper has seen that close, the endpoint's next
+/// requests each get a new connection, rather than reuse one and race the
+/// server's next close (a POST that meets it is not sent again).
+#[test]
+fn an_endpoint_that_closed_a_kept_connection_gets_a_new_one_for_each_request() {
+    let (server, go, closed) = closing_when_told();
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let http = Http::new();
+    runtime().block_on(async {
+        assert_eq!(text(&http, Request::get(&url)).await, "/mcp");
+        go.send(()).expect("go");
+        closed.recv().expect("closed");
+        // Until the connection's task has run and seen the close.
+        while !http.kept.lock().expect("kept").none_open() {
+            tokio::task::yield_now().await;
+        }
+        for _ in 0..2 {
+            let post = Request::post(&url).body("{}");
+            assert_eq!(text(&http, post).await, "/mcp");
+        }
+    });
+    assert_eq!(server.accepted.load(Ordering::SeqCst), 3);
+    assert_eq!(server.heads.lock().expect("heads").len(), 3);
+}
+
+/// A server whose every connection answers its first request, then reads the
+/// next whole and closes without answering it.
+fn closing_unanswered() -> Server {
+    server_with(|_, conn, seen| {
+        let mut reader = BufReader::new(conn.try_clone().expect("clone"));
+        let mut writer = conn;
+        if let Some(path) = read_request(&mut reader, seen) {
+            answer(&mut writer, &path, "");
+            read_request(&mut reader, seen);
+        }
+    })
+}
+
+/// A request written on a kept connection that the server then closed
+/// unanswered is sent once more, on a new connection, when that does nothing
+/// more: a GET, or a POST its caller marked repeatable (`initialize`). Any
+/// other (a `tools/call`) is not: the server may have read it and begun, as a
+/// session that stops for a reload does; the call fails, the connection closed.
+#[test]
+fn a_request_on_a_kept_connection_closed_unanswered_is_sent_again_only_if_repeatable() {
+    let runtime = runtime();
+    for (second, again) in [
+        (Request::get as fn(&str) -> Request, true),
+        (|url: &str| Request::post(url).body("{}").repeatable(), true),
+        (|url: &str| Request::post(url).body("{}"), false),
+    ] {
+        let server = closing_unanswered();
+        let url = format!("http://127.0.0.1:{}/mcp", server.port);
+        let http = Http::new();
+        runtime.block_on(async {
+            assert_eq!(text(&http, Request::get(&url)).await, "/mcp");
+            let sent = http.send(second(&url)).await;
+            if again {
+                assert_eq!(
+                    sent.expect("sent again").text().await.expect("body"),
+                    "/mcp"
+                );
+            } else {
+                let failed = sent.expect_err("not sent again");
+                assert!(failed.is_closed(), "{failed}");
+            }
+        });
+        let heads = server.heads.lock().expect("heads").clone();
+        let (connections, sent) = if again { (2, 2) } else { (1, 1) };
+        assert_eq!(
+            server.accepted.load(Ordering::SeqCst),
+            connections,
+            "{heads:?}"
+        );
+        assert_eq!(heads.len() - 1, sent, "{heads:?}");
+    }
 }
 
 /// A resolver that counts what it is asked and resolves nothing.
