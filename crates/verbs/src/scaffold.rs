@@ -235,15 +235,15 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
             // A choice of numbers (`enum: [1, 2, 4]`) is sent as JSON: the kits send a
             // choice as a string, the derived verb sends the number. A boolean is the
             // choice `true` or `false` ([`BOOLEAN`]), sent as one: a kit's flag can only
-            // send `true`. A list of booleans is JSON, as any list, and so is a required
-            // boolean, a positional: a kit's choice positional takes only a string from
-            // `--args` (`{"visible": true}` was refused).
+            // send `true`; a required one too, a positional, which takes `true` from
+            // `--args` as the word (`{"visible": true}`; it was JSON, as a choice
+            // positional took only a string). A list of booleans is JSON, as any list.
             let values = tool["inputSchema"]["properties"][key]["enum"].as_array();
             let typed_choice = param.kind == ValueKind::Choice
                 && values.is_some_and(|values| values.iter().any(|v| !v.is_string()));
             let flag = param.kind == ValueKind::Flag && !param.repeatable;
-            let boolean = flag && !param.required;
-            let json = param.repeatable || typed_choice || (flag && param.required);
+            let boolean = flag;
+            let json = param.repeatable || typed_choice;
             let kind = match () {
                 _ if json => ValueKind::Json,
                 _ if boolean => ValueKind::Choice,
@@ -836,7 +836,8 @@ fn quoted(words: &[String]) -> String {
 }
 
 /// The Rust kit's `Kind` of `param`: one it sends as the tool takes it (`Kind::Json` for
-/// a number, or an integer that may be below 0: the kit's `Count` is 0 or more).
+/// an integer that may be below 0: the kit's `Count` is 0 or more; `Kind::Number` reads
+/// a number as the Python and JavaScript kits' `number` does).
 fn rust_kind(param: &ToolParam) -> String {
     match param.kind {
         ValueKind::Flag => "Kind::Flag".to_owned(),
@@ -844,7 +845,8 @@ fn rust_kind(param: &ToolParam) -> String {
         ValueKind::Name => "Kind::Name".to_owned(),
         ValueKind::Choice => format!("Kind::Choice(&[{}])", quoted(&param.choices)),
         ValueKind::Integer if counts(param) => "Kind::Count".to_owned(),
-        ValueKind::Integer | ValueKind::Number | ValueKind::Json => "Kind::Json".to_owned(),
+        ValueKind::Number => "Kind::Number".to_owned(),
+        ValueKind::Integer | ValueKind::Json => "Kind::Json".to_owned(),
         _ => "Kind::Text".to_owned(),
     }
 }
@@ -1757,8 +1759,9 @@ mod tests {
         }
     }
 
-    /// A tool with params of every kind, two named otherwise than an option's camelCase
-    /// (`max_results`, `timeout`, a host option's name), one of them JSON.
+    /// A tool with params of every kind, three named otherwise than an option's camelCase
+    /// (`max_results`, `offset_by`, `timeout`, a host option's name), one of them JSON
+    /// (`offset_by`, an integer that may be below 0).
     fn echo() -> Tool {
         Tool::of(&serde_json::json!({
             "name": "echo",
@@ -1770,6 +1773,7 @@ mod tests {
                     "loud": {"type": "boolean"},
                     "max_results": {"type": "integer", "minimum": 0},
                     "mode": {"enum": ["a", "b"]},
+                    "offset_by": {"type": "integer"},
                     "timeout": {"type": "number"},
                 },
                 "required": ["message"],
@@ -1808,7 +1812,7 @@ mod tests {
             "Pos::new(\"n\", \"n\", Kind::Count, ",
             "Opt::value(\"max-results\", \"N\", Kind::Count, ",
             "Opt::value(\"offset\", \"N\", Kind::Json, ",
-            "Opt::value(\"ratio\", \"NUMBER\", Kind::Json, ",
+            "Opt::value(\"ratio\", \"NUMBER\", Kind::Number, ",
         ] {
             assert!(rust.contains(line), "{line}\n{rust}");
         }
@@ -1997,18 +2001,38 @@ WitWorld = kit.export(Verb)
             let source = text(&files, path);
             let declared = format!("[\"{}\"]", literal(example));
             assert!(source.contains(&declared), "{lang:?}: {declared}\n{source}");
-            // A required boolean is a JSON positional: a kit's choice positional takes
-            // only a string from `--args`, and `{"on": true}` was refused.
-            let on = match lang {
-                Lang::Rust => "Pos::new(\"on\", ",
-                Lang::Python => "kit.positional(\"on\", \"",
-                Lang::JavaScript => "positional(\"on\", \"",
+            // A required boolean is the choice `true` or `false` an optional one is
+            // (`--on true|false`), sent as the value by the verb's `arguments`: it was a
+            // JSON positional, as a kit's choice positional took only a string from
+            // `--args` (which now takes `{"on": true}` as the word `true`).
+            let (on, choice) = match lang {
+                Lang::Rust => (
+                    "Pos::new(\"on\", ",
+                    "\"on\", Kind::Choice(&[\"true\", \"false\"]), \
+                     \"(required: `true` or `false`)\").or_option(\"true|false\")",
+                ),
+                Lang::Python => (
+                    "kit.positional(\"on\", \"",
+                    "kind=\"choice\", choices=(\"true\", \"false\",), key=\"on\", \
+                     option=\"true|false\")",
+                ),
+                Lang::JavaScript => (
+                    "positional(\"on\", \"",
+                    "{ kind: \"choice\", choices: [\"true\", \"false\"], key: \"on\", \
+                     option: \"true|false\" }",
+                ),
             };
             let line = source.lines().find(|l| l.contains(on));
             assert!(
-                line.is_some_and(|l| l.contains("json") || l.contains("Json")),
+                line.is_some_and(|l| l.contains(choice)),
                 "{lang:?}: {line:?}\n{source}"
             );
+            let sends = match lang {
+                Lang::Rust => "for key in [\"on\"] {",
+                Lang::Python => "for key in (\"on\",):",
+                Lang::JavaScript => "for (const key of [\"on\"]) {",
+            };
+            assert!(source.contains(sends), "{lang:?}: {sends}\n{source}");
             // Its help says the words it takes, not the derived verb's flag (`--on` or
             // `--on=false`), which it refused.
             assert!(
@@ -2032,7 +2056,7 @@ WitWorld = kit.export(Verb)
     fn a_verb_made_for_a_tool_takes_the_params_of_its_schema() {
         let tool = echo();
         let usage = "`mur devtools echo <message> [--loud true|false] [--max-results N] [--mode a|b] \
-                     [--arg-timeout NUMBER]`";
+                     [--offset-by N] [--arg-timeout NUMBER]`";
         for (lang, path, params) in [
             (
                 Lang::Rust,
@@ -2044,9 +2068,13 @@ WitWorld = kit.export(Verb)
                     "Opt::value(\"loud\", \"true|false\", Kind::Choice(&[\"true\", \"false\"]), ",
                     "Opt::value(\"max-results\", \"N\", Kind::Count, ",
                     "Opt::value(\"mode\", \"a|b\", Kind::Choice(&[\"a\", \"b\"]), ",
-                    "Opt::value(\"arg-timeout\", \"NUMBER\", Kind::Local, ",
-                    "for (option, key) in [(\"max-results\", \"max_results\")] {",
-                    "for (option, key) in [(\"arg-timeout\", \"timeout\")] {",
+                    "Opt::value(\"offset-by\", \"N\", Kind::Local, ",
+                    "for (option, key) in [(\"offset-by\", \"offset_by\")] {",
+                    // A number is read and sent by the kit (it was JSON, read by the
+                    // verb: `--arg-timeout abc` was "needs a JSON value").
+                    "Opt::value(\"arg-timeout\", \"NUMBER\", Kind::Number, ",
+                    "for (option, key) in [(\"max-results\", \"max_results\"), \
+                     (\"arg-timeout\", \"timeout\")] {",
                 ][..],
             ),
             (

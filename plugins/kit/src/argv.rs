@@ -30,6 +30,11 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// A non-negative integer; sent as a number.
     Count,
+    /// Any number, read as mur reads one (ASCII digits after at most one sign, with a
+    /// point and an exponent: `-1.5e3`; not `1_000`, `0x10`, `NaN` or `inf`), finite;
+    /// sent as a JSON number: an integer as typed (`2`), else a float (`2.0`, `1e3`).
+    /// The Python and JavaScript kits' kind `number`.
+    Number,
     /// A JSON value; sent parsed (an option's value and a positional's alike).
     Json,
     /// A file path the verb writes, or `-` for stdout; never sent. A path given is
@@ -49,7 +54,7 @@ impl Kind {
     fn names_a_thing(self) -> bool {
         matches!(
             self,
-            Kind::Text | Kind::Selector | Kind::Name | Kind::Choice(_) | Kind::Count
+            Kind::Text | Kind::Selector | Kind::Name | Kind::Choice(_) | Kind::Count | Kind::Number
         )
     }
 }
@@ -646,6 +651,22 @@ impl Args {
         count(positional.or_else(option)?).ok()
     }
 
+    /// The value of the [`Kind::Number`] option or positional `name`, as the number it
+    /// is sent as (`--ratio 1.5` is `Some(1.5)`), if it was given, as
+    /// [`count`](Self::count) gives a count's. `None` for a name of another kind.
+    pub fn number(&self, name: &str) -> Option<f64> {
+        let positional = self.positionals.iter().find_map(|(pos, word)| {
+            (pos.name == name && pos.kind == Kind::Number).then_some(word.as_str())
+        });
+        let option = || {
+            self.given
+                .iter()
+                .find(|(opt, _)| opt.name == name && opt.kind == Kind::Number)
+                .and_then(|(_, value)| value.as_deref())
+        };
+        number(positional.or_else(option)?).ok()?.as_f64()
+    }
+
     /// Whether flag `--name` was given.
     pub fn flag(&self, name: &str) -> bool {
         self.given.iter().any(|(opt, _)| opt.name == name)
@@ -836,7 +857,9 @@ impl Args {
             }
             // Fewer words than the positionals still to fill: one whose key `--args`
             // gives is taken from there, as a derived verb takes a required property
-            // (`click --args '{"selector": "#x"}'`); the words fill the others.
+            // (`click --args '{"selector": "#x"}'`); the words fill the others. A
+            // string gives its text; a number, a count or a number's; a boolean, a
+            // choice's (`true`); any value, a JSON positional.
             let unfilled = spec.positionals[at..]
                 .iter()
                 .filter(|later| !self.given_as_option(later))
@@ -848,7 +871,11 @@ impl Args {
                 let word = match (pos.kind, value) {
                     (Kind::Json, value) => value.to_string(),
                     (_, Value::String(text)) => text,
-                    (Kind::Count, value @ Value::Number(_)) => value.to_string(),
+                    (Kind::Count | Kind::Number, value @ Value::Number(_)) => value.to_string(),
+                    // A boolean is the word it is written as, held to the choices as a
+                    // word typed is (`{"on": true}` for the choice `true`): its text is
+                    // the same in every kit, where a number's (`1.0`) is not.
+                    (Kind::Choice(_), value @ Value::Bool(_)) => value.to_string(),
                     (_, value) => return Err(format!("{shown} must be a string, got `{value}`")),
                 };
                 let word = check_word(pos.kind, &shown, word)?;
@@ -1260,6 +1287,7 @@ fn text_after_dashes(
                 return why;
             }
         }
+        Kind::Number if number(word).is_ok() => {}
         _ => return unknown,
     }
     let told = format!(
@@ -1409,6 +1437,7 @@ fn sent_json(kind: Kind, value: Option<&str>) -> Option<Value> {
         (Kind::Flag, _) => Some(Value::Bool(true)),
         (Kind::Local | Kind::LocalFlag | Kind::OutPath | Kind::Millis, _) | (_, None) => None,
         (Kind::Count, Some(text)) => count(text).ok().map(Value::from),
+        (Kind::Number, Some(text)) => number(text).ok(),
         // Sent as typed, by `json_options`.
         (Kind::Json, _) => None,
         (_, Some(text)) => Some(Value::from(text)),
@@ -1500,6 +1529,10 @@ fn check_word(kind: Kind, shown: &str, word: String) -> Result<String, String> {
             Ok(_) => Ok(word),
             Err(why) => Err(format!("{shown} {why}, got `{word}`")),
         },
+        Kind::Number => match number(&word) {
+            Ok(_) => Ok(word),
+            Err(()) => Err(format!("{shown} needs a number, got `{word}`")),
+        },
         // Checked, never built into a `Value` tree: that takes up to 16 times the
         // text's bytes, and a 4 MiB value mur takes would outgrow the verb's 64 MiB;
         // the text is sent as typed (`Args::json_options`), without the white space
@@ -1535,6 +1568,72 @@ fn count(word: &str) -> Result<u64, String> {
             u64::MAX
         )),
     }
+}
+
+/// A [`Kind::Number`]'s value as it is sent, or `Err` where `word` is none: a number as
+/// mur reads one (a derived verb's `number` option; the Python and JavaScript kits'
+/// kind `number`): ASCII digits after at most one sign, with a point and an exponent
+/// (`-1.5e3`, `.5`, `2.`, [`number_json`]), finite (`1e400` is no JSON number). An
+/// integer is sent exactly where an `i64` or `u64` holds it (`12`), else as a float, one
+/// written without a point that is whole as an integer, as the Python kit sends it
+/// (`1e3` is 1000, `2.0` 2.0). Read by serde_json, which the kit has anyway: Rust's
+/// `f64::from_str` took `inf` and `NaN`, and made each verb 20 KB larger.
+fn number(word: &str) -> Result<Value, ()> {
+    if let Some(digits) = integer_digits(word) {
+        let exact = match word.starts_with('-') {
+            true => word.parse::<i64>().ok().map(Value::from),
+            false => digits.parse::<u64>().ok().map(Value::from),
+        };
+        if let Some(exact) = exact {
+            return Ok(exact);
+        }
+    }
+    let n: f64 = serde_json::from_str(&number_json(word).ok_or(())?).map_err(|_| ())?;
+    // Whole and within an `i64` (2^63 is the first float past it): an integer.
+    if n.fract() == 0.0 && !word.contains('.') && n.abs() < 9_223_372_036_854_775_808.0 {
+        return Ok(Value::from(n as i64));
+    }
+    serde_json::Number::from_f64(n).map(Value::Number).ok_or(())
+}
+
+/// `word` as a JSON number, where it is a number as mur reads one (the Python kit's
+/// `_NUMBER`: `[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?`), else `None`: a `+`
+/// dropped, a point without a digit on a side given one (`.5` is `0.5`, `2.` `2.0`),
+/// leading zeros dropped (`007.5` is `7.5`).
+fn number_json(word: &str) -> Option<String> {
+    let unsigned = word.strip_prefix(['+', '-']).unwrap_or(word);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
+        None => (unsigned, None),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |text: &str| text.bytes().all(|b| b.is_ascii_digit());
+    let exponent_digits = exponent.map(|e| e.strip_prefix(['+', '-']).unwrap_or(e));
+    let shaped = digits(whole)
+        && digits(fraction)
+        && !(whole.is_empty() && fraction.is_empty())
+        && exponent_digits.is_none_or(|e| !e.is_empty() && digits(e));
+    if !shaped {
+        return None;
+    }
+    let mut json = String::with_capacity(word.len() + 2);
+    if word.starts_with('-') {
+        json.push('-');
+    }
+    // JSON takes no leading zero (`007.5`), which mur reads as 7.5.
+    json.push_str(match whole.trim_start_matches('0') {
+        "" => "0",
+        whole => whole,
+    });
+    if mantissa.contains('.') {
+        json.push('.');
+        json.push_str(if fraction.is_empty() { "0" } else { fraction });
+    }
+    if let Some(exponent) = exponent {
+        json.push('e');
+        json.push_str(exponent);
+    }
+    Some(json)
 }
 
 /// The digits of `word` where it is an integer as mur reads one (Rust's `from_str`

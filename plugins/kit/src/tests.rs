@@ -292,6 +292,165 @@ fn a_positional_is_held_to_its_kind_and_sent_by_it() {
     assert!(said.starts_with("`<data>` is not valid JSON: "), "{said}");
 }
 
+/// A number ([`Kind::Number`]) is read as mur reads one (a derived verb's `number`
+/// option; the Python and JavaScript kits' kind `number`) and sent as a JSON number,
+/// an integer as typed: it was `Kind::Json`, so `--ratio abc` was told "not valid
+/// JSON", `--ratio '"1"'` sent a string, and `+1`, `.5` or `1.` were refused.
+#[test]
+fn a_number_is_read_as_mur_reads_one_and_sent_as_a_json_number() {
+    struct Scaled;
+    impl Verb for Scaled {
+        const ABOUT: About = About {
+            name: "scaled",
+            ..Sample::ABOUT
+        };
+        const SPEC: Spec = Spec {
+            positionals: &[Pos::new("by", "by", Kind::Number, "how much").or_option("NUMBER")],
+            options: &[Opt::value("ratio", "NUMBER", Kind::Number, "the ratio")],
+            exclusive: &[],
+        };
+    }
+    let sent_by = |words: &[&str]| match parse::<Scaled>(&argv(words)) {
+        Ok(Parsed::Call(call)) => sent(&call),
+        other => panic!("expected a call for {words:?}, got {other:?}"),
+    };
+    for (word, number) in [
+        ("2", json!(2)),
+        ("+2", json!(2)),
+        ("-0", json!(0)),
+        ("-12", json!(-12)),
+        ("18446744073709551615", json!(18446744073709551615_u64)),
+        ("-9223372036854775808", json!(-9223372036854775808_i64)),
+        ("1.5", json!(1.5)),
+        ("2.0", json!(2.0)),
+        ("2.", json!(2.0)),
+        (".5", json!(0.5)),
+        ("-1.5e3", json!(-1500.0)),
+        ("1e3", json!(1000)),
+        ("2E-1", json!(0.2)),
+        ("1.e2", json!(100.0)),
+        ("1e-400", json!(0)),
+        ("007.5", json!(7.5)),
+        ("-00e1", json!(0)),
+        ("007", json!(7)),
+        ("18446744073709551616", json!(18446744073709551616.0)),
+    ] {
+        assert_eq!(
+            sent_by(&["--ratio", word, "--", word]),
+            json!({"by": number, "ratio": number}),
+            "{word}"
+        );
+    }
+    // `--args` gives the positional a number as it gives a count one.
+    assert_eq!(
+        sent_by(&["--args", r#"{"by": 1.25, "k": 1}"#]),
+        json!({"by": 1.25, "k": 1})
+    );
+    // Read by a verb's own code as the number it is sent as.
+    let args = |words: &[&str]| match crate::argv::Args::parse(&Scaled::SPEC, &argv(words)) {
+        Ok(crate::argv::Request::Run(args)) => args,
+        other => panic!("{other:?}"),
+    };
+    let given = args(&["2", "--ratio", "-1.5e1"]);
+    assert_eq!(
+        (given.number("by"), given.number("ratio")),
+        (Some(2.0), Some(-15.0))
+    );
+    assert_eq!(args(&["2"]).number("ratio"), None);
+    assert_eq!(with_count().count("count"), Some(7));
+    assert_eq!(with_count().number("count"), None);
+    // The Python and JavaScript kits' words (kit.py, kit.js: `needs a number`).
+    for word in [
+        "abc", "", " 1", "1 ", "1_000", "0x10", "NaN", "nan", "inf", "-inf", "infinity", "1e400",
+        "-1e400", "1e", "e5", ".", "+-1", "--1", "1.5.2", "\"1\"", "١٢",
+    ] {
+        let said = refusal(parse::<Scaled>(&argv(&["1", "--ratio", word])), &[word]);
+        assert_eq!(said, format!("`--ratio` needs a number, got `{word}`"));
+        let said = refusal(parse::<Scaled>(&argv(&["--", word])), &[word]);
+        assert_eq!(said, format!("`<by>` needs a number, got `{word}`"));
+    }
+    // A string in `--args` is its word, as a count's is in every kit.
+    assert_eq!(sent_by(&["--args", r#"{"by": "1e1"}"#]), json!({"by": 10}));
+    let said = refusal(
+        parse::<Scaled>(&argv(&["--args", r#"{"by": "x"}"#])),
+        &["--args"],
+    );
+    assert_eq!(said, "`by` in `--args` needs a number, got `x`");
+    let said = refusal(
+        parse::<Scaled>(&argv(&["--args", r#"{"by": true}"#])),
+        &["--args"],
+    );
+    assert_eq!(said, "`by` in `--args` must be a string, got `true`");
+    // A negative number for it is told to follow `--`, as a text's word is.
+    let said = refusal(parse::<Scaled>(&argv(&["-1.5"])), &["-1.5"]);
+    assert_eq!(
+        said,
+        "unknown option `-1.5`; to give it as `<by>`, put it after `--`: did you mean \
+         `mur devtools scaled -- -1.5`?"
+    );
+    // Declared to the host as a `number`.
+    let info = info::<Scaled>();
+    assert_eq!(info.positionals[0].kind, ValueKind::Number);
+    assert_eq!(info.options[0].kind, ValueKind::Number);
+}
+
+/// A choice positional takes a JSON boolean in `--args` as the word it is written as,
+/// held to its choices as a word typed is: a required boolean, a choice of `true` and
+/// `false`, is taken from `{"on": true}`, which was refused ("must be a string"). Other
+/// values than strings and booleans are refused as before, their text being no kit's
+/// word alike (`1.0`).
+#[test]
+fn a_choice_positional_takes_a_boolean_of_args_as_its_word() {
+    struct Switch;
+    impl Verb for Switch {
+        const ABOUT: About = About {
+            name: "switch",
+            ..Sample::ABOUT
+        };
+        const SPEC: Spec = Spec {
+            positionals: &[
+                Pos::new("on", "on", Kind::Choice(&["true", "false"]), "(required)")
+                    .or_option("true|false"),
+                Pos::new("mode", "mode", Kind::Choice(&["a", "b"]), "which"),
+            ],
+            ..Spec::NONE
+        };
+    }
+    let sent_by = |words: &[&str]| match parse::<Switch>(&argv(words)) {
+        Ok(Parsed::Call(call)) => sent(&call),
+        other => panic!("expected a call for {words:?}, got {other:?}"),
+    };
+    assert_eq!(
+        sent_by(&["--args", r#"{"on": false, "mode": "b"}"#]),
+        json!({"on": "false", "mode": "b"})
+    );
+    assert_eq!(sent_by(&["true", "a"]), json!({"on": "true", "mode": "a"}));
+    for (args, said) in [
+        (
+            r#"{"on": true, "mode": true}"#,
+            "`mode` in `--args` must be `a` or `b`, got `true`",
+        ),
+        (
+            r#"{"on": 1, "mode": "a"}"#,
+            "`on` in `--args` must be a string, got `1`",
+        ),
+        (
+            r#"{"on": null, "mode": "a"}"#,
+            "`on` in `--args` must be a string, got `null`",
+        ),
+    ] {
+        let words = ["--args", args];
+        assert_eq!(refusal(parse::<Switch>(&argv(&words)), &words), said);
+    }
+}
+
+fn with_count() -> crate::argv::Args {
+    match crate::argv::Args::parse(&Sample::SPEC, &argv(&["#x", "t", "--count", "7"])) {
+        Ok(crate::argv::Request::Run(args)) => args,
+        other => panic!("{other:?}"),
+    }
+}
+
 /// A verb whose tool waits on `timeoutMs`: its `--timeout` is sent as that argument
 /// too (as a verb's own value of it wins), and the sample, which does not wait, sends
 /// none.

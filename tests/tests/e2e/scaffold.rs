@@ -1041,6 +1041,69 @@ fn a_rust_verb_made_for_a_session_tool_takes_its_params_and_works_unedited() {
     drop(session);
 }
 
+/// A number param of a Rust verb made for a tool (the fixture `slow_compute`'s
+/// `seconds`) is the kit's `Kind::Number`, read as the derived verb and the Python and
+/// JavaScript kits read a number and sent as a JSON number (its own `cargo test`, run
+/// natively). It was `Kind::Json`: `--seconds abc` was told "not valid JSON" and
+/// `--seconds '"1"'` sent the string `"1"`.
+#[test]
+fn a_number_param_of_a_rust_verb_made_for_a_tool_is_read_and_sent_as_a_number() {
+    let sb = Sandbox::new();
+    let project = sb.project("app");
+    let session = sb.start_sample_with(&project, &["--conformance-fixtures"]);
+    let src = sb.dir("src");
+    let project_arg = project.to_str().expect("utf-8");
+    verbs_new(
+        &sb,
+        &["--project", project_arg],
+        "slow-compute",
+        "rust",
+        &src,
+    )
+    .assert_code(0);
+    drop(session);
+    let dir = src.join("slow-compute");
+    let lib = dir.join("src/lib.rs");
+    let mut text = std::fs::read_to_string(&lib).expect("lib.rs");
+    assert!(
+        text.contains("Opt::value(\"seconds\", \"NUMBER\", Kind::Number, "),
+        "{text}"
+    );
+    text.push_str(
+        r###"
+#[cfg(test)]
+mod numbers {
+    use super::SlowComputeVerb;
+    use mur_verb_kit::testing;
+
+    #[test]
+    fn seconds_is_a_number() {
+        for (words, sent) in [
+            (&["--seconds", "1.5"][..], r#"{"seconds":1.5}"#),
+            (&["--seconds", "2"], r#"{"seconds":2}"#),
+            (&["--seconds", "+1e1"], r#"{"seconds":10}"#),
+            (&["--args", r#"{"seconds": 0.25}"#], r#"{"seconds":0.25}"#),
+        ] {
+            assert_eq!(testing::arguments::<SlowComputeVerb>(words).to_string(), sent);
+        }
+        for word in ["abc", "\"1\"", "1_000", "0x10", "NaN", "inf", "1e400"] {
+            let error = testing::usage_error::<SlowComputeVerb>(&["--seconds", word]);
+            let refused = format!("`--seconds` needs a number, got `{word}`");
+            assert!(error.starts_with(&refused), "{error}");
+        }
+    }
+}
+"###,
+    );
+    std::fs::write(&lib, text).expect("lib.rs");
+    let tested = run_as_user(&sb, &dir, "cargo test seconds_is_a_number\n");
+    assert_eq!(tested.code, 0, "{tested}");
+    assert!(
+        tested.stdout.contains("test result: ok. 1 passed"),
+        "{tested}"
+    );
+}
+
 /// A boolean param of a Rust verb made for a tool (`wait-for`'s `--visible`) takes the
 /// words `true` and `false`, as the derived verb does, and sends the JSON value each
 /// names (its own `cargo test`, run natively): any other word is refused naming the two.

@@ -1231,8 +1231,9 @@ export class Verb {
   }
 
   // `[shown, word]` of positional `p`'s field in `--args JSON`, if it was given with
-  // one: the word it stands for (a string's text, a number's or a JSON value's), named
-  // as mur names a field of `--args`. Throws `VerbError` for a value no word of its kind is.
+  // one: the word it stands for (a string's text, a number's or a JSON value's, a
+  // boolean's for a choice: `{"on": true}` for the choice `true`), named as mur names a
+  // field of `--args`. Throws `VerbError` for a value no word of its kind is.
   #wholeField(values, p) {
     const whole = this.#whole();
     if (!whole || values[whole.name] === undefined) return undefined;
@@ -1245,6 +1246,8 @@ export class Verb {
     if (typeof value === "string") return [shown, value];
     const numeric = typeof value === "number" || typeof value === "bigint";
     if (["integer", "count", "number"].includes(p.kind) && numeric) return [shown, stringifyExact(value)];
+    // The word a boolean is written as, the same in every kit (a number's is not: `1.0`).
+    if (p.kind === "choice" && typeof value === "boolean") return [shown, String(value)];
     throw new VerbError(`${shown} must be a string, got \`${stringifyExact(value)}\``);
   }
 

@@ -292,6 +292,35 @@ test("a negative number for a numeric positional is told to follow double dashes
   assert.deepEqual(JSON.parse(counted.parse(["#x", "--", "-1"]).arguments), { selector: "#x", n: -1 });
 });
 
+test("a choice positional takes a boolean of --args as its word", () => {
+  // A JSON boolean in `--args` is the word it is written as, held to the choices as a
+  // word typed is: a required boolean, a choice of `true` and `false`, is taken from
+  // `{"on": true}`, which was refused ("must be a string"). Other values than strings
+  // and booleans are refused as before (the Rust and Python kits' too).
+  const verb = new Verb({
+    name: "switch",
+    tool: "switch",
+    summary: "Switch",
+    positionals: [
+      positional("on", "(required)", { kind: "choice", choices: ["true", "false"], option: "true|false" }),
+      positional("mode", "which", { kind: "choice", choices: ["a", "b"] }),
+    ],
+  });
+  for (const [argv, sent] of [
+    [["--args", '{"on": false, "mode": "b"}'], { on: "false", mode: "b" }],
+    [["true", "a"], { on: "true", mode: "a" }],
+  ]) {
+    assert.deepEqual(JSON.parse(verb.parse(argv).arguments), sent, argv.join(" "));
+  }
+  for (const [args, message] of [
+    ['{"on": true, "mode": true}', "`mode` in `--args` must be `a` or `b`, got `true`"],
+    ['{"on": 1, "mode": "a"}', "`on` in `--args` must be a string, got `1`"],
+    ['{"on": null, "mode": "a"}', "`on` in `--args` must be a string, got `null`"],
+  ]) {
+    assert.throws(() => verb.parse(["--args", args]), new VerbError(message), args);
+  }
+});
+
 test("a count is held and sent as the Rust kit's count", () => {
   // Kind `count`, the Rust kit's `Kind::Count`: an integer 0 or more, sent as a number,
   // refused in its words, declared to mur as an `integer`. A verb made for a tool's

@@ -719,8 +719,9 @@ class Verb:
     def _whole_field(self, values, param):
         """`(shown, word)` of positional `param`'s field in `--args JSON`, if it was
         given with one: the word it stands for (a string's text, a number's or a JSON
-        value's), named as mur names a field of `--args`. Raises `Error` for a value
-        no word of its kind is."""
+        value's, a boolean's for a choice: `{"on": true}` for the choice `true`), named
+        as mur names a field of `--args`. Raises `Error` for a value no word of its kind
+        is."""
         whole = self._whole()
         if whole is None or values.get(whole.name) is None:
             return None
@@ -735,6 +736,9 @@ class Verb:
             return shown, value
         if param.kind in ("integer", "count", "number") and isinstance(value, (int, float)) \
                 and not isinstance(value, bool):
+            return shown, json.dumps(value)
+        # The word a boolean is written as, the same in every kit (a number's is not: `1.0`).
+        if param.kind == "choice" and isinstance(value, bool):
             return shown, json.dumps(value)
         raise Error(f"{shown} must be a string, got `{json.dumps(value, separators=(',', ':'))}`")
 

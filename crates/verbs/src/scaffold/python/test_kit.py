@@ -300,6 +300,33 @@ class KitTest(unittest.TestCase):
             self.assert_refused(verb(), argv, message, msg=argv)
         self.assertEqual(json.loads(Counted().parse(["#x", "--", "-1"]).arguments), {"selector": "#x", "n": -1})
 
+    def test_a_choice_positional_takes_a_boolean_of_args_as_its_word(self):
+        # A JSON boolean in `--args` is the word it is written as, held to the choices as
+        # a word typed is: a required boolean, a choice of `true` and `false`, is taken
+        # from `{"on": true}`, which was refused ("must be a string"). Other values than
+        # strings and booleans are refused as before (the Rust and JavaScript kits' too).
+        class Switch(kit.Verb):
+            name = "switch"
+            tool = "switch"
+            positionals = [
+                kit.positional("on", "(required)", kind="choice", choices=("true", "false"),
+                               option="true|false"),
+                kit.positional("mode", "which", kind="choice", choices=("a", "b")),
+            ]
+
+        verb = Switch()
+        for argv, sent in [
+            (["--args", '{"on": false, "mode": "b"}'], {"on": "false", "mode": "b"}),
+            (["true", "a"], {"on": "true", "mode": "a"}),
+        ]:
+            self.assertEqual(json.loads(verb.parse(argv).arguments), sent, argv)
+        for args, message in [
+            ('{"on": true, "mode": true}', "`mode` in `--args` must be `a` or `b`, got `true`"),
+            ('{"on": 1, "mode": "a"}', "`on` in `--args` must be a string, got `1`"),
+            ('{"on": null, "mode": "a"}', "`on` in `--args` must be a string, got `null`"),
+        ]:
+            self.assert_refused(verb, ["--args", args], message, msg=args)
+
     def test_a_count_is_held_and_sent_as_the_rust_kits_count(self):
         # Kind `count`, the Rust kit's `Kind::Count`: an integer 0 or more, sent as a number,
         # refused in its words, declared to mur as an `integer`. A verb made for a tool's
