@@ -835,9 +835,10 @@ fn quoted(words: &[String]) -> String {
     quoted.join(", ")
 }
 
-/// The Rust kit's `Kind` of `param`: one it sends as the tool takes it (`Kind::Json` for
-/// an integer that may be below 0: the kit's `Count` is 0 or more; `Kind::Number` reads
-/// a number as the Python and JavaScript kits' `number` does).
+/// The Rust kit's `Kind` of `param`: one it sends as the tool takes it (`Kind::Count` for
+/// an integer at least 0, `Kind::Integer` for one that may be below 0, `Kind::Number`
+/// for a number, each read as the Python and JavaScript kits' kind of that name reads
+/// one; an integer was `Kind::Json`, which took `"1"` and sent a string).
 fn rust_kind(param: &ToolParam) -> String {
     match param.kind {
         ValueKind::Flag => "Kind::Flag".to_owned(),
@@ -845,8 +846,9 @@ fn rust_kind(param: &ToolParam) -> String {
         ValueKind::Name => "Kind::Name".to_owned(),
         ValueKind::Choice => format!("Kind::Choice(&[{}])", quoted(&param.choices)),
         ValueKind::Integer if counts(param) => "Kind::Count".to_owned(),
+        ValueKind::Integer => "Kind::Integer".to_owned(),
         ValueKind::Number => "Kind::Number".to_owned(),
-        ValueKind::Integer | ValueKind::Json => "Kind::Json".to_owned(),
+        ValueKind::Json => "Kind::Json".to_owned(),
         _ => "Kind::Text".to_owned(),
     }
 }
@@ -1759,9 +1761,10 @@ mod tests {
         }
     }
 
-    /// A tool with params of every kind, three named otherwise than an option's camelCase
-    /// (`max_results`, `offset_by`, `timeout`, a host option's name), one of them JSON
-    /// (`offset_by`, an integer that may be below 0).
+    /// A tool with params of every kind, four named otherwise than an option's camelCase
+    /// (`max_results`, `offset_by`, `timeout`, a host option's name, `with_extra`), one of
+    /// them JSON (`with_extra`, an object; `offset_by`, an integer that may be below 0,
+    /// was JSON in Rust, before its kit's `Kind::Integer`).
     fn echo() -> Tool {
         Tool::of(&serde_json::json!({
             "name": "echo",
@@ -1775,6 +1778,7 @@ mod tests {
                     "mode": {"enum": ["a", "b"]},
                     "offset_by": {"type": "integer"},
                     "timeout": {"type": "number"},
+                    "with_extra": {"type": "object"},
                 },
                 "required": ["message"],
             },
@@ -1811,7 +1815,7 @@ mod tests {
         for line in [
             "Pos::new(\"n\", \"n\", Kind::Count, ",
             "Opt::value(\"max-results\", \"N\", Kind::Count, ",
-            "Opt::value(\"offset\", \"N\", Kind::Json, ",
+            "Opt::value(\"offset\", \"N\", Kind::Integer, ",
             "Opt::value(\"ratio\", \"NUMBER\", Kind::Number, ",
         ] {
             assert!(rust.contains(line), "{line}\n{rust}");
@@ -2056,7 +2060,7 @@ WitWorld = kit.export(Verb)
     fn a_verb_made_for_a_tool_takes_the_params_of_its_schema() {
         let tool = echo();
         let usage = "`mur devtools echo <message> [--loud true|false] [--max-results N] [--mode a|b] \
-                     [--offset-by N] [--arg-timeout NUMBER]`";
+                     [--offset-by N] [--arg-timeout NUMBER] [--with-extra JSON]`";
         for (lang, path, params) in [
             (
                 Lang::Rust,
@@ -2068,13 +2072,18 @@ WitWorld = kit.export(Verb)
                     "Opt::value(\"loud\", \"true|false\", Kind::Choice(&[\"true\", \"false\"]), ",
                     "Opt::value(\"max-results\", \"N\", Kind::Count, ",
                     "Opt::value(\"mode\", \"a|b\", Kind::Choice(&[\"a\", \"b\"]), ",
-                    "Opt::value(\"offset-by\", \"N\", Kind::Local, ",
-                    "for (option, key) in [(\"offset-by\", \"offset_by\")] {",
+                    // An integer that may be below 0 is read and sent by the kit (it
+                    // was JSON, read by the verb: `--offset-by abc` was "needs a JSON
+                    // value", `--offset-by '"1"'` sent a string).
+                    "Opt::value(\"offset-by\", \"N\", Kind::Integer, ",
+                    // JSON under another key is read by the verb itself.
+                    "Opt::value(\"with-extra\", \"JSON\", Kind::Local, ",
+                    "for (option, key) in [(\"with-extra\", \"with_extra\")] {",
                     // A number is read and sent by the kit (it was JSON, read by the
                     // verb: `--arg-timeout abc` was "needs a JSON value").
                     "Opt::value(\"arg-timeout\", \"NUMBER\", Kind::Number, ",
                     "for (option, key) in [(\"max-results\", \"max_results\"), \
-                     (\"arg-timeout\", \"timeout\")] {",
+                     (\"offset-by\", \"offset_by\"), (\"arg-timeout\", \"timeout\")] {",
                 ][..],
             ),
             (

@@ -30,6 +30,10 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// A non-negative integer; sent as a number.
     Count,
+    /// Any integer JSON holds exactly, -2^63 to 2^64-1, read as mur reads one (ASCII
+    /// digits after at most one sign: `-12`, `+7`; not `1_000`, `0x10` or `1e3`); sent
+    /// as a JSON number, exactly. The Python and JavaScript kits' kind `integer`.
+    Integer,
     /// Any number, read as mur reads one (ASCII digits after at most one sign, with a
     /// point and an exponent: `-1.5e3`; not `1_000`, `0x10`, `NaN` or `inf`), finite;
     /// sent as a JSON number: an integer as typed (`2`), else a float (`2.0`, `1e3`).
@@ -50,11 +54,17 @@ pub enum Kind {
 
 impl Kind {
     /// Whether a value of this kind is a word of the app's (text, a selector, a name,
-    /// a choice, a count): what a stray word on the command line may have been meant as.
+    /// a choice, a number): what a stray word on the command line may have been meant as.
     fn names_a_thing(self) -> bool {
         matches!(
             self,
-            Kind::Text | Kind::Selector | Kind::Name | Kind::Choice(_) | Kind::Count | Kind::Number
+            Kind::Text
+                | Kind::Selector
+                | Kind::Name
+                | Kind::Choice(_)
+                | Kind::Count
+                | Kind::Integer
+                | Kind::Number
         )
     }
 }
@@ -639,32 +649,40 @@ impl Args {
     /// gives, which a pass-through would send as the string `"3"`. `None` for a name of
     /// another kind.
     pub fn count(&self, name: &str) -> Option<u64> {
-        let positional = self.positionals.iter().find_map(|(pos, word)| {
-            (pos.name == name && pos.kind == Kind::Count).then_some(word.as_str())
-        });
-        let option = || {
-            self.given
-                .iter()
-                .find(|(opt, _)| opt.name == name && opt.kind == Kind::Count)
-                .and_then(|(_, value)| value.as_deref())
-        };
-        count(positional.or_else(option)?).ok()
+        count(self.word_of(name, Kind::Count)?).ok()
+    }
+
+    /// The value of the [`Kind::Integer`] option or positional `name`, as the number it
+    /// is sent as (`--offset -3` is `Some(-3)`), if it was given, as
+    /// [`count`](Self::count) gives a count's; an `i128`, which holds every one (-2^63
+    /// to 2^64-1). `None` for a name of another kind.
+    pub fn integer(&self, name: &str) -> Option<i128> {
+        let value = integer(self.word_of(name, Kind::Integer)?)?;
+        value
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| value.as_u64().map(i128::from))
     }
 
     /// The value of the [`Kind::Number`] option or positional `name`, as the number it
     /// is sent as (`--ratio 1.5` is `Some(1.5)`), if it was given, as
     /// [`count`](Self::count) gives a count's. `None` for a name of another kind.
     pub fn number(&self, name: &str) -> Option<f64> {
+        number(self.word_of(name, Kind::Number)?).ok()?.as_f64()
+    }
+
+    /// The word given for the positional or option `name` of `kind`, if it was given.
+    fn word_of(&self, name: &str, kind: Kind) -> Option<&str> {
         let positional = self.positionals.iter().find_map(|(pos, word)| {
-            (pos.name == name && pos.kind == Kind::Number).then_some(word.as_str())
+            (pos.name == name && pos.kind == kind).then_some(word.as_str())
         });
         let option = || {
             self.given
                 .iter()
-                .find(|(opt, _)| opt.name == name && opt.kind == Kind::Number)
+                .find(|(opt, _)| opt.name == name && opt.kind == kind)
                 .and_then(|(_, value)| value.as_deref())
         };
-        number(positional.or_else(option)?).ok()?.as_f64()
+        positional.or_else(option)
     }
 
     /// Whether flag `--name` was given.
@@ -858,8 +876,8 @@ impl Args {
             // Fewer words than the positionals still to fill: one whose key `--args`
             // gives is taken from there, as a derived verb takes a required property
             // (`click --args '{"selector": "#x"}'`); the words fill the others. A
-            // string gives its text; a number, a count or a number's; a boolean, a
-            // choice's (`true`); any value, a JSON positional.
+            // string gives its text; a number, a count, an integer or a number's; a
+            // boolean, a choice's (`true`); any value, a JSON positional.
             let unfilled = spec.positionals[at..]
                 .iter()
                 .filter(|later| !self.given_as_option(later))
@@ -871,7 +889,9 @@ impl Args {
                 let word = match (pos.kind, value) {
                     (Kind::Json, value) => value.to_string(),
                     (_, Value::String(text)) => text,
-                    (Kind::Count | Kind::Number, value @ Value::Number(_)) => value.to_string(),
+                    (Kind::Count | Kind::Integer | Kind::Number, value @ Value::Number(_)) => {
+                        value.to_string()
+                    }
                     // A boolean is the word it is written as, held to the choices as a
                     // word typed is (`{"on": true}` for the choice `true`): its text is
                     // the same in every kit, where a number's (`1.0`) is not.
@@ -1263,11 +1283,12 @@ fn host_letters_then(spec: &Spec, word: &str, filled: usize) -> Result<String, S
 
 /// `unknown` (an unknown option's message) with, where the positional still to fill
 /// is text, a hint to give the word after `--`, as the command it would make when
-/// the rest of argv is right: `mur devtools type '#x' -- -5`. A number for a count
-/// still to fill (`-1`) is told why the count refuses it instead: after `--` it would
-/// be refused all the same (the Python and JavaScript kits hint `--` for a number
-/// their `integer` takes, and say why for one it does not). `at` is the word's place
-/// in `argv`; `filled`, how many positionals the words before it gave.
+/// the rest of argv is right: `mur devtools type '#x' -- -5`; so too where it is a number
+/// an integer or a number still to fill takes (`-3`). A number for a count still to
+/// fill (`-1`), or one past an integer's range, is told why it is refused instead:
+/// after `--` it would be refused all the same (the Python and JavaScript kits hint
+/// `--` for a number their `integer` takes, and say why for one it does not). `at` is
+/// the word's place in `argv`; `filled`, how many positionals the words before it gave.
 fn text_after_dashes(
     verb: Option<&str>,
     spec: &Spec,
@@ -1282,7 +1303,7 @@ fn text_after_dashes(
     let word = &argv[at];
     match pos.kind {
         Kind::Text => {}
-        Kind::Count if integer_digits(word).is_some() => {
+        Kind::Count | Kind::Integer if integer_digits(word).is_some() => {
             if let Err(why) = check_word(pos.kind, &format!("`<{}>`", pos.name), word.clone()) {
                 return why;
             }
@@ -1437,6 +1458,7 @@ fn sent_json(kind: Kind, value: Option<&str>) -> Option<Value> {
         (Kind::Flag, _) => Some(Value::Bool(true)),
         (Kind::Local | Kind::LocalFlag | Kind::OutPath | Kind::Millis, _) | (_, None) => None,
         (Kind::Count, Some(text)) => count(text).ok().map(Value::from),
+        (Kind::Integer, Some(text)) => integer(text),
         (Kind::Number, Some(text)) => number(text).ok(),
         // Sent as typed, by `json_options`.
         (Kind::Json, _) => None,
@@ -1529,6 +1551,11 @@ fn check_word(kind: Kind, shown: &str, word: String) -> Result<String, String> {
             Ok(_) => Ok(word),
             Err(why) => Err(format!("{shown} {why}, got `{word}`")),
         },
+        Kind::Integer => match (integer(&word), integer_digits(&word)) {
+            (Some(_), _) => Ok(word),
+            (None, None) => Err(format!("{shown} needs an integer, got `{word}`")),
+            (None, Some(_)) => Err(format!("{shown} is out of range: {INTEGERS}, got `{word}`")),
+        },
         Kind::Number => match number(&word) {
             Ok(_) => Ok(word),
             Err(()) => Err(format!("{shown} needs a number, got `{word}`")),
@@ -1579,14 +1606,8 @@ fn count(word: &str) -> Result<u64, String> {
 /// (`1e3` is 1000, `2.0` 2.0). Read by serde_json, which the kit has anyway: Rust's
 /// `f64::from_str` took `inf` and `NaN`, and made each verb 20 KB larger.
 fn number(word: &str) -> Result<Value, ()> {
-    if let Some(digits) = integer_digits(word) {
-        let exact = match word.starts_with('-') {
-            true => word.parse::<i64>().ok().map(Value::from),
-            false => digits.parse::<u64>().ok().map(Value::from),
-        };
-        if let Some(exact) = exact {
-            return Ok(exact);
-        }
+    if let Some(exact) = integer(word) {
+        return Ok(exact);
     }
     let n: f64 = serde_json::from_str(&number_json(word).ok_or(())?).map_err(|_| ())?;
     // Whole and within an `i64` (2^63 is the first float past it): an integer.
@@ -1635,6 +1656,23 @@ fn number_json(word: &str) -> Option<String> {
     }
     Some(json)
 }
+
+/// A [`Kind::Integer`]'s value as it is sent, where `word` is one: an integer as mur
+/// reads one ([`integer_digits`], `-0` being 0) that JSON holds exactly, an `i64` or a
+/// `u64` ([`INTEGERS`]), as mur's derived verbs and the Python and JavaScript kits read
+/// a schema's `integer`. Parsed as the integer types, never through a float, so
+/// `18446744073709551615` is sent as typed.
+fn integer(word: &str) -> Option<Value> {
+    let digits = integer_digits(word)?;
+    match word.starts_with('-') {
+        true => word.parse::<i64>().ok().map(Value::from),
+        false => digits.parse::<u64>().ok().map(Value::from),
+    }
+}
+
+/// The integers a [`Kind::Integer`] takes, in the words the Python and JavaScript kits
+/// refuse one past them with (after "is out of range: ").
+const INTEGERS: &str = "an integer from -9223372036854775808 to 18446744073709551615";
 
 /// The digits of `word` where it is an integer as mur reads one (Rust's `from_str`
 /// of `i64` and `u64`: ASCII digits after at most one sign), else `None`.

@@ -221,7 +221,7 @@ fn param(kind: Kind, help: &str) -> Param {
             ValueKind::Choice,
             choices.iter().map(|c| (*c).to_owned()).collect(),
         ),
-        Kind::Count => (ValueKind::Integer, Vec::new()),
+        Kind::Count | Kind::Integer => (ValueKind::Integer, Vec::new()),
         Kind::Number => (ValueKind::Number, Vec::new()),
         Kind::Json => (ValueKind::Json, Vec::new()),
         Kind::OutPath => (ValueKind::OutputPath, Vec::new()),
@@ -383,7 +383,7 @@ pub const fn refused(
     while let Some(param) = declared(spec, at) {
         if param.sent_as(waits.argument) {
             return match param.kind {
-                Kind::Count => break,
+                Kind::Count | Kind::Integer => break,
                 // The kit's own `--timeout`: its value is the wait's.
                 Kind::Millis if param.option && is_timeout(param.name) => break,
                 Kind::Millis => [
@@ -615,7 +615,7 @@ const fn kind_name(kind: Kind) -> &'static str {
         Kind::Selector => "selector",
         Kind::Name => "name",
         Kind::Choice(_) => "choice",
-        Kind::Count => "integer",
+        Kind::Count | Kind::Integer => "integer",
         Kind::Number => "number",
         Kind::Json => "json",
         Kind::OutPath => "output-path",

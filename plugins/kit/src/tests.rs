@@ -292,6 +292,145 @@ fn a_positional_is_held_to_its_kind_and_sent_by_it() {
     assert!(said.starts_with("`<data>` is not valid JSON: "), "{said}");
 }
 
+/// An integer ([`Kind::Integer`]) is read as mur reads one (a derived verb's `integer`
+/// option; the Python and JavaScript kits' kind `integer`), any JSON holds exactly
+/// (-2^63 to 2^64-1), and sent as a JSON number, exactly: it was `Kind::Json`, so
+/// `--offset abc` was told "not valid JSON" and `--offset '"1"'` sent a string.
+#[test]
+fn an_integer_is_read_as_mur_reads_one_and_sent_exactly() {
+    struct Offset;
+    impl Verb for Offset {
+        const ABOUT: About = About {
+            name: "offset",
+            ..Sample::ABOUT
+        };
+        const SPEC: Spec = Spec {
+            positionals: &[Pos::new("by", "by", Kind::Integer, "how far").or_option("N")],
+            options: &[Opt::value("offset", "N", Kind::Integer, "the offset")],
+            exclusive: &[],
+        };
+    }
+    let sent_by = |words: &[&str]| match parse::<Offset>(&argv(words)) {
+        Ok(Parsed::Call(call)) => sent(&call),
+        other => panic!("expected a call for {words:?}, got {other:?}"),
+    };
+    for (word, integer) in [
+        ("2", json!(2)),
+        ("+2", json!(2)),
+        ("-0", json!(0)),
+        ("-12", json!(-12)),
+        ("007", json!(7)),
+        ("-007", json!(-7)),
+        ("18446744073709551615", json!(18446744073709551615_u64)),
+        ("+18446744073709551615", json!(18446744073709551615_u64)),
+        ("-9223372036854775808", json!(-9223372036854775808_i64)),
+        ("9007199254740993", json!(9007199254740993_u64)),
+    ] {
+        let sent = sent_by(&["--offset", word, "--", word]);
+        assert_eq!(sent, json!({"by": integer, "offset": integer}), "{word}");
+        // Exactly: as the integer types write it, never through a float.
+        let digits = integer.to_string();
+        assert_eq!(
+            sent.to_string(),
+            format!(r#"{{"by":{digits},"offset":{digits}}}"#)
+        );
+        assert!(integer.is_i64() || integer.is_u64(), "{word}");
+    }
+    // `--args` gives the positional a number as it gives a count one.
+    assert_eq!(
+        sent_by(&["--args", r#"{"by": -3, "k": 1}"#]),
+        json!({"by": -3, "k": 1})
+    );
+    assert_eq!(sent_by(&["--args", r#"{"by": "-3"}"#]), json!({"by": -3}));
+    // Read by a verb's own code as the number it is sent as.
+    let args = |words: &[&str]| match crate::argv::Args::parse(&Offset::SPEC, &argv(words)) {
+        Ok(crate::argv::Request::Run(args)) => args,
+        other => panic!("{other:?}"),
+    };
+    let given = args(&["--offset", "18446744073709551615", "--", "-2"]);
+    assert_eq!(
+        (given.integer("by"), given.integer("offset")),
+        (Some(-2), Some(18446744073709551615))
+    );
+    assert_eq!(
+        args(&["--", "-9223372036854775808"]).integer("by"),
+        Some(-9223372036854775808)
+    );
+    assert_eq!(args(&["2"]).integer("offset"), None);
+    assert_eq!(args(&["2"]).count("by"), None);
+    assert_eq!(args(&["2"]).number("by"), None);
+    assert_eq!(with_count().integer("count"), None);
+    // The Python and JavaScript kits' words (kit.py, kit.js: `needs an integer`, and
+    // `is out of range` for digits past what JSON holds exactly).
+    for word in [
+        "abc", "", " 1", "1 ", "1_000", "0x10", "1e3", "1.0", "1.", ".5", "NaN", "inf", "+-1",
+        "--1", "-", "+", "\"1\"", "١٢",
+    ] {
+        let said = refusal(parse::<Offset>(&argv(&["1", "--offset", word])), &[word]);
+        assert_eq!(said, format!("`--offset` needs an integer, got `{word}`"));
+        let said = refusal(parse::<Offset>(&argv(&["--", word])), &[word]);
+        assert_eq!(said, format!("`<by>` needs an integer, got `{word}`"));
+    }
+    let range = "an integer from -9223372036854775808 to 18446744073709551615";
+    for word in [
+        "18446744073709551616",
+        "-9223372036854775809",
+        "99999999999999999999999999999",
+    ] {
+        let said = refusal(parse::<Offset>(&argv(&["1", "--offset", word])), &[word]);
+        assert_eq!(
+            said,
+            format!("`--offset` is out of range: {range}, got `{word}`")
+        );
+        let said = refusal(parse::<Offset>(&argv(&["--", word])), &[word]);
+        assert_eq!(
+            said,
+            format!("`<by>` is out of range: {range}, got `{word}`")
+        );
+    }
+    let said = refusal(
+        parse::<Offset>(&argv(&["--args", r#"{"by": 1.0}"#])),
+        &["--args"],
+    );
+    assert_eq!(said, "`by` in `--args` needs an integer, got `1.0`");
+    let said = refusal(
+        parse::<Offset>(&argv(&["--args", r#"{"by": true}"#])),
+        &["--args"],
+    );
+    assert_eq!(said, "`by` in `--args` must be a string, got `true`");
+    // A negative integer for it is told to follow `--`, as a number's is; one past the
+    // range why it is refused, as after `--`; one no integer is, the unknown option.
+    let said = refusal(parse::<Offset>(&argv(&["-3"])), &["-3"]);
+    assert_eq!(
+        said,
+        "unknown option `-3`; to give it as `<by>`, put it after `--`: did you mean \
+         `mur devtools offset -- -3`?"
+    );
+    let said = refusal(
+        parse::<Offset>(&argv(&["-9223372036854775809"])),
+        &["-9223372036854775809"],
+    );
+    assert_eq!(
+        said,
+        format!("`<by>` is out of range: {range}, got `-9223372036854775809`")
+    );
+    let said = refusal(parse::<Offset>(&argv(&["-1.5"])), &["-1.5"]);
+    assert!(said.starts_with("unknown option `-1"), "{said}");
+    assert!(!said.contains("after `--`"), "{said}");
+    // Declared to the host as an `integer`, which a wait's argument may be.
+    let info = info::<Offset>();
+    assert_eq!(info.positionals[0].kind, ValueKind::Integer);
+    assert_eq!(info.options[0].kind, ValueKind::Integer);
+    let waits = crate::Waits {
+        argument: "offset",
+        default_ms: 5000,
+    };
+    assert_eq!(
+        info::refused(&Offset::ABOUT, &Offset::SPEC, Some(waits)).concat(),
+        ""
+    );
+}
+
 /// A number ([`Kind::Number`]) is read as mur reads one (a derived verb's `number`
 /// option; the Python and JavaScript kits' kind `number`) and sent as a JSON number,
 /// an integer as typed: it was `Kind::Json`, so `--ratio abc` was told "not valid

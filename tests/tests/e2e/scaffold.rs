@@ -1104,6 +1104,84 @@ mod numbers {
     );
 }
 
+/// An integer param of a Rust verb made for a tool, without `"minimum": 0` (a stub's
+/// `shift`, its `by` and `offset`), is the kit's `Kind::Integer`, read as the derived
+/// verb and the Python and JavaScript kits read an `integer` (ASCII digits after at most
+/// one sign, -2^63 to 2^64-1) and sent as a JSON number, exactly (its own `cargo test`,
+/// run natively). It was `Kind::Json`: `--offset abc` was told "not valid JSON" and
+/// `--offset '"1"'` sent the string `"1"`.
+#[test]
+fn an_integer_param_of_a_rust_verb_made_for_a_tool_is_read_and_sent_exactly() {
+    let sb = Sandbox::new();
+    let tools = serde_json::json!([{
+        "name": "shift",
+        "description": "Shifts",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "by": {"type": "integer"},
+                "offset": {"type": "integer"},
+            },
+            "required": ["by"],
+        },
+    }]);
+    let server = mur_e2e::Stub::echoing_arguments(tools);
+    let src = sb.dir("src");
+    let endpoint = server.endpoint();
+    verbs_new(&sb, &["--endpoint", &endpoint], "shift", "rust", &src).assert_code(0);
+    drop(server);
+    let dir = src.join("shift");
+    let lib = dir.join("src/lib.rs");
+    let mut text = std::fs::read_to_string(&lib).expect("lib.rs");
+    for line in [
+        "Pos::new(\"by\", \"by\", Kind::Integer, ",
+        "Opt::value(\"offset\", \"N\", Kind::Integer, ",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    text.push_str(
+        r###"
+#[cfg(test)]
+mod integers {
+    use super::ShiftVerb;
+    use mur_verb_kit::testing;
+
+    #[test]
+    fn by_and_offset_are_integers() {
+        for (words, sent) in [
+            (&["2", "--offset", "-3"][..], r#"{"by":2,"offset":-3}"#),
+            (&["--", "-12"], r#"{"by":-12}"#),
+            (&["+7"], r#"{"by":7}"#),
+            (&["1", "--offset", "18446744073709551615"], r#"{"by":1,"offset":18446744073709551615}"#),
+            (&["--", "-9223372036854775808"], r#"{"by":-9223372036854775808}"#),
+            (&["--args", r#"{"by": -5}"#], r#"{"by":-5}"#),
+        ] {
+            assert_eq!(testing::arguments::<ShiftVerb>(words).to_string(), sent);
+        }
+        for word in ["abc", "\"1\"", "1_000", "0x10", "1e3", "1.0", "NaN"] {
+            let error = testing::usage_error::<ShiftVerb>(&["1", "--offset", word]);
+            let refused = format!("`--offset` needs an integer, got `{word}`");
+            assert!(error.starts_with(&refused), "{error}");
+        }
+        let error = testing::usage_error::<ShiftVerb>(&["1", "--offset", "18446744073709551616"]);
+        let refused = "`--offset` is out of range: an integer from -9223372036854775808 to \
+                       18446744073709551615, got `18446744073709551616`";
+        assert!(error.starts_with(refused), "{error}");
+        let error = testing::usage_error::<ShiftVerb>(&["-3"]);
+        assert!(error.contains("put it after `--`"), "{error}");
+    }
+}
+"###,
+    );
+    std::fs::write(&lib, text).expect("lib.rs");
+    let tested = run_as_user(&sb, &dir, "cargo test by_and_offset_are_integers\n");
+    assert_eq!(tested.code, 0, "{tested}");
+    assert!(
+        tested.stdout.contains("test result: ok. 1 passed"),
+        "{tested}"
+    );
+}
+
 /// A boolean param of a Rust verb made for a tool (`wait-for`'s `--visible`) takes the
 /// words `true` and `false`, as the derived verb does, and sends the JSON value each
 /// names (its own `cargo test`, run natively): any other word is refused naming the two.
