@@ -59,6 +59,9 @@ pub fn run(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     outcome
 }
 
+/// [`run`]'s steps, in the order their effects are seen: the command checked, `--out`
+/// claimed, what came before there said, the conditions prepared, the runs made, then
+/// everything recorded read back for the report.
 fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome> {
     warn_of_the_agent(study, progress)?;
     let recorded = check_before_out(study)?;
@@ -71,30 +74,21 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
         pending,
         ..
     } = recorded.under_the_lock(study, &out)?;
-    // Each run says which command made it: a resume or an extension is its own.
-    let asked = asked(study);
-    let made_by = meta.matrices.iter().position(|m| *m == asked);
     let results = out.join(RESULTS);
-    let done = made.len();
-    if let Some(warning) = other_agents(study, &made, &pending) {
-        progress(&format!("warning: {warning}"));
-    }
-    if let Some(line) = stop_the_killed_study(study, &out, &pending) {
-        progress(&line);
-    }
+    say_what_came_before(study, &out, &made, &pending, progress);
     // Where the runs are made, outside `out` (`one::run_one`), and the conditions' `mur`
     // and verbs, which the agents' environment names: no path an agent is given leads
     // to another run's files. Removed when the study ends, or a signal stops it.
     let live = live::Live::make(&out, !pending.is_empty(), resume_line(study, &out))?;
     let ran = pending.len();
-    progress(&starting_line(study, meta.seed, ran, done));
+    progress(&starting_line(study, meta.seed, ran, made.len()));
     let ready = prepare(study, &out, &live, &pending, &meta, progress)?;
     let workers = Workers {
         study,
         ready: &ready,
         out: &out,
         live: &live,
-        made_by,
+        made_by: made_by(study, &meta),
         results: &results,
         progress,
     };
@@ -104,15 +98,51 @@ fn run_study(study: &Study, progress: &(dyn Fn(&str) + Sync)) -> Result<Outcome>
     if let Some(error) = failure {
         return Err(error);
     }
-    let recorded = journal::read(&results, &meta)?;
-    for warning in &recorded.warnings {
-        progress(&format!("warning: {warning}"));
-    }
+    let recorded = recorded_runs(&results, &meta, progress)?;
     Ok(Outcome {
         out,
         ran,
         report: Reread::of(meta, recorded),
     })
+}
+
+/// What the study says before it starts of what came before it in `out`: runs recorded
+/// there by another agent, and what a study killed there left (stopped and removed
+/// first, [`stop_the_killed_study`]).
+fn say_what_came_before(
+    study: &Study,
+    out: &Path,
+    made: &[result::RunResult],
+    pending: &VecDeque<Planned>,
+    progress: &(dyn Fn(&str) + Sync),
+) {
+    if let Some(warning) = other_agents(study, made, pending) {
+        progress(&format!("warning: {warning}"));
+    }
+    if let Some(line) = stop_the_killed_study(study, out, pending) {
+        progress(&line);
+    }
+}
+
+/// Which of `study.json`'s matrices is this command's: each run says which command made
+/// it, so a resume or an extension is its own.
+fn made_by(study: &Study, meta: &Meta) -> Option<usize> {
+    let asked = asked(study);
+    meta.matrices.iter().position(|m| *m == asked)
+}
+
+/// Every run `results.jsonl` records once the study's runs are made, now and before:
+/// the report's to write. What it left out is said as warnings ([`journal::read`]).
+fn recorded_runs(
+    results: &Path,
+    meta: &Meta,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<journal::Journal> {
+    let recorded = journal::read(results, meta)?;
+    for warning in &recorded.warnings {
+        progress(&format!("warning: {warning}"));
+    }
+    Ok(recorded)
 }
 
 /// Refuses an agent command that cannot start in any run; says what may go wrong with
