@@ -135,7 +135,7 @@ impl Client<'_> {
         let body = request::body(INIT_ID, "initialize", Some(params));
         tracing::debug!("POST {} initialize (protocol {version})", self.endpoint);
         let response = self
-            .send(marked(
+            .send(request::marked(
                 Request::post(self.endpoint)
                     .headers(request::base_headers())
                     .body(body.to_string()),
@@ -308,7 +308,7 @@ impl Client<'_> {
         );
         let body = body.to_string();
         let sent = body.len();
-        let mut post = marked(
+        let mut post = request::marked(
             Request::post(self.endpoint)
                 .headers(session.headers())
                 .body(body),
@@ -399,8 +399,11 @@ impl Client<'_> {
         let post = Request::post(self.endpoint)
             .headers(session.headers())
             .body(body.to_string());
-        self.send(marked(post, body["method"].as_str().unwrap_or_default()))
-            .await
+        self.send(request::marked(
+            post,
+            body["method"].as_str().unwrap_or_default(),
+        ))
+        .await
     }
 
     /// `-v`: asks the server for its log messages from [`LOG_LEVEL`] up. A
@@ -517,20 +520,6 @@ impl Client<'_> {
                 FAREWELL_LIMIT.as_millis()
             ),
         }
-    }
-}
-
-/// `post`, a request of `method`, marked [`Request::repeatable`] when the
-/// server getting it twice does nothing more: `initialize` (its first session,
-/// if the server read it before it closed the connection, is left to expire),
-/// `notifications/initialized`, `ping` and `tools/list`. Then, should the server
-/// close a kept connection without answering it (one that closes connections
-/// without `Connection: close`), it is sent again on a new one. Never a
-/// `tools/call`, nor anything else that acts.
-pub(super) fn marked(post: Request, method: &str) -> Request {
-    match method {
-        "initialize" | "notifications/initialized" | "ping" | "tools/list" => post.repeatable(),
-        _ => post,
     }
 }
 

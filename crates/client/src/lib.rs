@@ -767,7 +767,7 @@ impl<'a> Client<'a> {
                 .headers(headers)
                 .body(body)
                 .tracked(&self.delivery);
-            let response = self.send(legacy::marked(post, method)).await?;
+            let response = self.send(request::marked(post, method)).await?;
             let status = response.status();
             let mut answer_headers = request::base_headers();
             request::insert(

@@ -2,6 +2,7 @@
 //! modern (2026-07-28, stateless) and legacy (2025-11-25, session) forms.
 
 use base64::Engine as _;
+use mur_http::Request;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Map, Value, json};
 
@@ -285,6 +286,20 @@ fn encoded(value: &str) -> String {
             "=?base64?{}?=",
             base64::engine::general_purpose::STANDARD.encode(value)
         )
+    }
+}
+
+/// `post`, a request of `method`, marked [`Request::repeatable`] when the
+/// server getting it twice does nothing more: `initialize` (its first session,
+/// if the server read it before it closed the connection, is left to expire),
+/// `notifications/initialized`, `ping` and `tools/list`. Then, should the server
+/// close a kept connection without answering it (one that closes connections
+/// without `Connection: close`), it is sent again on a new one. Never a
+/// `tools/call`, nor anything else that acts.
+pub(crate) fn marked(post: Request, method: &str) -> Request {
+    match method {
+        "initialize" | "notifications/initialized" | "ping" | "tools/list" => post.repeatable(),
+        _ => post,
     }
 }
 
