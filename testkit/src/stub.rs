@@ -3,7 +3,7 @@
 //! speaks SSE, and a "legacy-only" proxy in front of a real `mur-sample`.
 //! Each request is answered by a handler; one request per connection.
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::io::{BufRead, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -16,6 +16,8 @@ use serde_json::Value;
 pub struct Request {
     pub method: String,
     pub path: String,
+    /// The request line and header lines as read, each ending in its `\r\n`.
+    pub head: String,
     /// Header names lowercased.
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
@@ -335,7 +337,11 @@ fn accept_loop(
 }
 
 fn serve_one(mut conn: TcpStream, seen: &Mutex<Vec<Request>>, handler: &Handler) {
-    let Some(request) = read_request(&conn) else {
+    let Some(request) = conn
+        .try_clone()
+        .ok()
+        .and_then(|c| read_request(&mut BufReader::new(c)))
+    else {
         return;
     };
     if let Ok(mut s) = seen.lock() {
@@ -408,16 +414,19 @@ fn open_head(status: u16, headers: &[(String, String)]) -> Vec<u8> {
     head.into_bytes()
 }
 
-fn read_request(conn: &TcpStream) -> Option<Request> {
-    let mut reader = BufReader::new(conn.try_clone().ok()?);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
+/// The next request on a connection, read whole (head and body); `None` once the
+/// client closed it, or when it is cut short. For the tests of mur's own HTTP that
+/// keep a connection across requests, keep one `reader` for the connection's life.
+pub fn read_request(reader: &mut impl BufRead) -> Option<Request> {
+    let mut head = String::new();
+    reader.read_line(&mut head).ok()?;
+    let mut parts = head.split_whitespace();
     let (method, path) = (parts.next()?.to_owned(), parts.next()?.to_owned());
     let mut headers = Vec::new();
     loop {
         let mut h = String::new();
         reader.read_line(&mut h).ok()?;
+        head.push_str(&h);
         let h = h.trim_end();
         if h.is_empty() {
             break;
@@ -436,6 +445,7 @@ fn read_request(conn: &TcpStream) -> Option<Request> {
     Some(Request {
         method,
         path,
+        head,
         headers,
         body,
     })

@@ -544,7 +544,7 @@ fn discovered(session: &Session) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    use std::io::{BufReader, Write as _};
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
 
@@ -558,30 +558,8 @@ mod tests {
     /// The next request on a connection: its HTTP method and its body's
     /// JSON-RPC method (for a POST), read whole; `None` once the client closed it.
     fn read_request(reader: &mut BufReader<std::net::TcpStream>) -> Option<(String, Value)> {
-        let mut head = String::new();
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                return None;
-            }
-            if line == "\r\n" {
-                break;
-            }
-            head.push_str(&line.to_ascii_lowercase());
-        }
-        let length = head
-            .lines()
-            .find_map(|line| line.strip_prefix("content-length:"))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(0);
-        let mut body = vec![0; length];
-        reader.read_exact(&mut body).expect("a request's body");
-        let verb = head
-            .split(' ')
-            .next()
-            .unwrap_or_default()
-            .to_ascii_uppercase();
-        Some((verb, serde_json::from_slice(&body).unwrap_or(Value::Null)))
+        let request = mur_testkit::stub::read_request(reader)?;
+        Some((request.method.to_ascii_uppercase(), request.json()))
     }
 
     /// The requests a test server read: each one's connection (from 0) and method.

@@ -73,31 +73,9 @@ fn read_request(
     reader: &mut BufReader<std::net::TcpStream>,
     seen: &Mutex<Vec<String>>,
 ) -> Option<String> {
-    let mut head = String::new();
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return None;
-        }
-        if line == "\r\n" {
-            break;
-        }
-        head.push_str(&line);
-    }
-    let length: usize = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-length: ")
-                .map(str::to_owned)
-        })
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).expect("body");
-    let path = head.split(' ').nth(1).unwrap_or("?").to_owned();
-    seen.lock().expect("heads").push(head);
-    Some(path)
+    let request = mur_testkit::stub::read_request(reader)?;
+    seen.lock().expect("heads").push(request.head);
+    Some(request.path)
 }
 
 /// Answers with `path` as the body, whole (`content-length`), and the header

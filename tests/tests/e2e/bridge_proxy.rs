@@ -1240,21 +1240,7 @@ fn a_cancelled_request_is_cancelled_at_the_server_and_the_proxy_ends_with_stdin(
     let (project, _, _bridge) = cancellable_bridge(&sb, "cancellable", &[]);
     let project = project.to_str().expect("utf-8 path");
     let mut proxy = Live::start(&sb, &["--project", project, "proxy"]);
-    proxy.send(&initialize());
-    proxy.answer(1);
-    proxy.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": { "name": "hang", "arguments": {}, "_meta": { "progressToken": "h" } } }));
-    // Its progress: the call has reached the server.
-    mur_e2e::wait_until("the hanging call's progress", || {
-        proxy
-            .lines()
-            .into_iter()
-            .find(|m| m["method"] == "notifications/progress")
-    });
-    proxy.send(
-        &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
-        "params": { "requestId": 2, "reason": "the user pressed Esc" } }),
-    );
+    cancel_a_hanging_call(&mut proxy);
     mur_e2e::wait_until("the server to be told of the cancel", || {
         let out = sb.mur(&["devtools", "--project", project, "call", "count"]);
         (out.tool_text(0) == "1").then_some(())
@@ -1270,6 +1256,26 @@ fn a_cancelled_request_is_cancelled_at_the_server_and_the_proxy_ends_with_stdin(
         .map(|m| m["id"].clone())
         .collect();
     assert_eq!(answered, [json!(1), json!(3)], "{out}");
+}
+
+/// As an agent host behind `proxy` does: initializes, calls the cancellable bridge's
+/// `hang` (id 2) and, once its progress says the call has reached the server, cancels
+/// it with `notifications/cancelled`.
+fn cancel_a_hanging_call(proxy: &mut Live) {
+    proxy.send(&initialize());
+    proxy.answer(1);
+    proxy.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "hang", "arguments": {}, "_meta": { "progressToken": "h" } } }));
+    mur_e2e::wait_until("the hanging call's progress", || {
+        proxy
+            .lines()
+            .into_iter()
+            .find(|m| m["method"] == "notifications/progress")
+    });
+    proxy.send(
+        &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 2, "reason": "the user pressed Esc" } }),
+    );
 }
 
 /// A call whose client went away before its answer is recorded `interrupted` by the
@@ -1301,20 +1307,7 @@ fn a_call_whose_client_went_away_is_recorded_interrupted_by_the_bridge_and_the_p
         &sb,
         &["--project", project, "proxy", "--usage-log", proxy_arg],
     );
-    proxy.send(&initialize());
-    proxy.answer(1);
-    proxy.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": { "name": "hang", "arguments": {}, "_meta": { "progressToken": "h" } } }));
-    mur_e2e::wait_until("the hanging call's progress", || {
-        proxy
-            .lines()
-            .into_iter()
-            .find(|m| m["method"] == "notifications/progress")
-    });
-    proxy.send(
-        &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
-        "params": { "requestId": 2, "reason": "the user pressed Esc" } }),
-    );
+    cancel_a_hanging_call(&mut proxy);
     cancels_told(1);
     proxy.end().assert_code(0);
     // `mur` stopped by Ctrl-C once its call reported progress: the server has it.
