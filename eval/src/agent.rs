@@ -594,10 +594,12 @@ pub fn run(invocation: &Invocation) -> Result<Ended> {
     let recorded = record_group(invocation, child.id());
     // A limit past what the clock can count (`--time-limit 18446744073709551615`) is no
     // limit at all.
-    let (status, timed_out) = wait(&mut child, group, started.checked_add(invocation.limit))?;
+    let waited = wait(&mut child, group, started.checked_add(invocation.limit));
     let wall = started.elapsed();
-    // Killed first: what the agent left holds its pipes open.
+    // Killed first: what the agent left holds its pipes open. Also when waiting failed:
+    // its group would run on, its pid still registered for a signal to kill.
     let left = kill_what_it_left(child.id(), group, &marker, recorded);
+    let (status, timed_out) = waited?;
     let mut notes = draining.notes(invocation.output_cap);
     notes.extend(left);
     notes.sort();
