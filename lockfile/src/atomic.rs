@@ -590,6 +590,37 @@ mod tests {
         tempfile::tempdir().expect("temp dir")
     }
 
+    /// A new FIFO, `f.png` in a temporary directory (the directory, then its path).
+    #[cfg(unix)]
+    fn fifo() -> (tempfile::TempDir, PathBuf) {
+        let dir = dir();
+        let fifo = dir.path().join("f.png");
+        crate::open::tests::mkfifo(&fifo);
+        (dir, fifo)
+    }
+
+    /// `fifo` opened to read and write: the open does not wait for a writer, and holds
+    /// the FIFO's read end.
+    #[cfg(unix)]
+    fn held_open(fifo: &Path) -> fs::File {
+        fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(fifo)
+            .expect("open the FIFO")
+    }
+
+    /// `fifo` opened to read only, without waiting for a writer (`O_NONBLOCK`).
+    #[cfg(unix)]
+    fn opened_to_read(fifo: &Path) -> fs::File {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(fifo)
+            .expect("open the FIFO to read")
+    }
+
     #[test]
     fn a_new_or_regular_file_is_written_whole() {
         let dir = dir();
@@ -721,9 +752,7 @@ mod tests {
     #[test]
     fn a_fifo_or_a_device_is_written_through_not_replaced() {
         use std::io::Read as _;
-        let dir = dir();
-        let fifo = dir.path().join("f.png");
-        crate::open::tests::mkfifo(&fifo);
+        let (dir, fifo) = fifo();
         let unread = writing(&fifo, b"lost".to_vec(), PATIENCE);
         assert_eq!(
             unread.recv_timeout(Duration::from_secs(60)),
@@ -731,11 +760,7 @@ mod tests {
         );
         // Read and write: the open does not wait for a writer, and holds the FIFO's
         // read end while `write_named` writes.
-        let mut reader = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&fifo)
-            .expect("open the FIFO");
+        let mut reader = held_open(&fifo);
         // More than a pipe holds (64 KiB), read meanwhile: the write waits for the
         // reader, as a blocking one does (left non-blocking, it failed at the full pipe).
         let big = vec![7_u8; 1 << 20];
@@ -748,21 +773,12 @@ mod tests {
         assert!(is_fifo(&fifo), "still a FIFO");
         // A reader that opened it and reads nothing: the write fails after its patience
         // (a blocking write waited for ever, past every `--timeout`).
-        let _idle = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&fifo)
-            .expect("open the FIFO");
+        let _idle = held_open(&fifo);
         let stalled = writing(&fifo, vec![7; 1 << 20], Duration::from_millis(200));
         failed_after_part(&stalled, "its reader took nothing for 200 ms, after ");
         drop(_idle);
         // A reader that reads a little and closes it: said so, with how far it got.
-        use std::os::unix::fs::OpenOptionsExt as _;
-        let mut closing = fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(&fifo)
-            .expect("open the FIFO to read");
+        let mut closing = opened_to_read(&fifo);
         let closed = writing(&fifo, vec![7; 1 << 20], PATIENCE);
         let mut first = vec![0; 4096];
         let read_some = (0..6000).any(|_| {
@@ -818,19 +834,12 @@ mod tests {
     #[test]
     fn a_fifo_no_one_reads_is_refused_before_the_call_and_a_reader_kept() {
         use std::io::Read as _;
-        use std::os::unix::fs::OpenOptionsExt as _;
-        let dir = dir();
-        let fifo = dir.path().join("f.png");
-        crate::open::tests::mkfifo(&fifo);
+        let (_dir, fifo) = fifo();
         let unread = check_named(&fifo).expect_err("no one reads it");
         assert_eq!(unread.to_string(), "it is a FIFO no one is reading");
         // A reader waiting for a writer, as `cat f.png` is (opened without waiting, then
         // read as a blocking reader reads).
-        let mut reader = fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(&fifo)
-            .expect("open the FIFO to read");
+        let mut reader = opened_to_read(&fifo);
         // SAFETY: `reader` is an open descriptor; F_SETFL only changes its flags.
         #[allow(unsafe_code)]
         let blocking =

@@ -384,13 +384,15 @@ mod tests {
 
     /// An environment of these variables, the login's runtime directories under `base`.
     #[cfg(all(unix, not(target_os = "macos")))]
-    fn env_at<'a>(base: &'a Path, vars: &'a [(&str, &str)]) -> impl Fn(&str) -> Option<OsString> {
+    fn env_at(base: &Path, vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<OsString> + use<> {
+        let base = base.as_os_str().to_owned();
+        let vars: Vec<(String, OsString)> = vars
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), OsString::from(v)))
+            .collect();
         move |name| match name {
-            LOGIN_RUNTIME_BASE_VAR => Some(base.as_os_str().to_owned()),
-            _ => vars
-                .iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| OsString::from(v)),
+            LOGIN_RUNTIME_BASE_VAR => Some(base.clone()),
+            _ => vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
         }
     }
 
@@ -480,11 +482,36 @@ mod tests {
         (base, uid, login, temp, shared)
     }
 
+    /// [`with_temp`]'s base, uid and shared directory, and the environment of a reader
+    /// whose `XDG_RUNTIME_DIR` is `/elsewhere` and `TMPDIR` that temporary directory.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn elsewhere() -> (
+        tempfile::TempDir,
+        u32,
+        PathBuf,
+        impl Fn(&str) -> Option<OsString>,
+    ) {
+        let (base, uid, _, temp, shared) = with_temp();
+        let env = env_at(
+            base.path(),
+            &[("XDG_RUNTIME_DIR", "/elsewhere"), ("TMPDIR", &temp)],
+        );
+        (base, uid, shared, env)
+    }
+
     /// The directories [`lockfile_dirs_from`] searches, and what it says it refused.
     #[cfg(all(unix, not(target_os = "macos")))]
     fn searched(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> (Vec<PathBuf>, Vec<String>) {
         let Searched { dirs, refused } = lockfile_dirs_from(env, uid);
         (dirs, refused)
+    }
+
+    /// The directories [`lockfile_dirs_from`] searches, where it refused none.
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn searched_all(env: impl Fn(&str) -> Option<OsString>, uid: u32) -> Vec<PathBuf> {
+        let (dirs, refused) = searched(env, uid);
+        assert_eq!(refused, Vec::<String>::new(), "refused: {dirs:?}");
+        dirs
     }
 
     /// A reader without `XDG_RUNTIME_DIR` searches the login's runtime directory and
@@ -497,15 +524,11 @@ mod tests {
         let vars = [("TMPDIR", temp.as_str())];
         let env = env_at(base.path(), &vars);
         make_private(&shared);
-        assert_eq!(
-            searched(&env, uid),
-            (vec![shared.clone()], vec![]),
-            "no login's"
-        );
+        assert_eq!(searched_all(&env, uid), vec![shared.clone()], "no login's");
         make_private(&login);
         assert_eq!(
-            searched(&env, uid),
-            (vec![login.join("reactor-devtools"), shared.clone()], vec![])
+            searched_all(&env, uid),
+            [login.join("reactor-devtools"), shared.clone()]
         );
         assert_eq!(
             lockfile_dir_from(&env, uid),
@@ -514,8 +537,8 @@ mod tests {
         );
         std::fs::remove_dir(&shared).expect("rmdir");
         assert_eq!(
-            searched(&env, uid),
-            (vec![login.join("reactor-devtools")], vec![]),
+            searched_all(&env, uid),
+            [login.join("reactor-devtools")],
             "none there"
         );
     }
@@ -527,20 +550,11 @@ mod tests {
     #[cfg(all(unix, not(target_os = "macos")))]
     #[test]
     fn with_xdg_runtime_dir_a_reader_searches_its_directory_and_the_shared_one() {
-        let (base, uid, _, temp, shared) = with_temp();
-        let vars = [("XDG_RUNTIME_DIR", "/elsewhere"), ("TMPDIR", &temp)];
-        let env = env_at(base.path(), &vars);
+        let (_base, uid, shared, env) = elsewhere();
         let own = PathBuf::from("/elsewhere/reactor-devtools");
-        assert_eq!(
-            searched(&env, uid),
-            (vec![own.clone()], vec![]),
-            "none there"
-        );
+        assert_eq!(searched_all(&env, uid), vec![own.clone()], "none there");
         make_private(&shared);
-        assert_eq!(
-            searched(&env, uid),
-            (vec![own.clone(), shared.clone()], vec![])
-        );
+        assert_eq!(searched_all(&env, uid), [own.clone(), shared.clone()]);
         assert_eq!(lockfile_dir_from(&env, uid), own, "written");
     }
 
@@ -550,21 +564,19 @@ mod tests {
     #[cfg(all(unix, not(target_os = "macos")))]
     #[test]
     fn a_shared_directory_others_made_or_can_write_to_is_refused_saying_why() {
-        let (base, uid, _, temp, shared) = with_temp();
-        let vars = [("XDG_RUNTIME_DIR", "/elsewhere"), ("TMPDIR", &temp)];
-        let env = env_at(base.path(), &vars);
+        let (base, uid, shared, env) = elsewhere();
         let own = vec![PathBuf::from("/elsewhere/reactor-devtools")];
         let shown = shared.display();
+        // What is searched when the shared directory is refused, `why`.
+        let refused = |why: &str| {
+            let line = format!("refusing lockfile directory `{shown}`: {why}");
+            (own.clone(), vec![line])
+        };
         std::fs::create_dir_all(&shared).expect("mkdir");
         chmod(&shared, 0o777);
         assert_eq!(
             searched(&env, uid),
-            (
-                own.clone(),
-                vec![format!(
-                    "refusing lockfile directory `{shown}`: writable by group or others (mode 777)"
-                )]
-            )
+            refused("writable by group or others (mode 777)")
         );
         chmod(&shared, 0o700);
         // Another user's: only root can give a directory away to make one.
@@ -572,38 +584,16 @@ mod tests {
             std::os::unix::fs::chown(&shared, Some(65534), None).expect("chown");
             assert_eq!(
                 searched(&env, uid),
-                (
-                    own.clone(),
-                    vec![format!(
-                        "refusing lockfile directory `{shown}`: owned by uid 65534, not by you \
-                         (uid 0)"
-                    )]
-                )
+                refused("owned by uid 65534, not by you (uid 0)")
             );
         }
         std::fs::remove_dir(&shared).expect("rmdir");
         std::os::unix::fs::symlink(base.path(), &shared).expect("symlink");
-        assert_eq!(
-            searched(&env, uid),
-            (
-                own.clone(),
-                vec![format!(
-                    "refusing lockfile directory `{shown}`: it is a symbolic link"
-                )]
-            )
-        );
+        assert_eq!(searched(&env, uid), refused("it is a symbolic link"));
         std::fs::remove_file(&shared).expect("rm");
         std::fs::write(&shared, "").expect("a file");
         chmod(&shared, 0o600);
-        assert_eq!(
-            searched(&env, uid),
-            (
-                own,
-                vec![format!(
-                    "refusing lockfile directory `{shown}`: it is not a directory"
-                )]
-            )
-        );
+        assert_eq!(searched(&env, uid), refused("it is not a directory"));
     }
 
     /// A folder holding one project file names it; with none or several, or another

@@ -308,16 +308,22 @@ impl Served {
 mod tests {
     use super::*;
 
-    /// The tool's and the verb's names are the client's words too (audit 54 #1: a
-    /// 2 MiB verb name made a record no reader takes, and flushed the log's others).
-    #[test]
-    fn the_tool_and_verb_names_a_client_sent_are_bounded_as_its_name_is() {
-        let recorder = Recorder::new(
+    /// A recorder whose log is never written: these tests look only at what it makes
+    /// of a call.
+    fn unwritten_recorder() -> Recorder {
+        Recorder::new(
             &UsageLogging::At(PathBuf::from("never-written.jsonl")),
             std::path::Path::new("0123456789abcdef.json"),
             "tag",
         )
-        .expect("a recorder");
+        .expect("a recorder")
+    }
+
+    /// The tool's and the verb's names are the client's words too (audit 54 #1: a
+    /// 2 MiB verb name made a record no reader takes, and flushed the log's others).
+    #[test]
+    fn the_tool_and_verb_names_a_client_sent_are_bounded_as_its_name_is() {
+        let recorder = unwritten_recorder();
         let long = "v".repeat(2 << 20);
         let meta = serde_json::json!({ VERB_META: { "name": long, "kind": "plugin" } });
         let served = recorder.call(&long, None, &meta);
@@ -337,12 +343,7 @@ mod tests {
     /// Whatever is kept is cut.
     #[test]
     fn a_name_sent_is_kept_when_the_session_has_it_or_it_is_shaped_like_one() {
-        let recorder = Recorder::new(
-            &UsageLogging::At(PathBuf::from("never-written.jsonl")),
-            std::path::Path::new("0123456789abcdef.json"),
-            "tag",
-        )
-        .expect("a recorder");
+        let recorder = unwritten_recorder();
         let recorded = |tool: &str, has_tool: bool, verb: Option<&str>, outcome: Outcome| {
             let meta = verb.map(|name| serde_json::json!({ "name": name, "kind": "derived" }));
             let served = recorder.served(tool, has_tool, None, meta.as_ref());

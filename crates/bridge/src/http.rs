@@ -630,18 +630,24 @@ mod tests {
         );
     }
 
+    /// A bridge on `relay` whose server's `initialize` told no capabilities, recording
+    /// its calls with `usage`, the server's stderr in `log`.
+    fn bridge_of(relay: &Relay, usage: Option<Recorder>, log: &str) -> Arc<Bridge> {
+        Bridge::new(
+            relay.clone(),
+            json!({ "capabilities": {} }),
+            usage,
+            Path::new(log),
+        )
+    }
+
     /// A bridge whose server takes requests and answers none, waiting `limit`
     /// for each; and what the server was sent.
     fn unanswering(limit: Duration) -> (Arc<Bridge>, tokio::sync::mpsc::UnboundedReceiver<String>) {
         let relay = Relay::new();
         let (to_server, server) = tokio::sync::mpsc::unbounded_channel();
         relay.attach(Some(to_server));
-        let mut bridge = Bridge::new(
-            relay,
-            json!({ "capabilities": {} }),
-            None,
-            Path::new("b.log"),
-        );
+        let mut bridge = bridge_of(&relay, None, "b.log");
         Arc::get_mut(&mut bridge).expect("one owner").request_limit = limit;
         (bridge, server)
     }
@@ -713,12 +719,7 @@ mod tests {
     #[tokio::test]
     async fn a_call_that_outwaits_a_slow_restart_is_told_the_restart_goes_on() {
         // No server attached: one is being started again, and none will be here.
-        let mut bridge = Bridge::new(
-            Relay::new(),
-            json!({ "capabilities": {} }),
-            None,
-            Path::new("/run/b.bridge.log"),
-        );
+        let mut bridge = bridge_of(&Relay::new(), None, "/run/b.bridge.log");
         Arc::get_mut(&mut bridge).expect("one owner").restart_wait = Duration::from_millis(50);
         let said = |within: &str| {
             format!(
@@ -756,12 +757,7 @@ mod tests {
     async fn every_request_counts_for_the_idle_time_sent_to_the_server_or_not() {
         // No server attached: one is being started again.
         let relay = Relay::new();
-        let bridge = Bridge::new(
-            relay.clone(),
-            json!({ "capabilities": {} }),
-            None,
-            Path::new("b.log"),
-        );
+        let bridge = bridge_of(&relay, None, "b.log");
         assert_eq!(relay.activity(), (false, None));
         let answered = request(&bridge, "initialize", json!(1), None, None).await;
         assert_eq!(answered.status(), StatusCode::OK);
@@ -797,12 +793,7 @@ mod tests {
         let logging = mur_server::UsageLogging::At(log.clone());
         let recorder = Recorder::new(&logging, &dir.join("0123.json"), "tag");
         let relay = Relay::new();
-        let bridge = Bridge::new(
-            relay.clone(),
-            json!({ "capabilities": {} }),
-            recorder,
-            Path::new("b.log"),
-        );
+        let bridge = bridge_of(&relay, recorder, "b.log");
         (bridge, relay, log)
     }
 

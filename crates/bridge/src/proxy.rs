@@ -1355,6 +1355,21 @@ mod tests {
             .collect()
     }
 
+    /// What the proxy wrote, serving `upstream` the lines of `input` to their end.
+    pub(super) fn served_lines(upstream: Arc<dyn Upstream>, input: String) -> Vec<Value> {
+        let out = Captured::default();
+        serve(upstream, std::io::Cursor::new(input), out.clone(), None).expect("served");
+        lines_of(&out)
+    }
+
+    /// The `result` of the answer to request `id` among `lines`, for each of `ids`.
+    pub(super) fn results_of<const N: usize>(lines: &[Value], ids: [u64; N]) -> [Value; N] {
+        ids.map(|id| {
+            let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
+            answer["result"].clone()
+        })
+    }
+
     /// What the proxy wrote for `input`, and what `serve` returned.
     fn serve_bytes(
         input: impl BufRead + Send + 'static,
@@ -1442,24 +1457,15 @@ mod tests {
     /// notifications, since none reaches the proxy's client.
     #[test]
     fn a_clients_own_discover_is_told_no_notifications_as_initialize_is() {
-        let out = Captured::default();
         let input = [
             r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
             r#"{"jsonrpc":"2.0","id":2,"method":"server/discover"}"#,
         ]
         .join("\n");
-        serve(
-            Arc::new(Notifying),
-            std::io::Cursor::new(input),
-            out.clone(),
-            None,
-        )
-        .expect("served");
-        let lines = lines_of(&out);
-        for id in [1, 2] {
-            let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
+        let lines = served_lines(Arc::new(Notifying), input);
+        for (id, result) in [1, 2].into_iter().zip(results_of(&lines, [1, 2])) {
             assert_eq!(
-                answer["result"]["capabilities"],
+                result["capabilities"],
                 json!({ "tools": {}, "resources": {} }),
                 "{id}: {lines:?}"
             );
@@ -1489,31 +1495,19 @@ mod tests {
     /// The results of requests 2 (`tools/call`), 3 (`tools/list`) and 4
     /// (`tasks/result`) from [`Modern`], after `opening`.
     fn modern_results(opening: &[&str]) -> [Value; 3] {
-        let lines = modern_answers(opening);
-        [2, 3, 4].map(|id| {
-            let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
-            answer["result"].clone()
-        })
+        results_of(&modern_answers(opening), [2, 3, 4])
     }
 
     /// What the proxy wrote, serving [`Modern`] `opening`, then requests 2 (`tools/call`),
     /// 3 (`tools/list`) and 4 (`tasks/result`).
     fn modern_answers(opening: &[&str]) -> Vec<Value> {
-        let out = Captured::default();
         let asked = [
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}"#,
             r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
             r#"{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"t"}}"#,
         ];
         let input = [opening, &asked].concat().join("\n");
-        serve(
-            Arc::new(Modern),
-            std::io::Cursor::new(input),
-            out.clone(),
-            None,
-        )
-        .expect("served");
-        lines_of(&out)
+        served_lines(Arc::new(Modern), input)
     }
 
     /// A client that negotiated a revision older than 2026-07-28 gets results in its
@@ -1718,14 +1712,22 @@ mod tests {
     /// hang guard far past what it takes (the grace, a second for the stuck
     /// output, the give-up grace).
     fn ends_with_nobody_reading(input: String) -> bool {
+        let upstream = Arc::new(Cancellable::default());
+        ends_within_a_minute(upstream, input, Unread, Duration::from_millis(200))
+    }
+
+    /// Whether the proxy serving `upstream` the lines of `input`, writing to `output`
+    /// with `graces(input_end)`, ends within a minute: a hang guard far past what any
+    /// of these tests takes. Once it has ended, it served without error.
+    pub(super) fn ends_within_a_minute(
+        upstream: Arc<dyn Upstream>,
+        input: String,
+        output: impl ClientOutput,
+        input_end: Duration,
+    ) -> bool {
         let served = std::thread::spawn(move || {
-            serve_within(
-                Arc::new(Cancellable::default()),
-                std::io::Cursor::new(input),
-                Unread,
-                None,
-                graces(Duration::from_millis(200)),
-            )
+            let input = std::io::Cursor::new(input);
+            serve_within(upstream, input, output, None, graces(input_end))
         });
         let until = Instant::now() + Duration::from_secs(60);
         while !served.is_finished() && Instant::now() < until {
@@ -2075,22 +2077,14 @@ mod tests {
     /// A request the client cancels ends, and no answer is written for it.
     #[test]
     fn a_cancelled_request_ends_unanswered() {
-        let out = Captured::default();
         let input = [
             r#"{"jsonrpc":"2.0","id":"call","method":"tools/call"}"#,
             r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"call"}}"#,
             r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
         ]
         .join("\n");
-        serve(
-            Arc::new(Cancellable::default()),
-            std::io::Cursor::new(input),
-            out.clone(),
-            None,
-        )
-        .expect("served");
         assert_eq!(
-            lines_of(&out),
+            served_lines(Arc::new(Cancellable::default()), input),
             [json!({ "jsonrpc": "2.0", "id": 2, "result": {} })]
         );
     }

@@ -721,6 +721,31 @@ mod tests {
             .collect()
     }
 
+    /// What a supervisor test starts from: a new temporary directory, the bridge's log
+    /// in it (its path, then the log), the relay, and the server `command_in` gives for
+    /// that directory (the command, then the server started once from it).
+    async fn first_start(
+        command_in: impl FnOnce(&Path) -> Vec<OsString>,
+    ) -> (
+        tempfile::TempDir,
+        PathBuf,
+        Arc<Log>,
+        Relay,
+        Vec<OsString>,
+        Server,
+    ) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log_path = dir.path().join("bridge.log");
+        let log = Log::empty(&log_path);
+        let relay = Relay::new();
+        let command = command_in(dir.path());
+        let never = std::future::pending::<()>();
+        let server = Server::start(&command, MAX_MESSAGE_BYTES, &log, &relay, never)
+            .await
+            .expect("the first start");
+        (dir, log_path, log, relay, command, server)
+    }
+
     /// A supervisor of `server` (started from `command`, logging to `log` at `log_path`),
     /// spawned, and what stops it. On a current-thread runtime it runs only once the
     /// test waits.
@@ -769,15 +794,8 @@ mod tests {
                 .with_max_level(tracing::Level::INFO)
                 .finish(),
         );
-        let dir = tempfile::tempdir().expect("tempdir");
-        let log_path = dir.path().join("bridge.log");
-        let log = Log::empty(&log_path);
-        let relay = Relay::new();
-        let command = exiting_then_broken(dir.path(), 1);
-        let never = std::future::pending::<()>();
-        let server = Server::start(&command, MAX_MESSAGE_BYTES, &log, &relay, never)
-            .await
-            .expect("the first start");
+        let (dir, log_path, log, relay, command, server) =
+            first_start(|dir| exiting_then_broken(dir, 1)).await;
         let (supervisor, shutdown) = supervisor_of(server, command, log, &relay, &log_path);
         // The first exits, the second start fails, the third answers: once it is started
         // (the first long gone), the next server attached is the third.
@@ -822,15 +840,8 @@ mod tests {
     /// restart was a copy of the crash's that did not tell the waiting requests).
     #[tokio::test]
     async fn a_reload_whose_restart_fails_fails_what_waits_as_a_crashs_restart_does() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let log_path = dir.path().join("bridge.log");
-        let log = Log::empty(&log_path);
-        let relay = Relay::new();
-        let command = exiting_then_broken(dir.path(), 75);
-        let never = std::future::pending::<()>();
-        let server = Server::start(&command, MAX_MESSAGE_BYTES, &log, &relay, never)
-            .await
-            .expect("the first start");
+        let (_dir, log_path, log, relay, command, server) =
+            first_start(|dir| exiting_then_broken(dir, 75)).await;
         // The answer of the call that asked for the reload was read: the next request
         // waits for the process started next. On this one thread nothing else runs
         // until the request waits.
@@ -862,15 +873,8 @@ mod tests {
     /// it off unanswered.
     #[tokio::test]
     async fn once_the_bridge_gives_up_a_request_fails_at_once_unsent() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let log_path = dir.path().join("bridge.log");
-        let log = Log::empty(&log_path);
-        let relay = Relay::new();
-        let command = sh(&format!("{ANSWERS_INITIALIZE}exit 3"), []);
-        let never = std::future::pending::<()>();
-        let server = Server::start(&command, MAX_MESSAGE_BYTES, &log, &relay, never)
-            .await
-            .expect("the first start");
+        let (_dir, log_path, log, relay, command, server) =
+            first_start(|_| sh(&format!("{ANSWERS_INITIALIZE}exit 3"), [])).await;
         let (supervisor, _shutdown) = supervisor_of(server, command, log, &relay, &log_path);
         supervisor.await.expect("the supervisor gives up");
         let waiting = relay.writer_within(Duration::from_secs(600));

@@ -553,6 +553,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use crate::request::LEGACY_VERSION;
+    use crate::tests::call_tool;
     use crate::{Client, Reply};
 
     /// The next request on a connection: its HTTP method and its body's
@@ -632,11 +633,7 @@ mod tests {
         let http = Http::new();
         let client = Client::new(&http, &endpoint, &settings);
         let params = json!({ "name": "t", "arguments": {} });
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let reply = runtime.block_on(client.call("tools/call", Some(&params), settings.timeout));
+        let reply = call_tool(&client, &params, settings.timeout);
         let read = read.lock().expect("read").clone();
         assert_eq!(
             reply.unwrap_or_else(|e| panic!("{}; the server read {read:?}", e.message())),

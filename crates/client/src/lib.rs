@@ -1462,6 +1462,19 @@ mod tests {
 
     use super::*;
 
+    /// A runtime on this thread, for a test to run a client's calls on.
+    pub(crate) fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+    }
+
+    /// `client`'s `tools/call` with `params` within `timeout`, on a runtime of its own.
+    pub(crate) fn call_tool(client: &Client, params: &Value, timeout: Duration) -> Result<Reply> {
+        runtime().block_on(client.call("tools/call", Some(params), timeout))
+    }
+
     /// A bound is said as it was applied, its half millisecond too.
     #[test]
     fn a_bound_is_said_in_milliseconds_with_its_fraction() {
@@ -1658,11 +1671,7 @@ mod tests {
         let http = Http::new();
         let client = Client::new(&http, &endpoint, &settings);
         let params = json!({ "name": "slow", "arguments": {} });
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let reply = runtime.block_on(client.call("tools/call", Some(&params), settings.timeout));
+        let reply = call_tool(&client, &params, settings.timeout);
         let refusal: Value =
             serde_json::from_str(&server.join().expect("server")).expect("JSON refusal");
         assert_eq!(refusal["id"], "q1");
@@ -1814,10 +1823,7 @@ mod tests {
         });
         let settings = settings(&endpoint);
         let http = Http::new();
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
+        let runtime = runtime();
         let list = |page: &ToolPage| {
             let client = Client::new(&http, &endpoint, &settings).listing_into(page);
             runtime.block_on(client.call("tools/list", None, settings.timeout))

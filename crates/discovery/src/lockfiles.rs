@@ -565,6 +565,28 @@ mod tests {
     use crate::within;
     use mur_lockfile::SlotLock;
 
+    /// [`survey`] of `registry` with a new HTTP client.
+    async fn surveyed(
+        registry: &Registry,
+        said: &mut Notices,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<Survey> {
+        survey(registry, &mur_http::Http::new(), said, deadline).await
+    }
+
+    /// A registry in a new temporary directory (the directory, then the registry).
+    fn temp_registry() -> (tempfile::TempDir, Registry) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        (dir, registry)
+    }
+
+    /// A stdio session of this (running) process, of `/p/App.csproj`: live without a
+    /// probe.
+    fn own_session() -> Lockfile {
+        Lockfile::stdio(std::process::id(), "/p/App.csproj".into(), "t".into())
+    }
+
     fn stale_in(registry: &Registry, count: u32) -> Vec<Found> {
         (0..count)
             .map(|i| {
@@ -580,8 +602,7 @@ mod tests {
     /// three named as one is, and the rest counted.
     #[test]
     fn many_ended_sessions_are_named_a_few_and_the_rest_counted() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let (_dir, registry) = temp_registry();
         let ended = stale_in(&registry, 1000);
         let named = |i: usize| {
             format!(
@@ -607,8 +628,7 @@ mod tests {
     /// for the next reader to remove and tell. Without one, each is.
     #[test]
     fn stale_lockfiles_are_removed_only_before_the_deadline() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let (_dir, registry) = temp_registry();
         for count in [3, 100] {
             let survey = Survey {
                 stale: stale_in(&registry, count),
@@ -645,9 +665,8 @@ mod tests {
     #[tokio::test]
     async fn the_files_skipped_are_kept_as_told() {
         use std::os::unix::fs::PermissionsExt as _;
-        let dir = tempfile::tempdir().expect("tempdir");
-        let registry = Registry::at(dir.path().join("reactor-devtools"));
-        let lock = Lockfile::stdio(std::process::id(), "/p/App.csproj".into(), "t".into());
+        let (_dir, registry) = temp_registry();
+        let lock = own_session();
         let valid = registry.write(&lock).expect("write");
         let open = registry.write(&Lockfile::stdio(1, "/q/App.csproj".into(), "t".into()));
         let open = open.expect("write");
@@ -660,9 +679,7 @@ mod tests {
         }
         std::fs::write(registry.dir().join("broken.json"), "{").expect("write");
         let mut said = Notices::default();
-        let mut survey = survey(&registry, &mur_http::Http::new(), &mut said, None)
-            .await
-            .expect("survey");
+        let mut survey = surveyed(&registry, &mut said, None).await.expect("survey");
         assert_eq!(survey.live.len(), 1);
         assert_eq!(survey.live[0].path, valid);
         assert_eq!(survey.malformed, [registry.dir().join("broken.json")]);
@@ -683,10 +700,8 @@ mod tests {
     /// in one line. It was listed twice, and `--project` could choose neither.
     #[tokio::test]
     async fn a_copy_of_a_sessions_lockfile_is_said_and_left_out() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let registry = Registry::at(dir.path().join("reactor-devtools"));
-        // A stdio session of this (running) process: live without a probe.
-        let lock = Lockfile::stdio(std::process::id(), "/p/App.csproj".into(), "t".into());
+        let (_dir, registry) = temp_registry();
+        let lock = own_session();
         let own = registry.write(&lock).expect("write");
         let copies = [
             copy_as(&registry, "0000000000000000.json", &lock),
@@ -697,9 +712,7 @@ mod tests {
         other.project = "/q/App.csproj".into();
         let other = registry.write(&other).expect("write");
         let mut said = Notices::default();
-        let survey = survey(&registry, &mur_http::Http::new(), &mut said, None)
-            .await
-            .expect("survey");
+        let survey = surveyed(&registry, &mut said, None).await.expect("survey");
         let mut live: Vec<&Path> = survey.live.iter().map(|f| f.path.as_path()).collect();
         live.sort();
         let mut sessions = [own.as_path(), other.as_path()];
@@ -730,13 +743,11 @@ mod tests {
         let first = dir.path().join("first");
         let second = dir.path().join("second");
         let registry = Registry::searching(vec![first.clone(), second.clone()]);
-        let lock = Lockfile::stdio(std::process::id(), "/p/App.csproj".into(), "t".into());
+        let lock = own_session();
         let own = registry.write(&lock).expect("write");
         let elsewhere = Registry::at(second).write(&lock).expect("write");
         let mut said = Notices::default();
-        let survey = survey(&registry, &mur_http::Http::new(), &mut said, None)
-            .await
-            .expect("survey");
+        let survey = surveyed(&registry, &mut said, None).await.expect("survey");
         assert_eq!(survey.live.len(), 1);
         assert_eq!(
             said.0,
@@ -754,14 +765,11 @@ mod tests {
     /// to have ended once.
     #[tokio::test]
     async fn a_copy_of_an_ended_sessions_lockfile_goes_with_it_and_is_told_once() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let (_dir, registry) = temp_registry();
         let lock = stale_in(&registry, 1).remove(0).lock;
         let copy = copy_as(&registry, "copy.json", &lock);
         let mut said = Notices::default();
-        let survey = survey(&registry, &mur_http::Http::new(), &mut said, None)
-            .await
-            .expect("survey");
+        let survey = surveyed(&registry, &mut said, None).await.expect("survey");
         assert_eq!(said.0, Vec::<String>::new());
         assert_eq!(survey.stale.len(), 2);
         let removed = survey.collect_garbage(&registry, &mut said, None);
@@ -774,18 +782,12 @@ mod tests {
     /// of its bound, for the caller to say in its words (`--timeout`'s error).
     #[tokio::test]
     async fn a_survey_past_its_deadline_is_out_of_its_bound() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let (_dir, registry) = temp_registry();
         stale_in(&registry, 3);
         let past = Some(std::time::Instant::now());
-        let out = survey(
-            &registry,
-            &mur_http::Http::new(),
-            &mut Notices::default(),
-            past,
-        )
-        .await
-        .expect_err("out of time");
+        let out = surveyed(&registry, &mut Notices::default(), past)
+            .await
+            .expect_err("out of time");
         assert!(out.is_out_of_bound(), "{out:?}");
         let none = within(
             std::time::Duration::from_millis(10),
@@ -806,8 +808,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_stale_lockfile_behind_a_slot_lock_that_is_none_is_told_by_its_slot_lock() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let (_dir, registry) = temp_registry();
         let survey = Survey {
             stale: stale_in(&registry, 1),
             ..Survey::default()
@@ -848,14 +849,9 @@ mod tests {
         let lockfiles = dir.path().join("reactor-devtools");
         let registry = Registry::at(lockfiles.clone());
         let refused = || async {
-            let error = survey(
-                &registry,
-                &mur_http::Http::new(),
-                &mut Notices::default(),
-                None,
-            )
-            .await
-            .expect_err("refused");
+            let error = surveyed(&registry, &mut Notices::default(), None)
+                .await
+                .expect_err("refused");
             (error.message().to_owned(), error.hints().to_vec())
         };
         let shown = lockfiles.display();
@@ -912,8 +908,7 @@ mod tests {
 
     #[test]
     fn a_large_batch_is_removed_on_threads_but_a_held_slot_and_a_rewritten_file_stay() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let registry = Registry::at(dir.path().join("reactor-devtools"));
+        let (_dir, registry) = temp_registry();
         let stale: Vec<Found> = (0..100)
             .map(|i| {
                 let project = format!("/stale/{i}/App.csproj");

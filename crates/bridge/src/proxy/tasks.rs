@@ -370,8 +370,8 @@ pub(super) fn task_of_2025(task: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proxy::tests::{graces, lines_of};
-    use crate::proxy::{Request, Upstream, serve, serve_within};
+    use crate::proxy::tests::{ends_within_a_minute, lines_of, results_of, served_lines};
+    use crate::proxy::{Request, Upstream, serve};
     use mur_client::Events;
     use mur_testkit::Captured;
     use std::io::Write as _;
@@ -405,7 +405,6 @@ mod tests {
     /// [`ModernTasks`], to a client that asked for `revision` in `initialize` (`None`: one
     /// of 2026-07-28, which sends no `initialize`).
     fn task_answers(revision: Option<&str>) -> [Value; 2] {
-        let out = Captured::default();
         let opening = revision.map(|revision| format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{revision}"}}}}"#
         ));
@@ -417,18 +416,7 @@ mod tests {
             ])
             .collect::<Vec<_>>()
             .join("\n");
-        serve(
-            Arc::new(ModernTasks),
-            std::io::Cursor::new(input),
-            out.clone(),
-            None,
-        )
-        .expect("served");
-        let lines = lines_of(&out);
-        [2, 3].map(|id| {
-            let answer = lines.iter().find(|l| l["id"] == id).expect("answered");
-            answer["result"].clone()
-        })
+        results_of(&served_lines(Arc::new(ModernTasks), input), [2, 3])
     }
 
     /// A client of 2025-11-25 gets a task in that revision's form: a task created as
@@ -576,7 +564,6 @@ mod tests {
     /// What a client of 2025-11-25 was answered to `requests` (each `[id, method, taskId]`)
     /// by the proxy in front of `session`, by id.
     fn asked_of_2025(session: Arc<TaskSession>, requests: &[(u64, &str, &str)]) -> Vec<Value> {
-        let out = Captured::default();
         let opening = initialize_2025(json!({}));
         let asked = requests.iter().map(|(id, method, task)| {
             json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": { "taskId": task } })
@@ -586,8 +573,7 @@ mod tests {
             .map(|line| line.to_string())
             .collect::<Vec<_>>()
             .join("\n");
-        serve(session, std::io::Cursor::new(input), out.clone(), None).expect("served");
-        let lines = lines_of(&out);
+        let lines = served_lines(session, input);
         requests
             .iter()
             .map(|(id, ..)| {
@@ -826,22 +812,11 @@ mod tests {
         ]
         .join("\n");
         let session = TaskSession::new(u64::MAX, "completed");
-        let writing = out.clone();
-        let served = std::thread::spawn(move || {
-            serve_within(
-                session,
-                std::io::Cursor::new(input),
-                writing,
-                None,
-                graces(Duration::from_secs(600)),
-            )
-        });
-        let until = Instant::now() + Duration::from_secs(60);
-        while !served.is_finished() && Instant::now() < until {
-            std::thread::sleep(LOOK_EVERY);
-        }
-        assert!(served.is_finished(), "the proxy still waits for the task");
-        served.join().expect("no panic").expect("served");
+        let ten_minutes = Duration::from_secs(600);
+        assert!(
+            ends_within_a_minute(session, input, out.clone(), ten_minutes),
+            "the proxy still waits for the task"
+        );
         assert!(
             lines_of(&out).iter().all(|l| l["id"] != 1),
             "{}",
