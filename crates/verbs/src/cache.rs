@@ -695,6 +695,8 @@ fn private_dir(dir: &Path) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     /// The smallest component there is: a header and nothing else.
@@ -733,9 +735,44 @@ mod tests {
         }
     }
 
+    const HOUR: Duration = Duration::from_secs(3600);
+    const DAY: Duration = Duration::from_secs(24 * 3600);
+
     impl Cached {
         fn load(&self) -> Option<Component> {
             self.cache.load(&self.engine, &self.key)
+        }
+
+        /// The image of the entry's component, compiled again as a store is given it.
+        fn image(&self) -> Vec<u8> {
+            let component = Component::new(&self.engine, EMPTY_COMPONENT).expect("compile");
+            component.serialize().expect("image")
+        }
+
+        /// The cache directory.
+        fn dir(&self) -> &Path {
+            self.entry.parent().expect("dir")
+        }
+
+        /// Where this engine keeps the code of the verb of SHA-256 `sha`.
+        fn entry_of(&self, sha: &str) -> PathBuf {
+            let (_, engine) = self.key.split_once('-').expect("a key");
+            self.dir().join(format!("{sha}-{engine}.cwasm"))
+        }
+
+        /// A verb directory `name` beside the cache, made and recorded as a user of it.
+        fn user(&self, name: &str) -> PathBuf {
+            let verbs = self._tmp.path().join(name);
+            std::fs::create_dir_all(&verbs).expect("a verb directory");
+            self.cache.record_user(&verbs);
+            verbs
+        }
+
+        /// How many verb directories the cache names.
+        fn users_named(&self) -> usize {
+            std::fs::read_dir(self.dir().join(USERS))
+                .expect("records")
+                .count()
         }
     }
 
@@ -786,21 +823,18 @@ mod tests {
 
         // Under its own (old) key it is never opened, and a new store removes it;
         // an entry of another engine that is not in the old format stays.
-        let dir = c.entry.parent().expect("dir");
-        let stale = dir.join(format!("{SHA}-00000000deadbeef.cwasm"));
-        let other_engine = dir.join(format!("{SHA}-00000000cafef00d.cwasm"));
+        let stale = c.dir().join(format!("{SHA}-00000000deadbeef.cwasm"));
+        let other_engine = c.dir().join(format!("{SHA}-00000000cafef00d.cwasm"));
         std::fs::write(&stale, &old).expect("old entry");
         std::fs::write(&other_engine, &c.good).expect("other engine");
-        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
-        let image = component.serialize().expect("image");
-        assert!(c.cache.store(&c.engine, &c.key, &image).is_some());
+        assert!(c.cache.store(&c.engine, &c.key, &c.image()).is_some());
         assert!(!stale.exists(), "the old-format entry is removed");
         assert!(other_engine.exists());
         assert!(c.load().is_some());
     }
 
     /// A file in the cache directory, last read and written `age` ago.
-    fn aged(path: &Path, bytes: &[u8], age: std::time::Duration) {
+    fn aged(path: &Path, bytes: &[u8], age: Duration) {
         std::fs::write(path, bytes).expect("write");
         let file = File::options().write(true).open(path).expect("open");
         let at = std::time::SystemTime::now() - age;
@@ -811,19 +845,14 @@ mod tests {
     #[test]
     fn a_store_collects_other_engines_entries_unused_for_a_month() {
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let day = std::time::Duration::from_secs(24 * 3600);
         let other_verb = "fe".repeat(32);
-        let (_, engine) = c.key.split_once('-').expect("a key");
-        let left_by_an_upgrade = dir.join(format!("{other_verb}-00000000cafef00d.cwasm"));
-        let in_use = dir.join(format!("{other_verb}-00000000deadf00d.cwasm"));
-        let ours = dir.join(format!("{other_verb}-{engine}.cwasm"));
-        aged(&left_by_an_upgrade, &c.good, 40 * day);
-        aged(&in_use, &c.good, 2 * day);
-        aged(&ours, &c.good, 40 * day);
-        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
-        let image = component.serialize().expect("image");
-        assert!(c.cache.store(&c.engine, &c.key, &image).is_some());
+        let left_by_an_upgrade = c.dir().join(format!("{other_verb}-00000000cafef00d.cwasm"));
+        let in_use = c.dir().join(format!("{other_verb}-00000000deadf00d.cwasm"));
+        let ours = c.entry_of(&other_verb);
+        aged(&left_by_an_upgrade, &c.good, 40 * DAY);
+        aged(&in_use, &c.good, 2 * DAY);
+        aged(&ours, &c.good, 40 * DAY);
+        assert!(c.cache.store(&c.engine, &c.key, &c.image()).is_some());
         assert!(
             !left_by_an_upgrade.exists(),
             "another engine's unused entry stays"
@@ -838,21 +867,18 @@ mod tests {
     #[test]
     fn a_store_clears_the_old_keys_and_what_a_killed_mur_left_but_not_a_write_in_progress() {
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let hour = std::time::Duration::from_secs(3600);
+        let dir = c.dir();
         let old_key = dir.join(format!("{SHA}-{}.cwasm", "ab".repeat(32)));
         let crc_key = dir.join(format!("{SHA}-cafef00d.cwasm"));
         let killed = dir.join(format!("{}.cwasm.4242.0.tmp", c.key));
         let writing = dir.join(format!("{}.cwasm.4243.0.tmp", c.key));
         let other_engine = dir.join(format!("{SHA}-cafef00dcafef00d.cwasm"));
-        aged(&old_key, &c.good, hour);
-        aged(&crc_key, &c.good, hour);
-        aged(&killed, &c.good[..100], hour);
-        aged(&writing, &c.good[..100], std::time::Duration::ZERO);
-        aged(&other_engine, &c.good, hour);
-        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
-        let image = component.serialize().expect("image");
-        assert!(c.cache.store(&c.engine, &c.key, &image).is_some());
+        aged(&old_key, &c.good, HOUR);
+        aged(&crc_key, &c.good, HOUR);
+        aged(&killed, &c.good[..100], HOUR);
+        aged(&writing, &c.good[..100], Duration::ZERO);
+        aged(&other_engine, &c.good, HOUR);
+        assert!(c.cache.store(&c.engine, &c.key, &c.image()).is_some());
         assert!(!old_key.exists(), "the entry under the SHA-256 key stays");
         assert!(!crc_key.exists(), "the entry under the CRC-32 key stays");
         assert!(!killed.exists(), "a killed mur's temporary file stays");
@@ -864,13 +890,15 @@ mod tests {
     #[test]
     fn a_sweep_clears_stale_temporaries_of_any_verb() {
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let hour = std::time::Duration::from_secs(3600);
         let other = "f".repeat(64);
-        let killed = dir.join(format!("{other}-cafef00dcafef00d.cwasm.99.1.tmp"));
-        let writing = dir.join(format!("{other}-cafef00dcafef00d.cwasm.98.1.tmp"));
-        aged(&killed, b"partial", hour);
-        aged(&writing, b"partial", std::time::Duration::ZERO);
+        let killed = c
+            .dir()
+            .join(format!("{other}-cafef00dcafef00d.cwasm.99.1.tmp"));
+        let writing = c
+            .dir()
+            .join(format!("{other}-cafef00dcafef00d.cwasm.98.1.tmp"));
+        aged(&killed, b"partial", HOUR);
+        aged(&writing, b"partial", Duration::ZERO);
         assert_eq!(c.cache.sweep(&[SHA], &[], None), 1);
         assert!(!killed.exists());
         assert!(writing.exists());
@@ -883,19 +911,16 @@ mod tests {
     #[test]
     fn a_sweep_keeps_what_any_verb_directory_uses_and_takes_the_dropped_and_the_idle() {
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let (_, engine) = c.key.split_once('-').expect("a key");
-        let day = std::time::Duration::from_secs(24 * 3600);
         let [used, dropped, idle, recent] = ["a", "b", "c", "d"].map(|digit| digit.repeat(64));
-        let entry = |sha: &str| dir.join(format!("{sha}-{engine}.cwasm"));
-        aged(&entry(&used), &c.good, 40 * day);
-        aged(&entry(&dropped), &c.good, std::time::Duration::ZERO);
-        aged(&entry(&idle), &c.good, 40 * day);
+        let entry = |sha: &str| c.entry_of(sha);
+        aged(&entry(&used), &c.good, 40 * DAY);
+        aged(&entry(&dropped), &c.good, Duration::ZERO);
+        aged(&entry(&idle), &c.good, 40 * DAY);
         let kept = [SHA, used.as_str()];
         assert_eq!(c.cache.sweep(&kept, &[&dropped, &used], None), 1);
         assert!(!entry(&dropped).exists());
         assert!(entry(&idle).exists(), "went for its age unasked");
-        aged(&entry(&recent), &c.good, 2 * day);
+        aged(&entry(&recent), &c.good, 2 * DAY);
         assert_eq!(
             c.cache.sweep(&kept, &[], Some(UNUSED_OTHER_ENGINE)),
             1,
@@ -913,18 +938,15 @@ mod tests {
     #[test]
     fn a_sweep_drops_nothing_at_once_while_an_unknown_verb_directory_is_at_work() {
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let (_, engine) = c.key.split_once('-').expect("a key");
-        let day = std::time::Duration::from_secs(24 * 3600);
         let [dropped, theirs] = ["b", "e"].map(|digit| digit.repeat(64));
-        let entry = |sha: &str| dir.join(format!("{sha}-{engine}.cwasm"));
-        aged(&entry(&dropped), &c.good, std::time::Duration::ZERO);
-        aged(&entry(&theirs), &c.good, 2 * day);
+        let entry = |sha: &str| c.entry_of(sha);
+        aged(&entry(&dropped), &c.good, Duration::ZERO);
+        aged(&entry(&theirs), &c.good, 2 * DAY);
         let idle = Some(UNUSED_OTHER_ENGINE);
         assert_eq!(c.cache.sweep(&[SHA], &[&dropped], idle), 0);
         assert!(entry(&dropped).exists(), "dropped under a stranger's feet");
         assert!(entry(&theirs).exists());
-        aged(&entry(&theirs), &c.good, 40 * day);
+        aged(&entry(&theirs), &c.good, 40 * DAY);
         assert_eq!(c.cache.sweep(&[SHA], &[&dropped], idle), 2);
         assert!(!entry(&dropped).exists() && !entry(&theirs).exists());
         assert!(c.entry.exists());
@@ -938,20 +960,14 @@ mod tests {
     #[test]
     fn a_verb_directory_that_cannot_be_read_holds_back_a_release_until_the_month_rule() {
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let (_, engine) = c.key.split_once('-').expect("a key");
-        let day = std::time::Duration::from_secs(24 * 3600);
-        let [ours, theirs] = ["ours", "theirs"].map(|name| c._tmp.path().join(name));
-        std::fs::create_dir(&ours).expect("ours");
+        let [ours, theirs] = ["ours", "theirs"].map(|name| c.user(name));
         let broken = theirs.join(crate::names::INDEX_NAME).join("crash.json");
         std::fs::create_dir_all(broken.parent().expect("entries")).expect("theirs");
         std::fs::write(&broken, "{").expect("a broken entry");
-        c.cache.record_user(&ours);
-        c.cache.record_user(&theirs);
         let here = [SHA.to_owned()];
         let dropped = "b".repeat(64);
-        let entry = dir.join(format!("{dropped}-{engine}.cwasm"));
-        aged(&entry, &c.good, std::time::Duration::ZERO);
+        let entry = c.entry_of(&dropped);
+        aged(&entry, &c.good, Duration::ZERO);
 
         assert!(c.cache.other_users(&ours).is_none(), "theirs read");
         c.cache.release(&ours, &here, &dropped);
@@ -959,12 +975,11 @@ mod tests {
             entry.exists(),
             "released what an unreadable directory may use"
         );
-        let named = std::fs::read_dir(dir.join(USERS)).expect("records").count();
-        assert_eq!(named, 2, "an unreadable directory was forgotten");
+        assert_eq!(c.users_named(), 2, "an unreadable directory was forgotten");
 
         // A month unmapped: the sweep of `verbs add` and `verbs remove` takes it,
         // without `dropped`.
-        aged(&entry, &c.good, 40 * day);
+        aged(&entry, &c.good, 40 * DAY);
         assert_eq!(c.cache.sweep(&[SHA], &[], Some(UNUSED_OTHER_ENGINE)), 1);
         assert!(!entry.exists(), "kept for ever");
         assert!(c.entry.exists());
@@ -973,11 +988,10 @@ mod tests {
         // rebuild taken by a call): an earlier rebuild's code unmapped for a month
         // goes; what theirs mapped lately, and what was just dropped, stay. A release
         // kept them all, and every rebuild's code piled up until a command ran.
-        let [earlier, mapped] =
-            ["c", "d"].map(|digit| dir.join(format!("{}-{engine}.cwasm", digit.repeat(64))));
-        aged(&earlier, &c.good, 40 * day);
-        aged(&mapped, &c.good, 2 * day);
-        aged(&entry, &c.good, std::time::Duration::ZERO);
+        let [earlier, mapped] = ["c", "d"].map(|digit| c.entry_of(&digit.repeat(64)));
+        aged(&earlier, &c.good, 40 * DAY);
+        aged(&mapped, &c.good, 2 * DAY);
+        aged(&entry, &c.good, Duration::ZERO);
         c.cache.release(&ours, &here, &dropped);
         assert!(
             !earlier.exists(),
@@ -987,7 +1001,7 @@ mod tests {
         std::fs::remove_file(&mapped).expect("mapped");
 
         // Readable again (the entry repaired), their directory no longer holds back.
-        aged(&entry, &c.good, std::time::Duration::ZERO);
+        aged(&entry, &c.good, Duration::ZERO);
         std::fs::remove_file(&broken).expect("repair");
         c.cache.release(&ours, &here, &dropped);
         assert!(!entry.exists(), "held back by a directory that reads");
@@ -1000,22 +1014,16 @@ mod tests {
     #[test]
     fn a_verb_directory_replaced_by_a_file_is_forgotten() {
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let (_, engine) = c.key.split_once('-').expect("a key");
-        let [ours, theirs] = ["ours", "theirs"].map(|name| c._tmp.path().join(name));
-        std::fs::create_dir(&ours).expect("ours");
-        std::fs::create_dir(&theirs).expect("theirs");
-        c.cache.record_user(&ours);
-        c.cache.record_user(&theirs);
+        let [ours, theirs] = ["ours", "theirs"].map(|name| c.user(name));
         std::fs::remove_dir(&theirs).expect("their directory goes");
         std::fs::write(&theirs, "not a directory").expect("a file in its place");
         let here = [SHA.to_owned()];
         let dropped = "b".repeat(64);
-        let entry = dir.join(format!("{dropped}-{engine}.cwasm"));
-        aged(&entry, &c.good, std::time::Duration::ZERO);
+        let entry = c.entry_of(&dropped);
+        aged(&entry, &c.good, Duration::ZERO);
 
         assert_eq!(c.cache.other_users(&ours), Some(Vec::new()));
-        let named: Vec<_> = std::fs::read_dir(dir.join(USERS))
+        let named: Vec<_> = std::fs::read_dir(c.dir().join(USERS))
             .expect("records")
             .map(|record| std::fs::read_to_string(record.expect("record").path()).expect("path"))
             .collect();
@@ -1035,20 +1043,14 @@ mod tests {
     #[test]
     fn a_verb_directory_under_a_file_is_forgotten() {
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let (_, engine) = c.key.split_once('-').expect("a key");
-        let ours = c._tmp.path().join("ours");
+        let ours = c.user("ours");
+        c.user("data2/verbs");
         let above = c._tmp.path().join("data2");
-        let theirs = above.join("verbs");
-        std::fs::create_dir(&ours).expect("ours");
-        std::fs::create_dir_all(&theirs).expect("theirs");
-        c.cache.record_user(&ours);
-        c.cache.record_user(&theirs);
         std::fs::remove_dir_all(&above).expect("the folder above goes");
         std::fs::write(&above, "not a directory").expect("a file in its place");
         let dropped = "b".repeat(64);
-        let entry = dir.join(format!("{dropped}-{engine}.cwasm"));
-        aged(&entry, &c.good, std::time::Duration::ZERO);
+        let entry = c.entry_of(&dropped);
+        aged(&entry, &c.good, Duration::ZERO);
 
         assert_eq!(c.cache.other_users(&ours), Some(Vec::new()));
         c.cache.release(&ours, &[SHA.to_owned()], &dropped);
@@ -1066,13 +1068,9 @@ mod tests {
     fn a_verb_directory_replaced_by_a_fifo_a_socket_or_a_link_to_no_directory_is_forgotten() {
         use std::os::unix::fs::symlink;
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let (_, engine) = c.key.split_once('-').expect("a key");
-        let ours = c._tmp.path().join("ours");
-        std::fs::create_dir(&ours).expect("ours");
-        c.cache.record_user(&ours);
+        let ours = c.user("ours");
         let dropped = "b".repeat(64);
-        let entry = dir.join(format!("{dropped}-{engine}.cwasm"));
+        let entry = c.entry_of(&dropped);
         /// Makes what takes the place of their directory.
         type Make = fn(&Path);
         let kinds: [(&str, Make); 5] = [
@@ -1089,17 +1087,14 @@ mod tests {
             ("a link to itself", |at| symlink(at, at).expect("link")),
         ];
         for (kind, make) in kinds {
-            let theirs = c._tmp.path().join("theirs");
-            std::fs::create_dir(&theirs).expect("theirs");
-            c.cache.record_user(&theirs);
+            let theirs = c.user("theirs");
             std::fs::remove_dir(&theirs).expect("their directory goes");
             make(&theirs);
-            aged(&entry, &c.good, std::time::Duration::ZERO);
+            aged(&entry, &c.good, Duration::ZERO);
 
             c.cache.release(&ours, &[SHA.to_owned()], &dropped);
             assert!(!entry.exists(), "held back by {kind}");
-            let named = std::fs::read_dir(dir.join(USERS)).expect("records").count();
-            assert_eq!(named, 1, "{kind} stays named");
+            assert_eq!(c.users_named(), 1, "{kind} stays named");
             assert!(c.entry.exists());
             std::fs::remove_file(&theirs).expect("left alone");
         }
@@ -1112,13 +1107,8 @@ mod tests {
     #[test]
     fn a_link_to_a_directory_in_place_of_a_verb_directory_is_followed() {
         let c = cached();
-        let dir = c.entry.parent().expect("dir");
-        let [ours, theirs, elsewhere] =
-            ["ours", "theirs", "elsewhere"].map(|name| c._tmp.path().join(name));
-        std::fs::create_dir(&ours).expect("ours");
-        std::fs::create_dir(&theirs).expect("theirs");
-        c.cache.record_user(&ours);
-        c.cache.record_user(&theirs);
+        let [ours, theirs] = ["ours", "theirs"].map(|name| c.user(name));
+        let elsewhere = c._tmp.path().join("elsewhere");
         let broken = elsewhere.join(crate::names::INDEX_NAME).join("crash.json");
         std::fs::create_dir_all(broken.parent().expect("entries")).expect("elsewhere");
         std::fs::write(&broken, "{").expect("a broken entry");
@@ -1131,8 +1121,7 @@ mod tests {
         );
         std::fs::remove_file(&broken).expect("repair");
         assert_eq!(c.cache.other_users(&ours), Some(Vec::new()));
-        let named = std::fs::read_dir(dir.join(USERS)).expect("records").count();
-        assert_eq!(named, 2, "a link to a directory was forgotten");
+        assert_eq!(c.users_named(), 2, "a link to a directory was forgotten");
     }
 
     #[cfg(unix)]
@@ -1165,9 +1154,7 @@ mod tests {
         assert_eq!(std::fs::read(&c.entry).expect("entry kept"), c.good);
 
         std::fs::remove_file(&c.entry).expect("remove");
-        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
-        let image = component.serialize().expect("image");
-        let stored = c.cache.store_by(&c.engine, &c.key, &image, unmappable);
+        let stored = c.cache.store_by(&c.engine, &c.key, &c.image(), unmappable);
         assert!(stored.is_some(), "stored, read back");
         assert_eq!(std::fs::read(&c.entry).expect("entry kept"), c.good);
 
@@ -1196,10 +1183,8 @@ mod tests {
         config.consume_fuel(false);
         let other = Engine::new(&config).expect("engine");
         std::fs::remove_file(&c.entry).expect("remove");
-        let component = Component::new(&c.engine, EMPTY_COMPONENT).expect("compile");
         // Stored through the other engine: written, mapped back, refused, removed.
-        let image = component.serialize().expect("image");
-        assert!(c.cache.store(&other, &c.key, &image).is_none());
+        assert!(c.cache.store(&other, &c.key, &c.image()).is_none());
         assert!(!c.entry.exists());
     }
 }

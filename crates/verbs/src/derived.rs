@@ -2650,7 +2650,7 @@ mod tests {
 
     /// The call `wait_for` makes of `words`, which must parse.
     fn wait_for_call(words: &[&str]) -> Request {
-        wait_for().parse(&argv(words), WITHIN).expect("parses")
+        parsed(&wait_for(), words).expect("parses")
     }
 
     /// The verb of a tool `name` whose input schema is `schema`.
@@ -2658,9 +2658,24 @@ mod tests {
         Derived::from_tool(&json!({"name": name, "inputSchema": schema})).expect("a tool")
     }
 
+    /// What `verb` makes of `words`: a request, or what it says refusing them.
+    fn parsed(verb: &Derived, words: &[&str]) -> Result<Request, String> {
+        verb.parse(&argv(words), WITHIN)
+    }
+
+    /// Asserts, for each `(words, parsed)` row, what `verb` makes of `words`: a call
+    /// with these arguments (`Ok`), or what it says refusing them (`Err`).
+    #[track_caller]
+    fn assert_parses(verb: &Derived, rows: &[(&[&str], Result<Value, &str>)]) {
+        for (words, expected) in rows {
+            let expected = expected.clone().map(call).map_err(str::to_owned);
+            assert_eq!(parsed(verb, words), expected, "{words:?}");
+        }
+    }
+
     /// What `verb` says refusing `words`, which it must refuse.
     fn refused(verb: &Derived, words: &[&str]) -> String {
-        match verb.parse(&argv(words), WITHIN) {
+        match parsed(verb, words) {
             Err(message) => message,
             other => panic!("{words:?}: {other:?}"),
         }
@@ -2674,12 +2689,16 @@ mod tests {
         }
     }
 
+    /// What `each` makes of every option of `verb`, in order.
+    fn options_as<'a, T>(verb: &'a Derived, each: impl FnMut(&'a Param) -> T) -> Vec<T> {
+        verb.spec.options.iter().map(each).collect()
+    }
+
     /// Each option's name and help, but `--args`'s.
     fn option_helps(verb: &Derived) -> Vec<(&str, &str)> {
-        verb.spec
-            .options
-            .iter()
-            .map(|o| (o.name.as_str(), o.help.as_str()))
+        let helps = options_as(verb, |o| (o.name.as_str(), o.help.as_str()));
+        helps
+            .into_iter()
             .filter(|(name, _)| *name != "args")
             .collect()
     }
@@ -2914,10 +2933,10 @@ mod tests {
                 "level": {"type": "integer"}
             }}),
         );
-        let names: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
+        let names = options_as(&verb, |o| o.name.as_str());
         assert_eq!(names, ["fooBar", "foo_bar", "__", "level", "args"]);
         assert_eq!(
-            verb.parse(&argv(&["--foo_bar", "7", "--fooBar", "x", "--__"]), WITHIN),
+            parsed(&verb, &["--foo_bar", "7", "--fooBar", "x", "--__"]),
             Ok(call(json!({"foo_bar": 7, "fooBar": "x", "__": true})))
         );
         // Case aside (the one rule of the kit's hints, helper 506), `--foo-bar` is most
@@ -2966,9 +2985,9 @@ mod tests {
             ])
         );
         assert_eq!(
-            derived.parse(
-                &argv(&["--arg-arg-timeout", "5", "--arg-help", "--arg-pretty"]),
-                WITHIN
+            parsed(
+                derived,
+                &["--arg-arg-timeout", "5", "--arg-help", "--arg-pretty"]
             ),
             Ok(call(json!({"timeout": 5, "help": true, "pretty": true})))
         );
@@ -3004,12 +3023,9 @@ mod tests {
                 }
             }),
         );
-        let options: Vec<(&str, &str, &str)> = verb
-            .spec
-            .options
-            .iter()
-            .map(|o| (o.name.as_str(), o.value_name.as_str(), o.help.as_str()))
-            .collect();
+        let options = options_as(&verb, |o| {
+            (o.name.as_str(), o.value_name.as_str(), o.help.as_str())
+        });
         assert_eq!(
             options,
             [
@@ -3025,11 +3041,11 @@ mod tests {
             ]
         );
         assert_eq!(
-            verb.parse(
-                &argv(&[
+            parsed(
+                &verb,
+                &[
                     "--limit", "3", "--mode", "slow", "--tags", "a", "--size", "1.5"
-                ]),
-                WITHIN
+                ]
             ),
             Ok(call(
                 json!({"limit": 3, "mode": "slow", "tags": ["a"], "size": 1.5})
@@ -3076,19 +3092,14 @@ mod tests {
                 }
             }),
         );
-        let options: Vec<(&str, &str, &str, bool)> = verb
-            .spec
-            .options
-            .iter()
-            .map(|o| {
-                (
-                    o.name.as_str(),
-                    o.value_name.as_str(),
-                    o.help.as_str(),
-                    o.repeatable,
-                )
-            })
-            .collect();
+        let options = options_as(&verb, |o| {
+            (
+                o.name.as_str(),
+                o.value_name.as_str(),
+                o.help.as_str(),
+                o.repeatable,
+            )
+        });
         assert_eq!(
             options,
             [
@@ -3166,11 +3177,6 @@ mod tests {
             refused(&listed, &["--tags", "z"]),
             "`--tags` must be `x` or `y`, got `z`"
         );
-        // Not where the schema has no null: `null` is a word like any other.
-        assert_eq!(
-            parse(&["--tags", "null"]),
-            Err("`--tags` must be `a` or `b`, got `null`".to_owned())
-        );
         assert_eq!(sent(&["--mode=null"]), json!({"mode": null}));
         assert_eq!(
             sent(&[
@@ -3183,21 +3189,24 @@ mod tests {
             ]),
             json!({"points": [{"x": 1, "y": 2}], "tags": ["a", "b"]})
         );
-        assert_eq!(
-            parse(&["--points", "1"]),
-            Err("`--points` needs a JSON object, got `1`".to_owned())
-        );
-        assert_eq!(
-            parse(&["--tags", "c"]),
-            Err("`--tags` must be `a` or `b`, got `c`".to_owned())
-        );
-        assert_eq!(
-            parse(&["--counts", "{"]),
-            Err(
-                "`--counts` is not valid JSON: EOF while parsing an object at line 1 column 1"
-                    .to_owned()
-            )
-        );
+        for (words, said) in [
+            // Not where the schema has no null: `null` is a word like any other.
+            (
+                &["--tags", "null"],
+                "`--tags` must be `a` or `b`, got `null`",
+            ),
+            (
+                &["--points", "1"],
+                "`--points` needs a JSON object, got `1`",
+            ),
+            (&["--tags", "c"], "`--tags` must be `a` or `b`, got `c`"),
+            (
+                &["--counts", "{"],
+                "`--counts` is not valid JSON: EOF while parsing an object at line 1 column 1",
+            ),
+        ] {
+            assert_eq!(parse(words), Err(said.to_owned()), "{words:?}");
+        }
     }
 
     #[test]
@@ -3208,12 +3217,7 @@ mod tests {
                 "": {"type": "string"}, "a": {"type": "string"}
             }}),
         );
-        let options: Vec<(&str, &str)> = verb
-            .spec
-            .options
-            .iter()
-            .map(|o| (o.name.as_str(), o.help.as_str()))
-            .collect();
+        let options = options_as(&verb, |o| (o.name.as_str(), o.help.as_str()));
         let whole = format!("{WHOLE}{UNNAMED}");
         assert_eq!(options, [("a", ""), ("args", whole.as_str())]);
         assert!(
@@ -3226,7 +3230,7 @@ mod tests {
             "missing the property `\"\"`, which no option can give: `--args \'{\"\": …}\'` does"
         );
         assert_eq!(
-            verb.parse(&argv(&["--args", r#"{"": "v"}"#, "--a", "x"]), WITHIN),
+            parsed(&verb, &["--args", r#"{"": "v"}"#, "--a", "x"]),
             Ok(call(json!({"": "v", "a": "x"})))
         );
     }
@@ -3240,19 +3244,18 @@ mod tests {
                 "ratio": {"type": "number"}
             }}),
         );
-        let parse = |words: &[&str]| verb.parse(&argv(words), WITHIN);
-        assert_eq!(parse(&["--level", "1"]), Ok(call(json!({"level": 1}))));
-        assert_eq!(parse(&["--level", "2.5"]), Ok(call(json!({"level": 2.5}))));
-        assert_eq!(parse(&["--level", "2.0"]), Ok(call(json!({"level": 2.0}))));
-        assert_eq!(
-            parse(&["--level", "3"]),
-            Err("`--level` must be `1`, `2` or `2.5`, got `3`".to_owned())
-        );
-        assert_eq!(parse(&["--ratio", "2"]), Ok(call(json!({"ratio": 2}))));
-        assert_eq!(
-            parse(&["--ratio", "1e3"]),
-            Ok(call(json!({"ratio": 1000.0})))
-        );
+        let rows: &[(&[&str], _)] = &[
+            (&["--level", "1"], Ok(json!({"level": 1}))),
+            (&["--level", "2.5"], Ok(json!({"level": 2.5}))),
+            (&["--level", "2.0"], Ok(json!({"level": 2.0}))),
+            (
+                &["--level", "3"],
+                Err("`--level` must be `1`, `2` or `2.5`, got `3`"),
+            ),
+            (&["--ratio", "2"], Ok(json!({"ratio": 2}))),
+            (&["--ratio", "1e3"], Ok(json!({"ratio": 1000.0}))),
+        ];
+        assert_parses(&verb, rows);
     }
 
     fn wait_for() -> Derived {
@@ -3282,12 +3285,12 @@ mod tests {
                 "target": {"type": "string"}, "args": {"type": "object"}
             }}),
         );
-        let names: Vec<&str> = fire.spec.options.iter().map(|o| o.name.as_str()).collect();
+        let names = options_as(&fire, |o| o.name.as_str());
         assert_eq!(names, ["target", "args", "all-args"]);
         assert_eq!(
-            fire.parse(
-                &argv(&["--target", "counter.set", "--args", r#"{"value": 5}"#]),
-                WITHIN
+            parsed(
+                &fire,
+                &["--target", "counter.set", "--args", r#"{"value": 5}"#]
             ),
             Ok(Request::Call(
                 json!({"target": "counter.set", "args": {"value": 5}})
@@ -3297,7 +3300,7 @@ mod tests {
             ))
         );
         assert_eq!(
-            fire.parse(&argv(&["--all-args", r#"{"target": "a.b"}"#]), WITHIN),
+            parsed(&fire, &["--all-args", r#"{"target": "a.b"}"#]),
             Ok(Request::Call(
                 json!({"target": "a.b"}).as_object().expect("o").clone()
             ))
@@ -3352,16 +3355,16 @@ mod tests {
             "properties": {"children": {"type": "array", "items": {"type": "object"}}}}),
         );
         assert_eq!(
-            verb.parse(
-                &argv(&[
+            parsed(
+                &verb,
+                &[
                     "--args",
                     r#"{"children": [{"name": "x"}], "k": 1}"#,
                     "--children",
                     r#"{"name": "y"}"#,
                     "--children",
                     r#"{"name": "z"}"#,
-                ]),
-                WITHIN
+                ]
             ),
             Ok(call(
                 json!({"children": [{"name": "y"}, {"name": "z"}], "k": 1})
@@ -3387,7 +3390,6 @@ mod tests {
                 "pair": {"enum": [[1, 2], [3]]}
             }}),
         );
-        let parsed = |words: &[&str]| verb.parse(&argv(words), WITHIN);
         for (word, sent) in [
             ("1", json!(1)),
             ("2.5", json!(2.5)),
@@ -3395,55 +3397,37 @@ mod tests {
             ("null", json!(null)),
             ("x", json!("x")),
         ] {
-            assert_eq!(
-                parsed(&["--any", word]),
-                Ok(call(json!({"any": sent}))),
-                "{word}"
-            );
+            assert_parses(&verb, &[(&["--any", word], Ok(json!({"any": sent})))]);
         }
-        assert_eq!(
-            parsed(&["--any", "3"]),
-            Err("`--any` must be `1`, `2.5`, `true`, `null` or `x`, got `3`".to_owned())
-        );
-        assert_eq!(
-            parsed(&["--ints", "1", "--ints", "3"]),
-            Ok(call(json!({"ints": [1, 3]})))
-        );
-        assert_eq!(
-            parsed(&["--ints", "4"]),
-            Err("`--ints` must be `1`, `2` or `3`, got `4`".to_owned())
-        );
-        assert_eq!(
-            parsed(&["--either", "true"]),
-            Ok(call(json!({"either": true})))
-        );
-        assert_eq!(parsed(&["--either", "5"]), Ok(call(json!({"either": 5}))));
-        assert_eq!(
-            parsed(&["--either", "x"]),
-            Err("`--either` needs an integer or `true` or `false`, got `x`".to_owned())
-        );
-        assert_eq!(
-            parsed(&["--maybe", "null", "--maybe", "2"]),
-            Ok(call(json!({"maybe": [null, 2]})))
-        );
-        assert_eq!(
-            parsed(&["--meaning", "42"]),
-            Ok(call(json!({"meaning": 42})))
-        );
-        assert_eq!(
-            parsed(&["--meaning", "7"]),
-            Err("`--meaning` must be `42`, got `7`".to_owned())
-        );
-        assert_eq!(
-            parsed(&["--word", "no"]),
-            Err("`--word` must be `yes`, got `no`".to_owned())
-        );
-        let names: Vec<(&str, &str)> = verb
-            .spec
-            .options
-            .iter()
-            .map(|o| (o.name.as_str(), o.value_name.as_str()))
-            .collect();
+        let rows: &[(&[&str], _)] = &[
+            (
+                &["--any", "3"],
+                Err("`--any` must be `1`, `2.5`, `true`, `null` or `x`, got `3`"),
+            ),
+            (&["--ints", "1", "--ints", "3"], Ok(json!({"ints": [1, 3]}))),
+            (
+                &["--ints", "4"],
+                Err("`--ints` must be `1`, `2` or `3`, got `4`"),
+            ),
+            (&["--either", "true"], Ok(json!({"either": true}))),
+            (&["--either", "5"], Ok(json!({"either": 5}))),
+            (
+                &["--either", "x"],
+                Err("`--either` needs an integer or `true` or `false`, got `x`"),
+            ),
+            (
+                &["--maybe", "null", "--maybe", "2"],
+                Ok(json!({"maybe": [null, 2]})),
+            ),
+            (&["--meaning", "42"], Ok(json!({"meaning": 42}))),
+            (
+                &["--meaning", "7"],
+                Err("`--meaning` must be `42`, got `7`"),
+            ),
+            (&["--word", "no"], Err("`--word` must be `yes`, got `no`")),
+        ];
+        assert_parses(&verb, rows);
+        let names = options_as(&verb, |o| (o.name.as_str(), o.value_name.as_str()));
         // The choices are the value's name; its help does not repeat them as a shape.
         let pair = verb.spec.options.iter().find(|o| o.name == "pair");
         assert_eq!(pair.map(|o| o.help.as_str()), Some(""));
@@ -3476,7 +3460,7 @@ mod tests {
                 "p=q": {"type": "string"}, "p_q": {"type": "string"}
             }}),
         );
-        let options: Vec<&str> = verb.spec.options.iter().map(|o| o.name.as_str()).collect();
+        let options = options_as(&verb, |o| o.name.as_str());
         assert_eq!(options, ["args", "all-args", "p_q", "all-all-args"]);
         assert!(
             verb.spec.options[3].help.ends_with(
@@ -3490,9 +3474,9 @@ mod tests {
             "missing the property `\"p=q\"`, which no option can give: `--all-all-args '{\"p=q\": …}'` does"
         );
         assert_eq!(
-            verb.parse(
-                &argv(&["--all-all-args", r#"{"p=q": "w"}"#, "--all-args", "x"]),
-                WITHIN
+            parsed(
+                &verb,
+                &["--all-all-args", r#"{"p=q": "w"}"#, "--all-args", "x"]
             ),
             Ok(call(json!({"p=q": "w", "all-args": "x"})))
         );
@@ -3503,17 +3487,13 @@ mod tests {
     /// word stands for either (review 314, 9).
     #[test]
     fn a_missing_field_no_lone_word_gives_is_named_as_an_option() {
-        let verb = Derived::from_tool(&json!({
-            "name": "drag",
-            "inputSchema": {"type": "object", "required": ["from", "to"], "properties": {
+        let verb = verb_of(
+            "drag",
+            json!({"type": "object", "required": ["from", "to"], "properties": {
                 "from": {"type": "string"}, "to": {"type": "string"}
-            }}
-        }))
-        .expect("a tool");
-        assert_eq!(
-            verb.parse(&argv(&["--to", "#b"]), WITHIN),
-            Err("missing option `--from`".to_owned())
+            }}),
         );
+        assert_eq!(refused(&verb, &["--to", "#b"]), "missing option `--from`");
     }
 
     #[test]
@@ -3570,10 +3550,7 @@ mod tests {
             (&["--args", "[]"], "`--args` must be a JSON object"),
         ];
         assert_refusals(&verb, rows);
-        assert_eq!(
-            verb.parse(&argv(&["--bogus", "-h"]), WITHIN),
-            Ok(Request::Help)
-        );
+        assert_eq!(parsed(&verb, &["--bogus", "-h"]), Ok(Request::Help));
         // Help before values to read, between them and after them (the e2e test
         // `help_is_printed_before_any_value_is_read` sees that none is read); as an
         // option's value, `--help` is a value.
@@ -3582,19 +3559,15 @@ mod tests {
             ["--args", "@/no/such/file", "--help", "--selector", "@-"],
             ["--args", "@/no/such/file", "--selector", "@-", "--help"],
         ] {
-            assert_eq!(
-                verb.parse(&argv(&words), WITHIN),
-                Ok(Request::Help),
-                "{words:?}"
-            );
+            assert_eq!(parsed(&verb, &words), Ok(Request::Help), "{words:?}");
         }
         assert_eq!(
-            verb.parse(&argv(&["--selector", "--help"]), WITHIN),
+            parsed(&verb, &["--selector", "--help"]),
             Ok(call(json!({"selector": "--help"})))
         );
         // The one required text option also as a word, as the named verbs take it.
         assert_eq!(
-            verb.parse(&argv(&["#s", "--count", "2"]), WITHIN),
+            parsed(&verb, &["#s", "--count", "2"]),
             Ok(call(json!({"selector": "#s", "count": 2})))
         );
     }
@@ -3747,8 +3720,9 @@ mod tests {
         ];
         assert_refusals(&verb, rows);
         assert_eq!(
-            verb.parse(
-                &argv(&[
+            parsed(
+                &verb,
+                &[
                     "--delay",
                     "2000",
                     "--ratio",
@@ -3769,8 +3743,7 @@ mod tests {
                     "abc",
                     "--one",
                     "é"
-                ]),
-                WITHIN
+                ]
             ),
             Ok(call(json!({
                 "delay": 2000, "ratio": 1, "old": 0.5, "both": 6, "big": 18446744073709551614u64,
@@ -3854,8 +3827,9 @@ mod tests {
         assert_refusals(&verb, rows);
         // An option over a value of `--args` replaces it, unchecked as it is not sent.
         assert_eq!(
-            verb.parse(
-                &argv(&[
+            parsed(
+                &verb,
+                &[
                     "--args",
                     r#"{"delayMs": 5000, "ids": [10], "view": "full", "maybe": null}"#,
                     "--delay-ms",
@@ -3864,8 +3838,7 @@ mod tests {
                     "1",
                     "--ids",
                     "2"
-                ]),
-                WITHIN
+                ]
             ),
             Ok(call(json!({
                 "delayMs": 5, "ids": [1, 2], "view": "full", "maybe": null
@@ -4007,7 +3980,7 @@ mod tests {
             let sent = &option[1][1..];
             for words in [lone, option] {
                 assert_eq!(
-                    echo.parse(&argv(words), WITHIN),
+                    parsed(&echo, words),
                     Ok(call(json!({ "message": sent }))),
                     "{words:?}"
                 );
@@ -4015,7 +3988,7 @@ mod tests {
         }
         for words in [&["@s.txt"][..], &["--selector", "@s.txt"]] {
             assert_eq!(
-                wait_for().parse(&argv(words), WITHIN),
+                parsed(&wait_for(), words),
                 Ok(call(json!({ "selector": "@s.txt" }))),
                 "{words:?}"
             );
@@ -4055,7 +4028,7 @@ mod tests {
         let value = value.expect("a value in single quotes");
         assert_eq!((option, value), ("--args", r#"{"maxDepth": 2}"#));
         assert_eq!(
-            open.parse(&argv(&[option, value]), WITHIN),
+            parsed(&open, &[option, value]),
             Ok(call(json!({ "maxDepth": 2 })))
         );
         let args = tool(json!({ "properties": { "args": { "type": "string" } } }));
@@ -4107,15 +4080,12 @@ mod tests {
         ];
         assert_refusals(&verb, rows);
         assert_eq!(
-            verb.parse(
-                &argv(&["--include-image=false", "--message-type", "error"]),
-                WITHIN
-            ),
+            parsed(&verb, &["--include-image=false", "--message-type", "error"]),
             Ok(call(json!({"includeImage": false, "messageType": "error"})))
         );
         // The lone text word after a flag is still the text option's.
         assert_eq!(
-            verb.parse(&argv(&["--include-image", "error"]), WITHIN),
+            parsed(&verb, &["--include-image", "error"]),
             Ok(call(json!({"includeImage": true, "messageType": "error"})))
         );
     }
@@ -4177,8 +4147,9 @@ mod tests {
             }}),
         );
         assert_eq!(
-            verb.parse(
-                &argv(&[
+            parsed(
+                &verb,
+                &[
                     "--crossed",
                     "5",
                     "--shut",
@@ -4194,8 +4165,7 @@ mod tests {
                     "{}",
                     "--pick",
                     "50"
-                ]),
-                WITHIN
+                ]
             ),
             Ok(call(json!({
                 "crossed": 5, "shut": 1, "words": -1, "half": "", "zero": "", "flag": true,
@@ -4248,14 +4218,14 @@ mod tests {
         ];
         assert_refusals(&add, rows);
         assert_eq!(
-            add.parse(
-                &argv(&[
+            parsed(
+                &add,
+                &[
                     "--a",
                     "18446744073709551615",
                     "--ids",
                     "-9223372036854775808"
-                ]),
-                WITHIN
+                ]
             ),
             Ok(call(
                 json!({"a": 18_446_744_073_709_551_615_u64, "ids": [i64::MIN]})
@@ -4381,12 +4351,12 @@ mod tests {
         );
         for (typed, sent) in [("cat", "cat"), ("dog", "dog")] {
             assert_eq!(
-                pick.parse(&argv(&["--pet", typed]), WITHIN),
+                parsed(&pick, &["--pet", typed]),
                 Ok(call(json!({"pet": sent})))
             );
         }
         assert_eq!(
-            pick.parse(&argv(&["--size", "l"]), WITHIN),
+            parsed(&pick, &["--size", "l"]),
             Ok(call(json!({"size": "l"})))
         );
         assert_eq!(
@@ -4444,7 +4414,7 @@ mod tests {
         ];
         assert_refusals(&verb, rows);
         assert_eq!(
-            verb.parse(&argv(&["#s", "--view", "full"]), WITHIN),
+            parsed(&verb, &["#s", "--view", "full"]),
             Ok(call(json!({"selector": "#s", "view": "full"})))
         );
     }
@@ -4463,14 +4433,8 @@ mod tests {
                    "properties": {"message": {"type": "string"}}}),
         );
         let message = |text: &str| Ok(call(json!({ "message": text })));
-        assert_eq!(
-            echo.parse(&argv(&["--", "hello"]), WITHIN),
-            message("hello")
-        );
-        assert_eq!(
-            echo.parse(&argv(&["hello", "--"]), WITHIN),
-            message("hello")
-        );
+        assert_eq!(parsed(&echo, &["--", "hello"]), message("hello"));
+        assert_eq!(parsed(&echo, &["hello", "--"]), message("hello"));
         for (words, refusal, meant, sent) in [
             (
                 &["--", "--message"][..],
@@ -4498,7 +4462,7 @@ mod tests {
             ),
         ] {
             assert_eq!(refused(&echo, words), refusal, "{words:?}");
-            assert_eq!(echo.parse(&argv(meant), WITHIN), message(sent), "{meant:?}");
+            assert_eq!(parsed(&echo, meant), message(sent), "{meant:?}");
         }
         // A word past the lone one is one too many, as before `--`; beside the option
         // given, the argument is given twice.
@@ -4523,7 +4487,7 @@ mod tests {
             assert_eq!(refused(&typing, &words), told(word), "{words:?}");
         }
         assert_eq!(
-            typing.parse(&argv(&["--selector", "#x", "--text=-5"]), WITHIN),
+            parsed(&typing, &["--selector", "#x", "--text=-5"]),
             Ok(call(json!({"selector": "#x", "text": "-5"})))
         );
         // Before `--`, a stray word is told as it was.
@@ -4546,7 +4510,7 @@ mod tests {
         let whole = file("args.json", r##"{"selector": "#w", "count": 1}"##);
         let verb = wait_for();
         let at = |path: &str| format!("@{path}");
-        let parse = |words: &[&str]| verb.parse(&argv(words), WITHIN);
+        let parse = |words: &[&str]| parsed(&verb, words);
         assert_eq!(
             parse(&[
                 "--selector",
@@ -4663,12 +4627,7 @@ mod tests {
                 "note": {"type": "string"}
             }}),
         );
-        let kinds: Vec<(&str, ValueKind, &str)> = verb
-            .spec
-            .options
-            .iter()
-            .map(|o| (o.name.as_str(), o.kind, o.value_name.as_str()))
-            .collect();
+        let kinds = options_as(&verb, |o| (o.name.as_str(), o.kind, o.value_name.as_str()));
         assert_eq!(
             kinds[..3],
             [
@@ -4686,7 +4645,7 @@ mod tests {
         let help = point.help();
         assert!(!help.contains("value `@FILE` is"), "{help}");
         assert_eq!(
-            point.parse(&argv(&["--selector", "@sel.txt"]), WITHIN),
+            parsed(&point, &["--selector", "@sel.txt"]),
             Ok(call(json!({"selector": "@sel.txt"})))
         );
     }
@@ -4782,7 +4741,7 @@ mod tests {
                 "rows": {"type": "array", "items": {"type": "array"}}
             }}),
         );
-        let sent = |words: &[&str]| match draw.parse(&argv(words), WITHIN) {
+        let sent = |words: &[&str]| match parsed(&draw, words) {
             Ok(Request::Call(arguments)) => Value::Object(arguments),
             other => panic!("{words:?}: {other:?}"),
         };
@@ -4812,7 +4771,7 @@ mod tests {
         );
         assert_eq!(help("deep"), Some("(default false)"));
         assert_eq!(
-            list.parse(&argv(&["--closed=false"]), WITHIN),
+            parsed(&list, &["--closed=false"]),
             Ok(Request::Call(
                 json!({"closed": false})
                     .as_object()
@@ -4827,27 +4786,35 @@ mod tests {
         let tool = |properties: Value| json!({ "name": "shot", "inputSchema": { "properties": properties } });
         let tools = [tool(json!({ "window": { "type": "string" } }))];
         let (verb, _) = Derived::pick(&tools, "shot").expect("verb");
-        let words = |argv: &[&str]| argv.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
         assert_eq!(
-            verb.take_out(&words(&["--window", "main", "--out", "a.png"])),
-            Ok((words(&["--window", "main"]), Some("a.png".to_owned())))
+            verb.take_out(&argv(&["--window", "main", "--out", "a.png"])),
+            Ok((argv(&["--window", "main"]), Some("a.png".to_owned())))
         );
         assert_eq!(
-            verb.take_out(&words(&["--out=a.png", "--", "--out", "b"])),
-            Ok((words(&["--", "--out", "b"]), Some("a.png".to_owned())))
+            verb.take_out(&argv(&["--out=a.png", "--", "--out", "b"])),
+            Ok((argv(&["--", "--out", "b"]), Some("a.png".to_owned())))
         );
-        assert_eq!(
-            verb.take_out(&words(&["--out", "a", "--out", "b"])),
-            Err("the argument `--out <FILE>` cannot be used multiple times".to_owned())
-        );
-        assert_eq!(
-            verb.take_out(&words(&["--out="])),
-            Err("`--out <FILE>` needs a value (it was given empty)".to_owned())
-        );
-        assert_eq!(
-            verb.take_out(&words(&["--out", "--window"])),
-            Err("`--out <FILE>` needs a value, and `--window` is an option (a value that begins with `--` is written `--out=VALUE`)".to_owned())
-        );
+        for (typed, said) in [
+            (
+                &["--out", "a", "--out", "b"][..],
+                "the argument `--out <FILE>` cannot be used multiple times",
+            ),
+            (
+                &["--out="],
+                "`--out <FILE>` needs a value (it was given empty)",
+            ),
+            (
+                &["--out", "--window"],
+                "`--out <FILE>` needs a value, and `--window` is an option (a value that \
+                 begins with `--` is written `--out=VALUE`)",
+            ),
+        ] {
+            assert_eq!(
+                verb.take_out(&argv(typed)),
+                Err(said.to_owned()),
+                "{typed:?}"
+            );
+        }
         // Said in its help, not among the options every usage line shows.
         assert!(
             verb.help()
@@ -4858,20 +4825,18 @@ mod tests {
         let own = [tool(json!({ "out": { "type": "string" } }))];
         let (verb, _) = Derived::pick(&own, "shot").expect("verb");
         assert_eq!(
-            verb.take_out(&words(&["--out", "x"])),
-            Ok((words(&["--out", "x"]), None))
+            verb.take_out(&argv(&["--out", "x"])),
+            Ok((argv(&["--out", "x"]), None))
         );
         assert_eq!(
-            verb.parse(&words(&["--out", "x"]), WITHIN),
-            Ok(Request::Call(
-                json!({ "out": "x" }).as_object().cloned().expect("map")
-            ))
+            parsed(&verb, &["--out", "x"]),
+            Ok(call(json!({ "out": "x" })))
         );
         // A data verb's parser has none.
         let data = Derived::from_tool(&tools[0]).expect("parser");
         assert_eq!(
-            data.take_out(&words(&["--out", "x"])),
-            Ok((words(&["--out", "x"]), None))
+            data.take_out(&argv(&["--out", "x"])),
+            Ok((argv(&["--out", "x"]), None))
         );
         assert!(!data.help().contains("--out"));
     }

@@ -632,6 +632,31 @@ mod tests {
         }
     }
 
+    /// The help of verb `name` of `tool` and `summary` whose stored spec has
+    /// `synopsis` and `details`, once the tool's `hints` are learned.
+    fn help_of(
+        name: &str,
+        tool: &str,
+        summary: &str,
+        synopsis: &str,
+        details: &str,
+        hints: &[&str],
+    ) -> String {
+        let spec = VerbSpec {
+            synopsis: synopsis.into(),
+            details: details.into(),
+            ..VerbSpec::default()
+        };
+        let entry = Entry {
+            tool: tool.into(),
+            summary: summary.into(),
+            spec: Some(spec),
+            hints: hints.iter().map(|h| (*h).to_owned()).collect(),
+            ..entry(name)
+        };
+        entry.usage_text()
+    }
+
     /// An entry file as older `mur`s wrote it and this one writes it: no `null` for a
     /// verb without a spec, source or language, and read back as `None`.
     #[test]
@@ -650,20 +675,10 @@ mod tests {
     /// (reviewer RV1 F4: `verbs info count` said both lines).
     #[test]
     fn a_stored_tool_line_gives_way_to_the_one_with_the_hints() {
-        let spec = VerbSpec {
-            synopsis: "count".into(),
-            details: "Print the counter's value\n\nTool `state`.".into(),
-            ..VerbSpec::default()
-        };
-        let stored = Entry {
-            tool: "state".into(),
-            summary: "The counter".into(),
-            spec: Some(spec),
-            hints: vec!["read-only".into(), "idempotent".into()],
-            ..entry("count")
-        };
+        let details = "Print the counter's value\n\nTool `state`.";
+        let hints = &["read-only", "idempotent"];
         assert_eq!(
-            stored.usage_text(),
+            help_of("count", "state", "The counter", "count", details, hints),
             "Usage: mur devtools count\n\nThe counter\n\nPrint the counter's value\n\n\
              Tool `state`: read-only, idempotent.\n\nOptions:\n  -h, --help  print this help\n"
         );
@@ -674,18 +689,8 @@ mod tests {
     /// where `count --help` said ``Tool `state`.``); a 0.1 verb's own text is kept.
     #[test]
     fn a_component_verbs_help_names_its_tool_before_any_hint_is_learned() {
-        let spec = VerbSpec {
-            synopsis: "bump <selector>".into(),
-            ..VerbSpec::default()
-        };
-        let component = Entry {
-            tool: "click".into(),
-            summary: "Click it".into(),
-            spec: Some(spec),
-            ..entry("bump")
-        };
         assert_eq!(
-            component.usage_text(),
+            help_of("bump", "click", "Click it", "bump <selector>", "", &[]),
             "Usage: mur devtools bump <selector>\n\nClick it\n\nTool `click`.\n\nOptions:\n  \
              -h, --help  print this help\n"
         );

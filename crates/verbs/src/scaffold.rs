@@ -669,71 +669,49 @@ fn selector_described(name: &str, lang: Lang) -> Vec<(&'static str, String)> {
 fn params_source(lang: Lang, params: &[ToolParam]) -> String {
     let (positionals, options): (Vec<&ToolParam>, Vec<&ToolParam>) =
         params.iter().partition(|p| p.required);
+    let python = lang == Lang::Python;
+    // The Python or JavaScript kit's list `field` of `params`: none where there are none.
+    let list = |field: &str, params: &[&ToolParam]| {
+        let lines: String = params.iter().map(|p| kit_param(p, lang)).collect();
+        match (params.is_empty(), python) {
+            (true, _) => String::new(),
+            (false, true) => format!("    {field} = [\n{lines}    ]\n"),
+            (false, false) => format!("  {field}: [\n{lines}  ],\n"),
+        }
+    };
     match lang {
         Lang::Rust if params.is_empty() => "    const SPEC: Spec = Spec::NONE;\n".to_owned(),
         _ if params.is_empty() => String::new(),
         Lang::Rust => rust_spec(&positionals, &options),
-        Lang::Python => {
-            let list = |field: &str, params: &[&ToolParam]| match params {
-                [] => String::new(),
-                _ => format!(
-                    "    {field} = [\n{}    ]\n",
-                    params.iter().map(|p| python_param(p)).collect::<String>()
-                ),
-            };
+        Lang::Python | Lang::JavaScript => {
             let lists = list("positionals", &positionals) + &list("options", &options);
-            let booleans = match boolean_keys(params) {
-                keys if keys.is_empty() => String::new(),
-                keys => format!(
-                    "        # {BOOLEAN_SENT}\n        \
+            let keys = boolean_keys(params);
+            let arguments = match (keys.is_empty(), python) {
+                (true, _) => String::new(),
+                (false, true) => format!(
+                    "\n\n    def arguments(self, args):\n        \
+                     sent = super().arguments(args)\n        \
+                     # {BOOLEAN_SENT}\n        \
                      for key in ({keys},):\n            \
                      if sent.get(key) in (\"true\", \"false\"):\n                \
-                     sent[key] = sent[key] == \"true\"\n"
-                ),
-            };
-            let arguments = match booleans.is_empty() {
-                true => String::new(),
-                false => format!(
-                    "\n\n    def arguments(self, args):\n        \
-                     sent = super().arguments(args)\n{booleans}        \
+                     sent[key] = sent[key] == \"true\"\n        \
                      return sent"
                 ),
-            };
-            format!(
-                "    # One param per property of the tool's input schema, sent as it.\n{}{arguments}",
-                lists.trim_end()
-            )
-        }
-        Lang::JavaScript => {
-            let list = |field: &str, params: &[&ToolParam]| match params {
-                [] => String::new(),
-                _ => format!(
-                    "  {field}: [\n{}  ],\n",
-                    params.iter().map(|p| js_param(p)).collect::<String>()
-                ),
-            };
-            let lists = list("positionals", &positionals) + &list("options", &options);
-            let booleans = match boolean_keys(params) {
-                keys if keys.is_empty() => String::new(),
-                keys => format!(
-                    "    // {BOOLEAN_SENT}\n    \
-                     for (const key of [{keys}]) {{\n      \
-                     if (sent[key] === \"true\" || sent[key] === \"false\") sent[key] = sent[key] === \"true\";\n    \
-                     }}\n"
-                ),
-            };
-            let arguments = match booleans.is_empty() {
-                true => String::new(),
-                false => format!(
+                (false, false) => format!(
                     "\n  // The kit's arguments, as the tool takes them.\n  \
                      arguments(args) {{\n    \
-                     const sent = Verb.prototype.arguments.call(this, args);\n{booleans}    \
+                     const sent = Verb.prototype.arguments.call(this, args);\n    \
+                     // {BOOLEAN_SENT}\n    \
+                     for (const key of [{keys}]) {{\n      \
+                     if (sent[key] === \"true\" || sent[key] === \"false\") sent[key] = sent[key] === \"true\";\n    \
+                     }}\n    \
                      return sent;\n  \
                      }},"
                 ),
             };
+            let comment = if python { "    #" } else { "  //" };
             format!(
-                "  // One param per property of the tool's input schema, sent as it.\n{}{arguments}",
+                "{comment} One param per property of the tool's input schema, sent as it.\n{}{arguments}",
                 lists.trim_end()
             )
         }
@@ -772,58 +750,48 @@ fn kit_kind(param: &ToolParam) -> String {
     }
 }
 
-/// `kit.positional(…)`, `kit.option(…)` or `kit.flag(…)` for `param`, on a line.
-fn python_param(param: &ToolParam) -> String {
-    let (option, key, help) = (
-        literal(&param.option),
-        literal(&param.key),
-        literal(&param.help),
+/// The line that declares `param` in the Python kit (`kit.option("n", …, key="n"),`)
+/// or the JavaScript kit (`option("n", …, { key: "n" }),`), which differ only in how
+/// they write the call: the function (`positional`, `option` or `flag`), its words as
+/// string literals, then its named arguments in order (`kind`, `choices`, `key`,
+/// `option`).
+fn kit_param(param: &ToolParam, lang: Lang) -> String {
+    let python = lang == Lang::Python;
+    let word = |text: &str| format!("\"{}\"", literal(text));
+    let (option, value, help) = (
+        word(&param.option),
+        word(&param.value_name),
+        word(&param.help),
     );
-    let choices = match param.choices.as_slice() {
-        [] => String::new(),
-        choices => format!(", choices=({},)", quoted(choices)),
+    let (function, words) = match (param.required, param.kind) {
+        (true, _) => ("positional", vec![option, help]),
+        (false, ValueKind::Flag) => ("flag", vec![option, help]),
+        (false, _) => ("option", vec![option, value.clone(), help]),
     };
-    let kind = kit_kind(param);
-    let call = match (param.required, param.kind) {
-        (true, _) => format!(
-            "kit.positional(\"{option}\", \"{help}\", kind=\"{kind}\"{choices}, key=\"{key}\", \
-             option=\"{}\")",
-            literal(&param.value_name)
-        ),
-        (false, ValueKind::Flag) => format!("kit.flag(\"{option}\", \"{help}\", key=\"{key}\")"),
-        (false, _) => format!(
-            "kit.option(\"{option}\", \"{}\", \"{help}\", kind=\"{kind}\"{choices}, key=\"{key}\")",
-            literal(&param.value_name)
-        ),
-    };
-    format!("        {call},\n")
-}
-
-/// `positional(…)`, `option(…)` or `flag(…)` of the JavaScript kit for `param`, on a line.
-fn js_param(param: &ToolParam) -> String {
-    let (option, key, help) = (
-        literal(&param.option),
-        literal(&param.key),
-        literal(&param.help),
-    );
-    let choices = match param.choices.as_slice() {
-        [] => String::new(),
-        choices => format!(", choices: [{}]", quoted(choices)),
-    };
-    let kind = kit_kind(param);
-    let call = match (param.required, param.kind) {
-        (true, _) => format!(
-            "positional(\"{option}\", \"{help}\", {{ kind: \"{kind}\"{choices}, key: \"{key}\", \
-             option: \"{}\" }})",
-            literal(&param.value_name)
-        ),
-        (false, ValueKind::Flag) => format!("flag(\"{option}\", \"{help}\", {{ key: \"{key}\" }})"),
-        (false, _) => format!(
-            "option(\"{option}\", \"{}\", \"{help}\", {{ kind: \"{kind}\"{choices}, key: \"{key}\" }})",
-            literal(&param.value_name)
-        ),
-    };
-    format!("    {call},\n")
+    let mut named = Vec::new();
+    if function != "flag" {
+        named.push(("kind", word(&kit_kind(param))));
+        let choices = quoted(&param.choices);
+        match (param.choices.is_empty(), python) {
+            (true, _) => {}
+            (false, true) => named.push(("choices", format!("({choices},)"))),
+            (false, false) => named.push(("choices", format!("[{choices}]"))),
+        }
+    }
+    named.push(("key", word(&param.key)));
+    if function == "positional" {
+        named.push(("option", value));
+    }
+    let (words, separator) = (words.join(", "), if python { "=" } else { ": " });
+    let named: Vec<String> = named
+        .iter()
+        .map(|(name, v)| format!("{name}{separator}{v}"))
+        .collect();
+    let named = named.join(", ");
+    match python {
+        true => format!("        kit.{function}({words}, {named}),\n"),
+        false => format!("    {function}({words}, {{ {named} }}),\n"),
+    }
 }
 
 /// `"a", "b"`: each word a string literal.
@@ -1187,6 +1155,22 @@ mod tests {
             .clone()
     }
 
+    /// The error `new_verb` refuses a Rust verb `name` in `dir` with, the user's to fix
+    /// (exit 1).
+    fn refused_in(name: &str, dir: &Path) -> VerbError {
+        let err = new_verb(name, Lang::Rust, Some(dir), &[], None).expect_err("refused");
+        assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
+        err
+    }
+
+    /// What a refusal says of a `--dir` that cannot hold the new verb, and `why`.
+    fn cannot_hold(dir: &Path, why: &str) -> String {
+        format!(
+            "`--dir` `{}` cannot hold the new verb: {why}",
+            dir.display()
+        )
+    }
+
     /// `--dir` naming a file, or a place under a file or under nothing: the user's to
     /// fix (exit 1), said in one form with the fix, neither "mur itself failed" (exit
     /// 7, as it was: `--dir` is what the user typed) nor with the OS's "(os error 2)".
@@ -1201,15 +1185,8 @@ mod tests {
             (under.clone(), "not a directory"),
         ];
         for (dir, why) in cases {
-            let err = new_verb("foo", Lang::Rust, Some(&dir), &[], None).expect_err("unusable");
-            assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
-            assert_eq!(
-                err.to_string(),
-                format!(
-                    "`--dir` `{}` cannot hold the new verb: {why}",
-                    dir.display()
-                )
-            );
+            let err = refused_in("foo", &dir);
+            assert_eq!(err.to_string(), cannot_hold(&dir, why));
             assert_eq!(
                 err.hint().as_deref(),
                 Some(
@@ -1228,20 +1205,13 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tempdir");
         let link = tmp.path().join("bump");
         std::os::unix::fs::symlink("nowhere", &link).expect("link");
-        let err = new_verb("bump", Lang::Rust, Some(tmp.path()), &[], None).expect_err("taken");
-        assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
         assert_eq!(
-            err.to_string(),
+            refused_in("bump", tmp.path()).to_string(),
             format!("`{}` already exists", link.display())
         );
-        let err = new_verb("foo", Lang::Rust, Some(&link), &[], None).expect_err("dangling");
-        assert_eq!(err.kind(), mur_core::Kind::Usage, "{err}");
         assert_eq!(
-            err.to_string(),
-            format!(
-                "`--dir` `{}` cannot hold the new verb: it is a symbolic link to nothing",
-                link.display()
-            )
+            refused_in("foo", &link).to_string(),
+            cannot_hold(&link, "it is a symbolic link to nothing")
         );
         assert!(
             std::fs::symlink_metadata(&link).is_ok_and(|m| m.is_symlink()),
@@ -1812,29 +1782,42 @@ mod tests {
         let rust = text(&files("t", Lang::Rust, &tool), "src/lib.rs");
         let python = text(&files("t", Lang::Python, &tool), "app.py");
         let js = text(&files("t", Lang::JavaScript, &tool), "verb.js");
-        for line in [
-            "Pos::new(\"n\", \"n\", Kind::Count, ",
-            "Opt::value(\"max-results\", \"N\", Kind::Count, ",
-            "Opt::value(\"offset\", \"N\", Kind::Integer, ",
-            "Opt::value(\"ratio\", \"NUMBER\", Kind::Number, ",
+        for (lang, source, lines) in [
+            (
+                Lang::Rust,
+                &rust,
+                &[
+                    "Pos::new(\"n\", \"n\", Kind::Count, ",
+                    "Opt::value(\"max-results\", \"N\", Kind::Count, ",
+                    "Opt::value(\"offset\", \"N\", Kind::Integer, ",
+                    "Opt::value(\"ratio\", \"NUMBER\", Kind::Number, ",
+                ][..],
+            ),
+            (
+                Lang::Python,
+                &python,
+                &[
+                    "kit.positional(\"n\", \"(at least 0, required)\", kind=\"count\", key=\"n\", option=\"N\"),",
+                    "kit.option(\"max-results\", \"N\", \"(at least 0)\", kind=\"count\", key=\"max_results\"),",
+                    "kit.option(\"offset\", \"N\", \"(at least -5)\", kind=\"integer\", key=\"offset\"),",
+                    "kit.option(\"ratio\", \"NUMBER\", \"(at least 0)\", kind=\"number\", key=\"ratio\"),",
+                ][..],
+            ),
+            (
+                Lang::JavaScript,
+                &js,
+                &[
+                    "positional(\"n\", \"(at least 0, required)\", { kind: \"count\", key: \"n\", option: \"N\" }),",
+                    "option(\"max-results\", \"N\", \"(at least 0)\", { kind: \"count\", key: \"max_results\" }),",
+                    "option(\"offset\", \"N\", \"(at least -5)\", { kind: \"integer\", key: \"offset\" }),",
+                    "option(\"ratio\", \"NUMBER\", \"(at least 0)\", { kind: \"number\", key: \"ratio\" }),",
+                    "import { Verb, option, positional } from \"./kit.js\";",
+                ][..],
+            ),
         ] {
-            assert!(rust.contains(line), "{line}\n{rust}");
-        }
-        for line in [
-            "kit.positional(\"n\", \"(at least 0, required)\", kind=\"count\", key=\"n\", option=\"N\"),",
-            "kit.option(\"max-results\", \"N\", \"(at least 0)\", kind=\"count\", key=\"max_results\"),",
-            "kit.option(\"offset\", \"N\", \"(at least -5)\", kind=\"integer\", key=\"offset\"),",
-            "kit.option(\"ratio\", \"NUMBER\", \"(at least 0)\", kind=\"number\", key=\"ratio\"),",
-        ] {
-            assert!(python.contains(line), "{line}\n{python}");
-        }
-        for line in [
-            "positional(\"n\", \"(at least 0, required)\", { kind: \"count\", key: \"n\", option: \"N\" }),",
-            "option(\"max-results\", \"N\", \"(at least 0)\", { kind: \"count\", key: \"max_results\" }),",
-            "option(\"offset\", \"N\", \"(at least -5)\", { kind: \"integer\", key: \"offset\" }),",
-            "option(\"ratio\", \"NUMBER\", \"(at least 0)\", { kind: \"number\", key: \"ratio\" }),",
-        ] {
-            assert!(js.contains(line), "{line}\n{js}");
+            for line in lines {
+                assert!(source.contains(line), "{lang:?}: {line}\n{source}");
+            }
         }
         // The kit refuses it: no check of the verb's own, in its `arguments` or not.
         for source in [&python, &js] {
@@ -1867,10 +1850,6 @@ WitWorld = kit.export(Verb)
 });
 "#;
         assert!(js.contains(js_arguments), "{js}");
-        assert!(
-            js.contains("import { Verb, option, positional } from \"./kit.js\";"),
-            "{js}"
-        );
     }
 
     /// A verb made for a tool sends each param as the tool takes it, as its derived

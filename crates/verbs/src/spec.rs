@@ -998,6 +998,10 @@ mod tests {
             waits: waits(argument),
             ..VerbSpec::default()
         };
+        // A verb of one option, `name` of `kind`, and a wait on `argument`.
+        let one_option = |name: &str, kind: ValueKind, argument: &str| {
+            spec(vec![], vec![param(name, kind, &[])], argument)
+        };
         let text = || param("text", ValueKind::Text, &[]);
         let selector = || param("selector", ValueKind::Selector, &[]);
         let wait_rule = "the host sets a wait's argument to a number of milliseconds, so it \
@@ -1026,7 +1030,7 @@ mod tests {
                     .to_owned(),
             ),
             (
-                spec(vec![], vec![param("mode", ValueKind::Choice, &[])], ""),
+                one_option("mode", ValueKind::Choice, ""),
                 "option `--mode` of kind `choice` with no choices, which would refuse every \
                  value: give it its choices, or another kind"
                     .to_owned(),
@@ -1046,11 +1050,7 @@ mod tests {
                 ),
             ),
             (
-                spec(
-                    vec![],
-                    vec![param("after-ms", ValueKind::Number, &[])],
-                    "afterMs",
-                ),
+                one_option("after-ms", ValueKind::Number, "afterMs"),
                 format!(
                     "a wait (`mur:verb-waits`) on `afterMs`, the argument its option \
                      `--after-ms` of kind `number` is sent as: {wait_rule}"
@@ -1058,11 +1058,7 @@ mod tests {
             ),
             // A milliseconds value is never sent: the user's `--timeout-ms` was dropped.
             (
-                spec(
-                    vec![],
-                    vec![param("timeout-ms", ValueKind::Milliseconds, &[])],
-                    "timeoutMs",
-                ),
+                one_option("timeout-ms", ValueKind::Milliseconds, "timeoutMs"),
                 format!(
                     "a wait (`mur:verb-waits`) on `timeoutMs`, the key its option \
                      `--timeout-ms` of kind `milliseconds` {}",

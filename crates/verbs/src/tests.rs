@@ -33,11 +33,16 @@ fn host_with(names: &[&str]) -> (tempfile::TempDir, VerbHost) {
     (tmp, host)
 }
 
+/// What guest `name`, alone in a fresh host, fails with given `words`.
+fn refused_alone(name: &str, words: &[&str]) -> VerbError {
+    let (_tmp, mut host) = host_with(&[name]);
+    refused(&mut host, name, words)
+}
+
 /// The plugin failure guest `name`, alone in a fresh host, ends in when parsed
 /// without arguments.
 fn stopped(name: &str) -> String {
-    let (_tmp, mut host) = host_with(&[name]);
-    plugin_message(refused(&mut host, name, &[]))
+    plugin_message(refused_alone(name, &[]))
 }
 
 /// What verb `verb` of `host` fails with given `words`, which it must not take.
@@ -107,9 +112,8 @@ fn a_memory_bomb_hits_the_memory_limit() {
 /// message) hit the memory limit all the same: exit 6, not its usage error (exit 1).
 #[test]
 fn a_verb_that_says_it_ran_out_of_memory_hit_the_memory_limit() {
-    let (_tmp, mut host) = host_with(&["hog"]);
     assert_eq!(
-        plugin_message(refused(&mut host, "hog", &["--catch"])),
+        plugin_message(refused_alone("hog", &["--catch"])),
         "verb `hog` exceeded its 64 MiB memory limit"
     );
 }
@@ -129,10 +133,9 @@ fn a_panic_is_reported_with_its_message() {
 
 #[test]
 fn the_sandbox_shows_no_files_env_or_clock() {
-    let (_tmp, mut host) = host_with(&["snoop"]);
     // snoop reports what it saw as a usage error.
     assert_eq!(
-        refused(&mut host, "snoop", &["/etc/passwd"]).to_string(),
+        refused_alone("snoop", &["/etc/passwd"]).to_string(),
         "snoop: saw file=no dir=no env=0 args=0 clock=0"
     );
 }

@@ -371,7 +371,7 @@ impl<'de> Visitor<'de> for GlanceOf {
                 Some("name") => name = map.next_value::<Value>()?.as_str().map(str::to_owned),
                 Some("description") => description = Some(map.next_value::<Value>()?),
                 Some("title") => title = Some(map.next_value::<Value>()?),
-                Some("annotations") => annotated = map.next_value_seed(AnnotatedTitle)?,
+                Some("annotations") => annotated = map.next_value_seed(Member("title"))?,
                 _ => drop(map.next_value::<IgnoredAny>()?),
             }
         }
@@ -412,10 +412,12 @@ impl<'de> Visitor<'de> for KeyOf {
     }
 }
 
-/// The `title` of an entry's `annotations`: `None` where they are no object or give none.
-struct AnnotatedTitle;
+/// The value of one member of an object (the last where it is given twice, as a `Value`
+/// keeps it), the others skipped unbuilt: `None` where it is no object or gives none.
+/// The `title` of an entry's `annotations`; an entry's `name`.
+struct Member(&'static str);
 
-impl<'de> DeserializeSeed<'de> for AnnotatedTitle {
+impl<'de> DeserializeSeed<'de> for Member {
     type Value = Option<Value>;
 
     fn deserialize<D: Deserializer<'de>>(self, from: D) -> Result<Option<Value>, D::Error> {
@@ -423,22 +425,22 @@ impl<'de> DeserializeSeed<'de> for AnnotatedTitle {
     }
 }
 
-impl<'de> Visitor<'de> for AnnotatedTitle {
+impl<'de> Visitor<'de> for Member {
     type Value = Option<Value>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a tool's annotations")
+        write!(f, "an object with a `{}`", self.0)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Value>, A::Error> {
-        let mut title = None;
+        let mut member = None;
         while let Some(key) = map.next_key::<Key>()? {
-            match key.0 == Some("title") {
-                true => title = Some(map.next_value::<Value>()?),
+            match key.0 == Some(self.0) {
+                true => member = Some(map.next_value::<Value>()?),
                 false => drop(map.next_value::<IgnoredAny>()?),
             }
         }
-        Ok(title)
+        Ok(member)
     }
 
     no_object!(None);
@@ -450,31 +452,11 @@ struct EntryName(Option<String>);
 
 impl<'de> Deserialize<'de> for EntryName {
     fn deserialize<D: Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
-        from.deserialize_any(NameOf)
+        let name = Member("name").deserialize(from)?;
+        Ok(EntryName(
+            name.as_ref().and_then(Value::as_str).map(str::to_owned),
+        ))
     }
-}
-
-struct NameOf;
-
-impl<'de> Visitor<'de> for NameOf {
-    type Value = EntryName;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a tool")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EntryName, A::Error> {
-        let mut name = None;
-        while let Some(key) = map.next_key::<String>()? {
-            match key == "name" {
-                true => name = map.next_value::<Value>()?.as_str().map(str::to_owned),
-                false => drop(map.next_value::<IgnoredAny>()?),
-            }
-        }
-        Ok(EntryName(name))
-    }
-
-    no_object!(EntryName(None));
 }
 
 /// The element at an index of an array, built; every other one skipped unbuilt.

@@ -87,25 +87,13 @@ pub struct Opt {
 impl Opt {
     /// An option without a value, sent as `true`.
     pub const fn flag(name: &'static str, help: &'static str) -> Self {
-        Opt {
-            name,
-            value: "",
-            kind: Kind::Flag,
-            help,
-            word: false,
-        }
+        Self::value(name, "", Kind::Flag, help)
     }
 
     /// An option without a value that is never sent ([`Kind::LocalFlag`]): the verb
     /// reads it with [`Args::flag`].
     pub const fn local_flag(name: &'static str, help: &'static str) -> Self {
-        Opt {
-            name,
-            value: "",
-            kind: Kind::LocalFlag,
-            help,
-            word: false,
-        }
+        Self::value(name, "", Kind::LocalFlag, help)
     }
 
     /// An option taking a value of `kind`; `value` is its placeholder in the usage.

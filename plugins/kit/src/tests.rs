@@ -49,10 +49,36 @@ fn argv(words: &[&str]) -> Vec<String> {
 }
 
 fn call(words: &[&str]) -> Call {
-    match parse::<Sample>(&argv(words)) {
+    call_of::<Sample>(words)
+}
+
+/// The call verb `V` makes of `words`, which it must take.
+fn call_of<V: Verb>(words: &[&str]) -> Call {
+    match parse::<V>(&argv(words)) {
         Ok(Parsed::Call(call)) => call,
         other => panic!("expected a call for {words:?}, got {other:?}"),
     }
+}
+
+/// The arguments object verb `V` sends given `words`, which it must take.
+fn sent_by<V: Verb>(words: &[&str]) -> serde_json::Value {
+    sent(&call_of::<V>(words))
+}
+
+/// Declares `$verb`, a verb of [`Sample`]'s `About` but for its name, `$name`, whose
+/// spec is `$spec`: what a test of one kind of argument parses with (a verb's `About`
+/// and `Spec` are consts of its own type).
+macro_rules! sample_verb {
+    ($verb:ident, $name:literal, $spec:expr) => {
+        struct $verb;
+        impl Verb for $verb {
+            const ABOUT: About = About {
+                name: $name,
+                ..Sample::ABOUT
+            };
+            const SPEC: Spec = $spec;
+        }
+    };
 }
 
 /// The arguments object `call` sends.
@@ -61,7 +87,12 @@ fn sent(call: &Call) -> serde_json::Value {
 }
 
 fn error(words: &[&str]) -> String {
-    refusal(parse::<Sample>(&argv(words)), words)
+    refused_by::<Sample>(words)
+}
+
+/// The message verb `V` refuses `words` with; the test fails if they were taken.
+fn refused_by<V: Verb>(words: &[&str]) -> String {
+    refusal(parse::<V>(&argv(words)), words)
 }
 
 /// The message `parsed`, the parse of `words`, refused them with; the test fails if
@@ -159,17 +190,14 @@ const MILLISECONDS: [(&str, &str); 28] = [
 /// own.
 #[test]
 fn a_milliseconds_value_is_read_as_mur_reads_its_timeout() {
-    struct Pause;
-    impl Verb for Pause {
-        const ABOUT: About = About {
-            name: "pause",
-            ..Sample::ABOUT
-        };
-        const SPEC: Spec = Spec {
+    sample_verb!(
+        Pause,
+        "pause",
+        Spec {
             options: &[Opt::value("pause", "MS", Kind::Millis, "how long to pause")],
             ..Spec::NONE
-        };
-    }
+        }
+    );
     let long = "9".repeat(5000);
     let rows = MILLISECONDS
         .into_iter()
@@ -210,13 +238,10 @@ fn a_milliseconds_value_is_read_as_mur_reads_its_timeout() {
 /// a count or milliseconds, and sent each as a string (milliseconds too, never sent).
 #[test]
 fn a_positional_is_held_to_its_kind_and_sent_by_it() {
-    struct Kinds;
-    impl Verb for Kinds {
-        const ABOUT: About = About {
-            name: "kinds",
-            ..Sample::ABOUT
-        };
-        const SPEC: Spec = Spec {
+    sample_verb!(
+        Kinds,
+        "kinds",
+        Spec {
             positionals: &[
                 Pos::new("mode", "mode", Kind::Choice(&["fast", "slow"]), "how").or_option("M"),
                 Pos::new("n", "n", Kind::Count, "how many"),
@@ -224,8 +249,8 @@ fn a_positional_is_held_to_its_kind_and_sent_by_it() {
                 Pos::new("data", "data", Kind::Json, "what"),
             ],
             ..Spec::NONE
-        };
-    }
+        }
+    );
     let parse = |words: &[&str]| parse::<Kinds>(&argv(words));
     let Ok(Parsed::Call(call)) = parse(&["fast", "3", "+900", r#" {"a": [1]} "#]) else {
         panic!("refused");
@@ -298,22 +323,17 @@ fn a_positional_is_held_to_its_kind_and_sent_by_it() {
 /// `--offset abc` was told "not valid JSON" and `--offset '"1"'` sent a string.
 #[test]
 fn an_integer_is_read_as_mur_reads_one_and_sent_exactly() {
-    struct Offset;
-    impl Verb for Offset {
-        const ABOUT: About = About {
-            name: "offset",
-            ..Sample::ABOUT
-        };
-        const SPEC: Spec = Spec {
+    sample_verb!(
+        Offset,
+        "offset",
+        Spec {
             positionals: &[Pos::new("by", "by", Kind::Integer, "how far").or_option("N")],
             options: &[Opt::value("offset", "N", Kind::Integer, "the offset")],
             exclusive: &[],
-        };
-    }
-    let sent_by = |words: &[&str]| match parse::<Offset>(&argv(words)) {
-        Ok(Parsed::Call(call)) => sent(&call),
-        other => panic!("expected a call for {words:?}, got {other:?}"),
-    };
+        }
+    );
+    let sent_by = sent_by::<Offset>;
+    let refused = refused_by::<Offset>;
     for (word, integer) in [
         ("2", json!(2)),
         ("+2", json!(2)),
@@ -366,9 +386,9 @@ fn an_integer_is_read_as_mur_reads_one_and_sent_exactly() {
         "abc", "", " 1", "1 ", "1_000", "0x10", "1e3", "1.0", "1.", ".5", "NaN", "inf", "+-1",
         "--1", "-", "+", "\"1\"", "١٢",
     ] {
-        let said = refusal(parse::<Offset>(&argv(&["1", "--offset", word])), &[word]);
+        let said = refused(&["1", "--offset", word]);
         assert_eq!(said, format!("`--offset` needs an integer, got `{word}`"));
-        let said = refusal(parse::<Offset>(&argv(&["--", word])), &[word]);
+        let said = refused(&["--", word]);
         assert_eq!(said, format!("`<by>` needs an integer, got `{word}`"));
     }
     let range = "an integer from -9223372036854775808 to 18446744073709551615";
@@ -377,44 +397,35 @@ fn an_integer_is_read_as_mur_reads_one_and_sent_exactly() {
         "-9223372036854775809",
         "99999999999999999999999999999",
     ] {
-        let said = refusal(parse::<Offset>(&argv(&["1", "--offset", word])), &[word]);
+        let said = refused(&["1", "--offset", word]);
         assert_eq!(
             said,
             format!("`--offset` is out of range: {range}, got `{word}`")
         );
-        let said = refusal(parse::<Offset>(&argv(&["--", word])), &[word]);
+        let said = refused(&["--", word]);
         assert_eq!(
             said,
             format!("`<by>` is out of range: {range}, got `{word}`")
         );
     }
-    let said = refusal(
-        parse::<Offset>(&argv(&["--args", r#"{"by": 1.0}"#])),
-        &["--args"],
-    );
+    let said = refused(&["--args", r#"{"by": 1.0}"#]);
     assert_eq!(said, "`by` in `--args` needs an integer, got `1.0`");
-    let said = refusal(
-        parse::<Offset>(&argv(&["--args", r#"{"by": true}"#])),
-        &["--args"],
-    );
+    let said = refused(&["--args", r#"{"by": true}"#]);
     assert_eq!(said, "`by` in `--args` must be a string, got `true`");
     // A negative integer for it is told to follow `--`, as a number's is; one past the
     // range why it is refused, as after `--`; one no integer is, the unknown option.
-    let said = refusal(parse::<Offset>(&argv(&["-3"])), &["-3"]);
+    let said = refused(&["-3"]);
     assert_eq!(
         said,
         "unknown option `-3`; to give it as `<by>`, put it after `--`: did you mean \
          `mur devtools offset -- -3`?"
     );
-    let said = refusal(
-        parse::<Offset>(&argv(&["-9223372036854775809"])),
-        &["-9223372036854775809"],
-    );
+    let said = refused(&["-9223372036854775809"]);
     assert_eq!(
         said,
         format!("`<by>` is out of range: {range}, got `-9223372036854775809`")
     );
-    let said = refusal(parse::<Offset>(&argv(&["-1.5"])), &["-1.5"]);
+    let said = refused(&["-1.5"]);
     assert!(said.starts_with("unknown option `-1"), "{said}");
     assert!(!said.contains("after `--`"), "{said}");
     // Declared to the host as an `integer`, which a wait's argument may be.
@@ -437,22 +448,17 @@ fn an_integer_is_read_as_mur_reads_one_and_sent_exactly() {
 /// JSON", `--ratio '"1"'` sent a string, and `+1`, `.5` or `1.` were refused.
 #[test]
 fn a_number_is_read_as_mur_reads_one_and_sent_as_a_json_number() {
-    struct Scaled;
-    impl Verb for Scaled {
-        const ABOUT: About = About {
-            name: "scaled",
-            ..Sample::ABOUT
-        };
-        const SPEC: Spec = Spec {
+    sample_verb!(
+        Scaled,
+        "scaled",
+        Spec {
             positionals: &[Pos::new("by", "by", Kind::Number, "how much").or_option("NUMBER")],
             options: &[Opt::value("ratio", "NUMBER", Kind::Number, "the ratio")],
             exclusive: &[],
-        };
-    }
-    let sent_by = |words: &[&str]| match parse::<Scaled>(&argv(words)) {
-        Ok(Parsed::Call(call)) => sent(&call),
-        other => panic!("expected a call for {words:?}, got {other:?}"),
-    };
+        }
+    );
+    let sent_by = sent_by::<Scaled>;
+    let refused = refused_by::<Scaled>;
     for (word, number) in [
         ("2", json!(2)),
         ("+2", json!(2)),
@@ -503,25 +509,19 @@ fn a_number_is_read_as_mur_reads_one_and_sent_as_a_json_number() {
         "abc", "", " 1", "1 ", "1_000", "0x10", "NaN", "nan", "inf", "-inf", "infinity", "1e400",
         "-1e400", "1e", "e5", ".", "+-1", "--1", "1.5.2", "\"1\"", "١٢",
     ] {
-        let said = refusal(parse::<Scaled>(&argv(&["1", "--ratio", word])), &[word]);
+        let said = refused(&["1", "--ratio", word]);
         assert_eq!(said, format!("`--ratio` needs a number, got `{word}`"));
-        let said = refusal(parse::<Scaled>(&argv(&["--", word])), &[word]);
+        let said = refused(&["--", word]);
         assert_eq!(said, format!("`<by>` needs a number, got `{word}`"));
     }
     // A string in `--args` is its word, as a count's is in every kit.
     assert_eq!(sent_by(&["--args", r#"{"by": "1e1"}"#]), json!({"by": 10}));
-    let said = refusal(
-        parse::<Scaled>(&argv(&["--args", r#"{"by": "x"}"#])),
-        &["--args"],
-    );
+    let said = refused(&["--args", r#"{"by": "x"}"#]);
     assert_eq!(said, "`by` in `--args` needs a number, got `x`");
-    let said = refusal(
-        parse::<Scaled>(&argv(&["--args", r#"{"by": true}"#])),
-        &["--args"],
-    );
+    let said = refused(&["--args", r#"{"by": true}"#]);
     assert_eq!(said, "`by` in `--args` must be a string, got `true`");
     // A negative number for it is told to follow `--`, as a text's word is.
-    let said = refusal(parse::<Scaled>(&argv(&["-1.5"])), &["-1.5"]);
+    let said = refused(&["-1.5"]);
     assert_eq!(
         said,
         "unknown option `-1.5`; to give it as `<by>`, put it after `--`: did you mean \
@@ -540,25 +540,19 @@ fn a_number_is_read_as_mur_reads_one_and_sent_as_a_json_number() {
 /// word alike (`1.0`).
 #[test]
 fn a_choice_positional_takes_a_boolean_of_args_as_its_word() {
-    struct Switch;
-    impl Verb for Switch {
-        const ABOUT: About = About {
-            name: "switch",
-            ..Sample::ABOUT
-        };
-        const SPEC: Spec = Spec {
+    sample_verb!(
+        Switch,
+        "switch",
+        Spec {
             positionals: &[
                 Pos::new("on", "on", Kind::Choice(&["true", "false"]), "(required)")
                     .or_option("true|false"),
                 Pos::new("mode", "mode", Kind::Choice(&["a", "b"]), "which"),
             ],
             ..Spec::NONE
-        };
-    }
-    let sent_by = |words: &[&str]| match parse::<Switch>(&argv(words)) {
-        Ok(Parsed::Call(call)) => sent(&call),
-        other => panic!("expected a call for {words:?}, got {other:?}"),
-    };
+        }
+    );
+    let sent_by = sent_by::<Switch>;
     assert_eq!(
         sent_by(&["--args", r#"{"on": false, "mode": "b"}"#]),
         json!({"on": "false", "mode": "b"})
@@ -579,7 +573,7 @@ fn a_choice_positional_takes_a_boolean_of_args_as_its_word() {
         ),
     ] {
         let words = ["--args", args];
-        assert_eq!(refusal(parse::<Switch>(&argv(&words)), &words), said);
+        assert_eq!(refused_by::<Switch>(&words), said);
     }
 }
 
@@ -608,10 +602,7 @@ fn a_tool_that_waits_gets_timeout_as_its_declared_argument() {
             default_ms: 5000,
         });
     }
-    let call = |words: &[&str]| match parse::<Waiting>(&argv(words)) {
-        Ok(Parsed::Call(call)) => sent(&call),
-        other => panic!("expected a call for {words:?}, got {other:?}"),
-    };
+    let call = sent_by::<Waiting>;
     assert_eq!(
         call(&["#s", "--timeout", "900"]),
         json!({"selector": "#s", "timeoutMs": 900})
@@ -1285,10 +1276,7 @@ fn a_json_option_is_sent_as_typed_unless_the_verb_sets_its_key() {
             Ok(arguments)
         }
     }
-    let sent = |words: &[&str]| match parse::<Own>(&argv(words)) {
-        Ok(Parsed::Call(call)) => call.arguments,
-        other => panic!("expected a call for {words:?}, got {other:?}"),
-    };
+    let sent = |words: &[&str]| call_of::<Own>(words).arguments;
     assert_eq!(sent(&["--args", "{}"]), r#"{"args":{}}"#);
     assert_eq!(sent(&[]), "{}");
     assert_eq!(
@@ -2369,17 +2357,9 @@ fn a_usage_error_names_the_fix_where_it_can() {
     );
 }
 
-/// A verb named as `verbs add` would refuse (`Bump`), whose `cargo test` passed: the
-/// mistake showed only after a release build, at `verbs add` (review 314, 7).
-struct Capital;
-
-impl Verb for Capital {
-    const ABOUT: About = About {
-        name: "Bump",
-        ..Sample::ABOUT
-    };
-    const SPEC: Spec = Sample::SPEC;
-}
+// A verb named as `verbs add` would refuse (`Bump`), whose `cargo test` passed: the
+// mistake showed only after a release build, at `verbs add` (review 314, 7).
+sample_verb!(Capital, "Bump", Sample::SPEC);
 
 /// A verb's name `verbs add` refuses fails its build, as `build.sh` and `build.mjs` refuse
 /// it (review 507, 7: `session` built and was refused only at `verbs add`): `export_verb!`
@@ -2497,10 +2477,7 @@ fn args_gives_the_whole_arguments_object_as_a_derived_verb_takes_it() {
             exclusive: &[],
         };
     }
-    let sent_by = |words: &[&str]| match parse::<Act>(&argv(words)) {
-        Ok(Parsed::Call(call)) => sent(&call),
-        other => panic!("expected a call for {words:?}, got {other:?}"),
-    };
+    let sent_by = sent_by::<Act>;
     assert_eq!(
         sent_by(&[
             "#x",
@@ -2531,7 +2508,7 @@ fn args_gives_the_whole_arguments_object_as_a_derived_verb_takes_it() {
         sent_by(&["#x", "--args", r##"{"selector": "#y"}"##]),
         json!({"selector": "#x"})
     );
-    let refused = |words: &[&str]| refusal(parse::<Act>(&argv(words)), words);
+    let refused = refused_by::<Act>;
     assert_eq!(
         refused(&["#x", "--args", "[]"]),
         "`--args` must be a JSON object"
