@@ -25,6 +25,15 @@ fn sample_lock(project: &str) -> Lockfile {
     )
 }
 
+/// A lockfile of `/p/A.csproj` started long ago, as a reader judges it stale, written
+/// to `registry`: it and its path.
+fn stale_lock_written(registry: &Registry) -> (Lockfile, std::path::PathBuf) {
+    let mut judged = sample_lock("/p/A.csproj");
+    judged.started_at = "2001-01-01T00:00:00Z".into();
+    let path = registry.write(&judged).expect("write");
+    (judged, path)
+}
+
 #[test]
 fn a_written_lockfile_reads_back_equal_under_its_hashed_name() {
     let (_guard, registry) = registry();
@@ -344,9 +353,7 @@ fn an_empty_directory_under_a_lockfile_name_goes_and_a_full_one_is_refused() {
 #[test]
 fn a_reader_removes_a_stale_file_only_if_unchanged_and_the_slot_is_free() {
     let (_guard, registry) = registry();
-    let mut judged = sample_lock("/p/A.csproj");
-    judged.started_at = "2001-01-01T00:00:00Z".into();
-    let path = registry.write(&judged).expect("write");
+    let (judged, path) = stale_lock_written(&registry);
 
     // A session holds the slot (starting, or running): hands off.
     let slot = SlotLock::try_acquire(&path).expect("lock").expect("free");
@@ -467,9 +474,7 @@ fn a_scan_stops_at_its_deadline() {
 #[test]
 fn a_stale_lockfile_behind_a_slot_lock_that_is_none_goes_only_when_clearing() {
     let (_guard, registry) = registry();
-    let mut judged = sample_lock("/p/A.csproj");
-    judged.started_at = "2001-01-01T00:00:00Z".into();
-    let path = registry.write(&judged).expect("write");
+    let (judged, path) = stale_lock_written(&registry);
     let lock = mur_lockfile::lock_path(&path);
     let made = std::process::Command::new("mkfifo").arg(&lock).status();
     assert!(made.expect("mkfifo").success());

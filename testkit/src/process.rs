@@ -300,6 +300,27 @@ impl Process {
             })
     }
 
+    /// Waits for this `mur`, its stderr going to the file `stderr`, to write `said` there
+    /// within `limit` ([`Process::wait_ready`]); `awaited` is what that shows it doing.
+    pub fn wait_for_stderr(
+        &mut self,
+        stderr: &std::path::Path,
+        said: &str,
+        awaited: &str,
+        limit: Duration,
+    ) {
+        let read = || std::fs::read_to_string(stderr).unwrap_or_default();
+        let ready = || read().contains(said).then_some(());
+        self.wait_ready("mur", awaited, limit, ready, read);
+    }
+
+    /// [`Process::wait_for_stderr`] until `mur` reports its call's progress (a
+    /// `progress: ` line): the server has the call's request, still at work.
+    pub fn wait_for_progress(&mut self, stderr: &std::path::Path) {
+        let awaited = "reporting its call's progress";
+        self.wait_for_stderr(stderr, "progress: ", awaited, Duration::from_secs(60));
+    }
+
     /// [`Process::wait_ready`] for a caller that can start it again: its exit status
     /// when it exits before it is ready (still failing the test past `limit`).
     pub fn try_wait_ready<T>(

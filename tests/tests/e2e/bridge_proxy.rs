@@ -649,14 +649,7 @@ fn in_front_of_an_older_server_initialize_tells_that_servers_capabilities_name_a
     );
     assert_eq!(result["instructions"], "Use the older server's tools.");
     // mur's own `call` sends the method as it is and gets the server's answer: it has none.
-    let asked = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "call",
-        "--method",
-        "server/discover",
-    ]);
+    let asked = sb.devtools_at(&endpoint, &["call", "--method", "server/discover"]);
     asked.assert_code(5);
     assert_eq!(asked.json()["error"]["code"], -32601, "{asked}");
 }
@@ -1317,14 +1310,7 @@ fn a_call_whose_client_went_away_is_recorded_interrupted_by_the_bridge_and_the_p
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(&stderr).expect("stderr file"));
     let mut mur = Process::spawn(&mut command);
-    let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
-    mur.wait_ready(
-        "mur",
-        "reporting its call's progress",
-        std::time::Duration::from_secs(60),
-        || read().contains("progress: ").then_some(()),
-        read,
-    );
+    mur.wait_for_progress(&stderr);
     mur.signal("INT");
     mur.wait_status();
     cancels_told(2);
@@ -1732,6 +1718,15 @@ pub(crate) fn about_task(id: u64, method: &str, task: &Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": { "taskId": task } })
 }
 
+/// server-everything (a session-based server) started for a new sandbox, and an
+/// [`initialized_at`] proxy in front of it.
+fn initialized_at_everything() -> (Everything, Sandbox, Live) {
+    let server = Everything::start();
+    let sb = Sandbox::new();
+    let proxy = initialized_at(&sb, &server.endpoint);
+    (server, sb, proxy)
+}
+
 /// A proxy that has answered `initialize` in front of the server at `endpoint`.
 fn initialized_at(sb: &Sandbox, endpoint: &str) -> Live {
     let mut proxy = Live::start(sb, &["--endpoint", endpoint, "proxy"]);
@@ -1857,9 +1852,7 @@ fn assert_ended_by(
 /// was a session of its own, and the next found no such task.
 #[test]
 fn a_session_based_server_is_spoken_to_in_one_session_for_the_proxys_life() {
-    let server = Everything::start();
-    let sb = Sandbox::new();
-    let mut proxy = initialized_at(&sb, &server.endpoint);
+    let (server, _sb, mut proxy) = initialized_at_everything();
     proxy.send(&tool_call(2, "echo", json!({ "message": "one" })));
     proxy.send(&tool_call(3, "echo", json!({ "message": "two" })));
     proxy.send(&tool_call(4, "get-sum", json!({ "a": 2, "b": 3 })));
@@ -1922,9 +1915,7 @@ fn port_of(endpoint: &str) -> u16 {
 /// session with it again, sends the refused request there, and keeps that one.
 #[test]
 fn after_a_session_based_server_restarts_the_proxy_opens_one_session_with_it_again() {
-    let first = Everything::start();
-    let sb = Sandbox::new();
-    let mut proxy = initialized_at(&sb, &first.endpoint);
+    let (first, _sb, mut proxy) = initialized_at_everything();
     proxy.send(&tool_call(2, "echo", json!({ "message": "before" })));
     assert_eq!(
         proxy.answer(2)["result"]["content"][0]["text"],

@@ -1674,7 +1674,7 @@ fn a_bridge_runs_nothing_for_a_client_without_its_secret() {
     // Not one of the refused calls reached the server: mur's is its first.
     let out = bridge.mur(&["call", "count"]);
     assert_eq!(out.assert_code(0).tool_text(0), "1", "{out}");
-    let by_endpoint = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "count"]);
+    let by_endpoint = sb.devtools_at(&endpoint, &["call", "count"]);
     assert_eq!(
         by_endpoint.assert_code(0).tool_text(0),
         "2",
@@ -1790,13 +1790,9 @@ fn mur_refused_by_a_bridge_says_why_in_one_line_and_exits_2() {
         );
         // `--endpoint` of it: no bridge mur knows names that endpoint now, but its
         // 401 says it is a bridge: no OAuth flow (it has no authorization server).
-        let out = bridge.sb.mur(&[
-            "devtools",
-            "--endpoint",
-            &bridge.endpoint(),
-            "call",
-            "count",
-        ]);
+        let out = bridge
+            .sb
+            .devtools_at(&bridge.endpoint(), &["call", "count"]);
         out.assert_code(2).assert_stderr_is(format!(
             "error: `{}` refused mur's request (HTTP 401): it is a bridge (`mur devtools bridge`), \
              which takes requests only with its secret, and mur has none for it\n\
@@ -2306,14 +2302,7 @@ fn in_flight(bridge: &Bridge<'_>, name: &str, args: &[&str]) -> InFlight {
         .stdout(std::fs::File::create(&stdout).expect("stdout file"))
         .stderr(std::fs::File::create(&stderr).expect("stderr file"));
     let mut process = mur_e2e::Process::spawn(&mut command);
-    let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
-    process.wait_ready(
-        "mur",
-        "reporting its call's progress",
-        std::time::Duration::from_secs(60),
-        || read().contains("progress: ").then_some(()),
-        read,
-    );
+    process.wait_for_progress(&stderr);
     InFlight {
         process,
         stdout,

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use mur_e2e::plugins::{self, repo_root, standard_dir};
 use mur_e2e::process::{Process, wait_until_within};
-use mur_e2e::{Output, Sandbox, run_within};
+use mur_e2e::{Output, Sandbox, mkfifo, run_within};
 
 use crate::eval::{
     assert_eval_snapshot, assert_no_default_out, assert_verbs_compiled_once, eval_bin, executable,
@@ -41,14 +41,22 @@ fn conditions() -> Vec<String> {
     crate::eval::shipped("conditions")
 }
 
+/// The scripted agents' command line (eval/agents/scripted.sh, by its absolute path).
+fn scripted_agent() -> String {
+    format!(
+        "bash {} {{task}}",
+        repo_root().join("eval/agents/scripted.sh").display()
+    )
+}
+
 /// `mur-eval study` over the small matrix, into `out`, as a command to run or spawn.
 /// The first agent to start (the one that makes `hung-once` in the sandbox) first
 /// leaves a long-lived process and waits for it, as an agent the kill interrupts would.
 fn study(sandbox: &Sandbox, python: &Path, out: &Path) -> Command {
     let agent = format!(
-        "if mkdir {} 2>/dev/null; then sleep 600 & wait; fi; bash {} {{task}}",
+        "if mkdir {} 2>/dev/null; then sleep 600 & wait; fi; {}",
         sandbox.root().join("hung-once").display(),
-        repo_root().join("eval/agents/scripted.sh").display()
+        scripted_agent()
     );
     let html = out.join("report.html");
     let mut command = sandbox.command(eval_bin());
@@ -653,12 +661,6 @@ fn report_command(sandbox: &Sandbox, out: &Path, extra: &[&std::ffi::OsStr]) -> 
     command
 }
 
-/// A FIFO made at `path`.
-fn fifo(path: &Path) {
-    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo");
-    assert!(made.success());
-}
-
 /// [`study_command`], to the end.
 fn study_into(sandbox: &Sandbox, out: &Path, args: &[&str]) -> Output {
     run_within(&mut study_command(sandbox, out, args), STUDY_LIMIT).0
@@ -823,11 +825,12 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
         sandbox.root().join("first").display()
     );
     let extra = ["--jobs", "1", "--verbs", &verbs, "--agent", &agent];
-    let first = study_into(
-        &sandbox,
-        &out,
-        &matrix("cli-named,both", "count-to-three", "2", &extra),
-    );
+    // The one matrix, into `out`, with `repeats` repeats.
+    let study_of = |out: &Path, repeats: &str| {
+        let args = matrix("cli-named,both", "count-to-three", repeats, &extra);
+        study_into(&sandbox, out, &args)
+    };
+    let first = study_of(&out, "2");
     first.assert_code(0);
     assert_verbs_compiled_once(&first, "study: ", &verbs, &out);
     assert!(
@@ -852,11 +855,7 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
     };
     each_clicked_with_code_compiled_before(&out, 4);
     // A later command into the study (a third repeat) compiles nothing.
-    let more = study_into(
-        &sandbox,
-        &out,
-        &matrix("cli-named,both", "count-to-three", "3", &extra),
-    );
+    let more = study_of(&out, "3");
     more.assert_code(0);
     assert!(more.stderr_lines("study: installing").is_empty(), "{more}");
     each_clicked_with_code_compiled_before(&out, 6);
@@ -865,11 +864,7 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
     let copy = sandbox.root().join("copy");
     let copied = Command::new("cp").arg("-r").arg(&out).arg(&copy).status();
     assert!(copied.expect("cp").success());
-    let extended = study_into(
-        &sandbox,
-        &copy,
-        &matrix("cli-named,both", "count-to-three", "4", &extra),
-    );
+    let extended = study_of(&copy, "4");
     extended.assert_code(0);
     assert_verbs_compiled_once(&extended, "study: ", &verbs, &copy);
     each_clicked_with_code_compiled_before(&copy, 8);
@@ -877,11 +872,7 @@ fn a_studys_verbs_are_compiled_once_and_each_run_gets_its_own_copy() {
     // is the one its verbs were compiled for: nothing is compiled again.
     let link = sandbox.root().join("link");
     std::os::unix::fs::symlink(&copy, &link).expect("symlink");
-    let linked = study_into(
-        &sandbox,
-        &link,
-        &matrix("cli-named,both", "count-to-three", "5", &extra),
-    );
+    let linked = study_of(&link, "5");
     linked.assert_code(0);
     assert!(
         linked.stderr_lines("study: installing").is_empty(),
@@ -898,14 +889,12 @@ fn read_json_line(path: &Path) -> Value {
 }
 
 /// A study of the scripted MCP agent on `task`, once, to its end: the sandbox, the
-/// study's directory and what it printed (`None` without the Python SDK: skipped).
-fn scripted_mcp_study(task: &str) -> Option<(Sandbox, PathBuf, Output)> {
+/// study's directory, what it printed and its one run's result, asserted to exit 0 and
+/// succeed (`None` without the Python SDK: skipped).
+fn scripted_mcp_study(task: &str) -> Option<(Sandbox, PathBuf, Output, Value)> {
     let python = python_or_skip("interop-modern-venv", "2", "requirements-modern.txt")?;
     let (sandbox, out) = sandbox_and_study();
-    let agent = format!(
-        "bash {} {{task}}",
-        repo_root().join("eval/agents/scripted.sh").display()
-    );
+    let agent = scripted_agent();
     let args = matrix(
         "mcp",
         task,
@@ -915,17 +904,18 @@ fn scripted_mcp_study(task: &str) -> Option<(Sandbox, PathBuf, Output)> {
     let mut command = study_command(&sandbox, &out, &args);
     command.env("MUR_EVAL_PYTHON", &python);
     let output = run_within(&mut command, STUDY_LIMIT).0;
-    Some((sandbox, out, output))
+    output.assert_code(0);
+    let only = results(&out).swap_remove(0);
+    assert_eq!(only["success"], true, "{only}");
+    Some((sandbox, out, output, only))
 }
 
 #[test]
 fn the_scripted_mcp_agent_logs_what_a_host_gives_the_model_once() {
-    let Some((_sandbox, out, output)) = scripted_mcp_study("count-to-three") else {
+    let Some((_sandbox, out, _, only)) = scripted_mcp_study("count-to-three") else {
         return;
     };
-    output.assert_code(0);
-    let only = &results(&out)[0];
-    assert_eq!(only["success"], true, "{only}");
+    let only = &only;
     let transcript = in_study(&out, only);
     let logged = std::fs::read_to_string(transcript.join("transcript.jsonl")).expect("logged");
     assert!(logged.lines().count() >= 3, "{logged}");
@@ -947,12 +937,10 @@ fn the_scripted_mcp_agent_logs_what_a_host_gives_the_model_once() {
 /// times dearer through MCP.
 #[test]
 fn a_screenshot_the_mcp_agent_receives_counts_as_an_image_not_as_its_base64() {
-    let Some((_sandbox, out, output)) = scripted_mcp_study("settings-screenshot") else {
+    let Some((_sandbox, out, output, only)) = scripted_mcp_study("settings-screenshot") else {
         return;
     };
-    output.assert_code(0);
-    let only = &results(&out)[0];
-    assert_eq!(only["success"], true, "{only}");
+    let only = &only;
     let context = &only["context"];
     assert_eq!(context["images"], 1, "{only}");
     assert_eq!(context["imagesUnsized"], Value::Null, "{only}");
@@ -1425,7 +1413,7 @@ fn a_page_goes_where_mur_puts_one_and_the_studys_record_is_replaced_whole() {
     // A FIFO no one reads is refused at once, in mur's words (a plain write waited for a
     // reader for ever): before the report is made, as a name no page can be written at.
     let page_fifo = sandbox.root().join("page.fifo");
-    fifo(&page_fifo);
+    mkfifo(&page_fifo);
     let html = ["--html".as_ref(), page_fifo.as_os_str()];
     ends_at_once(
         &mut report_command(&sandbox, &out, &html),
@@ -1498,7 +1486,7 @@ fn a_report_is_written_anew_whole_and_not_before_a_fifo_readme_is_refused() {
 
     std::fs::remove_file(out.join("report.md")).expect("remove");
     let readme = sandbox.root().join("readme.fifo");
-    fifo(&readme);
+    mkfifo(&readme);
     let args = ["--readme".as_ref(), readme.as_os_str()];
     ends_at_once(
         &mut report_command(&sandbox, &out, &args),
@@ -1526,7 +1514,7 @@ fn a_studys_record_that_is_a_fifo_is_refused_at_once() {
     let (sandbox, out) = sandbox_and_study();
     std::fs::create_dir(&out).expect("dir");
     let meta = out.join("study.json");
-    fifo(&meta);
+    mkfifo(&meta);
     ends_at_once(
         &mut report_command(&sandbox, &out, &[]),
         1,
@@ -1542,7 +1530,7 @@ fn a_studys_record_that_is_a_fifo_is_refused_at_once() {
     )
     .expect("study.json");
     let results = out.join("results.jsonl");
-    fifo(&results);
+    mkfifo(&results);
     ends_at_once(
         &mut report_command(&sandbox, &out, &[]),
         1,
@@ -1550,7 +1538,7 @@ fn a_studys_record_that_is_a_fifo_is_refused_at_once() {
     );
     std::fs::remove_file(&results).expect("remove");
     let tools = out.join("tools-list.json");
-    fifo(&tools);
+    mkfifo(&tools);
     let args = matrix("mcp", "count-to-three", "1", &["--agent", "true"]);
     ends_at_once(
         &mut study_command(&sandbox, &out, &args),
@@ -1965,10 +1953,7 @@ fn a_study_whose_first_agents_never_started_stops_and_the_fixed_command_makes_it
     assert_eq!(output.stdout, "", "no report, no comparison");
     assert!(results(&out).is_empty());
     assert!(!out.join("runs").exists(), "{:?}", left_under(&out));
-    let fixed = format!(
-        "bash {} {{task}}",
-        repo_root().join("eval/agents/scripted.sh").display()
-    );
+    let fixed = scripted_agent();
     study_into(&sandbox, &out, &args(&fixed)).assert_code(0);
     assert_eq!(results(&out).len(), 4);
 }
@@ -2115,10 +2100,7 @@ fn a_report_of_a_directory_without_a_study_says_so_plainly() {
 #[test]
 fn the_comparison_is_against_the_condition_named_or_the_first() {
     let (sandbox, out) = sandbox_and_study();
-    let agent = format!(
-        "bash {} {{task}}",
-        repo_root().join("eval/agents/scripted.sh").display()
-    );
+    let agent = scripted_agent();
     let args = matrix(
         "cli-call,cli-derived",
         "count-to-three",

@@ -107,17 +107,7 @@ fn call_args_are_read_from_a_file_or_stdin_past_a_command_lines_limit() {
     let text = "a".repeat(200_000);
     let file = sb.file("args.json", json!({ "text": text }).to_string());
     let file = file.to_str().expect("utf-8");
-    let echo = |args: &str| {
-        sb.mur(&[
-            "devtools",
-            "--endpoint",
-            &endpoint,
-            "call",
-            "echo",
-            "--args",
-            args,
-        ])
-    };
+    let echo = |args: &str| sb.devtools_at(&endpoint, &["call", "echo", "--args", args]);
     let echoed = |out: &Output| -> serde_json::Value {
         serde_json::from_str(&out.tool_text(0)).expect("the arguments, as JSON")
     };
@@ -224,16 +214,8 @@ fn a_refused_method_that_is_a_tools_name_says_how_to_call_the_tool() {
         Reply::json(200, &answer)
     });
     let endpoint = server.endpoint();
-    let call = |name: &str| {
-        sandbox.devtools(&[
-            "--endpoint",
-            &endpoint,
-            "call",
-            name,
-            "--args",
-            r#"{"path":"/x"}"#,
-        ])
-    };
+    let call =
+        |name: &str| sandbox.devtools_at(&endpoint, &["call", name, "--args", r#"{"path":"/x"}"#]);
     let out = call("fs/read");
     out.assert_code(5);
     assert_eq!(
@@ -250,7 +232,7 @@ fn a_refused_method_that_is_a_tools_name_says_how_to_call_the_tool() {
         )
     );
     // Both commands the hint names call the tool.
-    let derived = sandbox.devtools(&["--endpoint", &endpoint, "fs-read", "--path", "/x"]);
+    let derived = sandbox.devtools_at(&endpoint, &["fs-read", "--path", "/x"]);
     assert_eq!(derived.json(), json!("read"), "{derived}");
     let args = r#"{"arguments":{"path":"/x"},"name":"fs/read"}"#;
     let whole = sandbox.tools_call_at(&endpoint, args);
@@ -372,8 +354,7 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     let endpoint = server.endpoint();
     // `say-hello` is derived from the list as it was, and cached; then the server has
     // another tool, which the cached list does not know.
-    sb.devtools(&["--endpoint", &endpoint, "say-hello"])
-        .assert_code(0);
+    sb.devtools_at(&endpoint, &["say-hello"]).assert_code(0);
     *tools.lock().expect("tool list") = listed("echo");
     let catalog = format!(
         "hint: `mur devtools --endpoint {endpoint} catalog` lists the tools this session has, \
@@ -381,13 +362,13 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     );
     // Typed as its tool's name, the verb is named as typed (RV2 F8: "… `sayHello`, which
     // `say-hello` calls", a word never typed); then `say-hello` is cached again.
-    sb.devtools(&["--endpoint", &endpoint, "sayHello"])
+    sb.devtools_at(&endpoint, &["sayHello"])
         .assert_code(5)
         .assert_stderr_is(format!(
             "error: the session has no tool `sayHello`\n{catalog}"
         ));
     *tools.lock().expect("tool list") = listed("sayHello");
-    sb.devtools(&["--endpoint", &endpoint, "--refresh", "say-hello"])
+    sb.devtools_at(&endpoint, &["--refresh", "say-hello"])
         .assert_code(0);
     *tools.lock().expect("tool list") = listed("echo");
     // `say-hello` first: each lacking tool reads the list afresh, into the cache.
@@ -421,7 +402,7 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
              them (`--project PATH` picks one)\n{catalog}"
         )
     };
-    let out = sb.devtools(&["--endpoint", &endpoint, "count"]);
+    let out = sb.devtools_at(&endpoint, &["count"]);
     out.assert_code(5)
         .assert_stderr_is(data_verb("count", "state", &count, ""));
     assert_eq!(out.json()["error"]["code"], -32602, "{out}");
@@ -437,16 +418,16 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     // meant is said as the command that calls it (RV4 7: "did you mean `state`?" read
     // as a word to type into `typo`).
     let meant = |tool: &str| format!("`mur devtools --endpoint {endpoint} call {tool}`");
-    sb.devtools(&["--endpoint", &endpoint, "typo"])
+    sb.devtools_at(&endpoint, &["typo"])
         .assert_code(5)
         .assert_stderr_is(data_verb("typo", "stat", &typo, " (did you mean `state`?)"));
-    sb.devtools(&["--endpoint", &endpoint, "call", "stat"])
+    sb.devtools_at(&endpoint, &["call", "stat"])
         .assert_code(5)
         .assert_stderr_is(format!(
             "error: the session has no tool `stat`\nhint: did you mean `state`?\n{catalog}"
         ));
     *tools.lock().expect("tool list") = listed("waitfor");
-    sb.devtools(&["--endpoint", &endpoint, "wait", "#x"])
+    sb.devtools_at(&endpoint, &["wait", "#x"])
         .assert_code(5)
         .assert_stderr_is(format!(
             "error: the session has no tool `waitFor`, which `wait` calls\n\
@@ -464,7 +445,7 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
     sb.devtools(&["verbs", "add", slashed.to_str().expect("utf-8")])
         .assert_code(0);
     let params = r#"{"name":"inventory/list"}"#;
-    sb.devtools(&["--endpoint", &endpoint, "slashed"])
+    sb.devtools_at(&endpoint, &["slashed"])
         .assert_code(5)
         .assert_stderr_is(data_verb(
             "slashed",
@@ -482,7 +463,7 @@ fn a_verb_whose_tool_the_session_lacks_is_told_as_call_tells_it() {
              '{args}'`?\n{catalog}"
         )
     };
-    sb.devtools(&["--endpoint", &endpoint, "call", "inventory-lst"])
+    sb.devtools_at(&endpoint, &["call", "inventory-lst"])
         .assert_code(5)
         .assert_stderr_is(meant(params));
     let typed = ["--endpoint", &endpoint, "call", "inventory-lst", "--args"];
@@ -520,7 +501,7 @@ fn a_tool_the_server_calls_unknown_but_lists_is_said_as_the_verb_typed_calls_it(
     });
     for server in [&lists, &unlisted] {
         let endpoint = server.endpoint();
-        sb.devtools(&["--endpoint", &endpoint, "wait", "#x"])
+        sb.devtools_at(&endpoint, &["wait", "#x"])
             .assert_code(5)
             .assert_stderr_is(format!(
                 "error: `wait` (tool `waitFor`) failed: Unknown tool: waitFor (JSON-RPC error \
@@ -704,7 +685,7 @@ fn a_call_out_of_time_says_the_request_was_sent_and_whether_running_it_again_is_
     ]));
     let endpoint = hung.endpoint();
     let call = |tool: &str| {
-        let out = sb.devtools(&["--endpoint", &endpoint, "--timeout", "300", "call", tool]);
+        let out = sb.devtools_at(&endpoint, &["--timeout", "300", "call", tool]);
         out.assert_code(2).assert_stdout_is("");
         out
     };
@@ -721,8 +702,7 @@ fn a_call_out_of_time_says_the_request_was_sent_and_whether_running_it_again_is_
         ": check the app's state before running it again (the session is not known to mark \
          it read-only or idempotent)",
     );
-    sb.devtools(&["--endpoint", &endpoint, "catalog"])
-        .assert_code(0);
+    sb.devtools_at(&endpoint, &["catalog"]).assert_code(0);
     hinted(
         "increment",
         ": check the app's state before running it again (the session does not mark it \
@@ -836,7 +816,7 @@ fn a_call_out_of_time_after_progress_says_it_was_still_running() {
         Reply::sse_open(&[progress], std::time::Duration::from_secs(5))
     });
     let endpoint = busy.endpoint();
-    let out = sb.devtools(&["--endpoint", &endpoint, "--timeout", "800", "call", "slow"]);
+    let out = sb.devtools_at(&endpoint, &["--timeout", "800", "call", "slow"]);
     out.assert_code(2);
     assert_eq!(
         out.stderr.lines().find(|l| l.starts_with("error: ")),
@@ -889,15 +869,10 @@ fn a_non_mcp_answer_is_a_transport_error() {
 fn the_modern_request_carries_its_context_in_meta_and_headers() {
     let sb = Sandbox::new();
     let server = Stub::answering(json!({ "ok": true }));
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
+    let out = sb.devtools_at(
         &server.endpoint(),
-        "call",
-        "tree",
-        "--args",
-        r#"{"view":"full"}"#,
-    ]);
+        &["call", "tree", "--args", r#"{"view":"full"}"#],
+    );
     out.assert_code(0).assert_stdout_is("{\"ok\":true}\n");
     let requests = server.requests();
     assert_eq!(requests.len(), 1, "one POST per call");
@@ -972,13 +947,7 @@ fn unsupported_version_is_retried_once_with_a_supported_modern_one() {
 fn a_session_based_server_is_reached_through_the_legacy_fallback() {
     let (sb, sample) = Sandbox::with_app();
     let proxy = stub::legacy_proxy(sample.endpoint());
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &proxy.endpoint(),
-        "call",
-        "tools/list",
-    ]);
+    let out = sb.devtools_at(&proxy.endpoint(), &["call", "tools/list"]);
     out.assert_code(0);
     assert!(
         out.json()["tools"]
@@ -1094,17 +1063,7 @@ fn protocol_is_a_revision_mur_speaks_and_the_only_one_spoken() {
         )
     });
     let endpoint = server.endpoint();
-    let at = |protocol: &str| {
-        sb.mur(&[
-            "devtools",
-            "--endpoint",
-            &endpoint,
-            "--protocol",
-            protocol,
-            "call",
-            "ping",
-        ])
-    };
+    let at = |protocol: &str| sb.devtools_at(&endpoint, &["--protocol", protocol, "call", "ping"]);
     at("2025-11-25").assert_code(0).assert_stdout_is("{}\n");
     at("2025-06-18").assert_code(2).assert_stderr_is(format!(
         "error: `{endpoint}` answered `initialize` in revision 2025-11-25, not the 2025-06-18 \
@@ -1267,17 +1226,17 @@ fn an_endless_event_stream_ends_at_the_limit_max_response_sets() {
         prefix: Vec::new(),
         chunk: event.repeat(256).into_bytes(),
     });
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
+    let out = sb.devtools_at(
         &endless.endpoint(),
-        "--timeout",
-        "8000",
-        "call",
-        "version",
-        "--max-response",
-        "1M",
-    ]);
+        &[
+            "--timeout",
+            "8000",
+            "call",
+            "version",
+            "--max-response",
+            "1M",
+        ],
+    );
     out.assert_code(2);
     out.assert_stderr_starts_with(&format!(
         "error: `{}` sent a response larger than 1 MiB, mur's response limit",
@@ -1291,22 +1250,14 @@ fn a_limit_of_one_byte_is_said_so() {
     let sb = Sandbox::new();
     let server = Stub::answering(json!({ "content": [] }));
     let endpoint = server.endpoint();
-    sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "--max-response",
-        "1",
-        "call",
-        "version",
-    ])
-    .assert_code(2)
-    .assert_stderr_is(format!(
-        "error: `{endpoint}` sent a response larger than 1 byte, mur's response limit; \
+    sb.devtools_at(&endpoint, &["--max-response", "1", "call", "version"])
+        .assert_code(2)
+        .assert_stderr_is(format!(
+            "error: `{endpoint}` sent a response larger than 1 byte, mur's response limit; \
              it was not read further\n\
              hint: if an answer this large is expected, raise the limit with \
              `--max-response BYTES` (e.g. `--max-response 256M`)\n"
-    ));
+        ));
 }
 
 #[test]
@@ -1363,17 +1314,8 @@ fn a_tool_lists_pages_together_are_bounded_by_max_response() {
         )
     });
     let endpoint = server.endpoint();
-    let catalog = |limit: &str| {
-        sb.mur(&[
-            "devtools",
-            "--endpoint",
-            &endpoint,
-            "--max-response",
-            limit,
-            "catalog",
-            "--json",
-        ])
-    };
+    let catalog =
+        |limit: &str| sb.devtools_at(&endpoint, &["--max-response", limit, "catalog", "--json"]);
     let lists = || server.sent("tools/list").len();
     let out = catalog("1K");
     out.assert_code(2);
@@ -1429,7 +1371,7 @@ fn a_malformed_tool_list_is_the_servers_fault() {
             )
         });
         let endpoint = server.endpoint();
-        sb.mur(&["devtools", "--endpoint", &endpoint, "catalog", "--json"])
+        sb.devtools_at(&endpoint, &["catalog", "--json"])
             .assert_code(2)
             .assert_stdout_is("")
             .assert_stderr_is(format!("error: `{endpoint}` {why}\n"));
@@ -1757,7 +1699,7 @@ fn call_ping_prints_nothing_of_the_servers_result() {
             &json!({ "jsonrpc": "2.0", "id": request.json()["id"], "result": result }),
         )
     });
-    sb.mur(&["devtools", "--endpoint", &server.endpoint(), "call", "ping"])
+    sb.devtools_at(&server.endpoint(), &["call", "ping"])
         .assert_code(0)
         .assert_stdout_is("{}\n")
         .assert_stderr_is("");
@@ -1772,7 +1714,7 @@ fn call_ping_checks_the_session_and_method_sends_any_method_as_it_is() {
     assert_eq!(out.stdout, "{}\n");
     // A session-based server answers `ping` itself, in a session.
     let proxy = stub::legacy_proxy(sample.endpoint());
-    let out = sb.mur(&["devtools", "--endpoint", &proxy.endpoint(), "call", "ping"]);
+    let out = sb.devtools_at(&proxy.endpoint(), &["call", "ping"]);
     out.assert_code(0).assert_stdout_is("{}\n");
     assert!(
         proxy
@@ -2186,13 +2128,11 @@ fn in_flight(sb: &Sandbox, name: &str, words: &[&str]) -> (mur_e2e::Process, std
     let mut command = sb.mur_command(&[&["-v", "devtools"][..], words].concat());
     command.stderr(std::fs::File::create(&stderr).expect("stderr file"));
     let mut mur = mur_e2e::Process::spawn(&mut command);
-    let read = || std::fs::read_to_string(&stderr).unwrap_or_default();
-    mur.wait_ready(
-        "mur",
+    mur.wait_for_stderr(
+        &stderr,
+        "DEBUG POST",
         "sending its call",
         Duration::from_secs(30),
-        || read().contains("DEBUG POST").then_some(()),
-        read,
     );
     (mur, stderr)
 }
@@ -2223,15 +2163,7 @@ const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";
 /// `mur devtools --endpoint ENDPOINT call shot --out PATH`.
 fn call_out(sb: &Sandbox, server: &Stub, out: &std::path::Path) -> Output {
     let path = out.to_str().expect("utf-8 path");
-    sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &server.endpoint(),
-        "call",
-        "shot",
-        "--out",
-        path,
-    ])
+    sb.devtools_at(&server.endpoint(), &["call", "shot", "--out", path])
 }
 
 /// `--out` naming a link writes the file it points to and keeps the link; a FIFO or a
@@ -2407,7 +2339,7 @@ fn a_method_not_found_hint_names_the_catalog_of_the_session_called() {
         Reply::json(200, &json!({ "jsonrpc": "2.0", "id": id, "error": error }))
     });
     let endpoint = server.endpoint();
-    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "no/such"]);
+    let out = sb.devtools_at(&endpoint, &["call", "no/such"]);
     out.assert_code(5);
     out.assert_stderr_contains(&format!(
         "`mur devtools --endpoint {endpoint} catalog` lists the tools"
@@ -2459,7 +2391,7 @@ fn a_request_refused_as_too_large_is_said_so() {
     }
     let server = Stub::serve(refused);
     let endpoint = server.endpoint();
-    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "ping"]);
+    let out = sb.devtools_at(&endpoint, &["call", "ping"]);
     // The caller's input, too large: exit 1, as mur itself refuses a value past 4 MiB
     // (RV3 3: exit 2, a transport fault a script retries unchanged), with its size.
     let sent = server.requests().last().expect("a request").body.len();
@@ -2471,15 +2403,7 @@ fn a_request_refused_as_too_large_is_said_so() {
     // no response to `ping`: {…}", exit 2), sized as the call sent in the session.
     let server = legacy_server(refused);
     let endpoint = server.endpoint();
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "--protocol",
-        "2025-11-25",
-        "call",
-        "ping",
-    ]);
+    let out = sb.devtools_at(&endpoint, &["--protocol", "2025-11-25", "call", "ping"]);
     let requests = server.requests();
     let call = requests
         .iter()
@@ -2696,7 +2620,7 @@ pub(crate) fn legacy_py_seen(record: &std::path::Path) -> Vec<String> {
 fn a_legacy_call_out_of_time_is_cancelled_at_the_server_before_the_session_ends() {
     let sb = Sandbox::new();
     let (_server, endpoint, record) = legacy_py(&sb);
-    let out = sb.devtools(&["--endpoint", &endpoint, "--timeout", "1500", "call", "slow"]);
+    let out = sb.devtools_at(&endpoint, &["--timeout", "1500", "call", "slow"]);
     out.assert_code(2).assert_stderr_is(format!(
         "error: `{endpoint}` did not answer within 1500 ms\n\
          hint: the request was sent, so tool `slow` may have run: check the app's state before \
@@ -2832,7 +2756,7 @@ fn an_answer_still_arriving_at_the_timeout_did_not_finish() {
         }
     });
     let endpoint = server.endpoint();
-    sb.devtools(&["--endpoint", &endpoint, "--timeout", "300", "call", "slow"])
+    sb.devtools_at(&endpoint, &["--timeout", "300", "call", "slow"])
         .assert_code(2)
         .assert_stdout_is("")
         .assert_stderr_is(format!(

@@ -1027,7 +1027,7 @@ fn a_tool_named_like_a_method_is_named_with_the_tools_call_that_reaches_it() {
     let endpoint = server.endpoint();
     let devtools = format!("mur devtools --endpoint {endpoint}");
     let usage = "hint: usage: mur devtools session [OPTIONS] <COMMAND> (`--help` shows more)\n";
-    sb.mur(&["devtools", "--endpoint", &endpoint, "session", "--x", "4"])
+    sb.devtools_at(&endpoint, &["session", "--x", "4"])
         .assert_code(1)
         .assert_stderr_is(format!(
             "error: unknown option `--x`\n\
@@ -1035,20 +1035,13 @@ fn a_tool_named_like_a_method_is_named_with_the_tools_call_that_reaches_it() {
              `{devtools} call tools/call --args '{{\"name\":\"/session\",\"arguments\":{{…}}}}'`\n\
              {usage}"
         ));
-    sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "verbs",
-        "info",
-        "session",
-    ])
-    .assert_code(1)
-    .assert_stderr_is(format!(
-        "error: `session` is not an installed verb; the session's tool `/session` is \
+    sb.devtools_at(&endpoint, &["verbs", "info", "session"])
+        .assert_code(1)
+        .assert_stderr_is(format!(
+            "error: `session` is not an installed verb; the session's tool `/session` is \
              reached only as `{devtools} call tools/call --args '{{\"name\":\"/session\"}}'` \
              (its verb name is taken)\n"
-    ));
+        ));
     let params = r#"{"name":"/session"}"#;
     let pasted = sb.tools_call_at(&endpoint, params);
     assert_eq!(
@@ -1078,7 +1071,7 @@ fn a_commands_refused_options_name_the_sessions_tool_of_that_name() {
     );
     let usage = "hint: usage: mur devtools session [OPTIONS] <COMMAND> (`--help` shows more)\n";
     let endpoint = with.endpoint();
-    sb.mur(&["devtools", "--endpoint", &endpoint, "session", "--x", "4"])
+    sb.devtools_at(&endpoint, &["session", "--x", "4"])
         .assert_code(1)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
@@ -1093,28 +1086,21 @@ fn a_commands_refused_options_name_the_sessions_tool_of_that_name() {
              hint: if you meant a tool of the session named `session`, it is \
              `mur devtools call session --args '{{…}}'`\n{usage}"
         ));
-    let lacking = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &without.endpoint(),
-        "session",
-        "--x",
-        "4",
-    ]);
+    let lacking = sb.devtools_at(&without.endpoint(), &["session", "--x", "4"]);
     lacking
         .assert_code(1)
         .assert_stderr_is(format!("error: unknown option `--x`\n{usage}"));
     // The command typed alone (a group without its own): the tool named too (user audit
     // AU6 3), nothing where the session lacks it (or none answers: the group's one line).
     let alone = "error: `mur devtools session` needs a command: list or clean\n";
-    sb.mur(&["devtools", "--endpoint", &endpoint, "session"])
+    sb.devtools_at(&endpoint, &["session"])
         .assert_code(1)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
             "{alone}hint: `session` is mur's command; the session's tool `session` is reached \
              with `mur devtools --endpoint {endpoint} call session --args '{{…}}'`\n{usage}"
         ));
-    sb.mur(&["devtools", "--endpoint", &without.endpoint(), "session"])
+    sb.devtools_at(&without.endpoint(), &["session"])
         .assert_code(1)
         .assert_stderr_is(format!("{alone}{usage}"));
     // mur's own command meant: a subcommand typed, or an option like one of its own.
@@ -1687,7 +1673,7 @@ fn a_byte_order_mark_before_an_answer_is_skipped_in_json_as_in_an_event_stream()
             }
         });
         Sandbox::new()
-            .devtools(&["--endpoint", &server.endpoint(), "call", "echo"])
+            .devtools_at(&server.endpoint(), &["call", "echo"])
             .assert_code(0)
             .assert_stderr_is("")
             .assert_stdout_is("{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}\n");

@@ -826,17 +826,11 @@ fn endpoint_bypasses_discovery() {
     let (sb, sample) = Sandbox::with_app();
     // A second sandbox has no lockfiles at all: only --endpoint can reach the session.
     let empty = Sandbox::new();
-    let out = empty.mur(&[
-        "devtools",
-        "--endpoint",
-        sample.endpoint(),
-        "call",
-        "version",
-    ]);
+    let out = empty.devtools_at(sample.endpoint(), &["call", "version"]);
     out.assert_answered_by(sample.pid());
     // Without the path, the answer says where MCP is served.
     let bare = sample.endpoint().trim_end_matches("/mcp");
-    let out = empty.mur(&["devtools", "--endpoint", bare, "call", "version"]);
+    let out = empty.devtools_at(bare, &["call", "version"]);
     out.assert_code(2).assert_stderr_is(format!(
         "error: `{bare}` answered HTTP 404 Not Found and no MCP response: (empty body)\n\
              hint: nothing is served at that path: a devtools session serves MCP at `/mcp` \
@@ -860,7 +854,7 @@ fn an_unreachable_endpoint_exits_2_with_the_transport_error() {
     // Bound and never listened on: no other test's server can be handed the port.
     let (_closed_socket, port) = refusing_port();
     let endpoint = format!("http://127.0.0.1:{port}/mcp");
-    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"]);
+    let out = sb.devtools_at(&endpoint, &["call", "version"]);
     out.assert_code(2).assert_stdout_is("");
     out.assert_stderr_starts_with(&format!("error: `{endpoint}`: could not connect"));
 }
@@ -1891,7 +1885,7 @@ fn auto_and_session_list_name_an_mcp_server_they_scanned_with_the_endpoint_that_
          hint: {said}\n"
     ));
     // The endpoint named reaches it.
-    let out = sb.mur(&["devtools", "--endpoint", &endpoint, "call", "session"]);
+    let out = sb.devtools_at(&endpoint, &["call", "session"]);
     out.assert_code(0);
     assert_ne!(out.tool_text(0), "", "{out}");
 
@@ -2214,6 +2208,21 @@ fn no_session_of_a_project_whose_lockfile_was_skipped_points_at_the_warning() {
     assert!(app.requests().is_empty(), "{:?}", app.requests());
 }
 
+/// `call version` at `http://HOST:PORT/mcp` is refused where `--endpoint` is checked,
+/// exit 1, saying the host is written so, `why` that is not dialed, and the address
+/// `meant` to write.
+#[track_caller]
+fn endpoint_refused_naming_it(sb: &Sandbox, port: u16, (host, why, meant): (&str, &str, &str)) {
+    let endpoint = format!("http://{host}:{port}/mcp");
+    sb.devtools_at(&endpoint, &["call", "version"])
+        .assert_code(1)
+        .assert_stdout_is("")
+        .assert_stderr_is(format!(
+            "error: `--endpoint {endpoint}` writes its loopback host as `{host}`, {why}\n\
+             hint: write the address it stands for: `--endpoint http://{meant}:{port}/mcp`\n"
+        ));
+}
+
 /// A loopback address the URL parser reads but not written out (`127.1`, one number, hex,
 /// a trailing dot) is refused where `--endpoint` is checked, exit 1 as any `--endpoint`
 /// mur will not reach, naming the address to write; it was sent to the dialer, which
@@ -2223,18 +2232,10 @@ fn an_endpoint_whose_loopback_address_is_not_written_out_is_refused_naming_it() 
     let sb = Sandbox::new();
     let server = Stub::answering(serde_json::json!({}));
     let port = server.port();
+    let why = "which mur does not dial: it looks up no host names, and reads an address only \
+               written out in full";
     for host in ["127.1", "2130706433", "0x7f000001", "127.0.0.1."] {
-        let endpoint = format!("http://{host}:{port}/mcp");
-        sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"])
-            .assert_code(1)
-            .assert_stdout_is("")
-            .assert_stderr_is(format!(
-                "error: `--endpoint {endpoint}` writes its loopback host as `{host}`, which mur \
-                 does not dial: it looks up no host names, and reads an address only written \
-                 out in full\n\
-                 hint: write the address it stands for: `--endpoint \
-                 http://127.0.0.1:{port}/mcp`\n"
-            ));
+        endpoint_refused_naming_it(&sb, port, (host, why, "127.0.0.1"));
     }
     assert!(server.requests().is_empty(), "{:?}", server.requests());
 }
@@ -2264,15 +2265,7 @@ fn an_endpoint_whose_loopback_host_is_written_otherwise_is_refused_naming_it() {
             "127.0.0.1",
         ),
     ] {
-        let endpoint = format!("http://{host}:{port}/mcp");
-        sb.mur(&["devtools", "--endpoint", &endpoint, "call", "version"])
-            .assert_code(1)
-            .assert_stdout_is("")
-            .assert_stderr_is(format!(
-                "error: `--endpoint {endpoint}` writes its loopback host as `{host}`, {why}\n\
-                 hint: write the address it stands for: `--endpoint \
-                 http://{meant}:{port}/mcp`\n"
-            ));
+        endpoint_refused_naming_it(&sb, port, (host, why, meant));
     }
     assert!(server.requests().is_empty(), "{:?}", server.requests());
 }

@@ -242,7 +242,7 @@ fn a_web_page_at_the_endpoint_is_told_by_what_it_starts_with() {
         headers: vec![("content-type".into(), "text/html".into())],
         body: page.as_bytes().to_vec(),
     });
-    let out = Sandbox::new().devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    let out = Sandbox::new().devtools_at(&server.endpoint(), &["call", "echo"]);
     out.assert_code(2)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
@@ -278,16 +278,10 @@ fn questions_over_the_event_stream_stop_at_the_calls_bound() {
         _ => Reply::empty(202),
     });
     let endpoint = server.endpoint();
-    let out = Sandbox::new().devtools(&[
-        "--endpoint",
+    let out = Sandbox::new().devtools_at(
         &endpoint,
-        "--timeout",
-        "120000",
-        "--answer",
-        "ok=true",
-        "call",
-        "echo",
-    ]);
+        &["--timeout", "120000", "--answer", "ok=true", "call", "echo"],
+    );
     out.assert_code(5)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
@@ -312,7 +306,7 @@ fn a_session_id_mur_cannot_send_back_is_refused_naming_it() {
             &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "result": { "content": [] } }),
         )
     });
-    let out = Sandbox::new().devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    let out = Sandbox::new().devtools_at(&server.endpoint(), &["call", "echo"]);
     out.assert_code(2)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
@@ -338,7 +332,7 @@ fn a_revision_mur_does_not_speak_is_neither_taken_nor_offered() {
             &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "result": {} }),
         )
     });
-    let out = sb.devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    let out = sb.devtools_at(&server.endpoint(), &["call", "echo"]);
     out.assert_code(2)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
@@ -367,7 +361,7 @@ fn a_revision_mur_does_not_speak_is_neither_taken_nor_offered() {
                 &json!({ "jsonrpc": "2.0", "id": req.json()["id"], "result": {} }),
             )
         });
-        sb.devtools(&["--endpoint", &server.endpoint(), "call", "echo"])
+        sb.devtools_at(&server.endpoint(), &["call", "echo"])
             .assert_code(2)
             .assert_stdout_is("")
             .assert_stderr_is(format!(
@@ -389,7 +383,7 @@ fn a_revision_mur_does_not_speak_is_neither_taken_nor_offered() {
         })
     };
     let server = refusing(json!(["\u{1b}[31mevil\nerror: x", "1999-01-01"]));
-    let out = sb.devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    let out = sb.devtools_at(&server.endpoint(), &["call", "echo"]);
     out.assert_code(2)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
@@ -408,7 +402,7 @@ fn a_revision_mur_does_not_speak_is_neither_taken_nor_offered() {
                 "code": -32022, "message": "Unsupported protocol version" } }),
         )
     });
-    sb.devtools(&["--endpoint", &bare.endpoint(), "call", "echo"])
+    sb.devtools_at(&bare.endpoint(), &["call", "echo"])
         .assert_code(2)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
@@ -419,7 +413,7 @@ fn a_revision_mur_does_not_speak_is_neither_taken_nor_offered() {
 
     // Refused again after the one retry: the tool never ran, so not exit 5.
     let server = refusing(json!(["2026-07-28"]));
-    let out = sb.devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    let out = sb.devtools_at(&server.endpoint(), &["call", "echo"]);
     out.assert_code(2)
         .assert_stdout_is("")
         .assert_stderr_is(format!(
@@ -441,7 +435,7 @@ fn a_401_naming_metadata_off_loopback_ends_the_call_naming_it() {
         )],
         body: Vec::new(),
     });
-    let out = Sandbox::new().devtools(&["--endpoint", &server.endpoint(), "call", "echo"]);
+    let out = Sandbox::new().devtools_at(&server.endpoint(), &["call", "echo"]);
     out.assert_code(2).assert_stdout_is("").assert_stderr_is(
         "error: the OAuth flow leads to `http://10.1.2.3/.well-known/oauth-protected-resource`, \
          which is not a loopback address (only 127.0.0.0/8, ::1 and localhost are contacted); \

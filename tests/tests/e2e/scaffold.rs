@@ -340,6 +340,26 @@ pub fn a_refused_declaration_fails_the_build_in_one_line(
     assert!(!out.exists(), "a refused build wrote {}", out.display());
 }
 
+/// The failing verb `code` (of `verb`, `(name, lang)`, its source file `source`) with
+/// each `(from, to, said)`'s first `from` made `to` fails its build (`build`, the
+/// project's script `script`) with the one line `SCRIPT: said`.
+pub fn each_change_fails_the_build_so(
+    verb: (&str, &str),
+    (source, code): (&str, &str),
+    (script, build): (&str, fn(&Path, &Path) -> std::process::Command),
+    rows: &[(&str, &str, String)],
+) {
+    for (from, to, said) in rows {
+        assert!(code.contains(from), "{from}");
+        a_refused_declaration_fails_the_build_in_one_line(
+            verb,
+            (source, &code.replacen(from, to, 1)),
+            build,
+            &format!("{script}: {said}"),
+        );
+    }
+}
+
 /// `mur devtools VERB --fail HOW` for a test verb that fails on request, after checking
 /// its exit code.
 pub fn fail(sb: &Sandbox, verb: &str, how: &str, code: i32) -> Output {
@@ -396,6 +416,43 @@ pub fn fails_like_every_verb(sb: &Sandbox, verb: &str) {
     }
     let text = fail(sb, verb, "text", 0);
     assert_eq!(text.stdout, "shaped as text\n", "{text}");
+}
+
+/// `verbs new NAME --lang rust` for the tool `NAME` of a session started (with `extra`)
+/// for the making alone: the verb's directory, its `src/lib.rs` and that file's text.
+fn rust_verb_made_for_a_session_tool(
+    sb: &Sandbox,
+    extra: &[&str],
+    name: &str,
+) -> (PathBuf, PathBuf, String) {
+    let project = sb.project("app");
+    let session = sb.start_sample_with(&project, extra);
+    let src = sb.dir("src");
+    let project_arg = project.to_str().expect("utf-8");
+    verbs_new(sb, &["--project", project_arg], name, "rust", &src).assert_code(0);
+    drop(session);
+    let dir = src.join(name);
+    let lib = dir.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).expect("lib.rs");
+    (dir, lib, text)
+}
+
+/// Writes `text` as the verb's `lib` (its source with a test module added) and runs
+/// that module's one test, `test`, natively, as the verb's author would: it passes.
+#[track_caller]
+fn passes_its_own_test(sb: &Sandbox, dir: &Path, lib: &Path, text: String, test: &str) {
+    std::fs::write(lib, text).expect("lib.rs");
+    assert_one_test_passed(&run_as_user(sb, dir, &format!("cargo test {test}\n")));
+}
+
+/// Asserts a `cargo test` of a verb's own exited 0, its one test passed.
+#[track_caller]
+fn assert_one_test_passed(tested: &Output) {
+    assert_eq!(tested.code, 0, "{tested}");
+    assert!(
+        tested.stdout.contains("test result: ok. 1 passed"),
+        "{tested}"
+    );
 }
 
 /// The ```sh blocks of a project's README.md, in order, as one script.
@@ -977,33 +1034,15 @@ fn a_rust_verb_made_for_a_session_tool_takes_its_params_and_works_unedited() {
              cp target/wasm32-wasip2/release/mur_verb_fire.wasm '{}'\n",
             out.display()
         );
-        let built = run_as_user(&sb, &dir, &script);
-        assert_eq!(built.code, 0, "{built}");
-        assert!(
-            built.stdout.contains("test result: ok. 1 passed"),
-            "{built}"
-        );
+        assert_one_test_passed(&run_as_user(&sb, &dir, &script));
     });
     add(&sb, &wasm);
-    let set = sb.mur(&[
-        "devtools",
-        "--project",
-        project_arg,
-        "fire",
-        "counter.set",
-        "--args",
-        r#"{"value": 5}"#,
-    ]);
+    // `mur devtools --project APP …`, as typed outside the project.
+    let in_project =
+        |words: &[&str]| sb.mur(&[&["devtools", "--project", project_arg][..], words].concat());
+    let set = in_project(&["fire", "counter.set", "--args", r#"{"value": 5}"#]);
     set.assert_code(0);
-    let state = sb.mur(&[
-        "devtools",
-        "--project",
-        project_arg,
-        "call",
-        "state",
-        "--args",
-        r##"{"selector": "#count"}"##,
-    ]);
+    let state = in_project(&["call", "state", "--args", r##"{"selector": "#count"}"##]);
     state.assert_code(0);
     assert_eq!(state.json()["structuredContent"]["text"], "5", "{state}");
     // A boolean is given `true` or `false`, as to the derived verb: it was a flag,
@@ -1019,10 +1058,7 @@ fn a_rust_verb_made_for_a_session_tool_takes_its_params_and_works_unedited() {
     );
     let wasm = built_by_the_user(&sb, &dir, "wait_for");
     add(&sb, &wasm);
-    let hidden = sb.mur(&[
-        "devtools",
-        "--project",
-        project_arg,
+    let hidden = in_project(&[
         "wait-for",
         "#btn-inc",
         "--visible",
@@ -1049,22 +1085,8 @@ fn a_rust_verb_made_for_a_session_tool_takes_its_params_and_works_unedited() {
 #[test]
 fn a_number_param_of_a_rust_verb_made_for_a_tool_is_read_and_sent_as_a_number() {
     let sb = Sandbox::new();
-    let project = sb.project("app");
-    let session = sb.start_sample_with(&project, &["--conformance-fixtures"]);
-    let src = sb.dir("src");
-    let project_arg = project.to_str().expect("utf-8");
-    verbs_new(
-        &sb,
-        &["--project", project_arg],
-        "slow-compute",
-        "rust",
-        &src,
-    )
-    .assert_code(0);
-    drop(session);
-    let dir = src.join("slow-compute");
-    let lib = dir.join("src/lib.rs");
-    let mut text = std::fs::read_to_string(&lib).expect("lib.rs");
+    let (dir, lib, mut text) =
+        rust_verb_made_for_a_session_tool(&sb, &["--conformance-fixtures"], "slow-compute");
     assert!(
         text.contains("Opt::value(\"seconds\", \"NUMBER\", Kind::Number, "),
         "{text}"
@@ -1095,13 +1117,7 @@ mod numbers {
 }
 "###,
     );
-    std::fs::write(&lib, text).expect("lib.rs");
-    let tested = run_as_user(&sb, &dir, "cargo test seconds_is_a_number\n");
-    assert_eq!(tested.code, 0, "{tested}");
-    assert!(
-        tested.stdout.contains("test result: ok. 1 passed"),
-        "{tested}"
-    );
+    passes_its_own_test(&sb, &dir, &lib, text, "seconds_is_a_number");
 }
 
 /// An integer param of a Rust verb made for a tool, without `"minimum": 0` (a stub's
@@ -1173,13 +1189,7 @@ mod integers {
 }
 "###,
     );
-    std::fs::write(&lib, text).expect("lib.rs");
-    let tested = run_as_user(&sb, &dir, "cargo test by_and_offset_are_integers\n");
-    assert_eq!(tested.code, 0, "{tested}");
-    assert!(
-        tested.stdout.contains("test result: ok. 1 passed"),
-        "{tested}"
-    );
+    passes_its_own_test(&sb, &dir, &lib, text, "by_and_offset_are_integers");
 }
 
 /// A boolean param of a Rust verb made for a tool (`wait-for`'s `--visible`) takes the
@@ -1190,15 +1200,7 @@ mod integers {
 #[test]
 fn a_boolean_param_of_a_rust_verb_made_for_a_tool_takes_true_or_false_alone() {
     let sb = Sandbox::new();
-    let project = sb.project("app");
-    let session = sb.start_sample(&project);
-    let src = sb.dir("src");
-    let project_arg = project.to_str().expect("utf-8");
-    verbs_new(&sb, &["--project", project_arg], "wait-for", "rust", &src).assert_code(0);
-    drop(session);
-    let dir = src.join("wait-for");
-    let lib = dir.join("src/lib.rs");
-    let mut text = std::fs::read_to_string(&lib).expect("lib.rs");
+    let (dir, lib, mut text) = rust_verb_made_for_a_session_tool(&sb, &[], "wait-for");
     text.push_str(
         r###"
 #[cfg(test)]
@@ -1226,11 +1228,5 @@ mod booleans {
 }
 "###,
     );
-    std::fs::write(&lib, text).expect("lib.rs");
-    let tested = run_as_user(&sb, &dir, "cargo test visible_is_true_or_false\n");
-    assert_eq!(tested.code, 0, "{tested}");
-    assert!(
-        tested.stdout.contains("test result: ok. 1 passed"),
-        "{tested}"
-    );
+    passes_its_own_test(&sb, &dir, &lib, text, "visible_is_true_or_false");
 }

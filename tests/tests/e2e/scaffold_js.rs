@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::scaffold::{
-    a_refused_declaration_fails_the_build_in_one_line, choices_refused, component, fail,
-    failing_verb_session, fails_like_every_verb, made_one_s_own, never_sent_refused,
-    no_choices_refused, run_ok, scaffolded_verb_clicks, wait_refused,
+    choices_refused, component, each_change_fails_the_build_so, fail, failing_verb_session,
+    fails_like_every_verb, made_one_s_own, never_sent_refused, no_choices_refused, run_ok,
+    scaffolded_verb_clicks, wait_refused,
 };
 
 /// The project's own tests pass, and `npm install` plus its build.mjs (run from
@@ -135,15 +135,8 @@ export const { info, parse, shape } = verb.exports();
 /// The failing verb with each `(from, to, said)`'s first `from` made `to` fails its build
 /// with the one line `build.mjs: said`.
 fn fails_its_build_so(rows: &[(&str, &str, String)]) {
-    for (from, to, said) in rows {
-        assert!(FAILING_VERB.contains(from), "{from}");
-        a_refused_declaration_fails_the_build_in_one_line(
-            ("jsfail", "js"),
-            ("verb.js", &FAILING_VERB.replacen(from, to, 1)),
-            build_mjs,
-            &format!("build.mjs: {said}"),
-        );
-    }
+    let verb = ("verb.js", FAILING_VERB);
+    each_change_fails_the_build_so(("jsfail", "js"), verb, ("build.mjs", build_mjs), rows);
 }
 
 /// A wait on a tool argument no tool can have (a space in its name) is refused when
@@ -275,13 +268,12 @@ fn a_javascript_build_before_npm_install_says_to_run_it_first() {
 /// `click`, then one taking a placeholder `<selector>` whatever the tool took.
 #[test]
 fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
-    let sb = mur_e2e::Sandbox::new();
-    let project = sb.project("app");
-    let _session = sb.start_sample(&project);
+    let (sb, session) = mur_e2e::Sandbox::with_app();
+    let project = &session.project;
     let project_path = project.to_str().expect("utf-8");
     // Typed relative to the working directory (the sandbox's root), as a user types it.
     let project_arg = "app/App.csproj";
-    assert_eq!(sb.root().join(project_arg), project);
+    assert_eq!(&sb.root().join(project_arg), project);
     let dir = sb.dir("gen");
     for (lang, file, tool, param) in [
         (
@@ -348,9 +340,8 @@ fn a_verb_made_for_a_tool_of_the_session_calls_that_tool_in_every_language() {
 /// `integer` sent it.
 #[test]
 fn a_boolean_param_of_a_verb_made_for_a_tool_takes_true_or_false_alone() {
-    let sb = mur_e2e::Sandbox::new();
-    let project = sb.project("app");
-    let _session = sb.start_sample(&project);
+    let (sb, session) = mur_e2e::Sandbox::with_app();
+    let project = &session.project;
     let project_arg = project.to_str().expect("utf-8");
     let dir = sb.dir("gen");
     // Each line: what `parse` sent, or the message it refused with.
@@ -422,9 +413,8 @@ for argv in json.loads(sys.argv[1]):
 fn a_count_of_a_verb_made_for_a_tool_refuses_below_0_as_a_rust_verb_does() {
     mur_e2e::plugins::standard_dir();
     mur_e2e::plugins::add_guest_target();
-    let sb = mur_e2e::Sandbox::new();
-    let project = sb.project("app");
-    let _session = sb.start_sample(&project);
+    let (sb, session) = mur_e2e::Sandbox::with_app();
+    let project = &session.project;
     let project_arg = project.to_str().expect("utf-8");
     let argvs: [&[&str]; 4] = [
         &["#x", "--count", "-1"],

@@ -14,9 +14,10 @@ use mur_e2e::plugins::repo_root;
 include!("../../shared/choice_cases.rs");
 
 use crate::scaffold::{
-    a_refused_declaration_fails_the_build_in_one_line, choices_refused, component, fail,
-    failing_verb_session, fails_like_every_verb, made_one_s_own, never_sent_refused,
-    no_choices_refused, run_ok, scaffolded_verb_clicks, wait_refused,
+    a_refused_declaration_fails_the_build_in_one_line, choices_refused, component,
+    each_change_fails_the_build_so, fail, failing_verb_session, fails_like_every_verb,
+    made_one_s_own, never_sent_refused, no_choices_refused, run_ok, scaffolded_verb_clicks,
+    wait_refused,
 };
 
 /// componentize-py, from target/verbs-venv (which .ci/run makes), installed
@@ -205,55 +206,53 @@ fn a_python_verb_the_kit_cannot_take_fails_its_build_in_one_line() {
 /// (the milliseconds one was taken). Choices given as a string, which were its letters.
 #[test]
 fn a_python_verb_declaring_what_verbs_add_refuses_fails_its_build_in_one_line() {
-    for (from, to, said) in [
-        (
-            "kit.Waits(\"timeoutMs\"",
-            "kit.Waits(\"selector\"",
-            format!(
-                "app.py:8: verb `pyfail` declares {}",
-                wait_refused("selector", "option `--selector`", "selector")
+    let verb = ("app.py", FAILING_APP);
+    each_change_fails_the_build_so(
+        ("pyfail", "python"),
+        verb,
+        ("build.sh", build_sh),
+        &[
+            (
+                "kit.Waits(\"timeoutMs\"",
+                "kit.Waits(\"selector\"",
+                format!(
+                    "app.py:8: verb `pyfail` declares {}",
+                    wait_refused("selector", "option `--selector`", "selector")
+                ),
             ),
-        ),
-        (
-            "kit.option(\"times\", \"N\", \"how often (unused)\", kind=\"integer\")",
-            "kit.option(\"timeout-ms\", \"N\", \"how often (unused)\", kind=\"milliseconds\")",
-            format!(
-                "app.py:8: verb `pyfail` declares {}",
-                never_sent_refused("timeoutMs", "option `--timeout-ms`", "--timeout-ms")
+            (
+                "kit.option(\"times\", \"N\", \"how often (unused)\", kind=\"integer\")",
+                "kit.option(\"timeout-ms\", \"N\", \"how often (unused)\", kind=\"milliseconds\")",
+                format!(
+                    "app.py:8: verb `pyfail` declares {}",
+                    never_sent_refused("timeoutMs", "option `--timeout-ms`", "--timeout-ms")
+                ),
             ),
-        ),
-        (
-            "choices=[\"summary\", \"full\"]",
-            "choices=\"full\"",
-            "app.py:14: choices given as the string \"full\", which would be one choice a \
+            (
+                "choices=[\"summary\", \"full\"]",
+                "choices=\"full\"",
+                "app.py:14: choices given as the string \"full\", which would be one choice a \
              letter: give a list, `choices=[\"full\"]`"
-                .to_owned(),
-        ),
-        (
-            "kind=\"integer\")",
-            "kind=\"integer\", choices=[\"1\", \"2\"])",
-            format!(
-                "app.py:12: verb `pyfail` declares {}",
-                choices_refused("option `--times`", "integer")
+                    .to_owned(),
             ),
-        ),
-        (
-            "choices=[\"summary\", \"full\"]",
-            "choices=[]",
-            format!(
-                "app.py:14: verb `pyfail` declares {}",
-                no_choices_refused("option `--view`")
+            (
+                "kind=\"integer\")",
+                "kind=\"integer\", choices=[\"1\", \"2\"])",
+                format!(
+                    "app.py:12: verb `pyfail` declares {}",
+                    choices_refused("option `--times`", "integer")
+                ),
             ),
-        ),
-    ] {
-        assert!(FAILING_APP.contains(from), "{from}");
-        a_refused_declaration_fails_the_build_in_one_line(
-            ("pyfail", "python"),
-            ("app.py", &FAILING_APP.replacen(from, to, 1)),
-            build_sh,
-            &format!("build.sh: {said}"),
-        );
-    }
+            (
+                "choices=[\"summary\", \"full\"]",
+                "choices=[]",
+                format!(
+                    "app.py:14: verb `pyfail` declares {}",
+                    no_choices_refused("option `--view`")
+                ),
+            ),
+        ],
+    );
 }
 
 #[test]

@@ -395,20 +395,12 @@ fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
         };
         task_now(body, fields)
     });
-    let call =
-        |tool: &str| sandbox.devtools(&["--endpoint", &server.endpoint(), "-q", "call", tool]);
+    let call = |tool: &str| sandbox.devtools_at(&server.endpoint(), &["-q", "call", tool]);
     let endpoint = server.endpoint();
 
     // Done at once, yet the server asks to be polled every 5 s: mur looks
     // soon first, so the call ends well within its 3 s.
-    let out = sandbox.devtools(&[
-        "--endpoint",
-        &endpoint,
-        "--timeout",
-        "3000",
-        "call",
-        "quick",
-    ]);
+    let out = sandbox.devtools_at(&endpoint, &["--timeout", "3000", "call", "quick"]);
     assert_eq!(out.tool_text(0), "done", "{out}");
 
     let out = call("bare");
@@ -455,7 +447,7 @@ fn a_task_is_read_soon_and_one_a_server_ends_badly_is_a_clear_error() {
     // A task that cannot be read is a malformed answer, not a result.
     let numbered = Stub::answering(json!({ "resultType": "task", "taskId": 12345,
         "status": "working", "pollIntervalMs": 100 }));
-    let out = sandbox.devtools(&["--endpoint", &numbered.endpoint(), "call", "numbered"]);
+    let out = sandbox.devtools_at(&numbered.endpoint(), &["call", "numbered"]);
     out.assert_code(2).assert_stdout_is("");
     assert_eq!(
         out.stderr,
@@ -502,17 +494,18 @@ fn a_task_that_keeps_asking_or_refuses_the_answers_ends_the_call_and_is_cancelle
     });
     let endpoint = server.endpoint();
     let call = |tool: &str| {
-        sandbox.devtools(&[
-            "--endpoint",
+        sandbox.devtools_at(
             &endpoint,
-            "--timeout",
-            "60000",
-            "--answer",
-            "confirm=true",
-            "-q",
-            "call",
-            tool,
-        ])
+            &[
+                "--timeout",
+                "60000",
+                "--answer",
+                "confirm=true",
+                "-q",
+                "call",
+                tool,
+            ],
+        )
     };
 
     let out = call("asking");
@@ -652,7 +645,7 @@ fn a_servers_status_and_progress_messages_show_as_one_short_line_each() {
             _ => rpc_result(&body, json!({})),
         }
     });
-    let out = sandbox.devtools(&["--endpoint", &server.endpoint(), "call", "chatty"]);
+    let out = sandbox.devtools_at(&server.endpoint(), &["call", "chatty"]);
     assert_eq!(out.tool_text(0), "ok");
     let shown = format!(
         "line one\\x0aerror: forged by the server\\x0a{}…",
@@ -783,12 +776,12 @@ fn a_tool_that_became_task_only_is_called_as_one_and_its_list_read_once() {
     let task_only = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let server = becomes_task_only(task_only.clone());
     let endpoint = server.endpoint();
-    let call = || sandbox.devtools(&["--endpoint", &endpoint, "-q", "call", "job"]);
+    let call = || sandbox.devtools_at(&endpoint, &["-q", "call", "job"]);
     let lists = || server.sent("tools/list").len();
     assert_eq!(call().tool_text(0), "ran");
     // The list as it was, cached: `job` runs without a task.
     sandbox
-        .devtools(&["--endpoint", &endpoint, "call", "tools/list"])
+        .devtools_at(&endpoint, &["call", "tools/list"])
         .assert_code(0);
     assert_eq!(lists(), 1);
     task_only.store(true, std::sync::atomic::Ordering::SeqCst);

@@ -4,12 +4,37 @@
 //! counts them once per side and names the losers; `verbs prune` removes
 //! exactly those.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use mur_e2e::mcp;
 use mur_e2e::plugins::{add, standard};
-use mur_e2e::{Process, Sandbox, Stub};
+use mur_e2e::{Process, Sandbox, Session, Stub};
 use serde_json::{Value, json};
+
+/// The legend every `usage report` prints under its head: what each column's word means.
+macro_rules! legend {
+    () => {
+        "\
+(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
+failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
+latency)
+"
+    };
+}
+
+/// The head of `usage report` over `$records` records of every agent, its times made
+/// `TIME` ([`untimed`]), and its legend.
+macro_rules! untimed_head {
+    ($records:literal) => {
+        concat!(
+            $records,
+            " records, TIME to TIME (every agent; usage errors above 50%
+or failures of the verb's own above 20% of at least 3 calls make a loser)
+",
+            legend!(),
+        )
+    };
+}
 
 /// Days back to 2025-07-01, whatever today is: a window over the known log that reaches
 /// past its first record (2025-01-01) and holds the rest (January 2026). A fixed
@@ -359,19 +384,14 @@ fn a_name_typed_to_call_is_recorded_only_as_a_tool_could_be_named() {
         record["ms"] = json!(2.0);
     }
     write_log(&sandbox, &recorded);
-    let out = sandbox.devtools(&["usage", "report"]);
-    out.assert_code(0).assert_stderr_is("");
+    let out = quiet_report(&sandbox);
     let row = |figures: &str| format!("{figures}  TIME");
     assert_eq!(
         untimed(&out.stdout),
         format!(
-            "\
-4 records, TIME to TIME (every agent; usage errors above 50%
-or failures of the verb's own above 20% of at least 3 calls make a loser)
-(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
-failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
-latency)
-
+            concat!(
+                untimed_head!(4),
+                "
 verbs (as mur ran them):
 VERB         CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 call (call)  {}
@@ -397,7 +417,8 @@ tools no named verb reached: state, zzz
 
 losers: none
   (no verb was judged unused: the records read do not go back to TIME)
-",
+"
+            ),
             row("4      1   1      0     2    0       0      0     2      2    "),
             row("4      1   1      0     2    0       0      0     2      2    "),
             row("1      0   0      0     1    0       0      0     2      2    "),
@@ -689,12 +710,27 @@ fn a_verb_that_failed_in_its_parse_did_not_call_its_tool() {
     );
 }
 
-#[test]
-fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
-    let sandbox = Sandbox::new();
+/// `usage report` in `sandbox`, asserted to succeed with nothing on stderr.
+#[track_caller]
+fn quiet_report(sandbox: &Sandbox) -> mur_e2e::Output {
+    let out = sandbox.devtools(&["usage", "report"]);
+    out.assert_code(0).assert_stderr_is("");
+    out
+}
+
+/// A session started with `--usage-log` in `sandbox`: it, the log it records what it
+/// serves in, and that log's path as `--server-log` takes it.
+fn app_recording_served(sandbox: &Sandbox) -> (Session, PathBuf, String) {
     let served = sandbox.root().join("served.jsonl");
     let served_arg = served.display().to_string();
     let app = sandbox.start_sample_with(&sandbox.project("app"), &["--usage-log", &served_arg]);
+    (app, served, served_arg)
+}
+
+#[test]
+fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
+    let sandbox = Sandbox::new();
+    let (app, served, served_arg) = app_recording_served(&sandbox);
     // As docs/usage.md drives it: the standard `click` installed.
     add(&sandbox, &[standard("click")]).assert_code(0);
     sandbox.devtools(&["click", "#btn-inc"]).assert_code(0);
@@ -736,9 +772,7 @@ fn a_mur_call_recorded_on_both_sides_is_counted_once_per_side() {
 #[test]
 fn a_call_mur_gave_up_on_is_recorded_interrupted_by_the_session_which_stopped_it() {
     let sandbox = Sandbox::new();
-    let served = sandbox.root().join("served.jsonl");
-    let served_arg = served.display().to_string();
-    let _app = sandbox.start_sample_with(&sandbox.project("app"), &["--usage-log", &served_arg]);
+    let (_app, served, served_arg) = app_recording_served(&sandbox);
     let started = std::time::Instant::now();
     let args = r##"{"selector":"#never","timeoutMs":20000}"##;
     sandbox
@@ -839,13 +873,12 @@ fn known_log_skipped(sandbox: &Sandbox) -> String {
 }
 
 /// `usage report` over [`known_log`], as a person reads it.
-const KNOWN_REPORT: &str = "\
+const KNOWN_REPORT: &str = concat!("\
 14 records, 2025-01-01T10:00:00.000Z to 2026-01-13T10:00:00.000Z (every agent; usage errors above
 50% or failures of the verb's own above 20% of at least 3 calls make a loser)
-(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
-failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
-latency)
-
+",
+legend!(),
+"
 verbs (as mur ran them):
 VERB            CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 count (data)    5      2   0      1     0    0       1      1     4      10     2026-01-13T10:00:00.000Z
@@ -883,7 +916,7 @@ losers:
     mur devtools verbs remove bump
   idle: never used in the window (since TIME)
     mur devtools verbs remove idle
-";
+");
 
 /// `text` with the time after each `since ` as `TIME`: the start of a window that
 /// ends now.
@@ -1864,9 +1897,10 @@ fn prune_reads_the_logs_the_report_is_given() {
 }
 
 /// A sandbox with the data verbs `count`, `bump` and `idle` installed long ago, mur's own
-/// log reaching back to 2025-06-01 then `mine`, and a study's log (`calls.jsonl`, its
-/// path returned) of mur's calls its session served, each at a time, of a verb.
-fn with_a_study(mine: Value, served: &[(&str, &str)]) -> (Sandbox, String) {
+/// log reaching back to 2025-06-01 then the operator's own call of the data verb `mine`
+/// today, and a study's log (`calls.jsonl`, its path returned) of mur's calls its session
+/// served, each at a time, of a verb.
+fn with_a_study(mine: &str, served: &[(&str, &str)]) -> (Sandbox, String) {
     let sandbox = Sandbox::new();
     for (name, tool) in [("count", "state"), ("bump", "click"), ("idle", "scroll")] {
         add_data_verb(&sandbox, name, tool);
@@ -1874,7 +1908,7 @@ fn with_a_study(mine: Value, served: &[(&str, &str)]) -> (Sandbox, String) {
     }
     let mut first = cli_record(0, "guide", "host", "ok");
     first["time"] = json!("2025-06-01T00:00:00.000Z");
-    write_log(&sandbox, &[first, mine]);
+    write_log(&sandbox, &[first, cli_record(0, mine, "data", "ok")]);
     let study: String = (served.iter())
         .map(|(time, verb)| {
             let record = json!({ "schema": "mur-usage/1", "time": time, "side": "server",
@@ -1896,7 +1930,7 @@ fn with_a_study(mine: Value, served: &[(&str, &str)]) -> (Sandbox, String) {
 fn a_window_ending_at_a_study_logs_last_record_judges_its_span() {
     // The operator's own call of `idle` today; the study's log one minute long.
     let (sandbox, study) = with_a_study(
-        cli_record(0, "idle", "data", "ok"),
+        "idle",
         &[
             ("2026-01-20T10:00:00.000Z", "count"),
             ("2026-01-20T10:00:30.000Z", "bump"),
@@ -1965,7 +1999,7 @@ fn a_window_ending_at_a_study_logs_last_record_judges_its_span() {
 #[test]
 fn a_window_past_every_record_judges_no_verb_and_only_the_verbs_named_are_judged() {
     let (sandbox, study) = with_a_study(
-        cli_record(0, "bump", "data", "ok"),
+        "bump",
         &[
             ("2026-01-20T10:00:00.000Z", "count"),
             ("2026-01-20T10:01:00.000Z", "bump"),
@@ -2169,8 +2203,7 @@ fn a_verb_asked_for_is_near_the_session_verbs_the_log_shows() {
         );
     }
     devtools(&["get-text", "--selector", "#count"]).assert_code(1);
-    let report = sandbox.devtools(&["usage", "report"]);
-    report.assert_code(0).assert_stderr_is("");
+    let report = quiet_report(&sandbox);
     let asked = report
         .stdout
         .split("\n\n")
@@ -2444,16 +2477,15 @@ fn only_the_logs_named_are_read_and_said_for_what_they_hold() {
     assert_eq!(
         only.stdout,
         format!(
-            "\
+            concat!("\
 3 records, 2026-01-20T10:00:00.000Z to 2026-01-20T10:01:00.000Z (every agent, up to
 2026-01-20T10:01:00.000Z; usage errors above 50% or failures of the verb's own above 20% of at least
 3 calls make a loser)
 (only the logs named (`--only-named`): the tool calls the sessions served, as 2 logs given with `--server-log` (`{a}`, `{c}`) record them, and mur's calls, as 1 log given with `--server-log` (`{b}`) records them)
 (the logs named end at 2026-01-20T10:01:00.000Z: the window ends there; `--until` sets another end)
-(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
-failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
-latency)
-
+",
+legend!(),
+"
 verbs (as mur ran them):
 VERB         {h}
 bump (data)  1      1   0      0     0    0       0      0     5      5      2026-01-20T10:00:00.000Z
@@ -2484,8 +2516,11 @@ agent 1    1      1   0      0     0    0       0      0     2      2      2026-
 mur 0.1.0  1      1   0      0     0    0       0      0     3      3      2026-01-20T10:00:00.500Z
 
 losers: none
-",
+"),
             h = "CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED",
+            a = a,
+            b = b,
+            c = c,
         ),
         "{only}"
     );
@@ -2812,14 +2847,13 @@ fn record_text_reaches_the_terminal_escaped_and_the_page_not_at_all() {
         .unwrap_or_default();
     assert_eq!(
         shown.replace(&log, "LOG"),
-        "\
+        concat!("\
 1 record, 2026-01-01T10:00:00.000Z to 2026-01-01T10:00:00.000Z (every agent; usage errors above 50%
 or failures of the verb's own above 20% of at least 3 calls make a loser)
 (with the tool calls the sessions served, as 1 log given with `--server-log` (`LOG`) records them)
-(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
-failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
-latency)
-
+",
+legend!(),
+"
 surfaces, as the sessions served them (one row per surface):
 SURFACE     CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 server/mcp  1      1   0      0     0    0       0      0     2      2      2026-01-01T10:00:00.000Z
@@ -2835,7 +2869,7 @@ agent 1  1      1   0      0     0    0       0      0     2      2      2026-01
 tools no named verb reached: evil\\u{202e}\\x1b[31mname\\x0d\\x00\\x0aerror: forged, zzz
 
 losers: none
-",
+"),
         "{out}"
     );
     // `--html -` on a terminal is refused as `call --out -` is (`script` gives mur one).
@@ -2874,14 +2908,14 @@ fn a_call_of_a_tool_the_session_lacks_is_an_rpc_error_not_a_tool_failure() {
     assert_eq!(
         untimed(&out.stdout),
         format!(
-            "\
+            concat!(
+                "\
 3 records, TIME to TIME (every agent; usage errors above 50%
 or failures of the verb's own above 20% of at least 3 calls make a loser)
 (with the tool calls the sessions served, as 1 log given with `--server-log` (`{log}`) records them)
-(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
-failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
-latency)
-
+",
+                legend!(),
+                "
 surfaces, as the sessions served them (one row per surface):
 SURFACE     CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 server/mcp  3      1   0      1     1    0       0      0     2      2      TIME
@@ -2898,6 +2932,8 @@ agent 1  3      1   0      1     1    0       0      0     2      2      TIME
 losers: none
   (no verb was judged unused: the records read do not go back to TIME)
 "
+            ),
+            log = log
         ),
         "{out}"
     );
@@ -2987,14 +3023,14 @@ fn a_record_of_no_real_time_or_duration_is_a_skipped_line_not_a_figure() {
     assert_eq!(
         shown,
         format!(
-            "\
+            concat!(
+                "\
 1 record, {now} to {now} (every agent, since
 SINCE; usage errors above 50% or failures of the verb's own above 20% of at least
 3 calls make a loser)
-(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
-failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
-latency)
-
+",
+                legend!(),
+                "
 verbs (as mur ran them):
 VERB            CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 click (plugin)  {row}
@@ -3009,6 +3045,9 @@ click  {row}
 
 losers: none
 "
+            ),
+            now = now,
+            row = row
         ),
         "{out}"
     );
@@ -3062,8 +3101,7 @@ fn the_report_reads_what_bridges_record_where_they_record_it() {
             .devtools(&["--project", project_arg, "hello"])
             .assert_code(0);
     }
-    let report = sandbox.devtools(&["usage", "report"]);
-    report.assert_code(0).assert_stderr_is("");
+    let report = quiet_report(&sandbox);
     let header = format!(
         "(with the tool calls the sessions served, as 1 log in `{}` records them)\n",
         dir.display()
@@ -3093,8 +3131,7 @@ fn the_report_reads_what_bridges_record_where_they_record_it() {
     mur_lockfile::ensure_private_dir(&older, "usage").expect("the older directory");
     let old_log = older.join("2222222222222222.jsonl");
     std::fs::copy(&served, &old_log).expect("copy");
-    let both = sandbox.devtools(&["usage", "report"]);
-    both.assert_code(0).assert_stderr_is("");
+    let both = quiet_report(&sandbox);
     let header_both = format!(
         "(with the tool calls the sessions served, as 1 log in `{}` and 1 in `{}` record them)\n",
         dir.display(),
@@ -3133,8 +3170,7 @@ fn the_report_reads_what_bridges_record_where_they_record_it() {
     add_data_verb(&sandbox, "greet", "hello");
     std::fs::remove_file(&fifo).expect("rm");
     std::fs::remove_file(&link).expect("rm");
-    let judging = sandbox.devtools(&["usage", "report"]);
-    judging.assert_code(0).assert_stderr_is("");
+    let judging = quiet_report(&sandbox);
     assert!(
         judging
             .stdout
@@ -3562,17 +3598,12 @@ fn a_host_command_s_flags_refused_are_recorded_as_a_verb_s_are() {
     let timeout = json!({"options": ["--timeout"], "positionals": 0});
     assert_eq!(argv, [&bogus, &bogus, &bogus, &bogus, &timeout, &timeout]);
     // The report counts each under its name, and lists each argv refused.
-    let out = sandbox.devtools(&["usage", "report"]);
-    out.assert_code(0).assert_stderr_is("");
+    let out = quiet_report(&sandbox);
     assert_eq!(
         untimed(&out.stdout),
-        "\
-6 records, TIME to TIME (every agent; usage errors above 50%
-or failures of the verb's own above 20% of at least 3 calls make a loser)
-(USAGE: usage errors; TOOL: the tool failed; RPC: a JSON-RPC error, no tool ran; PLUGIN: the verb
-failed itself, exit 6; OTHER: no session, or mur's own failure; INTR: interrupted; P50MS, P90MS:
-latency)
-
+        concat!(
+            untimed_head!(6),
+            "
 verbs (as mur ran them):
 VERB                 CALLS  OK  USAGE  TOOL  RPC  PLUGIN  OTHER  INTR  P50MS  P90MS  LAST-USED
 parity (host)        2      0   2      0     0    0       0      0     –      –      TIME
@@ -3597,7 +3628,8 @@ tree --timeout        1      TIME
 
 losers: none
   (no verb was judged unused: the records read do not go back to TIME)
-",
+"
+        ),
         "{out}"
     );
 }

@@ -32,12 +32,20 @@ fn ping(sandbox: &Sandbox) -> Output {
     out
 }
 
+/// [`ping`], asserting its code was loaded from the cache, not compiled.
+#[track_caller]
+fn ping_loaded_from_cache(sandbox: &Sandbox) {
+    let out = ping(sandbox);
+    out.assert_stderr_contains(LOADED);
+    assert!(!out.stderr.contains(COMPILING), "{out}");
+}
+
 fn installed_ping(sandbox: &Sandbox) -> PathBuf {
     verb_dir(sandbox).join("ping.wasm")
 }
 
 /// A sandbox with `ping` installed, and the one cache entry that compiled it.
-fn cached_ping() -> (Sandbox, PathBuf) {
+pub(crate) fn cached_ping() -> (Sandbox, PathBuf) {
     let sandbox = sandbox_with(&[guest("ping")]);
     let [entry] = cache_entries(&sandbox).try_into().expect("one cache entry");
     (sandbox, entry)
@@ -52,9 +60,7 @@ fn a_warm_call_loads_from_cache_without_compiling() {
         "verbs add compiles and caches"
     );
     for _ in 0..2 {
-        let out = ping(&sandbox);
-        out.assert_stderr_contains(LOADED);
-        assert!(!out.stderr.contains(COMPILING), "{out}");
+        ping_loaded_from_cache(&sandbox);
     }
 }
 
@@ -336,10 +342,18 @@ fn concurrent_adds_keep_each_others_code_and_a_call_that_compiles_says_so() {
 /// `mur devtools <args>` in the sandbox, with its verb directory under `data`
 /// (`XDG_DATA_HOME`) and the sandbox's compile cache: a second verb directory
 /// sharing the cache (a test's, a CI job's).
-fn in_data(sandbox: &Sandbox, data: &std::path::Path, args: &[&str]) -> Output {
+pub(crate) fn in_data(sandbox: &Sandbox, data: &std::path::Path, args: &[&str]) -> Output {
     let mut cmd = sandbox.mur_command(&[&["devtools"], args].concat());
     cmd.env("XDG_DATA_HOME", data);
     mur_e2e::run(&mut cmd)
+}
+
+/// A second verb directory (`data2`, see [`in_data`]) with the test guest `name`
+/// added: another user of the sandbox's compile cache.
+pub(crate) fn theirs_with(sandbox: &Sandbox, name: &str) -> PathBuf {
+    let theirs = sandbox.dir("data2");
+    in_data(sandbox, &theirs, &["verbs", "add", path(&guest(name))]).assert_code(0);
+    theirs
 }
 
 /// The verb directories named in the sandbox's cache forgotten: as if only a
@@ -394,8 +408,7 @@ fn sorted<S: ToString>(items: impl IntoIterator<Item = S>) -> Vec<String> {
 #[test]
 fn a_rebuild_taken_in_one_verb_directory_keeps_the_old_code_another_uses() {
     let (sandbox, old) = cached_ping();
-    let theirs = sandbox.dir("data2");
-    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("ping"))]).assert_code(0);
+    let theirs = theirs_with(&sandbox, "ping");
     let bytes = std::fs::read(guest("ping")).expect("ping");
     let installed = theirs.join("mur/verbs/ping.wasm");
     std::fs::write(&installed, with_custom_section(&bytes, "rebuilt")).expect("rebuild");
@@ -407,9 +420,7 @@ fn a_rebuild_taken_in_one_verb_directory_keeps_the_old_code_another_uses() {
         old.exists(),
         "the rebuild took the code another directory uses"
     );
-    let ours = ping(&sandbox);
-    ours.assert_stderr_contains(LOADED);
-    assert!(!ours.stderr.contains(COMPILING), "{ours}");
+    ping_loaded_from_cache(&sandbox);
     let original = ping_sha256(&sandbox, &sandbox.root().join("data"));
     let first = ping_sha256(&sandbox, &theirs);
     assert_ne!(first, original, "the rebuild is a new file");
@@ -438,17 +449,14 @@ fn a_rebuild_taken_in_one_verb_directory_keeps_the_old_code_another_uses() {
 fn a_remove_keeps_what_a_verb_directory_named_nowhere_may_use() {
     let sandbox = sandbox_with(&[guest("ping"), guest("crash")]);
     unnamed(&sandbox);
-    let theirs = sandbox.dir("data2");
-    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("ping"))]).assert_code(0);
+    let theirs = theirs_with(&sandbox, "ping");
     in_data(&sandbox, &theirs, &["verbs", "remove", "ping"]).assert_code(0);
     assert_eq!(
         cache_entries(&sandbox).len(),
         2,
         "the remove took ping's code"
     );
-    let ours = ping(&sandbox);
-    ours.assert_stderr_contains(LOADED);
-    assert!(!ours.stderr.contains(COMPILING), "{ours}");
+    ping_loaded_from_cache(&sandbox);
 }
 
 /// A verb directory whose verbs an older `mur` installed is named in the cache by the
@@ -462,8 +470,7 @@ fn a_call_that_compiles_names_its_verb_directory_in_the_cache() {
     unnamed(&sandbox);
     std::fs::remove_file(&entry).expect("clear the cache");
     ping(&sandbox).assert_stderr_contains(COMPILING);
-    let theirs = sandbox.dir("data2");
-    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("ping"))]).assert_code(0);
+    let theirs = theirs_with(&sandbox, "ping");
     in_data(&sandbox, &theirs, &["verbs", "remove", "ping"]).assert_code(0);
     assert!(
         entry.exists(),
@@ -485,9 +492,7 @@ fn a_touched_verb_file_is_loaded_from_the_cache() {
         .expect("ping.wasm");
     let later = std::time::SystemTime::now() + Duration::from_secs(3600);
     file.set_modified(later).expect("touch");
-    let out = ping(&sandbox);
-    out.assert_stderr_contains(LOADED);
-    assert!(!out.stderr.contains(COMPILING), "{out}");
+    ping_loaded_from_cache(&sandbox);
     assert!(ping(&sandbox).stderr.contains(LOADED));
 }
 
@@ -506,8 +511,7 @@ fn rebuild_ping(sandbox: &Sandbox, note: &str) {
 #[test]
 fn a_rebuild_taken_by_a_call_drops_code_unmapped_for_a_month() {
     let (sandbox, original) = cached_ping();
-    let theirs = sandbox.dir("data2");
-    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("crash"))]).assert_code(0);
+    let theirs = theirs_with(&sandbox, "crash");
     let broken = theirs.join("mur/verbs/index/crash.json");
     assert!(broken.is_file(), "crash's entry is at {}", broken.display());
     std::fs::write(&broken, "{").expect("a broken entry");
@@ -552,8 +556,7 @@ fn a_rebuild_taken_by_a_call_drops_code_unmapped_for_a_month() {
 #[test]
 fn a_verb_directory_replaced_by_a_fifo_holds_back_nothing() {
     let (sandbox, original) = cached_ping();
-    let theirs = sandbox.dir("data2");
-    in_data(&sandbox, &theirs, &["verbs", "add", path(&guest("ping"))]).assert_code(0);
+    let theirs = theirs_with(&sandbox, "ping");
     let verbs = theirs.join("mur/verbs");
     std::fs::remove_dir_all(&verbs).expect("their verbs go");
     mkfifo(&verbs);

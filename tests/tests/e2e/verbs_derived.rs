@@ -1074,7 +1074,7 @@ fn completion_reads_names_and_summaries_of_the_cached_list_not_its_schemas() {
     let server = slow_to_list(tools, silent.clone());
     let endpoint = server.endpoint();
     sandbox
-        .devtools(&["--endpoint", &endpoint, "catalog", "--json"])
+        .devtools_at(&endpoint, &["catalog", "--json"])
         .assert_code(0);
     silent.store(true, Ordering::SeqCst);
     let dir = sandbox.root().join("cache/mur/tools");
@@ -1181,7 +1181,7 @@ fn completion_and_hints_read_the_cached_list_of_a_server_slow_to_list() {
     let complete = |words: &[&str]| completions(&sandbox, &endpoint, words);
     let lists = || server.sent("tools/list").len();
     sandbox
-        .devtools(&["--endpoint", &endpoint, "catalog", "--json"])
+        .devtools_at(&endpoint, &["catalog", "--json"])
         .assert_code(0);
     // From now on `tools/list` is never answered.
     silent.store(true, Ordering::SeqCst);
@@ -1189,7 +1189,7 @@ fn completion_and_hints_read_the_cached_list_of_a_server_slow_to_list() {
     assert_eq!(complete(&["echo-"]), "echo-text\techo_text\n");
     let devtools = format!("mur devtools --endpoint {endpoint}");
     sandbox
-        .mur(&["devtools", "--endpoint", &endpoint, "session", "--x", "4"])
+        .devtools_at(&endpoint, &["session", "--x", "4"])
         .assert_code(1)
         .assert_stderr_is(format!(
             "error: unknown option `--x`\n\
@@ -1239,7 +1239,7 @@ fn a_catalog_of_a_named_session_that_cannot_be_reached_is_an_error() {
     );
     let dead = mur_e2e::Stub::hang_up();
     let endpoint = dead.endpoint();
-    let named = sandbox.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
+    let named = sandbox.devtools_at(&endpoint, &["catalog", "--json"]);
     named.assert_code(2).assert_stdout_is("");
     let project = sandbox.project("gone");
     let project = project.to_str().expect("utf-8");
@@ -1320,7 +1320,8 @@ fn ids_changed_behind_the_cache(
 ) -> (Stub, Arc<Mutex<serde_json::Value>>) {
     let tools = Arc::new(Mutex::new(ids(properties)));
     let server = Stub::echoing_arguments_of(tools.clone());
-    at_endpoint(sb, &server.endpoint(), &["ids", "--values", "1"]).assert_code(0);
+    sb.devtools_at(&server.endpoint(), &["ids", "--values", "1"])
+        .assert_code(0);
     *tools.lock().expect("tool list") =
         ids(json!({ "values": { "type": "string" }, "sep": { "type": "string" } }));
     (server, tools)
@@ -1996,7 +1997,7 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
     ]);
     let server = Stub::with_tools(tools, |_| Ok(json!({ "content": [] })));
     let endpoint = server.endpoint();
-    let parity = sb.devtools(&["--endpoint", &endpoint, "parity"]);
+    let parity = sb.devtools_at(&endpoint, &["parity"]);
     parity.assert_code(1).assert_stdout_is(
         "TOOL             VERB     KIND\n\
          session          –        call-only\n\
@@ -2011,7 +2012,7 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
          hint: session, help, switch only as `mur devtools call NAME`, their verb names being taken; \
          the other as a derived verb; `mur devtools verbs new` makes a named one\n"
     );
-    let catalog = sb.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
+    let catalog = sb.devtools_at(&endpoint, &["catalog", "--json"]);
     catalog.assert_code(0).assert_stderr_is(
         "warning: tools reachable only as `mur devtools call NAME` (their verb names are taken): \
          session, help, switch\n",
@@ -2073,7 +2074,7 @@ fn tools_whose_verb_names_are_taken_are_said_to_be_reached_only_by_call() {
     // The table, in the same order, but mur's own commands, which an agent driving an app
     // rarely runs, are named in a line after it (they were 9 rows, ~1.1 KB, of every
     // catalog: user audit AU8 13), and so are the verbs the session cannot run.
-    let table = sb.devtools(&["--endpoint", &endpoint, "catalog"]);
+    let table = sb.devtools_at(&endpoint, &["catalog"]);
     table.assert_code(0).assert_stdout_is(format!(
         "NAME     KIND     TOOL             HINTS  SUMMARY\n\
          switch   plugin   switchComponent         Show another component in the running app\n\
@@ -2103,13 +2104,13 @@ fn a_tool_without_a_name_one_can_type_is_named_with_the_line_that_calls_it() {
     let server = Stub::with_tools(tools, |_| Ok(json!({ "content": [] })));
     let endpoint = server.endpoint();
     let called = r#"`""` (`mur devtools call tools/call --args '{"name":""}'`), `--help` (`mur devtools call tools/call --args '{"name":"--help"}'`), help"#;
-    let parity = sb.devtools(&["--endpoint", &endpoint, "parity"]);
+    let parity = sb.devtools_at(&endpoint, &["parity"]);
     parity.assert_code(1).assert_stderr_is(format!(
         "note: 3 of 3 tools have no named verb: {called}\n\
          hint: {called} only as `mur devtools call NAME`, their verb names being taken; \
          `mur devtools verbs new` makes a named one\n"
     ));
-    let catalog = sb.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
+    let catalog = sb.devtools_at(&endpoint, &["catalog", "--json"]);
     catalog.assert_code(0).assert_stderr_is(format!(
         "warning: tools reachable only as `mur devtools call NAME` (their verb names are taken): \
          {called}\n"
@@ -2121,15 +2122,8 @@ fn a_tool_without_a_name_one_can_type_is_named_with_the_line_that_calls_it() {
     assert!(derived.is_empty(), "{derived:?}");
     for name in ["", "--help"] {
         let args = json!({ "name": name }).to_string();
-        sb.devtools(&[
-            "--endpoint",
-            &endpoint,
-            "call",
-            "tools/call",
-            "--args",
-            &args,
-        ])
-        .assert_code(0);
+        sb.devtools_at(&endpoint, &["call", "tools/call", "--args", &args])
+            .assert_code(0);
     }
 }
 
@@ -2724,7 +2718,7 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
     ];
     let structured = format!(r#"{{"content":[{block}]}}"#);
     for (words, printed) in [(&derived[..], &structured), (&call[..], &printed)] {
-        let out = at_endpoint(&sb, &endpoint, words);
+        let out = sb.devtools_at(&endpoint, words);
         out.assert_quiet_success()
             .assert_stdout_is(format!("{printed}\n"));
         assert_eq!(
@@ -2735,14 +2729,7 @@ fn out_leaves_no_copy_of_the_media_in_the_structured_content() {
     }
     // Without `--out` the structured content printed holds the image: no note says one
     // was left out (it said "1 more content block (image)").
-    let out = sb.mur(&[
-        "devtools",
-        "--endpoint",
-        &endpoint,
-        "read-media-file",
-        "--path",
-        "/srv/img.png",
-    ]);
+    let out = sb.devtools_at(&endpoint, &["read-media-file", "--path", "/srv/img.png"]);
     out.assert_quiet_success().assert_stdout_is(
         r#"{"content":[{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}]}"#.to_owned()
             + "\n",
@@ -2773,7 +2760,7 @@ fn out_says_where_a_lone_resource_went_as_call_out_does() {
         )
     };
     let words = ["gzip-file-as-resource", "--name", "a", "--out", &derived];
-    at_endpoint(&sb, &endpoint, &words)
+    sb.devtools_at(&endpoint, &words)
         .assert_quiet_success()
         .assert_stdout_is(printed(&derived));
     let call = [
@@ -2784,7 +2771,7 @@ fn out_says_where_a_lone_resource_went_as_call_out_does() {
         "--out",
         &called,
     ];
-    at_endpoint(&sb, &endpoint, &call)
+    sb.devtools_at(&endpoint, &call)
         .assert_quiet_success()
         .assert_stdout_is(printed(&called));
     for file in [&derived, &called] {
@@ -2894,28 +2881,22 @@ fn a_prose_result_reads_as_text_with_pretty_and_as_json_without() {
     });
     let endpoint = server.endpoint();
     for verb in ["poem", "wrapped"] {
-        at_endpoint(&sb, &endpoint, &["--pretty", verb])
+        sb.devtools_at(&endpoint, &["--pretty", verb])
             .assert_code(0)
             .assert_stdout_is("line \"one\"\nline two \\x1b[31m\n");
     }
-    at_endpoint(&sb, &endpoint, &["poem"])
+    sb.devtools_at(&endpoint, &["poem"])
         .assert_code(0)
         .assert_stdout_is("\"line \\\"one\\\"\\nline two \\u001b[31m\\n\"\n");
-    at_endpoint(&sb, &endpoint, &["wrapped"])
+    sb.devtools_at(&endpoint, &["wrapped"])
         .assert_code(0)
         .assert_stdout_is("{\"result\":\"line \\\"one\\\"\\nline two \\u001b[31m\\n\"}\n");
 }
 
-fn at_endpoint(sb: &Sandbox, endpoint: &str, words: &[&str]) -> Output {
-    let mut argv = vec!["devtools", "--endpoint", endpoint];
-    argv.extend_from_slice(words);
-    sb.mur(&argv)
-}
-
-/// [`at_endpoint`] of `server`, as a function of the words.
+/// [`Sandbox::devtools_at`] of `server`, as a function of the words.
 fn devtools_at<'a>(sb: &'a Sandbox, server: &Stub) -> impl Fn(&[&str]) -> Output + 'a {
     let endpoint = server.endpoint();
-    move |words| at_endpoint(sb, &endpoint, words)
+    move |words| sb.devtools_at(&endpoint, words)
 }
 
 /// The verb `name` that a `catalog --json` output lists (panics, showing the output,
@@ -3236,20 +3217,20 @@ fn a_very_long_tool_name_widens_no_column_of_a_table() {
     let server = Stub::with_tools(tools, |_| Ok(json!({ "content": [] })));
     let endpoint = server.endpoint();
     let cut = format!("{}…", "a".repeat(1_000));
-    let parity = sb.devtools(&["--endpoint", &endpoint, "parity"]);
+    let parity = sb.devtools_at(&endpoint, &["parity"]);
     parity.assert_code(1).assert_stdout_is(format!(
         "TOOL    VERB     KIND\n\
          {cut}\n        {cut}\n                 derived\n\
          getSum  get-sum  derived\n"
     ));
-    let listed = sb.devtools(&["--endpoint", &endpoint, "verbs", "list", "--all"]);
+    let listed = sb.devtools_at(&endpoint, &["verbs", "list", "--all"]);
     listed.assert_code(0).assert_stdout_is(format!(
         "NAME     KIND     TOOL    SUMMARY\n\
          {cut}\n         derived  {cut}\n                          the long one\n\
          get-sum  derived  getSum  adds\n"
     ));
     // The catalog's rows (the host's commands among them) are as wide as before.
-    let catalog = sb.devtools(&["--endpoint", &endpoint, "catalog"]);
+    let catalog = sb.devtools_at(&endpoint, &["catalog"]);
     catalog.assert_code(0);
     let wide: Vec<&str> = catalog
         .stdout
@@ -3259,7 +3240,7 @@ fn a_very_long_tool_name_widens_no_column_of_a_table() {
     let trimmed: Vec<&str> = wide.iter().map(|line| line.trim_start()).collect();
     assert_eq!(trimmed, [cut.clone(), format!("derived  {cut}")]);
     // The JSON has the whole name.
-    let json = sb.devtools(&["--endpoint", &endpoint, "catalog", "--json"]);
+    let json = sb.devtools_at(&endpoint, &["catalog", "--json"]);
     let verbs = json.assert_code(0).json()["verbs"].clone();
     let tools: Vec<&str> = verbs
         .as_array()
@@ -3403,7 +3384,7 @@ fn a_data_verb_naming_a_tool_the_session_lacks_names_its_file() {
     let elsewhere = "hint: or the verb is for another session: `mur devtools session list` \
                      lists them (`--project PATH` picks one)\n";
     let typo = add("typo", "stat");
-    let refused = at_endpoint(&sb, &endpoint, &["typo"]);
+    let refused = sb.devtools_at(&endpoint, &["typo"]);
     refused.assert_code(5).assert_stderr_is(format!(
         "error: data verb `typo`'s file names tool `stat`, which this session does not offer\n\
          hint: fix the `tool` in `{typo}` (did you mean `state`?) and install it again: \
@@ -3412,7 +3393,7 @@ fn a_data_verb_naming_a_tool_the_session_lacks_names_its_file() {
     ));
     // Nothing near: no tool is named.
     let far = add("far", "somethingElse");
-    at_endpoint(&sb, &endpoint, &["far"])
+    sb.devtools_at(&endpoint, &["far"])
         .assert_code(5)
         .assert_stderr_is(format!(
             "error: data verb `far`'s file names tool `somethingElse`, which this session does \
@@ -3426,7 +3407,7 @@ fn a_data_verb_naming_a_tool_the_session_lacks_names_its_file() {
     std::fs::write(&typo, fixed.to_string()).expect("fix the verb");
     sb.devtools(&["verbs", "add", "--force", &typo])
         .assert_code(0);
-    at_endpoint(&sb, &endpoint, &["typo"]).assert_quiet_success();
+    sb.devtools_at(&endpoint, &["typo"]).assert_quiet_success();
 }
 
 /// A choice too long for a help line is counted, not named, and a long list of choices

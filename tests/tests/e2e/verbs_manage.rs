@@ -8,9 +8,18 @@ use std::io::Write as _;
 use std::time::Duration;
 
 use mur_e2e::plugins::{add, guest, sandbox_with, standard, try_add, verb_dir};
-use mur_e2e::{Output, Sandbox, each_str};
+use mur_e2e::{Output, Sandbox, Session, each_str};
 
+use crate::verbs_cache::{cached_ping, in_data, theirs_with};
 use crate::verbs_wait_bound::wait_lowered_to_1333;
+
+/// Starts the app in `sandbox` and reads its catalog once: its tool list cached, as any
+/// use of the session leaves it.
+fn start_app_its_tools_cached(sandbox: &Sandbox) -> Session {
+    let app = sandbox.start_app();
+    sandbox.devtools(&["catalog"]).assert_code(0);
+    app
+}
 
 /// How long a run may take before it counts as hung: generous for a debug
 /// build on a loaded machine, and short enough that a regression fails the
@@ -1115,10 +1124,8 @@ fn a_verb_that_hides_a_derived_verb_from_the_catalog_says_so_once() {
 #[test]
 fn the_note_of_a_verb_hiding_a_derived_verb_says_what_the_running_session_has() {
     let sandbox = Sandbox::new();
-    let _sample = sandbox.start_app();
-    // Its tool list cached, as any use of the session leaves it: `verbs add` looks
-    // only briefly.
-    sandbox.devtools(&["catalog"]).assert_code(0);
+    // `verbs add` looks only briefly.
+    let _sample = start_app_its_tools_cached(&sandbox);
     let typo = sandbox.file(
         "bx.json",
         r#"{"schema": "mur-verb/1", "name": "bx", "tool": "clik", "summary": "s"}"#,
@@ -1155,9 +1162,7 @@ fn the_note_of_a_verb_hiding_a_derived_verb_says_what_the_running_session_has() 
 #[test]
 fn a_data_verb_sending_a_field_its_tool_does_not_list_says_so_once_added() {
     let sandbox = Sandbox::new();
-    let _sample = sandbox.start_app();
-    // Its tool list cached, as any use of the session leaves it.
-    sandbox.devtools(&["catalog"]).assert_code(0);
+    let _sample = start_app_its_tools_cached(&sandbox);
     let deep = sandbox.file(
         "deep.json",
         r#"{"schema": "mur-verb/1", "name": "deep", "tool": "tree", "summary": "s",
@@ -1729,8 +1734,7 @@ fn a_file_without_a_name_section_is_judged_by_its_bytes_without_a_compile() {
 #[test]
 fn a_catalog_teaches_added_verbs_their_tools_hints_a_data_verbs_help_included() {
     let sandbox = Sandbox::new();
-    let _app = sandbox.start_app();
-    sandbox.devtools(&["catalog"]).assert_code(0);
+    let _app = start_app_its_tools_cached(&sandbox);
     let label = data_verb(&sandbox, "label.json", "label", "[]");
     try_add(&sandbox, &[standard("state"), label.clone()], &["-q"]).assert_code(0);
     let hints = "Tool `state`: read-only, idempotent.";
@@ -1953,8 +1957,7 @@ fn a_verb_taking_another_tools_derived_verb_word_says_so_at_add_and_new() {
         .devtools(&["verbs", "remove", "export-todos"])
         .assert_code(0);
 
-    let _sample = sandbox.start_app();
-    sandbox.devtools(&["catalog"]).assert_code(0);
+    let _sample = start_app_its_tools_cached(&sandbox);
     add(&sandbox, &[verb("export-todos", "state")]).assert_stderr_is(
         "note: the session running has tool `state`: the catalog lists `export-todos` for it, in \
          place of the derived verb `state`, which still answers (`mur devtools state --help`)\n\
@@ -2470,16 +2473,9 @@ fn a_runtime_failure_while_starting_a_verb_is_murs_own_not_a_crash() {
 /// deleted goes once unused for a month.
 #[test]
 fn one_verb_directorys_commands_keep_the_compiled_code_another_uses() {
-    let sandbox = sandbox_with(&[guest("ping")]);
-    let [ours] = mur_e2e::plugins::cache_entries(&sandbox)
-        .try_into()
-        .expect("one cache entry");
+    let (sandbox, ours) = cached_ping();
     let theirs = sandbox.dir("data2");
-    let in_theirs = |args: &[&str]| {
-        let mut cmd = sandbox.mur_command(&[&["devtools", "verbs"], args].concat());
-        cmd.env("XDG_DATA_HOME", &theirs);
-        mur_e2e::run(&mut cmd)
-    };
+    let in_theirs = |args: &[&str]| in_data(&sandbox, &theirs, &[&["verbs"], args].concat());
     in_theirs(&["remove", "nosuch"]).assert_code(1);
     assert!(ours.exists(), "a refused remove elsewhere swept our code");
     in_theirs(&["add", path(&guest("ping"))]).assert_code(0);
@@ -2556,14 +2552,8 @@ fn re_adding_an_edited_data_verb_names_its_earlier_version() {
 /// month, by the sweep of the next command that succeeds — not kept for ever.
 #[test]
 fn an_unreadable_verb_directory_holds_back_dropped_code_until_the_month_rule() {
-    let sandbox = sandbox_with(&[guest("ping")]);
-    let [ping] = mur_e2e::plugins::cache_entries(&sandbox)
-        .try_into()
-        .expect("one cache entry");
-    let theirs = sandbox.dir("data2");
-    let mut cmd = sandbox.mur_command(&["devtools", "verbs", "add", path(&guest("ping"))]);
-    cmd.env("XDG_DATA_HOME", &theirs);
-    mur_e2e::run(&mut cmd).assert_code(0);
+    let (sandbox, ping) = cached_ping();
+    let theirs = theirs_with(&sandbox, "ping");
     std::fs::write(theirs.join("mur/verbs/index/ping.json"), "{").expect("break theirs");
 
     sandbox
