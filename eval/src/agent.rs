@@ -163,12 +163,7 @@ pub fn check_program(
 /// are plain words to `sh`, so the command is asked as written. `sh` is looked up on
 /// `path`, as the runs look it up; when there is none to ask, the runs say what they find.
 fn check_syntax(command: &str, path: &std::ffi::OsStr) -> Result<()> {
-    let Ok(parsed) = Command::new("sh")
-        .args(["-n", "-c", command])
-        .env_clear()
-        .env("PATH", path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
+    let Ok(parsed) = sh_asked(&["-n", "-c", command], path)
         .stderr(Stdio::piped())
         .output()
     else {
@@ -491,19 +486,29 @@ fn is_assignment(word: &str) -> bool {
     })
 }
 
-/// Whether `sh` finds `name` with `PATH` set to `path`: a program, or one of its
-/// builtins or keywords (`cd`, `if`), as `command -v` says.
-fn on_path(name: &str, path: &std::ffi::OsStr) -> bool {
-    Command::new("sh")
-        .args(["-c", "command -v \"$1\" >/dev/null 2>&1", "sh", name])
+/// `sh` with `args`, as the runs find it: on `path` alone, no other environment, nothing
+/// on stdin and its stdout dropped (what it is asked is told by its exit and stderr).
+fn sh_asked(args: &[&str], path: &std::ffi::OsStr) -> Command {
+    let mut sh = Command::new("sh");
+    sh.args(args)
         .env_clear()
         .env("PATH", path)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        // No `sh` to ask: the runs will say what they find.
-        .map_or(true, |status| status.success())
+        .stdout(Stdio::null());
+    sh
+}
+
+/// Whether `sh` finds `name` with `PATH` set to `path`: a program, or one of its
+/// builtins or keywords (`cd`, `if`), as `command -v` says.
+fn on_path(name: &str, path: &std::ffi::OsStr) -> bool {
+    sh_asked(
+        &["-c", "command -v \"$1\" >/dev/null 2>&1", "sh", name],
+        path,
+    )
+    .stderr(Stdio::null())
+    .status()
+    // No `sh` to ask: the runs will say what they find.
+    .map_or(true, |status| status.success())
 }
 
 /// What an exit code of `sh -c` says when it says the agent never started: 127, a
@@ -827,6 +832,19 @@ fn create(path: &Path) -> Result<File> {
 mod tests {
     use super::*;
 
+    /// The PATH the tests judge the agent command with.
+    const PATH: &str = "/usr/bin:/bin";
+
+    /// [`check_program`] on [`PATH`], with no HOME passed and no study placeholder known.
+    fn checked(command: &str) -> Result<Vec<String>> {
+        check_program(command, std::ffi::OsStr::new(PATH), None, &[])
+    }
+
+    /// What [`check_program`] refuses `command` with.
+    fn refused(command: &str) -> String {
+        checked(command).expect_err(command).to_string()
+    }
+
     fn invocation<'a>(command: &'a str, dir: &'a Path) -> Invocation<'a> {
         Invocation {
             command,
@@ -962,12 +980,6 @@ mod tests {
 
     #[test]
     fn an_agent_program_that_cannot_start_is_refused_before_any_run() {
-        let path = OsString::from("/usr/bin:/bin");
-        let refused = |command: &str| {
-            check_program(command, &path, None, &[])
-                .expect_err(command)
-                .to_string()
-        };
         assert_eq!(
             refused("no-such-agent --task {task}"),
             "the agent's program `no-such-agent` is not found on the PATH the agent runs with"
@@ -993,10 +1005,7 @@ mod tests {
             "$HOMEDIR/agent {task}",
             "no-such-agent {task} | tee log",
         ] {
-            assert_eq!(
-                check_program(found, &path, None, &[]).expect(found),
-                Vec::<String>::new()
-            );
+            assert_eq!(checked(found).expect(found), Vec::<String>::new());
         }
         // A command that runs no agent: `sh -c` exits 0, and each run would count as the
         // surface's failure.
@@ -1022,7 +1031,7 @@ mod tests {
             ("true Cargo.toml {task}", "Cargo.toml"),
         ] {
             assert_eq!(
-                check_program(command, &path, None, &[]).expect(command),
+                checked(command).expect(command),
                 [format!(
                     "the agent command names `{word}`, a relative path, which the agent \
                      will look for in its run's own working directory; name the agent's \
@@ -1037,12 +1046,6 @@ mod tests {
     /// as "never started", so every run would be the surface's failure.
     #[test]
     fn a_shells_script_that_no_run_finds_is_refused_before_any_run() {
-        let path = OsString::from("/usr/bin:/bin");
-        let refused = |command: &str| {
-            check_program(command, &path, None, &[])
-                .expect_err(command)
-                .to_string()
-        };
         let relative = "is a relative path, which each run resolves in its own working directory";
         for (command, script, shell) in [
             ("sh agent.sh", "agent.sh", "sh"),
@@ -1077,7 +1080,7 @@ mod tests {
             "sh {workdir}/agent.sh",
             "true agent.py",
         ] {
-            assert!(check_program(fine, &path, None, &[]).is_ok(), "{fine}");
+            assert!(checked(fine).is_ok(), "{fine}");
         }
     }
 
@@ -1086,7 +1089,7 @@ mod tests {
     /// (`--pass-env HOME`), where it is judged as any absolute path.
     #[test]
     fn a_path_under_home_is_judged_with_the_home_the_agent_runs_with() {
-        let path = OsString::from("/usr/bin:/bin");
+        let path = OsString::from(PATH);
         let home = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir(home.path().join("bin")).expect("bin");
         std::fs::write(home.path().join("bin/agent"), "exit 0\n").expect("agent");
@@ -1180,13 +1183,12 @@ mod tests {
     /// early stop reads as "never started". Refused with what `sh` says of it, on one line.
     #[test]
     fn a_command_sh_cannot_parse_is_refused_with_what_sh_said() {
-        let path = OsString::from("/usr/bin:/bin");
         for command in [
             "claude ((",
             "if true; then\nagent {task}",
             "agent 'unbalanced",
         ] {
-            let error = check_program(command, &path, None, &[]).expect_err(command);
+            let error = checked(command).expect_err(command);
             // The line `sh` names, without its name before it (`sh: 1: …`).
             let said = error
                 .message()
@@ -1200,7 +1202,7 @@ mod tests {
         }
         // Placeholders are words to `sh`, in quotes or not.
         for fine in ["true {task} \"{prompt}\" '{prompt_file}'", "{ true; }"] {
-            assert!(check_program(fine, &path, None, &[]).is_ok(), "{fine}");
+            assert!(checked(fine).is_ok(), "{fine}");
         }
     }
 
@@ -1237,9 +1239,9 @@ mod tests {
 
     #[test]
     fn a_misspelt_placeholder_is_refused_naming_the_one_meant() {
-        let path = OsString::from("/usr/bin:/bin");
+        let path = OsString::from(PATH);
         let refused = |command: &str| {
-            let error = check_program(command, &path, None, &[]).expect_err(command);
+            let error = checked(command).expect_err(command);
             (error.to_string(), error.hints().first().cloned())
         };
         let all = "{task}, {prompt}, {prompt_file}, {workdir}, {mcp_config}, {profile}";
@@ -1297,7 +1299,7 @@ mod tests {
             r"true \{taks}",
             "find . -exec true {} ;",
         ] {
-            assert!(check_program(fine, &path, None, &[]).is_ok(), "{fine}");
+            assert!(checked(fine).is_ok(), "{fine}");
         }
     }
 

@@ -617,18 +617,13 @@ mod tests {
     #[test]
     fn repeats_and_a_seed_are_refused_in_murs_words() {
         assert_eq!(repeats("3"), Ok(3));
-        assert_eq!(
-            repeats("0"),
-            Err("the number of repeats must be at least 1".to_owned())
-        );
-        assert_eq!(
-            repeats("4294967296"),
-            Err("the number of repeats is at most 4294967295".to_owned())
-        );
-        assert_eq!(
-            repeats("x"),
-            Err("`x` is not a whole number of repeats (e.g. `3`)".to_owned())
-        );
+        for (typed, said) in [
+            ("0", "the number of repeats must be at least 1"),
+            ("4294967296", "the number of repeats is at most 4294967295"),
+            ("x", "`x` is not a whole number of repeats (e.g. `3`)"),
+        ] {
+            assert_eq!(repeats(typed), Err(said.to_owned()), "{typed}");
+        }
         assert_eq!(seed("0"), Ok(0));
         assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
         let refused = Err("a seed is a whole number from 0 to 18446744073709551615".to_owned());
@@ -641,16 +636,20 @@ mod tests {
                 .map(drop)
                 .map_err(|e| e.to_string())
         };
-        let said = parsed(&["--seed", "-1"]).expect_err("refused");
-        assert!(
-            said.contains("a seed is a whole number from 0 to 18446744073709551615"),
-            "{said}"
-        );
-        let said = parsed(&["--repeats", "0"]).expect_err("refused");
-        assert!(
-            said.contains("the number of repeats must be at least 1"),
-            "{said}"
-        );
+        // The same words on the command line.
+        for (args, said) in [
+            (
+                ["--seed", "-1"],
+                "a seed is a whole number from 0 to 18446744073709551615",
+            ),
+            (
+                ["--repeats", "0"],
+                "the number of repeats must be at least 1",
+            ),
+        ] {
+            let error = parsed(&args).expect_err("refused");
+            assert!(error.contains(said), "{args:?}: {error}");
+        }
     }
 
     /// `--jobs` from 1 to 64; a negative count of any option is below its bound.

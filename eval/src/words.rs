@@ -1,4 +1,5 @@
-//! Words the messages and the report share: a count with its noun.
+//! Words the messages and the report share: a count with its noun, a list said in a
+//! clause.
 
 /// `n thing` or `n things`.
 pub fn plural(n: usize, thing: &str) -> String {
@@ -6,5 +7,16 @@ pub fn plural(n: usize, thing: &str) -> String {
         format!("1 {thing}")
     } else {
         format!("{n} {thing}s")
+    }
+}
+
+/// `items` joined by `separator` between `before` and `after` (`; sha256 a, b`, ` (x; y)`),
+/// or nothing at all when there are none: a clause that is said only when it lists
+/// something.
+pub fn listed(before: &str, items: &[String], separator: &str, after: &str) -> String {
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!("{before}{}{after}", items.join(separator))
     }
 }

@@ -440,6 +440,16 @@ pub(crate) fn percents(rate: f64, max: f64) -> (String, String) {
         .unwrap_or_else(|| at(4))
 }
 
+/// Each loser's verb and the sentence its verdict says: what the tests of both the
+/// losers and the report compare.
+#[cfg(test)]
+pub(crate) fn verdicts(losers: &[Loser]) -> Vec<(&str, String)> {
+    losers
+        .iter()
+        .map(|l| (l.verb.as_str(), l.reason.to_string()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,10 +567,10 @@ mod tests {
         ];
         let window = Window::new(&records, None, None, true);
         let judged = losers(&window, &installed, &LoserRule::default());
-        let unused: Vec<(&str, String)> = (judged.losers.iter())
-            .map(|l| (l.verb.as_str(), l.reason.to_string()))
-            .collect();
-        assert_eq!(unused, [("old", "never used in the log".to_owned())]);
+        assert_eq!(
+            verdicts(&judged.losers),
+            [("old", "never used in the log".to_owned())]
+        );
         assert_eq!(judged.added_in_window, ["new"]);
     }
 
@@ -615,11 +625,8 @@ mod tests {
         ];
         let window = Window::new(&records, None, Some(&since), true);
         let judged = losers(&window, &installed, &LoserRule::default());
-        let said: Vec<(&str, String)> = (judged.losers.iter())
-            .map(|l| (l.verb.as_str(), l.reason.to_string()))
-            .collect();
         assert_eq!(
-            said,
+            verdicts(&judged.losers),
             [
                 (
                     "click",

@@ -1223,11 +1223,8 @@ mod tests {
             ..Criteria::default()
         };
         let named = report(&records, 0, &criteria(true));
-        let losers: Vec<(&str, String)> = (named.losers.iter())
-            .map(|l| (l.verb.as_str(), l.reason.to_string()))
-            .collect();
         assert_eq!(
-            losers,
+            crate::losers::verdicts(&named.losers),
             [(
                 "idle",
                 "never used in the logs named (2026-11-20T10:01:00.000Z to \

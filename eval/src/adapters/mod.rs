@@ -52,6 +52,16 @@ mod tests {
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
+    /// A report's input, cached and output tokens, in that order: one assert compares
+    /// the three, each of which may be unreported on its own.
+    fn tokens(report: &AgentReport) -> (Option<u64>, Option<u64>, Option<u64>) {
+        (
+            report.input_tokens,
+            report.cached_tokens,
+            report.output_tokens,
+        )
+    }
+
     #[test]
     fn output_without_one_event_is_said_to_hold_none() {
         for format in [Format::StreamJson, Format::CodexJson] {
@@ -186,28 +196,14 @@ mod tests {
         .join("\n");
         let report = read(Format::StreamJson, &claude);
         assert_eq!(report.turns, Some(2));
-        assert_eq!(
-            (
-                report.input_tokens,
-                report.cached_tokens,
-                report.output_tokens
-            ),
-            (None, Some(0), None)
-        );
+        assert_eq!(tokens(&report), (None, Some(0), None));
         assert_eq!(report.notes, [note("inputTokens"), note("outputTokens")]);
         // The same figures in the `result` event.
         let result = format!(
             r#"{{"type":"result","subtype":"success","num_turns":1,"usage":{{"input_tokens":{max},"cache_read_input_tokens":{max},"output_tokens":3}}}}"#
         );
         let report = read(Format::StreamJson, &result);
-        assert_eq!(
-            (
-                report.input_tokens,
-                report.cached_tokens,
-                report.output_tokens
-            ),
-            (None, Some(max), Some(3))
-        );
+        assert_eq!(tokens(&report), (None, Some(max), Some(3)));
         assert_eq!(report.notes, [note("inputTokens")]);
         let codex = format!(
             "{{\"type\":\"turn.completed\",\"usage\":{{\"input_tokens\":{max},\"output_tokens\":1}}}}\n\
@@ -215,14 +211,7 @@ mod tests {
         );
         let report = read(Format::CodexJson, &codex);
         assert_eq!(report.turns, Some(2));
-        assert_eq!(
-            (
-                report.input_tokens,
-                report.cached_tokens,
-                report.output_tokens
-            ),
-            (None, Some(0), Some(2))
-        );
+        assert_eq!(tokens(&report), (None, Some(0), Some(2)));
         assert_eq!(report.notes, [note("inputTokens")]);
     }
 
@@ -238,26 +227,12 @@ mod tests {
         .join("\n");
         let report = read(Format::CodexJson, &failed);
         assert_eq!(report.turns, Some(1));
-        assert_eq!(
-            (
-                report.input_tokens,
-                report.cached_tokens,
-                report.output_tokens
-            ),
-            (None, None, None)
-        );
+        assert_eq!(tokens(&report), (None, None, None));
         // Beside a turn that reported its usage, the failed one adds nothing.
         let completed = r#"{"type":"turn.completed","usage":{"input_tokens":7,"cached_input_tokens":2,"output_tokens":3}}"#;
         let report = read(Format::CodexJson, &format!("{completed}\n{failed}"));
         assert_eq!(report.turns, Some(2));
-        assert_eq!(
-            (
-                report.input_tokens,
-                report.cached_tokens,
-                report.output_tokens
-            ),
-            (Some(7), Some(2), Some(3))
-        );
+        assert_eq!(tokens(&report), (Some(7), Some(2), Some(3)));
         for usage in [
             "",
             r#","usage":null"#,
@@ -266,27 +241,11 @@ mod tests {
             let result = format!(r#"{{"type":"result","subtype":"success","num_turns":2{usage}}}"#);
             let report = read(Format::StreamJson, &result);
             assert_eq!(report.turns, Some(2), "{usage}");
-            assert_eq!(
-                (
-                    report.input_tokens,
-                    report.cached_tokens,
-                    report.output_tokens
-                ),
-                (None, None, None),
-                "{usage}"
-            );
+            assert_eq!(tokens(&report), (None, None, None), "{usage}");
             // After messages that carried usage, theirs is the figure.
             let message = r#"{"type":"assistant","message":{"id":"m1","content":[],"usage":{"input_tokens":4,"output_tokens":6}}}"#;
             let report = read(Format::StreamJson, &format!("{message}\n{result}"));
-            assert_eq!(
-                (
-                    report.input_tokens,
-                    report.cached_tokens,
-                    report.output_tokens
-                ),
-                (Some(4), Some(0), Some(6)),
-                "{usage}"
-            );
+            assert_eq!(tokens(&report), (Some(4), Some(0), Some(6)), "{usage}");
         }
         assert!(report.notes.is_empty());
     }

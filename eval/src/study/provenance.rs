@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::words::listed;
+
 /// How one command of a study ran.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -210,11 +212,7 @@ impl Provenance {
                 Some(format!("{name} {short}"))
             })
             .collect();
-        let sha256 = if sha256.is_empty() {
-            String::new()
-        } else {
-            format!("; sha256 {}", sha256.join(", "))
-        };
+        let sha256 = listed("; sha256 ", &sha256, ", ", "");
         format!(
             "mur-eval {} ({} build), {}, {}{sha256}; {} {}, {}; --jobs {}",
             self.mur_eval,

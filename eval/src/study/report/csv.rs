@@ -143,11 +143,13 @@ mod tests {
         let made = [reported(100, 0.02), reported(300, 0.04)];
         let rows = rows(&made, &[]);
         let csv = csv(&rows);
-        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
-        let row: Vec<&str> = csv.lines().nth(1).unwrap_or_default().split(',').collect();
-        let column = |name: &str| header.iter().position(|h| *h == name).map(|i| row[i]);
-        assert_eq!(column("median_output_tokens"), Some("200"), "{csv}");
-        assert_eq!(column("median_cost_usd"), Some("0.03"), "{csv}");
+        assert_first_row(
+            &csv,
+            &[
+                ("median_output_tokens", Some("200")),
+                ("median_cost_usd", Some("0.03")),
+            ],
+        );
         // Not reported: empty.
         let none = super::super::csv(&super::super::rows(
             &[result("mcp", "a", true, 3, 100)],

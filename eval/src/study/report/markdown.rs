@@ -54,10 +54,10 @@ pub fn markdown(rows: &Rows<'_>, title: &str) -> String {
         );
     }
     if let Some(used) = ToolsUsed::of(rows) {
-        let _ = write!(text, "\n{}", used.markdown());
+        let _ = write!(text, "\n{}", used.section().markdown());
     }
     if let Some(verbs) = VerbsCalled::of(rows) {
-        let _ = write!(text, "\n{}", verbs.markdown());
+        let _ = write!(text, "\n{}", verbs.section().markdown());
     }
     text.push_str(&format!(
         "\n## Tasks\n\n| task | condition {}\n{}\n",
@@ -144,14 +144,12 @@ mod tests {
         let made = [result("mcp", "a", true, 3, 100)];
         let rows = rows(&made, &[]);
         let md = markdown(&rows, "study");
-        assert!(
-            md.contains("| condition | runs | success | 95% CI | median calls | median attempts | median failed calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |\n"),
-            "{md}"
-        );
-        assert!(
-            md.contains("| task | condition | runs | success | 95% CI | median calls |"),
-            "{md}"
-        );
+        for header in [
+            "| condition | runs | success | 95% CI | median calls | median attempts | median failed calls | median turns | median input tokens | median context tokens (before) | median context bytes | median time |\n",
+            "| task | condition | runs | success | 95% CI | median calls |",
+        ] {
+            assert!(md.contains(header), "{header:?} not in:\n{md}");
+        }
         assert!(page(&rows, "study").contains("<th>median calls</th>"));
     }
 

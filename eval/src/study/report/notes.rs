@@ -11,7 +11,7 @@ use super::stats::newcombe;
 use crate::study::journal::Matrix;
 use crate::study::result::RunResult;
 use crate::tokens::ENCODING;
-use crate::words::plural;
+use crate::words::{listed, plural};
 
 /// What follows the per-condition table, in order: who ran it, what was left out or cut
 /// short, how the conditions compare, and the usage errors — the same lines in the
@@ -332,11 +332,7 @@ fn verb_sets_line(rows: &Rows<'_>) -> Option<String> {
                     if !other.is_empty() {
                         how.push(format!("another build of {}", other.join(", ")));
                     }
-                    let how = if how.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", how.join("; "))
-                    };
+                    let how = listed(" (", &how, "; ", ")");
                     format!(
                         "{}{how} in {}",
                         plural(set.len(), "verb"),
@@ -687,11 +683,7 @@ fn unequal_line(rows: &Rows<'_>) -> Option<String> {
                 .filter(|t| !tasks.contains_key(*t))
                 .map(|t| format!("`{t}`"))
                 .collect();
-            let without = if lacking.is_empty() {
-                String::new()
-            } else {
-                format!(", without {}", lacking.join(", "))
-            };
+            let without = listed(", without ", &lacking, ", ", "");
             format!(
                 "`{condition}` {} × {repeats}{without}",
                 plural(tasks.len(), "task")
@@ -727,9 +719,7 @@ pub(super) fn against(rows: &Rows<'_>, reference: &str) -> Option<String> {
 /// (127, 126) measured nothing of the surface, and a comparison built from it would
 /// compare the instructions' tokens alone.
 fn started<'a>(rows: &Rows<'a>, condition: &str) -> Vec<&'a RunResult> {
-    rows.results
-        .iter()
-        .filter(|r| r.condition == condition && r.error.is_none())
+    rows.made(condition)
         .filter(|r| crate::agent::could_not_start(r.agent_exit).is_none())
         .collect()
 }
@@ -740,12 +730,7 @@ fn started<'a>(rows: &Rows<'a>, condition: &str) -> Vec<&'a RunResult> {
 /// when the reference's context tokens are none to compare with.
 fn compared(rows: &Rows<'_>, reference: &str, condition: &str) -> Option<String> {
     let (base_runs, other_runs) = (started(rows, reference), started(rows, condition));
-    if other_runs.is_empty()
-        && rows
-            .results
-            .iter()
-            .any(|r| r.condition == condition && r.error.is_none())
-    {
+    if other_runs.is_empty() && rows.made(condition).next().is_some() {
         return Some(format!(
             "`{condition}` not compared: its agent never started"
         ));
@@ -980,35 +965,28 @@ mod tests {
         let results = [pruned, gave_up, late];
         let rows = rows(&results, &[]);
         let text = markdown(&rows, "t");
-        assert!(
-            text.contains(
-                "`cli-named` 3 invocations of derived verbs (`fire` 1, `state` 2: no named verb \
-                 installed by that name) and 1 invocation through `call`."
-            ),
-            "{text}"
-        );
-        assert!(text.contains("Agent: the scripted reference agent (`eval/agents/scripted.sh`) made the runs of `cli-named`."), "{text}");
-        assert!(
-            text.contains("`cli-named` 160 output tokens, $0.0421"),
-            "{text}"
-        );
-        assert!(
-            text.contains("a turn is Claude Code's `num_turns`"),
-            "{text}"
-        );
-        assert!(
-            text.contains("Warning: every run of `mcp` timed out before its first call"),
-            "{text}"
-        );
+        for said in [
+            "`cli-named` 3 invocations of derived verbs (`fire` 1, `state` 2: no named verb \
+             installed by that name) and 1 invocation through `call`.",
+            "Agent: the scripted reference agent (`eval/agents/scripted.sh`) made the runs of \
+             `cli-named`.",
+            "`cli-named` 160 output tokens, $0.0421",
+            "a turn is Claude Code's `num_turns`",
+            "Warning: every run of `mcp` timed out before its first call",
+        ] {
+            assert!(text.contains(said), "{said:?} not in:\n{text}");
+        }
         assert!(!text.contains("`mcp` `navigate`"), "{text}");
         let csv = csv(&rows);
-        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
-        let first: Vec<&str> = csv.lines().nth(1).unwrap_or_default().split(',').collect();
-        let column = |name: &str| header.iter().position(|h| *h == name).map(|i| first[i]);
-        assert_eq!(column("derived_invocations"), Some("3"), "{csv}");
-        assert_eq!(column("call_invocations"), Some("1"), "{csv}");
-        assert_eq!(column("median_context_tokens"), Some("55"), "{csv}");
-        assert_eq!(column("solved_median_context_tokens"), Some("100"), "{csv}");
+        assert_first_row(
+            &csv,
+            &[
+                ("derived_invocations", Some("3")),
+                ("call_invocations", Some("1")),
+                ("median_context_tokens", Some("55")),
+                ("solved_median_context_tokens", Some("100")),
+            ],
+        );
         let page = page(&rows, "t");
         assert!(
             page.find("scripted reference agent") < page.find("<svg"),
@@ -1377,13 +1355,15 @@ mod tests {
         assert!(legend().contains("failed calls (calls the session answered with an error"));
         assert!(legend().contains("report.csv's `runs_not_made`"));
         let csv = csv(&rows);
-        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
-        let row: Vec<&str> = csv.lines().nth(1).unwrap_or_default().split(',').collect();
-        let column = |name: &str| header.iter().position(|h| *h == name).map(|i| row[i]);
-        assert_eq!(column("median_failed_calls"), Some("1"), "{csv}");
-        assert_eq!(column("failed_calls"), Some("2"), "{csv}");
-        assert_eq!(column("runs_not_made"), Some("0"), "{csv}");
-        assert_eq!(column("errors"), None, "{csv}");
+        assert_first_row(
+            &csv,
+            &[
+                ("median_failed_calls", Some("1")),
+                ("failed_calls", Some("2")),
+                ("runs_not_made", Some("0")),
+                ("errors", None),
+            ],
+        );
         assert!(page(&rows, "study").contains("<th>median failed calls</th>"));
     }
 
@@ -1708,7 +1688,6 @@ mod tests {
         ];
         let rows = rows(&made, &[]);
         let csv = csv(&rows);
-        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
         assert!(
             csv.starts_with("condition,")
                 && csv
@@ -1719,12 +1698,7 @@ mod tests {
             "{csv}"
         );
         let column = |condition: &str, name: &str| {
-            let row = csv_row(&rows, condition);
-            let row: Vec<&str> = row.split(',').collect();
-            header
-                .iter()
-                .position(|h| *h == name)
-                .map(|i| row[i].to_owned())
+            csv_cell(&csv, &csv_row(&rows, condition), name).map(str::to_owned)
         };
         let images = |condition: &str| {
             ["images", "images_unsized", "image_tokens", "image_bytes"]

@@ -162,10 +162,10 @@ pub fn page(rows: &Rows<'_>, title: &str) -> String {
         body.push_str(&html::text_table(&header, &cells));
     }
     if let Some(used) = ToolsUsed::of(rows) {
-        body.push_str(&used.html());
+        body.push_str(&used.section().html());
     }
     if let Some(verbs) = VerbsCalled::of(rows) {
-        body.push_str(&verbs.html());
+        body.push_str(&verbs.section().html());
     }
     body.push_str("<h2>Tasks</h2>");
     body.push_str(&charts(

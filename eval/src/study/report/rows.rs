@@ -362,7 +362,15 @@ pub struct Rows<'a> {
     pub against: Option<String>,
 }
 
-impl Rows<'_> {
+impl<'a> Rows<'a> {
+    /// The runs of `condition` the harness made: one it could not make (its error) is no
+    /// figure of the surface.
+    pub fn made(&self, condition: &str) -> impl Iterator<Item = &'a RunResult> {
+        self.results
+            .iter()
+            .filter(move |r| r.condition == condition && r.error.is_none())
+    }
+
     /// The condition the others are compared with: the one `--against` named, else mur
     /// as it ships ([`REFERENCE`]) when the study has it, else its first condition — a
     /// study of `cli-call` and `mcp` is compared too. `None` without conditions.
@@ -542,24 +550,20 @@ mod tests {
         assert_eq!(attempts, [Some(6.0), Some(6.0)]);
         // Both in the table, text and page: calls 3 and 6, attempts 6 and 6.
         let table = condition_table(&rows);
-        assert!(
-            table.contains(
-                "| median calls | median attempts | median failed calls | median turns |"
-            ),
-            "{table}"
-        );
-        for row in [
+        for said in [
+            "| median calls | median attempts | median failed calls | median turns |",
             "\n| cli-named | 1 | 1/1 (100%) | 21%–100% | 3 | 6 | 0 | – |",
             "\n| mcp | 1 | 1/1 (100%) | 21%–100% | 6 | 6 | 0 | – |",
         ] {
-            assert!(table.contains(row), "{table}");
+            assert!(table.contains(said), "{said:?} not in:\n{table}");
         }
         let page = page(&rows, "study");
-        assert!(
-            page.contains("<th>median calls</th><th>median attempts</th>"),
-            "{page}"
-        );
-        assert!(page.contains("<td>3</td><td>6</td>"), "{page}");
+        for said in [
+            "<th>median calls</th><th>median attempts</th>",
+            "<td>3</td><td>6</td>",
+        ] {
+            assert!(page.contains(said), "{said:?} not in:\n{page}");
+        }
         let csv = csv(&rows);
         assert!(csv.starts_with("condition,task,runs,successes,success_rate,ci_low,ci_high,median_calls,median_attempts,"), "{csv}");
         assert!(

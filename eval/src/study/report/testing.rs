@@ -1,4 +1,4 @@
-//! The runs the report's tests are made of, and the CSV row they read.
+//! The runs the report's tests are made of, and the CSV rows and cells they read.
 
 use mur_usage::Surface;
 
@@ -82,6 +82,24 @@ pub(super) fn csv_row(rows: &Rows<'_>, condition: &str) -> String {
         .find(|l| l.starts_with(&format!("{condition},,")))
         .map(str::to_owned)
         .unwrap_or_default()
+}
+
+/// The cell of `row`, a line of `csv`, in the column its header names `name` (`None`: no
+/// such column).
+pub(super) fn csv_cell<'a>(csv: &str, row: &'a str, name: &str) -> Option<&'a str> {
+    let header = csv.lines().next().unwrap_or_default();
+    let at = header.split(',').position(|h| h == name)?;
+    Some(row.split(',').nth(at).expect("a cell in every column"))
+}
+
+/// Asserts the cells of the CSV's first row, by column (`None`: no such column), naming
+/// the column of a cell that differs.
+#[track_caller]
+pub(super) fn assert_first_row(csv: &str, cells: &[(&str, Option<&str>)]) {
+    let first = csv.lines().nth(1).unwrap_or_default();
+    for (name, cell) in cells {
+        assert_eq!(csv_cell(csv, first, name), *cell, "{name}: {csv}");
+    }
 }
 
 /// Asserts that the CSV row of `condition` ends with `tail`, its last columns.

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use super::cells::Section;
 use super::rows::Rows;
-use crate::study::result::RunResult;
 use crate::words::plural;
 
 /// The most tools "Tools used, by condition" lists: the rest are counted in a line.
@@ -28,12 +27,6 @@ pub struct ToolsUsed {
 impl ToolsUsed {
     /// `None` when no run was made.
     pub(super) fn of(rows: &Rows<'_>) -> Option<Self> {
-        let made = |condition: &str| -> Vec<&RunResult> {
-            rows.results
-                .iter()
-                .filter(|r| r.condition == condition && r.error.is_none())
-                .collect()
-        };
         let conditions: Vec<(String, u32)> = rows
             .conditions
             .iter()
@@ -45,7 +38,7 @@ impl ToolsUsed {
         }
         let mut by_tool: BTreeMap<String, Vec<(u32, u64)>> = BTreeMap::new();
         for (index, (condition, _)) in conditions.iter().enumerate() {
-            for (tool, calls) in made(condition).iter().flat_map(|r| &r.calls.tools) {
+            for (tool, calls) in rows.made(condition).flat_map(|r| &r.calls.tools) {
                 let cells = by_tool
                     .entry(tool.clone())
                     .or_insert_with(|| vec![(0, 0); conditions.len()]);
@@ -99,8 +92,9 @@ impl ToolsUsed {
         lines
     }
 
-    /// The section, as `report.md` and the page show it.
-    fn section(&self) -> Section {
+    /// The section, as `report.md` and the page show it ([`Section::markdown`],
+    /// [`Section::html`]).
+    pub(super) fn section(&self) -> Section {
         let (header, rows) = self.table();
         Section {
             title: TOOLS_USED,
@@ -108,16 +102,6 @@ impl ToolsUsed {
             table: (!rows.is_empty()).then_some((header, rows)),
             lines: self.lines(),
         }
-    }
-
-    /// The section of `report.md`.
-    pub(super) fn markdown(&self) -> String {
-        self.section().markdown()
-    }
-
-    /// The section of the page.
-    pub(super) fn html(&self) -> String {
-        self.section().html()
     }
 }
 
@@ -158,7 +142,7 @@ mod tests {
             | state | 1/3 · 1 | 1/2 · 2 |\n\
             | noSuchTool | – | 1/2 · 1 |\n";
         let used = ToolsUsed::of(&rows).expect("runs were made");
-        assert_eq!(used.markdown(), section);
+        assert_eq!(used.section().markdown(), section);
         assert!(
             markdown(&rows, "study").contains(&format!("\n{section}\n## Tasks")),
             "{}",
@@ -172,7 +156,7 @@ mod tests {
         let many: Vec<(&str, u32)> = many.iter().map(|(t, n)| (t.as_str(), *n)).collect();
         let made = [run("mcp", 1, &many)];
         let used = ToolsUsed::of(&super::super::rows(&made, &[])).expect("a run was made");
-        let text = used.markdown();
+        let text = used.section().markdown();
         assert!(
             text.contains("| t20 | 1/1 · 1 |\n\n(+2 more, 2 calls)\n"),
             "{text}"

@@ -54,9 +54,7 @@ impl VerbsCalled {
     /// condition, or results of an older `mur-eval`).
     pub(super) fn of(rows: &Rows<'_>) -> Option<Self> {
         let made = |condition: &str| -> Vec<&RunResult> {
-            rows.results
-                .iter()
-                .filter(|r| r.condition == condition && r.error.is_none())
+            rows.made(condition)
                 .filter(|r| r.verbs.as_ref().is_some_and(|v| !v.is_empty()))
                 .collect()
         };
@@ -316,8 +314,9 @@ impl VerbsCalled {
         lines
     }
 
-    /// The section, as `report.md` and the page show it.
-    fn section(&self) -> Section {
+    /// The section, as `report.md` and the page show it ([`Section::markdown`],
+    /// [`Section::html`]).
+    pub(super) fn section(&self) -> Section {
         let (header, rows) = self.table();
         Section {
             title: VERBS_CALLED,
@@ -325,16 +324,6 @@ impl VerbsCalled {
             table: (header.len() > 1).then_some((header, rows)),
             lines: self.lines(),
         }
-    }
-
-    /// The section of `report.md`.
-    pub(super) fn markdown(&self) -> String {
-        self.section().markdown()
-    }
-
-    /// The section of the page.
-    pub(super) fn html(&self) -> String {
-        self.section().html()
     }
 }
 
@@ -503,7 +492,7 @@ mod tests {
             \"Removing the losers\"; a next study measures the rest only without `--verbs`: \
             docs/eval.md, \"Pruning verbs between studies\").\n";
         let verbs = VerbsCalled::of(&rows).expect("verbs were installed");
-        assert_eq!(verbs.markdown(), section);
+        assert_eq!(verbs.section().markdown(), section);
         let md = markdown(&rows, "study");
         assert!(
             md.contains("\n## Tools used, by condition\n")
@@ -511,20 +500,13 @@ mod tests {
             "{md}"
         );
         let page = page(&rows, "study");
-        assert!(
-            page.contains("<h2>Verbs called, by condition</h2>"),
-            "{page}"
-        );
-        assert!(
-            page.contains("<td>collapse</td><td>–</td><td>–</td>"),
-            "{page}"
-        );
-        assert!(
-            page.contains(
-                "Installed and called by no run: cli-named 3 of 5 (collapse, tree, wait)"
-            ),
-            "{page}"
-        );
+        for said in [
+            "<h2>Verbs called, by condition</h2>",
+            "<td>collapse</td><td>–</td><td>–</td>",
+            "Installed and called by no run: cli-named 3 of 5 (collapse, tree, wait)",
+        ] {
+            assert!(page.contains(said), "{said:?} not in:\n{page}");
+        }
         // A verb installed for one condition only; every verb called; no start recorded.
         let results = [
             RunResult {
@@ -543,7 +525,7 @@ mod tests {
             },
         ];
         let verbs = VerbsCalled::of(&super::super::rows(&results, &[])).expect("installed");
-        let text = verbs.markdown();
+        let text = verbs.section().markdown();
         assert!(
             text.contains("| tree | not installed | 1/1 · 2 |\n| click | 1/1 · 1 | – |\n"),
             "{text}"
@@ -565,6 +547,7 @@ mod tests {
         // Only older records: said unknown, no table, no command.
         let text = VerbsCalled::of(&super::super::rows(&[older], &[]))
             .expect("installed")
+            .section()
             .markdown();
         assert!(
             !text.contains("| verb |") && !text.contains("verbs prune"),
