@@ -170,9 +170,15 @@ pub struct ToolParam {
     pub required: bool,
     /// A choice's words.
     pub choices: Vec<String>,
-    /// An integer the schema holds to 0 or more: a count, of each kit (the Rust kit's
-    /// `Kind::Count`, the Python and JavaScript kits' kind `count`), which refuses `-1`.
+    /// An integer the schema holds to 0 or more and no other bound (`minimum: 0` alone):
+    /// a count, of each kit (the Rust kit's `Kind::Count`, the Python and JavaScript
+    /// kits' kind `count`), which refuses `-1`.
     pub counts: bool,
+    /// The bounds the schema sets an integer or a number that is no count, as its
+    /// derived verb holds it to them: each by its JSON Schema name (`minimum`,
+    /// `exclusiveMaximum`, …) and the number as JSON writes it (`0`, `0.5`). Each kit
+    /// refuses a value past them, in the derived verb's words.
+    pub bounds: Vec<(String, String)>,
     /// A boolean: a choice of the words `true` and `false` ([`BOOLEAN`]), each sent as
     /// the JSON value it names by the verb's own `arguments`.
     pub boolean: bool,
@@ -229,9 +235,10 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
         .filter_map(|key| {
             let option = verb.option_for(key)?;
             let param = verb.spec.option(option)?;
-            let minimum = verb
+            let range = verb
                 .facts(option)
-                .and_then(|facts| facts.range.get("minimum").and_then(|m| m.as_f64()));
+                .map(|facts| facts.range)
+                .unwrap_or_default();
             // A choice of numbers (`enum: [1, 2, 4]`) is sent as JSON: the kits send a
             // choice as a string, the derived verb sends the number. A boolean is the
             // choice `true` or `false` ([`BOOLEAN`]), sent as one: a kit's flag can only
@@ -266,6 +273,18 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
                 }
                 _ => None,
             };
+            // `minimum: 0` alone is a count's whole range; any other bounds of an
+            // integer or a number the kit holds it to (a list's items' are the tool's to
+            // judge: it is given as JSON).
+            let numeric = matches!(kind, ValueKind::Integer | ValueKind::Number);
+            let counts = kind == ValueKind::Integer && range == zero_or_more();
+            let bounds = match numeric && !counts {
+                true => range
+                    .iter()
+                    .map(|(name, at)| (name.clone(), at.to_string()))
+                    .collect(),
+                false => Vec::new(),
+            };
             // The derived verb's help says how its flag is given (`--on` or
             // `--on=false`); this verb's positional takes the word `true` or `false`
             // (also `--on true`), and refused `--on`.
@@ -288,7 +307,8 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
                     _ if boolean => BOOLEAN.map(str::to_owned).to_vec(),
                     _ => param.choices.clone(),
                 },
-                counts: minimum.is_some_and(|m| m >= 0.0),
+                counts,
+                bounds,
                 boolean,
                 sample,
             })
@@ -296,6 +316,37 @@ fn params_of(verb: &crate::derived::Derived, tool: &serde_json::Value) -> Vec<To
         .collect();
     params.sort_by_key(|param| !param.required);
     params
+}
+
+/// `{"minimum": 0}`: the range of a count.
+fn zero_or_more() -> serde_json::Map<String, serde_json::Value> {
+    let mut range = serde_json::Map::new();
+    range.insert("minimum".to_owned(), 0.into());
+    range
+}
+
+/// The Rust kit's `Bounds` of `param` (`Bounds::NONE.at_least("1").at_most("100")`),
+/// if it has any ([`ToolParam::bounds`]).
+fn rust_bounds(param: &ToolParam) -> Option<String> {
+    let ends: Vec<String> = param
+        .bounds
+        .iter()
+        .map(|(name, at)| {
+            let method = match name.as_str() {
+                "minimum" => "at_least",
+                "exclusiveMinimum" => "above",
+                "maximum" => "at_most",
+                _ => "below",
+            };
+            format!(".{method}(\"{at}\")")
+        })
+        .collect();
+    (!ends.is_empty()).then(|| format!("Bounds::NONE{}", ends.concat()))
+}
+
+/// `.within(…)` of `param`'s [`rust_bounds`], or nothing.
+fn within(param: &ToolParam) -> String {
+    rust_bounds(param).map_or_else(String::new, |bounds| format!(".within({bounds})"))
 }
 
 /// Creates the project `<dir>/<name>/` (dir: the working directory by default).
@@ -622,6 +673,7 @@ fn imports(lang: Lang, source: &str) -> String {
             used(&[
                 ("About", ""),
                 ("Args", "fn arguments"),
+                ("Bounds", "Bounds::"),
                 ("Kind", "Kind::"),
                 ("Map", "fn arguments"),
                 ("Opt", "Opt::"),
@@ -722,8 +774,8 @@ fn params_source(lang: Lang, params: &[ToolParam]) -> String {
 const BOOLEAN_SENT: &str =
     "A boolean is given as the word `true` or `false` (a choice) and sent as the value.";
 
-/// Whether `param` is an integer its tool's schema holds to 0 or more
-/// ([`ToolParam::counts`]): a count of each kit, which refuses `-1` in the Rust kit's
+/// Whether `param` is an integer its tool's schema holds to 0 or more, and to nothing
+/// else ([`ToolParam::counts`]): a count of each kit, which refuses `-1` in the Rust kit's
 /// words (its `Kind::Count`; the Python and JavaScript kits' kind `count`), where an
 /// `integer` sends it.
 fn counts(param: &ToolParam) -> bool {
@@ -782,6 +834,16 @@ fn kit_param(param: &ToolParam, lang: Lang) -> String {
     if function == "positional" {
         named.push(("option", value));
     }
+    // The schema's bounds by the kit's names (`exclusive_minimum`, `exclusiveMinimum`).
+    let bounds: Vec<(String, String)> = param
+        .bounds
+        .iter()
+        .map(|(name, at)| match python {
+            true => (name.replace("exclusiveM", "exclusive_m"), at.clone()),
+            false => (name.clone(), js_number(at)),
+        })
+        .collect();
+    named.extend(bounds.iter().map(|(name, at)| (name.as_str(), at.clone())));
     let (words, separator) = (words.join(", "), if python { "=" } else { ": " });
     let named: Vec<String> = named
         .iter()
@@ -791,6 +853,21 @@ fn kit_param(param: &ToolParam, lang: Lang) -> String {
     match python {
         true => format!("        kit.{function}({words}, {named}),\n"),
         false => format!("    {function}({words}, {{ {named} }}),\n"),
+    }
+}
+
+/// A JSON number (`2000`, `0.5`) as a JavaScript literal: an integer past what a number
+/// holds exactly (beyond ±(2^53 - 1)) a BigInt (`18446744073709551614n`), as the kit
+/// takes one.
+fn js_number(at: &str) -> String {
+    let whole = at
+        .trim_start_matches('-')
+        .bytes()
+        .all(|b| b.is_ascii_digit());
+    let exact = at.parse::<i64>().is_ok_and(|n| n.unsigned_abs() < 1 << 53);
+    match whole && !exact {
+        true => format!("{at}n"),
+        false => at.to_owned(),
     }
 }
 
@@ -841,12 +918,13 @@ fn rust_spec(positionals: &[&ToolParam], options: &[&ToolParam]) -> String {
         .iter()
         .map(|p| {
             format!(
-                "            Pos::new(\"{}\", \"{}\", {}, \"{}\").or_option(\"{}\"),\n",
+                "            Pos::new(\"{}\", \"{}\", {}, \"{}\").or_option(\"{}\"){},\n",
                 literal(&p.option),
                 literal(&p.key),
                 rust_kind(p),
                 literal(&p.help),
-                literal(&p.value_name)
+                literal(&p.value_name),
+                within(p)
             )
         })
         .collect();
@@ -864,7 +942,8 @@ fn rust_spec(positionals: &[&ToolParam], options: &[&ToolParam]) -> String {
                         rust_kind(p)
                     };
                     let value = literal(&p.value_name);
-                    format!("Opt::value(\"{option}\", \"{value}\", {kind}, \"{help}\")")
+                    let within = within(p);
+                    format!("Opt::value(\"{option}\", \"{value}\", {kind}, \"{help}\"){within}")
                 }
             };
             format!("            {line},\n")
@@ -1756,12 +1835,97 @@ mod tests {
         .expect("a tool")
     }
 
+    /// The bounds a tool's schema sets an integer or a number (`minimum`, `maximum`,
+    /// `exclusiveMinimum`, `exclusiveMaximum`, as its derived verb takes them) are
+    /// written into the spec of every language, for the kit to refuse a value past them
+    /// before the call: a verb made for `"minimum": 1, "maximum": 100` sent `--limit 500`.
+    /// `minimum: 0` with a `maximum` is no count: the kit tells `-1` the whole range.
+    #[test]
+    fn a_verb_made_for_a_tool_is_held_to_its_schemas_bounds_in_every_language() {
+        let tool = Tool::of(&serde_json::json!({
+            "name": "t",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                    "delay": {"type": "integer", "minimum": 0, "maximum": 2000},
+                    "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+                    "old": {"type": "number", "maximum": 3, "exclusiveMaximum": true},
+                    "big": {"type": "integer", "maximum": 18446744073709551614u64},
+                    "ids": {"type": "array", "items": {"type": "integer", "maximum": 9}},
+                },
+                "required": ["limit"],
+            },
+        }))
+        .expect("a tool");
+        let rust = text(&files("t", Lang::Rust, &tool), "src/lib.rs");
+        let python = text(&files("t", Lang::Python, &tool), "app.py");
+        let js = text(&files("t", Lang::JavaScript, &tool), "verb.js");
+        for (lang, source, lines) in [
+            (
+                Lang::Rust,
+                &rust,
+                &[
+                    "Pos::new(\"limit\", \"limit\", Kind::Integer, \"(1–100, required)\")\
+                     .or_option(\"N\").within(Bounds::NONE.at_least(\"1\").at_most(\"100\")),",
+                    "Opt::value(\"delay\", \"N\", Kind::Integer, \"(0–2000)\")\
+                     .within(Bounds::NONE.at_least(\"0\").at_most(\"2000\")),",
+                    "Opt::value(\"ratio\", \"NUMBER\", Kind::Number, \"(above 0, at most 1)\")\
+                     .within(Bounds::NONE.above(\"0\").at_most(\"1\")),",
+                    "Opt::value(\"old\", \"NUMBER\", Kind::Number, \"(below 3)\")\
+                     .within(Bounds::NONE.below(\"3\")),",
+                    "Opt::value(\"big\", \"N\", Kind::Integer, \"(at most 18446744073709551614)\")\
+                     .within(Bounds::NONE.at_most(\"18446744073709551614\")),",
+                    "Opt::value(\"ids\", \"JSON\", Kind::Json, ",
+                    "use mur_verb_kit::{About, Bounds, Kind, Opt, Pos, Spec, Verb};",
+                ][..],
+            ),
+            (
+                Lang::Python,
+                &python,
+                &[
+                    "kit.positional(\"limit\", \"(1–100, required)\", kind=\"integer\", key=\"limit\", \
+                     option=\"N\", minimum=1, maximum=100),",
+                    "kit.option(\"delay\", \"N\", \"(0–2000)\", kind=\"integer\", key=\"delay\", \
+                     minimum=0, maximum=2000),",
+                    "kit.option(\"ratio\", \"NUMBER\", \"(above 0, at most 1)\", kind=\"number\", \
+                     key=\"ratio\", exclusive_minimum=0, maximum=1),",
+                    "kit.option(\"old\", \"NUMBER\", \"(below 3)\", kind=\"number\", key=\"old\", \
+                     exclusive_maximum=3),",
+                    "kit.option(\"big\", \"N\", \"(at most 18446744073709551614)\", kind=\"integer\", \
+                     key=\"big\", maximum=18446744073709551614),",
+                    "kit.option(\"ids\", \"JSON\", \"(at most 9, repeatable)\", kind=\"json\", key=\"ids\"),",
+                ][..],
+            ),
+            (
+                Lang::JavaScript,
+                &js,
+                &[
+                    "positional(\"limit\", \"(1–100, required)\", { kind: \"integer\", key: \"limit\", \
+                     option: \"N\", minimum: 1, maximum: 100 }),",
+                    "option(\"delay\", \"N\", \"(0–2000)\", { kind: \"integer\", key: \"delay\", \
+                     minimum: 0, maximum: 2000 }),",
+                    "option(\"ratio\", \"NUMBER\", \"(above 0, at most 1)\", { kind: \"number\", \
+                     key: \"ratio\", exclusiveMinimum: 0, maximum: 1 }),",
+                    "option(\"old\", \"NUMBER\", \"(below 3)\", { kind: \"number\", key: \"old\", \
+                     exclusiveMaximum: 3 }),",
+                    "option(\"big\", \"N\", \"(at most 18446744073709551614)\", { kind: \"integer\", \
+                     key: \"big\", maximum: 18446744073709551614n }),",
+                ][..],
+            ),
+        ] {
+            for line in lines {
+                assert!(source.contains(line), "{lang:?}: {line}\n{source}");
+            }
+        }
+    }
+
     /// An integer a tool's schema holds to 0 or more (`minimum: 0`) is a count in
     /// every language, which refuses `-1` as the Rust kit's `Kind::Count` does and in
     /// its words: the Rust kit's `Kind::Count`, the Python and JavaScript kits' kind
     /// `count` (their verbs checked it by hand in `arguments`, in words that differed:
-    /// `-1` as a word was an unknown option). A number or an integer without such a
-    /// minimum takes it.
+    /// `-1` as a word was an unknown option). A number or an integer with another
+    /// minimum takes it, held to that minimum by the kit.
     #[test]
     fn a_count_of_a_verb_made_for_a_tool_refuses_below_0_in_every_language() {
         let tool = Tool::of(&serde_json::json!({
@@ -1789,8 +1953,10 @@ mod tests {
                 &[
                     "Pos::new(\"n\", \"n\", Kind::Count, ",
                     "Opt::value(\"max-results\", \"N\", Kind::Count, ",
-                    "Opt::value(\"offset\", \"N\", Kind::Integer, ",
-                    "Opt::value(\"ratio\", \"NUMBER\", Kind::Number, ",
+                    "Opt::value(\"offset\", \"N\", Kind::Integer, \"(at least -5)\")\
+                     .within(Bounds::NONE.at_least(\"-5\"))",
+                    "Opt::value(\"ratio\", \"NUMBER\", Kind::Number, \"(at least 0)\")\
+                     .within(Bounds::NONE.at_least(\"0\"))",
                 ][..],
             ),
             (
@@ -1799,8 +1965,8 @@ mod tests {
                 &[
                     "kit.positional(\"n\", \"(at least 0, required)\", kind=\"count\", key=\"n\", option=\"N\"),",
                     "kit.option(\"max-results\", \"N\", \"(at least 0)\", kind=\"count\", key=\"max_results\"),",
-                    "kit.option(\"offset\", \"N\", \"(at least -5)\", kind=\"integer\", key=\"offset\"),",
-                    "kit.option(\"ratio\", \"NUMBER\", \"(at least 0)\", kind=\"number\", key=\"ratio\"),",
+                    "kit.option(\"offset\", \"N\", \"(at least -5)\", kind=\"integer\", key=\"offset\", minimum=-5),",
+                    "kit.option(\"ratio\", \"NUMBER\", \"(at least 0)\", kind=\"number\", key=\"ratio\", minimum=0),",
                 ][..],
             ),
             (
@@ -1809,8 +1975,8 @@ mod tests {
                 &[
                     "positional(\"n\", \"(at least 0, required)\", { kind: \"count\", key: \"n\", option: \"N\" }),",
                     "option(\"max-results\", \"N\", \"(at least 0)\", { kind: \"count\", key: \"max_results\" }),",
-                    "option(\"offset\", \"N\", \"(at least -5)\", { kind: \"integer\", key: \"offset\" }),",
-                    "option(\"ratio\", \"NUMBER\", \"(at least 0)\", { kind: \"number\", key: \"ratio\" }),",
+                    "option(\"offset\", \"N\", \"(at least -5)\", { kind: \"integer\", key: \"offset\", minimum: -5 }),",
+                    "option(\"ratio\", \"NUMBER\", \"(at least 0)\", { kind: \"number\", key: \"ratio\", minimum: 0 }),",
                     "import { Verb, option, positional } from \"./kit.js\";",
                 ][..],
             ),

@@ -82,6 +82,9 @@ pub struct Opt {
     /// Whether it may also be given as a lone word, without `--name`, where that
     /// word can be meant for no other option (see [`Opt::or_word`]).
     pub word: bool,
+    /// The bounds of a [`Kind::Integer`], [`Kind::Count`] or [`Kind::Number`] value
+    /// (see [`Opt::within`]).
+    pub bounds: Bounds,
 }
 
 impl Opt {
@@ -109,7 +112,13 @@ impl Opt {
             kind,
             help,
             word: false,
+            bounds: Bounds::NONE,
         }
+    }
+
+    /// This option, its value held to `bounds` ([`Bounds`]).
+    pub const fn within(self, bounds: Bounds) -> Self {
+        Opt { bounds, ..self }
     }
 
     /// This option, also taken as a lone word: `state '#count'` for `state --selector
@@ -165,6 +174,9 @@ pub struct Pos {
     /// The placeholder of `--name VALUE`, which may give it instead of its word (see
     /// [`Pos::or_option`]); empty: only as a word.
     pub option: &'static str,
+    /// The bounds of a [`Kind::Integer`], [`Kind::Count`] or [`Kind::Number`] word
+    /// (see [`Pos::within`]).
+    pub bounds: Bounds,
 }
 
 impl Pos {
@@ -180,7 +192,13 @@ impl Pos {
             kind,
             help,
             option: "",
+            bounds: Bounds::NONE,
         }
+    }
+
+    /// This positional, its word held to `bounds` ([`Bounds`]).
+    pub const fn within(self, bounds: Bounds) -> Self {
+        Pos { bounds, ..self }
     }
 
     /// This positional, also taken as the option `--name VALUE` (`value` is its
@@ -197,6 +215,181 @@ impl Pos {
     /// `<selector>`, sent as `selector`: the element a verb works on.
     pub const fn selector(help: &'static str) -> Self {
         Self::new("selector", "selector", Kind::Selector, help)
+    }
+}
+
+/// The bounds a number is held to, as a tool's schema sets them (`minimum`, `maximum`,
+/// `exclusiveMinimum`, `exclusiveMaximum`): `Bounds::NONE.at_least("1").at_most("100")`.
+/// Each end is written as JSON writes the number (`"0"`, `"0.5"`), so that a value past
+/// it is refused in a derived verb's very words: "`--delay` is out of range: an integer
+/// from 0 to 2000, got `-5`". An end that is no number ([`Spec::unusable`]) holds nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct Bounds {
+    pub low: Option<End>,
+    pub high: Option<End>,
+    /// The checks, set by the methods that set an end and reached only through them:
+    /// a verb that declares no bounds (each verb is a component of its own) links none
+    /// of their code, which was 4 to 9 KB of each standard verb.
+    checks: Option<Checks>,
+}
+
+/// [`Bounds::check`] and [`Args::check_whole_bounds`], as [`Bounds`] holds them.
+#[derive(Debug, Clone, Copy)]
+struct Checks {
+    word: fn(&Bounds, Kind, &str, &str) -> Result<(), String>,
+    whole: fn(&Args, &Spec) -> Result<(), String>,
+}
+
+impl PartialEq for Bounds {
+    fn eq(&self, other: &Self) -> bool {
+        (self.low, self.high) == (other.low, other.high)
+    }
+}
+
+impl Eq for Bounds {}
+
+/// What each method that sets an end of [`Bounds`] sets them to check with.
+const CHECKS: Option<Checks> = Some(Checks {
+    word: Bounds::check,
+    whole: Args::check_whole_bounds,
+});
+
+/// One end of [`Bounds`]: the number, and whether a value equal to it is out (`open`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct End {
+    pub at: &'static str,
+    pub open: bool,
+}
+
+impl Bounds {
+    /// No bounds: any value of the kind.
+    pub const NONE: Bounds = Bounds {
+        low: None,
+        high: None,
+        checks: None,
+    };
+
+    /// `at` or more (`minimum`).
+    pub const fn at_least(self, at: &'static str) -> Self {
+        let low = Some(End { at, open: false });
+        let checks = CHECKS;
+        Bounds {
+            low,
+            checks,
+            ..self
+        }
+    }
+
+    /// More than `at` (`exclusiveMinimum`).
+    pub const fn above(self, at: &'static str) -> Self {
+        let low = Some(End { at, open: true });
+        let checks = CHECKS;
+        Bounds {
+            low,
+            checks,
+            ..self
+        }
+    }
+
+    /// `at` or less (`maximum`).
+    pub const fn at_most(self, at: &'static str) -> Self {
+        let high = Some(End { at, open: false });
+        let checks = CHECKS;
+        Bounds {
+            high,
+            checks,
+            ..self
+        }
+    }
+
+    /// Less than `at` (`exclusiveMaximum`).
+    pub const fn below(self, at: &'static str) -> Self {
+        let high = Some(End { at, open: true });
+        let checks = CHECKS;
+        Bounds {
+            high,
+            checks,
+            ..self
+        }
+    }
+
+    /// Each end that is no number as mur reads one (`1_000`), for [`Spec::unusable`].
+    fn unreadable(&self) -> Option<&'static str> {
+        [self.low, self.high]
+            .into_iter()
+            .flatten()
+            .map(|end| end.at)
+            .find(|at| number(at).is_err())
+    }
+
+    /// `word`, of `kind`, held to these bounds, or why not in a derived verb's words,
+    /// naming it `shown`: a number its kind takes, or an integer past it (a count's
+    /// `-1`, an integer past JSON's), told the range within these (a count's from 0).
+    fn check(&self, kind: Kind, shown: &str, word: &str) -> Result<(), String> {
+        let what = match kind {
+            Kind::Count | Kind::Integer => "an integer",
+            Kind::Number => "a number",
+            _ => return Ok(()),
+        };
+        let end = |at| Some(End { at, open: false });
+        let floor = if kind == Kind::Count { end("0") } else { None };
+        let low = self.low.or(floor);
+        let value = match kind {
+            Kind::Number => number(word).ok(),
+            _ => integer(word),
+        };
+        let Some(Value::Number(n)) = value else {
+            // An integer past JSON's: the range of those JSON holds, within these.
+            let low = low.or(end("-9223372036854775808"));
+            let high = self.high.or(end("18446744073709551615"));
+            return Err(out_of_range(shown, what, low, high, word));
+        };
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        let past = |end: Option<End>, outward| {
+            let order = end.and_then(|end| match number(end.at) {
+                Ok(Value::Number(at)) => Some((end.open, compare(&n, &at)?)),
+                _ => None,
+            });
+            matches!(order, Some((open, order)) if order == outward || (open && order == Equal))
+        };
+        match past(low, Less) || past(self.high, Greater) {
+            true => Err(out_of_range(shown, what, low, self.high, &n.to_string())),
+            false => Ok(()),
+        }
+    }
+}
+
+/// "`--delay` is out of range: an integer from 0 to 2000, got `-5`": a derived verb's
+/// words for a value past its schema's bounds (`what`: `an integer`, `a number`).
+fn out_of_range(shown: &str, what: &str, low: Option<End>, high: Option<End>, got: &str) -> String {
+    let words = match (low, high) {
+        (Some(low), Some(high)) if !low.open && !high.open => match low.at == high.at {
+            true => format!("exactly {}", low.at),
+            false => format!("from {} to {}", low.at, high.at),
+        },
+        _ => {
+            let low =
+                low.map(|e| format!("{} {}", if e.open { "above" } else { "at least" }, e.at));
+            let high =
+                high.map(|e| format!("{} {}", if e.open { "below" } else { "at most" }, e.at));
+            let ends: Vec<String> = low.into_iter().chain(high).collect();
+            ends.join(" and ")
+        }
+    };
+    format!("{shown} is out of range: {what} {words}, got `{got}`")
+}
+
+/// Two JSON numbers compared exactly where both are integers (`u64::MAX` and
+/// `u64::MAX - 1` are two, as `f64`s one), else as `f64`s: as a derived verb compares.
+fn compare(a: &serde_json::Number, b: &serde_json::Number) -> Option<std::cmp::Ordering> {
+    let whole = |n: &serde_json::Number| {
+        n.as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+    };
+    match (whole(a), whole(b)) {
+        (Some(a), Some(b)) => Some(a.cmp(&b)),
+        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
     }
 }
 
@@ -281,6 +474,15 @@ impl Spec {
         if let Some(why) = self.alternatives_unusable() {
             return Some(format!("{why}, which the kit refuses"));
         }
+        let bounds = self.every_option().map(|opt| (opt.name, opt.bounds));
+        if let Some((name, at)) = bounds
+            .filter_map(|(n, b)| Some((n, b.unreadable()?)))
+            .next()
+        {
+            return Some(format!(
+                "a bound `{at}` of `{name}`, which is no number, which the kit refuses"
+            ));
+        }
         let undeclared = self
             .exclusive
             .iter()
@@ -303,7 +505,7 @@ impl Spec {
             .positionals
             .iter()
             .filter(|pos| !pos.option.is_empty())
-            .map(|pos| Opt::value(pos.name, pos.option, pos.kind, pos.help));
+            .map(|pos| Opt::value(pos.name, pos.option, pos.kind, pos.help).within(pos.bounds));
         self.options
             .iter()
             .copied()
@@ -611,6 +813,9 @@ impl Args {
             ));
         }
         args.take_positionals(verb, spec, words)?;
+        if let Some(checks) = spec.options.iter().find_map(|opt| opt.bounds.checks) {
+            (checks.whole)(&args, spec)?;
+        }
         check_exclusive(spec, &args)?;
         Ok(Request::Run(args))
     }
@@ -886,7 +1091,7 @@ impl Args {
                     (Kind::Choice(_), value @ Value::Bool(_)) => value.to_string(),
                     (_, value) => return Err(format!("{shown} must be a string, got `{value}`")),
                 };
-                let word = check_word(pos.kind, &shown, word)?;
+                let word = check_word(pos.kind, pos.bounds, &shown, word)?;
                 self.positionals.push((*pos, word));
                 continue;
             }
@@ -895,7 +1100,7 @@ impl Args {
                 .ok_or_else(|| format!("missing argument `<{}>`", pos.name))?;
             // Held to its kind as its option form is (`--name VALUE`), and as the Python
             // and JavaScript kits hold a positional: a choice's word one of its choices.
-            let word = check_word(pos.kind, &format!("`<{}>`", pos.name), word)?;
+            let word = check_word(pos.kind, pos.bounds, &format!("`<{}>`", pos.name), word)?;
             self.positionals.push((*pos, word));
         }
         let mut extra: Vec<String> = words.into();
@@ -975,6 +1180,23 @@ impl Args {
             .rfind(|(name, _)| name == key)?;
         let field: Map<String, Value> = serde_json::from_str(&format!("{{{entry}}}")).ok()?;
         Some((opt.name, field.into_iter().next()?.1))
+    }
+
+    /// Each option with [`Bounds`] not given, held to them where `--args` gives its key
+    /// (its name in camelCase) an integer or number, as a derived verb holds a field of
+    /// `--args`: `` `limit` in `--args` is out of range: … ``.
+    fn check_whole_bounds(&self, spec: &Spec) -> Result<(), String> {
+        let bounded = spec.options.iter().filter(|opt| opt.bounds != Bounds::NONE);
+        for opt in bounded.filter(|opt| !self.flag(opt.name)) {
+            let key = camel_case(opt.name);
+            if let Some((whole, Value::Number(n))) = self.whole_field(&key)
+                && (opt.kind == Kind::Number || n.is_i64() || n.is_u64())
+            {
+                let shown = format!("`{key}` in `--{whole}`");
+                opt.bounds.check(opt.kind, &shown, &n.to_string())?;
+            }
+        }
+        Ok(())
     }
 
     /// The value of `--name` given for positional `<name>` ([`Pos::or_option`]), taken
@@ -1292,7 +1514,12 @@ fn text_after_dashes(
     match pos.kind {
         Kind::Text => {}
         Kind::Count | Kind::Integer if integer_digits(word).is_some() => {
-            if let Err(why) = check_word(pos.kind, &format!("`<{}>`", pos.name), word.clone()) {
+            if let Err(why) = check_word(
+                pos.kind,
+                pos.bounds,
+                &format!("`<{}>`", pos.name),
+                word.clone(),
+            ) {
                 return why;
             }
         }
@@ -1510,7 +1737,7 @@ fn check_value(opt: &Opt, word: String) -> Result<String, String> {
     match opt.kind {
         // A derived verb's words for it.
         Kind::Json if is_whole(opt) => {
-            let word = check_word(opt.kind, &format!("`--{}`", opt.name), word)?;
+            let word = check_word(opt.kind, opt.bounds, &format!("`--{}`", opt.name), word)?;
             match word.starts_with('{') {
                 true => Ok(word),
                 false => Err(format!("`--{}` must be a JSON object", opt.name)),
@@ -1518,12 +1745,20 @@ fn check_value(opt: &Opt, word: String) -> Result<String, String> {
         }
         // Named as the host names its own `--timeout` (`--timeout <MS>`).
         Kind::Millis => millis_word(&format!("`{}`", opt.usage()), word),
-        kind => check_word(kind, &format!("`--{}`", opt.name), word),
+        kind => check_word(kind, opt.bounds, &format!("`--{}`", opt.name), word),
     }
 }
 
 /// `word` held to `kind`, or why not, naming it as `shown` (`` `--name` ``, `` `<name>` ``).
-fn check_word(kind: Kind, shown: &str, word: String) -> Result<String, String> {
+fn check_word(kind: Kind, bounds: Bounds, shown: &str, word: String) -> Result<String, String> {
+    // Bounds first for an integer, so that one past the kind (a count's `-1`) is told
+    // them; a number only once it is one.
+    let is_number = kind == Kind::Number && number(&word).is_ok();
+    if let Some(checks) = bounds.checks
+        && (is_number || integer_digits(&word).is_some())
+    {
+        (checks.word)(&bounds, kind, shown, &word)?;
+    }
     match kind {
         kind if must_not_be_empty(kind) && word.trim().is_empty() => {
             Err(format!("{shown} must not be empty"))

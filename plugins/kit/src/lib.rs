@@ -98,7 +98,7 @@ pub mod bindings {
     });
 }
 
-pub use argv::{Args, Kind, Opt, Pos, Request, Spec};
+pub use argv::{Args, Bounds, End, Kind, Opt, Pos, Request, Spec};
 pub use info::{About, Info, Param, ValueKind, Waits};
 pub use serde_json::{self, Map, Value, json};
 pub use shape::{FileWrite, Shaped};

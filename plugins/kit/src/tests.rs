@@ -2578,3 +2578,156 @@ fn a_key_given_twice_in_args_is_sent_once_with_its_last_value() {
         r##"{"selector":"#z","text":"hi","view":"summary"}"##
     );
 }
+
+/// An integer, count or number held to [`Bounds`](crate::Bounds) (a tool's `minimum`,
+/// `maximum`, `exclusiveMinimum`, `exclusiveMaximum`) refuses a value past them before
+/// any call, typed or in `--args`, in the very words a derived verb of that schema says
+/// (crates/verbs/src/derived.rs); a value within them is sent as typed.
+#[test]
+fn a_value_past_its_bounds_is_refused_in_a_derived_verbs_words() {
+    use crate::Bounds;
+    sample_verb!(
+        Bounded,
+        "bounded",
+        Spec {
+            positionals: &[Pos::new("limit", "limit", Kind::Integer, "how many")
+                .or_option("N")
+                .within(Bounds::NONE.at_least("1").at_most("100"))],
+            options: &[
+                Opt::value("delay", "MS", Kind::Integer, "ms")
+                    .within(Bounds::NONE.at_least("0").at_most("2000")),
+                Opt::value("ratio", "R", Kind::Number, "r")
+                    .within(Bounds::NONE.above("0").at_most("1")),
+                Opt::value("both", "N", Kind::Integer, "n").within(Bounds::NONE.above("5")),
+                Opt::value("under", "X", Kind::Number, "x").within(Bounds::NONE.below("0.5")),
+                Opt::value("big", "N", Kind::Integer, "n")
+                    .within(Bounds::NONE.at_most("18446744073709551614")),
+                Opt::value("exact", "N", Kind::Integer, "n")
+                    .within(Bounds::NONE.at_least("2").at_most("2")),
+                Opt::value("pages", "N", Kind::Count, "n").within(Bounds::NONE.at_most("10")),
+            ],
+            exclusive: &[],
+        }
+    );
+    let refused = refused_by::<Bounded>;
+    let huge = "99999999999999999999999";
+    for (words, said) in [
+        (
+            &["0"][..],
+            "`<limit>` is out of range: an integer from 1 to 100, got `0`",
+        ),
+        (
+            &["--limit", "500"],
+            "`--limit` is out of range: an integer from 1 to 100, got `500`",
+        ),
+        (
+            &["1", "--delay", "-5"],
+            "`--delay` is out of range: an integer from 0 to 2000, got `-5`",
+        ),
+        (
+            &["1", "--delay", "2001"],
+            "`--delay` is out of range: an integer from 0 to 2000, got `2001`",
+        ),
+        (
+            &["1", "--ratio", "0"],
+            "`--ratio` is out of range: a number above 0 and at most 1, got `0`",
+        ),
+        (
+            &["1", "--ratio", "1.5"],
+            "`--ratio` is out of range: a number above 0 and at most 1, got `1.5`",
+        ),
+        (
+            &["1", "--both", "5"],
+            "`--both` is out of range: an integer above 5, got `5`",
+        ),
+        (
+            &["1", "--under", "0.5"],
+            "`--under` is out of range: a number below 0.5, got `0.5`",
+        ),
+        (
+            &["1", "--big", "18446744073709551615"],
+            "`--big` is out of range: an integer at most 18446744073709551614, \
+             got `18446744073709551615`",
+        ),
+        (
+            &["1", "--exact", "3"],
+            "`--exact` is out of range: an integer exactly 2, got `3`",
+        ),
+        // A count's own 0 is its low end: `-1` is told the whole range.
+        (
+            &["1", "--pages", "-1"],
+            "`--pages` is out of range: an integer from 0 to 10, got `-1`",
+        ),
+        (
+            &["1", "--pages", "11"],
+            "`--pages` is out of range: an integer from 0 to 10, got `11`",
+        ),
+        // Past what JSON holds: the range JSON holds, within the bounds.
+        (
+            &["1", "--both", huge],
+            "`--both` is out of range: an integer above 5 and at most 18446744073709551615, \
+             got `99999999999999999999999`",
+        ),
+        // `--args` is held to them as an option's value is, naming the field.
+        (
+            &["--args", r#"{"limit": 0}"#],
+            "`limit` in `--args` is out of range: an integer from 1 to 100, got `0`",
+        ),
+        (
+            &["1", "--args", r#"{"delay": 2001}"#],
+            "`delay` in `--args` is out of range: an integer from 0 to 2000, got `2001`",
+        ),
+        (
+            &["1", "--args", r#"{"ratio": 0}"#],
+            "`ratio` in `--args` is out of range: a number above 0 and at most 1, got `0`",
+        ),
+        // Not a number at all: the kind's own words, as before.
+        (
+            &["1", "--delay", "x"],
+            "`--delay` needs an integer, got `x`",
+        ),
+    ] {
+        assert_eq!(refused(words), said, "{words:?}");
+    }
+    assert_eq!(
+        sent_by::<Bounded>(&[
+            "100",
+            "--delay",
+            "0",
+            "--ratio",
+            "1",
+            "--both",
+            "6",
+            "--under",
+            "0.25",
+            "--big",
+            "18446744073709551614",
+            "--exact",
+            "2",
+            "--pages",
+            "10"
+        ]),
+        json!({"limit": 100, "delay": 0, "ratio": 1, "both": 6, "under": 0.25,
+            "big": 18446744073709551614_u64, "exact": 2, "pages": 10})
+    );
+    // An option given beside `--args` replaces its field, which is not sent nor checked.
+    assert_eq!(
+        sent_by::<Bounded>(&["1", "--delay", "5", "--args", r#"{"delay": 9999}"#]),
+        json!({"limit": 1, "delay": 5})
+    );
+    // An end that is no number is the spec's slip, said before any parse.
+    sample_verb!(
+        Slip,
+        "slip",
+        Spec {
+            options: &[
+                Opt::value("n", "N", Kind::Integer, "n").within(Bounds::NONE.at_most("1_000"))
+            ],
+            ..Spec::NONE
+        }
+    );
+    assert_eq!(
+        Slip::SPEC.unusable().as_deref(),
+        Some("a bound `1_000` of `n`, which is no number, which the kit refuses")
+    );
+}

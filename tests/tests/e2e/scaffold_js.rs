@@ -408,7 +408,12 @@ for argv in json.loads(sys.argv[1]):
 /// kits' count in a Python and a JavaScript verb made for it, built and added: `-1` is
 /// refused as a Rust verb's `Kind::Count` refuses it, in the same words and with the
 /// same exit code (1, a usage error), as is a word no count is. The verbs checked it in
-/// their own `arguments`, where the kits' `integer` took `-1`.
+/// their own `arguments`, where the kits' `integer` took `-1`. An integer the tool holds
+/// to a range (`--timeout-ms`, `minimum: 0`, `maximum: 600000`) is refused past it by
+/// the verb of each language as by the tool's derived verb, in the same words and with
+/// the same exit code, typed or in `--args`: the kits sent `--timeout-ms 600001` to the
+/// tool. (The usage each prints after the error is its own help, which differs from the
+/// derived verb's in ways of its own: `--visible true|false`, `--timeout MS`.)
 #[test]
 fn a_count_of_a_verb_made_for_a_tool_refuses_below_0_as_a_rust_verb_does() {
     mur_e2e::plugins::standard_dir();
@@ -416,12 +421,26 @@ fn a_count_of_a_verb_made_for_a_tool_refuses_below_0_as_a_rust_verb_does() {
     let (sb, session) = mur_e2e::Sandbox::with_app();
     let project = &session.project;
     let project_arg = project.to_str().expect("utf-8");
-    let argvs: [&[&str]; 4] = [
+    let argvs: [&[&str]; 7] = [
         &["#x", "--count", "-1"],
         &["#x", "--count=-1"],
         &["#x", "--count", "many"],
         &["#x", "--count", "18446744073709551616"],
+        &["#x", "--timeout-ms", "600001"],
+        &["#x", "--timeout-ms=-5"],
+        &["#x", "--args", r#"{"timeoutMs": 600001}"#],
     ];
+    // The rows past the schema's bounds, as the derived verb tells them (no verb of
+    // that name added yet): code and the error, the paragraph before the usage.
+    let bounded = &argvs[4..];
+    let by_verb = |argv: &[&str]| {
+        let mut full = vec!["devtools", "--project", project_arg, "wait-for"];
+        full.extend_from_slice(argv);
+        let out = sb.mur(&full);
+        let error = out.stderr.split("\n\n").next().unwrap_or_default();
+        (out.code, error.to_owned())
+    };
+    let derived: Vec<(i32, String)> = bounded.iter().map(|argv| by_verb(argv)).collect();
     let mut told: Vec<(&str, Vec<(i32, String)>)> = Vec::new();
     for lang in ["rust", "python", "js"] {
         let parent = sb.dir(&format!("gen-{lang}"));
@@ -463,14 +482,13 @@ fn a_count_of_a_verb_made_for_a_tool_refuses_below_0_as_a_rust_verb_does() {
         let refusals = argvs
             .iter()
             .map(|argv| {
-                let mut full = vec!["devtools", "--project", project_arg, "wait-for"];
-                full.extend_from_slice(argv);
-                let out = sb.mur(&full);
-                let first = out.stderr.lines().next().unwrap_or_default().to_owned();
-                (out.code, first)
+                let (code, stderr) = by_verb(argv);
+                (code, stderr.lines().next().unwrap_or_default().to_owned())
             })
             .collect();
         told.push((lang, refusals));
+        let whole: Vec<(i32, String)> = bounded.iter().map(|argv| by_verb(argv)).collect();
+        assert_eq!(whole, derived, "{lang}: as the derived verb");
     }
     let (_, rust) = &told[0];
     assert_eq!(
@@ -492,6 +510,24 @@ fn a_count_of_a_verb_made_for_a_tool_refuses_below_0_as_a_rust_verb_does() {
                 1,
                 "error: wait-for: `--count` is out of range: an integer from 0 to 18446744073709551615, \
                  got `18446744073709551616`"
+                    .to_owned()
+            ),
+            (
+                1,
+                "error: wait-for: `--timeout-ms` is out of range: an integer from 0 to 600000, \
+                 got `600001`"
+                    .to_owned()
+            ),
+            (
+                1,
+                "error: wait-for: `--timeout-ms` is out of range: an integer from 0 to 600000, \
+                 got `-5`"
+                    .to_owned()
+            ),
+            (
+                1,
+                "error: wait-for: `timeoutMs` in `--args` is out of range: an integer from 0 to \
+                 600000, got `600001`"
                     .to_owned()
             ),
         ],

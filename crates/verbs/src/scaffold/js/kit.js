@@ -95,7 +95,7 @@ function kindMeant(typed) {
 
 // A second form: a positional's `option` is the placeholder of `--name VALUE`, which
 // gives it too; an option with `word: true` is also taken as a lone word.
-function param(name, help, kind, { valueName = "", choices = [], key = "", send = true, option = "", word = false } = {}) {
+function param(name, help, kind, { valueName = "", choices = [], key = "", send = true, option = "", word = false, bounds = {} } = {}) {
   if (!KINDS.includes(kind)) {
     // A type given for its name (`kind: Number`) is named as typed, not by its source.
     const typed = typeof kind === "function" ? kind.name : kind;
@@ -109,7 +109,15 @@ function param(name, help, kind, { valueName = "", choices = [], key = "", send 
       `choices given as the string ${quoted}, which would be one choice a letter: give a list, \`choices: [${quoted}]\``,
     );
   }
-  const made = { name, help, kind, valueName, choices: [...choices], key, send, option, word };
+  // The bounds of an `integer`, `count` or `number` value, as a tool's schema names them
+  // (`checkBounds`): each a number, or a BigInt past what a number holds exactly.
+  for (const [end, at] of Object.entries(bounds)) {
+    const number = (typeof at === "number" && Number.isFinite(at)) || typeof at === "bigint";
+    if (!BOUND_NAMES.includes(end) || !number) {
+      throw new DeclarationError(`\`${end}: ${String(at)}\` is no bound: ${BOUND_NAMES.join(", ")} take a number`);
+    }
+  }
+  const made = { name, help, kind, valueName, choices: [...choices], key, send, option, word, bounds: { ...bounds } };
   // Not enumerable: a copy (`{ ...p }`) or a comparison of params never sees it.
   return Object.defineProperty(made, MADE, { value: new Error().stack });
 }
@@ -118,10 +126,12 @@ function param(name, help, kind, { valueName = "", choices = [], key = "", send 
  * A required positional, shown as `<name>`, sent under `key` (default: its name);
  * with `option` (its placeholder), also given as `--name VALUE` (`click --selector
  * '#btn-inc'` for `click '#btn-inc'`). Given both ways, it is refused as given twice.
- * `choices` are a `choice` positional's words, as `option`'s are.
+ * `choices` are a `choice` positional's words, as `option`'s are; `minimum`, `maximum`,
+ * `exclusiveMinimum` and `exclusiveMaximum` an `integer`, `count` or `number` one's
+ * bounds, as `option`'s are.
  */
-export function positional(name, help, { kind = "text", choices = [], key = "", option = "" } = {}) {
-  return param(name, help, kind, { choices, key, option });
+export function positional(name, help, { kind = "text", choices = [], key = "", option = "", ...bounds } = {}) {
+  return param(name, help, kind, { choices, key, option, bounds });
 }
 
 /** `<selector>`, sent as `selector`: the element a verb works on; also taken as `--selector S`, as the standard verbs take theirs. */
@@ -147,11 +157,18 @@ export function flag(name, help, { key = "", send = true } = {}) {
  * lone word too (`state '#count'` for `state --selector '#count'`): only for a verb
  * without positionals, and only the word a usage error would otherwise answer with
  * "did you mean `--name WORD`?" (`tree '#x'`, but not `tree main` where `--window`
- * may be meant). Given both ways, it is refused as given twice.
+ * may be meant). Given both ways, it is refused as given twice. `minimum`, `maximum`,
+ * `exclusiveMinimum` and `exclusiveMaximum` hold an `integer`, `count` or `number` value
+ * as a tool's schema does (`{ minimum: 1, maximum: 100 }`): one past them is refused
+ * before any call, typed or in `--args`, in a derived verb's words ("`--limit` is out of
+ * range: an integer from 1 to 100, got `500`").
  */
-export function option(name, valueName, help, { kind = "text", choices = [], key = "", send = true, word = false } = {}) {
-  return param(name, help, kind, { valueName, choices, key, send, word });
+export function option(name, valueName, help, { kind = "text", choices = [], key = "", send = true, word = false, ...bounds } = {}) {
+  return param(name, help, kind, { valueName, choices, key, send, word, bounds });
 }
+
+/** The bounds a param may declare, by JSON Schema's names. */
+const BOUND_NAMES = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
 
 /** `--timeout MS`, which every verb accepts: the call's time bound, never sent. */
 export const TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", { kind: "milliseconds" });
@@ -544,6 +561,7 @@ function checkMillis(named, value) {
 
 function check(param, shown, value) {
   const { kind } = param;
+  checkBounds(param, shown, value);
   if ((kind === "selector" || kind === "name") && value.trim() === "") {
     throw new VerbError(`${shown} must not be empty`);
   }
@@ -598,6 +616,72 @@ function check(param, shown, value) {
     throw new VerbError(`${shown} needs a file path, or \`-\` for stdout`);
   }
   return value;
+}
+
+// `a` against `b` (each a number or a BigInt): -1, 0 or 1, exactly where both are whole,
+// as a derived verb compares (`2^64 - 2` and `2^64 - 1` are two, as numbers one).
+function compare(a, b) {
+  const whole = (n) => typeof n === "bigint" || Number.isInteger(n);
+  if (whole(a) && whole(b)) {
+    const [x, y] = [BigInt(a), BigInt(b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
+}
+
+// `[low, high]` of `param`'s bounds, each `[number, open]` or undefined (`open`: the
+// number itself is out); of two on a side, the one that admits less, as a derived verb
+// takes them.
+function boundsOf(param) {
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = param.bounds ?? {};
+  const end = (inclusive, exclusive, inward) => {
+    const ends = [[inclusive, false], [exclusive, true]].filter(([at]) => at !== undefined);
+    if (ends.length === 0) return undefined;
+    return ends.reduce((a, b) => {
+      const order = compare(b[0], a[0]);
+      return order === inward || (order === 0 && b[1]) ? b : a;
+    });
+  };
+  return [end(minimum, exclusiveMinimum, 1), end(maximum, exclusiveMaximum, -1)];
+}
+
+// `value` held to `param`'s bounds (`boundsOf`), refused as a derived verb refuses a
+// value past its schema's, in its words: "`--delay` is out of range: an integer from 0
+// to 2000, got `-5`". An integer past the kind (a count's `-1`, one past what JSON
+// holds) is told the range within them, a count's from 0; a word no number is left to
+// the kind's own check.
+function checkBounds(param, shown, value) {
+  let [low, high] = boundsOf(param);
+  const { kind } = param;
+  if ((low === undefined && high === undefined) || !["integer", "count", "number"].includes(kind)) return;
+  const number = kind === "number";
+  if (number ? !(NUMBER.test(value) && Number.isFinite(Number(value))) : !INTEGER.test(value)) return;
+  if (kind === "count" && low === undefined) low = [0, false];
+  const what = number ? "a number" : "an integer";
+  const digits = value.replace(/^[+-]/, "").replace(/^0+/, "");
+  const n = number ? Number(value) : digits.length > 20 ? undefined : BigInt(value);
+  if (!number && (n === undefined || n < INTEGERS[0] || n > INTEGERS[1])) {
+    // Past what JSON holds: the range JSON holds, within the bounds.
+    const range = rangeWords(low ?? [INTEGERS[0], false], high ?? [INTEGERS[1], false]);
+    throw new VerbError(`${shown} is out of range: ${what} ${range}, got \`${value}\``);
+  }
+  const pastLow = low !== undefined && (compare(n, low[0]) < 0 || (low[1] && compare(n, low[0]) === 0));
+  const pastHigh = high !== undefined && (compare(n, high[0]) > 0 || (high[1] && compare(n, high[0]) === 0));
+  if (pastLow || pastHigh) {
+    throw new VerbError(`${shown} is out of range: ${what} ${rangeWords(low, high)}, got \`${String(n)}\``);
+  }
+}
+
+// A range in a derived verb's words: `from 0 to 2000`, `exactly 2`, `above 0 and at
+// most 1`.
+function rangeWords(low, high) {
+  if (low !== undefined && high !== undefined && !low[1] && !high[1]) {
+    return compare(low[0], high[0]) === 0 ? `exactly ${low[0]}` : `from ${low[0]} to ${high[0]}`;
+  }
+  const ends = [];
+  if (low !== undefined) ends.push(`${low[1] ? "above" : "at least"} ${low[0]}`);
+  if (high !== undefined) ends.push(`${high[1] ? "below" : "at most"} ${high[0]}`);
+  return ends.join(" and ");
 }
 
 // A number as mur reads it: ASCII digits after at most one sign, with a point and an exponent.
@@ -1225,7 +1309,7 @@ export class Verb {
   #everyOption() {
     const forms = this.positionals
       .filter((p) => p.option)
-      .map((p) => param(p.name, p.help, p.kind, { valueName: p.option, choices: p.choices, key: p.key, send: p.send }));
+      .map((p) => param(p.name, p.help, p.kind, { valueName: p.option, choices: p.choices, key: p.key, send: p.send, bounds: p.bounds }));
     const whole = this.#whole();
     return [...this.options, ...forms, TIMEOUT, ...(whole ? [whole] : [])];
   }
@@ -1234,6 +1318,21 @@ export class Verb {
   // one: the word it stands for (a string's text, a number's or a JSON value's, a
   // boolean's for a choice: `{"on": true}` for the choice `true`), named as mur names a
   // field of `--args`. Throws `VerbError` for a value no word of its kind is.
+  // Each option with bounds not given, held to them where `--args` gives its key a
+  // number, as a derived verb holds a field of `--args` (`checkBounds`).
+  #checkWholeBounds(values) {
+    const whole = this.#whole();
+    if (!whole || values[whole.name] === undefined) return;
+    const given = parseExact(values[whole.name]);
+    for (const p of this.options) {
+      const key = p.key || camelCase(p.name);
+      const value = Object.hasOwn(given, key) ? given[key] : undefined;
+      const integral = typeof value === "bigint" || Number.isInteger(value);
+      if (Object.hasOwn(values, p.name) || !(integral || (p.kind === "number" && typeof value === "number"))) continue;
+      checkBounds(p, `\`${key}\` in \`--${whole.name}\``, stringifyExact(value));
+    }
+  }
+
   #wholeField(values, p) {
     const whole = this.#whole();
     if (!whole || values[whole.name] === undefined) return undefined;
@@ -1471,6 +1570,7 @@ export class Verb {
       values[p.name] = typed(p, check(p, `\`<${p.name}>\``, word));
       positionals.push([p, word]);
     }
+    this.#checkWholeBounds(values);
     const read = { values, timeoutMs, positionals, given: taken };
     // An option's lone word (`state '#count'`), never one that reads as an option or
     // stdin; a word after it is one too many, as after a positional. The word it would

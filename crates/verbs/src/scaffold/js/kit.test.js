@@ -392,6 +392,70 @@ test("a count is held and sent as the Rust kit's count", () => {
   );
 });
 
+test("a value past its bounds is refused in a derived verb's words", () => {
+  // An `integer`, `count` or `number` held to a tool's `minimum`, `maximum`,
+  // `exclusiveMinimum` and `exclusiveMaximum` refuses a value past them before any call,
+  // typed or in `--args`, in the words a derived verb of that schema says (mur's
+  // crates/verbs/src/derived.rs), and the Rust and Python kits' too.
+  const verb = new Verb({
+    name: "bounded",
+    tool: "bounded",
+    summary: "Bounded",
+    positionals: [positional("limit", "how many", { kind: "integer", option: "N", minimum: 1, maximum: 100 })],
+    options: [
+      option("delay", "MS", "ms", { kind: "integer", minimum: 0, maximum: 2000 }),
+      option("ratio", "R", "r", { kind: "number", exclusiveMinimum: 0, maximum: 1 }),
+      option("both", "N", "n", { kind: "integer", minimum: 1, exclusiveMinimum: 5 }),
+      option("under", "X", "x", { kind: "number", exclusiveMaximum: 0.5 }),
+      option("big", "N", "n", { kind: "integer", maximum: 18446744073709551614n }),
+      option("exact", "N", "n", { kind: "integer", minimum: 2, maximum: 2 }),
+      option("pages", "N", "n", { kind: "count", maximum: 10 }),
+      option("max-results", "N", "n", { kind: "integer", key: "max_results", maximum: 9 }),
+    ],
+  });
+  const huge = "99999999999999999999999";
+  for (const [argv, message] of [
+    [["0"], "`<limit>` is out of range: an integer from 1 to 100, got `0`"],
+    [["--limit", "500"], "`--limit` is out of range: an integer from 1 to 100, got `500`"],
+    [["1", "--delay", "-5"], "`--delay` is out of range: an integer from 0 to 2000, got `-5`"],
+    [["1", "--delay", "2001"], "`--delay` is out of range: an integer from 0 to 2000, got `2001`"],
+    [["1", "--ratio", "0"], "`--ratio` is out of range: a number above 0 and at most 1, got `0`"],
+    [["1", "--ratio", "1.5"], "`--ratio` is out of range: a number above 0 and at most 1, got `1.5`"],
+    // Of two bounds on a side, the one that admits less holds.
+    [["1", "--both", "5"], "`--both` is out of range: an integer above 5, got `5`"],
+    [["1", "--under", "0.5"], "`--under` is out of range: a number below 0.5, got `0.5`"],
+    [["1", "--big", "18446744073709551615"],
+      "`--big` is out of range: an integer at most 18446744073709551614, got `18446744073709551615`"],
+    [["1", "--exact", "3"], "`--exact` is out of range: an integer exactly 2, got `3`"],
+    // A count's own 0 is its low end: `-1` is told the whole range.
+    [["1", "--pages", "-1"], "`--pages` is out of range: an integer from 0 to 10, got `-1`"],
+    [["1", "--pages", "11"], "`--pages` is out of range: an integer from 0 to 10, got `11`"],
+    // Past what JSON holds: the range JSON holds, within the bounds.
+    [["1", "--both", huge],
+      `\`--both\` is out of range: an integer above 5 and at most 18446744073709551615, got \`${huge}\``],
+    // `--args` is held to them as a typed value is, naming the field by its key.
+    [["--args", '{"limit": 0}'], "`limit` in `--args` is out of range: an integer from 1 to 100, got `0`"],
+    [["1", "--args", '{"delay": 2001}'], "`delay` in `--args` is out of range: an integer from 0 to 2000, got `2001`"],
+    [["1", "--args", '{"ratio": 0}'], "`ratio` in `--args` is out of range: a number above 0 and at most 1, got `0`"],
+    [["1", "--args", '{"max_results": 10}'], "`max_results` in `--args` is out of range: an integer at most 9, got `10`"],
+    // Not a number at all: the kind's own words, as before.
+    [["1", "--delay", "x"], "`--delay` needs an integer, got `x`"],
+  ]) {
+    assert.throws(() => verb.parse(argv), new VerbError(message), argv.join(" "));
+  }
+  const argv = ["100", "--delay", "0", "--ratio", "1", "--both", "6", "--under", "0.25",
+    "--big", "18446744073709551614", "--exact", "2", "--pages", "10"];
+  assert.equal(
+    verb.parse(argv).arguments,
+    '{"limit":100,"delay":0,"ratio":1,"both":6,"under":0.25,"big":18446744073709551614,"exact":2,"pages":10}',
+  );
+  // An option given beside `--args` replaces its field, which is not checked.
+  const beside = verb.parse(["1", "--delay", "5", "--args", '{"delay": 9999}']);
+  assert.deepEqual(JSON.parse(beside.arguments), { limit: 1, delay: 5 });
+  // A bound that is no number is refused when declared.
+  assert.throws(() => option("n", "N", "n", { kind: "integer", maximum: "1_000" }), /`maximum: 1_000` is no bound/);
+});
+
 test("a stray word is told the one option it fits", () => {
   // As the Rust kit's test of this name: a word that holds a selector's marks is no
   // window's name (`--window` was named beside `--selector`); a plain word beside

@@ -141,6 +141,13 @@ class Param:
     send: bool = True
     option: str = ""
     word: bool = False
+    # The bounds of an `integer`, `count` or `number` value, as a tool's schema names
+    # them (`minimum`, `exclusiveMinimum`, …): a value past them is refused before any
+    # call, in a derived verb's words (`_check_bounds`).
+    minimum: object = None
+    maximum: object = None
+    exclusive_minimum: object = None
+    exclusive_maximum: object = None
 
     def __post_init__(self):
         # Not a field: two params alike are equal wherever they were made.
@@ -160,6 +167,11 @@ class Param:
                 f"a list, `choices=[{quoted}]`", self.where
             )
         object.__setattr__(self, "choices", tuple(self.choices))
+        for name in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
+            bound = getattr(self, name)
+            number = isinstance(bound, (int, float)) and not isinstance(bound, bool)
+            if bound is not None and not (number and math.isfinite(bound)):
+                raise DeclarationError(f"`{name}={bound!r}` is no number", self.where)
 
 
 @dataclass(frozen=True)
@@ -250,12 +262,13 @@ def unusable_name(name):
     return f"{why}; `mur devtools verbs add` would refuse it"
 
 
-def positional(name, help, kind="text", key="", option="", choices=()):
+def positional(name, help, kind="text", key="", option="", choices=(), **bounds):
     """A required positional, shown as `<name>`; with `option` (its placeholder),
     also given as `--name VALUE` (`click --selector '#btn-inc'` for `click
     '#btn-inc'`). Given both ways, it is refused as given twice. `choices` are a
-    `choice` positional's words, as `option`'s are."""
-    return Param(name, help, kind, choices=choices, key=key, option=option)
+    `choice` positional's words, as `option`'s are; `bounds` an `integer`, `count` or
+    `number` positional's, as `option`'s are."""
+    return Param(name, help, kind, choices=choices, key=key, option=option, **bounds)
 
 
 def selector(help):
@@ -270,7 +283,7 @@ def flag(name, help, key="", send=True):
     return Param(name, help, "flag", key=key, send=send)
 
 
-def option(name, value_name, help, kind="text", choices=(), key="", send=True, word=False):
+def option(name, value_name, help, kind="text", choices=(), key="", send=True, word=False, **bounds):
     """`--name VALUE`; `kind` says what the value is and how it is sent:
     `integer`, `count` (an integer 0 or more, the Rust kit's `Kind::Count`) and
     `number` as numbers, `json` parsed, `output-path` (a file the verb writes, `-`
@@ -279,8 +292,12 @@ def option(name, value_name, help, kind="text", choices=(), key="", send=True, w
     lone word too (`state '#count'` for `state --selector '#count'`): only for a
     verb without positionals, and only the word a usage error would otherwise
     answer with "did you mean `--name WORD`?" (`tree '#x'`, but not `tree main`
-    where `--window` may be meant). Given both ways, it is refused as given twice."""
-    return Param(name, help, kind, value_name, choices, key, send, word=word)
+    where `--window` may be meant). Given both ways, it is refused as given twice.
+    `bounds` hold an `integer`, `count` or `number` value as a tool's schema does:
+    `minimum=1, maximum=100`, `exclusive_minimum=0`; one past them is refused before
+    any call, typed or in `--args`, in a derived verb's words ("`--limit` is out of
+    range: an integer from 1 to 100, got `500`")."""
+    return Param(name, help, kind, value_name, choices, key, send, word=word, **bounds)
 
 
 TIMEOUT = option("timeout", "MS", "let the call take up to MS milliseconds", "milliseconds")
@@ -709,7 +726,7 @@ class Verb:
         of each positional that has one (`positional(option=…)`) and `--timeout`.
         The one list the parser, the help and "did you mean" read."""
         forms = [
-            Param(p.name, p.help, p.kind, p.option, p.choices, p.key, p.send)
+            dataclasses.replace(p, value_name=p.option, option="")
             for p in self.positionals
             if p.option
         ]
@@ -741,6 +758,20 @@ class Verb:
         if param.kind == "choice" and isinstance(value, bool):
             return shown, json.dumps(value)
         raise Error(f"{shown} must be a string, got `{json.dumps(value, separators=(',', ':'))}`")
+
+    def _check_whole_bounds(self, values):
+        """Each option with bounds not given, held to them where `--args` gives its key a
+        number, as a derived verb holds a field of `--args` (`_check_bounds`)."""
+        whole = self._whole()
+        if whole is None or values.get(whole.name) is None:
+            return
+        given = json.loads(values[whole.name])
+        for param in self.options:
+            key = param.key or camel_case(param.name)
+            value = given.get(key)
+            integral = isinstance(value, int) or param.kind == "number" and isinstance(value, float)
+            if param.name not in values and integral and not isinstance(value, bool):
+                _check_bounds(param, f"`{key}` in `--{whole.name}`", json.dumps(value))
 
     def _whole(self):
         """`--args JSON`, the tool's whole arguments object, which every verb takes as a
@@ -879,6 +910,7 @@ class Verb:
             word = words.pop(0)
             values[param.name] = _typed(param, _checked(param, f"`<{param.name}>`", word))
             positionals.append((param, word))
+        self._check_whole_bounds(values)
         read = _Read(values, timeout_ms, positionals, given)
         # An option's lone word (`state '#count'`), never one that reads as an option
         # or stdin; a word after it is one too many, as after a positional. The word it
@@ -1359,6 +1391,7 @@ def _before_dashes(argv):
 
 def _checked(param, shown, value):
     kind = param.kind
+    _check_bounds(param, shown, value)
     if kind in ("selector", "name") and not value.strip():
         raise Error(f"{shown} must not be empty")
     if kind == "choice" and value not in param.choices:
@@ -1492,6 +1525,67 @@ def _uncounted(value):
     if len(digits) > 20 or int(digits or "0") > _COUNTS_MOST:
         return f"is out of range: an integer from 0 to {_COUNTS_MOST}"
     return None
+
+def _bounds(param):
+    """`(low, high)` of `param`'s bounds, each `(number, open)` or None (`open`: the
+    number itself is out); of two on a side, the one that admits less, as a derived
+    verb takes them."""
+    def end(inclusive, exclusive, tighter):
+        ends = [(n, o) for n, o in ((inclusive, False), (exclusive, True)) if n is not None]
+        return tighter(ends) if ends else None
+
+    low = end(param.minimum, param.exclusive_minimum, lambda ends: max(ends))
+    high = end(param.maximum, param.exclusive_maximum, lambda ends: min(ends, key=lambda e: (e[0], not e[1])))
+    return low, high
+
+
+def _check_bounds(param, shown, value):
+    """`value` held to `param`'s bounds (`_bounds`), refused as a derived verb refuses
+    a value past its schema's, in its words: "`--delay` is out of range: an integer from
+    0 to 2000, got `-5`". An integer past the kind (a count's `-1`, one past what JSON
+    holds) is told the range within them, a count's from 0; a word no number is left to
+    the kind's own check."""
+    low, high = _bounds(param)
+    kind = param.kind
+    if low is None and high is None or kind not in ("integer", "count", "number"):
+        return
+    if kind == "number":
+        if not (_NUMBER.fullmatch(value) and math.isfinite(float(value))):
+            return
+        n = _typed(param, value)
+    elif not _INTEGER.fullmatch(value):
+        return
+    else:
+        digits = value.lstrip("+-").lstrip("0")
+        n = int(value) if len(digits) <= 20 else None
+    if kind == "count" and low is None:
+        low = (0, False)
+    what = "a number" if kind == "number" else "an integer"
+    if kind != "number" and (n is None or not _INTEGERS[0] <= n <= _INTEGERS[1]):
+        # Past what JSON holds: the range JSON holds, within the bounds.
+        low, high = low or (_INTEGERS[0], False), high or (_INTEGERS[1], False)
+        raise Error(f"{shown} is out of range: {what} {_range_words(low, high)}, got `{value}`")
+    past_low = low is not None and (n < low[0] or low[1] and n == low[0])
+    past_high = high is not None and (n > high[0] or high[1] and n == high[0])
+    if past_low or past_high:
+        raise Error(f"{shown} is out of range: {what} {_range_words(low, high)}, got `{json.dumps(n)}`")
+
+
+def _range_words(low, high):
+    """A range in a derived verb's words: `from 0 to 2000`, `exactly 2`, `above 0 and at
+    most 1`; each number as JSON writes it."""
+    text = json.dumps
+    if low is not None and high is not None and not low[1] and not high[1]:
+        if low[0] == high[0]:
+            return f"exactly {text(low[0])}"
+        return f"from {text(low[0])} to {text(high[0])}"
+    ends = []
+    if low is not None:
+        ends.append(f"{'above' if low[1] else 'at least'} {text(low[0])}")
+    if high is not None:
+        ends.append(f"{'below' if high[1] else 'at most'} {text(high[0])}")
+    return " and ".join(ends)
+
 
 _JSON_LEVELS = 127
 """The levels of arrays and objects mur reads in a verb's arguments (serde_json's limit)."""
