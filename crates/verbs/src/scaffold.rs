@@ -1835,6 +1835,24 @@ mod tests {
         .expect("a tool")
     }
 
+    /// The Rust, Python and JavaScript sources `verbs new` writes for `tool`, each
+    /// asserted to hold every line of its language's row of `expected` (in that order).
+    #[track_caller]
+    fn sources_holding(tool: &Tool, expected: [&[&str]; 3]) -> [String; 3] {
+        let sources = [
+            (Lang::Rust, "src/lib.rs"),
+            (Lang::Python, "app.py"),
+            (Lang::JavaScript, "verb.js"),
+        ]
+        .map(|(lang, file)| (lang, text(&files("t", lang, tool), file)));
+        for ((lang, source), lines) in sources.iter().zip(expected) {
+            for line in lines {
+                assert!(source.contains(line), "{lang:?}: {line}\n{source}");
+            }
+        }
+        sources.map(|(_, source)| source)
+    }
+
     /// The bounds a tool's schema sets an integer or a number (`minimum`, `maximum`,
     /// `exclusiveMinimum`, `exclusiveMaximum`, as its derived verb takes them) are
     /// written into the spec of every language, for the kit to refuse a value past them
@@ -1858,13 +1876,10 @@ mod tests {
             },
         }))
         .expect("a tool");
-        let rust = text(&files("t", Lang::Rust, &tool), "src/lib.rs");
-        let python = text(&files("t", Lang::Python, &tool), "app.py");
-        let js = text(&files("t", Lang::JavaScript, &tool), "verb.js");
-        for (lang, source, lines) in [
-            (
-                Lang::Rust,
-                &rust,
+        sources_holding(
+            &tool,
+            [
+                // Rust
                 &[
                     "Pos::new(\"limit\", \"limit\", Kind::Integer, \"(1–100, required)\")\
                      .or_option(\"N\").within(Bounds::NONE.at_least(\"1\").at_most(\"100\")),",
@@ -1879,10 +1894,7 @@ mod tests {
                     "Opt::value(\"ids\", \"JSON\", Kind::Json, ",
                     "use mur_verb_kit::{About, Bounds, Kind, Opt, Pos, Spec, Verb};",
                 ][..],
-            ),
-            (
-                Lang::Python,
-                &python,
+                // Python
                 &[
                     "kit.positional(\"limit\", \"(1–100, required)\", kind=\"integer\", key=\"limit\", \
                      option=\"N\", minimum=1, maximum=100),",
@@ -1896,10 +1908,7 @@ mod tests {
                      key=\"big\", maximum=18446744073709551614),",
                     "kit.option(\"ids\", \"JSON\", \"(at most 9, repeatable)\", kind=\"json\", key=\"ids\"),",
                 ][..],
-            ),
-            (
-                Lang::JavaScript,
-                &js,
+                // JavaScript
                 &[
                     "positional(\"limit\", \"(1–100, required)\", { kind: \"integer\", key: \"limit\", \
                      option: \"N\", minimum: 1, maximum: 100 }),",
@@ -1912,12 +1921,8 @@ mod tests {
                     "option(\"big\", \"N\", \"(at most 18446744073709551614)\", { kind: \"integer\", \
                      key: \"big\", maximum: 18446744073709551614n }),",
                 ][..],
-            ),
-        ] {
-            for line in lines {
-                assert!(source.contains(line), "{lang:?}: {line}\n{source}");
-            }
-        }
+            ],
+        );
     }
 
     /// An integer a tool's schema holds to 0 or more (`minimum: 0`) is a count in
@@ -1943,13 +1948,10 @@ mod tests {
             },
         }))
         .expect("a tool");
-        let rust = text(&files("t", Lang::Rust, &tool), "src/lib.rs");
-        let python = text(&files("t", Lang::Python, &tool), "app.py");
-        let js = text(&files("t", Lang::JavaScript, &tool), "verb.js");
-        for (lang, source, lines) in [
-            (
-                Lang::Rust,
-                &rust,
+        let [_, python, js] = sources_holding(
+            &tool,
+            [
+                // Rust
                 &[
                     "Pos::new(\"n\", \"n\", Kind::Count, ",
                     "Opt::value(\"max-results\", \"N\", Kind::Count, ",
@@ -1958,20 +1960,14 @@ mod tests {
                     "Opt::value(\"ratio\", \"NUMBER\", Kind::Number, \"(at least 0)\")\
                      .within(Bounds::NONE.at_least(\"0\"))",
                 ][..],
-            ),
-            (
-                Lang::Python,
-                &python,
+                // Python
                 &[
                     "kit.positional(\"n\", \"(at least 0, required)\", kind=\"count\", key=\"n\", option=\"N\"),",
                     "kit.option(\"max-results\", \"N\", \"(at least 0)\", kind=\"count\", key=\"max_results\"),",
                     "kit.option(\"offset\", \"N\", \"(at least -5)\", kind=\"integer\", key=\"offset\", minimum=-5),",
                     "kit.option(\"ratio\", \"NUMBER\", \"(at least 0)\", kind=\"number\", key=\"ratio\", minimum=0),",
                 ][..],
-            ),
-            (
-                Lang::JavaScript,
-                &js,
+                // JavaScript
                 &[
                     "positional(\"n\", \"(at least 0, required)\", { kind: \"count\", key: \"n\", option: \"N\" }),",
                     "option(\"max-results\", \"N\", \"(at least 0)\", { kind: \"count\", key: \"max_results\" }),",
@@ -1979,12 +1975,8 @@ mod tests {
                     "option(\"ratio\", \"NUMBER\", \"(at least 0)\", { kind: \"number\", key: \"ratio\", minimum: 0 }),",
                     "import { Verb, option, positional } from \"./kit.js\";",
                 ][..],
-            ),
-        ] {
-            for line in lines {
-                assert!(source.contains(line), "{lang:?}: {line}\n{source}");
-            }
-        }
+            ],
+        );
         // The kit refuses it: no check of the verb's own, in its `arguments` or not.
         for source in [&python, &js] {
             assert!(!source.contains("< 0"), "{source}");
