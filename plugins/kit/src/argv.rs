@@ -271,44 +271,38 @@ impl Bounds {
 
     /// `at` or more (`minimum`).
     pub const fn at_least(self, at: &'static str) -> Self {
-        let low = Some(End { at, open: false });
-        let checks = CHECKS;
-        Bounds {
-            low,
-            checks,
-            ..self
-        }
+        self.with_low(End { at, open: false })
     }
 
     /// More than `at` (`exclusiveMinimum`).
     pub const fn above(self, at: &'static str) -> Self {
-        let low = Some(End { at, open: true });
-        let checks = CHECKS;
-        Bounds {
-            low,
-            checks,
-            ..self
-        }
+        self.with_low(End { at, open: true })
     }
 
     /// `at` or less (`maximum`).
     pub const fn at_most(self, at: &'static str) -> Self {
-        let high = Some(End { at, open: false });
-        let checks = CHECKS;
-        Bounds {
-            high,
-            checks,
-            ..self
-        }
+        self.with_high(End { at, open: false })
     }
 
     /// Less than `at` (`exclusiveMaximum`).
     pub const fn below(self, at: &'static str) -> Self {
-        let high = Some(End { at, open: true });
-        let checks = CHECKS;
+        self.with_high(End { at, open: true })
+    }
+
+    /// These bounds with `low` as their low end, and the checks that hold a value to them.
+    const fn with_low(self, low: End) -> Self {
         Bounds {
-            high,
-            checks,
+            low: Some(low),
+            checks: CHECKS,
+            ..self
+        }
+    }
+
+    /// These bounds with `high` as their high end, and the checks that hold a value to them.
+    const fn with_high(self, high: End) -> Self {
+        Bounds {
+            high: Some(high),
+            checks: CHECKS,
             ..self
         }
     }
